@@ -1,0 +1,322 @@
+/* gnn-generator.c: xoshiro256** seeded through splitmix64
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tensor/gnn-tensor-private.h"
+
+/**
+ * GnnGenerator:
+ *
+ * An explicit random number generator (xoshiro256**, seeded through
+ * splitmix64), in place of hidden global state: everything random in Gnn
+ * (initializers, samplers, dropout, loader worker seeds) takes one, so the
+ * same seed gives the same results. Not thread-safe: give each thread its
+ * own, e.g. with [method@Gnn.Generator.fork].
+ */
+struct _GnnGenerator
+{
+  GObject parent_instance;
+  guint64 seed;
+  guint64 s[4];
+  gboolean has_spare_normal;
+  double spare_normal;
+};
+
+enum {
+  PROP_0,
+  PROP_SEED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnGenerator, gnn_generator, G_TYPE_OBJECT)
+
+static guint64
+splitmix64 (guint64 *x)
+{
+  guint64 z = (*x += 0x9e3779b97f4a7c15ull);
+
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static inline guint64
+rotl (guint64 x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static void
+gnn_generator_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  GnnGenerator *self = GNN_GENERATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_SEED:
+      g_value_set_uint64 (value, self->seed);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_generator_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  GnnGenerator *self = GNN_GENERATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_SEED:
+      gnn_generator_manual_seed (self, g_value_get_uint64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_generator_class_init (GnnGeneratorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = gnn_generator_get_property;
+  object_class->set_property = gnn_generator_set_property;
+
+  /**
+   * GnnGenerator:seed:
+   *
+   * The seed the generator was last seeded with. Setting it reseeds.
+   */
+  properties[PROP_SEED] =
+    g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_generator_init (GnnGenerator *self)
+{
+}
+
+/**
+ * gnn_generator_new:
+ * @seed: the seed
+ *
+ * Returns: (transfer full): a generator seeded with @seed
+ */
+GnnGenerator *
+gnn_generator_new (guint64 seed)
+{
+  return g_object_new (GNN_TYPE_GENERATOR, "seed", seed, NULL);
+}
+
+/**
+ * gnn_generator_manual_seed:
+ * @self: a #GnnGenerator
+ * @seed: the seed
+ *
+ * Reseeds the generator, like `torch.Generator.manual_seed`.
+ */
+void
+gnn_generator_manual_seed (GnnGenerator *self,
+                           guint64       seed)
+{
+  guint64 x = seed;
+
+  g_return_if_fail (GNN_IS_GENERATOR (self));
+  self->seed = seed;
+  for (int i = 0; i < 4; i++)
+    self->s[i] = splitmix64 (&x);
+  self->has_spare_normal = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEED]);
+}
+
+/**
+ * gnn_generator_get_seed:
+ * @self: a #GnnGenerator
+ *
+ * Returns: the seed last given
+ */
+guint64
+gnn_generator_get_seed (GnnGenerator *self)
+{
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), 0);
+  return self->seed;
+}
+
+/**
+ * gnn_generator_next_u64:
+ * @self: a #GnnGenerator
+ *
+ * Returns: 64 uniformly random bits
+ */
+guint64
+gnn_generator_next_u64 (GnnGenerator *self)
+{
+  guint64 *s = self->s;
+  guint64 result = rotl (s[1] * 5, 7) * 9;
+  guint64 t = s[1] << 17;
+
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl (s[3], 45);
+  return result;
+}
+
+/**
+ * gnn_generator_next_double:
+ * @self: a #GnnGenerator
+ *
+ * Returns: a uniformly distributed double in [0, 1)
+ */
+double
+gnn_generator_next_double (GnnGenerator *self)
+{
+  return (double) (gnn_generator_next_u64 (self) >> 11) * 0x1.0p-53;
+}
+
+/**
+ * gnn_generator_next_normal:
+ * @self: a #GnnGenerator
+ *
+ * Returns: a standard normal sample (Box–Muller, pairs cached)
+ */
+double
+gnn_generator_next_normal (GnnGenerator *self)
+{
+  double u1, u2, r;
+
+  if (self->has_spare_normal)
+    {
+      self->has_spare_normal = FALSE;
+      return self->spare_normal;
+    }
+  do
+    u1 = gnn_generator_next_double (self);
+  while (u1 <= 0.0);
+  u2 = gnn_generator_next_double (self);
+  r = sqrt (-2.0 * log (u1));
+  self->spare_normal = r * sin (2.0 * G_PI * u2);
+  self->has_spare_normal = TRUE;
+  return r * cos (2.0 * G_PI * u2);
+}
+
+/**
+ * gnn_generator_next_below:
+ * @self: a #GnnGenerator
+ * @bound: the exclusive upper bound, greater than 0
+ *
+ * Returns: a uniformly distributed integer in [0, @bound), without modulo bias
+ */
+guint64
+gnn_generator_next_below (GnnGenerator *self,
+                          guint64       bound)
+{
+  guint64 threshold, r;
+
+  g_return_val_if_fail (bound > 0, 0);
+  threshold = -bound % bound;
+  do
+    r = gnn_generator_next_u64 (self);
+  while (r < threshold);
+  return r % bound;
+}
+
+/**
+ * gnn_generator_get_state:
+ * @self: a #GnnGenerator
+ *
+ * Returns the full state (to save in a checkpoint and restore with
+ * [method@Gnn.Generator.set_state]).
+ *
+ * Returns: (transfer full): the state, 48 bytes
+ */
+GBytes *
+gnn_generator_get_state (GnnGenerator *self)
+{
+  guint64 state[6];
+
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), NULL);
+  state[0] = self->seed;
+  memcpy (&state[1], self->s, sizeof self->s);
+  state[5] = 0;   /* reserved; the cached normal is dropped on restore */
+  return g_bytes_new (state, sizeof state);
+}
+
+/**
+ * gnn_generator_set_state:
+ * @self: a #GnnGenerator
+ * @state: a state from [method@Gnn.Generator.get_state]
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE, or %FALSE if @state has the wrong size or is all zero
+ */
+gboolean
+gnn_generator_set_state (GnnGenerator *self,
+                         GBytes       *state,
+                         GError      **error)
+{
+  guint64 words[6];
+  gsize size;
+  gconstpointer data;
+
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), FALSE);
+  g_return_val_if_fail (state != NULL, FALSE);
+  data = g_bytes_get_data (state, &size);
+  if (size != sizeof words)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "generator state must be %" G_GSIZE_FORMAT " bytes, got %" G_GSIZE_FORMAT,
+                   sizeof words, size);
+      return FALSE;
+    }
+  memcpy (words, data, sizeof words);
+  if ((words[1] | words[2] | words[3] | words[4]) == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "generator state is all zero");
+      return FALSE;
+    }
+  self->seed = words[0];
+  memcpy (self->s, &words[1], sizeof self->s);
+  self->has_spare_normal = FALSE;
+  return TRUE;
+}
+
+/**
+ * gnn_generator_fork:
+ * @self: a #GnnGenerator
+ * @stream: which independent stream to derive
+ *
+ * Derives an independent generator from the seed of @self and @stream
+ * (e.g. a worker id), without advancing @self.
+ *
+ * Returns: (transfer full): a new generator
+ */
+GnnGenerator *
+gnn_generator_fork (GnnGenerator *self,
+                    guint64       stream)
+{
+  guint64 x;
+
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), NULL);
+  x = self->seed ^ (0xd1b54a32d192ed03ull * (stream + 1));
+  return gnn_generator_new (splitmix64 (&x));
+}

@@ -1,0 +1,247 @@
+/* gnn-tensor-copy.c: strided copies, dtype conversion, fill
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-nditer.h"
+
+void
+gnn_strided_copy (GnnDType      dst_dtype,
+                  guint8       *dst,
+                  const gint64 *dst_strides,
+                  GnnDType      src_dtype,
+                  const guint8 *src,
+                  const gint64 *src_strides,
+                  const gint64 *shape,
+                  guint         ndim)
+{
+  const gint64 *strides[2] = { dst_strides, src_strides };
+  gsize dsize = gnn_dtype_get_size (dst_dtype);
+  gsize ssize = gnn_dtype_get_size (src_dtype);
+  GnnNdIter it;
+
+  gnn_nditer_init (&it, shape, ndim, 2, strides);
+  while (gnn_nditer_next (&it))
+    {
+      guint8 *d = dst + it.offsets[0] * (gint64) dsize;
+      const guint8 *s = src + it.offsets[1] * (gint64) ssize;
+      gint64 ds = it.inner_strides[0], ss = it.inner_strides[1];
+      gint64 n = it.inner_size;
+
+      if (dst_dtype == src_dtype)
+        {
+          if (ds == 1 && ss == 1)
+            memmove (d, s, (gsize) n * dsize);
+          else
+            for (gint64 i = 0; i < n; i++)
+              memcpy (d + i * ds * (gint64) dsize, s + i * ss * (gint64) ssize, dsize);
+        }
+      else if (dst_dtype == GNN_DTYPE_F32 && src_dtype == GNN_DTYPE_U8)
+        {
+          /* the image path: uint8 pixels to float */
+          for (gint64 i = 0; i < n; i++)
+            ((float *) d)[i * ds] = (float) s[i * ss];
+        }
+      else if (dst_dtype == GNN_DTYPE_I64 && !gnn_dtype_is_floating (src_dtype))
+        {
+          /* integer to int64 without a trip through double */
+          for (gint64 i = 0; i < n; i++)
+            {
+              const guint8 *sp = s + i * ss * (gint64) ssize;
+              gint64 v;
+
+              switch (src_dtype)
+                {
+                case GNN_DTYPE_I32: v = *(const gint32 *) sp; break;
+                case GNN_DTYPE_I16: v = *(const gint16 *) sp; break;
+                case GNN_DTYPE_I8: v = *(const gint8 *) sp; break;
+                case GNN_DTYPE_BOOL: v = *sp != 0; break;
+                default: v = *sp; break;
+                }
+              ((gint64 *) d)[i * ds] = v;
+            }
+        }
+      else
+        for (gint64 i = 0; i < n; i++)
+          gnn_dtype_write (dst_dtype, d + i * ds * (gint64) dsize,
+                           gnn_dtype_read (src_dtype, s + i * ss * (gint64) ssize));
+    }
+}
+
+/**
+ * gnn_tensor_contiguous:
+ * @self: a #GnnTensor
+ *
+ * Returns @self (with a new reference) when it is already contiguous, or a
+ * packed copy otherwise.
+ *
+ * Returns: (transfer full): a contiguous tensor with the same elements
+ */
+GnnTensor *
+gnn_tensor_contiguous (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (gnn_tensor_is_contiguous (self))
+    return g_object_ref (self);
+  return gnn_tensor_clone (self);
+}
+
+static GnnTensor *
+copy_as (GnnTensor *self,
+         GnnDType   dtype)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  GnnTensor *out = gnn_tensor_new_contiguous (dtype, p->shape, p->ndim, FALSE);
+  GnnTensorPrivate *op = gnn_tensor_priv (out);
+
+  gnn_strided_copy (dtype, gnn_tensor_priv_data (op), op->strides,
+                    p->dtype, gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
+  return out;
+}
+
+/**
+ * gnn_tensor_clone:
+ * @self: a #GnnTensor
+ *
+ * Copies the elements into a new contiguous tensor of the same dtype.
+ *
+ * Returns: (transfer full): the copy
+ */
+GnnTensor *
+gnn_tensor_clone (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return copy_as (self, gnn_tensor_priv (self)->dtype);
+}
+
+/**
+ * gnn_tensor_to_dtype:
+ * @self: a #GnnTensor
+ * @dtype: the element type of the result
+ * @error: return location for a #GError
+ *
+ * Converts to @dtype (like `tensor.to(dtype)`): returns @self with a new
+ * reference if it already has that dtype, else a converted copy. Floats
+ * become integers by truncation toward zero, as in PyTorch.
+ *
+ * Returns: (transfer full): the converted tensor, or %NULL for an invalid dtype
+ */
+GnnTensor *
+gnn_tensor_to_dtype (GnnTensor *self,
+                     GnnDType   dtype,
+                     GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (gnn_dtype_get_size (dtype) == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "invalid dtype %d", (int) dtype);
+      return NULL;
+    }
+  if (gnn_tensor_priv (self)->dtype == dtype)
+    return g_object_ref (self);
+  return copy_as (self, dtype);
+}
+
+/**
+ * gnn_tensor_fill_:
+ * @self: a #GnnTensor
+ * @value: the value, converted to the tensor's dtype
+ * @error: return location for a #GError
+ *
+ * Sets every element of @self (which may be a view) to @value.
+ *
+ * Returns: %TRUE
+ */
+gboolean
+gnn_tensor_fill_ (GnnTensor *self,
+                  double     value,
+                  GError   **error)
+{
+  GnnTensorPrivate *p;
+  guint8 pattern[8];
+  gsize elsize;
+  const gint64 *strides[1];
+  GnnNdIter it;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  p = gnn_tensor_priv (self);
+  elsize = gnn_dtype_get_size (p->dtype);
+  gnn_dtype_write (p->dtype, pattern, value);
+  strides[0] = p->strides;
+  gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
+  while (gnn_nditer_next (&it))
+    {
+      guint8 *d = gnn_tensor_priv_data (p) + it.offsets[0] * (gint64) elsize;
+      gint64 s = it.inner_strides[0];
+
+      if (p->dtype == GNN_DTYPE_F32 && s == 1)
+        {
+          float v = *(float *) pattern;
+          for (gint64 i = 0; i < it.inner_size; i++)
+            ((float *) d)[i] = v;
+        }
+      else if (elsize == 1 && s == 1)
+        memset (d, pattern[0], (gsize) it.inner_size);
+      else
+        for (gint64 i = 0; i < it.inner_size; i++)
+          memcpy (d + i * s * (gint64) elsize, pattern, elsize);
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_copy_:
+ * @self: the destination
+ * @src: the source, broadcastable to the shape of @self; any dtype
+ * @error: return location for a #GError
+ *
+ * Copies the elements of @src into @self (converting the dtype and
+ * broadcasting @src like `self.copy_(src)`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @src does not broadcast to
+ *   the shape of @self
+ */
+gboolean
+gnn_tensor_copy_ (GnnTensor *self,
+                  GnnTensor *src,
+                  GError   **error)
+{
+  GnnTensorPrivate *dp, *sp;
+  gint64 out_shape[GNN_MAX_DIMS];
+  gint64 src_strides[GNN_MAX_DIMS];
+  guint out_ndim;
+  g_autoptr(GnnTensor) src_safe = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (src), FALSE);
+  dp = gnn_tensor_priv (self);
+  sp = gnn_tensor_priv (src);
+
+  if (!gnn_broadcast_shapes (dp->shape, dp->ndim, sp->shape, sp->ndim,
+                             out_shape, &out_ndim, NULL) ||
+      out_ndim != dp->ndim ||
+      memcmp (out_shape, dp->shape, sizeof (gint64) * out_ndim) != 0)
+    {
+      g_autofree char *ds = gnn_shape_to_string (dp->shape, dp->ndim);
+      g_autofree char *ss = gnn_shape_to_string (sp->shape, sp->ndim);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "copy_: source of shape %s cannot be broadcast to destination shape %s",
+                   ss, ds);
+      return FALSE;
+    }
+
+  /* Overlapping views of one storage: copy through a temporary. */
+  if (dp->storage == sp->storage && self != src)
+    {
+      src_safe = gnn_tensor_clone (src);
+      sp = gnn_tensor_priv (src_safe);
+      src = src_safe;
+    }
+
+  gnn_broadcast_strides (src, dp->shape, dp->ndim, src_strides);
+  gnn_strided_copy (dp->dtype, gnn_tensor_priv_data (dp), dp->strides,
+                    sp->dtype, gnn_tensor_priv_data (sp), src_strides, dp->shape, dp->ndim);
+  return TRUE;
+}

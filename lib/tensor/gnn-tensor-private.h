@@ -1,0 +1,118 @@
+/* gnn-tensor-private.h: tensor internals shared by the files of lib/tensor
+ * (and by other subsystems that need raw storage, such as io and data).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gnn/gnn.h>
+
+G_BEGIN_DECLS
+
+/* Storage alignment: enough for AVX-512 loads and cache lines. */
+#define GNN_STORAGE_ALIGN 64
+
+/* A refcounted byte buffer. Owned (aligned malloc) or borrowed (GBytes,
+ * mapped file, shared-memory segment) with a destroy notify. */
+typedef struct _GnnStorage GnnStorage;
+struct _GnnStorage
+{
+  gatomicrefcount ref_count;
+  guint8         *data;
+  gsize           nbytes;
+  GDestroyNotify  destroy;
+  gpointer        destroy_data;
+};
+
+GnnStorage *gnn_storage_new      (gsize nbytes, gboolean zeroed);
+GnnStorage *gnn_storage_new_wrap (gpointer data, gsize nbytes, GDestroyNotify destroy, gpointer destroy_data);
+GnnStorage *gnn_storage_ref      (GnnStorage *storage);
+void        gnn_storage_unref    (GnnStorage *storage);
+
+/* Autograd attaches its node here; tensor code only frees it. */
+typedef struct
+{
+  GnnStorage *storage;
+  GnnDType    dtype;
+  guint       ndim;
+  gint64      numel;
+  gint64      offset;                  /* in elements */
+  gint64      shape[GNN_MAX_DIMS];
+  gint64      strides[GNN_MAX_DIMS];   /* in elements */
+  gboolean    requires_grad;
+  GnnTensor  *grad;
+  gpointer       grad_fn;
+  GDestroyNotify grad_fn_destroy;
+} GnnTensorPrivate;
+
+GnnTensorPrivate *gnn_tensor_priv (GnnTensor *self);
+
+/* Fast access for kernels. */
+static inline guint8 *
+gnn_tensor_priv_data (GnnTensorPrivate *p)
+{
+  return p->storage->data + p->offset * (gint64) gnn_dtype_get_size (p->dtype);
+}
+
+/* Checks a shape (non-negative sizes, ndim <= GNN_MAX_DIMS, numel fits in
+ * memory without overflow); names the bad dimension in the error. */
+gboolean gnn_shape_validate (const gint64 *shape, guint ndim, GnnDType dtype,
+                             gint64 *numel_out, GError **error);
+
+/* Normalizes a possibly negative dim against ndim (like PyTorch's
+ * maybe_wrap_dim). Error: "Dimension out of range (expected to be in range
+ * of [-2, 1], but got 3)". For ndim 0, PyTorch accepts -1 and 0. */
+gboolean gnn_wrap_dim (gint dim, guint ndim, guint *out, GError **error);
+
+/* Formats "[2, 3]" (PyTorch's torch.Size list form) into a new string. */
+char *gnn_shape_to_string (const gint64 *shape, guint ndim);
+
+/* Broadcasts two shapes (numpy rules). Error names both shapes: "The size of
+ * tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1". */
+gboolean gnn_broadcast_shapes (const gint64 *a, guint a_ndim,
+                               const gint64 *b, guint b_ndim,
+                               gint64 *out, guint *out_ndim, GError **error);
+
+/* Strides of @self seen through a broadcast to @shape/@ndim (0 where broadcast).
+ * @self's shape must be broadcastable to @shape. */
+void gnn_broadcast_strides (GnnTensor *self, const gint64 *shape, guint ndim,
+                            gint64 *strides_out);
+
+/* Contiguous row-major strides for a shape. */
+void gnn_contiguous_strides (const gint64 *shape, guint ndim, gint64 *strides_out);
+
+/* New contiguous tensor, uninitialized unless @zeroed. Shape must be valid. */
+GnnTensor *gnn_tensor_new_contiguous (GnnDType dtype, const gint64 *shape, guint ndim,
+                                      gboolean zeroed);
+
+/* Same, but validates the shape first (for user-supplied shapes). */
+GnnTensor *gnn_tensor_new_contiguous_checked (GnnDType dtype, const gint64 *shape,
+                                              guint ndim, gboolean zeroed, GError **error);
+
+/* A view sharing @base's storage with the given geometry (offset in elements). */
+GnnTensor *gnn_tensor_new_view (GnnTensor *base, const gint64 *shape,
+                                const gint64 *strides, guint ndim, gint64 offset);
+
+/* Wraps a storage (takes a reference) as a tensor of given geometry. */
+GnnTensor *gnn_tensor_new_with_storage (GnnStorage *storage, GnnDType dtype,
+                                        const gint64 *shape, const gint64 *strides,
+                                        guint ndim, gint64 offset);
+
+/* Converting element access for slow paths and F16/BF16. */
+double gnn_dtype_read  (GnnDType dtype, const void *p);
+void   gnn_dtype_write (GnnDType dtype, void *p, double value);
+float  gnn_half_to_float (guint16 h);
+guint16 gnn_float_to_half (float f);
+float  gnn_bfloat16_to_float (guint16 h);
+guint16 gnn_float_to_bfloat16 (float f);
+
+/* Strided copy with dtype conversion; shapes must be equal (callers broadcast
+ * @src's strides beforehand with gnn_broadcast_strides if needed). */
+void gnn_strided_copy (GnnDType dst_dtype, guint8 *dst, const gint64 *dst_strides,
+                       GnnDType src_dtype, const guint8 *src, const gint64 *src_strides,
+                       const gint64 *shape, guint ndim);
+
+/* Error helper: "add: expected both tensors to have the same dtype, got float32 and int64". */
+gboolean gnn_check_same_dtype (const char *op, GnnTensor *a, GnnTensor *b, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,1341 @@
+/* gnn-tensor.c: the GnnTensor object, creation and element access
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tensor/gnn-tensor-private.h"
+
+/**
+ * GnnTensor:
+ *
+ * An n-dimensional array of one [enum@Gnn.DType] with PyTorch's strided
+ * layout: a refcounted storage, a shape, strides and an offset (both in
+ * elements). Views ([method@Gnn.Tensor.transpose], [method@Gnn.Tensor.narrow],
+ * [method@Gnn.Tensor.view] …) share the storage of the tensor they come from.
+ *
+ * Operations return new tensors (transfer full) or, for the in-place forms
+ * whose names end in `_`, modify @self and return %TRUE. Every operation
+ * reports bad input (shape mismatch, bad dimension, dtype mismatch, index
+ * out of range) as a #GError in the %GNN_ERROR domain whose message names
+ * the shapes or dimensions involved, and leaves its inputs unchanged.
+ */
+
+enum {
+  PROP_0,
+  PROP_DTYPE,
+  PROP_NDIM,
+  PROP_NUMEL,
+  PROP_REQUIRES_GRAD,
+  PROP_GRAD,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_TYPE_WITH_PRIVATE (GnnTensor, gnn_tensor, G_TYPE_OBJECT)
+
+/* Set while the library creates a tensor whose storage it attaches right
+ * after g_object_new(), so constructed() skips the default 0-d storage. */
+static _Thread_local gboolean creating_internal;
+
+GnnTensorPrivate *
+gnn_tensor_priv (GnnTensor *self)
+{
+  return gnn_tensor_get_instance_private (self);
+}
+
+static void
+gnn_tensor_constructed (GObject *object)
+{
+  GnnTensorPrivate *priv = gnn_tensor_priv (GNN_TENSOR (object));
+
+  G_OBJECT_CLASS (gnn_tensor_parent_class)->constructed (object);
+
+  /* g_object_new (GNN_TYPE_TENSOR) from a binding: a 0-d float32 zero. */
+  if (!creating_internal && priv->storage == NULL)
+    {
+      priv->storage = gnn_storage_new (sizeof (float), TRUE);
+      priv->dtype = GNN_DTYPE_F32;
+      priv->ndim = 0;
+      priv->numel = 1;
+    }
+}
+
+static void
+gnn_tensor_finalize (GObject *object)
+{
+  GnnTensorPrivate *priv = gnn_tensor_priv (GNN_TENSOR (object));
+
+  if (priv->grad_fn_destroy != NULL && priv->grad_fn != NULL)
+    priv->grad_fn_destroy (priv->grad_fn);
+  g_clear_object (&priv->grad);
+  g_clear_pointer (&priv->storage, gnn_storage_unref);
+
+  G_OBJECT_CLASS (gnn_tensor_parent_class)->finalize (object);
+}
+
+static void
+gnn_tensor_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  GnnTensor *self = GNN_TENSOR (object);
+  GnnTensorPrivate *priv = gnn_tensor_priv (self);
+
+  switch (prop_id)
+    {
+    case PROP_DTYPE:
+      g_value_set_enum (value, priv->dtype);
+      break;
+    case PROP_NDIM:
+      g_value_set_uint (value, priv->ndim);
+      break;
+    case PROP_NUMEL:
+      g_value_set_int64 (value, priv->numel);
+      break;
+    case PROP_REQUIRES_GRAD:
+      g_value_set_boolean (value, priv->requires_grad);
+      break;
+    case PROP_GRAD:
+      g_value_set_object (value, priv->grad);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_tensor_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  GnnTensor *self = GNN_TENSOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_REQUIRES_GRAD:
+      gnn_tensor_set_requires_grad (self, g_value_get_boolean (value));
+      break;
+    case PROP_GRAD:
+      gnn_tensor_set_grad (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_tensor_class_init (GnnTensorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = gnn_tensor_constructed;
+  object_class->finalize = gnn_tensor_finalize;
+  object_class->get_property = gnn_tensor_get_property;
+  object_class->set_property = gnn_tensor_set_property;
+
+  /**
+   * GnnTensor:dtype:
+   *
+   * The element type.
+   */
+  properties[PROP_DTYPE] =
+    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnTensor:ndim:
+   *
+   * The number of dimensions (0 for a scalar).
+   */
+  properties[PROP_NDIM] =
+    g_param_spec_uint ("ndim", NULL, NULL, 0, GNN_MAX_DIMS, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnTensor:numel:
+   *
+   * The number of elements.
+   */
+  properties[PROP_NUMEL] =
+    g_param_spec_int64 ("numel", NULL, NULL, 0, G_MAXINT64, 1,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnTensor:requires-grad:
+   *
+   * Whether autograd records operations on this tensor.
+   */
+  properties[PROP_REQUIRES_GRAD] =
+    g_param_spec_boolean ("requires-grad", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnTensor:grad:
+   *
+   * The accumulated gradient, or %NULL.
+   */
+  properties[PROP_GRAD] =
+    g_param_spec_object ("grad", NULL, NULL, GNN_TYPE_TENSOR,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_tensor_init (GnnTensor *self)
+{
+}
+
+/* --- internal constructors ----------------------------------------------- */
+
+void
+gnn_contiguous_strides (const gint64 *shape,
+                        guint         ndim,
+                        gint64       *strides_out)
+{
+  gint64 stride = 1;
+
+  for (gint d = (gint) ndim - 1; d >= 0; d--)
+    {
+      strides_out[d] = stride;
+      stride *= MAX (shape[d], 1);
+    }
+}
+
+GnnTensor *
+gnn_tensor_new_with_storage (GnnStorage   *storage,
+                             GnnDType      dtype,
+                             const gint64 *shape,
+                             const gint64 *strides,
+                             guint         ndim,
+                             gint64        offset)
+{
+  GnnTensor *self;
+  GnnTensorPrivate *priv;
+  gint64 numel = 1;
+
+  creating_internal = TRUE;
+  self = g_object_new (GNN_TYPE_TENSOR, NULL);
+  creating_internal = FALSE;
+
+  priv = gnn_tensor_priv (self);
+  priv->storage = gnn_storage_ref (storage);
+  priv->dtype = dtype;
+  priv->ndim = ndim;
+  priv->offset = offset;
+  for (guint d = 0; d < ndim; d++)
+    {
+      priv->shape[d] = shape[d];
+      priv->strides[d] = strides[d];
+      numel *= shape[d];
+    }
+  priv->numel = numel;
+  return self;
+}
+
+GnnTensor *
+gnn_tensor_new_view (GnnTensor    *base,
+                     const gint64 *shape,
+                     const gint64 *strides,
+                     guint         ndim,
+                     gint64        offset)
+{
+  GnnTensorPrivate *bp = gnn_tensor_priv (base);
+
+  return gnn_tensor_new_with_storage (bp->storage, bp->dtype, shape, strides, ndim, offset);
+}
+
+GnnTensor *
+gnn_tensor_new_contiguous (GnnDType      dtype,
+                           const gint64 *shape,
+                           guint         ndim,
+                           gboolean      zeroed)
+{
+  GnnTensor *self;
+  GnnStorage *storage;
+  gint64 strides[GNN_MAX_DIMS];
+  gint64 numel = 1;
+
+  for (guint d = 0; d < ndim; d++)
+    numel *= shape[d];
+  storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), zeroed);
+  if (storage == NULL)
+    g_error ("gnn: out of memory allocating a tensor of %" G_GINT64_FORMAT " elements", numel);
+  gnn_contiguous_strides (shape, ndim, strides);
+  self = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim, 0);
+  gnn_storage_unref (storage);
+  return self;
+}
+
+gboolean
+gnn_shape_validate (const gint64 *shape,
+                    guint         ndim,
+                    GnnDType      dtype,
+                    gint64       *numel_out,
+                    GError      **error)
+{
+  guint64 numel = 1;
+  gsize elsize = gnn_dtype_get_size (dtype);
+
+  if (elsize == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "invalid dtype %d", (int) dtype);
+      return FALSE;
+    }
+  if (ndim > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "too many dimensions: %u (at most %d)", ndim, GNN_MAX_DIMS);
+      return FALSE;
+    }
+  if (ndim > 0 && shape == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "shape is NULL but ndim is %u", ndim);
+      return FALSE;
+    }
+  for (guint d = 0; d < ndim; d++)
+    {
+      if (shape[d] < 0)
+        {
+          g_autofree char *s = gnn_shape_to_string (shape, ndim);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "negative dimension %" G_GINT64_FORMAT " at dim %u of shape %s",
+                       shape[d], d, s);
+          return FALSE;
+        }
+      if (shape[d] != 0 && numel > (guint64) G_MAXINT64 / elsize / (guint64) shape[d])
+        {
+          g_autofree char *s = gnn_shape_to_string (shape, ndim);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "shape %s is too large: its size in bytes overflows", s);
+          return FALSE;
+        }
+      numel *= (guint64) shape[d];
+    }
+  if (numel_out != NULL)
+    *numel_out = (gint64) numel;
+  return TRUE;
+}
+
+GnnTensor *
+gnn_tensor_new_contiguous_checked (GnnDType      dtype,
+                                   const gint64 *shape,
+                                   guint         ndim,
+                                   gboolean      zeroed,
+                                   GError      **error)
+{
+  GnnTensor *self;
+  GnnStorage *storage;
+  gint64 strides[GNN_MAX_DIMS];
+  gint64 numel;
+
+  if (!gnn_shape_validate (shape, ndim, dtype, &numel, error))
+    return NULL;
+  storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), zeroed);
+  if (storage == NULL)
+    {
+      g_autofree char *s = gnn_shape_to_string (shape, ndim);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "out of memory allocating a %s tensor of shape %s",
+                   gnn_dtype_get_name (dtype), s);
+      return NULL;
+    }
+  gnn_contiguous_strides (shape, ndim, strides);
+  self = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim, 0);
+  gnn_storage_unref (storage);
+  return self;
+}
+
+char *
+gnn_shape_to_string (const gint64 *shape,
+                     guint         ndim)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint d = 0; d < ndim; d++)
+    g_string_append_printf (s, d ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, shape[d]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+gnn_wrap_dim (gint    dim,
+              guint   ndim,
+              guint  *out,
+              GError **error)
+{
+  gint n = MAX ((gint) ndim, 1);   /* a 0-d tensor accepts -1 and 0 */
+
+  if (dim < -n || dim >= n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -n, n - 1, dim);
+      return FALSE;
+    }
+  *out = (guint) (dim < 0 ? dim + n : dim);
+  return TRUE;
+}
+
+gboolean
+gnn_broadcast_shapes (const gint64 *a,
+                      guint         a_ndim,
+                      const gint64 *b,
+                      guint         b_ndim,
+                      gint64       *out,
+                      guint        *out_ndim,
+                      GError      **error)
+{
+  guint nd = MAX (a_ndim, b_ndim);
+
+  for (guint i = 0; i < nd; i++)
+    {
+      gint64 sa = i < a_ndim ? a[a_ndim - 1 - i] : 1;
+      gint64 sb = i < b_ndim ? b[b_ndim - 1 - i] : 1;
+
+      if (sa != sb && sa != 1 && sb != 1)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "The size of tensor a (%" G_GINT64_FORMAT ") must match the size of "
+                       "tensor b (%" G_GINT64_FORMAT ") at non-singleton dimension %u",
+                       sa, sb, nd - 1 - i);
+          return FALSE;
+        }
+      out[nd - 1 - i] = sa == 1 ? sb : sa;
+    }
+  *out_ndim = nd;
+  return TRUE;
+}
+
+void
+gnn_broadcast_strides (GnnTensor    *self,
+                       const gint64 *shape,
+                       guint         ndim,
+                       gint64       *strides_out)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  guint lead = ndim - p->ndim;
+
+  for (guint d = 0; d < ndim; d++)
+    {
+      if (d < lead)
+        strides_out[d] = 0;
+      else
+        {
+          guint sd = d - lead;
+          strides_out[d] = (p->shape[sd] == 1 && shape[d] != 1) ? 0 : p->strides[sd];
+        }
+    }
+}
+
+gboolean
+gnn_check_same_dtype (const char *op,
+                      GnnTensor  *a,
+                      GnnTensor  *b,
+                      GError    **error)
+{
+  GnnDType da = gnn_tensor_priv (a)->dtype;
+  GnnDType db = gnn_tensor_priv (b)->dtype;
+
+  if (da == db)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+               "%s: expected both tensors to have the same dtype, got %s and %s",
+               op, gnn_dtype_get_name (da), gnn_dtype_get_name (db));
+  return FALSE;
+}
+
+/* --- public creation ----------------------------------------------------- */
+
+/**
+ * gnn_tensor_empty:
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions (0 for a scalar)
+ * @dtype: the element type
+ * @error: return location for a #GError
+ *
+ * Creates a contiguous tensor whose elements are not initialized.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ */
+GnnTensor *
+gnn_tensor_empty (const gint64 *shape,
+                  guint         ndim,
+                  GnnDType      dtype,
+                  GError      **error)
+{
+  return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
+}
+
+/**
+ * gnn_tensor_zeros:
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions (0 for a scalar)
+ * @dtype: the element type
+ * @error: return location for a #GError
+ *
+ * Creates a contiguous tensor filled with zeros.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ */
+GnnTensor *
+gnn_tensor_zeros (const gint64 *shape,
+                  guint         ndim,
+                  GnnDType      dtype,
+                  GError      **error)
+{
+  return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, TRUE, error);
+}
+
+/**
+ * gnn_tensor_full:
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions (0 for a scalar)
+ * @value: the value of every element
+ * @dtype: the element type
+ * @error: return location for a #GError
+ *
+ * Creates a contiguous tensor filled with @value (converted to @dtype).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ */
+GnnTensor *
+gnn_tensor_full (const gint64 *shape,
+                 guint         ndim,
+                 double        value,
+                 GnnDType      dtype,
+                 GError      **error)
+{
+  GnnTensor *self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
+
+  if (self != NULL)
+    gnn_tensor_fill_ (self, value, NULL);
+  return self;
+}
+
+/**
+ * gnn_tensor_ones:
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions (0 for a scalar)
+ * @dtype: the element type
+ * @error: return location for a #GError
+ *
+ * Creates a contiguous tensor filled with ones.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ */
+GnnTensor *
+gnn_tensor_ones (const gint64 *shape,
+                 guint         ndim,
+                 GnnDType      dtype,
+                 GError      **error)
+{
+  return gnn_tensor_full (shape, ndim, 1.0, dtype, error);
+}
+
+/**
+ * gnn_tensor_new_scalar:
+ * @value: the value
+ * @dtype: the element type
+ *
+ * Creates a 0-dimensional tensor holding @value.
+ *
+ * Returns: (transfer full): a new tensor
+ */
+GnnTensor *
+gnn_tensor_new_scalar (double   value,
+                       GnnDType dtype)
+{
+  GnnTensor *self;
+
+  g_return_val_if_fail (gnn_dtype_get_size (dtype) != 0, NULL);
+  self = gnn_tensor_new_contiguous (dtype, NULL, 0, FALSE);
+  gnn_dtype_write (dtype, gnn_tensor_priv_data (gnn_tensor_priv (self)), value);
+  return self;
+}
+
+/**
+ * gnn_tensor_arange:
+ * @start: the first value
+ * @end: the bound, not included
+ * @step: the difference between neighbours (not 0)
+ * @dtype: the element type
+ * @error: return location for a #GError
+ *
+ * Creates a 1-d tensor of the values from @start towards @end in steps of
+ * @step, like `torch.arange (start, end, step, dtype=dtype)`.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL on invalid arguments
+ */
+GnnTensor *
+gnn_tensor_arange (double   start,
+                   double   end,
+                   double   step,
+                   GnnDType dtype,
+                   GError **error)
+{
+  GnnTensor *self;
+  guint8 *data;
+  gsize elsize;
+  gint64 n;
+  double count;
+
+  if (step == 0.0 || !isfinite (step) || !isfinite (start) || !isfinite (end))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "arange: step must be nonzero and bounds finite (start=%g, end=%g, step=%g)",
+                   start, end, step);
+      return NULL;
+    }
+  if ((step > 0 && start > end) || (step < 0 && start < end))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "upper bound and larger bound inconsistent with step sign "
+                   "(start=%g, end=%g, step=%g)", start, end, step);
+      return NULL;
+    }
+  count = ceil ((end - start) / step);
+  if (count > (double) G_MAXINT32 * 64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "arange: too many elements (%g)", count);
+      return NULL;
+    }
+  n = (gint64) count;
+  self = gnn_tensor_new_contiguous_checked (dtype, &n, 1, FALSE, error);
+  if (self == NULL)
+    return NULL;
+  data = gnn_tensor_priv_data (gnn_tensor_priv (self));
+  elsize = gnn_dtype_get_size (dtype);
+  for (gint64 i = 0; i < n; i++)
+    gnn_dtype_write (dtype, data + i * elsize, start + (double) i * step);
+  return self;
+}
+
+static gboolean
+check_byte_count (gsize         n_bytes,
+                  GnnDType      dtype,
+                  const gint64 *shape,
+                  guint         ndim,
+                  gint64       *numel,
+                  GError      **error)
+{
+  if (!gnn_shape_validate (shape, ndim, dtype, numel, error))
+    return FALSE;
+  if ((guint64) *numel * gnn_dtype_get_size (dtype) != n_bytes)
+    {
+      g_autofree char *s = gnn_shape_to_string (shape, ndim);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%" G_GSIZE_FORMAT " bytes do not fit shape %s of %s "
+                   "(%" G_GINT64_FORMAT " elements of %" G_GSIZE_FORMAT " bytes)",
+                   n_bytes, s, gnn_dtype_get_name (dtype), *numel, gnn_dtype_get_size (dtype));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_new_from_data:
+ * @data: (array length=n_bytes) (element-type guint8): the elements, packed in row-major order
+ * @n_bytes: the size of @data in bytes; must equal numel × element size
+ * @dtype: the element type of @data
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates a contiguous tensor holding a copy of @data.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
+ */
+GnnTensor *
+gnn_tensor_new_from_data (const guint8 *data,
+                          gsize         n_bytes,
+                          GnnDType      dtype,
+                          const gint64 *shape,
+                          guint         ndim,
+                          GError      **error)
+{
+  GnnTensor *self;
+  gint64 numel;
+
+  if (!check_byte_count (n_bytes, dtype, shape, ndim, &numel, error))
+    return NULL;
+  self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
+  if (self != NULL && n_bytes > 0)
+    memcpy (gnn_tensor_priv_data (gnn_tensor_priv (self)), data, n_bytes);
+  return self;
+}
+
+/**
+ * gnn_tensor_new_wrap: (skip)
+ * @data: the elements, packed in row-major order, at least element-aligned
+ * @n_bytes: the size of @data in bytes; must equal numel × element size
+ * @dtype: the element type of @data
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions
+ * @destroy: (nullable): called with @user_data when the last tensor using @data is gone
+ * @user_data: data for @destroy
+ * @error: return location for a #GError
+ *
+ * Creates a tensor that borrows @data without copying (a mapped file, a
+ * shared-memory segment, an array owned by the caller). On error @destroy is
+ * not called.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
+ */
+GnnTensor *
+gnn_tensor_new_wrap (gpointer       data,
+                     gsize          n_bytes,
+                     GnnDType       dtype,
+                     const gint64  *shape,
+                     guint          ndim,
+                     GDestroyNotify destroy,
+                     gpointer       user_data,
+                     GError       **error)
+{
+  GnnStorage *storage;
+  GnnTensor *self;
+  gint64 strides[GNN_MAX_DIMS];
+  gint64 numel;
+
+  if (!check_byte_count (n_bytes, dtype, shape, ndim, &numel, error))
+    return NULL;
+  if (((guintptr) data) % gnn_dtype_get_size (dtype) != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "data at %p is not aligned for %s", data, gnn_dtype_get_name (dtype));
+      return NULL;
+    }
+  storage = gnn_storage_new_wrap (data, n_bytes, destroy, user_data);
+  gnn_contiguous_strides (shape, ndim, strides);
+  self = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim, 0);
+  gnn_storage_unref (storage);
+  return self;
+}
+
+/**
+ * gnn_tensor_new_from_bytes:
+ * @bytes: the elements, packed in row-major order
+ * @dtype: the element type
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates a tensor that uses the memory of @bytes without copying, keeping
+ * a reference to it. Should @bytes not be aligned for @dtype, the data is
+ * copied instead.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
+ */
+GnnTensor *
+gnn_tensor_new_from_bytes (GBytes       *bytes,
+                           GnnDType      dtype,
+                           const gint64 *shape,
+                           guint         ndim,
+                           GError      **error)
+{
+  gsize size;
+  gconstpointer data;
+  gint64 numel;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &size);
+  if (!check_byte_count (size, dtype, shape, ndim, &numel, error))
+    return NULL;
+  if (data == NULL || ((guintptr) data) % gnn_dtype_get_size (dtype) != 0)
+    return gnn_tensor_new_from_data (data, size, dtype, shape, ndim, error);
+  /* Tensors are writable; GBytes promise immutability to other holders,
+   * so writes through such a tensor are the caller's responsibility. */
+  return gnn_tensor_new_wrap ((gpointer) data, size, dtype, shape, ndim,
+                              (GDestroyNotify) g_bytes_unref, g_bytes_ref (bytes), error);
+}
+
+/**
+ * gnn_tensor_new_from_floats:
+ * @values: (array length=n_values): the elements in row-major order
+ * @n_values: the number of elements
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates a float32 tensor from an array of floats (convenient from bindings).
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
+ */
+GnnTensor *
+gnn_tensor_new_from_floats (const float  *values,
+                            gsize         n_values,
+                            const gint64 *shape,
+                            guint         ndim,
+                            GError      **error)
+{
+  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (float),
+                                   GNN_DTYPE_F32, shape, ndim, error);
+}
+
+/**
+ * gnn_tensor_new_from_doubles:
+ * @values: (array length=n_values): the elements in row-major order
+ * @n_values: the number of elements
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates a float64 tensor from an array of doubles.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
+ */
+GnnTensor *
+gnn_tensor_new_from_doubles (const double *values,
+                             gsize         n_values,
+                             const gint64 *shape,
+                             guint         ndim,
+                             GError      **error)
+{
+  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (double),
+                                   GNN_DTYPE_F64, shape, ndim, error);
+}
+
+/**
+ * gnn_tensor_new_from_int64s:
+ * @values: (array length=n_values): the elements in row-major order
+ * @n_values: the number of elements
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Creates an int64 tensor from an array of 64-bit integers.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
+ */
+GnnTensor *
+gnn_tensor_new_from_int64s (const gint64 *values,
+                            gsize         n_values,
+                            const gint64 *shape,
+                            guint         ndim,
+                            GError      **error)
+{
+  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (gint64),
+                                   GNN_DTYPE_I64, shape, ndim, error);
+}
+
+/* --- accessors ----------------------------------------------------------- */
+
+/**
+ * gnn_tensor_get_dtype:
+ * @self: a #GnnTensor
+ *
+ * Returns: the element type
+ */
+GnnDType
+gnn_tensor_get_dtype (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), GNN_DTYPE_F32);
+  return gnn_tensor_priv (self)->dtype;
+}
+
+/**
+ * gnn_tensor_get_ndim:
+ * @self: a #GnnTensor
+ *
+ * Returns: the number of dimensions
+ */
+guint
+gnn_tensor_get_ndim (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  return gnn_tensor_priv (self)->ndim;
+}
+
+/**
+ * gnn_tensor_get_shape:
+ * @self: a #GnnTensor
+ * @ndim: (out) (optional): the number of dimensions
+ *
+ * Returns: (array length=ndim) (transfer none): the size of each dimension
+ */
+const gint64 *
+gnn_tensor_get_shape (GnnTensor *self,
+                      guint     *ndim)
+{
+  GnnTensorPrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  priv = gnn_tensor_priv (self);
+  if (ndim != NULL)
+    *ndim = priv->ndim;
+  return priv->shape;
+}
+
+/**
+ * gnn_tensor_get_strides:
+ * @self: a #GnnTensor
+ * @ndim: (out) (optional): the number of dimensions
+ *
+ * Returns: (array length=ndim) (transfer none): the stride of each dimension, in elements
+ */
+const gint64 *
+gnn_tensor_get_strides (GnnTensor *self,
+                        guint     *ndim)
+{
+  GnnTensorPrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  priv = gnn_tensor_priv (self);
+  if (ndim != NULL)
+    *ndim = priv->ndim;
+  return priv->strides;
+}
+
+/**
+ * gnn_tensor_get_size:
+ * @self: a #GnnTensor
+ * @dim: a dimension; negative values count from the end
+ * @error: return location for a #GError
+ *
+ * Returns: the size of dimension @dim, or -1 if @dim is out of range
+ */
+gint64
+gnn_tensor_get_size (GnnTensor *self,
+                     gint       dim,
+                     GError   **error)
+{
+  GnnTensorPrivate *priv;
+  guint d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), -1);
+  priv = gnn_tensor_priv (self);
+  if (priv->ndim == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "dimension specified as %d but tensor has no dimensions", dim);
+      return -1;
+    }
+  if (!gnn_wrap_dim (dim, priv->ndim, &d, error))
+    return -1;
+  return priv->shape[d];
+}
+
+/**
+ * gnn_tensor_get_offset:
+ * @self: a #GnnTensor
+ *
+ * Returns: the position of the first element in the storage, in elements
+ */
+gint64
+gnn_tensor_get_offset (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  return gnn_tensor_priv (self)->offset;
+}
+
+/**
+ * gnn_tensor_get_numel:
+ * @self: a #GnnTensor
+ *
+ * Returns: the number of elements
+ */
+gint64
+gnn_tensor_get_numel (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  return gnn_tensor_priv (self)->numel;
+}
+
+/**
+ * gnn_tensor_get_nbytes:
+ * @self: a #GnnTensor
+ *
+ * Returns: numel × element size, in bytes
+ */
+gsize
+gnn_tensor_get_nbytes (GnnTensor *self)
+{
+  GnnTensorPrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  priv = gnn_tensor_priv (self);
+  return (gsize) priv->numel * gnn_dtype_get_size (priv->dtype);
+}
+
+/**
+ * gnn_tensor_is_contiguous:
+ * @self: a #GnnTensor
+ *
+ * Returns: whether the elements are packed in row-major order (dimensions
+ *   of size 1 may have any stride, as in PyTorch)
+ */
+gboolean
+gnn_tensor_is_contiguous (GnnTensor *self)
+{
+  GnnTensorPrivate *priv;
+  gint64 expected = 1;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  priv = gnn_tensor_priv (self);
+  if (priv->numel == 0)
+    return TRUE;
+  for (gint d = (gint) priv->ndim - 1; d >= 0; d--)
+    {
+      if (priv->shape[d] == 1)
+        continue;
+      if (priv->strides[d] != expected)
+        return FALSE;
+      expected *= priv->shape[d];
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_shares_storage:
+ * @self: a #GnnTensor
+ * @other: another #GnnTensor
+ *
+ * Returns: whether both tensors are views of the same storage
+ */
+gboolean
+gnn_tensor_shares_storage (GnnTensor *self,
+                           GnnTensor *other)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), FALSE);
+  return gnn_tensor_priv (self)->storage == gnn_tensor_priv (other)->storage;
+}
+
+/**
+ * gnn_tensor_get_data: (skip)
+ * @self: a #GnnTensor
+ *
+ * Returns a pointer to the first element. Elements are laid out as the
+ * strides say; check [method@Gnn.Tensor.is_contiguous] or call
+ * [method@Gnn.Tensor.contiguous] before treating it as a packed array.
+ *
+ * Returns: (transfer none): the address of element 0
+ */
+gpointer
+gnn_tensor_get_data (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_priv_data (gnn_tensor_priv (self));
+}
+
+/**
+ * gnn_tensor_get_bytes:
+ * @self: a #GnnTensor
+ *
+ * Returns the elements packed in row-major order. For a contiguous tensor
+ * the bytes share its storage (no copy; they keep the storage alive);
+ * otherwise they are a packed copy.
+ *
+ * Returns: (transfer full): the elements
+ */
+GBytes *
+gnn_tensor_get_bytes (GnnTensor *self)
+{
+  g_autoptr(GnnTensor) packed = NULL;
+  GnnTensorPrivate *priv;
+  gsize nbytes;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  packed = gnn_tensor_contiguous (self);
+  priv = gnn_tensor_priv (packed);
+  nbytes = (gsize) priv->numel * gnn_dtype_get_size (priv->dtype);
+  return g_bytes_new_with_free_func (gnn_tensor_priv_data (priv), nbytes,
+                                     (GDestroyNotify) gnn_storage_unref,
+                                     gnn_storage_ref (priv->storage));
+}
+
+static gpointer
+to_packed_array (GnnTensor *self,
+                 GnnDType   dtype,
+                 gsize     *n_values)
+{
+  GnnTensorPrivate *priv = gnn_tensor_priv (self);
+  gsize elsize = gnn_dtype_get_size (dtype);
+  guint8 *out = g_malloc (MAX ((gsize) priv->numel * elsize, 1));
+  gint64 strides[GNN_MAX_DIMS];
+
+  gnn_contiguous_strides (priv->shape, priv->ndim, strides);
+  gnn_strided_copy (dtype, out, strides, priv->dtype, gnn_tensor_priv_data (priv),
+                    priv->strides, priv->shape, priv->ndim);
+  if (n_values != NULL)
+    *n_values = (gsize) priv->numel;
+  return out;
+}
+
+/**
+ * gnn_tensor_to_floats:
+ * @self: a #GnnTensor
+ * @n_values: (out): the number of elements
+ *
+ * Copies the elements, converted to float, in row-major order.
+ *
+ * Returns: (array length=n_values) (transfer full): the elements
+ */
+float *
+gnn_tensor_to_floats (GnnTensor *self,
+                      gsize     *n_values)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return to_packed_array (self, GNN_DTYPE_F32, n_values);
+}
+
+/**
+ * gnn_tensor_to_doubles:
+ * @self: a #GnnTensor
+ * @n_values: (out): the number of elements
+ *
+ * Copies the elements, converted to double, in row-major order.
+ *
+ * Returns: (array length=n_values) (transfer full): the elements
+ */
+double *
+gnn_tensor_to_doubles (GnnTensor *self,
+                       gsize     *n_values)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return to_packed_array (self, GNN_DTYPE_F64, n_values);
+}
+
+/**
+ * gnn_tensor_item:
+ * @self: a #GnnTensor with exactly one element
+ * @error: return location for a #GError
+ *
+ * Returns: the only element as a double, or 0 with @error set when the
+ *   tensor has more or fewer than one element
+ */
+double
+gnn_tensor_item (GnnTensor *self,
+                 GError   **error)
+{
+  GnnTensorPrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0.0);
+  priv = gnn_tensor_priv (self);
+  if (priv->numel != 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "a Tensor with %" G_GINT64_FORMAT " elements cannot be converted to Scalar",
+                   priv->numel);
+      return 0.0;
+    }
+  return gnn_dtype_read (priv->dtype, gnn_tensor_priv_data (priv));
+}
+
+static guint8 *
+element_address (GnnTensor    *self,
+                 const gint64 *index,
+                 guint         n_index,
+                 GError      **error)
+{
+  GnnTensorPrivate *priv = gnn_tensor_priv (self);
+  gint64 offset = priv->offset;
+
+  if (n_index != priv->ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "expected %u indices for a tensor of %u dimensions, got %u",
+                   priv->ndim, priv->ndim, n_index);
+      return NULL;
+    }
+  for (guint d = 0; d < n_index; d++)
+    {
+      gint64 i = index[d] < 0 ? index[d] + priv->shape[d] : index[d];
+
+      if (i < 0 || i >= priv->shape[d])
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                       "index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %"
+                       G_GINT64_FORMAT, index[d], d, priv->shape[d]);
+          return NULL;
+        }
+      offset += i * priv->strides[d];
+    }
+  return priv->storage->data + offset * (gint64) gnn_dtype_get_size (priv->dtype);
+}
+
+/**
+ * gnn_tensor_get_element:
+ * @self: a #GnnTensor
+ * @index: (array length=n_index): one index per dimension; negative counts from the end
+ * @n_index: the number of indices, equal to the number of dimensions
+ * @error: return location for a #GError
+ *
+ * Returns: the element at @index as a double, or 0 with @error set
+ */
+double
+gnn_tensor_get_element (GnnTensor    *self,
+                        const gint64 *index,
+                        guint         n_index,
+                        GError      **error)
+{
+  guint8 *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0.0);
+  p = element_address (self, index, n_index, error);
+  return p ? gnn_dtype_read (gnn_tensor_priv (self)->dtype, p) : 0.0;
+}
+
+/**
+ * gnn_tensor_set_element:
+ * @self: a #GnnTensor
+ * @index: (array length=n_index): one index per dimension; negative counts from the end
+ * @n_index: the number of indices, equal to the number of dimensions
+ * @value: the new value, converted to the tensor's dtype
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @index is out of range
+ */
+gboolean
+gnn_tensor_set_element (GnnTensor    *self,
+                        const gint64 *index,
+                        guint         n_index,
+                        double        value,
+                        GError      **error)
+{
+  guint8 *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  p = element_address (self, index, n_index, error);
+  if (p == NULL)
+    return FALSE;
+  gnn_dtype_write (gnn_tensor_priv (self)->dtype, p, value);
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_get_requires_grad:
+ * @self: a #GnnTensor
+ *
+ * Returns: whether autograd records operations on @self
+ */
+gboolean
+gnn_tensor_get_requires_grad (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return gnn_tensor_priv (self)->requires_grad;
+}
+
+/**
+ * gnn_tensor_set_requires_grad:
+ * @self: a #GnnTensor
+ * @requires_grad: whether autograd should record operations on @self
+ *
+ * Sets [property@Gnn.Tensor:requires-grad].
+ */
+void
+gnn_tensor_set_requires_grad (GnnTensor *self,
+                              gboolean   requires_grad)
+{
+  GnnTensorPrivate *priv;
+
+  g_return_if_fail (GNN_IS_TENSOR (self));
+  priv = gnn_tensor_priv (self);
+  requires_grad = !!requires_grad;
+  if (priv->requires_grad == requires_grad)
+    return;
+  priv->requires_grad = requires_grad;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUIRES_GRAD]);
+}
+
+/**
+ * gnn_tensor_get_grad:
+ * @self: a #GnnTensor
+ *
+ * Returns: (transfer none) (nullable): the accumulated gradient
+ */
+GnnTensor *
+gnn_tensor_get_grad (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_priv (self)->grad;
+}
+
+/**
+ * gnn_tensor_set_grad:
+ * @self: a #GnnTensor
+ * @grad: (nullable): the new gradient, or %NULL to clear it
+ *
+ * Sets [property@Gnn.Tensor:grad].
+ */
+void
+gnn_tensor_set_grad (GnnTensor *self,
+                     GnnTensor *grad)
+{
+  g_return_if_fail (GNN_IS_TENSOR (self));
+  g_return_if_fail (grad == NULL || GNN_IS_TENSOR (grad));
+  if (g_set_object (&gnn_tensor_priv (self)->grad, grad))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GRAD]);
+}
+
+/* --- comparison ---------------------------------------------------------- */
+
+static gboolean
+same_shape (GnnTensorPrivate *a,
+            GnnTensorPrivate *b)
+{
+  if (a->ndim != b->ndim)
+    return FALSE;
+  for (guint d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d])
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_equal:
+ * @a: a #GnnTensor
+ * @b: another #GnnTensor
+ *
+ * Like `torch.equal`: same shape and equal elements (compared as doubles,
+ * whatever the dtypes).
+ *
+ * Returns: whether @a and @b are equal
+ */
+gboolean
+gnn_tensor_equal (GnnTensor *a,
+                  GnnTensor *b)
+{
+  return gnn_tensor_allclose (a, b, 0.0, 0.0);
+}
+
+/**
+ * gnn_tensor_allclose:
+ * @a: a #GnnTensor
+ * @b: another #GnnTensor
+ * @rtol: relative tolerance
+ * @atol: absolute tolerance
+ *
+ * Like `torch.allclose` on equal shapes: |a - b| <= atol + rtol × |b| for
+ * every element; NaNs are never close.
+ *
+ * Returns: whether @a and @b have the same shape and close elements
+ */
+gboolean
+gnn_tensor_allclose (GnnTensor *a,
+                     GnnTensor *b,
+                     double     rtol,
+                     double     atol)
+{
+  g_autofree double *va = NULL;
+  g_autofree double *vb = NULL;
+  gsize n;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (a), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (b), FALSE);
+  if (!same_shape (gnn_tensor_priv (a), gnn_tensor_priv (b)))
+    return FALSE;
+  va = gnn_tensor_to_doubles (a, &n);
+  vb = gnn_tensor_to_doubles (b, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (va[i] == vb[i])
+        continue;
+      if (!(fabs (va[i] - vb[i]) <= atol + rtol * fabs (vb[i])))
+        return FALSE;
+    }
+  return TRUE;
+}
