@@ -18,10 +18,31 @@
 #include <gnn/gnn-parameter.h>
 
 /* module (keep one line per header) */
+#include <gnn/gnn-hook-handle.h>
+#include <gnn/gnn-state-dict.h>
+#include <gnn/gnn-module.h>
+#include <gnn/gnn-mixin.h>
 
 /* nn */
 
 /* data */
+#include <gnn/gnn-dataset.h>
+#include <gnn/gnn-tensor-dataset.h>
+#include <gnn/gnn-subset.h>
+#include <gnn/gnn-concat-dataset.h>
+#include <gnn/gnn-idx-dataset.h>
+#include <gnn/gnn-sampler.h>
+#include <gnn/gnn-sequential-sampler.h>
+#include <gnn/gnn-random-sampler.h>
+#include <gnn/gnn-subset-random-sampler.h>
+#include <gnn/gnn-weighted-random-sampler.h>
+#include <gnn/gnn-batch-sampler.h>
+#include <gnn/gnn-distributed-sampler.h>
+#include <gnn/gnn-collate.h>
+#include <gnn/gnn-worker-mode.h>
+#include <gnn/gnn-worker-info.h>
+#include <gnn/gnn-data-loader-iter.h>
+#include <gnn/gnn-data-loader.h>
 
 /* io */
 

@@ -1,2 +1,289 @@
-/* gnn-tensor-init.c: placeholder, implemented by its owner */
+/* gnn-tensor-init.c: in-place random initialization (torch.nn.init)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-nditer.h"
+
+typedef enum {
+  DIST_UNIFORM,
+  DIST_NORMAL,
+} Distribution;
+
+static gboolean
+check_floating (const char *op,
+                GnnTensor  *self,
+                GError    **error)
+{
+  GnnDType dtype = gnn_tensor_priv (self)->dtype;
+
+  if (gnn_dtype_is_floating (dtype))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+               "%s: expected a floating point tensor, got %s", op, gnn_dtype_get_name (dtype));
+  return FALSE;
+}
+
+/* One sample, as stored in @dtype. Uniform samples are redrawn when rounding
+ * to @dtype lands on @b, so results stay in [a, b). */
+static inline void
+draw (GnnGenerator *generator,
+      Distribution  dist,
+      double        a,
+      double        b,
+      GnnDType      dtype,
+      guint8       *dst)
+{
+  double v;
+
+  if (dist == DIST_NORMAL)
+    {
+      v = a + b * gnn_generator_next_normal (generator);
+      gnn_dtype_write (dtype, dst, v);
+      return;
+    }
+  do
+    {
+      v = a + (b - a) * gnn_generator_next_double (generator);
+      gnn_dtype_write (dtype, dst, v);
+    }
+  while (b > a && gnn_dtype_read (dtype, dst) >= b);
+}
+
+/* Fills every element of @self (any strides), in row-major order, from
+ * U(a, b) or N(a, b). */
+static void
+fill_random (GnnTensor    *self,
+             Distribution  dist,
+             double        a,
+             double        b,
+             GnnGenerator *generator)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  const gint64 *strides[1] = { p->strides };
+  guint8 *base = gnn_tensor_priv_data (p);
+  gsize elsize = gnn_dtype_get_size (p->dtype);
+  GnnNdIter it;
+
+  gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
+  while (gnn_nditer_next (&it))
+    {
+      gint64 off = it.offsets[0];
+      gint64 st = it.inner_strides[0];
+
+      if (p->dtype == GNN_DTYPE_F32 && dist == DIST_UNIFORM)
+        {
+          float *dst = (float *) base + off;
+          float fb = (float) b;
+
+          for (gint64 i = 0; i < it.inner_size; i++)
+            {
+              float v;
+
+              do
+                v = (float) (a + (b - a) * gnn_generator_next_double (generator));
+              while (b > a && v >= fb);
+              dst[i * st] = v;
+            }
+        }
+      else if (p->dtype == GNN_DTYPE_F32)
+        {
+          float *dst = (float *) base + off;
+
+          for (gint64 i = 0; i < it.inner_size; i++)
+            dst[i * st] = (float) (a + b * gnn_generator_next_normal (generator));
+        }
+      else
+        {
+          for (gint64 i = 0; i < it.inner_size; i++)
+            draw (generator, dist, a, b, p->dtype, base + (off + i * st) * (gint64) elsize);
+        }
+    }
+}
+
+/**
+ * gnn_tensor_uniform_:
+ * @self: a floating point #GnnTensor
+ * @low: the lower bound, included
+ * @high: the upper bound, excluded
+ * @generator: the random number generator to draw from
+ * @error: return location for a #GError
+ *
+ * Fills @self in place with samples of the uniform distribution on
+ * [@low, @high), like `tensor.uniform_(low, high, generator=generator)`.
+ * Works on any view: only the elements @self covers are written, in
+ * row-major order, so the same generator state gives the same values.
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
+ *   point dtype or the bounds are not finite with @low <= @high
+ */
+gboolean
+gnn_tensor_uniform_ (GnnTensor    *self,
+                     double        low,
+                     double        high,
+                     GnnGenerator *generator,
+                     GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+
+  if (!check_floating ("uniform_", self, error))
+    return FALSE;
+  if (!isfinite (low) || !isfinite (high))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "uniform_: %s is out of bounds for %s (from=%g, to=%g)",
+                   isfinite (low) ? "to" : "from",
+                   gnn_dtype_get_name (gnn_tensor_priv (self)->dtype), low, high);
+      return FALSE;
+    }
+  if (low > high)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
+                   low, high);
+      return FALSE;
+    }
+  fill_random (self, DIST_UNIFORM, low, high, generator);
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_normal_:
+ * @self: a floating point #GnnTensor
+ * @mean: the mean
+ * @std: the standard deviation, >= 0
+ * @generator: the random number generator to draw from
+ * @error: return location for a #GError
+ *
+ * Fills @self in place with samples of the normal distribution N(@mean,
+ * @std²), like `tensor.normal_(mean, std, generator=generator)`. Works on any
+ * view, in row-major order.
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
+ *   point dtype or @std is negative
+ */
+gboolean
+gnn_tensor_normal_ (GnnTensor    *self,
+                    double        mean,
+                    double        std,
+                    GnnGenerator *generator,
+                    GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+
+  if (!check_floating ("normal_", self, error))
+    return FALSE;
+  if (!(std >= 0.0))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "normal expects std >= 0.0, but found std %g", std);
+      return FALSE;
+    }
+  fill_random (self, DIST_NORMAL, mean, std, generator);
+  return TRUE;
+}
+
+/* torch.nn.init's fan_in with mode='fan_in' and the leaky_relu gain.
+ * Returns FALSE with @error for fewer than 2 dimensions. */
+static gboolean
+kaiming_std (const char *op,
+             GnnTensor  *self,
+             double      a,
+             double     *std_out,
+             GError    **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  double fan_in;
+  double gain;
+
+  if (!check_floating (op, self, error))
+    return FALSE;
+  if (p->ndim < 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%s: Fan in and fan out can not be computed for tensor with fewer than 2 "
+                   "dimensions (got %u)", op, p->ndim);
+      return FALSE;
+    }
+  fan_in = (double) p->shape[1];
+  for (guint d = 2; d < p->ndim; d++)
+    fan_in *= (double) p->shape[d];
+  gain = sqrt (2.0 / (1.0 + a * a));
+  *std_out = gain / sqrt (fan_in);
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_kaiming_uniform_:
+ * @self: a floating point #GnnTensor of at least 2 dimensions
+ * @a: the negative slope of the leaky ReLU that follows the layer (0 for ReLU)
+ * @generator: the random number generator to draw from
+ * @error: return location for a #GError
+ *
+ * He initialization, like `torch.nn.init.kaiming_uniform_(t, a=a,
+ * mode='fan_in', nonlinearity='leaky_relu')`: fills @self from U(-bound,
+ * bound) with bound = gain × sqrt(3 / fan_in), gain = sqrt(2 / (1 + @a²)) and
+ * fan_in = size(1) × the product of the sizes of dimensions 2 and up. A
+ * tensor with no elements is left as is.
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
+ *   point dtype or has fewer than 2 dimensions
+ */
+gboolean
+gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
+                             double        a,
+                             GnnGenerator *generator,
+                             GError      **error)
+{
+  double std, bound;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+
+  if (gnn_tensor_priv (self)->numel == 0 && gnn_tensor_priv (self)->ndim > 0)
+    return check_floating ("kaiming_uniform_", self, error);
+  if (!kaiming_std ("kaiming_uniform_", self, a, &std, error))
+    return FALSE;
+  bound = sqrt (3.0) * std;
+  fill_random (self, DIST_UNIFORM, -bound, bound, generator);
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_kaiming_normal_:
+ * @self: a floating point #GnnTensor of at least 2 dimensions
+ * @a: the negative slope of the leaky ReLU that follows the layer (0 for ReLU)
+ * @generator: the random number generator to draw from
+ * @error: return location for a #GError
+ *
+ * He initialization, like `torch.nn.init.kaiming_normal_(t, a=a,
+ * mode='fan_in', nonlinearity='leaky_relu')`: fills @self from N(0, std²)
+ * with std = gain / sqrt(fan_in), gain = sqrt(2 / (1 + @a²)) and fan_in =
+ * size(1) × the product of the sizes of dimensions 2 and up. A tensor with
+ * no elements is left as is.
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
+ *   point dtype or has fewer than 2 dimensions
+ */
+gboolean
+gnn_tensor_kaiming_normal_ (GnnTensor    *self,
+                            double        a,
+                            GnnGenerator *generator,
+                            GError      **error)
+{
+  double std;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+
+  if (gnn_tensor_priv (self)->numel == 0 && gnn_tensor_priv (self)->ndim > 0)
+    return check_floating ("kaiming_normal_", self, error);
+  if (!kaiming_std ("kaiming_normal_", self, a, &std, error))
+    return FALSE;
+  fill_random (self, DIST_NORMAL, 0.0, std, generator);
+  return TRUE;
+}

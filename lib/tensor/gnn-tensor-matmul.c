@@ -1,2 +1,505 @@
-/* gnn-tensor-matmul.c: placeholder, implemented by its owner */
+/* gnn-tensor-matmul.c: matrix products (torch.matmul) on top of CBLAS
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+#include <cblas.h>
+
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-nditer.h"
+
+/* How a strided matrix (rows x cols, strides rs/cs in elements) can be handed
+ * to row-major CBLAS without a copy: as is (NoTrans, ld = rs) or as the
+ * transpose of a row-major matrix (Trans, ld = cs). Strides along dims of
+ * size 1 do not matter. FALSE when neither fits (the caller packs it). */
+static gboolean
+blas_layout (gint64           rows,
+             gint64           cols,
+             gint64           rs,
+             gint64           cs,
+             CBLAS_TRANSPOSE *trans,
+             gint64          *ld)
+{
+  if ((cs == 1 || cols <= 1) && (rows <= 1 || rs >= MAX (cols, 1)))
+    {
+      *trans = CblasNoTrans;
+      *ld = rows <= 1 ? MAX (cols, 1) : rs;
+      return TRUE;
+    }
+  if ((rs == 1 || rows <= 1) && (cols <= 1 || cs >= MAX (rows, 1)))
+    {
+      *trans = CblasTrans;
+      *ld = cols <= 1 ? MAX (rows, 1) : cs;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* An operand seen as a batch of matrices: the batch dims are broadcast to the
+ * common batch shape (stride 0 where broadcast). */
+typedef struct
+{
+  GnnTensor      *owner;      /* holds the storage alive (maybe a packed copy) */
+  const guint8   *data;
+  gint64          rows, cols;
+  CBLAS_TRANSPOSE trans;
+  gint64          ld;
+  gint64          batch_strides[GNN_MAX_DIMS];
+} Operand;
+
+/* Fills @op from @t viewed as [..., rows, cols] (@t has ndim >= 2). Packs
+ * @t into a contiguous copy when its matrix layout does not suit CBLAS. */
+static void
+operand_init (Operand      *op,
+              GnnTensor    *t,
+              const gint64 *mat_shape,
+              const gint64 *mat_strides,
+              guint         ndim,
+              const gint64 *batch_shape,
+              guint         batch_ndim,
+              GnnTensor   **packed)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS];
+  guint nb = ndim - 2;
+
+  memcpy (shape, mat_shape, sizeof (gint64) * ndim);
+  memcpy (strides, mat_strides, sizeof (gint64) * ndim);
+  op->rows = shape[ndim - 2];
+  op->cols = shape[ndim - 1];
+  op->owner = t;
+
+  if (!blas_layout (op->rows, op->cols, strides[ndim - 2], strides[ndim - 1],
+                    &op->trans, &op->ld))
+    {
+      /* pack the (possibly viewed) operand into a contiguous buffer */
+      GnnTensor *view = gnn_tensor_new_view (t, shape, strides, ndim, p->offset);
+
+      *packed = gnn_tensor_clone (view);
+      g_object_unref (view);
+      p = gnn_tensor_priv (*packed);
+      memcpy (strides, p->strides, sizeof (gint64) * ndim);
+      op->owner = *packed;
+      blas_layout (op->rows, op->cols, strides[ndim - 2], strides[ndim - 1],
+                   &op->trans, &op->ld);
+    }
+  op->data = gnn_tensor_priv_data (p);
+
+  /* right-align the operand's batch dims with the common batch shape */
+  for (guint d = 0; d < batch_ndim; d++)
+    {
+      gint od = (gint) d - (gint) (batch_ndim - nb);
+
+      op->batch_strides[d] = (od < 0 || shape[od] == 1 || batch_shape[d] == 1) ? 0 : strides[od];
+    }
+}
+
+/* Whether operand A's batch dims and rows fold into a single row dimension
+ * (so a batch times one shared matrix is a single GEMM, as in PyTorch). */
+static gboolean
+can_fold_rows (const Operand *a,
+               const gint64  *batch_shape,
+               guint          batch_ndim)
+{
+  gint64 expect;
+
+  if (a->trans != CblasNoTrans)
+    return FALSE;
+  expect = a->rows * a->ld;
+  for (gint d = (gint) batch_ndim - 1; d >= 0; d--)
+    {
+      if (batch_shape[d] == 1)
+        continue;
+      if (a->batch_strides[d] != expect)
+        return FALSE;
+      expect *= batch_shape[d];
+    }
+  return TRUE;
+}
+
+static void
+gemm (GnnDType        dtype,
+      const Operand  *a,
+      const guint8   *ap,
+      const Operand  *b,
+      const guint8   *bp,
+      gint64          m,
+      guint8         *c)
+{
+  gint64 k = a->cols, n = b->cols;
+
+  /* a row vector times a matrix: y = B^T x, x has stride 1 (NoTrans) or ld (Trans) */
+  gint64 incx = a->trans == CblasNoTrans ? 1 : a->ld;
+  CBLAS_TRANSPOSE tb = b->trans == CblasNoTrans ? CblasTrans : CblasNoTrans;
+  gint64 bm = b->trans == CblasNoTrans ? k : n, bn = b->trans == CblasNoTrans ? n : k;
+
+  if (dtype == GNN_DTYPE_F32)
+    {
+      if (m == 1 && n > 1)
+        {
+          cblas_sgemv (CblasRowMajor, tb, bm, bn, 1.0f, (const float *) bp, b->ld,
+                       (const float *) ap, incx, 0.0f, (float *) c, 1);
+          return;
+        }
+      if (n == 1 && b->ld >= 1)
+        {
+          /* matrix times vector: the column of B has stride ld (NoTrans) or 1 (Trans) */
+          cblas_sgemv (CblasRowMajor, a->trans, a->trans == CblasNoTrans ? m : k,
+                       a->trans == CblasNoTrans ? k : m, 1.0f, (const float *) ap, a->ld,
+                       (const float *) bp, b->trans == CblasNoTrans ? b->ld : 1,
+                       0.0f, (float *) c, 1);
+          return;
+        }
+      cblas_sgemm (CblasRowMajor, a->trans, b->trans, m, n, k, 1.0f,
+                   (const float *) ap, a->ld, (const float *) bp, b->ld,
+                   0.0f, (float *) c, n);
+    }
+  else
+    {
+      if (m == 1 && n > 1)
+        {
+          cblas_dgemv (CblasRowMajor, tb, bm, bn, 1.0, (const double *) bp, b->ld,
+                       (const double *) ap, incx, 0.0, (double *) c, 1);
+          return;
+        }
+      if (n == 1 && b->ld >= 1)
+        {
+          cblas_dgemv (CblasRowMajor, a->trans, a->trans == CblasNoTrans ? m : k,
+                       a->trans == CblasNoTrans ? k : m, 1.0, (const double *) ap, a->ld,
+                       (const double *) bp, b->trans == CblasNoTrans ? b->ld : 1,
+                       0.0, (double *) c, 1);
+          return;
+        }
+      cblas_dgemm (CblasRowMajor, a->trans, b->trans, m, n, k, 1.0,
+                   (const double *) ap, a->ld, (const double *) bp, b->ld,
+                   0.0, (double *) c, n);
+    }
+}
+
+/* Integer products: int64 accumulation, i-k-j order so the inner loop runs
+ * along a row of B and of C. */
+static void
+gemm_int (const Operand *a,
+          const gint64  *ap,
+          const Operand *b,
+          const gint64  *bp,
+          gint64         m,
+          gint64        *c)
+{
+  gint64 k = a->cols, n = b->cols;
+  gint64 ars = a->trans == CblasNoTrans ? a->ld : 1, acs = a->trans == CblasNoTrans ? 1 : a->ld;
+  gint64 brs = b->trans == CblasNoTrans ? b->ld : 1, bcs = b->trans == CblasNoTrans ? 1 : b->ld;
+
+  memset (c, 0, sizeof (gint64) * (gsize) (m * n));
+  for (gint64 i = 0; i < m; i++)
+    for (gint64 kk = 0; kk < k; kk++)
+      {
+        /* unsigned arithmetic: overflow wraps (as in PyTorch) instead of being undefined */
+        guint64 av = (guint64) ap[i * ars + kk * acs];
+        const gint64 *br = bp + kk * brs;
+        guint64 *cr = (guint64 *) c + i * n;
+
+        for (gint64 j = 0; j < n; j++)
+          cr[j] += av * (guint64) br[j * bcs];
+      }
+}
+
+static void
+store_int (GnnDType dtype,
+           guint8  *dst,
+           gint64   v)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_I64: *(gint64 *) dst = v; break;
+    case GNN_DTYPE_I32: *(gint32 *) dst = (gint32) v; break;
+    case GNN_DTYPE_I16: *(gint16 *) dst = (gint16) v; break;
+    case GNN_DTYPE_I8: *(gint8 *) dst = (gint8) v; break;
+    default: *dst = (guint8) v; break;
+    }
+}
+
+static const char *
+torch_type_name (GnnDType dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_F16: return "Half";
+    case GNN_DTYPE_BF16: return "BFloat16";
+    case GNN_DTYPE_BOOL: return "Bool";
+    default: return gnn_dtype_get_name (dtype);
+    }
+}
+
+static GnnTensor *
+dot (GnnTensor  *a,
+     GnnTensor  *b,
+     GError    **error)
+{
+  GnnTensorPrivate *ap = gnn_tensor_priv (a), *bp = gnn_tensor_priv (b);
+  g_autoptr(GnnTensor) ac = NULL;
+  g_autoptr(GnnTensor) bc = NULL;
+  GnnDType dtype = ap->dtype;
+  GnnTensor *out;
+  guint8 *o;
+  gint64 n = ap->shape[0];
+
+  if (ap->shape[0] != bp->shape[0])
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "inconsistent tensor size, expected tensor [%" G_GINT64_FORMAT "] and src [%"
+                   G_GINT64_FORMAT "] to have the same number of elements, but got %"
+                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT " elements respectively",
+                   ap->shape[0], bp->shape[0], ap->shape[0], bp->shape[0]);
+      return NULL;
+    }
+  out = gnn_tensor_new_contiguous (dtype, NULL, 0, TRUE);
+  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
+  if (n == 0)
+    return out;
+
+  /* BLAS wants positive increments, integers are summed in int64 */
+  if (dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64)
+    {
+      ac = ap->strides[0] > 0 ? g_object_ref (a) : gnn_tensor_clone (a);
+      bc = bp->strides[0] > 0 ? g_object_ref (b) : gnn_tensor_clone (b);
+    }
+  else
+    {
+      ac = gnn_tensor_to_dtype (a, GNN_DTYPE_I64, NULL);
+      bc = gnn_tensor_to_dtype (b, GNN_DTYPE_I64, NULL);
+    }
+  ap = gnn_tensor_priv (ac);
+  bp = gnn_tensor_priv (bc);
+
+  if (dtype == GNN_DTYPE_F32)
+    *(float *) o = cblas_sdot (n, (const float *) gnn_tensor_priv_data (ap), ap->strides[0],
+                               (const float *) gnn_tensor_priv_data (bp), bp->strides[0]);
+  else if (dtype == GNN_DTYPE_F64)
+    *(double *) o = cblas_ddot (n, (const double *) gnn_tensor_priv_data (ap), ap->strides[0],
+                                (const double *) gnn_tensor_priv_data (bp), bp->strides[0]);
+  else
+    {
+      const gint64 *x = (const gint64 *) gnn_tensor_priv_data (ap);
+      const gint64 *y = (const gint64 *) gnn_tensor_priv_data (bp);
+      guint64 s = 0;   /* wraps like the fixed-width types do */
+
+      for (gint64 i = 0; i < n; i++)
+        s += (guint64) x[i * ap->strides[0]] * (guint64) y[i * bp->strides[0]];
+      store_int (dtype, o, (gint64) s);
+    }
+  return out;
+}
+
+/**
+ * gnn_tensor_matmul:
+ * @a: the left operand, at least 1-d
+ * @b: the right operand, at least 1-d, with the dtype of @a
+ * @error: return location for a #GError
+ *
+ * The matrix product with `torch.matmul` semantics: two vectors give their
+ * dot product (a 0-d tensor); a vector on the left is treated as a row and
+ * on the right as a column (that dim is removed from the result); tensors
+ * with more than 2 dims are batches of matrices whose batch dims broadcast.
+ *
+ * float32 and float64 use BLAS (sgemm/dgemm). Operands that are row-major or
+ * transposed views of row-major matrices are passed to BLAS as they are;
+ * other layouts are packed first. Integer dtypes use a plain loop; float16
+ * and bfloat16 compute in float32.
+ *
+ * Returns: (transfer full): the product, or %NULL if the shapes do not fit,
+ *   the dtypes differ or either operand is 0-d
+ */
+GnnTensor *
+gnn_tensor_matmul (GnnTensor *a,
+                   GnnTensor *b,
+                   GError   **error)
+{
+  GnnTensorPrivate *ap, *bp;
+  gint64 a_shape[GNN_MAX_DIMS], a_strides[GNN_MAX_DIMS];
+  gint64 b_shape[GNN_MAX_DIMS], b_strides[GNN_MAX_DIMS];
+  gint64 batch_shape[GNN_MAX_DIMS], out_shape[GNN_MAX_DIMS];
+  guint a_nd, b_nd, batch_ndim, out_ndim = 0;
+  gint64 m, k, n, batch = 1;
+  g_autoptr(GnnTensor) a_packed = NULL;
+  g_autoptr(GnnTensor) b_packed = NULL;
+  Operand oa, ob;
+  GnnDType dtype;
+  GnnTensor *out;
+  guint8 *c;
+  gsize es;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (a), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (b), NULL);
+  ap = gnn_tensor_priv (a);
+  bp = gnn_tensor_priv (b);
+
+  if (ap->ndim == 0 || bp->ndim == 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "both arguments to matmul need to be at least 1D, but they are %uD and %uD",
+                   ap->ndim, bp->ndim);
+      return NULL;
+    }
+  if (!gnn_check_same_dtype ("matmul", a, b, error))
+    return NULL;
+  dtype = ap->dtype;
+  if (dtype == GNN_DTYPE_BOOL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "\"matmul\" not implemented for '%s'", torch_type_name (dtype));
+      return NULL;
+    }
+
+  /* Half types: compute in float32, convert the result back. */
+  if (dtype == GNN_DTYPE_F16 || dtype == GNN_DTYPE_BF16)
+    {
+      g_autoptr(GnnTensor) af = gnn_tensor_to_dtype (a, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnTensor) bf = gnn_tensor_to_dtype (b, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnTensor) r = gnn_tensor_matmul (af, bf, error);
+
+      return r != NULL ? gnn_tensor_to_dtype (r, dtype, error) : NULL;
+    }
+
+  if (ap->ndim == 1 && bp->ndim == 1)
+    return dot (a, b, error);
+
+  /* a vector on the left is a 1 x k row, on the right a k x 1 column */
+  a_nd = ap->ndim == 1 ? 2 : ap->ndim;
+  b_nd = bp->ndim == 1 ? 2 : bp->ndim;
+  if (ap->ndim == 1)
+    {
+      a_shape[0] = 1, a_strides[0] = ap->shape[0] * ap->strides[0];
+      a_shape[1] = ap->shape[0], a_strides[1] = ap->strides[0];
+    }
+  else
+    {
+      memcpy (a_shape, ap->shape, sizeof (gint64) * a_nd);
+      memcpy (a_strides, ap->strides, sizeof (gint64) * a_nd);
+    }
+  if (bp->ndim == 1)
+    {
+      b_shape[0] = bp->shape[0], b_strides[0] = bp->strides[0];
+      b_shape[1] = 1, b_strides[1] = 1;
+    }
+  else
+    {
+      memcpy (b_shape, bp->shape, sizeof (gint64) * b_nd);
+      memcpy (b_strides, bp->strides, sizeof (gint64) * b_nd);
+    }
+
+  m = a_shape[a_nd - 2];
+  k = a_shape[a_nd - 1];
+  n = b_shape[b_nd - 1];
+  if (b_shape[b_nd - 2] != k)
+    {
+      /* PyTorch folds a batched left operand into its rows when the right one is a matrix */
+      gint64 rows = m;
+
+      if (b_nd == 2)
+        for (guint d = 0; d + 2 < a_nd; d++)
+          rows *= a_shape[d];
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                   rows, k, b_shape[b_nd - 2], n);
+      return NULL;
+    }
+  if (!gnn_broadcast_shapes (a_shape, a_nd - 2, b_shape, b_nd - 2,
+                             batch_shape, &batch_ndim, error))
+    return NULL;
+
+  for (guint d = 0; d < batch_ndim; d++)
+    {
+      out_shape[out_ndim++] = batch_shape[d];
+      batch *= batch_shape[d];
+    }
+  if (ap->ndim > 1)
+    out_shape[out_ndim++] = m;
+  if (bp->ndim > 1)
+    out_shape[out_ndim++] = n;
+  if (!gnn_shape_validate (out_shape, out_ndim, dtype, NULL, error))
+    return NULL;
+
+  if (batch * m * n == 0 || k == 0)
+    return gnn_tensor_new_contiguous (dtype, out_shape, out_ndim, TRUE);
+
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      /* integers: compute in int64 on packed copies, then convert */
+      g_autoptr(GnnTensor) ai = gnn_tensor_to_dtype (a, GNN_DTYPE_I64, NULL);
+      g_autoptr(GnnTensor) bi = gnn_tensor_to_dtype (b, GNN_DTYPE_I64, NULL);
+      g_autoptr(GnnTensor) r = NULL;
+
+      if (ap->ndim == 1)
+        memcpy (a_strides, (gint64[]) { 0, gnn_tensor_priv (ai)->strides[0] }, sizeof (gint64) * 2);
+      else
+        memcpy (a_strides, gnn_tensor_priv (ai)->strides, sizeof (gint64) * a_nd);
+      if (bp->ndim == 1)
+        memcpy (b_strides, (gint64[]) { gnn_tensor_priv (bi)->strides[0], 1 }, sizeof (gint64) * 2);
+      else
+        memcpy (b_strides, gnn_tensor_priv (bi)->strides, sizeof (gint64) * b_nd);
+      operand_init (&oa, ai, a_shape, a_strides, a_nd, batch_shape, batch_ndim, &a_packed);
+      operand_init (&ob, bi, b_shape, b_strides, b_nd, batch_shape, batch_ndim, &b_packed);
+      r = gnn_tensor_new_contiguous (GNN_DTYPE_I64, out_shape, out_ndim, FALSE);
+      c = gnn_tensor_priv_data (gnn_tensor_priv (r));
+      {
+        const gint64 *bs_[2] = { oa.batch_strides, ob.batch_strides };
+        GnnNdIter it;
+        gint64 bi_ = 0;
+
+        gnn_nditer_init (&it, batch_shape, batch_ndim, 2, bs_);
+        while (gnn_nditer_next (&it))
+          for (gint64 i = 0; i < it.inner_size; i++, bi_++)
+            gemm_int (&oa, (const gint64 *) oa.data + it.offsets[0] + i * it.inner_strides[0],
+                      &ob, (const gint64 *) ob.data + it.offsets[1] + i * it.inner_strides[1],
+                      m, (gint64 *) c + bi_ * m * n);
+      }
+      if (dtype == GNN_DTYPE_I64)
+        return g_steal_pointer (&r);
+      out = gnn_tensor_new_contiguous (dtype, out_shape, out_ndim, FALSE);
+      {
+        gint64 total = gnn_tensor_priv (r)->numel;
+        guint8 *d = gnn_tensor_priv_data (gnn_tensor_priv (out));
+        gsize os = gnn_dtype_get_size (dtype);
+
+        for (gint64 i = 0; i < total; i++)
+          store_int (dtype, d + i * (gint64) os, ((const gint64 *) c)[i]);
+      }
+      return out;
+    }
+
+  operand_init (&oa, a, a_shape, a_strides, a_nd, batch_shape, batch_ndim, &a_packed);
+  operand_init (&ob, b, b_shape, b_strides, b_nd, batch_shape, batch_ndim, &b_packed);
+  out = gnn_tensor_new_contiguous (dtype, out_shape, out_ndim, FALSE);
+  c = gnn_tensor_priv_data (gnn_tensor_priv (out));
+  es = gnn_dtype_get_size (dtype);
+
+  /* A batch against one shared right matrix is a single tall GEMM. */
+  {
+    gboolean b_shared = TRUE;
+
+    for (guint d = 0; d < batch_ndim; d++)
+      b_shared = b_shared && ob.batch_strides[d] == 0;
+    if (b_shared && can_fold_rows (&oa, batch_shape, batch_ndim))
+      {
+        gemm (dtype, &oa, oa.data, &ob, ob.data, batch * m, c);
+        return out;
+      }
+  }
+
+  {
+    const gint64 *bs_[2] = { oa.batch_strides, ob.batch_strides };
+    GnnNdIter it;
+    gint64 bi_ = 0;
+
+    gnn_nditer_init (&it, batch_shape, batch_ndim, 2, bs_);
+    while (gnn_nditer_next (&it))
+      for (gint64 i = 0; i < it.inner_size; i++, bi_++)
+        gemm (dtype,
+              &oa, oa.data + (it.offsets[0] + i * it.inner_strides[0]) * (gint64) es,
+              &ob, ob.data + (it.offsets[1] + i * it.inner_strides[1]) * (gint64) es,
+              m, c + bi_ * m * n * (gint64) es);
+  }
+  return out;
+}

@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Gnn vs PyTorch: sgemm and elementwise throughput.
+
+Times each operation with the C driver (build/bench/bench-tensor) and with
+PyTorch in this process, by the same method, alternating the two sides, and
+prints one table.
+
+    /usr/bin/python3 bench/tensor.py [--build-dir build] [--json FILE]
+
+This is a benchmark, not a test: it reports pass/miss against the targets but
+never fails because of a timing.
+"""
+
+import argparse
+import ctypes
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+# (op, size) -> minimum Gnn/PyTorch ratio. sgemm 256² and the in-place rows
+# (add_, relu_: the kernels without allocating the result) are reported
+# without a target.
+TARGETS = {
+    ('sgemm', 1024): 0.90,
+    ('sgemm', 2048): 0.90,
+    ('add', 16 << 20): 0.70,
+    ('relu', 16 << 20): 0.70,
+}
+
+SGEMM_SIZES = [256, 1024, 2048]
+ELEMS = 16 << 20
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--build-dir', default='build',
+                        help='meson build directory holding bench/bench-tensor (default: build)')
+    parser.add_argument('--json', metavar='FILE', help='also save the results as JSON')
+    parser.add_argument('--reps', type=int, default=5, help='timed repetitions (default 5)')
+    parser.add_argument('--min-time', type=float, default=0.2,
+                        help='minimum seconds per repetition (default 0.2)')
+    parser.add_argument('--rounds', type=int, default=2,
+                        help='alternating Gnn/PyTorch rounds, best kept (default 2)')
+    parser.add_argument('--no-build', action='store_true',
+                        help='do not run ninja on the driver first')
+    args = parser.parse_args()
+    if args.reps < 1 or args.rounds < 1 or args.min_time < 0:
+        parser.error('--reps and --rounds must be at least 1, --min-time not negative')
+    return args
+
+
+CASES = [('sgemm', n) for n in SGEMM_SIZES] + [(op, ELEMS) for op in ('add', 'relu', 'add_', 'relu_')]
+
+
+def driver_path(args):
+    exe = os.path.join(args.build_dir, 'bench', 'bench-tensor')
+    if not args.no_build:
+        # Rebuild first, so we never time a stale library.
+        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-tensor'],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if build.returncode != 0:
+            sys.exit(f'tensor.py: building {exe} failed:\n{build.stdout}')
+    if not os.access(exe, os.X_OK):
+        sys.exit(f'tensor.py: {exe} not found; run "meson setup {args.build_dir} && '
+                 f'ninja -C {args.build_dir}" or pass --build-dir')
+    return exe
+
+
+def run_driver(exe, args, op, size):
+    """Runs bench-tensor on one case; returns (info dict, result dict)."""
+    cmd = [exe, '--ops', op, '--reps', str(args.reps), '--min-time', str(args.min_time)]
+    cmd += ['--sgemm-sizes', str(size)] if op == 'sgemm' else ['--elems', str(size)]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.exit(f'tensor.py: {" ".join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr}')
+    info, result = {}, None
+    for line in proc.stdout.splitlines():
+        record = json.loads(line)
+        if record['type'] == 'info':
+            info = record
+        elif record['type'] == 'result':
+            result = record
+    return info, result
+
+
+def measure(fn, reps, min_time):
+    """Same method as measure() in bench-tensor.c: seconds per call (best, median)."""
+    def time_calls(inner):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()  # the result is dropped at once, as the C driver unrefs it
+        return time.perf_counter() - start
+
+    time_calls(1)  # first touch, lazy thread start-up
+    once = time_calls(1)
+    inner = 1 if once >= min_time else -(-min_time // max(once, 1e-9))
+    inner = int(min(max(inner, 1), 100000))
+    time_calls(inner)  # warm-up repetition
+    per_call = sorted(time_calls(inner) / inner for _ in range(reps))
+    return per_call[0], statistics.median(per_call), inner
+
+
+def run_torch(torch, args, op, size):
+    """Times one case in PyTorch; returns a result dict shaped like the driver's."""
+    torch.manual_seed(1234)
+    with torch.no_grad():
+        if op == 'sgemm':
+            a = torch.rand(size, size) * 2 - 1
+            b = torch.rand(size, size) * 2 - 1
+            label, unit, work = f'{size}x{size}', 'GFLOP/s', 2.0 * size ** 3
+            fn = lambda: torch.mm(a, b)  # noqa: E731
+        else:
+            a = torch.rand(size) * 2 - 1
+            b = torch.rand(size) * 2 - 1
+            label, unit = f'{size >> 20}M', 'GB/s'
+            # bytes read + written per element: add 2 + 1 floats, relu 1 + 1
+            work = (3.0 if op.startswith('add') else 2.0) * 4 * size
+            fn = {'add': lambda: torch.add(a, b),
+                  'relu': lambda: torch.relu(a),
+                  # in place: the kernels without result allocation
+                  'add_': lambda: a.add_(b),
+                  'relu_': lambda: torch.relu_(a)}[op]
+        best, median, inner = measure(fn, args.reps, args.min_time)
+    return {'op': op, 'size': size, 'size_label': label, 'unit': unit,
+            'best': work / best / 1e9, 'median': work / median / 1e9,
+            'best_seconds': best, 'median_seconds': median, 'inner': inner, 'reps': args.reps}
+
+
+def torch_info(torch):
+    try:
+        # torch's libblas.so.3 is OpenBLAS on Debian; ask it directly.
+        openblas = ctypes.CDLL('libopenblas.so.0')
+        blas_threads = openblas.openblas_get_num_threads()
+    except (OSError, AttributeError):
+        blas_threads = None
+    return {'torch_version': torch.__version__, 'torch_threads': torch.get_num_threads(),
+            'torch_interop_threads': torch.get_num_interop_threads(),
+            'torch_openblas_threads': blas_threads}
+
+
+def better(old, new):
+    return new if old is None or new['best'] > old['best'] else old
+
+
+def main():
+    args = parse_args()
+    exe = driver_path(args)
+    import torch  # after the build: a failed build should not wait for torch to load
+
+    # Gnn and PyTorch alternate case by case (and swap order every round), so
+    # load from other processes hits both sides alike; each side keeps its
+    # best round.
+    gnn_info, gnn_best, torch_best = {}, {}, {}
+    for rnd in range(args.rounds):
+        for op, size in CASES:
+            print(f'round {rnd + 1}/{args.rounds}: {op} {size}', file=sys.stderr, flush=True)
+            sides = ['gnn', 'torch'] if rnd % 2 == 0 else ['torch', 'gnn']
+            for side in sides:
+                # OpenBLAS workers spin for a while after a call before they
+                # sleep; let the other side's finish first.
+                time.sleep(0.3)
+                if side == 'gnn':
+                    gnn_info, result = run_driver(exe, args, op, size)
+                    gnn_best[op, size] = better(gnn_best.get((op, size)), result)
+                else:
+                    result = run_torch(torch, args, op, size)
+                    torch_best[op, size] = better(torch_best.get((op, size)), result)
+    tinfo = torch_info(torch)
+
+    rows = []
+    for key in CASES:
+        g, t = gnn_best[key], torch_best[key]
+        ratio = g['best'] / t['best']
+        target = TARGETS.get(key)
+        rows.append({'op': g['op'], 'size': g['size_label'], 'unit': g['unit'],
+                     'gnn': g, 'torch': t, 'ratio': ratio, 'ratio_median': g['median'] / t['median'],
+                     'target': target,
+                     'status': None if target is None else ('pass' if ratio >= target else 'miss')})
+
+    env = {k: os.environ[k] for k in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'GOTO_NUM_THREADS')
+           if k in os.environ}
+    print(f'Gnn {gnn_info.get("gnn_version")} vs PyTorch {tinfo["torch_version"]} on '
+          f'{platform.machine()}, {os.cpu_count()} CPUs ({gnn_info.get("openblas_core")})')
+    print(f'threads: Gnn OpenBLAS={gnn_info.get("openblas_threads")}; '
+          f'PyTorch get_num_threads()={tinfo["torch_threads"]}, '
+          f'OpenBLAS={tinfo["torch_openblas_threads"]}'
+          + (f'; env {env}' if env else ''))
+    print(f'best of {args.reps} repetitions (>= {args.min_time:g} s each, after warm-up) '
+          f'and of {args.rounds} alternating rounds; result allocation included on both sides\n')
+
+    header = f'{"operation":<10} {"size":>10} {"unit":>8} {"Gnn":>9} {"PyTorch":>9} ' \
+             f'{"ratio":>7} {"median r.":>9} {"target":>7}  result'
+    print(header)
+    print('-' * len(header))
+    for r in rows:
+        target = f'>={r["target"]:.2f}' if r['target'] is not None else '-'
+        print(f'{r["op"]:<10} {r["size"]:>10} {r["unit"]:>8} {r["gnn"]["best"]:>9.2f} '
+              f'{r["torch"]["best"]:>9.2f} {r["ratio"]:>7.2f} {r["ratio_median"]:>9.2f} '
+              f'{target:>7}  {r["status"] or ""}')
+    print('\nratio = Gnn/PyTorch throughput (higher is better); "median r." uses medians.')
+
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'machine': {'arch': platform.machine(), 'cpus': os.cpu_count(),
+                                   'env': env},
+                       'gnn': gnn_info, 'torch': tinfo, 'reps': args.reps, 'rounds': args.rounds,
+                       'min_time': args.min_time, 'rows': rows}, f, indent=2)
+            f.write('\n')
+
+
+if __name__ == '__main__':
+    main()

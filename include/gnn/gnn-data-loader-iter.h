@@ -1,0 +1,28 @@
+/* gnn-data-loader-iter.h: one pass of a data loader
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_DATA_LOADER_ITER (gnn_data_loader_iter_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, GNN, DATA_LOADER_ITER, GObject)
+
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_data_loader_iter_next          (GnnDataLoaderIter  *self,
+                                             GPtrArray         **batch,
+                                             GError            **error);
+GNN_AVAILABLE_IN_ALL
+gint64   gnn_data_loader_iter_get_length    (GnnDataLoaderIter  *self);
+
+G_END_DECLS

@@ -1,0 +1,241 @@
+/* gnn-module.h: the module object model (registry, traversal, call, state)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-tensor.h>
+#include <gnn/gnn-parameter.h>
+#include <gnn/gnn-hook-handle.h>
+#include <gnn/gnn-state-dict.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_MODULE (gnn_module_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (GnnModule, gnn_module, GNN, MODULE, GObject)
+
+/**
+ * GnnModuleClass:
+ * @parent_class: the parent class
+ * @forward: computes the output of the module for @input; see
+ *   [method@Gnn.Module.forward]
+ * @extra_repr: returns the text between the parentheses of
+ *   [method@Gnn.Module.to_string] (PyTorch's `extra_repr`), or %NULL
+ *
+ * The class of [class@Gnn.Module]. Subclasses implement @forward.
+ */
+struct _GnnModuleClass
+{
+  GObjectClass parent_class;
+
+  GnnTensor *(*forward)    (GnnModule  *self,
+                            GnnTensor  *input,
+                            GError    **error);
+  char      *(*extra_repr) (GnnModule  *self);
+
+  /*< private >*/
+  gpointer padding[8];
+};
+
+/**
+ * GnnForwardPreHookFunc:
+ * @module: the module being called
+ * @input: the input forward is about to receive
+ * @user_data: the data given at registration
+ * @error: return location for a #GError
+ *
+ * A forward pre-hook, PyTorch's `hook(module, input)`.
+ *
+ * Returns: (transfer full) (nullable): a replacement input, or %NULL to keep
+ *   @input (or %NULL with @error set to fail the call)
+ */
+typedef GnnTensor *(*GnnForwardPreHookFunc) (GnnModule  *module,
+                                             GnnTensor  *input,
+                                             gpointer    user_data,
+                                             GError    **error);
+
+/**
+ * GnnForwardHookFunc:
+ * @module: the module being called
+ * @input: the input forward received
+ * @output: (nullable): the output of forward, or %NULL when forward failed
+ *   (only hooks registered with %GNN_HOOK_FLAGS_ALWAYS_CALL see that)
+ * @user_data: the data given at registration
+ * @error: return location for a #GError
+ *
+ * A forward hook, PyTorch's `hook(module, input, output)`.
+ *
+ * Returns: (transfer full) (nullable): a replacement output, or %NULL to
+ *   keep @output (or %NULL with @error set to fail the call)
+ */
+typedef GnnTensor *(*GnnForwardHookFunc) (GnnModule  *module,
+                                          GnnTensor  *input,
+                                          GnnTensor  *output,
+                                          gpointer    user_data,
+                                          GError    **error);
+
+/**
+ * GnnModuleApplyFunc:
+ * @module: a module of the tree
+ * @user_data: the data given to [method@Gnn.Module.apply]
+ *
+ * The function [method@Gnn.Module.apply] calls on every module.
+ */
+typedef void (*GnnModuleApplyFunc) (GnnModule *module,
+                                    gpointer   user_data);
+
+/* --- registry ------------------------------------------------------------ */
+
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_register_module    (GnnModule    *self,
+                                              const char   *name,
+                                              GnnModule    *module,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_register_parameter (GnnModule    *self,
+                                              const char   *name,
+                                              GnnParameter *parameter,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_register_buffer    (GnnModule    *self,
+                                              const char   *name,
+                                              GnnTensor    *tensor,
+                                              gboolean      persistent,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_set_child          (GnnModule    *self,
+                                              const char   *name,
+                                              GObject      *value,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GObject       *gnn_module_get_child          (GnnModule    *self,
+                                              const char   *name,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_has_child          (GnnModule    *self,
+                                              const char   *name);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_delete_child       (GnnModule    *self,
+                                              const char   *name,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnModule     *gnn_module_get_submodule      (GnnModule    *self,
+                                              const char   *path,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnParameter  *gnn_module_get_parameter      (GnnModule    *self,
+                                              const char   *path,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_get_buffer         (GnnModule    *self,
+                                              const char   *path,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_is_buffer_persistent (GnnModule  *self,
+                                              const char   *name);
+GNN_AVAILABLE_IN_ALL
+const char    *gnn_module_get_name           (GnnModule    *self);
+
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_class_install_child_slot (GnnModuleClass *klass,
+                                                    const char     *name,
+                                                    GType           child_type);
+
+/* --- traversal ----------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GPtrArray     *gnn_module_named_children     (GnnModule    *self,
+                                              char       ***names);
+GNN_AVAILABLE_IN_ALL
+GPtrArray     *gnn_module_named_modules      (GnnModule    *self,
+                                              const char   *prefix,
+                                              char       ***names);
+GNN_AVAILABLE_IN_ALL
+GPtrArray     *gnn_module_named_parameters   (GnnModule    *self,
+                                              const char   *prefix,
+                                              gboolean      recurse,
+                                              char       ***names);
+GNN_AVAILABLE_IN_ALL
+GPtrArray     *gnn_module_named_buffers      (GnnModule    *self,
+                                              const char   *prefix,
+                                              gboolean      recurse,
+                                              char       ***names);
+GNN_AVAILABLE_IN_ALL
+gint64         gnn_module_count_parameters   (GnnModule    *self,
+                                              gboolean      trainable_only);
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_apply              (GnnModule         *self,
+                                              GnnModuleApplyFunc func,
+                                              gpointer           user_data);
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_train              (GnnModule    *self,
+                                              gboolean      mode);
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_eval               (GnnModule    *self);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_get_training       (GnnModule    *self);
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_requires_grad_     (GnnModule    *self,
+                                              gboolean      requires_grad);
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_zero_grad          (GnnModule    *self,
+                                              gboolean      set_to_none);
+
+/* --- call and hooks ------------------------------------------------------ */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_forward            (GnnModule    *self,
+                                              GnnTensor    *input,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_call               (GnnModule    *self,
+                                              GnnTensor    *input,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_forward_pre_hook (GnnModule            *self,
+                                                     GnnForwardPreHookFunc func,
+                                                     gpointer              user_data,
+                                                     GDestroyNotify        destroy,
+                                                     GnnHookFlags          flags);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_forward_hook     (GnnModule            *self,
+                                                     GnnForwardHookFunc    func,
+                                                     gpointer              user_data,
+                                                     GDestroyNotify        destroy,
+                                                     GnnHookFlags          flags);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
+                                                            gpointer              user_data,
+                                                            GDestroyNotify        destroy,
+                                                            GnnHookFlags          flags);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_global_forward_hook     (GnnForwardHookFunc    func,
+                                                            gpointer              user_data,
+                                                            GDestroyNotify        destroy,
+                                                            GnnHookFlags          flags);
+
+/* --- state --------------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_module_state_dict         (GnnModule    *self);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_load_state_dict    (GnnModule    *self,
+                                              GnnStateDict *state_dict,
+                                              gboolean      strict,
+                                              char       ***missing_keys,
+                                              char       ***unexpected_keys,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+char          *gnn_module_extra_repr         (GnnModule    *self);
+GNN_AVAILABLE_IN_ALL
+char          *gnn_module_to_string          (GnnModule    *self);
+
+G_END_DECLS

@@ -1,0 +1,83 @@
+/* gnn-sampler.h: index samplers
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_SAMPLER (gnn_sampler_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (GnnSampler, gnn_sampler, GNN, SAMPLER, GObject)
+
+/**
+ * GnnSamplerClass:
+ * @parent_class: the parent class
+ * @get_length: returns the number of indices one epoch yields
+ * @sample: returns the indices of one epoch (advancing any random state)
+ *
+ * The virtual methods of [class@Gnn.Sampler].
+ */
+struct _GnnSamplerClass
+{
+  GObjectClass parent_class;
+
+  gint64   (*get_length) (GnnSampler  *self);
+  gint64 * (*sample)     (GnnSampler  *self,
+                          gsize       *n_indices,
+                          GError     **error);
+
+  /*< private >*/
+  gpointer padding[8];
+};
+
+GNN_AVAILABLE_IN_ALL
+gint64   gnn_sampler_get_length (GnnSampler  *self);
+GNN_AVAILABLE_IN_ALL
+gint64  *gnn_sampler_sample     (GnnSampler  *self,
+                                 gsize       *n_indices,
+                                 GError     **error);
+
+/**
+ * GnnSamplerIter:
+ *
+ * A stack-allocated iterator over one epoch of a [class@Gnn.Sampler], for C:
+ *
+ * ```c
+ * GnnSamplerIter iter;
+ * gint64 index;
+ *
+ * if (!gnn_sampler_iter_init (&iter, sampler, &error))
+ *   return FALSE;
+ * while (gnn_sampler_iter_next (&iter, &index))
+ *   use (index);
+ * gnn_sampler_iter_clear (&iter);
+ * ```
+ */
+typedef struct {
+  /*< private >*/
+  gint64  *indices;
+  gsize    n_indices;
+  gsize    position;
+  gpointer padding[4];
+} GnnSamplerIter;
+
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_sampler_iter_init  (GnnSamplerIter *iter,
+                                 GnnSampler     *sampler,
+                                 GError        **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_sampler_iter_next  (GnnSamplerIter *iter,
+                                 gint64         *index);
+GNN_AVAILABLE_IN_ALL
+void     gnn_sampler_iter_clear (GnnSamplerIter *iter);
+
+G_END_DECLS

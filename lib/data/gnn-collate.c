@@ -1,0 +1,195 @@
+/* gnn-collate.c: turning a list of items into a batch
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnCollate:
+ *
+ * Turns the items of a batch into one batch, like a DataLoader's
+ * `collate_fn`. The base class is the default collation
+ * ([func@Gnn.default_collate]); subclass it and override `collate` (Python:
+ * `do_collate`) for custom batching. Being a GObject type (not a closure), a
+ * collate object has a type name and can be re-created in a worker process.
+ * With worker threads, `collate` runs in several threads at once.
+ */
+
+G_DEFINE_TYPE (GnnCollate, gnn_collate, G_TYPE_OBJECT)
+
+static GPtrArray *
+gnn_collate_real_collate (GnnCollate  *self,
+                          GPtrArray   *items,
+                          guint        n_fields,
+                          GError     **error)
+{
+  return gnn_default_collate (items, n_fields, error);
+}
+
+static void
+gnn_collate_class_init (GnnCollateClass *klass)
+{
+  klass->collate = gnn_collate_real_collate;
+}
+
+static void
+gnn_collate_init (GnnCollate *self)
+{
+}
+
+/**
+ * gnn_collate_new:
+ *
+ * Returns: (transfer full): the default collation
+ */
+GnnCollate *
+gnn_collate_new (void)
+{
+  return g_object_new (GNN_TYPE_COLLATE, NULL);
+}
+
+/**
+ * gnn_collate_collate: (virtual collate)
+ * @self: a #GnnCollate
+ * @items: (element-type Gnn.Tensor): the fields of every item, item-major:
+ *   field `f` of item `i` is `items[i * n_fields + f]`
+ * @n_fields: the number of fields per item
+ * @error: return location for a #GError
+ *
+ * Collates a batch of items.
+ *
+ * Returns: (transfer full) (element-type Gnn.Tensor): the batch, or %NULL on error
+ */
+GPtrArray *
+gnn_collate_collate (GnnCollate  *self,
+                     GPtrArray   *items,
+                     guint        n_fields,
+                     GError     **error)
+{
+  GPtrArray *batch;
+
+  g_return_val_if_fail (GNN_IS_COLLATE (self), NULL);
+  g_return_val_if_fail (items != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  batch = GNN_COLLATE_GET_CLASS (self)->collate (self, items, n_fields, error);
+  if (batch == NULL)
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s.collate returned no batch", G_OBJECT_TYPE_NAME (self));
+      return NULL;
+    }
+  g_ptr_array_set_free_func (batch, g_object_unref);
+  return batch;
+}
+
+/* Stacks field @f of all items into a new [n_items, ...] tensor. */
+static GnnTensor *
+stack_field (GPtrArray  *items,
+             guint       n_fields,
+             guint       f,
+             GError    **error)
+{
+  guint n_items = items->len / n_fields;
+  GnnTensorPrivate *first = gnn_tensor_priv (g_ptr_array_index (items, f));
+  gint64 shape[GNN_MAX_DIMS];
+  GnnTensor *out;
+  GnnTensorPrivate *op;
+  gsize item_bytes;
+  guint8 *dst;
+
+  if (first->ndim + 1 > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "default_collate: field %u has %u dimensions; batching it exceeds %d",
+                   f, first->ndim, GNN_MAX_DIMS);
+      return NULL;
+    }
+  for (guint i = 1; i < n_items; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (g_ptr_array_index (items, i * n_fields + f));
+
+      if (p->dtype != first->dtype)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                       "default_collate: field %u has dtype %s in entry 0 but %s in entry %u",
+                       f, gnn_dtype_get_name (first->dtype), gnn_dtype_get_name (p->dtype), i);
+          return NULL;
+        }
+      if (p->ndim != first->ndim ||
+          memcmp (p->shape, first->shape, first->ndim * sizeof (gint64)) != 0)
+        {
+          g_autofree char *a = gnn_shape_to_string (first->shape, first->ndim);
+          g_autofree char *b = gnn_shape_to_string (p->shape, p->ndim);
+
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "stack expects each tensor to be equal size, but got %s at entry 0 "
+                       "and %s at entry %u (field %u)", a, b, i, f);
+          return NULL;
+        }
+    }
+  shape[0] = n_items;
+  memcpy (shape + 1, first->shape, first->ndim * sizeof (gint64));
+  out = gnn_tensor_new_contiguous (first->dtype, shape, first->ndim + 1, FALSE);
+  op = gnn_tensor_priv (out);
+  item_bytes = (gsize) first->numel * gnn_dtype_get_size (first->dtype);
+  dst = gnn_tensor_priv_data (op);
+  for (guint i = 0; i < n_items; i++, dst += item_bytes)
+    {
+      GnnTensor *t = g_ptr_array_index (items, i * n_fields + f);
+      GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+      if (gnn_tensor_is_contiguous (t))
+        memcpy (dst, gnn_tensor_priv_data (p), item_bytes);
+      else
+        gnn_strided_copy (op->dtype, dst, op->strides + 1, p->dtype,
+                          gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
+    }
+  return out;
+}
+
+/**
+ * gnn_default_collate:
+ * @items: (element-type Gnn.Tensor): the fields of every item, item-major:
+ *   field `f` of item `i` is `items[i * n_fields + f]`
+ * @n_fields: the number of fields per item, positive
+ * @error: return location for a #GError
+ *
+ * PyTorch's `default_collate` for items that are tuples of tensors: field
+ * by field, the tensors of all items are stacked along a new first
+ * dimension (0-d fields become a 1-d batch). Fields must agree in dtype
+ * and shape across items ("stack expects each tensor to be equal size, but
+ * got [3] at entry 0 and [4] at entry 1").
+ *
+ * Returns: (transfer full) (element-type Gnn.Tensor): one tensor per field, or %NULL on error
+ */
+GPtrArray *
+gnn_default_collate (GPtrArray  *items,
+                     guint       n_fields,
+                     GError    **error)
+{
+  g_autoptr(GPtrArray) batch = NULL;
+
+  g_return_val_if_fail (items != NULL, NULL);
+  if (n_fields == 0 || items->len == 0 || items->len % n_fields != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "default_collate: %u tensors cannot be split into items of %u fields",
+                   items->len, n_fields);
+      return NULL;
+    }
+  for (guint i = 0; i < items->len; i++)
+    g_return_val_if_fail (GNN_IS_TENSOR (g_ptr_array_index (items, i)), NULL);
+  batch = g_ptr_array_new_full (n_fields, g_object_unref);
+  for (guint f = 0; f < n_fields; f++)
+    {
+      GnnTensor *t = stack_field (items, n_fields, f, error);
+
+      if (t == NULL)
+        return NULL;
+      g_ptr_array_add (batch, t);
+    }
+  return g_steal_pointer (&batch);
+}

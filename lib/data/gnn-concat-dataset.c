@@ -1,0 +1,135 @@
+/* gnn-concat-dataset.c: datasets one after another
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnConcatDataset:
+ *
+ * Several datasets one after another, like `torch.utils.data.ConcatDataset`.
+ * The lengths are taken once, at construction.
+ */
+struct _GnnConcatDataset
+{
+  GnnDataset  parent_instance;
+  GPtrArray  *datasets;
+  gint64     *cumulative_sizes;
+};
+
+G_DEFINE_FINAL_TYPE (GnnConcatDataset, gnn_concat_dataset, GNN_TYPE_DATASET)
+
+static gint64
+gnn_concat_dataset_get_length_impl (GnnDataset *dataset)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
+
+  return self->cumulative_sizes[self->datasets->len - 1];
+}
+
+static GPtrArray *
+gnn_concat_dataset_get_item_impl (GnnDataset  *dataset,
+                                  gint64       index,
+                                  GError     **error)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
+  guint lo = 0, hi = self->datasets->len - 1;
+
+  /* bisect_right: the first part whose cumulative size exceeds index */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->cumulative_sizes[mid] > index)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  if (lo > 0)
+    index -= self->cumulative_sizes[lo - 1];
+  return gnn_dataset_get_item (g_ptr_array_index (self->datasets, lo), index, error);
+}
+
+static void
+gnn_concat_dataset_finalize (GObject *object)
+{
+  GnnConcatDataset *self = GNN_CONCAT_DATASET (object);
+
+  g_clear_pointer (&self->datasets, g_ptr_array_unref);
+  g_clear_pointer (&self->cumulative_sizes, g_free);
+  G_OBJECT_CLASS (gnn_concat_dataset_parent_class)->finalize (object);
+}
+
+static void
+gnn_concat_dataset_class_init (GnnConcatDatasetClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnDatasetClass *dataset_class = GNN_DATASET_CLASS (klass);
+
+  object_class->finalize = gnn_concat_dataset_finalize;
+  dataset_class->get_length = gnn_concat_dataset_get_length_impl;
+  dataset_class->get_item = gnn_concat_dataset_get_item_impl;
+}
+
+static void
+gnn_concat_dataset_init (GnnConcatDataset *self)
+{
+  self->datasets = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/**
+ * gnn_concat_dataset_new:
+ * @datasets: (array length=n_datasets) (transfer none): the datasets
+ * @n_datasets: the number of datasets, at least 1
+ * @error: return location for a #GError
+ *
+ * Concatenates @datasets. An empty list fails with "datasets should not be
+ * an empty iterable".
+ *
+ * Returns: (transfer full): the dataset, or %NULL on error
+ */
+GnnConcatDataset *
+gnn_concat_dataset_new (GnnDataset **datasets,
+                        guint        n_datasets,
+                        GError     **error)
+{
+  GnnConcatDataset *self;
+  gint64 sum = 0;
+
+  g_return_val_if_fail (datasets != NULL || n_datasets == 0, NULL);
+  if (n_datasets == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "datasets should not be an empty iterable");
+      return NULL;
+    }
+  for (guint i = 0; i < n_datasets; i++)
+    g_return_val_if_fail (GNN_IS_DATASET (datasets[i]), NULL);
+  self = g_object_new (GNN_TYPE_CONCAT_DATASET, NULL);
+  self->cumulative_sizes = g_new (gint64, n_datasets);
+  for (guint i = 0; i < n_datasets; i++)
+    {
+      g_ptr_array_add (self->datasets, g_object_ref (datasets[i]));
+      sum += gnn_dataset_get_length (datasets[i]);
+      self->cumulative_sizes[i] = sum;
+    }
+  return self;
+}
+
+/**
+ * gnn_concat_dataset_get_cumulative_sizes:
+ * @self: a #GnnConcatDataset
+ * @n_sizes: (out): the number of sizes (the number of datasets)
+ *
+ * Returns: (transfer none) (array length=n_sizes): the running totals of the
+ *   lengths, like `ConcatDataset.cumulative_sizes`
+ */
+const gint64 *
+gnn_concat_dataset_get_cumulative_sizes (GnnConcatDataset *self,
+                                         guint            *n_sizes)
+{
+  g_return_val_if_fail (GNN_IS_CONCAT_DATASET (self), NULL);
+  if (n_sizes != NULL)
+    *n_sizes = self->datasets->len;
+  return self->cumulative_sizes;
+}

@@ -1,0 +1,465 @@
+/* gnn-data-loader.c: batches from a dataset, optionally with worker threads
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnDataLoader:
+ *
+ * Batches from a [class@Gnn.Dataset], like `torch.utils.data.DataLoader`.
+ * Every option is a property; PyTorch's argument checks (with its messages)
+ * run in [method@Gnn.DataLoader.validate], which
+ * [method@Gnn.DataLoader.iter] calls before each pass.
+ *
+ * ```c
+ * g_autoptr(GnnDataLoader) loader = g_object_new (GNN_TYPE_DATA_LOADER,
+ *     "dataset", dataset, "batch-size", (gint64) 64, "shuffle", TRUE,
+ *     "num-workers", 4, "seed", (guint64) 1, NULL);
+ * g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, &error);
+ * GPtrArray *batch;
+ *
+ * while (gnn_data_loader_iter_next (iter, &batch, &error))
+ *   {
+ *     train_step (g_ptr_array_index (batch, 0), g_ptr_array_index (batch, 1));
+ *     g_ptr_array_unref (batch);
+ *   }
+ * ```
+ *
+ * Randomness is reproducible: the loader's generator (seeded by
+ * [property@Gnn.DataLoader:seed]) drives the default shuffling sampler and
+ * draws each pass's base seed; worker `i` gets seed `base + i` (see
+ * [func@Gnn.get_worker_info]). The order of batches does not depend on the
+ * number of workers.
+ */
+struct _GnnDataLoader
+{
+  GObject          parent_instance;
+  GnnDataset      *dataset;
+  GnnSampler      *sampler;
+  GnnBatchSampler *batch_sampler;
+  GnnCollate      *collate;
+  GnnGenerator    *generator;
+  gint64           batch_size;
+  gboolean         shuffle;
+  gboolean         drop_last;
+  gint             num_workers;
+  GnnWorkerMode    worker_mode;
+  gint             prefetch_factor;
+  gboolean         persistent_workers;
+  double           timeout;
+  guint64          seed;
+};
+
+enum {
+  PROP_0,
+  PROP_DATASET,
+  PROP_BATCH_SIZE,
+  PROP_SHUFFLE,
+  PROP_SAMPLER,
+  PROP_BATCH_SAMPLER,
+  PROP_DROP_LAST,
+  PROP_COLLATE,
+  PROP_NUM_WORKERS,
+  PROP_WORKER_MODE,
+  PROP_PREFETCH_FACTOR,
+  PROP_PERSISTENT_WORKERS,
+  PROP_TIMEOUT,
+  PROP_SEED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnDataLoader, gnn_data_loader, G_TYPE_OBJECT)
+
+static void
+gnn_data_loader_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnDataLoader *self = GNN_DATA_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATASET: g_value_set_object (value, self->dataset); break;
+    case PROP_BATCH_SIZE: g_value_set_int64 (value, self->batch_size); break;
+    case PROP_SHUFFLE: g_value_set_boolean (value, self->shuffle); break;
+    case PROP_SAMPLER: g_value_set_object (value, self->sampler); break;
+    case PROP_BATCH_SAMPLER: g_value_set_object (value, self->batch_sampler); break;
+    case PROP_DROP_LAST: g_value_set_boolean (value, self->drop_last); break;
+    case PROP_COLLATE: g_value_set_object (value, self->collate); break;
+    case PROP_NUM_WORKERS: g_value_set_int (value, self->num_workers); break;
+    case PROP_WORKER_MODE: g_value_set_enum (value, self->worker_mode); break;
+    case PROP_PREFETCH_FACTOR: g_value_set_int (value, self->prefetch_factor); break;
+    case PROP_PERSISTENT_WORKERS: g_value_set_boolean (value, self->persistent_workers); break;
+    case PROP_TIMEOUT: g_value_set_double (value, self->timeout); break;
+    case PROP_SEED: g_value_set_uint64 (value, self->seed); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_data_loader_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnDataLoader *self = GNN_DATA_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATASET: g_set_object (&self->dataset, g_value_get_object (value)); break;
+    case PROP_BATCH_SIZE: self->batch_size = g_value_get_int64 (value); break;
+    case PROP_SHUFFLE: self->shuffle = g_value_get_boolean (value); break;
+    case PROP_SAMPLER: g_set_object (&self->sampler, g_value_get_object (value)); break;
+    case PROP_BATCH_SAMPLER: g_set_object (&self->batch_sampler, g_value_get_object (value)); break;
+    case PROP_DROP_LAST: self->drop_last = g_value_get_boolean (value); break;
+    case PROP_COLLATE: g_set_object (&self->collate, g_value_get_object (value)); break;
+    case PROP_NUM_WORKERS: self->num_workers = g_value_get_int (value); break;
+    case PROP_WORKER_MODE: self->worker_mode = g_value_get_enum (value); break;
+    case PROP_PREFETCH_FACTOR: self->prefetch_factor = g_value_get_int (value); break;
+    case PROP_PERSISTENT_WORKERS: self->persistent_workers = g_value_get_boolean (value); break;
+    case PROP_TIMEOUT: self->timeout = g_value_get_double (value); break;
+    case PROP_SEED:
+      self->seed = g_value_get_uint64 (value);
+      gnn_generator_manual_seed (self->generator, self->seed);
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_data_loader_finalize (GObject *object)
+{
+  GnnDataLoader *self = GNN_DATA_LOADER (object);
+
+  g_clear_object (&self->dataset);
+  g_clear_object (&self->sampler);
+  g_clear_object (&self->batch_sampler);
+  g_clear_object (&self->collate);
+  g_clear_object (&self->generator);
+  G_OBJECT_CLASS (gnn_data_loader_parent_class)->finalize (object);
+}
+
+static void
+gnn_data_loader_class_init (GnnDataLoaderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = gnn_data_loader_get_property;
+  object_class->set_property = gnn_data_loader_set_property;
+  object_class->finalize = gnn_data_loader_finalize;
+
+  /**
+   * GnnDataLoader:dataset:
+   *
+   * The dataset to load from.
+   */
+  properties[PROP_DATASET] =
+    g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET, rw);
+  /**
+   * GnnDataLoader:batch-size:
+   *
+   * The number of items per batch (must stay 1 with a batch sampler).
+   */
+  properties[PROP_BATCH_SIZE] =
+    g_param_spec_int64 ("batch-size", NULL, NULL, G_MININT64, G_MAXINT64, 1, rw);
+  /**
+   * GnnDataLoader:shuffle:
+   *
+   * Whether to reshuffle the items every pass (a [class@Gnn.RandomSampler]
+   * on the loader's generator).
+   */
+  properties[PROP_SHUFFLE] =
+    g_param_spec_boolean ("shuffle", NULL, NULL, FALSE, rw);
+  /**
+   * GnnDataLoader:sampler:
+   *
+   * The sampler of item indices (exclusive with shuffle).
+   */
+  properties[PROP_SAMPLER] =
+    g_param_spec_object ("sampler", NULL, NULL, GNN_TYPE_SAMPLER, rw);
+  /**
+   * GnnDataLoader:batch-sampler:
+   *
+   * The sampler of batches (exclusive with batch-size, shuffle, sampler
+   * and drop-last).
+   */
+  properties[PROP_BATCH_SAMPLER] =
+    g_param_spec_object ("batch-sampler", NULL, NULL, GNN_TYPE_BATCH_SAMPLER, rw);
+  /**
+   * GnnDataLoader:drop-last:
+   *
+   * Whether to drop a last, incomplete batch.
+   */
+  properties[PROP_DROP_LAST] =
+    g_param_spec_boolean ("drop-last", NULL, NULL, FALSE, rw);
+  /**
+   * GnnDataLoader:collate:
+   *
+   * The collation of items into batches (%NULL: the default collation).
+   */
+  properties[PROP_COLLATE] =
+    g_param_spec_object ("collate", NULL, NULL, GNN_TYPE_COLLATE, rw);
+  /**
+   * GnnDataLoader:num-workers:
+   *
+   * The number of workers; 0 loads in the calling thread.
+   */
+  properties[PROP_NUM_WORKERS] =
+    g_param_spec_int ("num-workers", NULL, NULL, G_MININT, G_MAXINT, 0, rw);
+  /**
+   * GnnDataLoader:worker-mode:
+   *
+   * How workers run (threads, or processes: not implemented yet).
+   */
+  properties[PROP_WORKER_MODE] =
+    g_param_spec_enum ("worker-mode", NULL, NULL, GNN_TYPE_WORKER_MODE,
+                       GNN_WORKER_MODE_THREADS, rw);
+  /**
+   * GnnDataLoader:prefetch-factor:
+   *
+   * Batches in flight per worker.
+   */
+  properties[PROP_PREFETCH_FACTOR] =
+    g_param_spec_int ("prefetch-factor", NULL, NULL, G_MININT, G_MAXINT, 2, rw);
+  /**
+   * GnnDataLoader:persistent-workers:
+   *
+   * Whether workers outlive a pass (accepted and validated; workers are
+   * currently started for each pass).
+   */
+  properties[PROP_PERSISTENT_WORKERS] =
+    g_param_spec_boolean ("persistent-workers", NULL, NULL, FALSE, rw);
+  /**
+   * GnnDataLoader:timeout:
+   *
+   * Seconds to wait for a batch from the workers; 0 waits forever.
+   */
+  properties[PROP_TIMEOUT] =
+    g_param_spec_double ("timeout", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, rw);
+  /**
+   * GnnDataLoader:seed:
+   *
+   * The seed of the loader's generator (shuffling and worker seeds).
+   * Setting it reseeds.
+   */
+  properties[PROP_SEED] =
+    g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_data_loader_init (GnnDataLoader *self)
+{
+  self->batch_size = 1;
+  self->prefetch_factor = 2;
+  self->generator = gnn_generator_new (0);
+}
+
+/**
+ * gnn_data_loader_new:
+ * @dataset: the dataset
+ * @batch_size: the number of items per batch
+ * @shuffle: whether to reshuffle every pass
+ *
+ * A loader with the other options at their defaults; set them as properties.
+ *
+ * Returns: (transfer full): the loader
+ */
+GnnDataLoader *
+gnn_data_loader_new (GnnDataset *dataset,
+                     gint64      batch_size,
+                     gboolean    shuffle)
+{
+  g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
+  return g_object_new (GNN_TYPE_DATA_LOADER, "dataset", dataset, "batch-size", batch_size,
+                       "shuffle", shuffle, NULL);
+}
+
+/**
+ * gnn_data_loader_validate:
+ * @self: a #GnnDataLoader
+ * @error: return location for a #GError
+ *
+ * Checks the options as PyTorch's DataLoader constructor does, with its
+ * messages: "num_workers option should be non-negative; use num_workers=0
+ * to disable multiprocessing.", "timeout option should be non-negative",
+ * "prefetch_factor option could only be specified in multiprocessing.let
+ * num_workers > 0 to enable multiprocessing.", "persistent_workers option
+ * needs num_workers > 0", "sampler option is mutually exclusive with
+ * shuffle", "batch_sampler option is mutually exclusive with batch_size,
+ * shuffle, sampler, and drop_last", "batch_size should be a positive integer
+ * value, but got batch_size=0".
+ *
+ * Returns: %TRUE if the options are consistent
+ */
+gboolean
+gnn_data_loader_validate (GnnDataLoader  *self,
+                          GError        **error)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), FALSE);
+  if (self->dataset == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "DataLoader has no dataset");
+      return FALSE;
+    }
+  if (self->num_workers < 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "num_workers option should be non-negative; "
+                           "use num_workers=0 to disable multiprocessing.");
+      return FALSE;
+    }
+  if (!(self->timeout >= 0))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "timeout option should be non-negative");
+      return FALSE;
+    }
+  if (self->num_workers == 0 && self->prefetch_factor != 2)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "prefetch_factor option could only be specified in multiprocessing."
+                           "let num_workers > 0 to enable multiprocessing.");
+      return FALSE;
+    }
+  if (self->prefetch_factor <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "prefetch_factor option should be positive, but got prefetch_factor=%d",
+                   self->prefetch_factor);
+      return FALSE;
+    }
+  if (self->persistent_workers && self->num_workers == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "persistent_workers option needs num_workers > 0");
+      return FALSE;
+    }
+  if (self->sampler != NULL && self->shuffle)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "sampler option is mutually exclusive with shuffle");
+      return FALSE;
+    }
+  if (self->batch_sampler != NULL)
+    {
+      if (self->batch_size != 1 || self->shuffle || self->sampler != NULL || self->drop_last)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                               "batch_sampler option is mutually exclusive with batch_size, "
+                               "shuffle, sampler, and drop_last");
+          return FALSE;
+        }
+    }
+  else if (self->batch_size <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "batch_size should be a positive integer value, but got batch_size=%"
+                   G_GINT64_FORMAT, self->batch_size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_data_loader_get_length:
+ * @self: a #GnnDataLoader
+ *
+ * Returns the number of batches per pass, like `len(loader)`: the length of
+ * the batch sampler (`n / batch_size` with drop-last, else rounded up).
+ *
+ * Returns: the number of batches (0 if the options are invalid)
+ */
+gint64
+gnn_data_loader_get_length (GnnDataLoader *self)
+{
+  gint64 n;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), 0);
+  if (!gnn_data_loader_validate (self, NULL))
+    return 0;
+  if (self->batch_sampler != NULL)
+    return gnn_batch_sampler_get_length (self->batch_sampler);
+  n = self->sampler != NULL ? gnn_sampler_get_length (self->sampler)
+                            : gnn_dataset_get_length (self->dataset);
+  return self->drop_last ? n / self->batch_size : (n + self->batch_size - 1) / self->batch_size;
+}
+
+/* The indices of one pass, flattened, and the batch size that cuts them. */
+static gint64 *
+sample_epoch (GnnDataLoader  *self,
+              gsize          *n_indices,
+              gsize          *batch_size,
+              GError        **error)
+{
+  g_autoptr(GnnSampler) sampler = NULL;
+  gint64 *indices;
+  gsize n;
+
+  if (self->batch_sampler != NULL)
+    {
+      gsize n_batches;
+
+      *batch_size = (gsize) gnn_batch_sampler_get_batch_size (self->batch_sampler);
+      return gnn_batch_sampler_sample (self->batch_sampler, n_indices, &n_batches, error);
+    }
+  if (self->sampler != NULL)
+    sampler = g_object_ref (self->sampler);
+  else if (self->shuffle)
+    {
+      sampler = GNN_SAMPLER (gnn_random_sampler_new (self->dataset, FALSE, -1, self->generator, NULL));
+      if (sampler == NULL)   /* empty dataset: an empty pass, as in PyTorch's iteration */
+        sampler = GNN_SAMPLER (gnn_sequential_sampler_new (self->dataset));
+    }
+  else
+    sampler = GNN_SAMPLER (gnn_sequential_sampler_new (self->dataset));
+  indices = gnn_sampler_sample (sampler, &n, error);
+  if (indices == NULL)
+    return NULL;
+  *batch_size = (gsize) self->batch_size;
+  if (self->drop_last)
+    n -= n % *batch_size;
+  *n_indices = n;
+  return indices;
+}
+
+/**
+ * gnn_data_loader_iter:
+ * @self: a #GnnDataLoader
+ * @error: return location for a #GError
+ *
+ * Validates the options, samples one pass and starts the workers, like
+ * `iter(loader)`. Worker mode %GNN_WORKER_MODE_PROCESSES is not implemented
+ * yet (%GNN_ERROR_NOT_SUPPORTED).
+ *
+ * Returns: (transfer full): the iterator, or %NULL on error
+ */
+GnnDataLoaderIter *
+gnn_data_loader_iter (GnnDataLoader  *self,
+                      GError        **error)
+{
+  g_autoptr(GnnCollate) collate = NULL;
+  gint64 *indices;
+  gsize n_indices = 0, batch_size = 1;
+  guint64 base_seed;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  if (!gnn_data_loader_validate (self, error))
+    return NULL;
+  if (self->num_workers > 0 && self->worker_mode == GNN_WORKER_MODE_PROCESSES)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "DataLoader worker-mode PROCESSES is not implemented yet; "
+                           "use GNN_WORKER_MODE_THREADS");
+      return NULL;
+    }
+  indices = sample_epoch (self, &n_indices, &batch_size, error);
+  if (indices == NULL)
+    return NULL;
+  base_seed = gnn_generator_next_u64 (self->generator);
+  collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
+  return gnn_data_loader_iter_new_internal (self->dataset, collate, indices, n_indices,
+                                            batch_size, (guint) self->num_workers,
+                                            (guint) self->prefetch_factor, self->timeout,
+                                            base_seed);
+}

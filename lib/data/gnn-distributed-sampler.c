@@ -1,0 +1,295 @@
+/* gnn-distributed-sampler.c: one replica's shard of a dataset
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnDistributedSampler:
+ *
+ * The share of one replica (`rank` of `num_replicas`) of a dataset, like
+ * `torch.utils.data.distributed.DistributedSampler`. The indices (shuffled
+ * with a generator seeded by `seed + epoch` when `shuffle`) are padded by
+ * repeating from the start to a multiple of `num_replicas` (or cut down to
+ * one with `drop_last`), and the replica takes `indices[rank::num_replicas]`.
+ * Every replica must use the same seed and call
+ * [method@Gnn.DistributedSampler.set_epoch] with the same epoch.
+ */
+struct _GnnDistributedSampler
+{
+  GnnSampler  parent_instance;
+  GnnDataset *dataset;
+  gint64      num_replicas;
+  gint64      rank;
+  gint64      epoch;
+  guint64     seed;
+  gboolean    shuffle;
+  gboolean    drop_last;
+};
+
+enum { PROP_0, PROP_DATASET, PROP_NUM_REPLICAS, PROP_RANK, PROP_SHUFFLE, PROP_SEED,
+       PROP_DROP_LAST, PROP_EPOCH, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnDistributedSampler, gnn_distributed_sampler, GNN_TYPE_SAMPLER)
+
+static gint64
+gnn_distributed_sampler_get_length_impl (GnnSampler *sampler)
+{
+  GnnDistributedSampler *self = GNN_DISTRIBUTED_SAMPLER (sampler);
+  gint64 n = gnn_dataset_get_length (self->dataset);
+  gint64 r = self->num_replicas;
+
+  if (self->drop_last && n % r != 0)
+    return n >= r ? (n - r + r - 1) / r : 0;   /* ceil ((n - r) / r) */
+  return (n + r - 1) / r;
+}
+
+static gint64 *
+gnn_distributed_sampler_sample_impl (GnnSampler  *sampler,
+                                     gsize       *n_indices,
+                                     GError     **error)
+{
+  GnnDistributedSampler *self = GNN_DISTRIBUTED_SAMPLER (sampler);
+  gsize n = (gsize) gnn_dataset_get_length (self->dataset);
+  gsize num_samples = (gsize) gnn_distributed_sampler_get_length_impl (sampler);
+  gsize replicas = (gsize) self->num_replicas;
+  g_autofree gint64 *all = gnn_index_array_new (n);
+  gint64 *out;
+
+  if (n == 0 && num_samples > 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "DistributedSampler: the dataset is empty");
+      return NULL;
+    }
+  if (self->shuffle)
+    {
+      g_autoptr(GnnGenerator) g = gnn_generator_new (self->seed + (guint64) self->epoch);
+
+      gnn_randperm (g, all, n);
+    }
+  else
+    {
+      for (gsize i = 0; i < n; i++)
+        all[i] = (gint64) i;
+    }
+  /* Position p of the padded list is all[p % n]; the replica takes
+   * positions rank, rank + R, … */
+  out = gnn_index_array_new (num_samples);
+  for (gsize i = 0; i < num_samples; i++)
+    out[i] = all[(i * replicas + (gsize) self->rank) % n];
+  *n_indices = num_samples;
+  return out;
+}
+
+static void
+gnn_distributed_sampler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnDistributedSampler *self = GNN_DISTRIBUTED_SAMPLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATASET:
+      g_value_set_object (value, self->dataset);
+      break;
+    case PROP_NUM_REPLICAS:
+      g_value_set_int64 (value, self->num_replicas);
+      break;
+    case PROP_RANK:
+      g_value_set_int64 (value, self->rank);
+      break;
+    case PROP_SHUFFLE:
+      g_value_set_boolean (value, self->shuffle);
+      break;
+    case PROP_SEED:
+      g_value_set_uint64 (value, self->seed);
+      break;
+    case PROP_DROP_LAST:
+      g_value_set_boolean (value, self->drop_last);
+      break;
+    case PROP_EPOCH:
+      g_value_set_int64 (value, self->epoch);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_distributed_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_EPOCH:
+      gnn_distributed_sampler_set_epoch (GNN_DISTRIBUTED_SAMPLER (object), g_value_get_int64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_distributed_sampler_finalize (GObject *object)
+{
+  g_clear_object (&GNN_DISTRIBUTED_SAMPLER (object)->dataset);
+  G_OBJECT_CLASS (gnn_distributed_sampler_parent_class)->finalize (object);
+}
+
+static void
+gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnSamplerClass *sampler_class = GNN_SAMPLER_CLASS (klass);
+
+  object_class->get_property = gnn_distributed_sampler_get_property;
+  object_class->set_property = gnn_distributed_sampler_set_property;
+  object_class->finalize = gnn_distributed_sampler_finalize;
+  sampler_class->get_length = gnn_distributed_sampler_get_length_impl;
+  sampler_class->sample = gnn_distributed_sampler_sample_impl;
+
+  /**
+   * GnnDistributedSampler:dataset:
+   *
+   * The dataset being sharded.
+   */
+  properties[PROP_DATASET] =
+    g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDistributedSampler:num-replicas:
+   *
+   * The number of replicas (processes) sharing the dataset.
+   */
+  properties[PROP_NUM_REPLICAS] =
+    g_param_spec_int64 ("num-replicas", NULL, NULL, 1, G_MAXINT64, 1,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDistributedSampler:rank:
+   *
+   * This replica's rank, in `[0, num_replicas)`.
+   */
+  properties[PROP_RANK] =
+    g_param_spec_int64 ("rank", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDistributedSampler:shuffle:
+   *
+   * Whether the indices are shuffled (by `seed + epoch`).
+   */
+  properties[PROP_SHUFFLE] =
+    g_param_spec_boolean ("shuffle", NULL, NULL, TRUE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDistributedSampler:seed:
+   *
+   * The shuffling seed, the same on every replica.
+   */
+  properties[PROP_SEED] =
+    g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDistributedSampler:drop-last:
+   *
+   * Whether the tail is dropped (instead of padding) to divide evenly.
+   */
+  properties[PROP_DROP_LAST] =
+    g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnDistributedSampler:epoch:
+   *
+   * The epoch, added to the seed when shuffling.
+   */
+  properties[PROP_EPOCH] =
+    g_param_spec_int64 ("epoch", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_distributed_sampler_init (GnnDistributedSampler *self)
+{
+}
+
+/**
+ * gnn_distributed_sampler_new:
+ * @dataset: the dataset
+ * @num_replicas: the number of replicas, positive
+ * @rank: this replica's rank, in `[0, num_replicas)`
+ * @shuffle: whether to shuffle (by `seed + epoch`)
+ * @seed: the shuffling seed, the same on every replica
+ * @drop_last: whether to drop the tail rather than pad
+ * @error: return location for a #GError
+ *
+ * A bad rank fails with PyTorch's "Invalid rank 4, rank should be in the
+ * interval [0, 3]".
+ *
+ * Returns: (transfer full): the sampler, or %NULL on error
+ */
+GnnDistributedSampler *
+gnn_distributed_sampler_new (GnnDataset  *dataset,
+                             gint64       num_replicas,
+                             gint64       rank,
+                             gboolean     shuffle,
+                             guint64      seed,
+                             gboolean     drop_last,
+                             GError     **error)
+{
+  GnnDistributedSampler *self;
+
+  g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
+  if (num_replicas <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "num_replicas should be a positive integer value, but got num_replicas=%"
+                   G_GINT64_FORMAT, num_replicas);
+      return NULL;
+    }
+  if (rank >= num_replicas || rank < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Invalid rank %" G_GINT64_FORMAT ", rank should be in the interval [0, %"
+                   G_GINT64_FORMAT "]", rank, num_replicas - 1);
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_DISTRIBUTED_SAMPLER, NULL);
+  self->dataset = g_object_ref (dataset);
+  self->num_replicas = num_replicas;
+  self->rank = rank;
+  self->shuffle = shuffle;
+  self->seed = seed;
+  self->drop_last = drop_last;
+  return self;
+}
+
+/**
+ * gnn_distributed_sampler_set_epoch:
+ * @self: a #GnnDistributedSampler
+ * @epoch: the epoch
+ *
+ * Sets the epoch, so each epoch shuffles differently (the same on every replica).
+ */
+void
+gnn_distributed_sampler_set_epoch (GnnDistributedSampler *self,
+                                   gint64                 epoch)
+{
+  g_return_if_fail (GNN_IS_DISTRIBUTED_SAMPLER (self));
+  if (self->epoch == epoch)
+    return;
+  self->epoch = epoch;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EPOCH]);
+}
+
+/**
+ * gnn_distributed_sampler_get_total_size:
+ * @self: a #GnnDistributedSampler
+ *
+ * Returns: the padded (or cut) number of indices over all replicas
+ */
+gint64
+gnn_distributed_sampler_get_total_size (GnnDistributedSampler *self)
+{
+  g_return_val_if_fail (GNN_IS_DISTRIBUTED_SAMPLER (self), 0);
+  return gnn_distributed_sampler_get_length_impl (GNN_SAMPLER (self)) * self->num_replicas;
+}

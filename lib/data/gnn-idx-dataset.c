@@ -1,0 +1,313 @@
+/* gnn-idx-dataset.c: images and labels from IDX files (MNIST, Fashion-MNIST)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+#include <gio/gio.h>
+
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnIdxDataset:
+ *
+ * Images and labels read from a pair of IDX files, the format of MNIST and
+ * Fashion-MNIST (Debian: `dataset-fashion-mnist`,
+ * `/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz`), gzipped or
+ * not. The files are decoded once into one contiguous float32 tensor of
+ * shape `[N, rows, cols]` scaled to [0, 1] and one int64 tensor of shape
+ * `[N]`; item `i` is (`images[i]`, `labels[i]`) as views: a `[rows, cols]`
+ * float32 tensor and a 0-d int64 tensor. Reading is thread-safe.
+ */
+struct _GnnIdxDataset
+{
+  GnnDataset  parent_instance;
+  GnnTensor  *images;
+  GnnTensor  *labels;
+  gint64      length;
+};
+
+G_DEFINE_FINAL_TYPE (GnnIdxDataset, gnn_idx_dataset, GNN_TYPE_DATASET)
+
+#define IDX_TYPE_UBYTE 0x08
+
+static gint64
+gnn_idx_dataset_get_length_impl (GnnDataset *dataset)
+{
+  return GNN_IDX_DATASET (dataset)->length;
+}
+
+static GPtrArray *
+gnn_idx_dataset_get_item_impl (GnnDataset  *dataset,
+                               gint64       index,
+                               GError     **error)
+{
+  GnnIdxDataset *self = GNN_IDX_DATASET (dataset);
+  GPtrArray *item = g_ptr_array_new_full (2, g_object_unref);
+  GnnTensorPrivate *ip = gnn_tensor_priv (self->images);
+  GnnTensorPrivate *lp = gnn_tensor_priv (self->labels);
+
+  /* Index already checked by the invoker: build the views directly. */
+  g_ptr_array_add (item, gnn_tensor_new_view (self->images, ip->shape + 1, ip->strides + 1,
+                                              ip->ndim - 1, index * ip->strides[0]));
+  g_ptr_array_add (item, gnn_tensor_new_view (self->labels, lp->shape, lp->strides, 0, index));
+  return item;
+}
+
+static void
+gnn_idx_dataset_finalize (GObject *object)
+{
+  GnnIdxDataset *self = GNN_IDX_DATASET (object);
+
+  g_clear_object (&self->images);
+  g_clear_object (&self->labels);
+  G_OBJECT_CLASS (gnn_idx_dataset_parent_class)->finalize (object);
+}
+
+static void
+gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnDatasetClass *dataset_class = GNN_DATASET_CLASS (klass);
+
+  object_class->finalize = gnn_idx_dataset_finalize;
+  dataset_class->get_length = gnn_idx_dataset_get_length_impl;
+  dataset_class->get_item = gnn_idx_dataset_get_item_impl;
+}
+
+static void
+gnn_idx_dataset_init (GnnIdxDataset *self)
+{
+}
+
+/* Inflates a gzip buffer. The trailer's ISIZE (size mod 2^32) sizes the
+ * first allocation; the buffer grows if the stream is larger. */
+static GBytes *
+gunzip (const char   *path,
+        const guint8 *in,
+        gsize         in_len,
+        GError      **error)
+{
+  g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  gsize cap = 1 << 16, out_len = 0, pos = 0;
+  g_autofree guint8 *out = NULL;
+
+  if (in_len >= 18)
+    {
+      guint32 isize = (guint32) in[in_len - 4] | (guint32) in[in_len - 3] << 8 |
+                      (guint32) in[in_len - 2] << 16 | (guint32) in[in_len - 1] << 24;
+      cap = MAX (cap, (gsize) isize + 1);
+    }
+  out = g_malloc (cap);
+  for (;;)
+    {
+      gsize read = 0, written = 0;
+      g_autoptr(GError) local = NULL;
+      GConverterResult r;
+
+      if (out_len == cap)
+        {
+          cap *= 2;
+          out = g_realloc (out, cap);
+        }
+      r = g_converter_convert (G_CONVERTER (z), in + pos, in_len - pos, out + out_len,
+                               cap - out_len, G_CONVERTER_INPUT_AT_END, &read, &written, &local);
+      if (r == G_CONVERTER_ERROR)
+        {
+          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
+            {
+              cap *= 2;
+              out = g_realloc (out, cap);
+              continue;
+            }
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                       "%s: bad gzip data: %s", path,
+                       g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT)
+                         ? "truncated stream" : local->message);
+          return NULL;
+        }
+      pos += read;
+      out_len += written;
+      if (r == G_CONVERTER_FINISHED)
+        break;
+    }
+  return g_bytes_new_take (g_steal_pointer (&out), out_len);
+}
+
+/* Reads @path (gzip or raw) and parses the IDX header: element type ubyte,
+ * @expect_ndim dimensions. Returns the payload bytes after the header. */
+static GBytes *
+read_idx (const char  *path,
+          guint        expect_ndim,
+          gint64      *dims,
+          GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) raw = NULL;
+  const guint8 *d;
+  gsize len, header, expected = 1;
+
+  if (!g_file_get_contents (path, &contents, &len, &local))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  if (len >= 2 && (guint8) contents[0] == 0x1f && (guint8) contents[1] == 0x8b)
+    {
+      raw = gunzip (path, (const guint8 *) contents, len, error);
+      if (raw == NULL)
+        return NULL;
+    }
+  else
+    {
+      raw = g_bytes_new_take (g_steal_pointer (&contents), len);
+    }
+  d = g_bytes_get_data (raw, &len);
+  if (len < 4 || d[0] != 0 || d[1] != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s: bad IDX magic number%s (expected 00 00 08 %02x)", path,
+                   len < 4 ? " (file shorter than 4 bytes)" : "", expect_ndim);
+      return NULL;
+    }
+  if (d[2] != IDX_TYPE_UBYTE)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s: unsupported IDX element type 0x%02x (only unsigned byte, 0x08, is supported)",
+                   path, d[2]);
+      return NULL;
+    }
+  if (d[3] != expect_ndim)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s: expected %u IDX dimensions, the header says %u", path, expect_ndim, d[3]);
+      return NULL;
+    }
+  header = 4 + 4 * (gsize) expect_ndim;
+  if (len < header)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s: truncated IDX header (%" G_GSIZE_FORMAT " bytes, need %" G_GSIZE_FORMAT ")",
+                   path, len, header);
+      return NULL;
+    }
+  for (guint i = 0; i < expect_ndim; i++)
+    {
+      const guint8 *p = d + 4 + 4 * i;
+      guint32 v = (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
+
+      dims[i] = v;
+      if (v != 0 && expected > G_MAXSIZE / 4 / v)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                       "%s: IDX dimensions overflow (dimension %u is %u)", path, i, v);
+          return NULL;
+        }
+      expected *= v;
+    }
+  if (len - header < expected)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s: truncated IDX data: the header promises %" G_GSIZE_FORMAT
+                   " bytes, the file has %" G_GSIZE_FORMAT, path, expected, len - header);
+      return NULL;
+    }
+  if (len - header > expected)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s: %" G_GSIZE_FORMAT " bytes of trailing data after the IDX payload",
+                   path, len - header - expected);
+      return NULL;
+    }
+  return g_bytes_new_from_bytes (raw, header, expected);
+}
+
+/**
+ * gnn_idx_dataset_new:
+ * @images_path: (type filename): an IDX file of unsigned bytes with 3
+ *   dimensions (count, rows, columns), optionally gzipped
+ * @labels_path: (type filename): an IDX file of unsigned bytes with 1
+ *   dimension (count), optionally gzipped
+ * @error: return location for a #GError
+ *
+ * Reads a dataset of images and labels. Malformed files (bad magic number,
+ * truncation, trailing data, overflowing dimensions, different counts of
+ * images and labels) are %GNN_ERROR_FORMAT errors naming the path; a file
+ * that cannot be read is a %GNN_ERROR_IO error.
+ *
+ * Returns: (transfer full): the dataset, or %NULL on error
+ */
+GnnIdxDataset *
+gnn_idx_dataset_new (const char  *images_path,
+                     const char  *labels_path,
+                     GError     **error)
+{
+  g_autoptr(GBytes) images = NULL, labels = NULL;
+  g_autoptr(GnnTensor) images_t = NULL, labels_t = NULL;
+  gint64 idims[3], ldims[1];
+  const guint8 *src;
+  float *dst;
+  gint64 *ldst;
+  gsize n;
+  GnnIdxDataset *self;
+
+  g_return_val_if_fail (images_path != NULL, NULL);
+  g_return_val_if_fail (labels_path != NULL, NULL);
+  images = read_idx (images_path, 3, idims, error);
+  if (images == NULL)
+    return NULL;
+  labels = read_idx (labels_path, 1, ldims, error);
+  if (labels == NULL)
+    return NULL;
+  if (idims[0] != ldims[0])
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s has %" G_GINT64_FORMAT " images but %s has %" G_GINT64_FORMAT " labels",
+                   images_path, idims[0], labels_path, ldims[0]);
+      return NULL;
+    }
+
+  images_t = gnn_tensor_new_contiguous (GNN_DTYPE_F32, idims, 3, FALSE);
+  src = g_bytes_get_data (images, &n);
+  dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (images_t));
+  for (gsize i = 0; i < n; i++)
+    dst[i] = (float) src[i] * (1.0f / 255.0f);
+
+  labels_t = gnn_tensor_new_contiguous (GNN_DTYPE_I64, ldims, 1, FALSE);
+  src = g_bytes_get_data (labels, &n);
+  ldst = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (labels_t));
+  for (gsize i = 0; i < n; i++)
+    ldst[i] = src[i];
+
+  self = g_object_new (GNN_TYPE_IDX_DATASET, NULL);
+  self->images = g_steal_pointer (&images_t);
+  self->labels = g_steal_pointer (&labels_t);
+  self->length = idims[0];
+  return self;
+}
+
+/**
+ * gnn_idx_dataset_get_images:
+ * @self: a #GnnIdxDataset
+ *
+ * Returns: (transfer none): all images, a float32 tensor `[N, rows, cols]`
+ */
+GnnTensor *
+gnn_idx_dataset_get_images (GnnIdxDataset *self)
+{
+  g_return_val_if_fail (GNN_IS_IDX_DATASET (self), NULL);
+  return self->images;
+}
+
+/**
+ * gnn_idx_dataset_get_labels:
+ * @self: a #GnnIdxDataset
+ *
+ * Returns: (transfer none): all labels, an int64 tensor `[N]`
+ */
+GnnTensor *
+gnn_idx_dataset_get_labels (GnnIdxDataset *self)
+{
+  g_return_val_if_fail (GNN_IS_IDX_DATASET (self), NULL);
+  return self->labels;
+}

@@ -1,0 +1,202 @@
+/* gnn-random-sampler.c: random permutations or draws with replacement
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnRandomSampler:
+ *
+ * Yields the indices of a dataset in random order, like
+ * `torch.utils.data.RandomSampler`: a new permutation each epoch, or, with
+ * replacement, `num_samples` independent uniform draws. Without replacement
+ * and with `num_samples` larger than the dataset, whole permutations are
+ * chained and the last one cut short.
+ */
+struct _GnnRandomSampler
+{
+  GnnSampler    parent_instance;
+  GnnDataset   *data_source;
+  GnnGenerator *generator;
+  gint64        num_samples;   /* -1: the length of the dataset */
+  gboolean      replacement;
+};
+
+enum { PROP_0, PROP_DATA_SOURCE, PROP_REPLACEMENT, PROP_NUM_SAMPLES, PROP_GENERATOR, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnRandomSampler, gnn_random_sampler, GNN_TYPE_SAMPLER)
+
+static gint64
+gnn_random_sampler_get_length_impl (GnnSampler *sampler)
+{
+  GnnRandomSampler *self = GNN_RANDOM_SAMPLER (sampler);
+
+  return self->num_samples >= 0 ? self->num_samples : gnn_dataset_get_length (self->data_source);
+}
+
+static gint64 *
+gnn_random_sampler_sample_impl (GnnSampler  *sampler,
+                                gsize       *n_indices,
+                                GError     **error)
+{
+  GnnRandomSampler *self = GNN_RANDOM_SAMPLER (sampler);
+  gsize n = (gsize) gnn_dataset_get_length (self->data_source);
+  gsize count = (gsize) gnn_random_sampler_get_length_impl (sampler);
+  gint64 *out;
+
+  if (n == 0 && count > 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "RandomSampler: cannot draw samples from an empty dataset");
+      return NULL;
+    }
+  out = gnn_index_array_new (count);
+  if (self->replacement)
+    {
+      for (gsize i = 0; i < count; i++)
+        out[i] = (gint64) gnn_generator_next_below (self->generator, n);
+    }
+  else
+    {
+      g_autofree gint64 *perm = gnn_index_array_new (n);
+
+      for (gsize done = 0; done < count; done += n)
+        {
+          gnn_randperm (self->generator, perm, n);
+          memcpy (out + done, perm, MIN (n, count - done) * sizeof (gint64));
+        }
+    }
+  *n_indices = count;
+  return out;
+}
+
+static void
+gnn_random_sampler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnRandomSampler *self = GNN_RANDOM_SAMPLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATA_SOURCE:
+      g_value_set_object (value, self->data_source);
+      break;
+    case PROP_REPLACEMENT:
+      g_value_set_boolean (value, self->replacement);
+      break;
+    case PROP_NUM_SAMPLES:
+      g_value_set_int64 (value, gnn_random_sampler_get_length_impl (GNN_SAMPLER (self)));
+      break;
+    case PROP_GENERATOR:
+      g_value_set_object (value, self->generator);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_random_sampler_finalize (GObject *object)
+{
+  GnnRandomSampler *self = GNN_RANDOM_SAMPLER (object);
+
+  g_clear_object (&self->data_source);
+  g_clear_object (&self->generator);
+  G_OBJECT_CLASS (gnn_random_sampler_parent_class)->finalize (object);
+}
+
+static void
+gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnSamplerClass *sampler_class = GNN_SAMPLER_CLASS (klass);
+
+  object_class->get_property = gnn_random_sampler_get_property;
+  object_class->finalize = gnn_random_sampler_finalize;
+  sampler_class->get_length = gnn_random_sampler_get_length_impl;
+  sampler_class->sample = gnn_random_sampler_sample_impl;
+
+  /**
+   * GnnRandomSampler:data-source:
+   *
+   * The dataset whose indices are drawn.
+   */
+  properties[PROP_DATA_SOURCE] =
+    g_param_spec_object ("data-source", NULL, NULL, GNN_TYPE_DATASET,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnRandomSampler:replacement:
+   *
+   * Whether indices are drawn with replacement.
+   */
+  properties[PROP_REPLACEMENT] =
+    g_param_spec_boolean ("replacement", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnRandomSampler:num-samples:
+   *
+   * The number of indices per epoch.
+   */
+  properties[PROP_NUM_SAMPLES] =
+    g_param_spec_int64 ("num-samples", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnRandomSampler:generator:
+   *
+   * The generator of the draws (advanced by every epoch).
+   */
+  properties[PROP_GENERATOR] =
+    g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_random_sampler_init (GnnRandomSampler *self)
+{
+}
+
+/**
+ * gnn_random_sampler_new:
+ * @data_source: the dataset
+ * @replacement: whether to draw with replacement
+ * @num_samples: the number of indices per epoch, or -1 for the length of
+ *   @data_source (PyTorch's `None`)
+ * @generator: (nullable): the generator (%NULL: one seeded from system
+ *   randomness); it is shared, not copied
+ * @error: return location for a #GError
+ *
+ * A non-positive number of samples fails with "num_samples should be a
+ * positive integer value, but got num_samples=0".
+ *
+ * Returns: (transfer full): the sampler, or %NULL on error
+ */
+GnnRandomSampler *
+gnn_random_sampler_new (GnnDataset    *data_source,
+                        gboolean       replacement,
+                        gint64         num_samples,
+                        GnnGenerator  *generator,
+                        GError       **error)
+{
+  GnnRandomSampler *self;
+  gint64 effective;
+
+  g_return_val_if_fail (GNN_IS_DATASET (data_source), NULL);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  effective = num_samples == -1 ? gnn_dataset_get_length (data_source) : num_samples;
+  if (effective <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "num_samples should be a positive integer value, but got num_samples=%"
+                   G_GINT64_FORMAT, effective);
+      return NULL;
+    }
+  self = g_object_new (GNN_TYPE_RANDOM_SAMPLER, NULL);
+  self->data_source = g_object_ref (data_source);
+  self->replacement = replacement;
+  self->num_samples = num_samples;
+  self->generator = generator != NULL ? g_object_ref (generator) : gnn_generator_new_unseeded ();
+  return self;
+}

@@ -1,0 +1,141 @@
+/* gnn-sampler.c: the index sampler base class
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnSampler:
+ *
+ * A source of dataset indices, one epoch at a time, like
+ * `torch.utils.data.Sampler`. Subclasses implement `get_length` and `sample`
+ * (Python: `do_get_length`, `do_sample` returning a list of ints). Random
+ * samplers draw a new order on every call to [method@Gnn.Sampler.sample].
+ * A [class@Gnn.DataLoader] always samples in the calling thread.
+ */
+
+G_DEFINE_ABSTRACT_TYPE (GnnSampler, gnn_sampler, G_TYPE_OBJECT)
+
+static void
+gnn_sampler_class_init (GnnSamplerClass *klass)
+{
+}
+
+static void
+gnn_sampler_init (GnnSampler *self)
+{
+}
+
+/**
+ * gnn_sampler_get_length: (virtual get_length)
+ * @self: a #GnnSampler
+ *
+ * Returns: the number of indices one epoch yields, like `len(sampler)`
+ */
+gint64
+gnn_sampler_get_length (GnnSampler *self)
+{
+  GnnSamplerClass *klass;
+
+  g_return_val_if_fail (GNN_IS_SAMPLER (self), 0);
+  klass = GNN_SAMPLER_GET_CLASS (self);
+  if (klass->get_length == NULL)
+    {
+      g_critical ("%s does not implement get_length", G_OBJECT_TYPE_NAME (self));
+      return 0;
+    }
+  return MAX (klass->get_length (self), 0);
+}
+
+/**
+ * gnn_sampler_sample: (virtual sample)
+ * @self: a #GnnSampler
+ * @n_indices: (out): the number of indices
+ * @error: return location for a #GError
+ *
+ * Draws the indices of one epoch, like `list(sampler)`.
+ *
+ * Returns: (transfer full) (array length=n_indices): the indices, or %NULL on error
+ */
+gint64 *
+gnn_sampler_sample (GnnSampler  *self,
+                    gsize       *n_indices,
+                    GError     **error)
+{
+  GnnSamplerClass *klass;
+  gint64 *indices;
+  gsize n = 0;
+
+  g_return_val_if_fail (GNN_IS_SAMPLER (self), NULL);
+  g_return_val_if_fail (n_indices != NULL, NULL);
+  *n_indices = 0;
+  klass = GNN_SAMPLER_GET_CLASS (self);
+  if (klass->sample == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s does not implement sample", G_OBJECT_TYPE_NAME (self));
+      return NULL;
+    }
+  indices = klass->sample (self, &n, error);
+  if (indices == NULL && n == 0 && (error == NULL || *error == NULL))
+    indices = gnn_index_array_new (0);   /* an empty epoch from a binding */
+  if (indices != NULL)
+    *n_indices = n;
+  return indices;
+}
+
+/**
+ * gnn_sampler_iter_init: (skip)
+ * @iter: an uninitialized #GnnSamplerIter
+ * @sampler: a #GnnSampler
+ * @error: return location for a #GError
+ *
+ * Draws one epoch of @sampler into @iter. Free it with
+ * [method@Gnn.SamplerIter.clear] (also after a failure).
+ *
+ * Returns: %TRUE, or %FALSE on error
+ */
+gboolean
+gnn_sampler_iter_init (GnnSamplerIter *iter,
+                       GnnSampler     *sampler,
+                       GError        **error)
+{
+  g_return_val_if_fail (iter != NULL, FALSE);
+  memset (iter, 0, sizeof *iter);
+  iter->indices = gnn_sampler_sample (sampler, &iter->n_indices, error);
+  return iter->indices != NULL;
+}
+
+/**
+ * gnn_sampler_iter_next: (skip)
+ * @iter: a #GnnSamplerIter
+ * @index: (out): the next index
+ *
+ * Returns: %TRUE with the next index, or %FALSE at the end of the epoch
+ */
+gboolean
+gnn_sampler_iter_next (GnnSamplerIter *iter,
+                       gint64         *index)
+{
+  g_return_val_if_fail (iter != NULL, FALSE);
+  if (iter->position >= iter->n_indices)
+    return FALSE;
+  *index = iter->indices[iter->position++];
+  return TRUE;
+}
+
+/**
+ * gnn_sampler_iter_clear: (skip)
+ * @iter: a #GnnSamplerIter
+ *
+ * Frees what @iter holds.
+ */
+void
+gnn_sampler_iter_clear (GnnSamplerIter *iter)
+{
+  g_return_if_fail (iter != NULL);
+  g_clear_pointer (&iter->indices, g_free);
+  iter->n_indices = iter->position = 0;
+}

@@ -1,0 +1,124 @@
+/* gnn-subset-random-sampler.c: random permutations of given indices
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnSubsetRandomSampler:
+ *
+ * Yields given indices in a new random order each epoch, like
+ * `torch.utils.data.SubsetRandomSampler`.
+ */
+struct _GnnSubsetRandomSampler
+{
+  GnnSampler    parent_instance;
+  GnnGenerator *generator;
+  gint64       *indices;
+  gsize         n_indices;
+};
+
+enum { PROP_0, PROP_GENERATOR, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnSubsetRandomSampler, gnn_subset_random_sampler, GNN_TYPE_SAMPLER)
+
+static gint64
+gnn_subset_random_sampler_get_length_impl (GnnSampler *sampler)
+{
+  return (gint64) GNN_SUBSET_RANDOM_SAMPLER (sampler)->n_indices;
+}
+
+static gint64 *
+gnn_subset_random_sampler_sample_impl (GnnSampler  *sampler,
+                                       gsize       *n_indices,
+                                       GError     **error)
+{
+  GnnSubsetRandomSampler *self = GNN_SUBSET_RANDOM_SAMPLER (sampler);
+  gsize n = self->n_indices;
+  gint64 *out = gnn_index_array_new (n);
+
+  gnn_randperm (self->generator, out, n);
+  for (gsize i = 0; i < n; i++)
+    out[i] = self->indices[out[i]];
+  *n_indices = n;
+  return out;
+}
+
+static void
+gnn_subset_random_sampler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_GENERATOR:
+      g_value_set_object (value, GNN_SUBSET_RANDOM_SAMPLER (object)->generator);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_subset_random_sampler_finalize (GObject *object)
+{
+  GnnSubsetRandomSampler *self = GNN_SUBSET_RANDOM_SAMPLER (object);
+
+  g_clear_object (&self->generator);
+  g_clear_pointer (&self->indices, g_free);
+  G_OBJECT_CLASS (gnn_subset_random_sampler_parent_class)->finalize (object);
+}
+
+static void
+gnn_subset_random_sampler_class_init (GnnSubsetRandomSamplerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnSamplerClass *sampler_class = GNN_SAMPLER_CLASS (klass);
+
+  object_class->get_property = gnn_subset_random_sampler_get_property;
+  object_class->finalize = gnn_subset_random_sampler_finalize;
+  sampler_class->get_length = gnn_subset_random_sampler_get_length_impl;
+  sampler_class->sample = gnn_subset_random_sampler_sample_impl;
+
+  /**
+   * GnnSubsetRandomSampler:generator:
+   *
+   * The generator of the permutations.
+   */
+  properties[PROP_GENERATOR] =
+    g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_subset_random_sampler_init (GnnSubsetRandomSampler *self)
+{
+}
+
+/**
+ * gnn_subset_random_sampler_new:
+ * @indices: (array length=n_indices) (nullable): the indices to permute
+ * @n_indices: the number of indices
+ * @generator: (nullable): the generator (%NULL: one seeded from system randomness)
+ *
+ * Returns: (transfer full): the sampler
+ */
+GnnSubsetRandomSampler *
+gnn_subset_random_sampler_new (const gint64  *indices,
+                               gsize          n_indices,
+                               GnnGenerator  *generator)
+{
+  GnnSubsetRandomSampler *self;
+
+  g_return_val_if_fail (indices != NULL || n_indices == 0, NULL);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  self = g_object_new (GNN_TYPE_SUBSET_RANDOM_SAMPLER, NULL);
+  self->indices = gnn_index_array_new (n_indices);
+  if (n_indices > 0)
+    memcpy (self->indices, indices, n_indices * sizeof (gint64));
+  self->n_indices = n_indices;
+  self->generator = generator != NULL ? g_object_ref (generator) : gnn_generator_new_unseeded ();
+  return self;
+}

@@ -1,0 +1,217 @@
+/* gnn-worker-info.c: what a data loader worker knows about itself
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "data/gnn-data-private.h"
+
+/**
+ * GnnWorkerInfo:
+ *
+ * The identity of a [class@Gnn.DataLoader] worker, like
+ * `torch.utils.data.get_worker_info()`: its id, the number of workers, its
+ * seed (the loader's base seed for this epoch plus the id), the dataset, and
+ * a generator seeded with the seed for per-worker randomness (augmentation).
+ * Get it with [func@Gnn.get_worker_info] inside `get_item` or `collate`.
+ */
+struct _GnnWorkerInfo
+{
+  GObject       parent_instance;
+  guint         id;
+  guint         num_workers;
+  guint64       seed;
+  GnnDataset   *dataset;
+  GnnGenerator *generator;
+};
+
+enum { PROP_0, PROP_ID, PROP_NUM_WORKERS, PROP_SEED, PROP_DATASET, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static _Thread_local GnnWorkerInfo *current_info;
+
+G_DEFINE_FINAL_TYPE (GnnWorkerInfo, gnn_worker_info, G_TYPE_OBJECT)
+
+static void
+gnn_worker_info_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnWorkerInfo *self = GNN_WORKER_INFO (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_uint (value, self->id);
+      break;
+    case PROP_NUM_WORKERS:
+      g_value_set_uint (value, self->num_workers);
+      break;
+    case PROP_SEED:
+      g_value_set_uint64 (value, self->seed);
+      break;
+    case PROP_DATASET:
+      g_value_set_object (value, self->dataset);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_worker_info_finalize (GObject *object)
+{
+  GnnWorkerInfo *self = GNN_WORKER_INFO (object);
+
+  g_clear_object (&self->dataset);
+  g_clear_object (&self->generator);
+  G_OBJECT_CLASS (gnn_worker_info_parent_class)->finalize (object);
+}
+
+static void
+gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = gnn_worker_info_get_property;
+  object_class->finalize = gnn_worker_info_finalize;
+
+  /**
+   * GnnWorkerInfo:id:
+   *
+   * The worker id, in `[0, num_workers)`.
+   */
+  properties[PROP_ID] =
+    g_param_spec_uint ("id", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnWorkerInfo:num-workers:
+   *
+   * The number of workers of the loader.
+   */
+  properties[PROP_NUM_WORKERS] =
+    g_param_spec_uint ("num-workers", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnWorkerInfo:seed:
+   *
+   * The worker's seed: the base seed of the epoch plus the id.
+   */
+  properties[PROP_SEED] =
+    g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnWorkerInfo:dataset:
+   *
+   * The dataset the worker reads.
+   */
+  properties[PROP_DATASET] =
+    g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_worker_info_init (GnnWorkerInfo *self)
+{
+}
+
+GnnWorkerInfo *
+gnn_worker_info_new (guint       id,
+                     guint       num_workers,
+                     guint64     seed,
+                     GnnDataset *dataset)
+{
+  GnnWorkerInfo *self = g_object_new (GNN_TYPE_WORKER_INFO, NULL);
+
+  self->id = id;
+  self->num_workers = num_workers;
+  self->seed = seed;
+  self->dataset = g_object_ref (dataset);
+  self->generator = gnn_generator_new (seed);
+  return self;
+}
+
+void
+gnn_worker_info_set_current (GnnWorkerInfo *info)
+{
+  current_info = info;
+}
+
+/**
+ * gnn_worker_info_get_id:
+ * @self: a #GnnWorkerInfo
+ *
+ * Returns: the worker id, in `[0, num_workers)`
+ */
+guint
+gnn_worker_info_get_id (GnnWorkerInfo *self)
+{
+  g_return_val_if_fail (GNN_IS_WORKER_INFO (self), 0);
+  return self->id;
+}
+
+/**
+ * gnn_worker_info_get_num_workers:
+ * @self: a #GnnWorkerInfo
+ *
+ * Returns: the number of workers
+ */
+guint
+gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
+{
+  g_return_val_if_fail (GNN_IS_WORKER_INFO (self), 0);
+  return self->num_workers;
+}
+
+/**
+ * gnn_worker_info_get_seed:
+ * @self: a #GnnWorkerInfo
+ *
+ * Returns: the worker's seed (base seed + id)
+ */
+guint64
+gnn_worker_info_get_seed (GnnWorkerInfo *self)
+{
+  g_return_val_if_fail (GNN_IS_WORKER_INFO (self), 0);
+  return self->seed;
+}
+
+/**
+ * gnn_worker_info_get_dataset:
+ * @self: a #GnnWorkerInfo
+ *
+ * Returns: (transfer none): the dataset
+ */
+GnnDataset *
+gnn_worker_info_get_dataset (GnnWorkerInfo *self)
+{
+  g_return_val_if_fail (GNN_IS_WORKER_INFO (self), NULL);
+  return self->dataset;
+}
+
+/**
+ * gnn_worker_info_get_generator:
+ * @self: a #GnnWorkerInfo
+ *
+ * The worker's own generator, seeded with its seed. Use it only from the
+ * worker's thread.
+ *
+ * Returns: (transfer none): the generator
+ */
+GnnGenerator *
+gnn_worker_info_get_generator (GnnWorkerInfo *self)
+{
+  g_return_val_if_fail (GNN_IS_WORKER_INFO (self), NULL);
+  return self->generator;
+}
+
+/**
+ * gnn_get_worker_info:
+ *
+ * Returns the info of the data loader worker running the calling thread,
+ * like `torch.utils.data.get_worker_info()`.
+ *
+ * Returns: (transfer none) (nullable): the worker info, or %NULL outside workers
+ */
+GnnWorkerInfo *
+gnn_get_worker_info (void)
+{
+  return current_info;
+}

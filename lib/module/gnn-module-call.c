@@ -1,0 +1,435 @@
+/* gnn-module-call.c: GnnModule's call path and forward hooks
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "module/gnn-module-private.h"
+
+enum { PRE = 0, POST = 1 };
+
+/* Global hooks: registered from any thread, so guarded; n_global_hooks lets
+ * gnn_module_call() take the fast path without the lock. */
+static GMutex global_lock;
+static GPtrArray *global_hooks[2];
+static gint n_global_hooks;
+
+GnnHook *
+gnn_hook_ref (GnnHook *hook)
+{
+  g_atomic_ref_count_inc (&hook->ref_count);
+  return hook;
+}
+
+void
+gnn_hook_unref (GnnHook *hook)
+{
+  if (g_atomic_ref_count_dec (&hook->ref_count))
+    {
+      if (hook->destroy != NULL)
+        hook->destroy (hook->user_data);
+      g_free (hook);
+    }
+}
+
+static GnnHook *
+hook_new (gpointer       func,
+          gpointer       user_data,
+          GDestroyNotify destroy,
+          GnnHookFlags   flags)
+{
+  GnnHook *hook = g_new0 (GnnHook, 1);
+
+  g_atomic_ref_count_init (&hook->ref_count);
+  hook->func = func;
+  hook->user_data = user_data;
+  hook->destroy = destroy;
+  hook->flags = flags;
+  return hook;
+}
+
+static void
+hook_list_add (GPtrArray **list,
+               GnnHook    *hook)
+{
+  if (*list == NULL)
+    *list = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_hook_unref);
+  if (hook->flags & GNN_HOOK_FLAGS_PREPEND)
+    g_ptr_array_insert (*list, 0, gnn_hook_ref (hook));
+  else
+    g_ptr_array_add (*list, gnn_hook_ref (hook));
+}
+
+/* Removes @hook from @list, dropping the list when it becomes empty so that
+ * gnn_module_call() is back on its fast path. */
+static gboolean
+hook_list_remove (GPtrArray **list,
+                  GnnHook    *hook)
+{
+  hook->removed = TRUE;
+  if (*list == NULL || !g_ptr_array_remove (*list, hook))
+    return FALSE;
+  if ((*list)->len == 0)
+    g_clear_pointer (list, g_ptr_array_unref);
+  return TRUE;
+}
+
+void
+gnn_module_remove_hook (GnnModule *module,
+                        int        list_kind,
+                        GnnHook   *hook)
+{
+  if (module == NULL)
+    {
+      g_mutex_lock (&global_lock);
+      if (hook_list_remove (&global_hooks[list_kind], hook))
+        g_atomic_int_dec_and_test (&n_global_hooks);
+      g_mutex_unlock (&global_lock);
+      return;
+    }
+  else
+    {
+      GnnModulePrivate *priv = gnn_module_priv (module);
+      hook_list_remove (list_kind == PRE ? &priv->pre_hooks : &priv->hooks, hook);
+    }
+}
+
+static GnnHookHandle *
+register_module_hook (GnnModule     *self,
+                      int            list_kind,
+                      gpointer       func,
+                      gpointer       user_data,
+                      GDestroyNotify destroy,
+                      GnnHookFlags   flags)
+{
+  GnnModulePrivate *priv = gnn_module_priv (self);
+  GnnHook *hook = hook_new (func, user_data, destroy, flags);
+  GnnHookHandle *handle;
+
+  hook_list_add (list_kind == PRE ? &priv->pre_hooks : &priv->hooks, hook);
+  handle = gnn_hook_handle_new (self, list_kind, hook);
+  gnn_hook_unref (hook);
+  return handle;
+}
+
+static GnnHookHandle *
+register_global_hook (int            list_kind,
+                      gpointer       func,
+                      gpointer       user_data,
+                      GDestroyNotify destroy,
+                      GnnHookFlags   flags)
+{
+  GnnHook *hook = hook_new (func, user_data, destroy, flags);
+  GnnHookHandle *handle;
+
+  g_mutex_lock (&global_lock);
+  hook_list_add (&global_hooks[list_kind], hook);
+  g_atomic_int_inc (&n_global_hooks);
+  g_mutex_unlock (&global_lock);
+  handle = gnn_hook_handle_new (NULL, list_kind, hook);
+  gnn_hook_unref (hook);
+  return handle;
+}
+
+/**
+ * gnn_module_register_forward_pre_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is gone
+ * @flags: %GNN_HOOK_FLAGS_PREPEND to run before the hooks already registered
+ *
+ * Registers a hook that [method@Gnn.Module.call] runs before forward; it may
+ * replace the input (PyTorch's `register_forward_pre_hook`).
+ *
+ * Returns: (transfer full): a handle that removes the hook
+ */
+GnnHookHandle *
+gnn_module_register_forward_pre_hook (GnnModule            *self,
+                                      GnnForwardPreHookFunc func,
+                                      gpointer              user_data,
+                                      GDestroyNotify        destroy,
+                                      GnnHookFlags          flags)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (func != NULL, NULL);
+
+  return register_module_hook (self, PRE, func, user_data, destroy, flags);
+}
+
+/**
+ * gnn_module_register_forward_hook:
+ * @self: a module
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is gone
+ * @flags: %GNN_HOOK_FLAGS_PREPEND to run first,
+ *   %GNN_HOOK_FLAGS_ALWAYS_CALL to run even when the call fails
+ *
+ * Registers a hook that [method@Gnn.Module.call] runs after forward; it may
+ * replace the output (PyTorch's `register_forward_hook`).
+ *
+ * Returns: (transfer full): a handle that removes the hook
+ */
+GnnHookHandle *
+gnn_module_register_forward_hook (GnnModule         *self,
+                                  GnnForwardHookFunc func,
+                                  gpointer           user_data,
+                                  GDestroyNotify     destroy,
+                                  GnnHookFlags       flags)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (func != NULL, NULL);
+
+  return register_module_hook (self, POST, func, user_data, destroy, flags);
+}
+
+/**
+ * gnn_module_register_global_forward_pre_hook:
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is gone
+ * @flags: %GNN_HOOK_FLAGS_PREPEND to run before the hooks already registered
+ *
+ * Registers a pre-hook for every module, run before the module's own
+ * pre-hooks (PyTorch's `register_module_forward_pre_hook`).
+ *
+ * Returns: (transfer full): a handle that removes the hook
+ */
+GnnHookHandle *
+gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
+                                             gpointer              user_data,
+                                             GDestroyNotify        destroy,
+                                             GnnHookFlags          flags)
+{
+  g_return_val_if_fail (func != NULL, NULL);
+
+  return register_global_hook (PRE, func, user_data, destroy, flags);
+}
+
+/**
+ * gnn_module_register_global_forward_hook:
+ * @func: (scope notified) (closure user_data) (destroy destroy): the hook
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the hook is gone
+ * @flags: %GNN_HOOK_FLAGS_PREPEND, %GNN_HOOK_FLAGS_ALWAYS_CALL
+ *
+ * Registers a forward hook for every module, run before the module's own
+ * forward hooks (PyTorch's `register_module_forward_hook`).
+ *
+ * Returns: (transfer full): a handle that removes the hook
+ */
+GnnHookHandle *
+gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
+                                         gpointer           user_data,
+                                         GDestroyNotify     destroy,
+                                         GnnHookFlags       flags)
+{
+  g_return_val_if_fail (func != NULL, NULL);
+
+  return register_global_hook (POST, func, user_data, destroy, flags);
+}
+
+/**
+ * gnn_module_forward: (virtual forward)
+ * @self: a module
+ * @input: the input
+ * @error: return location for a #GError
+ *
+ * Runs the module's computation without hooks. Subclasses implement it (in
+ * Python `do_forward`, in GJS `vfunc_forward`); callers normally use
+ * [method@Gnn.Module.call].
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ */
+GnnTensor *
+gnn_module_forward (GnnModule  *self,
+                    GnnTensor  *input,
+                    GError    **error)
+{
+  GnnModuleClass *klass;
+  GError *local_error = NULL;
+  GnnTensor *output;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  klass = GNN_MODULE_GET_CLASS (self);
+  if (klass->forward == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "Module [%s] is missing the required \"forward\" function",
+                   gnn_module_get_name (self));
+      return NULL;
+    }
+  output = klass->forward (self, input, &local_error);
+  if (local_error != NULL)
+    {
+      g_clear_object (&output);
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  if (output == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "forward of %s returned no output and no error", gnn_module_get_name (self));
+  return output;
+}
+
+/* Snapshot of the hooks of one kind: global ones first, then the module's. */
+static GPtrArray *
+collect_hooks (GPtrArray *local,
+               int        list_kind)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_hook_unref);
+
+  if (g_atomic_int_get (&n_global_hooks) > 0)
+    {
+      g_mutex_lock (&global_lock);
+      if (global_hooks[list_kind] != NULL)
+        for (guint i = 0; i < global_hooks[list_kind]->len; i++)
+          g_ptr_array_add (all, gnn_hook_ref (g_ptr_array_index (global_hooks[list_kind], i)));
+      g_mutex_unlock (&global_lock);
+    }
+  if (local != NULL)
+    for (guint i = 0; i < local->len; i++)
+      g_ptr_array_add (all, gnn_hook_ref (g_ptr_array_index (local, i)));
+  return all;
+}
+
+/* After a failure: the always-call forward hooks that have not run yet run
+ * now; their own errors are dropped so the caller sees the first one. */
+static void
+run_always_call_hooks (GnnModule  *self,
+                       GPtrArray  *post,
+                       guint       first,
+                       GnnTensor  *input,
+                       GnnTensor **output)
+{
+  for (guint i = first; i < post->len; i++)
+    {
+      GnnHook *hook = g_ptr_array_index (post, i);
+      g_autoptr(GError) hook_error = NULL;
+      GnnTensor *replaced;
+
+      if (hook->removed || !(hook->flags & GNN_HOOK_FLAGS_ALWAYS_CALL))
+        continue;
+      replaced = ((GnnForwardHookFunc) hook->func) (self, input, *output,
+                                                    hook->user_data, &hook_error);
+      if (hook_error != NULL)
+        {
+          g_debug ("forward hook with always-call failed while another error was "
+                   "being reported: %s", hook_error->message);
+          g_clear_object (&replaced);
+          continue;
+        }
+      if (replaced != NULL)
+        {
+          g_clear_object (output);
+          *output = replaced;
+        }
+    }
+}
+
+/**
+ * gnn_module_call:
+ * @self: a module
+ * @input: the input
+ * @error: return location for a #GError
+ *
+ * Calls the module, like PyTorch's `module(input)`: global forward
+ * pre-hooks, the module's pre-hooks (each may replace the input),
+ * [method@Gnn.Module.forward], global forward hooks, the module's forward
+ * hooks (each may replace the output). When any step fails, the hooks
+ * registered with %GNN_HOOK_FLAGS_ALWAYS_CALL that have not run yet still
+ * run (with the output so far, possibly %NULL), and the caller gets the
+ * first error. With no hooks registered this calls forward directly.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ */
+GnnTensor *
+gnn_module_call (GnnModule  *self,
+                 GnnTensor  *input,
+                 GError    **error)
+{
+  GnnModulePrivate *priv;
+  g_autoptr(GPtrArray) pre = NULL;
+  g_autoptr(GPtrArray) post = NULL;
+  g_autoptr(GnnTensor) current_input = NULL;
+  GnnTensor *output = NULL;
+  GError *local_error = NULL;
+  guint i;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  priv = gnn_module_priv (self);
+
+  if (priv->pre_hooks == NULL && priv->hooks == NULL &&
+      g_atomic_int_get (&n_global_hooks) == 0)
+    return gnn_module_forward (self, input, error);
+
+  /* Keep the module alive even if a hook drops the caller's last ref. */
+  g_object_ref (self);
+  pre = collect_hooks (priv->pre_hooks, PRE);
+  post = collect_hooks (priv->hooks, POST);
+  current_input = g_object_ref (input);
+
+  for (i = 0; i < pre->len; i++)
+    {
+      GnnHook *hook = g_ptr_array_index (pre, i);
+      GnnTensor *replaced;
+
+      if (hook->removed)
+        continue;
+      replaced = ((GnnForwardPreHookFunc) hook->func) (self, current_input,
+                                                       hook->user_data, &local_error);
+      if (local_error != NULL)
+        {
+          g_clear_object (&replaced);
+          goto failed;
+        }
+      if (replaced != NULL)
+        {
+          g_object_unref (current_input);
+          current_input = replaced;
+        }
+    }
+
+  output = gnn_module_forward (self, current_input, &local_error);
+  if (output == NULL)
+    goto failed;
+
+  for (i = 0; i < post->len; i++)
+    {
+      GnnHook *hook = g_ptr_array_index (post, i);
+      GnnTensor *replaced;
+
+      if (hook->removed)
+        continue;
+      replaced = ((GnnForwardHookFunc) hook->func) (self, current_input, output,
+                                                    hook->user_data, &local_error);
+      if (local_error != NULL)
+        {
+          g_clear_object (&replaced);
+          i++;   /* this hook ran (PyTorch marks it called before running) */
+          goto failed;
+        }
+      if (replaced != NULL)
+        {
+          g_object_unref (output);
+          output = replaced;
+        }
+    }
+  g_object_unref (self);
+  return output;
+
+failed:
+  /* i: the first forward hook that has not run (0 if forward did not
+   * complete). */
+  if (output == NULL)
+    i = 0;
+  run_always_call_hooks (self, post, i, current_input, &output);
+  g_clear_object (&output);
+  g_propagate_error (error, local_error);
+  g_object_unref (self);
+  return NULL;
+}

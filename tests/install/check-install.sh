@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# check-install.sh: install the build into a temporary DESTDIR and use it the
+# way a user of the installed library would.
+#
+#   check-install.sh MESON BUILD_ROOT SRC_DIR VERSION PREFIX LIBDIR INCLUDEDIR
+#                    DATADIR PYTHON PY_OVERRIDES_DIR|-
+#
+# LIBDIR, INCLUDEDIR and DATADIR are meson's options (relative to PREFIX or
+# absolute); PY_OVERRIDES_DIR is "-" when introspection is off.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -euo pipefail
+
+meson=$1 build_root=$2 src_dir=$3 version=$4 prefix=$5
+libdir=$6 includedir=$7 datadir=$8 python=$9 overrides_dir=${10}
+
+abs () { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
+libdir=$(abs "$libdir") includedir=$(abs "$includedir") datadir=$(abs "$datadir")
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gnn-install-test.XXXXXX")
+trap 'rm -rf -- "$tmp"' EXIT
+dest=$tmp/dest
+n_checks=0
+
+ok () { n_checks=$((n_checks + 1)); echo "ok $n_checks - $*"; }
+die () { echo "not ok - $*" >&2; exit 1; }
+must_exist () { [ -e "$dest$1" ] || die "not installed: $1"; ok "installed $1"; }
+
+# Nothing from the build tree may leak into what we test.
+unset LD_LIBRARY_PATH GI_TYPELIB_PATH PYTHONPATH PKG_CONFIG_PATH
+
+"$meson" install -C "$build_root" --destdir "$dest" --no-rebuild --quiet \
+  > "$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; die "meson install"; }
+ok "meson install --destdir"
+
+must_exist "$libdir/libgnn-1.0.so"
+must_exist "$libdir/pkgconfig/gnn-1.0.pc"
+must_exist "$includedir/gnn-1.0/gnn/gnn.h"
+must_exist "$includedir/gnn-1.0/gnn/gnn-version.h"
+must_exist "$includedir/gnn-1.0/gnn/gnn-enum-types.h"
+if [ "$overrides_dir" != - ]; then
+  must_exist "$libdir/girepository-1.0/Gnn-1.0.typelib"
+  must_exist "$datadir/gir-1.0/Gnn-1.0.gir"
+  must_exist "$overrides_dir/Gnn.py"
+fi
+
+# pkg-config on the installed .pc: only its prefix moves into DESTDIR
+# (PKG_CONFIG_SYSROOT_DIR would also move glib's paths, and --define-prefix
+# guesses the prefix wrong for Debian's multiarch libdir).
+mkdir "$tmp/pc"
+sed -e "s|^prefix=.*|prefix=$dest$prefix|" "$dest$libdir/pkgconfig/gnn-1.0.pc" > "$tmp/pc/gnn-1.0.pc"
+export PKG_CONFIG_PATH=$tmp/pc
+pkg-config --exists --print-errors gnn-1.0 || die "pkg-config gnn-1.0"
+[ "$(pkg-config --modversion gnn-1.0)" = "$version" ] || die "pkg-config --modversion is not $version"
+ok "pkg-config gnn-1.0 $version"
+read -r -a cflags <<< "$(pkg-config --cflags gnn-1.0)"
+read -r -a libs <<< "$(pkg-config --libs gnn-1.0)"
+case " ${cflags[*]} " in *" -I$dest$includedir/gnn-1.0 "*) ;; *) die "cflags lack -I$dest$includedir/gnn-1.0: ${cflags[*]}" ;; esac
+
+cc=${CC:-cc}
+"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/hello-gnn" "$src_dir/hello-gnn.c" \
+  "${cflags[@]}" "${libs[@]}" || die "compile hello-gnn.c against the installed gnn-1.0"
+ok "compile and link hello-gnn.c"
+
+export LD_LIBRARY_PATH=$dest$libdir
+ldd "$tmp/hello-gnn" | grep -q "libgnn-1.0.so.0 => $dest$libdir/" ||
+  die "hello-gnn does not resolve libgnn-1.0.so.0 into $dest$libdir"
+out=$("$tmp/hello-gnn") || die "hello-gnn exited with $?"
+printf '%s\n' "$out" | sed 's/^/# /'
+case $out in tensor\(*) ;; *) die "hello-gnn did not print a tensor" ;; esac
+expected="hello-gnn $version: 2x3 float32, t[1][2] = 6"
+[ "$(printf '%s\n' "$out" | tail -n 1)" = "$expected" ] || die "hello-gnn's last line is not: $expected"
+ok "run hello-gnn"
+
+# Each public header refuses to be included on its own.
+n_headers=0
+for h in "$dest$includedir"/gnn-1.0/gnn/*.h; do
+  name=$(basename "$h")
+  [ "$name" = gnn.h ] && continue
+  printf '#include <gnn/%s>\nint main (void) { return 0; }\n' "$name" > "$tmp/direct.c"
+  if "$cc" -std=c11 -fsyntax-only "${cflags[@]}" "$tmp/direct.c" 2> "$tmp/direct.log"; then
+    die "#include <gnn/$name> without gnn.h compiled"
+  fi
+  grep -q 'Only <gnn/gnn.h> can be included directly' "$tmp/direct.log" ||
+    { cat "$tmp/direct.log" >&2; die "#include <gnn/$name> failed for another reason"; }
+  n_headers=$((n_headers + 1))
+done
+[ $n_headers -gt 0 ] || die "no public headers found"
+ok "direct inclusion of $n_headers headers fails (gnn-tensor.h among them)"
+[ -e "$dest$includedir/gnn-1.0/gnn/gnn-tensor.h" ] || die "gnn-tensor.h not installed"
+
+# The installed typelib, library and Python override work together.
+if [ "$overrides_dir" != - ]; then
+  export GI_TYPELIB_PATH=$dest$libdir/girepository-1.0
+  PYTHONPATH=$dest$(dirname "$(dirname "$overrides_dir")") "$python" -c '
+import sys, gi
+gi.require_version("Gnn", "1.0")
+from gi.repository import Gnn
+override = sys.modules["gi.overrides.Gnn"].__file__
+assert override.startswith(sys.argv[1]), override
+t = Gnn.Tensor.new_scalar(2.5, Gnn.DType.F32)
+assert t.item() == 2.5, t.item()
+' "$dest" || die "python3: installed typelib + override"
+  ok "python3 imports the installed typelib and Gnn.py override"
+fi
+
+echo "1..$n_checks"

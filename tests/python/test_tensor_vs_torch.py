@@ -1,0 +1,432 @@
+#!/usr/bin/python3
+# test_tensor_vs_torch.py: differential test of Gnn.Tensor against PyTorch
+# (Debian's torch 1.13 for /usr/bin/python3).
+#
+# Every row of OPS runs one operation on the same seeded random inputs in Gnn
+# and in torch and compares shape, dtype and values (float tolerance per row).
+# Every row of ERRORS runs a bad call in both and checks that the GLib.Error
+# message from Gnn contains torch's message (or a stated part of it).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import sys
+import unittest
+
+import numpy as np
+
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    print('torch is not installed: skipping')
+    sys.exit(77)
+
+import gi
+gi.require_version('Gnn', '1.0')
+from gi.repository import GLib, Gnn  # noqa: E402
+
+torch.set_grad_enabled(False)
+
+# Tolerances: float32 elementwise; reductions/matmul accumulate differently
+# (Gnn in double, torch in float32 blocks/BLAS), so they get looser ones.
+F32 = dict(rtol=1e-5, atol=1e-6)
+RED = dict(rtol=1e-4, atol=1e-5)
+BIG = dict(rtol=1e-4, atol=1e-3)
+F64 = dict(rtol=1e-12, atol=1e-12)
+
+
+# --- inputs -------------------------------------------------------------------
+# Input specs are (kind, shape) tuples turned into numpy arrays by make();
+# the same array is given to Gnn (from_numpy) and torch (from_numpy).
+
+def R(*shape):            # float32, standard normal
+    return ('normal', shape, np.float32)
+
+
+def R64(*shape):          # float64, standard normal
+    return ('normal', shape, np.float64)
+
+
+def P(*shape):            # float32, positive (log, sqrt, division)
+    return ('positive', shape, np.float32)
+
+
+def I(*shape):            # int64 in [-10, 10]  # noqa: E743
+    return ('int', shape, np.int64)
+
+
+def NZ(*shape):           # int64 in [1, 10], a safe divisor
+    return ('nonzero', shape, np.int64)
+
+
+def B(*shape):            # bool
+    return ('bool', shape, np.bool_)
+
+
+def IDX(*values):         # a literal int64 index vector
+    return ('literal', np.array(values, dtype=np.int64), np.int64)
+
+
+def make(spec, rng):
+    kind, shape, dtype = spec
+    if kind == 'literal':
+        return shape.copy()
+    if kind == 'normal':
+        return np.asarray(rng.standard_normal(shape)).astype(dtype)
+    if kind == 'positive':
+        return np.asarray(rng.uniform(0.1, 4.0, shape)).astype(dtype)
+    if kind == 'int':
+        return np.asarray(rng.integers(-10, 11, shape)).astype(dtype)
+    if kind == 'nonzero':
+        return np.asarray(rng.integers(1, 11, shape)).astype(dtype)
+    if kind == 'bool':
+        return np.asarray(rng.random(shape) < 0.5)
+    raise ValueError(kind)
+
+
+# --- the operation table --------------------------------------------------------
+# (name, inputs, gnn function, torch function or None (= the same function:
+# Gnn and torch share the method name and signature), tolerance)
+
+OPS = []
+
+
+def op(name, inputs, gnn_fn, torch_fn=None, tol=F32):
+    OPS.append((name, inputs, gnn_fn, torch_fn, tol))
+
+
+# Broadcasting binary ops over shape pairs.
+BROADCAST_PAIRS = [
+    ((3, 4), (4,)),
+    ((4,), (3, 4)),
+    ((2, 1, 4), (3, 1)),
+    ((5, 1), (1, 6)),
+    ((2, 3, 4), (2, 3, 4)),
+    ((), (2, 3)),
+    ((2, 3), ()),
+    ((), ()),
+    ((1,), (5,)),
+    ((2, 1, 3, 1), (4, 1, 5)),
+    ((0, 3), (3,)),
+    ((1, 0), (4, 1)),
+]
+for sa, sb in BROADCAST_PAIRS:
+    for name in ('add', 'sub', 'mul'):
+        op('%s/f32 %s %s' % (name, sa, sb), [R(*sa), R(*sb)],
+           lambda a, b, n=name: getattr(a, n)(b))
+    op('div/f32 %s %s' % (sa, sb), [R(*sa), P(*sb)], lambda a, b: a.div(b))
+    for name in ('add', 'sub', 'mul'):
+        op('%s/i64 %s %s' % (name, sa, sb), [I(*sa), I(*sb)],
+           lambda a, b, n=name: getattr(a, n)(b))
+op('add/f64', [R64(3, 4), R64(4)], lambda a, b: a.add(b), tol=F64)
+op('div/f64', [R64(3, 4), R64(3, 1)], lambda a, b: a.div(b), tol=F64)
+# Integer division truncates in Gnn (documented), = torch's rounding_mode='trunc'.
+op('div/i64 trunc', [I(3, 4), NZ(4)], lambda a, b: a.div(b),
+   lambda a, b: torch.div(a, b, rounding_mode='trunc'))
+op('add/non-contiguous', [R(4, 3), R(3, 4)], lambda a, b: a.transpose(0, 1).add(b))
+op('mul/expanded', [R(3, 1), R(3, 5)], lambda a, b: a.expand([3, 5]).mul(b))
+op('add/narrowed', [R(6, 5), R(2, 5)], lambda a, b: a.narrow(0, 2, 2).add(b))
+
+# Python operators of the override (scalars become 0-d tensors).
+op('operator +', [R(3, 4), R(4)], lambda a, b: a + b)
+op('operator -', [R(3, 4), R(3, 1)], lambda a, b: a - b)
+op('operator *', [R(2, 3), R(2, 3)], lambda a, b: a * b)
+op('operator /', [R(2, 3), P(3)], lambda a, b: a / b)
+op('operator / int', [I(2, 3), NZ(3)], lambda a, b: a / b)
+op('operator @', [R(3, 4), R(4, 2)], lambda a, b: a @ b, tol=RED)
+op('operator unary -', [R(2, 3)], lambda a: -a)
+op('operator scalar +', [R(2, 3)], lambda a: 2.5 + a)
+op('operator scalar -', [R(2, 3)], lambda a: 1 - a)
+op('operator scalar *', [R(2, 3)], lambda a: a * 3)
+op('operator scalar /', [P(2, 3)], lambda a: 2 / a)
+op('operator int + float', [I(2, 3)], lambda a: a + 0.5)
+op('operator <', [R(2, 3), R(3)], lambda a, b: a < b)
+op('operator >= scalar', [R(2, 3)], lambda a: a >= 0)
+
+# Scalar variants.
+op('add_scalar/f32', [R(3, 4)], lambda a: a.add_scalar(1.5), lambda a: a.add(1.5))
+op('add_scalar/i64', [I(3, 4)], lambda a: a.add_scalar(3), lambda a: a.add(3))
+op('mul_scalar/f32', [R(3, 4)], lambda a: a.mul_scalar(-0.25), lambda a: a.mul(-0.25))
+op('mul_scalar/i64', [I(3, 4)], lambda a: a.mul_scalar(3), lambda a: a.mul(3))
+op('pow 2', [R(3, 4)], lambda a: a.pow(2.0), lambda a: a.pow(2))
+op('pow 0.5', [P(3, 4)], lambda a: a.pow(0.5))
+op('pow -1', [P(3, 4)], lambda a: a.pow(-1.0), lambda a: a.pow(-1))
+op('pow 3 i64', [I(3, 4)], lambda a: a.pow(3.0), lambda a: a.pow(3))
+
+# Unary ops.
+for name in ('relu', 'tanh', 'sigmoid', 'exp', 'neg', 'abs'):
+    op('%s/f32' % name, [R(3, 5)], lambda a, n=name: getattr(a, n)())
+    op('%s/f32 transposed' % name, [R(5, 3)],
+       lambda a, n=name: getattr(a.transpose(0, 1), n)())
+    op('%s/f64' % name, [R64(7)], lambda a, n=name: getattr(a, n)(), tol=F64)
+for name in ('relu', 'neg', 'abs'):
+    op('%s/i64' % name, [I(3, 5)], lambda a, n=name: getattr(a, n)())
+op('log/f32', [P(3, 5)], lambda a: a.log())
+op('sqrt/f32', [P(3, 5)], lambda a: a.sqrt())
+op('gelu/f32', [R(3, 5)], lambda a: a.gelu(), lambda a: torch.nn.functional.gelu(a))
+op('gelu/f64', [R64(3, 5)], lambda a: a.gelu(), lambda a: torch.nn.functional.gelu(a),
+   tol=dict(rtol=1e-10, atol=1e-12))
+op('exp/f32 0-d', [R()], lambda a: a.exp())
+op('abs/f32 empty', [R(0, 3)], lambda a: a.abs())
+
+# Comparisons and where.
+for name in ('eq', 'ne', 'lt', 'le', 'gt', 'ge'):
+    op('%s/f32' % name, [R(3, 4), R(4)], lambda a, b, n=name: getattr(a, n)(b))
+    op('%s/i64' % name, [I(3, 4), I(3, 1)], lambda a, b, n=name: getattr(a, n)(b))
+op('eq/f32 self', [R(3, 4)], lambda a: a.eq(a))
+op('where/same shape', [B(3, 4), R(3, 4), R(3, 4)],
+   lambda c, a, b: Gnn.Tensor.where(c, a, b), lambda c, a, b: torch.where(c, a, b))
+op('where/broadcast', [B(3, 1), R(4), R(2, 1, 1)],
+   lambda c, a, b: Gnn.Tensor.where(c, a, b), lambda c, a, b: torch.where(c, a, b))
+op('where/from comparison', [R(3, 4)],
+   lambda a: Gnn.Tensor.where(a.gt(a.mul_scalar(0.0)), a, a.mul_scalar(0.0)),
+   lambda a: torch.where(a > 0, a, a * 0))
+
+# Reductions: (dims, keepdim) over a 3-d input; dims=[] reduces everything.
+REDUCE_DIMS = [[], [0], [1], [2], [-1], [0, 2], [2, 0], [-1, -2], [0, 1, 2]]
+for dims in REDUCE_DIMS:
+    for keep in (False, True):
+        suffix = '%s keepdim=%s' % (dims, keep)
+        op('sum/f32 %s' % suffix, [R(3, 4, 5)], lambda a, d=dims, k=keep: a.sum(d, k),
+           lambda a, d=dims, k=keep: a.sum(d, k) if d else a.sum().reshape([1] * 3 if k else []),
+           tol=RED)
+        op('mean/f32 %s' % suffix, [R(3, 4, 5)], lambda a, d=dims, k=keep: a.mean(d, k),
+           lambda a, d=dims, k=keep: a.mean(d, k) if d else
+           a.mean().reshape([1] * 3 if k else []), tol=RED)
+        op('max/f32 %s' % suffix, [R(3, 4, 5)], lambda a, d=dims, k=keep: a.max(d, k),
+           lambda a, d=dims, k=keep: torch.amax(a, d, k))
+        op('min/f32 %s' % suffix, [R(3, 4, 5)], lambda a, d=dims, k=keep: a.min(d, k),
+           lambda a, d=dims, k=keep: torch.amin(a, d, k))
+for keep in (False, True):
+    op('sum/i64 [1] keepdim=%s' % keep, [I(3, 4)], lambda a, k=keep: a.sum([1], k),
+       lambda a, k=keep: a.sum([1], k))
+    op('sum/bool [0] keepdim=%s' % keep, [B(3, 4)], lambda a, k=keep: a.sum([0], k),
+       lambda a, k=keep: a.sum([0], k))
+    op('max/i64 [0] keepdim=%s' % keep, [I(3, 4)], lambda a, k=keep: a.max([0], k),
+       lambda a, k=keep: torch.amax(a, [0], k))
+    for dim in (0, 1, 2, -1):
+        op('argmax/f32 dim=%d keepdim=%s' % (dim, keep), [R(3, 4, 5)],
+           lambda a, d=dim, k=keep: a.argmax(d, k))
+    op('argmax/i64 ties keepdim=%s' % keep, [IDX(1, 3, 3, 0, 3)],
+       lambda a, k=keep: a.argmax(0, k))
+op('sum/f32 all of empty', [R(0, 3)], lambda a: a.sum([], False), lambda a: a.sum())
+op('sum/f32 dim of empty', [R(0, 3)], lambda a: a.sum([0], False), lambda a: a.sum([0]))
+op('sum/f32 transposed', [R(4, 6)], lambda a: a.transpose(0, 1).sum([1], False),
+   lambda a: a.transpose(0, 1).sum([1]), tol=RED)
+op('sum/f32 large', [R(1000, 1000)], lambda a: a.sum([], False), lambda a: a.sum(), tol=BIG)
+op('sum/f32 large rows', [R(64, 4096)], lambda a: a.sum([1], False), lambda a: a.sum([1]),
+   tol=BIG)
+op('mean/f32 large', [R(512, 2048)], lambda a: a.mean([0], True), lambda a: a.mean([0], True),
+   tol=RED)
+op('mean/f64', [R64(4, 5)], lambda a: a.mean([1], False), lambda a: a.mean([1]), tol=F64)
+
+for dim in (0, 1, -1):
+    op('softmax/f32 dim=%d' % dim, [R(4, 7)], lambda a, d=dim: a.softmax(d))
+    op('log_softmax/f32 dim=%d' % dim, [R(4, 7)], lambda a, d=dim: a.log_softmax(d))
+op('softmax/f32 3-d middle', [R(2, 5, 3)], lambda a: a.softmax(1))
+op('softmax/f32 large values', [R(3, 6)], lambda a: a.mul_scalar(1000.0).softmax(1),
+   lambda a: (a * 1000).softmax(1))
+op('log_softmax/f32 large values', [R(3, 6)], lambda a: a.mul_scalar(1000.0).log_softmax(1),
+   lambda a: (a * 1000).log_softmax(1), tol=RED)
+op('softmax/f32 transposed', [R(7, 4)], lambda a: a.transpose(0, 1).softmax(-1))
+op('softmax/f32 wide', [R(8, 10000)], lambda a: a.softmax(1), tol=RED)
+op('softmax/f64', [R64(4, 7)], lambda a: a.softmax(1), tol=F64)
+op('log_softmax/f64', [R64(4, 7)], lambda a: a.log_softmax(0), tol=F64)
+
+# Matmul: 1-d/2-d/batched, with broadcasting of batch dims.
+MATMUL_SHAPES = [
+    ((4,), (4,)),
+    ((3, 4), (4,)),
+    ((4,), (4, 5)),
+    ((3, 4), (4, 5)),
+    ((1, 1), (1, 1)),
+    ((2, 3, 4), (2, 4, 5)),
+    ((2, 3, 4), (4, 5)),
+    ((3, 4), (2, 4, 5)),
+    ((2, 3, 4), (4,)),
+    ((4,), (2, 4, 5)),
+    ((2, 1, 3, 4), (5, 4, 2)),
+    ((3, 0), (0, 2)),
+    ((0, 4), (4, 3)),
+    ((64, 128), (128, 32)),
+]
+for sa, sb in MATMUL_SHAPES:
+    op('matmul/f32 %s @ %s' % (sa, sb), [R(*sa), R(*sb)], lambda a, b: a.matmul(b), tol=RED)
+op('matmul/f64', [R64(5, 6), R64(6, 3)], lambda a, b: a.matmul(b), tol=F64)
+op('matmul/f32 transposed operands', [R(4, 3), R(5, 4)],
+   lambda a, b: a.transpose(0, 1).matmul(b.transpose(0, 1)), tol=RED)
+op('matmul/i64', [I(3, 4), I(4, 2)], lambda a, b: a.matmul(b))
+
+# Joining.
+for dim in (0, 1, -1):
+    op('cat/f32 dim=%d' % dim, [R(2, 3), R(2, 3), R(2, 3)],
+       lambda a, b, c, d=dim: Gnn.Tensor.cat([a, b, c], d),
+       lambda a, b, c, d=dim: torch.cat([a, b, c], d))
+    op('stack/f32 dim=%d' % dim, [R(2, 3), R(2, 3)],
+       lambda a, b, d=dim: Gnn.Tensor.stack([a, b], d),
+       lambda a, b, d=dim: torch.stack([a, b], d))
+op('cat/f32 uneven', [R(2, 3), R(4, 3)], lambda a, b: Gnn.Tensor.cat([a, b], 0),
+   lambda a, b: torch.cat([a, b], 0))
+op('cat/f32 with empty', [R(2, 3), R(0, 3)], lambda a, b: Gnn.Tensor.cat([a, b], 0),
+   lambda a, b: torch.cat([a, b], 0))
+op('cat/i64 single', [I(2, 3)], lambda a: Gnn.Tensor.cat([a], 1), lambda a: torch.cat([a], 1))
+op('cat/f32 views', [R(3, 2), R(2, 3)],
+   lambda a, b: Gnn.Tensor.cat([a.transpose(0, 1), b], 1),
+   lambda a, b: torch.cat([a.transpose(0, 1), b], 1))
+op('stack/f32 dim=2 of 2-d', [R(2, 3), R(2, 3)], lambda a, b: Gnn.Tensor.stack([a, b], 2),
+   lambda a, b: torch.stack([a, b], 2))
+op('stack/f32 0-d', [R(), R()], lambda a, b: Gnn.Tensor.stack([a, b], 0),
+   lambda a, b: torch.stack([a, b], 0))
+
+# Shape and view ops.
+op('transpose', [R(2, 3, 4)], lambda a: a.transpose(0, 2))
+op('transpose negative', [R(2, 3, 4)], lambda a: a.transpose(-1, -2))
+op('permute', [R(2, 3, 4)], lambda a: a.permute([2, 0, 1]))
+op('permute negative', [R(2, 3, 4)], lambda a: a.permute([-1, 1, 0]))
+op('narrow', [R(5, 6)], lambda a: a.narrow(1, 2, 3))
+op('narrow negative start', [R(5, 6)], lambda a: a.narrow(0, -3, 2))
+op('narrow empty', [R(5, 6)], lambda a: a.narrow(0, 5, 0))
+op('select', [R(3, 4, 5)], lambda a: a.select(1, 2))
+op('select negative', [R(3, 4, 5)], lambda a: a.select(-1, -1))
+op('select to 0-d', [R(4)], lambda a: a.select(0, 3))
+op('index_select dim 0', [R(5, 3), IDX(4, 0, 0, 2)], lambda a, i: a.index_select(0, i))
+op('index_select dim 1', [R(5, 3), IDX(2, 1)], lambda a, i: a.index_select(1, i))
+op('index_select empty', [R(5, 3), IDX()], lambda a, i: a.index_select(0, i))
+op('index_select i64 data', [I(4, 4), IDX(3, 3)], lambda a, i: a.index_select(1, i))
+op('reshape', [R(2, 3, 4)], lambda a: a.reshape([4, 6]))
+op('reshape infer', [R(2, 3, 4)], lambda a: a.reshape([-1, 4]))
+op('reshape non-contiguous', [R(2, 3, 4)], lambda a: a.transpose(0, 2).reshape([-1]))
+op('reshape to 0-d', [R(1, 1)], lambda a: a.reshape([]))
+op('view', [R(2, 3, 4)], lambda a: a.view([6, 4]))
+op('view infer', [R(2, 3, 4)], lambda a: a.view([2, -1]))
+op('expand', [R(3, 1)], lambda a: a.expand([3, 4]))
+op('expand new dims', [R(3)], lambda a: a.expand([2, 4, 3]))
+op('expand keep -1', [R(1, 4)], lambda a: a.expand([5, -1]))
+op('flatten all', [R(2, 3, 4)], lambda a: a.flatten(0, -1))
+op('flatten middle', [R(2, 3, 4, 5)], lambda a: a.flatten(1, 2))
+op('flatten 0-d', [R()], lambda a: a.flatten(0, -1))
+op('squeeze', [R(2, 1, 3)], lambda a: a.squeeze(1))
+op('squeeze no-op', [R(2, 1, 3)], lambda a: a.squeeze(0))
+op('unsqueeze', [R(2, 3)], lambda a: a.unsqueeze(1))
+op('unsqueeze end', [R(2, 3)], lambda a: a.unsqueeze(-1))
+op('contiguous', [R(3, 4)], lambda a: a.transpose(0, 1).contiguous())
+op('clone', [R(3, 4)], lambda a: a.clone())
+op('to_dtype f64', [R(3, 4)], lambda a: a.to_dtype(Gnn.DType.F64),
+   lambda a: a.to(torch.float64))
+op('to_dtype i64 truncates', [R(3, 4)], lambda a: a.mul_scalar(10.0).to_dtype(Gnn.DType.I64),
+   lambda a: (a * 10).to(torch.int64))
+op('to_dtype bool', [R(3, 4)], lambda a: a.to_dtype(Gnn.DType.BOOL),
+   lambda a: a.to(torch.bool))
+op('chain', [R(2, 3, 4), R(4, 5)],
+   lambda a, b: a.permute([1, 0, 2]).matmul(b).relu().sum([0], False).softmax(-1),
+   tol=RED)
+
+
+# --- error table ----------------------------------------------------------------
+# (name, inputs, function (applied to Gnn and to torch tensors alike, or a
+# (gnn, torch) pair), expected part of torch's message or None = torch's whole
+# message)
+
+ERRORS = []
+
+
+def err(name, inputs, fn, expect=None):
+    ERRORS.append((name, inputs, fn, expect))
+
+
+err('broadcast add', [R(2, 3), R(2)], lambda a, b: a.add(b))
+err('broadcast mul 3-d', [R(2, 3, 4), R(3, 5)], lambda a, b: a.mul(b))
+err('broadcast where', [B(2, 3), R(2, 3), R(4)],
+    (lambda c, a, b: Gnn.Tensor.where(c, a, b), lambda c, a, b: torch.where(c, a, b)))
+err('matmul 2-d', [R(2, 3), R(2, 3)], lambda a, b: a.matmul(b))
+err('matmul batch broadcast', [R(4, 2, 3), R(5, 3, 3)], lambda a, b: a.matmul(b))
+err('softmax dim', [R(2, 3)], lambda a: a.softmax(2))
+err('log_softmax dim', [R(2, 3)], lambda a: a.log_softmax(-3))
+err('sum dim', [R(2, 3)], (lambda a: a.sum([-3], False), lambda a: a.sum([-3])))
+err('sum duplicate dim', [R(2, 3)], (lambda a: a.sum([0, 0], False), lambda a: a.sum([0, 0])))
+err('mean dim', [R(2, 3)], (lambda a: a.mean([2], True), lambda a: a.mean([2], True)))
+err('max dim', [R(2, 3)], (lambda a: a.max([5], False), lambda a: torch.amax(a, [5])))
+err('argmax dim', [R(2, 3)], lambda a: a.argmax(5, False))
+err('argmax empty dim', [R(0, 3)], lambda a: a.argmax(0, False),
+    'Expected reduction dim 0 to have non-zero size')
+err('max empty dim', [R(0, 3)], (lambda a: a.max([0], False), lambda a: torch.amax(a, [0])),
+    'Expected reduction dim 0 to have non-zero size')
+err('transpose dim', [R(2, 3)], lambda a: a.transpose(0, 2))
+err('squeeze dim', [R(2, 3)], lambda a: a.squeeze(3))
+err('unsqueeze dim', [R(2, 3)], lambda a: a.unsqueeze(4))
+err('cat sizes', [R(2, 3), R(3, 3)],
+    (lambda a, b: Gnn.Tensor.cat([a, b], 1), lambda a, b: torch.cat([a, b], 1)))
+err('cat ndim', [R(2, 3), R(2, 3, 1)],
+    (lambda a, b: Gnn.Tensor.cat([a, b], 1), lambda a, b: torch.cat([a, b], 1)))
+err('cat dim', [R(2, 3), R(2, 3)],
+    (lambda a, b: Gnn.Tensor.cat([a, b], 2), lambda a, b: torch.cat([a, b], 2)))
+err('stack sizes', [R(2, 3), R(2, 4)],
+    (lambda a, b: Gnn.Tensor.stack([a, b], 0), lambda a, b: torch.stack([a, b], 0)))
+err('view size', [R(2, 3)], lambda a: a.view([4, 4]))
+err('reshape size', [R(2, 3)], lambda a: a.reshape([5, -1]))
+err('narrow length', [R(2, 3)], lambda a: a.narrow(1, 2, 2))
+err('select index', [R(2, 3)], lambda a: a.select(0, 5))
+err('expand size', [R(3)], lambda a: a.expand([2, 4]))
+err('permute length', [R(2, 3)], lambda a: a.permute([0, 1, 2]),
+    'number of dimensions in the tensor input does not match the length of the desired '
+    'ordering of dimensions i.e. input.dim() = 2 is not equal to len(dims) = 3')
+err('permute duplicate', [R(2, 3)], lambda a: a.permute([0, 0]),
+    'duplicate dims are not allowed')
+err('flatten order', [R(2, 3)], lambda a: a.flatten(1, 0))
+
+
+# --- the tests ------------------------------------------------------------------
+
+def to_gnn(array):
+    return Gnn.Tensor.from_numpy(array)
+
+
+def to_torch(array):
+    return torch.from_numpy(array.copy())
+
+
+class VsTorchTest(unittest.TestCase):
+
+    def compare(self, got, expected, tol):
+        self.assertIsInstance(got, Gnn.Tensor)
+        got_np = got.numpy()
+        exp_np = expected.numpy()
+        self.assertEqual(got_np.shape, exp_np.shape, 'shape')
+        self.assertEqual(got_np.dtype, exp_np.dtype, 'dtype')
+        if np.issubdtype(exp_np.dtype, np.floating):
+            np.testing.assert_allclose(got_np, exp_np, equal_nan=True, **tol)
+        else:
+            np.testing.assert_array_equal(got_np, exp_np)
+
+    def test_ops(self):
+        for i, (name, inputs, gnn_fn, torch_fn, tol) in enumerate(OPS):
+            with self.subTest(op=name):
+                rng = np.random.default_rng(1000 + i)
+                arrays = [make(spec, rng) for spec in inputs]
+                expected = (torch_fn or gnn_fn)(*[to_torch(a) for a in arrays])
+                tensors = [to_gnn(a) for a in arrays]
+                got = gnn_fn(*tensors)
+                self.compare(got, expected, tol)
+                for t, a in zip(tensors, arrays):   # inputs are left unchanged
+                    np.testing.assert_array_equal(t.numpy(), a)
+
+    def test_errors(self):
+        for i, (name, inputs, fn, expect) in enumerate(ERRORS):
+            with self.subTest(error=name):
+                gnn_fn, torch_fn = fn if isinstance(fn, tuple) else (fn, fn)
+                rng = np.random.default_rng(2000 + i)
+                arrays = [make(spec, rng) for spec in inputs]
+                with self.assertRaises((RuntimeError, IndexError, ValueError)) as tcm:
+                    torch_fn(*[to_torch(a) for a in arrays])
+                torch_msg = str(tcm.exception).split('\n')[0].strip()
+                if expect is None:
+                    expect = torch_msg
+                else:
+                    self.assertIn(expect, torch_msg, 'expected text is not in torch\'s message')
+                with self.assertRaises(GLib.Error) as gcm:
+                    gnn_fn(*[to_gnn(a) for a in arrays])
+                self.assertEqual(gcm.exception.domain, 'gnn-error-quark')
+                self.assertIn(expect, gcm.exception.message)
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
