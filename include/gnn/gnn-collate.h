@@ -21,8 +21,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnCollate, gnn_collate, GNN, COLLATE, GObject)
 /**
  * GnnCollateClass:
  * @parent_class: the parent class
- * @collate: turns @n_items items of @n_fields tensors each, given
- *   item-major in one flat array, into one batch (an array of tensors)
+ * @collate: turns items of @n_fields tensors each, given item-major in
+ *   one flat array, into one batch (an array of tensors) stored in @batch
  *
  * The virtual method of [class@Gnn.Collate]. The default implementation is
  * [func@Gnn.default_collate].
@@ -31,14 +31,28 @@ struct _GnnCollateClass
 {
   GObjectClass parent_class;
 
-  GPtrArray * (*collate) (GnnCollate  *self,
-                          GPtrArray   *items,
-                          guint        n_fields,
-                          GError     **error);
+  void (*collate) (GnnCollate  *self,
+                   GPtrArray   *items,
+                   guint        n_fields,
+                   GPtrArray  **batch,
+                   GError     **error);
 
   /*< private >*/
   gpointer padding[8];
 };
+
+/**
+ * GnnCollateClass::collate:
+ * @self: a #GnnCollate
+ * @items: (element-type Gnn.Tensor): the fields of every item, item-major
+ * @n_fields: the number of fields per item
+ * @batch: (out) (transfer full) (element-type Gnn.Tensor) (nullable): the
+ *   batch, a new array holding a reference to each tensor
+ * @error: return location for a #GError
+ *
+ * Collates a batch. In Python, `do_collate (self, items, n_fields)` returns
+ * a list of tensors or raises.
+ */
 
 GNN_AVAILABLE_IN_ALL
 GnnCollate *gnn_collate_new         (void);

@@ -22,8 +22,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnDataset, gnn_dataset, GNN, DATASET, GObject)
  * GnnDatasetClass:
  * @parent_class: the parent class
  * @get_length: returns the number of items
- * @get_item: returns the item at an index already checked to be in range,
- *   as a new array of tensors
+ * @get_item: stores the item at an index (already checked to be in range)
+ *   in its out argument, or sets an error
  *
  * The virtual methods of [class@Gnn.Dataset]. Both must be implemented.
  */
@@ -31,12 +31,11 @@ struct _GnnDatasetClass
 {
   GObjectClass parent_class;
 
-  gint64      (*get_length) (GnnDataset  *self);
-  /* Spelled "struct _GPtrArray" so g-ir-scanner does not merge the
-   * invoker's (transfer container) into the vfunc, see GnnDatasetClass::get_item. */
-  struct _GPtrArray * (*get_item) (GnnDataset  *self,
-                             gint64       index,
-                             GError     **error);
+  gint64 (*get_length) (GnnDataset  *self);
+  void   (*get_item)   (GnnDataset  *self,
+                        gint64       index,
+                        GPtrArray  **item,
+                        GError     **error);
 
   /*< private >*/
   gpointer padding[8];
@@ -46,16 +45,15 @@ struct _GnnDatasetClass
  * GnnDatasetClass::get_item:
  * @self: a #GnnDataset
  * @index: the index, in `[0, length)`
+ * @item: (out) (transfer full) (element-type Gnn.Tensor) (nullable): the
+ *   item: a new array holding a reference to each tensor
  * @error: return location for a #GError
  *
- * Returns the item at @index (already checked to be in range). Unlike
- * [method@Gnn.Dataset.get_item], which returns the array as (transfer
- * container) with its free function set so that bindings and C agree, an
- * implementation returns every tensor with a reference of its own (bindings
- * marshal a (transfer container) return without references); the invoker
- * then sets the array's free function.
- *
- * Returns: (transfer full) (type GLib.PtrArray) (element-type Gnn.Tensor): the item, or %NULL on error
+ * Produces the item at @index. In Python, `do_get_item (self, index)`
+ * returns a list of tensors or raises. The vfunc hands out its tensors with
+ * (transfer full) while [method@Gnn.Dataset.get_item] returns (transfer
+ * container) arrays that own their tensors (free function set), which is
+ * what bindings and C callers both handle correctly.
  */
 
 GNN_AVAILABLE_IN_ALL

@@ -19,13 +19,14 @@
 
 G_DEFINE_TYPE (GnnCollate, gnn_collate, G_TYPE_OBJECT)
 
-static GPtrArray *
+static void
 gnn_collate_real_collate (GnnCollate  *self,
                           GPtrArray   *items,
                           guint        n_fields,
+                          GPtrArray  **batch,
                           GError     **error)
 {
-  return gnn_default_collate (items, n_fields, error);
+  *batch = gnn_default_collate (items, n_fields, error);
 }
 
 static void
@@ -51,16 +52,17 @@ gnn_collate_new (void)
 }
 
 /**
- * gnn_collate_collate: (virtual collate)
+ * gnn_collate_collate:
  * @self: a #GnnCollate
  * @items: (element-type Gnn.Tensor): the fields of every item, item-major:
  *   field `f` of item `i` is `items[i * n_fields + f]`
  * @n_fields: the number of fields per item
  * @error: return location for a #GError
  *
- * Collates a batch of items.
+ * Collates a batch of items with the `collate` virtual method.
  *
- * Returns: (transfer full) (element-type Gnn.Tensor): the batch, or %NULL on error
+ * Returns: (transfer container) (element-type Gnn.Tensor): the batch (the
+ *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
  */
 GPtrArray *
 gnn_collate_collate (GnnCollate  *self,
@@ -68,12 +70,12 @@ gnn_collate_collate (GnnCollate  *self,
                      guint        n_fields,
                      GError     **error)
 {
-  GPtrArray *batch;
+  GPtrArray *batch = NULL;
 
   g_return_val_if_fail (GNN_IS_COLLATE (self), NULL);
   g_return_val_if_fail (items != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  batch = GNN_COLLATE_GET_CLASS (self)->collate (self, items, n_fields, error);
+  GNN_COLLATE_GET_CLASS (self)->collate (self, items, n_fields, &batch, error);
   if (batch == NULL)
     {
       if (error != NULL && *error == NULL)
@@ -163,7 +165,8 @@ stack_field (GPtrArray  *items,
  * and shape across items ("stack expects each tensor to be equal size, but
  * got [3] at entry 0 and [4] at entry 1").
  *
- * Returns: (transfer full) (element-type Gnn.Tensor): one tensor per field, or %NULL on error
+ * Returns: (transfer container) (element-type Gnn.Tensor): one tensor per
+ *   field (the array holds references), or %NULL on error
  */
 GPtrArray *
 gnn_default_collate (GPtrArray  *items,

@@ -27,9 +27,10 @@ gnn_concat_dataset_get_length_impl (GnnDataset *dataset)
   return self->cumulative_sizes[self->datasets->len - 1];
 }
 
-static GPtrArray *
+static void
 gnn_concat_dataset_get_item_impl (GnnDataset  *dataset,
                                   gint64       index,
+                                  GPtrArray  **out,
                                   GError     **error)
 {
   GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
@@ -47,7 +48,7 @@ gnn_concat_dataset_get_item_impl (GnnDataset  *dataset,
     }
   if (lo > 0)
     index -= self->cumulative_sizes[lo - 1];
-  return gnn_dataset_get_item (g_ptr_array_index (self->datasets, lo), index, error);
+  *out = gnn_dataset_get_item (g_ptr_array_index (self->datasets, lo), index, error);
 }
 
 static void

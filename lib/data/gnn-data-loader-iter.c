@@ -275,8 +275,9 @@ fail (GnnDataLoaderIter  *self,
 /**
  * gnn_data_loader_iter_next:
  * @self: a #GnnDataLoaderIter
- * @batch: (out) (transfer full) (element-type Gnn.Tensor) (optional) (nullable):
- *   the next batch (one tensor per item field), or %NULL at the end
+ * @batch: (out) (transfer container) (element-type Gnn.Tensor) (optional) (nullable):
+ *   the next batch (one tensor per item field; the array holds references:
+ *   free it with g_ptr_array_unref()), or %NULL at the end
  * @error: return location for a #GError
  *
  * Returns the next batch, in sampler order. An error in a worker's

@@ -63,6 +63,9 @@ gnn_dataset_get_length (GnnDataset *self)
  * (for a [class@Gnn.TensorDataset] and [class@Gnn.IdxDataset], views of the
  * dataset's storage). An index out of range is a %GNN_ERROR_INDEX error.
  *
+ * The array owns its tensors (its free function unrefs them), hence
+ * (transfer container): free it with g_ptr_array_unref().
+ *
  * Returns: (transfer container) (element-type Gnn.Tensor): the item, or %NULL on error
  */
 GPtrArray *
@@ -71,7 +74,7 @@ gnn_dataset_get_item (GnnDataset  *self,
                       GError     **error)
 {
   GnnDatasetClass *klass;
-  GPtrArray *item;
+  GPtrArray *item = NULL;
   gint64 length;
 
   g_return_val_if_fail (GNN_IS_DATASET (self), NULL);
@@ -91,7 +94,7 @@ gnn_dataset_get_item (GnnDataset  *self,
                    index, G_OBJECT_TYPE_NAME (self), length);
       return NULL;
     }
-  item = klass->get_item (self, index, error);
+  klass->get_item (self, index, &item, error);
   if (item == NULL)
     {
       if (error != NULL && *error == NULL)
@@ -100,8 +103,8 @@ gnn_dataset_get_item (GnnDataset  *self,
                      G_OBJECT_TYPE_NAME (self), index);
       return NULL;
     }
-  /* The contract is (transfer full) elements; bindings build the array
-   * without a free function, so set it here once for every caller. */
+  /* Implementations hand out a reference per tensor (bindings build the
+   * array without a free function): the array now owns them. */
   g_ptr_array_set_free_func (item, g_object_unref);
   for (guint i = 0; i < item->len; i++)
     if (!GNN_IS_TENSOR (g_ptr_array_index (item, i)))

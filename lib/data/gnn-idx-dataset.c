@@ -36,9 +36,10 @@ gnn_idx_dataset_get_length_impl (GnnDataset *dataset)
   return GNN_IDX_DATASET (dataset)->length;
 }
 
-static GPtrArray *
+static void
 gnn_idx_dataset_get_item_impl (GnnDataset  *dataset,
                                gint64       index,
+                               GPtrArray  **out,
                                GError     **error)
 {
   GnnIdxDataset *self = GNN_IDX_DATASET (dataset);
@@ -50,7 +51,7 @@ gnn_idx_dataset_get_item_impl (GnnDataset  *dataset,
   g_ptr_array_add (item, gnn_tensor_new_view (self->images, ip->shape + 1, ip->strides + 1,
                                               ip->ndim - 1, index * ip->strides[0]));
   g_ptr_array_add (item, gnn_tensor_new_view (self->labels, lp->shape, lp->strides, 0, index));
-  return item;
+  *out = item;
 }
 
 static void
@@ -80,7 +81,7 @@ gnn_idx_dataset_init (GnnIdxDataset *self)
 }
 
 /* Inflates a gzip buffer. The trailer's ISIZE (size mod 2^32) sizes the
- * first allocation; the buffer grows if the stream is larger. */
+ * first allocation when plausible; the buffer doubles if the stream is larger. */
 static GBytes *
 gunzip (const char   *path,
         const guint8 *in,
@@ -95,7 +96,10 @@ gunzip (const char   *path,
     {
       guint32 isize = (guint32) in[in_len - 4] | (guint32) in[in_len - 3] << 8 |
                       (guint32) in[in_len - 2] << 16 | (guint32) in[in_len - 1] << 24;
-      cap = MAX (cap, (gsize) isize + 1);
+      /* deflate expands at most ~1032:1: a corrupt trailer cannot make
+       * us allocate more than the data could hold */
+      if ((gsize) isize < in_len * 1032)
+        cap = MAX (cap, (gsize) isize + 1);
     }
   out = g_malloc (cap);
   for (;;)

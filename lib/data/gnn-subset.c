@@ -29,14 +29,15 @@ gnn_subset_get_length_impl (GnnDataset *dataset)
   return (gint64) GNN_SUBSET (dataset)->n_indices;
 }
 
-static GPtrArray *
+static void
 gnn_subset_get_item_impl (GnnDataset  *dataset,
                           gint64       index,
+                          GPtrArray  **out,
                           GError     **error)
 {
   GnnSubset *self = GNN_SUBSET (dataset);
 
-  return gnn_dataset_get_item (self->dataset, self->indices[index], error);
+  *out = gnn_dataset_get_item (self->dataset, self->indices[index], error);
 }
 
 static void
@@ -175,7 +176,8 @@ gnn_generator_new_unseeded (void)
  * Randomly splits @dataset into non-overlapping subsets of the given
  * lengths, like `torch.utils.data.random_split`.
  *
- * Returns: (transfer full) (element-type Gnn.Subset): the subsets, or %NULL on error
+ * Returns: (transfer container) (element-type Gnn.Subset): the subsets (the
+ *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
  */
 GPtrArray *
 gnn_random_split (GnnDataset    *dataset,
@@ -240,7 +242,8 @@ gnn_random_split (GnnDataset    *dataset,
  * part gets `floor(len * fraction)` items, then the remainder is handed out
  * one by one, round-robin from the first part.
  *
- * Returns: (transfer full) (element-type Gnn.Subset): the subsets, or %NULL on error
+ * Returns: (transfer container) (element-type Gnn.Subset): the subsets (the
+ *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
  */
 GPtrArray *
 gnn_random_split_fractions (GnnDataset    *dataset,

@@ -26,9 +26,10 @@ gnn_tensor_dataset_get_length_impl (GnnDataset *dataset)
   return GNN_TENSOR_DATASET (dataset)->length;
 }
 
-static GPtrArray *
+static void
 gnn_tensor_dataset_get_item_impl (GnnDataset  *dataset,
                                   gint64       index,
+                                  GPtrArray  **out,
                                   GError     **error)
 {
   GnnTensorDataset *self = GNN_TENSOR_DATASET (dataset);
@@ -41,11 +42,11 @@ gnn_tensor_dataset_get_item_impl (GnnDataset  *dataset,
       if (view == NULL)
         {
           g_ptr_array_unref (item);
-          return NULL;
+          return;
         }
       g_ptr_array_add (item, view);
     }
-  return item;
+  *out = item;
 }
 
 static void
@@ -136,7 +137,8 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
  * gnn_tensor_dataset_get_tensors:
  * @self: a #GnnTensorDataset
  *
- * Returns: (transfer full) (element-type Gnn.Tensor): the tensors
+ * Returns: (transfer container) (element-type Gnn.Tensor): the tensors (the
+ *   array holds references: free it with g_ptr_array_unref())
  */
 GPtrArray *
 gnn_tensor_dataset_get_tensors (GnnTensorDataset *self)

@@ -45,6 +45,9 @@ typedef struct
 
 typedef struct
 {
+  /* The instance's final class: during instance init, G_OBJECT_GET_CLASS()
+   * still returns the class whose init is running. */
+  GObjectClass *final_class;
   GnnOrderedMap maps[GNN_N_MAPS];
   GHashTable   *non_persistent;   /* set of buffer names */
   gboolean      training;

@@ -22,12 +22,12 @@
  * missing names).
  *
  * Where PyTorch prints a class name, Gnn prints [method@Gnn.Module.get_name]:
- * the GType name (`GnnLinear`), or for a type that PyGObject derived from a
- * Python class (GType names like `__main__+Net`) the part after the last `+`
- * (`Net`), which is what PyTorch would print.
+ * the GType name (`GnnLinear`), or for a type derived from a Python or JS
+ * class `Net` (GType names `__main__+Net`, `Gjs_Net`) just `Net`, which is
+ * what PyTorch would print.
  *
  * Classes may declare child slots as GObject properties with
- * [func@Gnn.Module.class_install_child_slot]; their values live only in the
+ * [method@Gnn.ModuleClass.install_child_slot]; their values live only in the
  * registry. Mixin interfaces registered with [func@Gnn.mixin_register] are
  * initialized once per instance, prerequisites first.
  *
@@ -343,7 +343,7 @@ find_slot (GnnModule  *self,
 
   if (!g_ascii_isalpha (name[0]))
     return NULL;
-  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), name);
+  pspec = g_object_class_find_property (gnn_module_priv (self)->final_class, name);
   if (pspec == NULL)
     return NULL;
   slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
@@ -360,7 +360,7 @@ is_plain_attribute (GnnModule  *self,
 
   if (!g_ascii_isalpha (name[0]))
     return FALSE;
-  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self), name);
+  pspec = g_object_class_find_property (gnn_module_priv (self)->final_class, name);
   return pspec != NULL && g_param_spec_get_qdata (pspec, slot_name_quark ()) == NULL;
 }
 
@@ -434,6 +434,49 @@ registry_put (GnnModule  *self,
   slot = find_slot (self, key);
   if (slot != NULL)
     g_object_notify_by_pspec (G_OBJECT (self), slot);
+}
+
+/* TRUE if @target is @module or below it. */
+static gboolean
+reaches (GnnModule  *module,
+         GnnModule  *target,
+         GHashTable *visited)
+{
+  GnnOrderedMap *map;
+
+  if (module == target)
+    return TRUE;
+  if (!g_hash_table_add (visited, module))
+    return FALSE;
+  map = &gnn_module_priv (module)->maps[GNN_MAP_MODULES];
+  for (guint i = 0; i < map->entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
+      if (entry->value != NULL && reaches (GNN_MODULE (entry->value), target, visited))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* PyTorch lets a module contain itself and then overflows the stack in
+ * state_dict() or repr(); Gnn refuses the cycle up front. */
+static gboolean
+check_no_cycle (GnnModule  *self,
+                const char *name,
+                GnnModule  *child,
+                GError    **error)
+{
+  g_autoptr(GHashTable) visited = NULL;
+
+  if (child == NULL)
+    return TRUE;
+  visited = g_hash_table_new (NULL, NULL);
+  if (!reaches (child, self, visited))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "cannot assign '%s' as child module '%s': it contains this module (a cycle)",
+               G_OBJECT_TYPE_NAME (child), name);
+  return FALSE;
 }
 
 static gboolean
@@ -624,7 +667,9 @@ gnn_module_register_buffer (GnnModule  *self,
  * Fails with %GNN_ERROR_TYPE if @module is not a [class@Gnn.Module] ("X is
  * not a Module subclass") or does not fit a declared slot of that name; with
  * %GNN_ERROR_NAME if @name is already a parameter, buffer or property,
- * contains a dot or is empty.
+ * contains a dot or is empty; with %GNN_ERROR_INVALID_ARGUMENT if @module
+ * is @self or contains it (PyTorch accepts such a cycle and then overflows
+ * the stack in `state_dict()`).
  *
  * Returns: %TRUE on success; on failure nothing changes
  */
@@ -647,6 +692,8 @@ gnn_module_register_module (GnnModule  *self,
   if (!check_module_name (self, name, error))
     return FALSE;
   if (!check_slot_type (self, name, (GObject *) module, error))
+    return FALSE;
+  if (!check_no_cycle (self, name, module, error))
     return FALSE;
   registry_put (self, GNN_MAP_MODULES, name, (GObject *) module);
   return TRUE;
@@ -681,7 +728,7 @@ slot_kind (GParamSpec *slot)
  *   its persistence;
  * - %NULL keeps the slot, empty (PyTorch's `None`);
  * - into a declared child slot (see
- *   [func@Gnn.Module.class_install_child_slot]) the value must fit the
+ *   [method@Gnn.ModuleClass.install_child_slot]) the value must fit the
  *   slot's type; a tensor or %NULL goes to the slot's kind of map (a tensor
  *   slot is a persistent buffer).
  *
@@ -743,6 +790,8 @@ gnn_module_set_child (GnnModule  *self,
         {
           if (strchr (name, '.') == NULL && name[0] != '\0')
             {
+              if (!check_no_cycle (self, name, GNN_MODULE (value), error))
+                return FALSE;
               registry_put (self, GNN_MAP_MODULES, name, value);
               return TRUE;
             }
@@ -925,8 +974,9 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
  * @self: a module
  *
  * Returns the name Gnn prints where PyTorch prints the class name
- * (`_get_name()`): the GType name, or for a type that PyGObject derived from
- * a Python class (`__main__+Net`) the part after the last `+` (`Net`).
+ * (`_get_name()`): the GType name, except for types derived in a binding
+ * from a class `Net`: PyGObject names them `__main__+Net` (Gnn prints the
+ * part after the last `+`), GJS `Gjs_Net` by default (Gnn drops `Gjs_`).
  *
  * Returns: (transfer none): the module's type name
  */
@@ -937,9 +987,13 @@ gnn_module_get_name (GnnModule *self)
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
 
-  name = G_OBJECT_TYPE_NAME (self);
+  name = g_type_name (G_OBJECT_CLASS_TYPE (gnn_module_priv (self)->final_class));
   plus = strrchr (name, '+');
-  return plus != NULL && plus[1] != '\0' ? plus + 1 : name;
+  if (plus != NULL && plus[1] != '\0')
+    return plus + 1;
+  if (g_str_has_prefix (name, "Gjs_") && name[4] != '\0')
+    return name + 4;
+  return name;
 }
 
 /* --- dotted lookups ------------------------------------------------------ */
@@ -1264,6 +1318,17 @@ gnn_module_init_mixins (GnnModule *self,
 
 /* --- GObject ------------------------------------------------------------- */
 
+/* Handles that outlive the module report its hooks as inactive. */
+static void
+hook_list_retire (GPtrArray **list)
+{
+  if (*list == NULL)
+    return;
+  for (guint i = 0; i < (*list)->len; i++)
+    ((GnnHook *) g_ptr_array_index (*list, i))->removed = TRUE;
+  g_clear_pointer (list, g_ptr_array_unref);
+}
+
 static void
 gnn_module_dispose (GObject *object)
 {
@@ -1277,8 +1342,8 @@ gnn_module_dispose (GObject *object)
         g_hash_table_remove_all (priv->maps[k].index);
         g_ptr_array_set_size (priv->maps[k].entries, 0);
       }
-  g_clear_pointer (&priv->pre_hooks, g_ptr_array_unref);
-  g_clear_pointer (&priv->hooks, g_ptr_array_unref);
+  hook_list_retire (&priv->pre_hooks);
+  hook_list_retire (&priv->hooks);
 
   G_OBJECT_CLASS (gnn_module_parent_class)->dispose (object);
 }
@@ -1397,6 +1462,7 @@ gnn_module_init (GnnModule *self,
   GnnModulePrivate *priv = gnn_module_priv (self);
   GType final_type = G_TYPE_FROM_CLASS (g_class);
 
+  priv->final_class = g_class;
   for (int k = 0; k < GNN_N_MAPS; k++)
     ordered_map_init (&priv->maps[k]);
   priv->non_persistent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

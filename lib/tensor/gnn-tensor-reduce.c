@@ -709,6 +709,37 @@ gnn_tensor_argmax (GnnTensor *self,
 
 /* --- softmax -------------------------------------------------------------- */
 
+/* The softmax kernels select with ?: on floats; under the default
+ * -ftrapping-math gcc will not if-convert those, so the loops stay scalar.
+ * Softmax never enables FP traps, so allow it here (results are unchanged). */
+#pragma GCC push_options
+#pragma GCC optimize ("no-trapping-math")
+
+/* exp for float32 softmax, written so gcc vectorizes the loops that call it
+ * (libm's expf is a call per element). Cephes' range reduction (rounding
+ * through the 1.5 * 2^23 trick, no int conversion) and degree-6 polynomial:
+ * about 1 ulp. exp (-inf) is exactly 0 (masked logits), NaN propagates. */
+static inline float
+vexpf (float x)
+{
+  union { float f; gint32 i; } kb, pow2;
+  float xc = x > 88.3762626647949f ? 88.3762626647949f : x;
+  float fl, r, z, y;
+
+  xc = xc < -87.3365447504f ? -87.3365447504f : xc;
+  kb.f = xc * 1.44269504088896341f + 12582912.0f;
+  fl = kb.f - 12582912.0f;                         /* round (xc / ln 2) */
+  r = xc - fl * 0.693359375f + fl * 2.12194440e-4f;
+  z = r * r;
+  y = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
+        + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f;
+  y = y * z + r + 1.0f;
+  pow2.i = (kb.i - 0x4B400000 + 127) << 23;       /* 2^round (xc / ln 2) */
+  y *= pow2.f;
+  y = x < -87.3365447504f ? 0.0f : y;
+  return x != x ? x : y;
+}
+
 /* Softmax over the middle dim of a contiguous [outer, n, inner] block,
  * numerically stable (the maximum is subtracted before exp). With inner == 1
  * (the last dim) each row is done in turn; otherwise rows of the block are
@@ -725,31 +756,34 @@ softmax_##TAG (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n, gint64 inner, \
         {                                                                      \
           const CTYPE *xr = x + o * n;                                         \
           CTYPE *yr = y + o * n;                                               \
+          CTYPE l[8];                                                          \
           CTYPE m = -INFINITY;                                                 \
-          double s = 0.0;                                                      \
+          double s;                                                            \
+          gint64 k = 0;                                                        \
                                                                                \
-          for (gint64 k = 0; k < n; k++)                                       \
+          /* 8 lanes keep each loop free of a serial dependency */             \
+          for (int j = 0; j < 8; j++)                                          \
+            l[j] = -INFINITY;                                                  \
+          for (; k + 8 <= n; k += 8)                                           \
+            for (int j = 0; j < 8; j++)                                        \
+              l[j] = xr[k + j] > l[j] ? xr[k + j] : l[j];                      \
+          for (; k < n; k++)                                                   \
             m = xr[k] > m ? xr[k] : m;                                         \
+          for (int j = 0; j < 8; j++)                                          \
+            m = l[j] > m ? l[j] : m;                                           \
+          for (k = 0; k < n; k++)                                              \
+            yr[k] = EXP (xr[k] - m);                                           \
+          s = hsum_##TAG (yr, 1, n);                                           \
           if (log_softmax)                                                     \
             {                                                                  \
-              CTYPE ls;                                                        \
-              for (gint64 k = 0; k < n; k++)                                   \
-                s += (double) EXP (xr[k] - m);                                 \
-              ls = (CTYPE) log (s);                                            \
-              for (gint64 k = 0; k < n; k++)                                   \
+              CTYPE ls = (CTYPE) LOG (s);                                      \
+              for (k = 0; k < n; k++)                                          \
                 yr[k] = xr[k] - m - ls;                                        \
             }                                                                  \
           else                                                                 \
             {                                                                  \
-              CTYPE inv;                                                       \
-              for (gint64 k = 0; k < n; k++)                                   \
-                {                                                              \
-                  CTYPE e = EXP (xr[k] - m);                                   \
-                  yr[k] = e;                                                   \
-                  s += (double) e;                                             \
-                }                                                              \
-              inv = (CTYPE) (1.0 / s);                                         \
-              for (gint64 k = 0; k < n; k++)                                   \
+              CTYPE inv = (CTYPE) (1.0 / s);                                   \
+              for (k = 0; k < n; k++)                                          \
                 yr[k] *= inv;                                                  \
             }                                                                  \
         }                                                                      \
@@ -801,8 +835,10 @@ softmax_##TAG (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n, gint64 inner, \
   }                                                                            \
 }
 
-DEFINE_SOFTMAX (f32, float, expf, log)
+DEFINE_SOFTMAX (f32, float, vexpf, log)
 DEFINE_SOFTMAX (f64, double, exp, log)
+
+#pragma GCC pop_options
 
 static GnnTensor *
 softmax_impl (GnnTensor  *self,

@@ -1,2 +1,459 @@
+/* GnnDataLoader: order, coverage, seeding, worker threads, errors,
+ * timeouts, dropping mid-epoch and PyTorch's argument messages. */
+#include <string.h>
 #include <gnn/gnn.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+
+/* A dataset whose item i is (i, worker id or -1, worker seed or 0) as 0-d
+ * int64 tensors; it can sleep, fail at one index, and counts calls. */
+typedef struct
+{
+  GnnDataset parent_instance;
+  gint64     length;
+  gint64     fail_index;
+  guint      max_delay_us;
+  guint      sleep_us;
+  gint       calls;       /* atomic */
+} Probe;
+typedef struct { GnnDatasetClass parent_class; } ProbeClass;
+G_DEFINE_TYPE (Probe, probe, GNN_TYPE_DATASET)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, g_object_unref)
+
+static gint64 probe_get_length (GnnDataset *ds) { return ((Probe *) ds)->length; }
+
+static void
+probe_get_item (GnnDataset *ds, gint64 index, GPtrArray **item, GError **error)
+{
+  Probe *self = (Probe *) ds;
+  GnnWorkerInfo *info = gnn_get_worker_info ();
+
+  g_atomic_int_inc (&self->calls);
+  if (self->sleep_us > 0)
+    g_usleep (self->sleep_us);
+  if (self->max_delay_us > 0)   /* a deterministic pseudo-random delay per index */
+    g_usleep ((guint) ((guint64) (index * 2654435761u) % self->max_delay_us));
+  if (index == self->fail_index)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "probe refuses item %" G_GINT64_FORMAT, index);
+      return;
+    }
+  *item = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (*item, gnn_tensor_new_scalar ((double) index, GNN_DTYPE_I64));
+  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) gnn_worker_info_get_id (info) : -1, GNN_DTYPE_I64));
+  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) (gnn_worker_info_get_seed (info) % 1000003) : 0,
+                                                 GNN_DTYPE_F64));
+}
+
+static void
+probe_class_init (ProbeClass *klass)
+{
+  GNN_DATASET_CLASS (klass)->get_length = probe_get_length;
+  GNN_DATASET_CLASS (klass)->get_item = probe_get_item;
+}
+
+static void probe_init (Probe *self) { self->fail_index = -1; }
+
+static Probe *
+probe_new (gint64 length)
+{
+  Probe *p = g_object_new (probe_get_type (), NULL);
+
+  p->length = length;
+  return p;
+}
+
+/* Runs one epoch; returns the indices in delivery order (and batch sizes). */
+static GArray *
+run_epoch (GnnDataLoader *loader, GArray *batch_sizes, GError **error)
+{
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, error);
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GPtrArray *batch;
+
+  if (iter == NULL)
+    return NULL;
+  while (gnn_data_loader_iter_next (iter, &batch, error))
+    {
+      GnnTensor *idx = g_ptr_array_index (batch, 0);
+      gint64 n = gnn_tensor_get_size (idx, 0, NULL);
+
+      g_assert_cmpuint (batch->len, ==, 3);
+      g_assert_cmpint (gnn_tensor_get_dtype (idx), ==, GNN_DTYPE_I64);
+      for (gint64 i = 0; i < n; i++)
+        {
+          gint64 v = (gint64) gnn_tensor_get_element (idx, &i, 1, NULL);
+
+          g_array_append_val (out, v);
+        }
+      if (batch_sizes != NULL)
+        g_array_append_val (batch_sizes, n);
+      g_ptr_array_unref (batch);
+    }
+  if (error != NULL && *error != NULL)
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+static GnnDataLoader *
+loader_new (GnnDataset *ds, gint64 batch_size, gboolean shuffle, gint num_workers)
+{
+  GnnDataLoader *l = gnn_data_loader_new (ds, batch_size, shuffle);
+
+  g_object_set (l, "num-workers", num_workers, "seed", (guint64) 1234, NULL);
+  return l;
+}
+
+static void
+test_shuffle_covers_each_index_once (void)
+{
+  g_autoptr(Probe) ds = probe_new (50);
+  const gint workers[] = { 0, 1, 2, 4 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+    {
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, workers[w]);
+
+      g_assert_cmpint (gnn_data_loader_get_length (loader), ==, 17);
+      for (int epoch = 0; epoch < 2; epoch++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_autoptr(GArray) order = run_epoch (loader, sizes, &error);
+          gboolean seen[50] = { FALSE };
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (order->len, ==, 50);
+          g_assert_cmpuint (sizes->len, ==, 17);
+          g_assert_cmpint (g_array_index (sizes, gint64, 16), ==, 2);
+          for (guint i = 0; i < order->len; i++)
+            {
+              gint64 v = g_array_index (order, gint64, i);
+
+              g_assert_false (seen[v]);
+              seen[v] = TRUE;
+            }
+        }
+    }
+}
+
+static void
+test_same_seed_same_order_any_workers (void)
+{
+  g_autoptr(Probe) ds = probe_new (40);
+  g_autoptr(GArray) reference = NULL;
+  const gint workers[] = { 0, 1, 2, 4 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+    {
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, TRUE, workers[w]);
+      g_autoptr(GArray) e1 = run_epoch (loader, NULL, NULL);
+      g_autoptr(GArray) e2 = run_epoch (loader, NULL, NULL);
+
+      g_assert_true (memcmp (e1->data, e2->data, 40 * sizeof (gint64)) != 0);   /* reshuffled */
+      if (reference == NULL)
+        reference = g_steal_pointer (&e1);
+      else
+        g_assert_true (memcmp (reference->data, e1->data, 40 * sizeof (gint64)) == 0);
+    }
+}
+
+static void
+test_drop_last (void)
+{
+  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2);
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) order = NULL;
+
+  g_object_set (loader, "drop-last", TRUE, NULL);
+  g_assert_cmpint (gnn_data_loader_get_length (loader), ==, 2);
+  order = run_epoch (loader, sizes, NULL);
+  g_assert_cmpuint (order->len, ==, 8);
+  g_assert_cmpuint (sizes->len, ==, 2);
+  g_assert_cmpint (g_array_index (order, gint64, 7), ==, 7);
+}
+
+static void
+test_order_under_random_delays (void)
+{
+  g_autoptr(Probe) ds = probe_new (64);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 4);
+  g_autoptr(GArray) order = NULL;
+
+  ds->max_delay_us = 3000;
+  g_object_set (loader, "prefetch-factor", 3, NULL);
+  order = run_epoch (loader, NULL, NULL);
+  g_assert_cmpuint (order->len, ==, 64);
+  for (guint i = 0; i < 64; i++)
+    g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
+}
+
+static void
+test_worker_info_and_seeds (void)
+{
+  g_autoptr(Probe) ds = probe_new (12);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2);
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+  GPtrArray *batch;
+  int b = 0;
+  double seed_of[2] = { -1, -1 };
+
+  g_assert_null (gnn_get_worker_info ());
+  while (gnn_data_loader_iter_next (iter, &batch, NULL))
+    {
+      /* batch b goes to worker b % 2 */
+      double wid = gnn_tensor_get_element (g_ptr_array_index (batch, 1), (gint64[]) { 0 }, 1, NULL);
+      double seed = gnn_tensor_get_element (g_ptr_array_index (batch, 2), (gint64[]) { 0 }, 1, NULL);
+
+      g_assert_cmpfloat (wid, ==, b % 2);
+      if (seed_of[b % 2] < 0)
+        seed_of[b % 2] = seed;
+      g_assert_cmpfloat (seed_of[b % 2], ==, seed);
+      g_ptr_array_unref (batch);
+      b++;
+    }
+  g_assert_cmpint (b, ==, 4);
+  /* seed = base + id (compared modulo the probe's 1000003) */
+  g_assert_true (seed_of[1] == seed_of[0] + 1 || (seed_of[0] == 1000002 && seed_of[1] == 0));
+}
+
+static void
+test_no_workers_runs_in_caller (void)
+{
+  g_autoptr(Probe) ds = probe_new (4);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 0);
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+  g_autoptr(GPtrArray) batch = NULL;
+
+  g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
+  g_assert_cmpfloat (gnn_tensor_get_element (g_ptr_array_index (batch, 1), (gint64[]) { 2 }, 1, NULL), ==, -1);
+  g_assert_false (gnn_data_loader_iter_next (iter, NULL, NULL));
+}
+
+static void
+test_error_names_worker_and_index (void)
+{
+  const gint workers[] = { 0, 2 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+    {
+      g_autoptr(Probe) ds = probe_new (40);
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, workers[w]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) order = NULL;
+
+      ds->fail_index = 17;   /* batch 4: worker 0 of 2 */
+      order = run_epoch (loader, NULL, &error);
+      g_assert_null (order);
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "sample index 17"));
+      g_assert_nonnull (strstr (error->message, "probe refuses item 17"));
+      if (workers[w] > 0)
+        g_assert_nonnull (strstr (error->message, "DataLoader worker 0"));
+    }
+}
+
+static void
+test_error_stops_iteration (void)
+{
+  g_autoptr(Probe) ds = probe_new (20);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2);
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *batch = NULL;
+
+  ds->fail_index = 0;   /* before the workers start */
+  iter = gnn_data_loader_iter (loader, NULL);
+  g_assert_false (gnn_data_loader_iter_next (iter, &batch, &error));
+  g_assert_null (batch);
+  g_assert_nonnull (error);
+  g_assert_false (gnn_data_loader_iter_next (iter, &batch, NULL));
+}
+
+static void
+test_timeout (void)
+{
+  g_autoptr(Probe) ds = probe_new (4);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1);
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *batch = NULL;
+  gint64 start;
+
+  ds->sleep_us = 200000;
+  g_object_set (loader, "timeout", 0.05, "prefetch-factor", 1, NULL);
+  iter = gnn_data_loader_iter (loader, NULL);
+  start = g_get_monotonic_time ();
+  g_assert_false (gnn_data_loader_iter_next (iter, &batch, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TIMEOUT);
+  g_assert_cmpstr (error->message, ==, "DataLoader timed out after 0.05 seconds");
+  /* the worker is joined after its current item (0.2 s), not after all */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 500000);
+}
+
+static void
+test_drop_mid_epoch_joins_workers (void)
+{
+  g_autoptr(Probe) ds = probe_new (1000);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 10, TRUE, 4);
+  GnnDataLoaderIter *iter = gnn_data_loader_iter (loader, NULL);
+  g_autoptr(GPtrArray) batch = NULL;
+  gint64 start;
+  gint calls;
+
+  ds->sleep_us = 1000;
+  g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
+  start = g_get_monotonic_time ();
+  g_object_unref (iter);   /* stops and joins the workers */
+  calls = g_atomic_int_get (&ds->calls);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 200000);
+  g_assert_cmpint (calls, <, 1000);
+  g_usleep (20000);
+  g_assert_cmpint (g_atomic_int_get (&ds->calls), ==, calls);   /* nothing runs any more */
+}
+
+static void
+test_many_iterators_in_a_row (void)
+{
+  g_autoptr(Probe) ds = probe_new (30);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 3);
+
+  for (int i = 0; i < 20; i++)
+    {
+      g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+      GPtrArray *batch;
+
+      if (i % 2 == 0)
+        while (gnn_data_loader_iter_next (iter, &batch, NULL))
+          g_ptr_array_unref (batch);
+    }
+}
+
+static void
+test_sampler_and_batch_sampler (void)
+{
+  g_autoptr(Probe) ds = probe_new (10);
+  gint64 idx[] = { 9, 3, 5 };
+  g_autoptr(GnnSubsetRandomSampler) s = gnn_subset_random_sampler_new (idx, 3, NULL);
+  g_autoptr(GnnSequentialSampler) seq = gnn_sequential_sampler_new (GNN_DATASET (ds));
+  g_autoptr(GnnBatchSampler) bs = gnn_batch_sampler_new (GNN_SAMPLER (seq), 4, TRUE, NULL);
+  g_autoptr(GnnDataLoader) a = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "sampler", s,
+                                             "batch-size", (gint64) 2, "num-workers", 2, NULL);
+  g_autoptr(GnnDataLoader) b = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds,
+                                             "batch-sampler", bs, NULL);
+  g_autoptr(GArray) oa = NULL, ob = NULL;
+  gint64 sum = 0;
+
+  g_assert_cmpint (gnn_data_loader_get_length (a), ==, 2);
+  oa = run_epoch (a, NULL, NULL);
+  g_assert_cmpuint (oa->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    sum += g_array_index (oa, gint64, i);
+  g_assert_cmpint (sum, ==, 17);
+  g_assert_cmpint (gnn_data_loader_get_length (b), ==, 2);
+  ob = run_epoch (b, NULL, NULL);
+  g_assert_cmpuint (ob->len, ==, 8);
+}
+
+static void
+expect_invalid (GnnDataLoader *loader, const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, &error);
+
+  g_assert_null (iter);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static void
+test_argument_messages (void)
+{
+  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(GnnSequentialSampler) seq = gnn_sequential_sampler_new (GNN_DATASET (ds));
+  g_autoptr(GnnBatchSampler) bs = gnn_batch_sampler_new (GNN_SAMPLER (seq), 4, FALSE, NULL);
+  GnnDataLoader *l;
+
+  l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "num-workers", -1, NULL);
+  expect_invalid (l, "num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.");
+  g_object_unref (l);
+  l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "timeout", -1.0, NULL);
+  expect_invalid (l, "timeout option should be non-negative");
+  g_object_unref (l);
+  l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "prefetch-factor", 4, NULL);
+  expect_invalid (l, "prefetch_factor option could only be specified in multiprocessing."
+                     "let num_workers > 0 to enable multiprocessing.");
+  g_object_unref (l);
+  l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "persistent-workers", TRUE, NULL);
+  expect_invalid (l, "persistent_workers option needs num_workers > 0");
+  g_object_unref (l);
+  l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "sampler", seq, "shuffle", TRUE, NULL);
+  expect_invalid (l, "sampler option is mutually exclusive with shuffle");
+  g_object_unref (l);
+  l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "batch-sampler", bs, "drop-last", TRUE, NULL);
+  expect_invalid (l, "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last");
+  g_object_unref (l);
+  l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "batch-size", (gint64) 0, NULL);
+  expect_invalid (l, "batch_size should be a positive integer value, but got batch_size=0");
+  g_assert_cmpint (gnn_data_loader_get_length (l), ==, 0);
+  g_object_unref (l);
+}
+
+static void
+test_processes_not_supported (void)
+{
+  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(GnnDataLoader) l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "num-workers", 2,
+                                             "worker-mode", GNN_WORKER_MODE_PROCESSES, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (l, &error);
+
+  g_assert_null (iter);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+}
+
+static void
+test_idx_like_batches (void)
+{
+  g_autoptr(GnnTensor) x = gnn_tensor_zeros ((gint64[]) { 10, 4, 5 }, 3, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) y = gnn_tensor_arange (0, 10, 1, GNN_DTYPE_I64, NULL);
+  GnnTensor *ts[] = { x, y };
+  g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (ts, 2, NULL);
+  g_autoptr(GnnDataLoader) l = gnn_data_loader_new (GNN_DATASET (ds), 4, FALSE);
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (l, NULL);
+  g_autoptr(GPtrArray) batch = NULL;
+  const gint64 *shape;
+  guint ndim;
+
+  g_assert_cmpint (gnn_data_loader_iter_get_length (iter), ==, 3);
+  g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
+  shape = gnn_tensor_get_shape (g_ptr_array_index (batch, 0), &ndim);
+  g_assert_cmpuint (ndim, ==, 3);
+  g_assert_cmpint (shape[0], ==, 4);
+  g_assert_cmpint (shape[1], ==, 4);
+  g_assert_cmpint (shape[2], ==, 5);
+  shape = gnn_tensor_get_shape (g_ptr_array_index (batch, 1), &ndim);
+  g_assert_cmpuint (ndim, ==, 1);
+  g_assert_cmpint (shape[0], ==, 4);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/data/loader/shuffle-covers-each-index-once", test_shuffle_covers_each_index_once);
+  g_test_add_func ("/data/loader/same-seed-same-order-any-workers", test_same_seed_same_order_any_workers);
+  g_test_add_func ("/data/loader/drop-last", test_drop_last);
+  g_test_add_func ("/data/loader/order-under-random-delays", test_order_under_random_delays);
+  g_test_add_func ("/data/loader/worker-info-and-seeds", test_worker_info_and_seeds);
+  g_test_add_func ("/data/loader/no-workers-runs-in-caller", test_no_workers_runs_in_caller);
+  g_test_add_func ("/data/loader/error-names-worker-and-index", test_error_names_worker_and_index);
+  g_test_add_func ("/data/loader/error-stops-iteration", test_error_stops_iteration);
+  g_test_add_func ("/data/loader/timeout", test_timeout);
+  g_test_add_func ("/data/loader/drop-mid-epoch-joins-workers", test_drop_mid_epoch_joins_workers);
+  g_test_add_func ("/data/loader/many-iterators-in-a-row", test_many_iterators_in_a_row);
+  g_test_add_func ("/data/loader/sampler-and-batch-sampler", test_sampler_and_batch_sampler);
+  g_test_add_func ("/data/loader/argument-messages", test_argument_messages);
+  g_test_add_func ("/data/loader/processes-not-supported", test_processes_not_supported);
+  g_test_add_func ("/data/loader/tensor-dataset-batches", test_idx_like_batches);
+  return g_test_run ();
+}

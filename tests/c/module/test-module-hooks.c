@@ -181,6 +181,7 @@ test_handle_outlives_module (void)
   g_autoptr(GnnHookHandle) h = gnn_module_register_forward_pre_hook (leaf, noop_pre, &destroyed, count_destroy, 0);
 
   g_object_unref (leaf);
+  g_assert_false (gnn_hook_handle_is_active (h));
   gnn_hook_handle_remove (h);
   g_assert_false (gnn_hook_handle_is_active (h));
 }

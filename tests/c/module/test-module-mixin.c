@@ -15,6 +15,8 @@ has_config_init (GnnModule *module, gpointer user_data)
 {
   g_autoptr(GnnTensor) t = test_tensor_new (1);
 
+  /* the final type's name, although GnnModule's instance init is running */
+  g_assert_true (g_str_has_prefix (gnn_module_get_name (module), "Test"));
   config_inits++;
   g_assert_true (gnn_module_register_buffer (module, "config", t, TRUE, NULL));
 }

@@ -348,6 +348,23 @@ test_replace_keeps_position (void)
 }
 
 static void
+test_cycle_rejected (void)
+{
+  g_autoptr(GnnModule) root = test_box_new ();
+  g_autoptr(GnnModule) inner = test_box_new ();
+  g_autoptr(GError) e1 = NULL;
+  g_autoptr(GError) e2 = NULL;
+
+  g_assert_true (gnn_module_register_module (root, "inner", inner, NULL));
+  g_assert_false (gnn_module_register_module (root, "me", root, &e1));
+  g_assert_error (e1, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_false (gnn_module_set_child (inner, "up", G_OBJECT (root), &e2));
+  g_assert_cmpstr (e2->message, ==,
+                   "cannot assign 'TestBox' as child module 'up': it contains this module (a cycle)");
+  g_assert_false (gnn_module_has_child (inner, "up"));
+}
+
+static void
 test_get_name (void)
 {
   g_autoptr(GnnModule) leaf = test_leaf_new ();
@@ -380,6 +397,7 @@ main (int argc, char **argv)
   g_test_add_func ("/module/path/submodule", test_get_submodule_paths);
   g_test_add_func ("/module/path/parameter-and-buffer", test_get_parameter_and_buffer_paths);
   g_test_add_func ("/module/signals/child-added-removed", test_child_signals);
+  g_test_add_func ("/module/register/cycle-rejected", test_cycle_rejected);
   g_test_add_func ("/module/name", test_get_name);
 
   return g_test_run ();

@@ -117,6 +117,49 @@ test_slotted_sub_init (TestSlottedSub *self)
 {
 }
 
+/* TestThreaded: a slotted class first instantiated from many threads. */
+#define TEST_TYPE_THREADED (test_threaded_get_type ())
+G_DECLARE_FINAL_TYPE (TestThreaded, test_threaded, TEST, THREADED, GnnModule)
+struct _TestThreaded { GnnModule parent_instance; };
+G_DEFINE_FINAL_TYPE (TestThreaded, test_threaded, GNN_TYPE_MODULE)
+
+static void
+test_threaded_class_init (TestThreadedClass *klass)
+{
+  gnn_module_class_install_child_slot (GNN_MODULE_CLASS (klass), "body", TEST_TYPE_LEAF);
+}
+
+static void
+test_threaded_init (TestThreaded *self)
+{
+}
+
+static gpointer
+make_threaded (gpointer data)
+{
+  for (int i = 0; i < 50; i++)
+    {
+      g_autoptr(GnnModule) leaf = test_leaf_new ();
+      g_autoptr(GnnModule) net = g_object_new (TEST_TYPE_THREADED, "body", leaf, NULL);
+      g_autoptr(GnnModule) got = NULL;
+
+      g_object_get (net, "body", &got, NULL);
+      g_assert_true (got == leaf);
+    }
+  return NULL;
+}
+
+static void
+test_first_instances_from_threads (void)
+{
+  GThread *threads[8];
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("slots", make_threaded, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+}
+
 static void
 test_set_registers (void)
 {
@@ -287,6 +330,7 @@ main (int argc, char **argv)
   g_test_add_func ("/module/slots/own-property-after-slots", test_own_property_after_slots);
   g_test_add_func ("/module/slots/subclass-own-property-before-slot", test_subclass_own_property_before_slot);
   g_test_add_func ("/module/slots/construct-with-slot", test_construct_with_slot);
+  g_test_add_func ("/module/slots/first-instances-from-threads", test_first_instances_from_threads);
 
   return g_test_run ();
 }
