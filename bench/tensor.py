@@ -34,6 +34,7 @@ TARGETS = {
 
 SGEMM_SIZES = [256, 1024, 2048]
 ELEMS = 16 << 20
+CASES = [('sgemm', n) for n in SGEMM_SIZES] + [(op, ELEMS) for op in ('add', 'relu', 'add_', 'relu_')]
 
 
 def parse_args():
@@ -52,9 +53,6 @@ def parse_args():
     if args.reps < 1 or args.rounds < 1 or args.min_time < 0:
         parser.error('--reps and --rounds must be at least 1, --min-time not negative')
     return args
-
-
-CASES = [('sgemm', n) for n in SGEMM_SIZES] + [(op, ELEMS) for op in ('add', 'relu', 'add_', 'relu_')]
 
 
 def driver_path(args):
@@ -150,6 +148,7 @@ def better(old, new):
 def main():
     args = parse_args()
     exe = driver_path(args)
+    load_before = os.getloadavg()[0]
     import torch  # after the build: a failed build should not wait for torch to load
 
     # Gnn and PyTorch alternate case by case (and swap order every round), so
@@ -171,6 +170,7 @@ def main():
                     result = run_torch(torch, args, op, size)
                     torch_best[op, size] = better(torch_best.get((op, size)), result)
     tinfo = torch_info(torch)
+    load_after = os.getloadavg()[0]
 
     rows = []
     for key in CASES:
@@ -191,7 +191,9 @@ def main():
           f'OpenBLAS={tinfo["torch_openblas_threads"]}'
           + (f'; env {env}' if env else ''))
     print(f'best of {args.reps} repetitions (>= {args.min_time:g} s each, after warm-up) '
-          f'and of {args.rounds} alternating rounds; result allocation included on both sides\n')
+          f'and of {args.rounds} alternating rounds; result allocation included on both sides')
+    # Other processes skew the numbers: say how busy the machine was.
+    print(f'load average (1 min): {load_before:.2f} before, {load_after:.2f} after\n')
 
     header = f'{"operation":<10} {"size":>10} {"unit":>8} {"Gnn":>9} {"PyTorch":>9} ' \
              f'{"ratio":>7} {"median r.":>9} {"target":>7}  result'
@@ -207,7 +209,7 @@ def main():
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'machine': {'arch': platform.machine(), 'cpus': os.cpu_count(),
-                                   'env': env},
+                                   'env': env, 'loadavg': [load_before, load_after]},
                        'gnn': gnn_info, 'torch': tinfo, 'reps': args.reps, 'rounds': args.rounds,
                        'min_time': args.min_time, 'rows': rows}, f, indent=2)
             f.write('\n')

@@ -336,3 +336,526 @@ class Tensor(Gnn.Tensor):
 
 Tensor = override(Tensor)
 __all__.append('Tensor')
+
+
+# --- Module -----------------------------------------------------------------
+#
+# The PyTorch protocol over GnnModule: attribute assignment that registers
+# children, attribute lookup that falls back to the registry, lists of
+# (name, object) pairs, model(x), repr, train()/eval() returning self,
+# state_dict() as an ordered mapping, load_state_dict() with a
+# (missing_keys, unexpected_keys) result, and hooks with torch's signatures.
+# Library errors surface as GLib.Error (domain "gnn-error-quark") with the
+# C library's message text, which is PyTorch's with class names adapted.
+
+import collections as _collections
+import collections.abc as _abc
+import threading as _threading
+
+from gi.repository import GLib as _GLib
+from gi.repository import GObject as _GObject
+
+_CModule = Gnn.Module
+_CStateDict = Gnn.StateDict
+_GNN_ERROR_DOMAIN = 'gnn-error-quark'
+
+
+def _gnn_error(code, message):
+    """A GLib.Error in the GNN_ERROR domain (code: a Gnn.Error value)."""
+    return _GLib.Error(message, _GNN_ERROR_DOMAIN, int(code))
+
+
+# A Python exception raised inside do_forward or a hook cannot cross the C
+# call path as itself: it crosses as a GLib.Error, and the original is kept
+# here so that model(x) / forward(x) re-raise it, as torch would.
+_pending = _threading.local()
+
+
+def _stash(exc, where):
+    _pending.exc = exc
+    return _gnn_error(Gnn.Error.INVALID_ARGUMENT,
+                      '%s failed: %s: %s' % (where, type(exc).__name__, exc))
+
+
+def _guarded_call(func, *args):
+    """Runs a C entry point that may call back into Python; re-raises the
+    Python exception a callback raised instead of its GLib.Error stand-in."""
+    previous = getattr(_pending, 'exc', None)
+    _pending.exc = None
+    exc = None
+    try:
+        return func(*args)
+    except _GLib.Error:
+        exc = _pending.exc
+        if exc is None:
+            raise
+    finally:
+        _pending.exc = previous
+    raise exc
+
+
+def _wrap_forward(func):
+    def do_forward(self, input):
+        try:
+            return func(self, input)
+        except _GLib.Error:
+            raise
+        except Exception as exc:
+            raise _stash(exc, 'forward of %s' % type(self).__name__) from exc
+    do_forward.__name__ = getattr(func, '__name__', 'do_forward')
+    do_forward.__doc__ = getattr(func, '__doc__', None)
+    do_forward.__wrapped__ = func
+    do_forward._gnn_guarded = True
+    return do_forward
+
+
+def _type_name(value):
+    """The type name the C library would print for `value` (the GType name
+    of a GObject), else the Python type name."""
+    if isinstance(value, _GObject.Object):
+        return value.__gtype__.name
+    return type(value).__name__
+
+
+def _is_initialized(module):
+    try:
+        module.__grefcount__
+        return True
+    except TypeError:   # "GObject instance is not yet created"
+        return False
+
+
+def _is_slot_pspec(pspec):
+    """A declared child slot is an object property of a module or tensor
+    type (see gnn_module_class_install_child_slot)."""
+    vtype = pspec.value_type
+    return vtype.is_a(_CModule.__gtype__) or vtype.is_a(Gnn.Tensor.__gtype__)
+
+
+def _find_pspec(module, name):
+    if not name or not name[0].isalpha():
+        return None
+    try:
+        return module.find_property(name.replace('_', '-'))
+    except TypeError:
+        return None
+
+
+class _IncompatibleKeys(_collections.namedtuple('IncompatibleKeys',
+                                                ['missing_keys', 'unexpected_keys'])):
+    """The result of Module.load_state_dict(), as in torch."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return '<All keys matched successfully>'
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _hook_flags(prepend, always_call=False):
+    flags = Gnn.HookFlags.NONE
+    if prepend:
+        flags |= Gnn.HookFlags.PREPEND
+    if always_call:
+        flags |= Gnn.HookFlags.ALWAYS_CALL
+    return flags
+
+
+def _check_attribute_free(module, name, kind_has):
+    """torch's `hasattr(self, name) and name not in self._<kind>` check for
+    what the C library cannot see: the Python instance dict and class
+    attributes."""
+    if not isinstance(name, str) or not name or '.' in name or kind_has:
+        return
+    if name in module.__dict__ or hasattr(type(module), name):
+        raise _gnn_error(Gnn.Error.NAME, "attribute '%s' already exists" % name)
+
+
+class Module(Gnn.Module):
+    """A Gnn.Module with PyTorch's nn.Module protocol.
+
+    Subclass it like torch.nn.Module: call super().__init__() first, then
+    assign children (`self.fc = Gnn.Parameter...`, `self.block = Block()`).
+    Implement `do_forward(self, x)` (or `forward(self, x)`, which is used as
+    do_forward) and optionally `do_extra_repr(self)` (or `extra_repr`)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        ns = cls.__dict__
+        if 'forward' in ns and 'do_forward' not in ns:
+            cls.do_forward = ns['forward']
+        if 'extra_repr' in ns and 'do_extra_repr' not in ns:
+            cls.do_extra_repr = ns['extra_repr']
+        if 'do_forward' in cls.__dict__ and \
+                not getattr(cls.__dict__['do_forward'], '_gnn_guarded', False):
+            cls.do_forward = _wrap_forward(cls.__dict__['do_forward'])
+
+    # -- attributes -----------------------------------------------------------
+
+    def __setattr__(self, name, value):
+        if isinstance(value, (Gnn.Parameter, _CModule)):
+            if not _is_initialized(self):
+                raise AttributeError('cannot assign %s before Module.__init__() call'
+                                     % ('parameters' if isinstance(value, Gnn.Parameter)
+                                        else 'module'))
+            if name in self.__dict__:
+                super().__delattr__(name)
+            _CModule.set_child(self, name, value)
+            return
+        if not _is_initialized(self):
+            super().__setattr__(name, value)
+            return
+        pspec = None
+        if not _CModule.has_child(self, name):
+            pspec = _find_pspec(self, name)
+            if pspec is None or (not _is_slot_pspec(pspec) and
+                                 not (pspec.flags & _GObject.ParamFlags.WRITABLE)):
+                super().__setattr__(name, value)
+                return
+            if not _is_slot_pspec(pspec):
+                self.set_property(pspec.name, value)
+                return
+        if value is None or isinstance(value, Gnn.Tensor):
+            _CModule.set_child(self, name, value)
+            return
+        # Not a GObject: let the library word the error for a stand-in
+        # object, then name the real type.
+        try:
+            _CModule.set_child(self, name, _GObject.Object())
+        except _GLib.Error as e:
+            raise _gnn_error(e.code, e.message.replace("'GObject'", "'%s'"
+                                                       % _type_name(value))) from None
+        raise AssertionError('set_child accepted a plain GObject')   # pragma: no cover
+
+    def __getattr__(self, name):
+        # Only called when normal lookup fails.
+        if name.startswith('__') and name.endswith('__'):
+            raise AttributeError("'%s' object has no attribute '%s'"
+                                 % (type(self).__name__, name))
+        if not _is_initialized(self):
+            raise AttributeError("'%s' object has no attribute '%s'"
+                                 % (type(self).__name__, name))
+        try:
+            return _CModule.get_child(self, name)
+        except _GLib.Error as e:
+            error = e
+        pspec = _find_pspec(self, name)
+        if pspec is not None and not _is_slot_pspec(pspec):
+            return self.get_property(pspec.name)
+        raise AttributeError(error.message)
+
+    def __delattr__(self, name):
+        if _is_initialized(self) and _CModule.has_child(self, name):
+            _CModule.delete_child(self, name)
+        else:
+            super().__delattr__(name)
+
+    def __dir__(self):
+        names = set(super().__dir__())
+        if _is_initialized(self):
+            names.update(n for n, _ in self.named_parameters(recurse=False))
+            names.update(n for n, _ in self.named_buffers(recurse=False))
+            names.update(n for n, _ in self.named_children())
+        return sorted(names)
+
+    @property
+    def training(self):
+        """Whether the module is in training mode (the `training` property)."""
+        return _CModule.get_training(self)
+
+    @training.setter
+    def training(self, value):
+        self.set_property('training', bool(value))
+
+    # -- registration ---------------------------------------------------------
+
+    def register_parameter(self, name, param):
+        """Registers `param` (a Gnn.Parameter or None) under `name`."""
+        if not isinstance(name, str):
+            raise TypeError('parameter name should be a string. Got %s' % type(name).__name__)
+        if param is not None and not isinstance(param, Gnn.Parameter):
+            raise _gnn_error(Gnn.Error.TYPE,
+                             "cannot assign '%s' object to parameter '%s' "
+                             "(GnnParameter or NULL required)" % (_type_name(param), name))
+        _check_attribute_free(self, name, name in self._names('parameters'))
+        _CModule.register_parameter(self, name, param)
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Registers `tensor` (a Gnn.Tensor or None) as a buffer; a
+        non-persistent buffer is not part of state_dict()."""
+        if not isinstance(name, str):
+            raise TypeError('buffer name should be a string. Got %s' % type(name).__name__)
+        if tensor is not None and not isinstance(tensor, Gnn.Tensor):
+            raise _gnn_error(Gnn.Error.TYPE,
+                             "cannot assign '%s' object to buffer '%s' "
+                             "(GnnTensor or NULL required)" % (_type_name(tensor), name))
+        _check_attribute_free(self, name, name in self._names('buffers'))
+        _CModule.register_buffer(self, name, tensor, persistent)
+
+    def register_module(self, name, module):
+        """Registers `module` (a Gnn.Module or None) as a child (add_module)."""
+        if module is not None and not isinstance(module, _CModule):
+            raise _gnn_error(Gnn.Error.TYPE, '%s is not a Module subclass'
+                             % _type_name(module))
+        if not isinstance(name, str):
+            raise TypeError('module name should be a string. Got %s' % type(name).__name__)
+        _check_attribute_free(self, name, name in self._names('modules'))
+        _CModule.register_module(self, name, module)
+
+    add_module = register_module
+
+    def _names(self, kind):
+        """The names registered in one map, empty slots included."""
+        if kind == 'modules':
+            maps = [n for n, _ in self.named_children()]
+        elif kind == 'parameters':
+            maps = [n for n, _ in self.named_parameters(recurse=False)]
+        else:
+            maps = [n for n, _ in self.named_buffers(recurse=False)]
+        return maps
+
+    # -- traversal ------------------------------------------------------------
+
+    def named_parameters(self, prefix='', recurse=True):
+        """[(name, parameter)] in torch's order; shared parameters once."""
+        values, names = _CModule.named_parameters(self, prefix, recurse)
+        return list(zip(names, values))
+
+    def named_buffers(self, prefix='', recurse=True):
+        """[(name, buffer)], non-persistent buffers included."""
+        values, names = _CModule.named_buffers(self, prefix, recurse)
+        return list(zip(names, values))
+
+    def named_children(self):
+        """[(name, module)] of the direct children."""
+        values, names = _CModule.named_children(self)
+        return list(zip(names, values))
+
+    def named_modules(self, memo=None, prefix='', remove_duplicate=True):
+        """[(name, module)], self first with `prefix`, pre-order; a module
+        reachable twice is listed once (unless remove_duplicate=False;
+        a module registered twice under the same parent is still listed
+        once there, as the C API lists a parent's children deduplicated)."""
+        if memo is None and remove_duplicate:
+            values, names = _CModule.named_modules(self, prefix)
+            return list(zip(names, values))
+        result = []
+        if memo is None:
+            memo = set()
+
+        def visit(module, pfx):
+            if remove_duplicate:
+                if module in memo:
+                    return
+                memo.add(module)
+            result.append((pfx, module))
+            for name, child in Module.named_children(module):
+                visit(child, pfx + ('.' if pfx else '') + name)
+        visit(self, prefix)
+        return result
+
+    def parameters(self, recurse=True):
+        return [p for _, p in self.named_parameters(recurse=recurse)]
+
+    def buffers(self, recurse=True):
+        return [b for _, b in self.named_buffers(recurse=recurse)]
+
+    def children(self):
+        return [m for _, m in self.named_children()]
+
+    def modules(self):
+        return [m for _, m in self.named_modules()]
+
+    def apply(self, fn):
+        """Calls fn(module) on every module, children first; returns self."""
+        _CModule.apply(self, lambda module, user_data: fn(module), None)
+        return self
+
+    def train(self, mode=True):
+        """Sets training mode on the whole tree; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError('training mode is expected to be boolean')
+        _CModule.train(self, mode)
+        return self
+
+    def eval(self):
+        """train(False); returns self."""
+        _CModule.eval(self)
+        return self
+
+    def requires_grad_(self, requires_grad=True):
+        _CModule.requires_grad_(self, requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=False):
+        _CModule.zero_grad(self, set_to_none)
+
+    # -- call -----------------------------------------------------------------
+
+    def __call__(self, input):
+        """model(x): hooks and forward (Gnn.Module.call)."""
+        return _guarded_call(_CModule.call, self, input)
+
+    def forward(self, input):
+        """Runs the module's forward without hooks."""
+        return _guarded_call(_CModule.forward, self, input)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False):
+        """hook(module, input) runs before forward; `input` is a 1-tuple
+        (x,) as in torch. It returns None, or a replacement input (a tensor
+        or a 1-tuple). Returns a handle with remove()."""
+        def pre_hook(module, input, user_data):
+            try:
+                result = hook(module, (input,))
+            except _GLib.Error:
+                raise
+            except Exception as exc:
+                raise _stash(exc, 'forward pre-hook of %s' % type(module).__name__) from exc
+            if isinstance(result, tuple):
+                if len(result) != 1:
+                    raise _stash(TypeError('forward pre-hook must return None, a tensor or '
+                                           'a 1-tuple, got a %d-tuple' % len(result)),
+                                 'forward pre-hook')
+                result = result[0]
+            return result
+        return _CModule.register_forward_pre_hook(self, pre_hook, None, _hook_flags(prepend))
+
+    def register_forward_hook(self, hook, *, prepend=False, always_call=False):
+        """hook(module, input, output) runs after forward (`input` a 1-tuple
+        as in torch); it returns None or a replacement output. With
+        always_call it also runs when the call fails (output None).
+        Returns a handle with remove()."""
+        def post_hook(module, input, output, user_data):
+            try:
+                return hook(module, (input,), output)
+            except _GLib.Error:
+                raise
+            except Exception as exc:
+                raise _stash(exc, 'forward hook of %s' % type(module).__name__) from exc
+        return _CModule.register_forward_hook(self, post_hook, None,
+                                              _hook_flags(prepend, always_call))
+
+    # -- state ----------------------------------------------------------------
+
+    def state_dict(self, destination=None, prefix='', keep_vars=False):
+        """The module's state as a Gnn.StateDict (an ordered mapping):
+        parameters, then persistent buffers, then children with dotted
+        prefixes. The tensors are the module's own (not copies)."""
+        state = _CModule.state_dict(self)
+        if destination is None and not prefix:
+            return state
+        if destination is None:
+            destination = StateDict()
+        for key in state.get_keys():
+            destination.insert(prefix + key, state.lookup(key))
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Copies `state_dict` (a Gnn.StateDict or a mapping of name to
+        Gnn.Tensor) into the module. Returns (missing_keys, unexpected_keys);
+        raises GLib.Error with torch's message on failure, after copying
+        nothing."""
+        if not isinstance(state_dict, _CStateDict):
+            if not isinstance(state_dict, _abc.Mapping):
+                raise TypeError('Expected state_dict to be dict-like, got %s.'
+                                % type(state_dict))
+            converted = StateDict()
+            for key, value in state_dict.items():
+                if not isinstance(value, Gnn.Tensor):
+                    if _np is not None and isinstance(value, _np.ndarray):
+                        value = Tensor.from_numpy(value)
+                    else:
+                        raise TypeError("state_dict value for key '%s' must be a Gnn.Tensor, "
+                                        "got %s" % (key, type(value).__name__))
+                converted.insert(key, value)
+            state_dict = converted
+        _, missing, unexpected = _CModule.load_state_dict(self, state_dict, strict)
+        return _IncompatibleKeys(list(missing or []), list(unexpected or []))
+
+    # -- printing -------------------------------------------------------------
+
+    def __repr__(self):
+        if not _is_initialized(self):
+            return '<%s (not initialized)>' % type(self).__name__
+        return self.to_string()
+
+    __str__ = __repr__
+
+
+Module = override(Module)
+__all__.append('Module')
+
+
+class StateDict(Gnn.StateDict):
+    """A Gnn.StateDict that behaves as an ordered mapping of name to tensor
+    (like the OrderedDict torch's state_dict() returns)."""
+
+    def __len__(self):
+        return self.get_length()
+
+    def __iter__(self):
+        return iter(self.get_keys())
+
+    def __contains__(self, key):
+        return isinstance(key, str) and self.contains(key)
+
+    def __getitem__(self, key):
+        if not isinstance(key, str) or not self.contains(key):
+            raise KeyError(key)
+        return self.lookup(key)
+
+    def __setitem__(self, key, value):
+        if not isinstance(key, str):
+            raise TypeError('state dict keys must be str, not %s' % type(key).__name__)
+        if not isinstance(value, Gnn.Tensor):
+            raise TypeError("state dict values must be Gnn.Tensor, not %s"
+                            % type(value).__name__)
+        self.insert(key, value)
+
+    def __delitem__(self, key):
+        if not isinstance(key, str) or not self.remove(key):
+            raise KeyError(key)
+
+    def keys(self):
+        return list(self.get_keys())
+
+    def values(self):
+        return [self.lookup(k) for k in self.get_keys()]
+
+    def items(self):
+        return [(k, self.lookup(k)) for k in self.get_keys()]
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key, *default):
+        if key in self:
+            value = self.lookup(key)
+            self.remove(key)
+            return value
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def update(self, other=(), **kwargs):
+        pairs = other.items() if isinstance(other, _abc.Mapping) else other
+        for key, value in pairs:
+            self[key] = value
+        for key, value in kwargs.items():
+            self[key] = value
+
+    def copy(self):
+        """A new state dict with the same keys and tensors (not copied)."""
+        result = StateDict()
+        for key in self.get_keys():
+            result.insert(key, self.lookup(key))
+        return result
+
+    def __repr__(self):
+        return 'StateDict([%s])' % ', '.join(repr(k) for k in self.get_keys())
+
+
+StateDict = override(StateDict)
+_abc.MutableMapping.register(StateDict)
+__all__.append('StateDict')

@@ -23,6 +23,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnSampler, gnn_sampler, GNN, SAMPLER, GObject)
  * @parent_class: the parent class
  * @get_length: returns the number of indices one epoch yields
  * @sample: returns the indices of one epoch (advancing any random state)
+ *   as a #GArray of #gint64
  *
  * The virtual methods of [class@Gnn.Sampler].
  */
@@ -31,13 +32,23 @@ struct _GnnSamplerClass
   GObjectClass parent_class;
 
   gint64   (*get_length) (GnnSampler  *self);
-  gint64 * (*sample)     (GnnSampler  *self,
-                          gsize       *n_indices,
+  GArray * (*sample)     (GnnSampler  *self,
                           GError     **error);
 
   /*< private >*/
   gpointer padding[8];
 };
+
+/**
+ * GnnSamplerClass::sample:
+ * @self: a #GnnSampler
+ * @error: return location for a #GError
+ *
+ * Draws the indices of one epoch. In Python, `do_sample (self)` returns a
+ * list of ints.
+ *
+ * Returns: (transfer full) (element-type gint64): the indices, or %NULL on error
+ */
 
 GNN_AVAILABLE_IN_ALL
 gint64   gnn_sampler_get_length (GnnSampler  *self);

@@ -16,6 +16,7 @@
 #include <gnn/gnn-generator.h>
 #include <gnn/gnn-tensor.h>
 #include <gnn/gnn-parameter.h>
+#include <gnn/gnn-tensor-nn.h>
 
 /* module (keep one line per header) */
 #include <gnn/gnn-hook-handle.h>
@@ -24,6 +25,27 @@
 #include <gnn/gnn-mixin.h>
 
 /* nn */
+#include <gnn/gnn-sequential.h>
+#include <gnn/gnn-module-list.h>
+#include <gnn/gnn-module-dict.h>
+#include <gnn/gnn-parameter-list.h>
+#include <gnn/gnn-parameter-dict.h>
+#include <gnn/gnn-linear.h>
+#include <gnn/gnn-identity.h>
+#include <gnn/gnn-flatten.h>
+#include <gnn/gnn-relu.h>
+#include <gnn/gnn-gelu.h>
+#include <gnn/gnn-tanh.h>
+#include <gnn/gnn-sigmoid.h>
+#include <gnn/gnn-softmax.h>
+#include <gnn/gnn-log-softmax.h>
+#include <gnn/gnn-dropout.h>
+#include <gnn/gnn-layer-norm.h>
+#include <gnn/gnn-batch-norm.h>
+#include <gnn/gnn-embedding.h>
+#include <gnn/gnn-conv2d.h>
+#include <gnn/gnn-max-pool2d.h>
+#include <gnn/gnn-avg-pool2d.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>
@@ -31,6 +53,8 @@
 #include <gnn/gnn-subset.h>
 #include <gnn/gnn-concat-dataset.h>
 #include <gnn/gnn-idx-dataset.h>
+#include <gnn/gnn-item-iterator.h>
+#include <gnn/gnn-iterable-dataset.h>
 #include <gnn/gnn-sampler.h>
 #include <gnn/gnn-sequential-sampler.h>
 #include <gnn/gnn-random-sampler.h>

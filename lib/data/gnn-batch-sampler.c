@@ -141,7 +141,7 @@ gnn_batch_sampler_get_length (GnnBatchSampler *self)
 
   g_return_val_if_fail (GNN_IS_BATCH_SAMPLER (self), 0);
   n = gnn_sampler_get_length (self->sampler);
-  return self->drop_last ? n / self->batch_size : (n + self->batch_size - 1) / self->batch_size;
+  return n / self->batch_size + (!self->drop_last && n % self->batch_size != 0);
 }
 
 /**
@@ -214,6 +214,6 @@ gnn_batch_sampler_sample (GnnBatchSampler  *self,
   if (self->drop_last)
     n -= n % (gsize) self->batch_size;
   *n_indices = n;
-  *n_batches = (n + (gsize) self->batch_size - 1) / (gsize) self->batch_size;
+  *n_batches = n / (gsize) self->batch_size + (n % (gsize) self->batch_size != 0);
   return indices;
 }

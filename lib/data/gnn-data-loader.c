@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "data/gnn-data-private.h"
+#include "data/gnn-worker-pool.h"
 
 /**
  * GnnDataLoader:
@@ -49,6 +49,7 @@ struct _GnnDataLoader
   gboolean         persistent_workers;
   double           timeout;
   guint64          seed;
+  GnnWorkerPool   *persistent_pool;   /* kept across passes with persistent-workers */
 };
 
 enum {
@@ -70,6 +71,9 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum { WORKER_INIT, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (GnnDataLoader, gnn_data_loader, G_TYPE_OBJECT)
 
@@ -125,6 +129,13 @@ gnn_data_loader_set_property (GObject *object, guint prop_id, const GValue *valu
 }
 
 static void
+gnn_data_loader_dispose (GObject *object)
+{
+  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent_pool, gnn_worker_pool_unref);
+  G_OBJECT_CLASS (gnn_data_loader_parent_class)->dispose (object);
+}
+
+static void
 gnn_data_loader_finalize (GObject *object)
 {
   GnnDataLoader *self = GNN_DATA_LOADER (object);
@@ -145,6 +156,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
 
   object_class->get_property = gnn_data_loader_get_property;
   object_class->set_property = gnn_data_loader_set_property;
+  object_class->dispose = gnn_data_loader_dispose;
   object_class->finalize = gnn_data_loader_finalize;
 
   /**
@@ -223,8 +235,9 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
   /**
    * GnnDataLoader:persistent-workers:
    *
-   * Whether workers outlive a pass (accepted and validated; workers are
-   * currently started for each pass).
+   * Whether the worker threads outlive a pass and serve the next ones
+   * (keeping their seeds), until the loader is disposed or its dataset or
+   * number of workers changes.
    */
   properties[PROP_PERSISTENT_WORKERS] =
     g_param_spec_boolean ("persistent-workers", NULL, NULL, FALSE, rw);
@@ -244,6 +257,27 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * GnnDataLoader::worker-init:
+   * @self: the loader
+   * @info: the worker's info
+   *
+   * Emitted in each worker thread when it starts, after seeding and before
+   * it loads anything, like PyTorch's `worker_init_fn`. Handlers run in the
+   * worker thread (one emission per worker at a time, concurrently across
+   * workers). Not emitted with zero workers.
+   */
+  signals[WORKER_INIT] =
+    g_signal_new ("worker-init", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, GNN_TYPE_WORKER_INFO);
+}
+
+void
+gnn_data_loader_emit_worker_init (GnnDataLoader *self,
+                                  GnnWorkerInfo *info)
+{
+  g_signal_emit (self, signals[WORKER_INIT], 0, info);
 }
 
 static void
@@ -382,7 +416,28 @@ gnn_data_loader_get_length (GnnDataLoader *self)
     return gnn_batch_sampler_get_length (self->batch_sampler);
   n = self->sampler != NULL ? gnn_sampler_get_length (self->sampler)
                             : gnn_dataset_get_length (self->dataset);
-  return self->drop_last ? n / self->batch_size : (n + self->batch_size - 1) / self->batch_size;
+  return n / self->batch_size + (!self->drop_last && n % self->batch_size != 0);
+}
+
+/* Checks a pass's indices once here, so workers call get_item unchecked. */
+static gboolean
+check_indices (GnnDataLoader  *self,
+               const gint64   *indices,
+               gsize           n,
+               GError        **error)
+{
+  gint64 length = gnn_dataset_get_length (self->dataset);
+
+  for (gsize i = 0; i < n; i++)
+    if (indices[i] < 0 || indices[i] >= length)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                     "index %" G_GINT64_FORMAT " (from the sampler, position %" G_GSIZE_FORMAT
+                     ") is out of range for %s of length %" G_GINT64_FORMAT,
+                     indices[i], i, G_OBJECT_TYPE_NAME (self->dataset), length);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 /* The indices of one pass, flattened, and the batch size that cuts them. */
@@ -401,7 +456,10 @@ sample_epoch (GnnDataLoader  *self,
       gsize n_batches;
 
       *batch_size = (gsize) gnn_batch_sampler_get_batch_size (self->batch_sampler);
-      return gnn_batch_sampler_sample (self->batch_sampler, n_indices, &n_batches, error);
+      indices = gnn_batch_sampler_sample (self->batch_sampler, n_indices, &n_batches, error);
+      if (indices != NULL && !check_indices (self, indices, *n_indices, error))
+        g_clear_pointer (&indices, g_free);
+      return indices;
     }
   if (self->sampler != NULL)
     sampler = g_object_ref (self->sampler);
@@ -416,6 +474,11 @@ sample_epoch (GnnDataLoader  *self,
   indices = gnn_sampler_sample (sampler, &n, error);
   if (indices == NULL)
     return NULL;
+  if (!check_indices (self, indices, n, error))
+    {
+      g_free (indices);
+      return NULL;
+    }
   *batch_size = (gsize) self->batch_size;
   if (self->drop_last)
     n -= n % *batch_size;
@@ -439,6 +502,8 @@ gnn_data_loader_iter (GnnDataLoader  *self,
                       GError        **error)
 {
   g_autoptr(GnnCollate) collate = NULL;
+  g_autoptr(GnnEpoch) epoch = NULL;
+  g_autoptr(GnnWorkerPool) pool = NULL;
   gint64 *indices;
   gsize n_indices = 0, batch_size = 1;
   guint64 base_seed;
@@ -456,10 +521,28 @@ gnn_data_loader_iter (GnnDataLoader  *self,
   indices = sample_epoch (self, &n_indices, &batch_size, error);
   if (indices == NULL)
     return NULL;
-  base_seed = gnn_generator_next_u64 (self->generator);
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
-  return gnn_data_loader_iter_new_internal (self->dataset, collate, indices, n_indices,
-                                            batch_size, (guint) self->num_workers,
-                                            (guint) self->prefetch_factor, self->timeout,
-                                            base_seed);
+  epoch = gnn_epoch_new (self->dataset, collate, indices, n_indices, batch_size);
+  base_seed = gnn_generator_next_u64 (self->generator);
+  if (self->num_workers == 0)
+    return gnn_data_loader_iter_new_internal (self, epoch, NULL, 0, self->timeout);
+
+  if (self->persistent_pool != NULL &&
+      (!self->persistent_workers ||
+       gnn_worker_pool_get_size (self->persistent_pool) != (guint) self->num_workers ||
+       gnn_worker_pool_get_dataset (self->persistent_pool) != self->dataset))
+    g_clear_pointer (&self->persistent_pool, gnn_worker_pool_unref);
+  if (self->persistent_workers)
+    {
+      if (self->persistent_pool == NULL)
+        self->persistent_pool = gnn_worker_pool_new (self, self->dataset,
+                                                     (guint) self->num_workers, base_seed);
+      pool = gnn_worker_pool_ref (self->persistent_pool);
+    }
+  else
+    {
+      pool = gnn_worker_pool_new (self, self->dataset, (guint) self->num_workers, base_seed);
+    }
+  return gnn_data_loader_iter_new_internal (self, epoch, pool, (guint) self->prefetch_factor,
+                                            self->timeout);
 }

@@ -15,8 +15,25 @@ gnn_index_array_new (gsize n)
   return g_new (gint64, MAX (n, 1));
 }
 
+/* A GArray of @n int64s (uninitialized), what sampler vfuncs return. */
+static inline GArray *
+gnn_index_garray_new (gsize n)
+{
+  GArray *a = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) MAX (n, 1));
+
+  g_array_set_size (a, (guint) n);
+  return a;
+}
+
 /* Fisher–Yates permutation of 0..n-1 into @out. */
 void gnn_randperm (GnnGenerator *generator, gint64 *out, gsize n);
+
+/* get_item without the range check (the loader checks a whole epoch of
+ * indices once, in the caller). */
+GPtrArray *gnn_dataset_get_item_unchecked (GnnDataset *self, gint64 index, GError **error);
+
+/* Emits GnnDataLoader::worker-init (from a worker thread). */
+void gnn_data_loader_emit_worker_init (GnnDataLoader *self, GnnWorkerInfo *info);
 
 /* A generator seeded from the system RNG, for samplers given none. */
 GnnGenerator *gnn_generator_new_unseeded (void);
@@ -25,21 +42,5 @@ GnnGenerator *gnn_generator_new_unseeded (void);
 void gnn_worker_info_set_current (GnnWorkerInfo *info);
 GnnWorkerInfo *gnn_worker_info_new (guint id, guint num_workers, guint64 seed,
                                     GnnDataset *dataset);
-
-G_END_DECLS
-
-G_BEGIN_DECLS
-
-/* Starts one pass over @indices (taken), cut into batches of @batch_size
- * (the last one shorter). With @num_workers > 0, starts the worker threads. */
-GnnDataLoaderIter *gnn_data_loader_iter_new_internal (GnnDataset *dataset,
-                                                      GnnCollate *collate,
-                                                      gint64     *indices,
-                                                      gsize       n_indices,
-                                                      gsize       batch_size,
-                                                      guint       num_workers,
-                                                      guint       prefetch_factor,
-                                                      double      timeout,
-                                                      guint64     base_seed);
 
 G_END_DECLS

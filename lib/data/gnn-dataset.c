@@ -73,25 +73,33 @@ gnn_dataset_get_item (GnnDataset  *self,
                       gint64       index,
                       GError     **error)
 {
-  GnnDatasetClass *klass;
-  GPtrArray *item = NULL;
   gint64 length;
 
   g_return_val_if_fail (GNN_IS_DATASET (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  klass = GNN_DATASET_GET_CLASS (self);
-  if (klass->get_item == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "%s does not implement get_item", G_OBJECT_TYPE_NAME (self));
-      return NULL;
-    }
   length = gnn_dataset_get_length (self);
   if (index < 0 || index >= length)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                    "index %" G_GINT64_FORMAT " is out of range for %s of length %" G_GINT64_FORMAT,
                    index, G_OBJECT_TYPE_NAME (self), length);
+      return NULL;
+    }
+  return gnn_dataset_get_item_unchecked (self, index, error);
+}
+
+GPtrArray *
+gnn_dataset_get_item_unchecked (GnnDataset  *self,
+                                gint64       index,
+                                GError     **error)
+{
+  GnnDatasetClass *klass = GNN_DATASET_GET_CLASS (self);
+  GPtrArray *item = NULL;
+
+  if (klass->get_item == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s does not implement get_item", G_OBJECT_TYPE_NAME (self));
       return NULL;
     }
   klass->get_item (self, index, &item, error);

@@ -41,13 +41,12 @@ gnn_distributed_sampler_get_length_impl (GnnSampler *sampler)
   gint64 r = self->num_replicas;
 
   if (self->drop_last && n % r != 0)
-    return n >= r ? (n - r + r - 1) / r : 0;   /* ceil ((n - r) / r) */
-  return (n + r - 1) / r;
+    return n / r;   /* ceil ((n - r) / r) for n not a multiple of r */
+  return n / r + (n % r != 0);
 }
 
-static gint64 *
+static GArray *
 gnn_distributed_sampler_sample_impl (GnnSampler  *sampler,
-                                     gsize       *n_indices,
                                      GError     **error)
 {
   GnnDistributedSampler *self = GNN_DISTRIBUTED_SAMPLER (sampler);
@@ -55,6 +54,7 @@ gnn_distributed_sampler_sample_impl (GnnSampler  *sampler,
   gsize num_samples = (gsize) gnn_distributed_sampler_get_length_impl (sampler);
   gsize replicas = (gsize) self->num_replicas;
   g_autofree gint64 *all = gnn_index_array_new (n);
+  GArray *array;
   gint64 *out;
 
   if (n == 0 && num_samples > 0)
@@ -76,11 +76,11 @@ gnn_distributed_sampler_sample_impl (GnnSampler  *sampler,
     }
   /* Position p of the padded list is all[p % n]; the replica takes
    * positions rank, rank + R, … */
-  out = gnn_index_array_new (num_samples);
+  array = gnn_index_garray_new (num_samples);
+  out = (gint64 *) array->data;
   for (gsize i = 0; i < num_samples; i++)
     out[i] = all[(i * replicas + (gsize) self->rank) % n];
-  *n_indices = num_samples;
-  return out;
+  return array;
 }
 
 static void

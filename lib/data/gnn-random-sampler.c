@@ -37,14 +37,14 @@ gnn_random_sampler_get_length_impl (GnnSampler *sampler)
   return self->num_samples >= 0 ? self->num_samples : gnn_dataset_get_length (self->data_source);
 }
 
-static gint64 *
+static GArray *
 gnn_random_sampler_sample_impl (GnnSampler  *sampler,
-                                gsize       *n_indices,
                                 GError     **error)
 {
   GnnRandomSampler *self = GNN_RANDOM_SAMPLER (sampler);
   gsize n = (gsize) gnn_dataset_get_length (self->data_source);
   gsize count = (gsize) gnn_random_sampler_get_length_impl (sampler);
+  GArray *array;
   gint64 *out;
 
   if (n == 0 && count > 0)
@@ -53,7 +53,8 @@ gnn_random_sampler_sample_impl (GnnSampler  *sampler,
                            "RandomSampler: cannot draw samples from an empty dataset");
       return NULL;
     }
-  out = gnn_index_array_new (count);
+  array = gnn_index_garray_new (count);
+  out = (gint64 *) array->data;
   if (self->replacement)
     {
       for (gsize i = 0; i < count; i++)
@@ -69,8 +70,7 @@ gnn_random_sampler_sample_impl (GnnSampler  *sampler,
           memcpy (out + done, perm, MIN (n, count - done) * sizeof (gint64));
         }
     }
-  *n_indices = count;
-  return out;
+  return array;
 }
 
 static void

@@ -50,7 +50,7 @@ gnn_sampler_get_length (GnnSampler *self)
 }
 
 /**
- * gnn_sampler_sample: (virtual sample)
+ * gnn_sampler_sample:
  * @self: a #GnnSampler
  * @n_indices: (out): the number of indices
  * @error: return location for a #GError
@@ -65,11 +65,11 @@ gnn_sampler_sample (GnnSampler  *self,
                     GError     **error)
 {
   GnnSamplerClass *klass;
-  gint64 *indices;
-  gsize n = 0;
+  GArray *array;
 
   g_return_val_if_fail (GNN_IS_SAMPLER (self), NULL);
   g_return_val_if_fail (n_indices != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   *n_indices = 0;
   klass = GNN_SAMPLER_GET_CLASS (self);
   if (klass->sample == NULL)
@@ -78,12 +78,29 @@ gnn_sampler_sample (GnnSampler  *self,
                    "%s does not implement sample", G_OBJECT_TYPE_NAME (self));
       return NULL;
     }
-  indices = klass->sample (self, &n, error);
-  if (indices == NULL && n == 0 && (error == NULL || *error == NULL))
-    indices = gnn_index_array_new (0);   /* an empty epoch from a binding */
-  if (indices != NULL)
-    *n_indices = n;
-  return indices;
+  array = klass->sample (self, error);
+  if (array == NULL)
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "%s.sample returned no indices", G_OBJECT_TYPE_NAME (self));
+      return NULL;
+    }
+  if (g_array_get_element_size (array) != sizeof (gint64))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                   "%s.sample returned an array of %u-byte elements, expected gint64",
+                   G_OBJECT_TYPE_NAME (self), g_array_get_element_size (array));
+      g_array_unref (array);
+      return NULL;
+    }
+  *n_indices = array->len;
+  if (array->len == 0)
+    {
+      g_array_unref (array);
+      return gnn_index_array_new (0);   /* never NULL on success */
+    }
+  return (gint64 *) g_array_free (array, FALSE);
 }
 
 /**
@@ -93,7 +110,7 @@ gnn_sampler_sample (GnnSampler  *self,
  * @error: return location for a #GError
  *
  * Draws one epoch of @sampler into @iter. Free it with
- * [method@Gnn.SamplerIter.clear] (also after a failure).
+ * gnn_sampler_iter_clear() (also after a failure).
  *
  * Returns: %TRUE, or %FALSE on error
  */

@@ -27,18 +27,17 @@ gnn_sequential_sampler_get_length_impl (GnnSampler *sampler)
   return gnn_dataset_get_length (GNN_SEQUENTIAL_SAMPLER (sampler)->data_source);
 }
 
-static gint64 *
+static GArray *
 gnn_sequential_sampler_sample_impl (GnnSampler  *sampler,
-                                    gsize       *n_indices,
                                     GError     **error)
 {
   gsize n = (gsize) gnn_sequential_sampler_get_length_impl (sampler);
-  gint64 *out = gnn_index_array_new (n);
+  GArray *array = gnn_index_garray_new (n);
+  gint64 *out = (gint64 *) array->data;
 
   for (gsize i = 0; i < n; i++)
     out[i] = (gint64) i;
-  *n_indices = n;
-  return out;
+  return array;
 }
 
 static void

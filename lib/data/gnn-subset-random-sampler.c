@@ -31,20 +31,19 @@ gnn_subset_random_sampler_get_length_impl (GnnSampler *sampler)
   return (gint64) GNN_SUBSET_RANDOM_SAMPLER (sampler)->n_indices;
 }
 
-static gint64 *
+static GArray *
 gnn_subset_random_sampler_sample_impl (GnnSampler  *sampler,
-                                       gsize       *n_indices,
                                        GError     **error)
 {
   GnnSubsetRandomSampler *self = GNN_SUBSET_RANDOM_SAMPLER (sampler);
   gsize n = self->n_indices;
-  gint64 *out = gnn_index_array_new (n);
+  GArray *array = gnn_index_garray_new (n);
+  gint64 *out = (gint64 *) array->data;
 
   gnn_randperm (self->generator, out, n);
   for (gsize i = 0; i < n; i++)
     out[i] = self->indices[out[i]];
-  *n_indices = n;
-  return out;
+  return array;
 }
 
 static void

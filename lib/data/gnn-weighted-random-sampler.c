@@ -44,15 +44,15 @@ cmp_key_desc (gconstpointer a, gconstpointer b)
   return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : 0;
 }
 
-static gint64 *
+static GArray *
 gnn_weighted_random_sampler_sample_impl (GnnSampler  *sampler,
-                                         gsize       *n_indices,
                                          GError     **error)
 {
   GnnWeightedRandomSampler *self = GNN_WEIGHTED_RANDOM_SAMPLER (sampler);
   gsize n = self->n_weights, count = (gsize) self->num_samples;
   double total = self->cumulative[n - 1];
-  gint64 *out = gnn_index_array_new (count);
+  GArray *array = gnn_index_garray_new (count);
+  gint64 *out = (gint64 *) array->data;
 
   if (self->replacement)
     {
@@ -95,8 +95,7 @@ gnn_weighted_random_sampler_sample_impl (GnnSampler  *sampler,
       for (gsize i = 0; i < count; i++)
         out[i] = (gint64) keys[2 * i + 1];
     }
-  *n_indices = count;
-  return out;
+  return array;
 }
 
 static void

@@ -397,14 +397,20 @@ registry_put (GnnModule  *self,
   GnnMapEntry *entry;
   GParamSpec *slot;
 
+  /* A name lives in at most one map, so at most one steal finds it. */
   for (int k = 0; k < GNN_N_MAPS; k++)
     {
       gboolean found;
+      GObject *stolen;
 
       if (k == (int) kind)
         continue;
-      g_assert (old == NULL);
-      old = ordered_map_steal (&priv->maps[k], key, &found);
+      stolen = ordered_map_steal (&priv->maps[k], key, &found);
+      if (found)
+        {
+          g_assert (old == NULL);
+          old = stolen;
+        }
     }
   if (kind != GNN_MAP_BUFFERS)
     g_hash_table_remove (priv->non_persistent, key);
@@ -976,7 +982,9 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
  * Returns the name Gnn prints where PyTorch prints the class name
  * (`_get_name()`): the GType name, except for types derived in a binding
  * from a class `Net`: PyGObject names them `__main__+Net` (Gnn prints the
- * part after the last `+`), GJS `Gjs_Net` by default (Gnn drops `Gjs_`).
+ * part after the last `+`), GJS `Gjs_Net` by default (Gnn drops `Gjs_`);
+ * and for Gnn's own types, which print as PyTorch's (`GnnLinear` prints
+ * `Linear`, so a model's repr reads the same in both).
  *
  * Returns: (transfer none): the module's type name
  */
@@ -993,6 +1001,8 @@ gnn_module_get_name (GnnModule *self)
     return plus + 1;
   if (g_str_has_prefix (name, "Gjs_") && name[4] != '\0')
     return name + 4;
+  if (g_str_has_prefix (name, "Gnn") && g_ascii_isupper (name[3]))
+    return name + 3;
   return name;
 }
 

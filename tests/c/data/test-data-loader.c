@@ -436,6 +436,119 @@ test_idx_like_batches (void)
   g_assert_cmpint (shape[0], ==, 4);
 }
 
+static void
+on_worker_init (GnnDataLoader *loader, GnnWorkerInfo *info, gpointer user_data)
+{
+  gint *mask = user_data;
+
+  g_assert_true (gnn_get_worker_info () == info);
+  g_assert_cmpuint (gnn_worker_info_get_num_workers (info), ==, 3);
+  g_atomic_int_or (mask, 1 << gnn_worker_info_get_id (info));
+}
+
+static void
+test_worker_init_signal (void)
+{
+  g_autoptr(Probe) ds = probe_new (12);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3);
+  g_autoptr(GArray) order = NULL;
+  gint mask = 0;
+
+  g_signal_connect (loader, "worker-init", G_CALLBACK (on_worker_init), &mask);
+  order = run_epoch (loader, NULL, NULL);
+  g_assert_cmpuint (order->len, ==, 12);
+  g_assert_cmpint (g_atomic_int_get (&mask), ==, 7);
+}
+
+static void
+test_sampler_index_out_of_range (void)
+{
+  g_autoptr(Probe) ds = probe_new (5);
+  gint64 idx[] = { 1, 7 };
+  g_autoptr(GnnSubsetRandomSampler) s = gnn_subset_random_sampler_new (idx, 2, NULL);
+  g_autoptr(GnnDataLoader) loader = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "sampler", s,
+                                                  "num-workers", 2, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, &error);
+
+  g_assert_null (iter);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
+  g_assert_nonnull (strstr (error->message, "index 7"));
+  g_assert_nonnull (strstr (error->message, "length 5"));
+}
+
+static void
+count_init (GnnDataLoader *loader, GnnWorkerInfo *info, gpointer user_data)
+{
+  g_atomic_int_inc ((gint *) user_data);
+}
+
+static void
+test_persistent_workers_serve_every_epoch (void)
+{
+  g_autoptr(Probe) ds = probe_new (30);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, TRUE, 3);
+  double first_seed = -1;
+  gint inits = 0;
+
+  g_object_set (loader, "persistent-workers", TRUE, NULL);
+  g_signal_connect (loader, "worker-init", G_CALLBACK (count_init), &inits);
+  for (int epoch = 0; epoch < 4; epoch++)
+    {
+      g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+      gboolean seen[30] = { FALSE };
+      GPtrArray *batch;
+      guint n = 0;
+
+      while (gnn_data_loader_iter_next (iter, &batch, NULL))
+        {
+          GnnTensor *idx = g_ptr_array_index (batch, 0);
+          double wid = gnn_tensor_get_element (g_ptr_array_index (batch, 1), (gint64[]) { 0 }, 1, NULL);
+          double seed = gnn_tensor_get_element (g_ptr_array_index (batch, 2), (gint64[]) { 0 }, 1, NULL);
+
+          if (wid == 0 && first_seed < 0)
+            first_seed = seed;
+          else if (wid == 0)   /* persistent workers keep their seeds */
+            g_assert_cmpfloat (seed, ==, first_seed);
+          for (gint64 i = 0; i < gnn_tensor_get_size (idx, 0, NULL); i++, n++)
+            {
+              gint64 v = (gint64) gnn_tensor_get_element (idx, &i, 1, NULL);
+
+              g_assert_false (seen[v]);
+              seen[v] = TRUE;
+            }
+          g_ptr_array_unref (batch);
+        }
+      g_assert_cmpuint (n, ==, 30);
+    }
+  g_assert_cmpint (g_atomic_int_get (&inits), ==, 3);   /* started once */
+  g_object_set (loader, "num-workers", 2, NULL);        /* a new pool */
+  g_object_unref (gnn_data_loader_iter (loader, NULL));
+  g_object_unref (loader);                              /* joins the pool */
+  g_assert_cmpint (g_atomic_int_get (&inits), ==, 5);
+}
+
+static void
+test_persistent_workers_after_drop_mid_epoch (void)
+{
+  g_autoptr(Probe) ds = probe_new (200);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 5, FALSE, 2);
+  g_autoptr(GArray) order = NULL;
+  GnnDataLoaderIter *iter;
+  GPtrArray *batch;
+
+  ds->sleep_us = 200;
+  g_object_set (loader, "persistent-workers", TRUE, "prefetch-factor", 4, NULL);
+  iter = gnn_data_loader_iter (loader, NULL);
+  g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
+  g_ptr_array_unref (batch);
+  g_object_unref (iter);   /* stale tasks stay queued for the persistent workers */
+  order = run_epoch (loader, NULL, NULL);
+  g_assert_cmpuint (order->len, ==, 200);
+  for (guint i = 0; i < 200; i++)
+    g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -455,5 +568,9 @@ main (int argc, char **argv)
   g_test_add_func ("/data/loader/argument-messages", test_argument_messages);
   g_test_add_func ("/data/loader/processes-not-supported", test_processes_not_supported);
   g_test_add_func ("/data/loader/tensor-dataset-batches", test_idx_like_batches);
+  g_test_add_func ("/data/loader/worker-init-signal", test_worker_init_signal);
+  g_test_add_func ("/data/loader/sampler-index-out-of-range", test_sampler_index_out_of_range);
+  g_test_add_func ("/data/loader/persistent-workers-serve-every-epoch", test_persistent_workers_serve_every_epoch);
+  g_test_add_func ("/data/loader/persistent-workers-after-drop-mid-epoch", test_persistent_workers_after_drop_mid_epoch);
   return g_test_run ();
 }

@@ -1,0 +1,29 @@
+/* gnn-embedding.h: lookup table of embeddings (torch.nn.Embedding)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-generator.h>
+#include <gnn/gnn-module.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_EMBEDDING (gnn_embedding_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnEmbedding, gnn_embedding, GNN, EMBEDDING, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnEmbedding *gnn_embedding_new (gint64         num_embeddings,
+                                 gint64         embedding_dim,
+                                 GnnGenerator  *generator,
+                                 GError       **error);
+
+G_END_DECLS

@@ -1,0 +1,71 @@
+/* gnn-worker-pool.h: the worker threads of a data loader (private)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "data/gnn-data-private.h"
+
+G_BEGIN_DECLS
+
+/* One result: batch @seq of an epoch, or the error that stopped it. */
+typedef struct
+{
+  gsize      seq;
+  GPtrArray *batch;
+  GError    *error;
+} GnnBatchResult;
+
+void gnn_batch_result_free (GnnBatchResult *r);
+
+/* One pass: what workers need to build its batches. Refcounted: the
+ * iterator and every queued task hold a reference, so a pass dropped
+ * mid-epoch stays valid until persistent workers have skipped its tasks. */
+typedef struct
+{
+  gatomicrefcount ref_count;
+  GnnDataset     *dataset;
+  GnnCollate     *collate;
+  gint64         *indices;      /* immutable once tasks are queued */
+  gsize           n_indices;
+  gsize           batch_size;
+  GAsyncQueue    *results;      /* GnnBatchResult*, any order */
+  gint            stop;         /* atomic: skip remaining work */
+} GnnEpoch;
+
+GnnEpoch  *gnn_epoch_new   (GnnDataset *dataset, GnnCollate *collate, gint64 *indices,
+                            gsize n_indices, gsize batch_size);
+GnnEpoch  *gnn_epoch_ref   (GnnEpoch *epoch);
+void       gnn_epoch_unref (GnnEpoch *epoch);
+
+/* Fetches the items of batch @seq and collates them; errors name the
+ * sample index (workers add their id). */
+GPtrArray *gnn_epoch_fetch_batch (GnnEpoch *epoch, gsize seq, GError **error);
+
+/* Threads with one task queue each. Refcounted (a persistent pool is held
+ * by the loader and by each iterator using it). The last unref stops and
+ * joins the threads. */
+typedef struct _GnnWorkerPool GnnWorkerPool;
+
+GnnWorkerPool *gnn_worker_pool_new        (GnnDataLoader *loader, GnnDataset *dataset,
+                                           guint num_workers, guint64 base_seed);
+GnnWorkerPool *gnn_worker_pool_ref        (GnnWorkerPool *pool);
+void           gnn_worker_pool_unref      (GnnWorkerPool *pool);
+guint          gnn_worker_pool_get_size   (GnnWorkerPool *pool);
+GnnDataset    *gnn_worker_pool_get_dataset (GnnWorkerPool *pool);
+/* Queues batch @seq of @epoch on worker @worker. */
+void           gnn_worker_pool_submit     (GnnWorkerPool *pool, guint worker,
+                                           GnnEpoch *epoch, gsize seq);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnEpoch, gnn_epoch_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnWorkerPool, gnn_worker_pool_unref)
+
+/* Starts one pass of @epoch: with @pool, queues the first
+ * `prefetch_factor × workers` batches; without, loads in the caller. */
+GnnDataLoaderIter *gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
+                                                      GnnEpoch      *epoch,
+                                                      GnnWorkerPool *pool,
+                                                      guint          prefetch_factor,
+                                                      double         timeout);
+
+G_END_DECLS

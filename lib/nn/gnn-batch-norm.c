@@ -1,0 +1,440 @@
+/* gnn-batch-norm.c: batch normalization (torch.nn.BatchNorm1d/2d)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnBatchNormBase:
+ *
+ * The shared base of [class@Gnn.BatchNorm1d] and [class@Gnn.BatchNorm2d]
+ * (PyTorch's `_BatchNorm`): per-channel normalization computed by
+ * [method@Gnn.Tensor.batch_norm].
+ *
+ * With [property@Gnn.BatchNormBase:affine] it has the parameters `weight`
+ * (ones) and `bias` (zeros); with
+ * [property@Gnn.BatchNormBase:track-running-stats] the buffers
+ * `running_mean` (zeros), `running_var` (ones) and `num_batches_tracked`
+ * (an int64 0-d tensor). Disabled ones are registered as empty slots, as in
+ * PyTorch.
+ *
+ * In training mode each call normalizes with the batch statistics and
+ * updates the running ones (the variance with Bessel's correction) and
+ * `num_batches_tracked`; in evaluation mode it normalizes with the running
+ * statistics (or with the batch ones when it tracks none).
+ */
+typedef struct
+{
+  gint64   num_features;
+  double   eps;
+  double   momentum;
+  gboolean affine;
+  gboolean track_running_stats;
+} GnnBatchNormBasePrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GnnBatchNormBase, gnn_batch_norm_base, GNN_TYPE_MODULE)
+
+enum
+{
+  PROP_0,
+  PROP_NUM_FEATURES,
+  PROP_EPS,
+  PROP_MOMENTUM,
+  PROP_AFFINE,
+  PROP_TRACK_RUNNING_STATS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+gnn_batch_norm_base_constructed (GObject *object)
+{
+  GnnBatchNormBase *self = GNN_BATCH_NORM_BASE (object);
+  GnnBatchNormBasePrivate *priv = gnn_batch_norm_base_get_instance_private (self);
+  GnnModule *module = GNN_MODULE (self);
+  gint64 c = priv->num_features;
+
+  G_OBJECT_CLASS (gnn_batch_norm_base_parent_class)->constructed (object);
+
+  if (priv->affine)
+    {
+      g_autoptr(GnnTensor) w = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnTensor) b = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnParameter) wp = gnn_parameter_new (w, TRUE);
+      g_autoptr(GnnParameter) bp = gnn_parameter_new (b, TRUE);
+
+      gnn_module_register_parameter (module, "weight", wp, NULL);
+      gnn_module_register_parameter (module, "bias", bp, NULL);
+    }
+  else
+    {
+      gnn_module_register_parameter (module, "weight", NULL, NULL);
+      gnn_module_register_parameter (module, "bias", NULL, NULL);
+    }
+  if (priv->track_running_stats)
+    {
+      g_autoptr(GnnTensor) mean = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnTensor) var = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnTensor) count = gnn_tensor_new_scalar (0, GNN_DTYPE_I64);
+
+      gnn_module_register_buffer (module, "running_mean", mean, TRUE, NULL);
+      gnn_module_register_buffer (module, "running_var", var, TRUE, NULL);
+      gnn_module_register_buffer (module, "num_batches_tracked", count, TRUE, NULL);
+    }
+  else
+    {
+      gnn_module_register_buffer (module, "running_mean", NULL, TRUE, NULL);
+      gnn_module_register_buffer (module, "running_var", NULL, TRUE, NULL);
+      gnn_module_register_buffer (module, "num_batches_tracked", NULL, TRUE, NULL);
+    }
+}
+
+static GnnTensor *
+optional_tensor (GnnModule  *module,
+                 const char *name)
+{
+  GObject *child = gnn_module_get_child (module, name, NULL);
+
+  return child != NULL && GNN_IS_TENSOR (child) ? GNN_TENSOR (child) : NULL;
+}
+
+static GnnTensor *
+gnn_batch_norm_base_forward (GnnModule  *module,
+                             GnnTensor  *input,
+                             GError    **error)
+{
+  GnnBatchNormBase *self = GNN_BATCH_NORM_BASE (module);
+  GnnBatchNormBasePrivate *priv = gnn_batch_norm_base_get_instance_private (self);
+  GnnBatchNormBaseClass *klass = GNN_BATCH_NORM_BASE_GET_CLASS (self);
+  GnnTensor *running_mean = optional_tensor (module, "running_mean");
+  GnnTensor *running_var = optional_tensor (module, "running_var");
+  GnnTensor *count = optional_tensor (module, "num_batches_tracked");
+  gboolean training = gnn_module_get_training (module);
+  gboolean bn_training;
+  GnnTensor *out;
+
+  if (klass->check_input_dim != NULL && !klass->check_input_dim (self, input, error))
+    return NULL;
+
+  /* PyTorch: batch statistics in training, or in evaluation without running ones */
+  bn_training = training || (running_mean == NULL && running_var == NULL);
+  out = gnn_tensor_batch_norm (input,
+                               !training || priv->track_running_stats ? running_mean : NULL,
+                               !training || priv->track_running_stats ? running_var : NULL,
+                               optional_tensor (module, "weight"),
+                               optional_tensor (module, "bias"),
+                               bn_training, priv->momentum, priv->eps, error);
+  if (out != NULL && training && priv->track_running_stats && count != NULL)
+    {
+      double n = gnn_tensor_item (count, NULL);
+
+      gnn_tensor_fill_ (count, n + 1, NULL);
+    }
+  return out;
+}
+
+static char *
+gnn_batch_norm_base_extra_repr (GnnModule *module)
+{
+  GnnBatchNormBasePrivate *priv =
+    gnn_batch_norm_base_get_instance_private (GNN_BATCH_NORM_BASE (module));
+  g_autofree char *eps = gnn_nn_format_float (priv->eps);
+  g_autofree char *momentum = gnn_nn_format_float (priv->momentum);
+
+  return g_strdup_printf ("%" G_GINT64_FORMAT ", eps=%s, momentum=%s, affine=%s, "
+                          "track_running_stats=%s", priv->num_features, eps, momentum,
+                          gnn_nn_bool_str (priv->affine),
+                          gnn_nn_bool_str (priv->track_running_stats));
+}
+
+static void
+gnn_batch_norm_base_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  GnnBatchNormBasePrivate *priv =
+    gnn_batch_norm_base_get_instance_private (GNN_BATCH_NORM_BASE (object));
+
+  switch (prop_id)
+    {
+    case PROP_NUM_FEATURES:
+      g_value_set_int64 (value, priv->num_features);
+      break;
+    case PROP_EPS:
+      g_value_set_double (value, priv->eps);
+      break;
+    case PROP_MOMENTUM:
+      g_value_set_double (value, priv->momentum);
+      break;
+    case PROP_AFFINE:
+      g_value_set_boolean (value, priv->affine);
+      break;
+    case PROP_TRACK_RUNNING_STATS:
+      g_value_set_boolean (value, priv->track_running_stats);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_batch_norm_base_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  GnnBatchNormBasePrivate *priv =
+    gnn_batch_norm_base_get_instance_private (GNN_BATCH_NORM_BASE (object));
+
+  switch (prop_id)
+    {
+    case PROP_NUM_FEATURES:
+      priv->num_features = g_value_get_int64 (value);
+      break;
+    case PROP_EPS:
+      priv->eps = g_value_get_double (value);
+      break;
+    case PROP_MOMENTUM:
+      priv->momentum = g_value_get_double (value);
+      break;
+    case PROP_AFFINE:
+      priv->affine = g_value_get_boolean (value);
+      break;
+    case PROP_TRACK_RUNNING_STATS:
+      priv->track_running_stats = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->constructed = gnn_batch_norm_base_constructed;
+  object_class->get_property = gnn_batch_norm_base_get_property;
+  object_class->set_property = gnn_batch_norm_base_set_property;
+  module_class->forward = gnn_batch_norm_base_forward;
+  module_class->extra_repr = gnn_batch_norm_base_extra_repr;
+
+  /**
+   * GnnBatchNormBase:num-features:
+   *
+   * The number of channels C of the `[N, C, ...]` input (`num_features`).
+   */
+  properties[PROP_NUM_FEATURES] =
+    g_param_spec_int64 ("num-features", NULL, NULL, 0, G_MAXINT32, 1,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnBatchNormBase:eps:
+   *
+   * The value added to the variance for numerical stability (`eps`).
+   */
+  properties[PROP_EPS] =
+    g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-5,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnBatchNormBase:momentum:
+   *
+   * The weight of the batch statistics in the running update (`momentum`).
+   */
+  properties[PROP_MOMENTUM] =
+    g_param_spec_double ("momentum", NULL, NULL, 0.0, 1.0, 0.1,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnBatchNormBase:affine:
+   *
+   * Whether the layer has a learnable `weight` and `bias` (`affine`).
+   */
+  properties[PROP_AFFINE] =
+    g_param_spec_boolean ("affine", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnBatchNormBase:track-running-stats:
+   *
+   * Whether the layer keeps running statistics (`track_running_stats`).
+   */
+  properties[PROP_TRACK_RUNNING_STATS] =
+    g_param_spec_boolean ("track-running-stats", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_batch_norm_base_init (GnnBatchNormBase *self)
+{
+  GnnBatchNormBasePrivate *priv = gnn_batch_norm_base_get_instance_private (self);
+
+  priv->num_features = 1;
+  priv->eps = 1e-5;
+  priv->momentum = 0.1;
+  priv->affine = TRUE;
+  priv->track_running_stats = TRUE;
+}
+
+static gboolean
+check_config (gint64   num_features,
+              double   eps,
+              double   momentum,
+              GError **error)
+{
+  if (num_features < 0 || num_features > G_MAXINT32)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "BatchNorm: invalid num_features %" G_GINT64_FORMAT, num_features);
+      return FALSE;
+    }
+  if (!(eps >= 0) || !(momentum >= 0 && momentum <= 1))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "BatchNorm: eps must be non-negative and momentum in [0, 1], got eps=%g, "
+                   "momentum=%g", eps, momentum);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --- BatchNorm1d ----------------------------------------------------------- */
+
+/**
+ * GnnBatchNorm1d:
+ *
+ * Batch normalization of `[N, C]` or `[N, C, L]` inputs,
+ * `torch.nn.BatchNorm1d`; see [class@Gnn.BatchNormBase].
+ */
+struct _GnnBatchNorm1d
+{
+  GnnBatchNormBase parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN_TYPE_BATCH_NORM_BASE)
+
+static gboolean
+gnn_batch_norm1d_check_input_dim (GnnBatchNormBase  *self,
+                                  GnnTensor         *input,
+                                  GError           **error)
+{
+  guint ndim = gnn_tensor_get_ndim (input);
+
+  if (ndim == 2 || ndim == 3)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected 2D or 3D input (got %uD input)", ndim);
+  return FALSE;
+}
+
+static void
+gnn_batch_norm1d_class_init (GnnBatchNorm1dClass *klass)
+{
+  GNN_BATCH_NORM_BASE_CLASS (klass)->check_input_dim = gnn_batch_norm1d_check_input_dim;
+}
+
+static void
+gnn_batch_norm1d_init (GnnBatchNorm1d *self)
+{
+}
+
+/**
+ * gnn_batch_norm1d_new:
+ * @num_features: the number of channels C
+ * @eps: the value added to the variance (PyTorch's default is 1e-5)
+ * @momentum: the weight of the batch statistics in the running update
+ *   (default 0.1)
+ * @affine: whether to learn a per-channel scale and offset (default %TRUE)
+ * @track_running_stats: whether to keep running statistics (default %TRUE)
+ * @error: return location for a #GError
+ *
+ * Creates `torch.nn.BatchNorm1d(num_features, eps, momentum, affine,
+ * track_running_stats)`.
+ *
+ * Returns: (transfer full): the new layer, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
+ */
+GnnBatchNorm1d *
+gnn_batch_norm1d_new (gint64    num_features,
+                      double    eps,
+                      double    momentum,
+                      gboolean  affine,
+                      gboolean  track_running_stats,
+                      GError  **error)
+{
+  if (!check_config (num_features, eps, momentum, error))
+    return NULL;
+  return g_object_new (GNN_TYPE_BATCH_NORM1D, "num-features", num_features, "eps", eps,
+                       "momentum", momentum, "affine", affine,
+                       "track-running-stats", track_running_stats, NULL);
+}
+
+/* --- BatchNorm2d ----------------------------------------------------------- */
+
+/**
+ * GnnBatchNorm2d:
+ *
+ * Batch normalization of `[N, C, H, W]` inputs, `torch.nn.BatchNorm2d`;
+ * see [class@Gnn.BatchNormBase].
+ */
+struct _GnnBatchNorm2d
+{
+  GnnBatchNormBase parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnBatchNorm2d, gnn_batch_norm2d, GNN_TYPE_BATCH_NORM_BASE)
+
+static gboolean
+gnn_batch_norm2d_check_input_dim (GnnBatchNormBase  *self,
+                                  GnnTensor         *input,
+                                  GError           **error)
+{
+  guint ndim = gnn_tensor_get_ndim (input);
+
+  if (ndim == 4)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected 4D input (got %uD input)", ndim);
+  return FALSE;
+}
+
+static void
+gnn_batch_norm2d_class_init (GnnBatchNorm2dClass *klass)
+{
+  GNN_BATCH_NORM_BASE_CLASS (klass)->check_input_dim = gnn_batch_norm2d_check_input_dim;
+}
+
+static void
+gnn_batch_norm2d_init (GnnBatchNorm2d *self)
+{
+}
+
+/**
+ * gnn_batch_norm2d_new:
+ * @num_features: the number of channels C
+ * @eps: the value added to the variance (PyTorch's default is 1e-5)
+ * @momentum: the weight of the batch statistics in the running update
+ *   (default 0.1)
+ * @affine: whether to learn a per-channel scale and offset (default %TRUE)
+ * @track_running_stats: whether to keep running statistics (default %TRUE)
+ * @error: return location for a #GError
+ *
+ * Creates `torch.nn.BatchNorm2d(num_features, eps, momentum, affine,
+ * track_running_stats)`.
+ *
+ * Returns: (transfer full): the new layer, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
+ */
+GnnBatchNorm2d *
+gnn_batch_norm2d_new (gint64    num_features,
+                      double    eps,
+                      double    momentum,
+                      gboolean  affine,
+                      gboolean  track_running_stats,
+                      GError  **error)
+{
+  if (!check_config (num_features, eps, momentum, error))
+    return NULL;
+  return g_object_new (GNN_TYPE_BATCH_NORM2D, "num-features", num_features, "eps", eps,
+                       "momentum", momentum, "affine", affine,
+                       "track-running-stats", track_running_stats, NULL);
+}

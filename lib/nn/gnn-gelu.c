@@ -1,0 +1,182 @@
+/* gnn-gelu.c: the Gaussian error linear unit (torch.nn.GELU)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnGELU:
+ *
+ * Applies the Gaussian error linear unit elementwise, like
+ * `torch.nn.GELU(approximate='none')`: x Φ(x) exactly when
+ * [property@Gnn.GELU:approximate] is "none", or
+ * 0.5 x (1 + tanh (√(2/π) (x + 0.044715 x³))) when it is "tanh". Any other
+ * value fails in forward with PyTorch's message.
+ */
+struct _GnnGELU
+{
+  GnnModule parent_instance;
+  char *approximate;
+};
+
+enum {
+  PROP_0,
+  PROP_APPROXIMATE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnGELU, gnn_gelu, GNN_TYPE_MODULE)
+
+/* 0.5 x (1 + tanh (sqrt (2 / pi) (x + 0.044715 x^3))) */
+static GnnTensor *
+gelu_tanh (GnnTensor  *x,
+           GError    **error)
+{
+  g_autoptr(GnnTensor) cube = NULL;
+  g_autoptr(GnnTensor) scaled_cube = NULL;
+  g_autoptr(GnnTensor) inner = NULL;
+  g_autoptr(GnnTensor) scaled = NULL;
+  g_autoptr(GnnTensor) t = NULL;
+  g_autoptr(GnnTensor) one_plus = NULL;
+  g_autoptr(GnnTensor) half_x = NULL;
+
+  if ((cube = gnn_tensor_pow (x, 3.0, error)) == NULL ||
+      (scaled_cube = gnn_tensor_mul_scalar (cube, 0.044715, error)) == NULL ||
+      (inner = gnn_tensor_add (x, scaled_cube, error)) == NULL ||
+      (scaled = gnn_tensor_mul_scalar (inner, sqrt (2.0 / G_PI), error)) == NULL ||
+      (t = gnn_tensor_tanh (scaled, error)) == NULL ||
+      (one_plus = gnn_tensor_add_scalar (t, 1.0, error)) == NULL ||
+      (half_x = gnn_tensor_mul_scalar (x, 0.5, error)) == NULL)
+    return NULL;
+  return gnn_tensor_mul (half_x, one_plus, error);
+}
+
+static GnnTensor *
+gnn_gelu_forward (GnnModule  *module,
+                  GnnTensor  *input,
+                  GError    **error)
+{
+  GnnGELU *self = GNN_GELU (module);
+
+  if (g_strcmp0 (self->approximate, "none") == 0)
+    return gnn_tensor_gelu (input, error);
+  if (g_strcmp0 (self->approximate, "tanh") == 0)
+    return gelu_tanh (input, error);
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "approximate argument must be either none or tanh.");
+  return NULL;
+}
+
+static char *
+gnn_gelu_extra_repr (GnnModule *module)
+{
+  GnnGELU *self = GNN_GELU (module);
+
+  return g_strdup_printf ("approximate='%s'", self->approximate);
+}
+
+static void
+gnn_gelu_finalize (GObject *object)
+{
+  GnnGELU *self = GNN_GELU (object);
+
+  g_clear_pointer (&self->approximate, g_free);
+  G_OBJECT_CLASS (gnn_gelu_parent_class)->finalize (object);
+}
+
+static void
+gnn_gelu_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  GnnGELU *self = GNN_GELU (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROXIMATE:
+      g_value_set_string (value, self->approximate);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_gelu_set_property (GObject      *object,
+                       guint         prop_id,
+                       const GValue *value,
+                       GParamSpec   *pspec)
+{
+  GnnGELU *self = GNN_GELU (object);
+
+  switch (prop_id)
+    {
+    case PROP_APPROXIMATE:
+      g_free (self->approximate);
+      self->approximate = g_strdup (g_value_get_string (value) != NULL ? g_value_get_string (value) : "none");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_gelu_class_init (GnnGELUClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->finalize = gnn_gelu_finalize;
+  object_class->get_property = gnn_gelu_get_property;
+  object_class->set_property = gnn_gelu_set_property;
+  module_class->forward = gnn_gelu_forward;
+  module_class->extra_repr = gnn_gelu_extra_repr;
+
+  /**
+   * GnnGELU:approximate:
+   *
+   * The approximation: "none" (exact) or "tanh".
+   */
+  properties[PROP_APPROXIMATE] =
+    g_param_spec_string ("approximate", NULL, NULL, "none",
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+gnn_gelu_init (GnnGELU *self)
+{
+}
+
+/**
+ * gnn_gelu_new:
+ * @approximate: (nullable): the value of [property@Gnn.GELU:approximate] (%NULL for "none")
+ *
+ * Creates the layer, like `torch.nn.GELU(approximate)`.
+ *
+ * Returns: (transfer full): a new GnnGELU
+ */
+GnnGELU *
+gnn_gelu_new (const char * approximate)
+{
+  return g_object_new (GNN_TYPE_GELU, "approximate", approximate, NULL);
+}
+
+/**
+ * gnn_gelu_get_approximate:
+ * @self: a GnnGELU
+ *
+ * Returns: (transfer none): the value of [property@Gnn.GELU:approximate]
+ */
+const char *
+gnn_gelu_get_approximate (GnnGELU *self)
+{
+  g_return_val_if_fail (GNN_IS_GELU (self), NULL);
+
+  return self->approximate;
+}

@@ -1,0 +1,266 @@
+/* gnn-module-dict.c: modules by key (torch.nn.ModuleDict)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "module/gnn-module-private.h"
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnModuleDict:
+ *
+ * Modules by key, like `torch.nn.ModuleDict`: each entry is a child module
+ * registered under its key, so every traversal, state dict and
+ * [method@Gnn.Module.to_string] sees it. Keys keep their insertion order and
+ * follow [method@Gnn.Module.register_module]'s rules (no dot, not empty, not
+ * the name of a parameter or buffer).
+ *
+ * A module dict has no forward: calling it fails with
+ * %GNN_ERROR_NOT_SUPPORTED, as in PyTorch.
+ */
+
+G_DEFINE_TYPE (GnnModuleDict, gnn_module_dict, GNN_TYPE_MODULE)
+
+static void
+gnn_module_dict_class_init (GnnModuleDictClass *klass)
+{
+}
+
+static void
+gnn_module_dict_init (GnnModuleDict *self)
+{
+}
+
+/**
+ * gnn_module_dict_new:
+ *
+ * Creates an empty module dict, like `torch.nn.ModuleDict()`; add entries
+ * with [method@Gnn.ModuleDict.set].
+ *
+ * Returns: (transfer full): a new module dict
+ */
+GnnModuleDict *
+gnn_module_dict_new (void)
+{
+  return g_object_new (GNN_TYPE_MODULE_DICT, NULL);
+}
+
+/**
+ * gnn_module_dict_get_length:
+ * @self: a module dict
+ *
+ * Returns the number of entries, like `len(module_dict)`.
+ *
+ * Returns: the number of entries
+ */
+guint
+gnn_module_dict_get_length (GnnModuleDict *self)
+{
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (self), 0);
+
+  return gnn_nn_module_entries (GNN_MODULE (self))->len;
+}
+
+/**
+ * gnn_module_dict_get_keys:
+ * @self: a module dict
+ *
+ * Returns the keys in insertion order, like `module_dict.keys()`.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the keys
+ */
+char **
+gnn_module_dict_get_keys (GnnModuleDict *self)
+{
+  GPtrArray *entries;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (self), NULL);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  for (guint i = 0; i < entries->len; i++)
+    g_strv_builder_add (builder, ((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
+  return g_strv_builder_end (builder);
+}
+
+static GnnMapEntry *
+lookup_entry (GnnModuleDict *self,
+              const char    *key)
+{
+  return gnn_ordered_map_lookup (&gnn_module_priv (GNN_MODULE (self))->maps[GNN_MAP_MODULES], key);
+}
+
+static void
+set_key_error (GnnModuleDict *self,
+               const char    *key,
+               GError       **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_KEY, "'%s' is not a key of %s",
+               key, gnn_module_get_name (GNN_MODULE (self)));
+}
+
+/**
+ * gnn_module_dict_contains:
+ * @self: a module dict
+ * @key: a key
+ *
+ * Tells whether @key is in the dict, like `key in module_dict`.
+ *
+ * Returns: %TRUE if @key is an entry
+ */
+gboolean
+gnn_module_dict_contains (GnnModuleDict *self,
+                          const char    *key)
+{
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  return lookup_entry (self, key) != NULL;
+}
+
+/**
+ * gnn_module_dict_get:
+ * @self: a module dict
+ * @key: a key
+ * @error: return location for a #GError
+ *
+ * Returns the module under @key, like `module_dict[key]`.
+ *
+ * Returns: (transfer none) (nullable): the module, or %NULL with @error set
+ *   (%GNN_ERROR_KEY, "'x' is not a key of GnnModuleDict")
+ */
+GnnModule *
+gnn_module_dict_get (GnnModuleDict *self,
+                     const char    *key,
+                     GError       **error)
+{
+  GnnMapEntry *entry;
+
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  entry = lookup_entry (self, key);
+  if (entry == NULL)
+    {
+      set_key_error (self, key, error);
+      return NULL;
+    }
+  return (GnnModule *) entry->value;
+}
+
+/**
+ * gnn_module_dict_set:
+ * @self: a module dict
+ * @key: the key
+ * @module: the module
+ * @error: return location for a #GError
+ *
+ * Adds @module under @key, or replaces the module already there (keeping
+ * its position), like `module_dict[key] = module` (PyTorch's `add_module`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_NAME: "module name
+ *   can't contain ".", got: a.b", "module name can't be empty string """,
+ *   "attribute 'x' already exists")
+ */
+gboolean
+gnn_module_dict_set (GnnModuleDict *self,
+                     const char    *key,
+                     GnnModule     *module,
+                     GError       **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+
+  return gnn_module_register_module (GNN_MODULE (self), key, module, error);
+}
+
+/**
+ * gnn_module_dict_pop:
+ * @self: a module dict
+ * @key: the key
+ * @error: return location for a #GError
+ *
+ * Removes the entry @key and returns its module, like
+ * `module_dict.pop(key)`.
+ *
+ * Returns: (transfer full) (nullable): the module, or %NULL with @error set
+ *   (%GNN_ERROR_KEY) if @key is not in the dict
+ */
+GnnModule *
+gnn_module_dict_pop (GnnModuleDict *self,
+                     const char    *key,
+                     GError       **error)
+{
+  GnnMapEntry *entry;
+  g_autoptr(GObject) value = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  entry = lookup_entry (self, key);
+  if (entry == NULL)
+    {
+      set_key_error (self, key, error);
+      return NULL;
+    }
+  value = entry->value != NULL ? g_object_ref (entry->value) : NULL;
+  if (!gnn_module_delete_child (GNN_MODULE (self), key, error))
+    return NULL;
+  return (GnnModule *) g_steal_pointer (&value);
+}
+
+/**
+ * gnn_module_dict_update:
+ * @self: a module dict
+ * @other: another module dict
+ * @error: return location for a #GError
+ *
+ * Sets every entry of @other in @self, in @other's order, like
+ * `module_dict.update(other)`. Stops at the first key that fails.
+ *
+ * Returns: %TRUE, or %FALSE with @error set
+ */
+gboolean
+gnn_module_dict_update (GnnModuleDict *self,
+                        GnnModuleDict *other,
+                        GError       **error)
+{
+  GPtrArray *entries;
+  g_autoptr(GPtrArray) snapshot = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE_DICT (other), FALSE);
+  entries = gnn_nn_module_entries (GNN_MODULE (other));
+
+  snapshot = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < entries->len; i++)
+    g_ptr_array_add (snapshot, g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, i))->name));
+  for (guint i = 0; i < snapshot->len; i++)
+    {
+      const char *key = g_ptr_array_index (snapshot, i);
+      GnnMapEntry *entry = lookup_entry (other, key);
+
+      if (!gnn_module_register_module (GNN_MODULE (self), key,
+                                       (GnnModule *) entry->value, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * gnn_module_dict_clear:
+ * @self: a module dict
+ *
+ * Removes every entry, like `module_dict.clear()`.
+ */
+void
+gnn_module_dict_clear (GnnModuleDict *self)
+{
+  g_auto(GStrv) keys = NULL;
+
+  g_return_if_fail (GNN_IS_MODULE_DICT (self));
+
+  keys = gnn_module_dict_get_keys (self);
+  for (guint i = 0; keys[i] != NULL; i++)
+    gnn_module_delete_child (GNN_MODULE (self), keys[i], NULL);
+}

@@ -1,0 +1,293 @@
+/* gnn-module-list.c: a list of modules (torch.nn.ModuleList)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "module/gnn-module-private.h"
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnModuleList:
+ *
+ * A list of modules, like `torch.nn.ModuleList`: the children live in the
+ * module registry under the keys "0", "1", …, so every traversal, state
+ * dict and [method@Gnn.Module.to_string] sees them.
+ *
+ * A module list has no forward: calling it fails with
+ * %GNN_ERROR_NOT_SUPPORTED ("Module [GnnModuleList] is missing the required
+ * "forward" function"), as in PyTorch. Indices follow Python: negative ones
+ * count from the end, and an index outside the list fails with
+ * %GNN_ERROR_INDEX ("index 3 is out of range").
+ * [method@Gnn.ModuleList.slice] and [method@Gnn.ModuleList.pop] renumber
+ * the children.
+ */
+
+G_DEFINE_TYPE (GnnModuleList, gnn_module_list, GNN_TYPE_MODULE)
+
+static void
+gnn_module_list_class_init (GnnModuleListClass *klass)
+{
+}
+
+static void
+gnn_module_list_init (GnnModuleList *self)
+{
+}
+
+/**
+ * gnn_module_list_new:
+ * @modules: (array length=n_modules) (nullable): the modules, in order
+ * @n_modules: the number of @modules
+ *
+ * Creates a module list holding @modules under the keys "0", "1",
+ * …, like `torch.nn.ModuleList(modules)`. A module may appear several
+ * times (its parameters are shared).
+ *
+ * Returns: (transfer full): a new module list
+ */
+GnnModuleList *
+gnn_module_list_new (GnnModule **modules,
+                    guint       n_modules)
+{
+  GnnModuleList *self;
+
+  g_return_val_if_fail (modules != NULL || n_modules == 0, NULL);
+  for (guint i = 0; i < n_modules; i++)
+    g_return_val_if_fail (GNN_IS_MODULE (modules[i]), NULL);
+
+  self = g_object_new (GNN_TYPE_MODULE_LIST, NULL);
+  gnn_module_list_extend (self, modules, n_modules);
+  return self;
+}
+
+/**
+ * gnn_module_list_get_length:
+ * @self: a module list
+ *
+ * Returns the number of children, like `len(module_list)`.
+ *
+ * Returns: the number of child modules
+ */
+guint
+gnn_module_list_get_length (GnnModuleList *self)
+{
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), 0);
+
+  return gnn_nn_module_entries (GNN_MODULE (self))->len;
+}
+
+/**
+ * gnn_module_list_get:
+ * @self: a module list
+ * @index: the position; negative values count from the end
+ * @error: return location for a #GError
+ *
+ * Returns the child at @index, like `module_list[index]`.
+ *
+ * Returns: (transfer none) (nullable): the child, or %NULL with @error set
+ *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
+ *   an empty slot
+ */
+GnnModule *
+gnn_module_list_get (GnnModuleList *self,
+                    gint64         index,
+                    GError       **error)
+{
+  GPtrArray *entries;
+  GnnMapEntry *entry;
+  guint i;
+
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), NULL);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+    return NULL;
+  entry = g_ptr_array_index (entries, i);
+  return (GnnModule *) entry->value;
+}
+
+/**
+ * gnn_module_list_set:
+ * @self: a module list
+ * @index: the position; negative values count from the end
+ * @module: the new child
+ * @error: return location for a #GError
+ *
+ * Replaces the child at @index, keeping its key, like
+ * `module_list[index] = module`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
+ *   is out of range, or an error of [method@Gnn.Module.set_child])
+ */
+gboolean
+gnn_module_list_set (GnnModuleList *self,
+                    gint64         index,
+                    GnnModule     *module,
+                    GError       **error)
+{
+  GPtrArray *entries;
+  g_autofree char *key = NULL;
+  guint i;
+
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+    return FALSE;
+  key = g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
+  return gnn_module_set_child (GNN_MODULE (self), key, G_OBJECT (module), error);
+}
+
+/**
+ * gnn_module_list_append:
+ * @self: a module list
+ * @module: the module to add
+ *
+ * Adds @module at the end under the key `str(len(self))`, like
+ * `module_list.append(module)`.
+ */
+void
+gnn_module_list_append (GnnModuleList *self,
+                       GnnModule     *module)
+{
+  g_autoptr(GError) error = NULL;
+  char key[24];
+
+  g_return_if_fail (GNN_IS_MODULE_LIST (self));
+  g_return_if_fail (GNN_IS_MODULE (module));
+
+  g_snprintf (key, sizeof key, "%u", gnn_module_list_get_length (self));
+  if (!gnn_module_register_module (GNN_MODULE (self), key, module, &error))
+    g_critical ("gnn_module_list_append: %s", error->message);
+}
+
+/**
+ * gnn_module_list_insert:
+ * @self: a module list
+ * @index: the position of the new child, from `-len` to `len`
+ * @module: the module to insert
+ * @error: return location for a #GError
+ *
+ * Inserts @module before the child at @index, moving the later children up
+ * by one key, like `module_list.insert(index, module)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
+ *   of range: 7")
+ */
+gboolean
+gnn_module_list_insert (GnnModuleList *self,
+                       gint64         index,
+                       GnnModule     *module,
+                       GError       **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+
+  return gnn_nn_insert_module (GNN_MODULE (self), index, module, error);
+}
+
+/**
+ * gnn_module_list_extend:
+ * @self: a module list
+ * @modules: (array length=n_modules) (nullable): the modules to add
+ * @n_modules: the number of @modules
+ *
+ * Appends each of @modules, like `module_list.extend(modules)`.
+ */
+void
+gnn_module_list_extend (GnnModuleList *self,
+                       GnnModule    **modules,
+                       guint          n_modules)
+{
+  g_return_if_fail (GNN_IS_MODULE_LIST (self));
+  g_return_if_fail (modules != NULL || n_modules == 0);
+
+  for (guint i = 0; i < n_modules; i++)
+    gnn_module_list_append (self, modules[i]);
+}
+
+/**
+ * gnn_module_list_pop:
+ * @self: a module list
+ * @index: the position; negative values count from the end
+ * @error: return location for a #GError
+ *
+ * Removes the child at @index and returns it, then renames the remaining
+ * children "0", "1", … in order, like `module_list.pop(index)`.
+ *
+ * Returns: (transfer full) (nullable): the removed child, or %NULL with
+ *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
+ */
+GnnModule *
+gnn_module_list_pop (GnnModuleList *self,
+                    gint64         index,
+                    GError       **error)
+{
+  GPtrArray *entries;
+  GnnMapEntry *entry;
+  g_autoptr(GObject) value = NULL;
+  g_autofree char *key = NULL;
+  guint i;
+
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), NULL);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+    return NULL;
+  entry = g_ptr_array_index (entries, i);
+  value = entry->value != NULL ? g_object_ref (entry->value) : NULL;
+  key = g_strdup (entry->name);
+  if (!gnn_module_delete_child (GNN_MODULE (self), key, error) ||
+      !gnn_nn_renumber_modules (GNN_MODULE (self), error))
+    return NULL;
+  return (GnnModule *) g_steal_pointer (&value);
+}
+
+/**
+ * gnn_module_list_slice:
+ * @self: a module list
+ * @start: the first position (clamped like a Python slice; negative values
+ *   count from the end)
+ * @stop: the position to stop before (%G_MAXINT64 for "to the end")
+ * @step: the stride; negative walks backwards (then %G_MAXINT64 as @start
+ *   and %G_MININT64 as @stop select everything)
+ * @error: return location for a #GError
+ *
+ * Returns a new list of the same type holding the selected children
+ * under the keys "0", "1", …, like `module_list[start:stop:step]`. The
+ * children are shared, not copied.
+ *
+ * Returns: (transfer full): the new list, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
+ */
+GnnModuleList *
+gnn_module_list_slice (GnnModuleList *self,
+                      gint64         start,
+                      gint64         stop,
+                      gint64         step,
+                      GError       **error)
+{
+  GPtrArray *entries;
+  g_autoptr(GArray) positions = NULL;
+  g_autoptr(GnnModuleList) result = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), NULL);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  positions = gnn_nn_slice_positions (entries->len, start, stop, step, error);
+  if (positions == NULL)
+    return NULL;
+  result = g_object_new (G_OBJECT_TYPE (self), NULL);
+  for (guint i = 0; i < positions->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, g_array_index (positions, guint, i));
+
+      char key[24];
+
+      g_snprintf (key, sizeof key, "%u", i);
+      if (!gnn_module_register_module (GNN_MODULE (result), key,
+                                       (GnnModule *) entry->value, error))
+        return NULL;
+    }
+  return g_steal_pointer (&result);
+}

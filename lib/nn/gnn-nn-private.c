@@ -1,0 +1,298 @@
+/* gnn-nn-private.c: helpers shared by the layers and containers of lib/nn
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "module/gnn-module-private.h"
+#include "nn/gnn-nn-private.h"
+
+static void
+unref_nullable (gpointer object)
+{
+  if (object != NULL)
+    g_object_unref (object);
+}
+
+static GMutex default_generator_lock;
+static GnnGenerator *default_generator;
+
+GnnGenerator *
+gnn_nn_default_generator_lock (void)
+{
+  g_mutex_lock (&default_generator_lock);
+  if (default_generator == NULL)
+    default_generator = gnn_generator_new (GNN_NN_DEFAULT_SEED);
+  return default_generator;
+}
+
+void
+gnn_nn_default_generator_unlock (void)
+{
+  g_mutex_unlock (&default_generator_lock);
+}
+
+char *
+gnn_nn_format_float (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (value))
+    return g_strdup ("nan");
+  if (isinf (value))
+    return g_strdup (value > 0 ? "inf" : "-inf");
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+  if (strpbrk (buf, ".e") == NULL)
+    return g_strconcat (buf, ".0", NULL);
+  return g_strdup (buf);
+}
+
+gboolean
+gnn_nn_normalize_index (gint64   index,
+                        guint    len,
+                        guint   *out,
+                        GError **error)
+{
+  if (index < -(gint64) len || index >= (gint64) len)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "index %" G_GINT64_FORMAT " is out of range", index);
+      return FALSE;
+    }
+  *out = (guint) (index < 0 ? index + (gint64) len : index);
+  return TRUE;
+}
+
+static gint64
+adjust_bound (gint64 value,
+              gint64 len,
+              gint64 step)
+{
+  if (value < 0)
+    {
+      value = value < -len ? -1 : value + len;   /* no overflow near G_MININT64 */
+      if (value < 0)
+        value = step < 0 ? -1 : 0;
+    }
+  else if (value >= len)
+    value = step < 0 ? len - 1 : len;
+  return value;
+}
+
+GArray *
+gnn_nn_slice_positions (guint    len,
+                        gint64   start,
+                        gint64   stop,
+                        gint64   step,
+                        GError **error)
+{
+  GArray *positions;
+
+  if (step == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "slice step cannot be zero");
+      return NULL;
+    }
+  start = adjust_bound (start, len, step);
+  stop = adjust_bound (stop, len, step);
+  positions = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (step > 0)
+    for (gint64 i = start; i < stop; i += step)
+      {
+        guint p = (guint) i;
+        g_array_append_val (positions, p);
+      }
+  else
+    for (gint64 i = start; i > stop; i += step)
+      {
+        guint p = (guint) i;
+        g_array_append_val (positions, p);
+      }
+  return positions;
+}
+
+GPtrArray *
+gnn_nn_module_entries (GnnModule *self)
+{
+  return gnn_module_priv (self)->maps[GNN_MAP_MODULES].entries;
+}
+
+GPtrArray *
+gnn_nn_parameter_entries (GnnModule *self)
+{
+  return gnn_module_priv (self)->maps[GNN_MAP_PARAMETERS].entries;
+}
+
+gboolean
+gnn_nn_renumber_modules (GnnModule *self,
+                         GError   **error)
+{
+  GPtrArray *entries = gnn_nn_module_entries (self);
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (unref_nullable);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  gboolean renumbered = TRUE;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      char key[16];
+
+      g_snprintf (key, sizeof key, "%u", i);
+      if (strcmp (entry->name, key) != 0)
+        renumbered = FALSE;
+    }
+  if (renumbered)
+    return TRUE;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+
+      g_ptr_array_add (names, g_strdup (entry->name));
+      g_ptr_array_add (values, entry->value != NULL ? g_object_ref (entry->value) : NULL);
+    }
+  for (guint i = 0; i < names->len; i++)
+    if (!gnn_module_delete_child (self, g_ptr_array_index (names, i), error))
+      return FALSE;
+  for (guint i = 0; i < values->len; i++)
+    {
+      char key[16];
+
+      g_snprintf (key, sizeof key, "%u", i);
+      if (!gnn_module_register_module (self, key, g_ptr_array_index (values, i), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+gnn_nn_insert_module (GnnModule *self,
+                      gint64     index,
+                      GnnModule *module,
+                      GError   **error)
+{
+  GPtrArray *entries = gnn_nn_module_entries (self);
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (unref_nullable);
+  gint64 n = entries->len;
+  char key[16];
+
+  if (index < -n || index > n)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                   "Index out of range: %" G_GINT64_FORMAT, index);
+      return FALSE;
+    }
+  if (index < 0)
+    index += n;
+  for (guint i = 0; i < entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      g_ptr_array_add (values, entry->value != NULL ? g_object_ref (entry->value) : NULL);
+    }
+  /* The registry's own checks cannot fail for the shifted children; check
+   * the new one first so that a failure changes nothing. */
+  if (module != NULL)
+    {
+      g_autoptr(GPtrArray) below = gnn_module_named_modules (module, "", NULL);
+
+      for (guint i = 0; i < below->len; i++)
+        if (g_ptr_array_index (below, i) == (gpointer) self)
+          {
+            g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                         "cannot insert %s into %s: it contains the container",
+                         gnn_module_get_name (module), gnn_module_get_name (self));
+            return FALSE;
+          }
+    }
+  g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT, n);
+  if (!gnn_module_register_module (self, key, n == index ? module : g_ptr_array_index (values, n - 1), error))
+    return FALSE;
+  for (gint64 i = n - 1; i > index; i--)
+    {
+      g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT, i);
+      if (!gnn_module_register_module (self, key, g_ptr_array_index (values, i - 1), error))
+        return FALSE;
+    }
+  if (index < n)
+    {
+      g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT, index);
+      if (!gnn_module_register_module (self, key, module, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+tensor_type_name (GnnDType dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_F32: return "torch.FloatTensor";
+    case GNN_DTYPE_F64: return "torch.DoubleTensor";
+    case GNN_DTYPE_F16: return "torch.HalfTensor";
+    case GNN_DTYPE_BF16: return "torch.BFloat16Tensor";
+    case GNN_DTYPE_I64: return "torch.LongTensor";
+    case GNN_DTYPE_I32: return "torch.IntTensor";
+    case GNN_DTYPE_I16: return "torch.ShortTensor";
+    case GNN_DTYPE_I8: return "torch.CharTensor";
+    case GNN_DTYPE_U8: return "torch.ByteTensor";
+    case GNN_DTYPE_BOOL: return "torch.BoolTensor";
+    default: return "torch.Tensor";
+    }
+}
+
+char *
+gnn_nn_parameter_lines (GnnModule *self,
+                        gboolean   type_names)
+{
+  GPtrArray *entries = gnn_nn_parameter_entries (self);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+
+      if (i > 0)
+        g_string_append_c (out, '\n');
+      g_string_append_printf (out, "  (%s): ", entry->name);
+      if (entry->value == NULL)
+        g_string_append (out, "Object of type: NoneType");
+      else
+        {
+          GnnTensor *t = GNN_TENSOR (entry->value);
+          guint ndim = gnn_tensor_get_ndim (t);
+          const gint64 *shape = gnn_tensor_get_shape (t, NULL);
+          GnnDType dtype = gnn_tensor_get_dtype (t);
+
+          g_string_append (out, "Parameter containing: [");
+          if (type_names)
+            g_string_append (out, tensor_type_name (dtype));
+          else
+            g_string_append_printf (out, "torch.%s", gnn_dtype_get_name (dtype));
+          g_string_append (out, " of size ");
+          for (guint d = 0; d < ndim; d++)
+            g_string_append_printf (out, "%s%" G_GINT64_FORMAT, d > 0 ? "x" : "", shape[d]);
+          g_string_append_c (out, ']');
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+GnnParameter *
+gnn_nn_as_parameter (GnnTensor *value)
+{
+  if (GNN_IS_PARAMETER (value))
+    return g_object_ref (GNN_PARAMETER (value));
+  return gnn_parameter_new (value, TRUE);
+}

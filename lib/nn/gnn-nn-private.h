@@ -1,0 +1,68 @@
+/* gnn-nn-private.h: helpers shared by the layers and containers of lib/nn
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gnn/gnn.h>
+
+G_BEGIN_DECLS
+
+/* PyTorch's default seed (torch.initial_seed() of a fresh process). */
+#define GNN_NN_DEFAULT_SEED G_GUINT64_CONSTANT (67280421310721)
+
+/* The library-default generator that layers use when given none: one per
+ * process, seeded with GNN_NN_DEFAULT_SEED, guarded by a lock. */
+GnnGenerator *gnn_nn_default_generator_lock   (void);
+void          gnn_nn_default_generator_unlock (void);
+
+/* Python's repr() of a float (shortest round-trip form, "0.5", "1.0"). */
+char         *gnn_nn_format_float             (double value);
+
+/* Python's bool repr. */
+#define gnn_nn_bool_str(b) ((b) ? "True" : "False")
+
+/* Normalizes a Python-style index into [0, len): "index <i> is out of range". */
+gboolean      gnn_nn_normalize_index          (gint64   index,
+                                               guint    len,
+                                               guint   *out,
+                                               GError **error);
+
+/* Python's slice.indices(len): clamps start/stop, fills the selected
+ * positions into @positions (a GArray of guint). FALSE if step is zero. */
+GArray       *gnn_nn_slice_positions          (guint    len,
+                                               gint64   start,
+                                               gint64   stop,
+                                               gint64   step,
+                                               GError **error);
+
+/* The module map entries (GnnMapEntry*) of a container, registration order. */
+GPtrArray    *gnn_nn_module_entries           (GnnModule *self);
+/* The parameter map entries (GnnMapEntry*). */
+GPtrArray    *gnn_nn_parameter_entries        (GnnModule *self);
+
+/* Renames the child modules "0".."n-1" in their current order (PyTorch's
+ * `self._modules = OrderedDict(zip(str_indices, values))`). */
+gboolean      gnn_nn_renumber_modules         (GnnModule *self,
+                                               GError   **error);
+
+/* Inserts @module at @index (-n <= index <= n, else "Index out of range: i")
+ * shifting "i".."n-1" up by one, like Sequential.insert. */
+gboolean      gnn_nn_insert_module            (GnnModule *self,
+                                               gint64     index,
+                                               GnnModule *module,
+                                               GError   **error);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* "Parameter containing: [torch.float32 of size 2x3]" lines of
+ * ParameterList (dtype names) and ParameterDict (tensor type names). */
+char         *gnn_nn_parameter_lines          (GnnModule *self,
+                                               gboolean   type_names);
+
+/* Wraps a plain tensor into a parameter (shares its storage). */
+GnnParameter *gnn_nn_as_parameter             (GnnTensor *value);
+
+G_END_DECLS

@@ -1,0 +1,255 @@
+/* gnn-parameter-dict.c: parameters by key (torch.nn.ParameterDict)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "module/gnn-module-private.h"
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnParameterDict:
+ *
+ * Parameters by key, like `torch.nn.ParameterDict`: each entry is a
+ * parameter registered under its key (insertion order kept), so
+ * [method@Gnn.Module.named_parameters] and [method@Gnn.Module.state_dict]
+ * see it. Keys follow [method@Gnn.Module.register_parameter]'s rules. A plain
+ * [class@Gnn.Tensor] is wrapped into a [class@Gnn.Parameter] sharing its
+ * storage, as PyTorch does.
+ *
+ * Calling the dict fails with %GNN_ERROR_NOT_SUPPORTED ("ParameterDict
+ * should not be called.").
+ */
+struct _GnnParameterDict
+{
+  GnnModule parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnParameterDict, gnn_parameter_dict, GNN_TYPE_MODULE)
+
+static GnnTensor *
+gnn_parameter_dict_forward (GnnModule  *module,
+                            GnnTensor  *input,
+                            GError    **error)
+{
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "ParameterDict should not be called.");
+  return NULL;
+}
+
+static char *
+gnn_parameter_dict_extra_repr (GnnModule *module)
+{
+  return gnn_nn_parameter_lines (module, TRUE);
+}
+
+static void
+gnn_parameter_dict_class_init (GnnParameterDictClass *klass)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  module_class->forward = gnn_parameter_dict_forward;
+  module_class->extra_repr = gnn_parameter_dict_extra_repr;
+}
+
+static void
+gnn_parameter_dict_init (GnnParameterDict *self)
+{
+}
+
+static GnnMapEntry *
+lookup_entry (GnnParameterDict *self,
+              const char       *key)
+{
+  return gnn_ordered_map_lookup (&gnn_module_priv (GNN_MODULE (self))->maps[GNN_MAP_PARAMETERS], key);
+}
+
+static void
+set_key_error (GnnParameterDict *self,
+               const char       *key,
+               GError          **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_KEY, "'%s' is not a key of %s",
+               key, gnn_module_get_name (GNN_MODULE (self)));
+}
+
+/**
+ * gnn_parameter_dict_new:
+ *
+ * Creates an empty parameter dict, like `torch.nn.ParameterDict()`; add
+ * entries with [method@Gnn.ParameterDict.set].
+ *
+ * Returns: (transfer full): a new parameter dict
+ */
+GnnParameterDict *
+gnn_parameter_dict_new (void)
+{
+  return g_object_new (GNN_TYPE_PARAMETER_DICT, NULL);
+}
+
+/**
+ * gnn_parameter_dict_get_length:
+ * @self: a parameter dict
+ *
+ * Returns the number of entries, like `len(parameter_dict)`.
+ *
+ * Returns: the number of entries
+ */
+guint
+gnn_parameter_dict_get_length (GnnParameterDict *self)
+{
+  g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), 0);
+
+  return gnn_nn_parameter_entries (GNN_MODULE (self))->len;
+}
+
+/**
+ * gnn_parameter_dict_get_keys:
+ * @self: a parameter dict
+ *
+ * Returns the keys in insertion order, like `parameter_dict.keys()`.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the keys
+ */
+char **
+gnn_parameter_dict_get_keys (GnnParameterDict *self)
+{
+  GPtrArray *entries;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), NULL);
+  entries = gnn_nn_parameter_entries (GNN_MODULE (self));
+
+  for (guint i = 0; i < entries->len; i++)
+    g_strv_builder_add (builder, ((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * gnn_parameter_dict_contains:
+ * @self: a parameter dict
+ * @key: a key
+ *
+ * Tells whether @key is in the dict, like `key in parameter_dict`.
+ *
+ * Returns: %TRUE if @key is an entry
+ */
+gboolean
+gnn_parameter_dict_contains (GnnParameterDict *self,
+                             const char       *key)
+{
+  g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  return lookup_entry (self, key) != NULL;
+}
+
+/**
+ * gnn_parameter_dict_get:
+ * @self: a parameter dict
+ * @key: a key
+ * @error: return location for a #GError
+ *
+ * Returns the parameter under @key, like `parameter_dict[key]`.
+ *
+ * Returns: (transfer none) (nullable): the parameter, or %NULL with @error
+ *   set (%GNN_ERROR_KEY, "'x' is not a key of GnnParameterDict")
+ */
+GnnParameter *
+gnn_parameter_dict_get (GnnParameterDict *self,
+                        const char       *key,
+                        GError          **error)
+{
+  GnnMapEntry *entry;
+
+  g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  entry = lookup_entry (self, key);
+  if (entry == NULL)
+    {
+      set_key_error (self, key, error);
+      return NULL;
+    }
+  return (GnnParameter *) entry->value;
+}
+
+/**
+ * gnn_parameter_dict_set:
+ * @self: a parameter dict
+ * @key: the key
+ * @value: a tensor or parameter (a plain tensor is wrapped into a parameter)
+ * @error: return location for a #GError
+ *
+ * Adds @value under @key, or replaces the parameter already there (keeping
+ * its position), like `parameter_dict[key] = value`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_NAME: "parameter
+ *   name can't contain ".""; "parameter name can't be empty string """)
+ */
+gboolean
+gnn_parameter_dict_set (GnnParameterDict *self,
+                        const char       *key,
+                        GnnTensor        *value,
+                        GError          **error)
+{
+  g_autoptr(GnnParameter) parameter = NULL;
+
+  g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (value), FALSE);
+
+  parameter = gnn_nn_as_parameter (value);
+  return gnn_module_register_parameter (GNN_MODULE (self), key, parameter, error);
+}
+
+/**
+ * gnn_parameter_dict_pop:
+ * @self: a parameter dict
+ * @key: the key
+ * @error: return location for a #GError
+ *
+ * Removes the entry @key and returns its parameter, like
+ * `parameter_dict.pop(key)`.
+ *
+ * Returns: (transfer full) (nullable): the parameter, or %NULL with @error
+ *   set (%GNN_ERROR_KEY) if @key is not in the dict
+ */
+GnnParameter *
+gnn_parameter_dict_pop (GnnParameterDict *self,
+                        const char       *key,
+                        GError          **error)
+{
+  GnnMapEntry *entry;
+  g_autoptr(GObject) value = NULL;
+
+  g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  entry = lookup_entry (self, key);
+  if (entry == NULL)
+    {
+      set_key_error (self, key, error);
+      return NULL;
+    }
+  value = entry->value != NULL ? g_object_ref (entry->value) : NULL;
+  if (!gnn_module_delete_child (GNN_MODULE (self), key, error))
+    return NULL;
+  return (GnnParameter *) g_steal_pointer (&value);
+}
+
+/**
+ * gnn_parameter_dict_clear:
+ * @self: a parameter dict
+ *
+ * Removes every entry, like `parameter_dict.clear()`.
+ */
+void
+gnn_parameter_dict_clear (GnnParameterDict *self)
+{
+  g_auto(GStrv) keys = NULL;
+
+  g_return_if_fail (GNN_IS_PARAMETER_DICT (self));
+
+  keys = gnn_parameter_dict_get_keys (self);
+  for (guint i = 0; keys[i] != NULL; i++)
+    gnn_module_delete_child (GNN_MODULE (self), keys[i], NULL);
+}

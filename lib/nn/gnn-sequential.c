@@ -1,0 +1,331 @@
+/* gnn-sequential.c: a chain of modules (torch.nn.Sequential)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "module/gnn-module-private.h"
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnSequential:
+ *
+ * A chain of modules, like `torch.nn.Sequential`: [method@Gnn.Module.call]
+ * passes the input to the first child and each output to the next child,
+ * returning the output of the last one (the input itself when empty).
+ *
+ * The children live in the module registry under the keys "0", "1", … as
+ * [method@Gnn.Module.register_module] children, so every traversal, state
+ * dict and [method@Gnn.Module.to_string] sees them. Children may also be
+ * registered under other names with [method@Gnn.Module.register_module]
+ * (PyTorch's `Sequential(OrderedDict(...))`); indices always count children
+ * in registration order.
+ *
+ * Indices follow Python: negative ones count from the end, and an index
+ * outside the container fails with %GNN_ERROR_INDEX ("index 3 is out of
+ * range"). [method@Gnn.Sequential.slice] keeps the original keys, as
+ * slicing a PyTorch `Sequential` does; [method@Gnn.Sequential.pop] renumbers
+ * the remaining children.
+ */
+
+G_DEFINE_TYPE (GnnSequential, gnn_sequential, GNN_TYPE_MODULE)
+
+static GnnTensor *
+gnn_sequential_forward (GnnModule  *module,
+                        GnnTensor  *input,
+                        GError    **error)
+{
+  GPtrArray *entries = gnn_nn_module_entries (module);
+  g_autoptr(GPtrArray) chain = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GnnTensor) current = g_object_ref (input);
+
+  /* Snapshot: a hook may change the registry while the chain runs. */
+  for (guint i = 0; i < entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+
+      if (entry->value == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                       "child '%s' of %s is empty (NULL) and cannot be called",
+                       entry->name, gnn_module_get_name (module));
+          return NULL;
+        }
+      g_ptr_array_add (chain, g_object_ref (entry->value));
+    }
+  for (guint i = 0; i < chain->len; i++)
+    {
+      GnnTensor *next = gnn_module_call (g_ptr_array_index (chain, i), current, error);
+
+      if (next == NULL)
+        return NULL;
+      g_object_unref (current);
+      current = next;
+    }
+  return g_steal_pointer (&current);
+}
+
+static void
+gnn_sequential_class_init (GnnSequentialClass *klass)
+{
+  GNN_MODULE_CLASS (klass)->forward = gnn_sequential_forward;
+}
+
+static void
+gnn_sequential_init (GnnSequential *self)
+{
+}
+
+/**
+ * gnn_sequential_new:
+ * @modules: (array length=n_modules) (nullable): the modules, in order
+ * @n_modules: the number of @modules
+ *
+ * Creates a sequential container holding @modules under the keys "0", "1",
+ * …, like `torch.nn.Sequential(*modules)`. A module may appear several
+ * times (its parameters are shared).
+ *
+ * Returns: (transfer full): a new sequential container
+ */
+GnnSequential *
+gnn_sequential_new (GnnModule **modules,
+                    guint       n_modules)
+{
+  GnnSequential *self;
+
+  g_return_val_if_fail (modules != NULL || n_modules == 0, NULL);
+  for (guint i = 0; i < n_modules; i++)
+    g_return_val_if_fail (GNN_IS_MODULE (modules[i]), NULL);
+
+  self = g_object_new (GNN_TYPE_SEQUENTIAL, NULL);
+  gnn_sequential_extend (self, modules, n_modules);
+  return self;
+}
+
+/**
+ * gnn_sequential_get_length:
+ * @self: a sequential container
+ *
+ * Returns the number of children, like `len(sequential)`.
+ *
+ * Returns: the number of child modules
+ */
+guint
+gnn_sequential_get_length (GnnSequential *self)
+{
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), 0);
+
+  return gnn_nn_module_entries (GNN_MODULE (self))->len;
+}
+
+/**
+ * gnn_sequential_get:
+ * @self: a sequential container
+ * @index: the position; negative values count from the end
+ * @error: return location for a #GError
+ *
+ * Returns the child at @index, like `sequential[index]`.
+ *
+ * Returns: (transfer none) (nullable): the child, or %NULL with @error set
+ *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
+ *   an empty slot
+ */
+GnnModule *
+gnn_sequential_get (GnnSequential *self,
+                    gint64         index,
+                    GError       **error)
+{
+  GPtrArray *entries;
+  GnnMapEntry *entry;
+  guint i;
+
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), NULL);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+    return NULL;
+  entry = g_ptr_array_index (entries, i);
+  return (GnnModule *) entry->value;
+}
+
+/**
+ * gnn_sequential_set:
+ * @self: a sequential container
+ * @index: the position; negative values count from the end
+ * @module: the new child
+ * @error: return location for a #GError
+ *
+ * Replaces the child at @index, keeping its key, like
+ * `sequential[index] = module`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
+ *   is out of range, or an error of [method@Gnn.Module.set_child])
+ */
+gboolean
+gnn_sequential_set (GnnSequential *self,
+                    gint64         index,
+                    GnnModule     *module,
+                    GError       **error)
+{
+  GPtrArray *entries;
+  g_autofree char *key = NULL;
+  guint i;
+
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+    return FALSE;
+  key = g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
+  return gnn_module_set_child (GNN_MODULE (self), key, G_OBJECT (module), error);
+}
+
+/**
+ * gnn_sequential_append:
+ * @self: a sequential container
+ * @module: the module to add
+ *
+ * Adds @module at the end under the key `str(len(self))`, like
+ * `sequential.append(module)`.
+ */
+void
+gnn_sequential_append (GnnSequential *self,
+                       GnnModule     *module)
+{
+  g_autoptr(GError) error = NULL;
+  char key[24];
+
+  g_return_if_fail (GNN_IS_SEQUENTIAL (self));
+  g_return_if_fail (GNN_IS_MODULE (module));
+
+  g_snprintf (key, sizeof key, "%u", gnn_sequential_get_length (self));
+  if (!gnn_module_register_module (GNN_MODULE (self), key, module, &error))
+    g_critical ("gnn_sequential_append: %s", error->message);
+}
+
+/**
+ * gnn_sequential_insert:
+ * @self: a sequential container
+ * @index: the position of the new child, from `-len` to `len`
+ * @module: the module to insert
+ * @error: return location for a #GError
+ *
+ * Inserts @module before the child at @index, moving the later children up
+ * by one key, like `sequential.insert(index, module)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
+ *   of range: 7")
+ */
+gboolean
+gnn_sequential_insert (GnnSequential *self,
+                       gint64         index,
+                       GnnModule     *module,
+                       GError       **error)
+{
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
+
+  return gnn_nn_insert_module (GNN_MODULE (self), index, module, error);
+}
+
+/**
+ * gnn_sequential_extend:
+ * @self: a sequential container
+ * @modules: (array length=n_modules) (nullable): the modules to add
+ * @n_modules: the number of @modules
+ *
+ * Appends each of @modules, like `sequential.extend(modules)`.
+ */
+void
+gnn_sequential_extend (GnnSequential *self,
+                       GnnModule    **modules,
+                       guint          n_modules)
+{
+  g_return_if_fail (GNN_IS_SEQUENTIAL (self));
+  g_return_if_fail (modules != NULL || n_modules == 0);
+
+  for (guint i = 0; i < n_modules; i++)
+    gnn_sequential_append (self, modules[i]);
+}
+
+/**
+ * gnn_sequential_pop:
+ * @self: a sequential container
+ * @index: the position; negative values count from the end
+ * @error: return location for a #GError
+ *
+ * Removes the child at @index and returns it, then renames the remaining
+ * children "0", "1", … in order, like `sequential.pop(index)`.
+ *
+ * Returns: (transfer full) (nullable): the removed child, or %NULL with
+ *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
+ */
+GnnModule *
+gnn_sequential_pop (GnnSequential *self,
+                    gint64         index,
+                    GError       **error)
+{
+  GPtrArray *entries;
+  GnnMapEntry *entry;
+  g_autoptr(GObject) value = NULL;
+  g_autofree char *key = NULL;
+  guint i;
+
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), NULL);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+    return NULL;
+  entry = g_ptr_array_index (entries, i);
+  value = entry->value != NULL ? g_object_ref (entry->value) : NULL;
+  key = g_strdup (entry->name);
+  if (!gnn_module_delete_child (GNN_MODULE (self), key, error) ||
+      !gnn_nn_renumber_modules (GNN_MODULE (self), error))
+    return NULL;
+  return (GnnModule *) g_steal_pointer (&value);
+}
+
+/**
+ * gnn_sequential_slice:
+ * @self: a sequential container
+ * @start: the first position (clamped like a Python slice; negative values
+ *   count from the end)
+ * @stop: the position to stop before (%G_MAXINT64 for "to the end")
+ * @step: the stride; negative walks backwards (then %G_MAXINT64 as @start
+ *   and %G_MININT64 as @stop select everything)
+ * @error: return location for a #GError
+ *
+ * Returns a new container of the same type holding the selected children
+ * under their original keys, like `sequential[start:stop:step]`. The
+ * children are shared, not copied.
+ *
+ * Returns: (transfer full): the new container, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
+ */
+GnnSequential *
+gnn_sequential_slice (GnnSequential *self,
+                      gint64         start,
+                      gint64         stop,
+                      gint64         step,
+                      GError       **error)
+{
+  GPtrArray *entries;
+  g_autoptr(GArray) positions = NULL;
+  g_autoptr(GnnSequential) result = NULL;
+
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), NULL);
+  entries = gnn_nn_module_entries (GNN_MODULE (self));
+
+  positions = gnn_nn_slice_positions (entries->len, start, stop, step, error);
+  if (positions == NULL)
+    return NULL;
+  result = g_object_new (G_OBJECT_TYPE (self), NULL);
+  for (guint i = 0; i < positions->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, g_array_index (positions, guint, i));
+
+      if (!gnn_module_register_module (GNN_MODULE (result), entry->name,
+                                       (GnnModule *) entry->value, error))
+        return NULL;
+    }
+  return g_steal_pointer (&result);
+}

@@ -1,0 +1,733 @@
+/* gnn-tensor-conv.c: 2-d convolution (im2col + GEMM) and pooling
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <string.h>
+#include <cblas.h>
+
+#include "tensor/gnn-tensor-private.h"
+
+/* PyTorch's scalar type names, for its "not implemented for 'Long'" errors. */
+static const char *
+torch_scalar_name (GnnDType dtype)
+{
+  switch (dtype)
+    {
+    case GNN_DTYPE_F32: return "Float";
+    case GNN_DTYPE_F64: return "Double";
+    case GNN_DTYPE_F16: return "Half";
+    case GNN_DTYPE_BF16: return "BFloat16";
+    case GNN_DTYPE_I64: return "Long";
+    case GNN_DTYPE_I32: return "Int";
+    case GNN_DTYPE_I16: return "Short";
+    case GNN_DTYPE_I8: return "Char";
+    case GNN_DTYPE_U8: return "Byte";
+    case GNN_DTYPE_BOOL: return "Bool";
+    default: return gnn_dtype_get_name (dtype);
+    }
+}
+
+static gboolean
+check_float_dtype (const char *op,
+                   GnnTensor  *t,
+                   GError    **error)
+{
+  GnnDType dtype = gnn_tensor_priv (t)->dtype;
+
+  if (dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+               "\"%s\" not implemented for '%s'", op, torch_scalar_name (dtype));
+  return FALSE;
+}
+
+/* Checks @t and @other share a dtype ("expected scalar type Float but found Double"). */
+static gboolean
+check_scalar_type (GnnTensor  *t,
+                   GnnTensor  *other,
+                   GError    **error)
+{
+  GnnDType a = gnn_tensor_priv (t)->dtype, b = gnn_tensor_priv (other)->dtype;
+
+  if (a == b)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+               "expected scalar type %s but found %s", torch_scalar_name (a), torch_scalar_name (b));
+  return FALSE;
+}
+
+/* --- im2col ---------------------------------------------------------------- */
+
+typedef struct
+{
+  gint64 channels, height, width;
+  gint64 kh, kw, sh, sw, ph, pw, dh, dw;
+  gint64 out_h, out_w;
+} ConvGeom;
+
+/* Unfolds one image [channels, height, width] into columns
+ * [channels * kh * kw, out_h * out_w]: row (c, i, j) holds, for every output
+ * position, the input pixel under kernel tap (i, j), or 0 in the padding. */
+#define DEFINE_IM2COL(T, suffix)                                                         \
+static void                                                                              \
+im2col_##suffix (const ConvGeom *g,                                                      \
+                 const T        *src,                                                    \
+                 T              *cols)                                                   \
+{                                                                                        \
+  gint64 n_out = g->out_h * g->out_w;                                                    \
+                                                                                         \
+  for (gint64 c = 0; c < g->channels; c++)                                               \
+    for (gint64 i = 0; i < g->kh; i++)                                                   \
+      for (gint64 j = 0; j < g->kw; j++)                                                 \
+        {                                                                                \
+          T *row = cols + ((c * g->kh + i) * g->kw + j) * n_out;                         \
+          const T *plane = src + c * g->height * g->width;                               \
+          gint64 x_off = j * g->dw - g->pw;                                              \
+          /* output columns whose input x lies inside the image: [ox0, ox1) */            \
+          gint64 ox0 = x_off >= 0 ? 0 : (-x_off + g->sw - 1) / g->sw;                    \
+          gint64 ox1 = g->width - x_off <= 0 ? 0 : (g->width - x_off + g->sw - 1) / g->sw; \
+                                                                                         \
+          ox0 = MIN (ox0, g->out_w);                                                     \
+          ox1 = CLAMP (ox1, ox0, g->out_w);                                              \
+          for (gint64 oy = 0; oy < g->out_h; oy++)                                       \
+            {                                                                            \
+              gint64 y = oy * g->sh - g->ph + i * g->dh;                                 \
+              T *dst = row + oy * g->out_w;                                              \
+                                                                                         \
+              if (y < 0 || y >= g->height)                                               \
+                {                                                                        \
+                  memset (dst, 0, sizeof (T) * (gsize) g->out_w);                        \
+                  continue;                                                              \
+                }                                                                        \
+              const T *line = plane + y * g->width + x_off;                              \
+              for (gint64 ox = 0; ox < ox0; ox++)                                        \
+                dst[ox] = 0;                                                             \
+              if (g->sw == 1)                                                            \
+                memcpy (dst + ox0, line + ox0, sizeof (T) * (gsize) (ox1 - ox0));        \
+              else                                                                       \
+                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
+                  dst[ox] = line[ox * g->sw];                                            \
+              for (gint64 ox = ox1; ox < g->out_w; ox++)                                 \
+                dst[ox] = 0;                                                             \
+            }                                                                            \
+        }                                                                                \
+}
+
+DEFINE_IM2COL (float, f32)
+DEFINE_IM2COL (double, f64)
+
+static void
+gemm (GnnDType     dtype,
+      gint64       m,
+      gint64       n,
+      gint64       k,
+      const void  *a,
+      gint64       lda,
+      const void  *b,
+      gint64       ldb,
+      void        *c,
+      gint64       ldc)
+{
+  if (dtype == GNN_DTYPE_F32)
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
+                 a, lda, b, ldb, 0.0f, c, ldc);
+  else
+    cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
+                 a, lda, b, ldb, 0.0, c, ldc);
+}
+
+static gboolean
+conv_check_input (GnnTensor  *input,
+                  GnnTensor  *weight,
+                  GnnTensor  *bias,
+                  gint64      stride_h,
+                  gint64      stride_w,
+                  gint64      padding_h,
+                  gint64      padding_w,
+                  gint64      dilation_h,
+                  gint64      dilation_w,
+                  gint64      groups,
+                  GError    **error)
+{
+  GnnTensorPrivate *ip = gnn_tensor_priv (input), *wp = gnn_tensor_priv (weight);
+  g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
+  g_autofree char *ws = gnn_shape_to_string (wp->shape, wp->ndim);
+
+  if (ip->ndim != 3 && ip->ndim != 4)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: %s",
+                   is);
+      return FALSE;
+    }
+  if (wp->ndim != 4)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "conv2d: expected a 4-dimensional weight [out_channels, in_channels / groups, "
+                   "kernel_h, kernel_w], but got weight of size %s", ws);
+      return FALSE;
+    }
+  if (!check_float_dtype ("conv2d", input, error) || !check_scalar_type (input, weight, error))
+    return FALSE;
+  if (bias != NULL && !check_scalar_type (input, bias, error))
+    return FALSE;
+  if (stride_h <= 0 || stride_w <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "non-positive stride is not supported");
+      return FALSE;
+    }
+  if (padding_h < 0 || padding_w < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "negative padding is not supported");
+      return FALSE;
+    }
+  if (dilation_h <= 0 || dilation_w <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "dilation should be greater than zero, but got [%" G_GINT64_FORMAT ", %"
+                   G_GINT64_FORMAT "]", dilation_h, dilation_w);
+      return FALSE;
+    }
+  if (groups <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "non-positive groups is not supported");
+      return FALSE;
+    }
+  if (wp->shape[0] % groups != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Given groups=%" G_GINT64_FORMAT ", expected weight to be divisible by %"
+                   G_GINT64_FORMAT " at dimension 0, but got weight of size %s instead",
+                   groups, groups, ws);
+      return FALSE;
+    }
+  {
+    gint64 c = ip->shape[ip->ndim - 3];
+
+    if (c != wp->shape[1] * groups)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "Given groups=%" G_GINT64_FORMAT ", weight of size %s, expected input%s to have %"
+                     G_GINT64_FORMAT " channels, but got %" G_GINT64_FORMAT " channels instead",
+                     groups, ws, is, wp->shape[1] * groups, c);
+        return FALSE;
+      }
+  }
+  if (bias != NULL)
+    {
+      GnnTensorPrivate *bp = gnn_tensor_priv (bias);
+
+      if (bp->ndim != 1 || bp->shape[0] != wp->shape[0])
+        {
+          g_autofree char *bs = gnn_shape_to_string (bp->shape, bp->ndim);
+
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "Given weight of size %s, expected bias to be 1-dimensional with %"
+                       G_GINT64_FORMAT " elements, but got bias of size %s instead",
+                       ws, wp->shape[0], bs);
+          return FALSE;
+        }
+    }
+  {
+    gint64 h = ip->shape[ip->ndim - 2] + 2 * padding_h;
+    gint64 w = ip->shape[ip->ndim - 1] + 2 * padding_w;
+    gint64 kh = dilation_h * (wp->shape[2] - 1) + 1;
+    gint64 kw = dilation_w * (wp->shape[3] - 1) + 1;
+
+    if (h < kh || w < kw)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "Calculated padded input size per channel: (%" G_GINT64_FORMAT " x %"
+                     G_GINT64_FORMAT "). Kernel size: (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
+                     "). Kernel size can't be greater than actual input size", h, w, kh, kw);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_conv2d:
+ * @input: the input, `[N, C_in, H, W]` or unbatched `[C_in, H, W]`, float32
+ *   or float64
+ * @weight: the filters, `[C_out, C_in / groups, kH, kW]`, with the dtype of
+ *   @input
+ * @bias: (nullable): a `[C_out]` bias, or %NULL
+ * @stride_h: the vertical stride (> 0)
+ * @stride_w: the horizontal stride (> 0)
+ * @padding_h: the implicit zero padding on the top and bottom (>= 0)
+ * @padding_w: the implicit zero padding on the left and right (>= 0)
+ * @dilation_h: the vertical spacing between kernel taps (> 0)
+ * @dilation_w: the horizontal spacing between kernel taps (> 0)
+ * @groups: the number of blocked connections from input to output channels
+ *   (divides both C_in and C_out)
+ * @error: return location for a #GError
+ *
+ * A 2-d cross-correlation, `torch.nn.functional.conv2d`. The output has
+ * `H_out = (H + 2 × padding_h − dilation_h × (kH − 1) − 1) / stride_h + 1`
+ * rows (and likewise columns).
+ *
+ * Each image (and group) is unfolded into a column matrix (im2col) and
+ * multiplied with the filters by a single BLAS GEMM.
+ *
+ * Errors use PyTorch's messages, e.g. "Expected 3D (unbatched) or 4D
+ * (batched) input to conv2d, but got input of size: [2, 3]" or "Given
+ * groups=1, weight of size [8, 1, 3, 3], expected input[2, 3, 5, 5] to have
+ * 1 channels, but got 3 channels instead".
+ *
+ * Returns: (transfer full): the output, `[N, C_out, H_out, W_out]` (or
+ *   `[C_out, H_out, W_out]` for an unbatched input), or %NULL on error
+ */
+GnnTensor *
+gnn_tensor_conv2d (GnnTensor *input,
+                   GnnTensor *weight,
+                   GnnTensor *bias,
+                   gint64     stride_h,
+                   gint64     stride_w,
+                   gint64     padding_h,
+                   gint64     padding_w,
+                   gint64     dilation_h,
+                   gint64     dilation_w,
+                   gint64     groups,
+                   GError   **error)
+{
+  g_autoptr(GnnTensor) xc = NULL;
+  g_autoptr(GnnTensor) wc = NULL;
+  g_autoptr(GnnTensor) bc = NULL;
+  g_autofree guint8 *cols = NULL;
+  GnnTensorPrivate *ip, *wp;
+  gboolean batched, direct;
+  gint64 n, c_out, c_in_g, c_out_g, k, n_out, out_shape[4];
+  ConvGeom g;
+  GnnDType dtype;
+  gsize es;
+  GnnTensor *out;
+  guint8 *o;
+  const guint8 *x, *w;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+
+  if (!conv_check_input (input, weight, bias, stride_h, stride_w, padding_h, padding_w,
+                         dilation_h, dilation_w, groups, error))
+    return NULL;
+
+  ip = gnn_tensor_priv (input);
+  wp = gnn_tensor_priv (weight);
+  dtype = ip->dtype;
+  es = gnn_dtype_get_size (dtype);
+  batched = ip->ndim == 4;
+  n = batched ? ip->shape[0] : 1;
+  g.channels = ip->shape[ip->ndim - 3];
+  g.height = ip->shape[ip->ndim - 2];
+  g.width = ip->shape[ip->ndim - 1];
+  g.kh = wp->shape[2], g.kw = wp->shape[3];
+  g.sh = stride_h, g.sw = stride_w;
+  g.ph = padding_h, g.pw = padding_w;
+  g.dh = dilation_h, g.dw = dilation_w;
+  g.out_h = (g.height + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+  g.out_w = (g.width + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
+  c_out = wp->shape[0];
+  c_in_g = wp->shape[1];
+  c_out_g = c_out / groups;
+  k = c_in_g * g.kh * g.kw;
+  n_out = g.out_h * g.out_w;
+
+  out_shape[0] = n, out_shape[1] = c_out, out_shape[2] = g.out_h, out_shape[3] = g.out_w;
+  out = gnn_tensor_new_contiguous_checked (dtype, batched ? out_shape : out_shape + 1,
+                                           batched ? 4 : 3, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  if (gnn_tensor_priv (out)->numel == 0)
+    return out;
+  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
+  if (k == 0)
+    {
+      memset (o, 0, es * (gsize) gnn_tensor_priv (out)->numel);
+    }
+  else
+    {
+      xc = gnn_tensor_contiguous (input);
+      wc = gnn_tensor_contiguous (weight);
+      x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
+      w = gnn_tensor_priv_data (gnn_tensor_priv (wc));
+
+      /* A 1x1 kernel with unit stride and no padding reads the image as is. */
+      direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0;
+      if (!direct)
+        cols = g_malloc (es * (gsize) (k * n_out));
+      g.channels = c_in_g;
+
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 grp = 0; grp < groups; grp++)
+          {
+            const guint8 *img = x + es * (gsize) ((b * groups + grp) * c_in_g * g.height * g.width);
+            const guint8 *cm = img;
+
+            if (!direct)
+              {
+                if (dtype == GNN_DTYPE_F32)
+                  im2col_f32 (&g, (const float *) img, (float *) cols);
+                else
+                  im2col_f64 (&g, (const double *) img, (double *) cols);
+                cm = cols;
+              }
+            gemm (dtype, c_out_g, n_out, k,
+                  w + es * (gsize) (grp * c_out_g * k), k,
+                  cm, n_out,
+                  o + es * (gsize) ((b * c_out + grp * c_out_g) * n_out), n_out);
+          }
+    }
+
+  if (bias != NULL)
+    {
+      const guint8 *bv;
+
+      bc = gnn_tensor_contiguous (bias);
+      bv = gnn_tensor_priv_data (gnn_tensor_priv (bc));
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 c = 0; c < c_out; c++)
+          {
+            if (dtype == GNN_DTYPE_F32)
+              {
+                float *p = (float *) o + (b * c_out + c) * n_out, v = ((const float *) bv)[c];
+
+                for (gint64 i = 0; i < n_out; i++)
+                  p[i] += v;
+              }
+            else
+              {
+                double *p = (double *) o + (b * c_out + c) * n_out, v = ((const double *) bv)[c];
+
+                for (gint64 i = 0; i < n_out; i++)
+                  p[i] += v;
+              }
+          }
+    }
+  return out;
+}
+
+/* --- pooling --------------------------------------------------------------- */
+
+/* PyTorch's pooling_output_shape. */
+static gint64
+pool_out_size (gint64   in,
+               gint64   k,
+               gint64   pad,
+               gint64   stride,
+               gint64   dilation,
+               gboolean ceil_mode)
+{
+  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+
+  /* the last window must start inside the input or the left padding */
+  if (ceil_mode && (out - 1) * stride >= in + pad)
+    out--;
+  return out;
+}
+
+typedef struct
+{
+  gint64 planes, height, width, out_h, out_w;
+  gint64 kh, kw, sh, sw, ph, pw, dh, dw;
+} PoolGeom;
+
+/* Validates a pooling call and fills @g and the output shape. */
+static gboolean
+pool_setup (const char *op,
+            GnnTensor  *input,
+            gint64      kernel_h,
+            gint64      kernel_w,
+            gint64     *stride_h,
+            gint64     *stride_w,
+            gint64      padding_h,
+            gint64      padding_w,
+            gint64      dilation_h,
+            gint64      dilation_w,
+            gboolean    ceil_mode,
+            PoolGeom   *g,
+            gint64     *out_shape,
+            GError    **error)
+{
+  GnnTensorPrivate *ip = gnn_tensor_priv (input);
+  gboolean non_empty = TRUE;
+
+  for (guint d = ip->ndim == 4 ? 1 : 0; d < ip->ndim; d++)
+    non_empty = non_empty && ip->shape[d] != 0;
+  if ((ip->ndim != 3 && ip->ndim != 4) || !non_empty)
+    {
+      g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "non-empty 3D or 4D (batch mode) tensor expected for input, but got input of size %s",
+                   is);
+      return FALSE;
+    }
+  if (!check_float_dtype (op, input, error))
+    return FALSE;
+  if (kernel_h <= 0 || kernel_w <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "kernel size should be greater than zero, but got kH: %" G_GINT64_FORMAT
+                   " kW: %" G_GINT64_FORMAT, kernel_h, kernel_w);
+      return FALSE;
+    }
+  if (*stride_h == 0 && *stride_w == 0)
+    *stride_h = kernel_h, *stride_w = kernel_w;
+  if (*stride_h <= 0 || *stride_w <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "stride should be greater than zero, but got dH: %" G_GINT64_FORMAT
+                   " dW: %" G_GINT64_FORMAT, *stride_h, *stride_w);
+      return FALSE;
+    }
+  if (dilation_h <= 0 || dilation_w <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "dilation should be greater than zero, but got dilationH: %" G_GINT64_FORMAT
+                   " dilationW: %" G_GINT64_FORMAT, dilation_h, dilation_w);
+      return FALSE;
+    }
+  if (padding_h < 0 || padding_w < 0 || padding_h > kernel_h / 2 || padding_w > kernel_w / 2)
+    {
+      gboolean bad_h = padding_h < 0 || padding_h > kernel_h / 2;
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "pad should be at most half of kernel size, but got pad=%" G_GINT64_FORMAT
+                   " and kernel_size=%" G_GINT64_FORMAT,
+                   bad_h ? padding_h : padding_w, bad_h ? kernel_h : kernel_w);
+      return FALSE;
+    }
+
+  g->planes = ip->shape[ip->ndim - 3] * (ip->ndim == 4 ? ip->shape[0] : 1);
+  g->height = ip->shape[ip->ndim - 2];
+  g->width = ip->shape[ip->ndim - 1];
+  g->kh = kernel_h, g->kw = kernel_w;
+  g->sh = *stride_h, g->sw = *stride_w;
+  g->ph = padding_h, g->pw = padding_w;
+  g->dh = dilation_h, g->dw = dilation_w;
+  g->out_h = pool_out_size (g->height, kernel_h, padding_h, *stride_h, dilation_h, ceil_mode);
+  g->out_w = pool_out_size (g->width, kernel_w, padding_w, *stride_w, dilation_w, ceil_mode);
+  if (g->out_h < 1 || g->out_w < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Given input size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   "). Calculated output size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT "). Output size is too small",
+                   ip->shape[ip->ndim - 3], g->height, g->width,
+                   ip->shape[ip->ndim - 3], MAX (g->out_h, 0), MAX (g->out_w, 0));
+      return FALSE;
+    }
+  memcpy (out_shape, ip->shape, sizeof (gint64) * ip->ndim);
+  out_shape[ip->ndim - 2] = g->out_h;
+  out_shape[ip->ndim - 1] = g->out_w;
+  return TRUE;
+}
+
+/* Max over each window; padding never wins and NaN propagates (as in PyTorch). */
+#define DEFINE_MAX_POOL(T, suffix)                                                       \
+static void                                                                              \
+max_pool_##suffix (const PoolGeom *g,                                                    \
+                   const T        *src,                                                  \
+                   T              *dst)                                                  \
+{                                                                                        \
+  for (gint64 p = 0; p < g->planes; p++)                                                 \
+    {                                                                                    \
+      const T *plane = src + p * g->height * g->width;                                   \
+                                                                                         \
+      for (gint64 oy = 0; oy < g->out_h; oy++)                                           \
+        for (gint64 ox = 0; ox < g->out_w; ox++)                                         \
+          {                                                                              \
+            gint64 y0 = oy * g->sh - g->ph, x0 = ox * g->sw - g->pw;                     \
+            T best = -INFINITY;                                                          \
+                                                                                         \
+            for (gint64 i = 0; i < g->kh; i++)                                           \
+              {                                                                          \
+                gint64 y = y0 + i * g->dh;                                               \
+                                                                                         \
+                if (y < 0 || y >= g->height)                                             \
+                  continue;                                                              \
+                for (gint64 j = 0; j < g->kw; j++)                                       \
+                  {                                                                      \
+                    gint64 x = x0 + j * g->dw;                                           \
+                    T v;                                                                 \
+                                                                                         \
+                    if (x < 0 || x >= g->width)                                          \
+                      continue;                                                          \
+                    v = plane[y * g->width + x];                                         \
+                    if (v > best || isnan (v))                                           \
+                      best = v;                                                          \
+                  }                                                                      \
+              }                                                                          \
+            *dst++ = best;                                                               \
+          }                                                                              \
+    }                                                                                    \
+}
+
+DEFINE_MAX_POOL (float, f32)
+DEFINE_MAX_POOL (double, f64)
+
+/**
+ * gnn_tensor_max_pool2d:
+ * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
+ * @kernel_h: the window height (> 0)
+ * @kernel_w: the window width (> 0)
+ * @stride_h: the vertical stride; 0 (with @stride_w 0) means @kernel_h
+ * @stride_w: the horizontal stride; 0 (with @stride_h 0) means @kernel_w
+ * @padding_h: the implicit -inf padding on the top and bottom (at most half
+ *   of @kernel_h)
+ * @padding_w: the implicit -inf padding on the left and right (at most half
+ *   of @kernel_w)
+ * @dilation_h: the vertical spacing between window taps (> 0)
+ * @dilation_w: the horizontal spacing between window taps (> 0)
+ * @ceil_mode: whether to round the output size up instead of down
+ * @error: return location for a #GError
+ *
+ * 2-d max pooling, `torch.nn.functional.max_pool2d`. NaN inside a window
+ * gives NaN.
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error (with
+ *   PyTorch's messages, e.g. "pad should be at most half of kernel size, but
+ *   got pad=2 and kernel_size=3")
+ */
+GnnTensor *
+gnn_tensor_max_pool2d (GnnTensor *input,
+                       gint64     kernel_h,
+                       gint64     kernel_w,
+                       gint64     stride_h,
+                       gint64     stride_w,
+                       gint64     padding_h,
+                       gint64     padding_w,
+                       gint64     dilation_h,
+                       gint64     dilation_w,
+                       gboolean   ceil_mode,
+                       GError   **error)
+{
+  g_autoptr(GnnTensor) xc = NULL;
+  gint64 out_shape[4];
+  PoolGeom g;
+  GnnTensor *out;
+  const guint8 *x;
+  guint8 *o;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+
+  if (!pool_setup ("max_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
+                   padding_h, padding_w, dilation_h, dilation_w, ceil_mode, &g, out_shape, error))
+    return NULL;
+  out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (input)->dtype, out_shape,
+                                           gnn_tensor_priv (input)->ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  xc = gnn_tensor_contiguous (input);
+  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
+  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
+  if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
+    max_pool_f32 (&g, (const float *) x, (float *) o);
+  else
+    max_pool_f64 (&g, (const double *) x, (double *) o);
+  return out;
+}
+
+/* Mean over each window with PyTorch's divisor rules. */
+#define DEFINE_AVG_POOL(T, suffix)                                                       \
+static void                                                                              \
+avg_pool_##suffix (const PoolGeom *g,                                                    \
+                   gboolean        count_include_pad,                                    \
+                   gint64          divisor_override,                                     \
+                   const T        *src,                                                  \
+                   T              *dst)                                                  \
+{                                                                                        \
+  for (gint64 p = 0; p < g->planes; p++)                                                 \
+    {                                                                                    \
+      const T *plane = src + p * g->height * g->width;                                   \
+                                                                                         \
+      for (gint64 oy = 0; oy < g->out_h; oy++)                                           \
+        for (gint64 ox = 0; ox < g->out_w; ox++)                                         \
+          {                                                                              \
+            gint64 y0 = oy * g->sh - g->ph, x0 = ox * g->sw - g->pw;                     \
+            gint64 y1 = MIN (y0 + g->kh, g->height + g->ph);                             \
+            gint64 x1 = MIN (x0 + g->kw, g->width + g->pw);                              \
+            gint64 pool_size = (y1 - y0) * (x1 - x0), divisor;                           \
+            T sum = 0;                                                                   \
+                                                                                         \
+            y0 = MAX (y0, 0), x0 = MAX (x0, 0);                                          \
+            y1 = MIN (y1, g->height), x1 = MIN (x1, g->width);                           \
+            for (gint64 y = y0; y < y1; y++)                                             \
+              for (gint64 x = x0; x < x1; x++)                                           \
+                sum += plane[y * g->width + x];                                          \
+            if (divisor_override != 0)                                                   \
+              divisor = divisor_override;                                                \
+            else if (count_include_pad)                                                  \
+              divisor = pool_size;                                                       \
+            else                                                                         \
+              divisor = (y1 - y0) * (x1 - x0);                                           \
+            *dst++ = divisor != 0 ? sum / (T) divisor : (T) NAN;                         \
+          }                                                                              \
+    }                                                                                    \
+}
+
+DEFINE_AVG_POOL (float, f32)
+DEFINE_AVG_POOL (double, f64)
+
+/**
+ * gnn_tensor_avg_pool2d:
+ * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
+ * @kernel_h: the window height (> 0)
+ * @kernel_w: the window width (> 0)
+ * @stride_h: the vertical stride; 0 (with @stride_w 0) means @kernel_h
+ * @stride_w: the horizontal stride; 0 (with @stride_h 0) means @kernel_w
+ * @padding_h: the implicit zero padding on the top and bottom (at most half
+ *   of @kernel_h)
+ * @padding_w: the implicit zero padding on the left and right (at most half
+ *   of @kernel_w)
+ * @ceil_mode: whether to round the output size up instead of down
+ * @count_include_pad: whether the zero padding counts in the divisor
+ * @divisor_override: a fixed divisor, or 0 to divide by the window size
+ * @error: return location for a #GError
+ *
+ * 2-d average pooling, `torch.nn.functional.avg_pool2d`.
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error
+ */
+GnnTensor *
+gnn_tensor_avg_pool2d (GnnTensor *input,
+                       gint64     kernel_h,
+                       gint64     kernel_w,
+                       gint64     stride_h,
+                       gint64     stride_w,
+                       gint64     padding_h,
+                       gint64     padding_w,
+                       gboolean   ceil_mode,
+                       gboolean   count_include_pad,
+                       gint64     divisor_override,
+                       GError   **error)
+{
+  g_autoptr(GnnTensor) xc = NULL;
+  gint64 out_shape[4];
+  PoolGeom g;
+  GnnTensor *out;
+  const guint8 *x;
+  guint8 *o;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+
+  if (!pool_setup ("avg_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
+                   padding_h, padding_w, 1, 1, ceil_mode, &g, out_shape, error))
+    return NULL;
+  out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (input)->dtype, out_shape,
+                                           gnn_tensor_priv (input)->ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  xc = gnn_tensor_contiguous (input);
+  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
+  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
+  if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
+    avg_pool_f32 (&g, count_include_pad, divisor_override, (const float *) x, (float *) o);
+  else
+    avg_pool_f64 (&g, count_include_pad, divisor_override, (const double *) x, (double *) o);
+  return out;
+}

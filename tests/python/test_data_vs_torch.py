@@ -1,0 +1,115 @@
+# The data pipeline side by side with torch.utils.data (Debian's torch 1.13):
+# sampler layouts, lengths and argument-error messages.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import unittest
+
+import gi
+gi.require_version('Gnn', '1.0')
+from gi.repository import GLib, Gnn  # noqa: E402
+
+import torch  # noqa: E402
+from torch.utils.data import (BatchSampler, DataLoader, RandomSampler,  # noqa: E402
+                              SequentialSampler, TensorDataset, random_split)
+from torch.utils.data.distributed import DistributedSampler  # noqa: E402
+
+
+class Range(Gnn.Dataset):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def do_get_length(self):
+        return self.n
+
+    def do_get_item(self, index):
+        return [Gnn.Tensor.new_scalar(index, Gnn.DType.I64)]
+
+
+def gnn_error(fn):
+    try:
+        fn()
+    except GLib.Error as e:
+        return e.message
+    return None
+
+
+def torch_error(fn):
+    try:
+        fn()
+    except (ValueError, TypeError, RuntimeError, AssertionError) as e:
+        return str(e)
+    return None
+
+
+class VsTorch(unittest.TestCase):
+    def test_distributed_layouts(self):
+        for n in range(1, 15):
+            for r in range(1, 6):
+                for drop_last in (False, True):
+                    for rank in range(r):
+                        want = list(DistributedSampler(list(range(n)), num_replicas=r, rank=rank,
+                                                       shuffle=False, drop_last=drop_last))
+                        got = list(Gnn.DistributedSampler.new(Range(n), r, rank, False, 0,
+                                                              drop_last).sample())
+                        self.assertEqual(got, want, (n, r, rank, drop_last))
+
+    def test_distributed_rank_message(self):
+        want = torch_error(lambda: DistributedSampler(list(range(4)), num_replicas=3, rank=3))
+        got = gnn_error(lambda: Gnn.DistributedSampler.new(Range(4), 3, 3, True, 0, False))
+        self.assertEqual(got, want)
+
+    def test_batch_and_loader_lengths(self):
+        for n in range(0, 12):
+            for bs in range(1, 5):
+                for drop_last in (False, True):
+                    want = len(BatchSampler(SequentialSampler(range(n)), bs, drop_last))
+                    got = Gnn.BatchSampler.new(Gnn.SequentialSampler.new(Range(n)), bs,
+                                               drop_last).get_length()
+                    self.assertEqual(got, want)
+                    loader = Gnn.DataLoader(dataset=Range(n), batch_size=bs, drop_last=drop_last)
+                    self.assertEqual(loader.get_length(), want)
+
+    def test_sampler_messages(self):
+        self.assertEqual(
+            gnn_error(lambda: Gnn.RandomSampler.new(Range(3), False, 0, None)),
+            torch_error(lambda: RandomSampler(range(3), num_samples=0)))
+        self.assertEqual(
+            gnn_error(lambda: Gnn.BatchSampler.new(Gnn.SequentialSampler.new(Range(3)), 0, False)),
+            torch_error(lambda: BatchSampler(SequentialSampler(range(3)), 0, False)))
+
+    def test_random_split_message(self):
+        self.assertIn(
+            torch_error(lambda: random_split(range(10), [3, 6])),
+            gnn_error(lambda: Gnn.random_split(Range(10), [3, 6], None)))
+
+    def test_random_split_fraction_lengths(self):
+        for n in (7, 10, 11, 30):
+            fr = [0.3, 0.3, 0.4]
+            want = [len(p) for p in random_split(range(n), fr)]
+            got = [p.get_length() for p in Gnn.random_split_fractions(Range(n), fr, None)]
+            self.assertEqual(got, want)
+
+    def test_loader_argument_messages(self):
+        ds = TensorDataset(torch.zeros(4))
+        cases = [
+            (dict(num_workers=-1), dict(num_workers=-1)),
+            (dict(timeout=-1), dict(timeout=-1.0)),
+            (dict(prefetch_factor=4), dict(prefetch_factor=4)),
+            (dict(persistent_workers=True), dict(persistent_workers=True)),
+            (dict(sampler=SequentialSampler(ds), shuffle=True),
+             dict(sampler=Gnn.SequentialSampler.new(Range(4)), shuffle=True)),
+            (dict(batch_sampler=BatchSampler(SequentialSampler(ds), 2, False), drop_last=True),
+             dict(batch_sampler=Gnn.BatchSampler.new(Gnn.SequentialSampler.new(Range(4)), 2, False),
+                  drop_last=True)),
+        ]
+        for torch_kw, gnn_kw in cases:
+            want = torch_error(lambda: DataLoader(ds, **torch_kw))
+            got = gnn_error(lambda: Gnn.DataLoader(dataset=Range(4), **gnn_kw).iter())
+            self.assertIsNotNone(want)
+            self.assertEqual(got, want, torch_kw)
+
+
+if __name__ == '__main__':
+    unittest.main()

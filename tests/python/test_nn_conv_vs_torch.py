@@ -1,0 +1,248 @@
+# Conv2d, pooling, normalization and embedding layers against torch 1.13:
+# same weights (copied through numpy), same outputs to 1e-5, same reprs,
+# state_dict names, train/eval behaviour and error messages.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import unittest
+
+import numpy as np
+import torch
+import torch.nn as tnn
+
+import gi
+gi.require_version('Gnn', '1.0')
+from gi.repository import GLib, Gnn  # noqa: E402
+
+
+def to_gnn(t):
+    return Gnn.Tensor.from_numpy(np.ascontiguousarray(t.detach().numpy()))
+
+
+def copy_params(gmod, tmod):
+    """Registers copies of torch's parameters and buffers in the Gnn module."""
+    for name, p in tmod.named_parameters(recurse=False):
+        gmod.register_parameter(name, Gnn.Parameter.new(to_gnn(p), True))
+    for name, b in tmod.named_buffers(recurse=False):
+        gmod.register_buffer(name, to_gnn(b), True)
+
+
+def forward(gmod, x):
+    return gmod.call(to_gnn(x)).numpy()
+
+
+class TestConvVsTorch(unittest.TestCase):
+    def setUp(self):
+        torch.manual_seed(0)
+
+    def check(self, gmod, tmod, x, atol=1e-5):
+        copy_params(gmod, tmod)
+        expect = tmod(x).detach().numpy()
+        got = forward(gmod, x)
+        self.assertEqual(got.shape, expect.shape)
+        np.testing.assert_allclose(got, expect, rtol=1e-5, atol=atol)
+
+    def test_conv2d_basic(self):
+        t = tnn.Conv2d(1, 8, 3, padding=1)
+        g = Gnn.Conv2d.new(1, 8, 3, 1, 1, True)
+        self.assertEqual(g.extra_repr(), t.extra_repr())
+        self.check(g, t, torch.randn(2, 1, 9, 7))
+
+    def test_conv2d_all_options(self):
+        for args in [dict(kernel_size=(3, 5), stride=(2, 1), padding=(1, 2), dilation=(2, 1), groups=2),
+                     dict(kernel_size=1, stride=1, padding=0, dilation=1, groups=1),
+                     dict(kernel_size=(2, 3), stride=(3, 2), padding=(0, 1), dilation=1, groups=4)]:
+            k = args['kernel_size'] if isinstance(args['kernel_size'], tuple) else (args['kernel_size'],) * 2
+            s = args['stride'] if isinstance(args['stride'], tuple) else (args['stride'],) * 2
+            p = args['padding'] if isinstance(args['padding'], tuple) else (args['padding'],) * 2
+            d = args['dilation'] if isinstance(args['dilation'], tuple) else (args['dilation'],) * 2
+            for bias in (True, False):
+                t = tnn.Conv2d(4, 8, bias=bias, **args)
+                g = Gnn.Conv2d.new_full(4, 8, k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1],
+                                        args['groups'], bias, None)
+                self.assertEqual(g.extra_repr(), t.extra_repr())
+                self.check(g, t, torch.randn(3, 4, 11, 10))
+
+    def test_conv2d_unbatched(self):
+        t = tnn.Conv2d(3, 5, 3, stride=2)
+        g = Gnn.Conv2d.new(3, 5, 3, 2, 0, True)
+        self.check(g, t, torch.randn(3, 8, 8))
+
+    def test_conv2d_float64(self):
+        t = tnn.Conv2d(2, 3, 3, padding=1).double()
+        g = Gnn.Conv2d.new(2, 3, 3, 1, 1, True)
+        self.check(g, t, torch.randn(2, 2, 5, 5, dtype=torch.float64))
+
+    def test_conv2d_from_properties(self):
+        g = Gnn.Conv2d(in_channels=2, out_channels=4, kernel_h=3, kernel_w=3, padding_h=1, padding_w=1)
+        self.assertEqual(g.extra_repr(), tnn.Conv2d(2, 4, 3, padding=1).extra_repr())
+        self.assertEqual(list(g.get_parameter('weight').numpy().shape), [4, 2, 3, 3])
+
+    def test_conv2d_errors(self):
+        g = Gnn.Conv2d.new(1, 8, 3, 1, 0, True)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.zeros([2, 3], Gnn.DType.F32))
+        self.assertIn('Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [2, 3]',
+                      cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.zeros([2, 3, 5, 5], Gnn.DType.F32))
+        self.assertIn('Given groups=1, weight of size [8, 1, 3, 3], expected input[2, 3, 5, 5] to have 1 '
+                      'channels, but got 3 channels instead', cm.exception.message)
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Conv2d.new_full(4, 6, 3, 3, 1, 1, 0, 0, 1, 1, 3, True, None)
+        self.assertIn('in_channels must be divisible by groups', cm.exception.message)
+
+    def test_conv2d_init_bounds(self):
+        g = Gnn.Conv2d.new(4, 16, 3, 1, 0, True)
+        w = g.get_parameter('weight').numpy()
+        b = g.get_parameter('bias').numpy()
+        bound = 1 / np.sqrt(4 * 9)
+        self.assertLessEqual(np.abs(w).max(), bound + 1e-7)   # kaiming a=sqrt(5): 1/sqrt(fan_in)
+        self.assertLessEqual(np.abs(b).max(), bound + 1e-7)
+        self.assertGreater(np.abs(w).max(), bound * 0.8)
+
+    def test_max_pool2d(self):
+        for args in [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+                     dict(kernel_size=3, stride=2, padding=1, dilation=2, ceil_mode=True),
+                     dict(kernel_size=2, ceil_mode=True)]:
+            t = tnn.MaxPool2d(**args)
+            g = Gnn.MaxPool2d.new(args['kernel_size'], args.get('stride', 0), args.get('padding', 0),
+                                  args.get('dilation', 1), args.get('ceil_mode', False))
+            self.assertEqual(g.extra_repr(), t.extra_repr())
+            self.check(g, t, torch.randn(2, 3, 9, 11))
+            self.check(g, t, torch.randn(3, 7, 8))
+
+    def test_max_pool2d_rect(self):
+        t = tnn.MaxPool2d((2, 3), stride=1)
+        g = Gnn.MaxPool2d.new_full(2, 3, 1, 1, 0, 0, 1, 1, False)
+        self.assertEqual(g.extra_repr(), t.extra_repr())
+        self.check(g, t, torch.randn(1, 2, 6, 7))
+
+    def test_avg_pool2d(self):
+        for args in [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+                     dict(kernel_size=3, stride=2, padding=1, count_include_pad=False),
+                     dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
+                     dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+                     dict(kernel_size=2, divisor_override=3)]:
+            t = tnn.AvgPool2d(**args)
+            g = Gnn.AvgPool2d.new(args['kernel_size'], args.get('stride', 0), args.get('padding', 0),
+                                  args.get('ceil_mode', False), args.get('count_include_pad', True),
+                                  args.get('divisor_override') or 0)
+            self.assertEqual(g.extra_repr(), t.extra_repr())
+            self.check(g, t, torch.randn(2, 3, 9, 10))
+
+    def test_pool_errors(self):
+        g = Gnn.MaxPool2d.new(3, 0, 2, 1, False)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.zeros([1, 1, 5, 5], Gnn.DType.F32))
+        self.assertIn('pad should be at most half of kernel size, but got pad=2 and kernel_size=3',
+                      cm.exception.message)
+        g = Gnn.AvgPool2d.new(3, 0, 0, False, True, 0)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.zeros([1, 1, 2, 2], Gnn.DType.F32))
+        self.assertIn('Given input size: (1x2x2). Calculated output size: (1x0x0). Output size is too small',
+                      cm.exception.message)
+
+    def test_layer_norm(self):
+        for shape, affine in [([16], True), ([3, 4], False), ([3, 4], True)]:
+            t = tnn.LayerNorm(shape, elementwise_affine=affine)
+            if affine:
+                with torch.no_grad():
+                    t.weight.normal_()
+                    t.bias.normal_()
+            g = Gnn.LayerNorm.new(shape, 1e-5, affine)
+            self.assertEqual(g.extra_repr(), t.extra_repr())
+            self.check(g, t, torch.randn(5, 2, *shape) * 3 + 1)
+
+    def test_layer_norm_error(self):
+        g = Gnn.LayerNorm.new([16], 1e-5, True)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.zeros([2, 15], Gnn.DType.F32))
+        self.assertIn('Given normalized_shape=[16], expected input with shape [*, 16], but got input of '
+                      'size[2, 15]', cm.exception.message)
+
+    def batch_norm_pair(self, cls, gcls, n, **kw):
+        t = cls(n, **kw)
+        if t.affine:
+            with torch.no_grad():
+                t.weight.normal_()
+                t.bias.normal_()
+        g = gcls.new(n, kw.get('eps', 1e-5), kw.get('momentum', 0.1), kw.get('affine', True),
+                     kw.get('track_running_stats', True))
+        self.assertEqual(g.extra_repr(), t.extra_repr())
+        copy_params(g, t)
+        return t, g
+
+    def test_batch_norm2d_train_then_eval(self):
+        t, g = self.batch_norm_pair(tnn.BatchNorm2d, Gnn.BatchNorm2d, 8)
+        for _ in range(3):
+            x = torch.randn(4, 8, 5, 6) * 2 + 0.5
+            np.testing.assert_allclose(forward(g, x), t(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+        for name in ('running_mean', 'running_var'):
+            np.testing.assert_allclose(g.get_buffer(name).numpy(), getattr(t, name).numpy(),
+                                       rtol=1e-5, atol=1e-6)
+        self.assertEqual(int(g.get_buffer('num_batches_tracked').numpy()), 3)
+        t.eval()
+        g.eval()
+        x = torch.randn(2, 8, 3, 3)
+        np.testing.assert_allclose(forward(g, x), t(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+        self.assertEqual(int(g.get_buffer('num_batches_tracked').numpy()), 3)
+
+    def test_batch_norm1d(self):
+        for shape in [(6, 5), (6, 5, 7)]:
+            t, g = self.batch_norm_pair(tnn.BatchNorm1d, Gnn.BatchNorm1d, 5, momentum=0.3)
+            x = torch.randn(*shape)
+            np.testing.assert_allclose(forward(g, x), t(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(g.get_buffer('running_var').numpy(), t.running_var.numpy(),
+                                       rtol=1e-5)
+
+    def test_batch_norm_no_stats_no_affine(self):
+        t, g = self.batch_norm_pair(tnn.BatchNorm2d, Gnn.BatchNorm2d, 3, affine=False,
+                                    track_running_stats=False)
+        t.eval()
+        g.eval()
+        x = torch.randn(4, 3, 2, 2)
+        np.testing.assert_allclose(forward(g, x), t(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+
+    def test_batch_norm_state_dict_keys(self):
+        g = Gnn.BatchNorm2d.new(8, 1e-5, 0.1, True, True)
+        sd = g.state_dict()
+        self.assertEqual(list(sd.get_keys()), list(tnn.BatchNorm2d(8).state_dict().keys()))
+        self.assertEqual(sd.lookup('num_batches_tracked').get_dtype(), Gnn.DType.I64)
+        self.assertEqual(sd.lookup('num_batches_tracked').get_ndim(), 0)
+
+    def test_conv_state_dict_keys(self):
+        self.assertEqual(list(Gnn.Conv2d.new(1, 2, 3, 1, 0, False).state_dict().get_keys()), ['weight'])
+        self.assertEqual(list(Gnn.LayerNorm.new([4], 1e-5, True).state_dict().get_keys()), ['weight', 'bias'])
+
+    def test_batch_norm_errors(self):
+        g = Gnn.BatchNorm1d.new(3, 1e-5, 0.1, True, True)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.zeros([2, 3, 4, 5], Gnn.DType.F32))
+        self.assertIn('expected 2D or 3D input (got 4D input)', cm.exception.message)
+        g = Gnn.BatchNorm2d.new(3, 1e-5, 0.1, True, True)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.zeros([2, 3, 4], Gnn.DType.F32))
+        self.assertIn('expected 4D input (got 3D input)', cm.exception.message)
+
+    def test_embedding(self):
+        t = tnn.Embedding(10, 3)
+        g = Gnn.Embedding.new(10, 3, None)
+        self.assertEqual(g.extra_repr(), t.extra_repr())
+        idx = torch.tensor([[1, 2, 9], [0, 0, 4]])
+        copy_params(g, t)
+        got = g.call(Gnn.Tensor.from_numpy(idx.numpy())).numpy()
+        np.testing.assert_allclose(got, t(idx).detach().numpy(), rtol=0, atol=0)
+        with self.assertRaises(GLib.Error) as cm:
+            g.call(Gnn.Tensor.from_numpy(np.array([10], dtype=np.int64)))
+        self.assertIn('index out of range in self', cm.exception.message)
+
+    def test_embedding_init_is_standard_normal(self):
+        g = Gnn.Embedding.new(1000, 50, Gnn.Generator.new(1))
+        w = g.get_parameter('weight').numpy()
+        self.assertAlmostEqual(float(w.mean()), 0.0, delta=0.02)
+        self.assertAlmostEqual(float(w.std()), 1.0, delta=0.02)
+
+
+if __name__ == '__main__':
+    unittest.main()
