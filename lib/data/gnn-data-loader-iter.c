@@ -35,6 +35,11 @@ struct _GnnDataLoaderIter
   gsize            capacity;     /* batches in flight at most */
   double           timeout;
   GnnBatchResult **ring;         /* reorder buffer, slot = seq % capacity */
+
+  /* Iterable datasets: workers whose stream is not over yet. */
+  gboolean        *active;
+  guint            n_active;
+  guint            cursor;       /* next worker to try, round-robin */
 };
 
 G_DEFINE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, G_TYPE_OBJECT)
@@ -44,6 +49,18 @@ dispatch (GnnDataLoaderIter *self)
 {
   guint n = gnn_worker_pool_get_size (self->pool);
 
+  if (self->epoch->iterable)
+    {
+      /* PyTorch's cycle over the workers whose stream is not over. */
+      while (self->n_active > 0 && self->next_send - self->next_recv < self->capacity)
+        {
+          while (!self->active[self->cursor])
+            self->cursor = (self->cursor + 1) % n;
+          gnn_worker_pool_submit (self->pool, self->cursor, self->epoch, self->next_send++);
+          self->cursor = (self->cursor + 1) % n;
+        }
+      return;
+    }
   while (self->next_send < self->n_batches &&
          self->next_send - self->next_recv < self->capacity)
     {
@@ -80,6 +97,7 @@ gnn_data_loader_iter_finalize (GObject *object)
 
   g_clear_pointer (&self->epoch, gnn_epoch_unref);
   g_clear_pointer (&self->ring, g_free);
+  g_clear_pointer (&self->active, g_free);
   g_clear_object (&self->loader);
   G_OBJECT_CLASS (gnn_data_loader_iter_parent_class)->finalize (object);
 }
@@ -110,7 +128,7 @@ gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
 
   self->loader = g_object_ref (loader);
   self->epoch = gnn_epoch_ref (epoch);
-  self->n_batches = n / bs + (n % bs != 0);
+  self->n_batches = epoch->iterable ? G_MAXSIZE : n / bs + (n % bs != 0);
   self->timeout = timeout;
   if (pool == NULL)
     return self;
@@ -118,6 +136,13 @@ gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
   self->pool = gnn_worker_pool_ref (pool);
   self->capacity = (gsize) prefetch_factor * gnn_worker_pool_get_size (pool);
   self->ring = g_new0 (GnnBatchResult *, self->capacity);
+  if (epoch->iterable)
+    {
+      self->n_active = gnn_worker_pool_get_size (pool);
+      self->active = g_new (gboolean, self->n_active);
+      for (guint i = 0; i < self->n_active; i++)
+        self->active[i] = TRUE;
+    }
   dispatch (self);
   return self;
 }
@@ -172,10 +197,19 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
   if (self->pool == NULL)   /* zero workers: load in the caller */
     {
       GError *err = NULL;
+      gboolean end = FALSE;
 
-      out = gnn_epoch_fetch_batch (self->epoch, self->next_recv++, &err);
-      if (out == NULL)
+      if (self->epoch->iterable)
+        out = gnn_epoch_fetch_stream_batch (self->epoch, 0, &end, &err);
+      else
+        out = gnn_epoch_fetch_batch (self->epoch, self->next_recv++, &err);
+      if (err != NULL)
         return fail (self, err, error);
+      if (end)
+        {
+          stop (self);
+          return FALSE;
+        }
       if (batch != NULL)
         *batch = out;
       else
@@ -185,33 +219,53 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
 
   if (self->timeout > 0 && self->timeout < 1e12)   /* longer: wait forever */
     deadline = g_get_monotonic_time () + (gint64) (self->timeout * G_USEC_PER_SEC);
-  slot = self->next_recv % self->capacity;
-  while (self->ring[slot] == NULL)
+  for (;;)
     {
-      if (deadline != 0)
+      if (self->next_recv == self->next_send)   /* iterable: every stream is over */
         {
-          gint64 remaining = deadline - g_get_monotonic_time ();
-
-          r = remaining > 0 ? g_async_queue_timeout_pop (self->epoch->results, (guint64) remaining) : NULL;
-          if (r == NULL)
-            return fail (self, g_error_new (GNN_ERROR, GNN_ERROR_TIMEOUT,
-                                            "DataLoader timed out after %g seconds", self->timeout),
-                         error);
+          stop (self);
+          return FALSE;
         }
-      else
+      slot = self->next_recv % self->capacity;
+      while (self->ring[slot] == NULL)
         {
-          r = g_async_queue_pop (self->epoch->results);
-        }
-      self->ring[r->seq % self->capacity] = r;
-    }
-  r = g_steal_pointer (&self->ring[slot]);
-  self->next_recv++;
-  if (r->error != NULL)
-    {
-      GError *err = g_steal_pointer (&r->error);
+          if (deadline != 0)
+            {
+              gint64 remaining = deadline - g_get_monotonic_time ();
 
-      gnn_batch_result_free (r);
-      return fail (self, err, error);
+              r = remaining > 0 ? g_async_queue_timeout_pop (self->epoch->results, (guint64) remaining) : NULL;
+              if (r == NULL)
+                return fail (self, g_error_new (GNN_ERROR, GNN_ERROR_TIMEOUT,
+                                                "DataLoader timed out after %g seconds", self->timeout),
+                             error);
+            }
+          else
+            {
+              r = g_async_queue_pop (self->epoch->results);
+            }
+          self->ring[r->seq % self->capacity] = r;
+        }
+      r = g_steal_pointer (&self->ring[slot]);
+      self->next_recv++;
+      if (r->error != NULL)
+        {
+          GError *err = g_steal_pointer (&r->error);
+
+          gnn_batch_result_free (r);
+          return fail (self, err, error);
+        }
+      if (r->end)   /* this worker's stream is over: skip its turn */
+        {
+          if (self->active[r->worker])
+            {
+              self->active[r->worker] = FALSE;
+              self->n_active--;
+            }
+          gnn_batch_result_free (r);
+          dispatch (self);
+          continue;
+        }
+      break;
     }
   dispatch (self);
   out = g_steal_pointer (&r->batch);
@@ -227,11 +281,11 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
  * gnn_data_loader_iter_get_length:
  * @self: a #GnnDataLoaderIter
  *
- * Returns: the number of batches of this pass
+ * Returns: the number of batches of this pass, or -1 for an iterable dataset
  */
 gint64
 gnn_data_loader_iter_get_length (GnnDataLoaderIter *self)
 {
   g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), 0);
-  return (gint64) self->n_batches;
+  return self->epoch->iterable ? -1 : (gint64) self->n_batches;
 }

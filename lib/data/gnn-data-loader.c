@@ -31,6 +31,11 @@
  * draws each pass's base seed; worker `i` gets seed `base + i` (see
  * [func@Gnn.get_worker_info]). The order of batches does not depend on the
  * number of workers.
+ *
+ * A loader and its iterators belong to the thread that uses them; only the
+ * dataset and the collation run in the worker threads (so they must be
+ * safe for concurrent reads). Datasets implemented in JavaScript (GJS) can
+ * only run with zero workers: GJS refuses calls from other threads.
  */
 struct _GnnDataLoader
 {
@@ -369,6 +374,30 @@ gnn_data_loader_validate (GnnDataLoader  *self,
                            "persistent_workers option needs num_workers > 0");
       return FALSE;
     }
+  if (GNN_IS_ITERABLE_DATASET (self->dataset))
+    {
+      if (self->shuffle)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                               "DataLoader with IterableDataset: expected unspecified shuffle "
+                               "option, but got shuffle=True");
+          return FALSE;
+        }
+      if (self->sampler != NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "DataLoader with IterableDataset: expected unspecified sampler option, "
+                       "but got sampler=%s", G_OBJECT_TYPE_NAME (self->sampler));
+          return FALSE;
+        }
+      if (self->batch_sampler != NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "DataLoader with IterableDataset: expected unspecified batch_sampler "
+                       "option, but got batch_sampler=%s", G_OBJECT_TYPE_NAME (self->batch_sampler));
+          return FALSE;
+        }
+    }
   if (self->sampler != NULL && self->shuffle)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -400,7 +429,10 @@ gnn_data_loader_validate (GnnDataLoader  *self,
  * @self: a #GnnDataLoader
  *
  * Returns the number of batches per pass, like `len(loader)`: the length of
- * the batch sampler (`n / batch_size` with drop-last, else rounded up).
+ * the batch sampler (`n / batch_size` with drop-last, else rounded up). For
+ * a [class@Gnn.IterableDataset], the same rule on the dataset's length (0
+ * when the dataset does not know it; with workers, the real count can
+ * differ, as in PyTorch).
  *
  * Returns: the number of batches (0 if the options are invalid)
  */
@@ -414,6 +446,7 @@ gnn_data_loader_get_length (GnnDataLoader *self)
     return 0;
   if (self->batch_sampler != NULL)
     return gnn_batch_sampler_get_length (self->batch_sampler);
+  /* iterable datasets: len(dataset) / batch_size as in PyTorch, 0 if unknown */
   n = self->sampler != NULL ? gnn_sampler_get_length (self->sampler)
                             : gnn_dataset_get_length (self->dataset);
   return n / self->batch_size + (!self->drop_last && n % self->batch_size != 0);
@@ -518,11 +551,20 @@ gnn_data_loader_iter (GnnDataLoader  *self,
                            "use GNN_WORKER_MODE_THREADS");
       return NULL;
     }
-  indices = sample_epoch (self, &n_indices, &batch_size, error);
-  if (indices == NULL)
-    return NULL;
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
-  epoch = gnn_epoch_new (self->dataset, collate, indices, n_indices, batch_size);
+  if (GNN_IS_ITERABLE_DATASET (self->dataset))
+    {
+      epoch = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (self->dataset), collate,
+                                      (gsize) self->batch_size, self->drop_last,
+                                      MAX ((guint) self->num_workers, 1));
+    }
+  else
+    {
+      indices = sample_epoch (self, &n_indices, &batch_size, error);
+      if (indices == NULL)
+        return NULL;
+      epoch = gnn_epoch_new (self->dataset, collate, indices, n_indices, batch_size);
+    }
   base_seed = gnn_generator_next_u64 (self->generator);
   if (self->num_workers == 0)
     return gnn_data_loader_iter_new_internal (self, epoch, NULL, 0, self->timeout);

@@ -61,6 +61,23 @@ gnn_epoch_new (GnnDataset *dataset,
 }
 
 GnnEpoch *
+gnn_epoch_new_iterable (GnnIterableDataset *dataset,
+                        GnnCollate         *collate,
+                        gsize               batch_size,
+                        gboolean            drop_last,
+                        guint               n_streams)
+{
+  GnnEpoch *e = gnn_epoch_new (GNN_DATASET (dataset), collate, NULL, 0, batch_size);
+
+  e->iterable = TRUE;
+  e->drop_last = drop_last;
+  e->n_streams = n_streams;
+  e->streams = g_new0 (GnnItemIterator *, n_streams);
+  e->ended = g_new0 (gboolean, n_streams);
+  return e;
+}
+
+GnnEpoch *
 gnn_epoch_ref (GnnEpoch *epoch)
 {
   g_atomic_ref_count_inc (&epoch->ref_count);
@@ -76,6 +93,10 @@ gnn_epoch_unref (GnnEpoch *epoch)
   g_object_unref (epoch->dataset);
   g_object_unref (epoch->collate);
   g_free (epoch->indices);
+  for (guint i = 0; i < epoch->n_streams; i++)
+    g_clear_object (&epoch->streams[i]);
+  g_free (epoch->streams);
+  g_free (epoch->ended);
   g_free (epoch);
 }
 
@@ -126,6 +147,81 @@ gnn_epoch_fetch_batch (GnnEpoch  *epoch,
   return batch;
 }
 
+GPtrArray *
+gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
+                              guint      stream,
+                              gboolean  *end,
+                              GError   **error)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  guint n_fields = 0;
+  gsize count = 0;
+  GPtrArray *batch;
+
+  *end = FALSE;
+  if (epoch->ended[stream])
+    {
+      *end = TRUE;
+      return NULL;
+    }
+  if (epoch->streams[stream] == NULL)
+    {
+      epoch->streams[stream] =
+        gnn_iterable_dataset_create_iterator (GNN_ITERABLE_DATASET (epoch->dataset), error);
+      if (epoch->streams[stream] == NULL)
+        {
+          epoch->ended[stream] = TRUE;
+          return NULL;
+        }
+    }
+  items = g_ptr_array_new_full ((guint) epoch->batch_size * 2, g_object_unref);
+  while (count < epoch->batch_size)
+    {
+      g_autoptr(GError) local = NULL;
+      GPtrArray *item = NULL;
+
+      if (g_atomic_int_get (&epoch->stop))
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "DataLoader iterator stopped");
+          return NULL;
+        }
+      if (!gnn_item_iterator_next (epoch->streams[stream], &item, &local))
+        {
+          if (local != NULL)
+            {
+              epoch->ended[stream] = TRUE;
+              g_propagate_prefixed_error (error, g_steal_pointer (&local),
+                                          "item %" G_GSIZE_FORMAT " of the batch: ", count);
+              return NULL;
+            }
+          epoch->ended[stream] = TRUE;
+          break;
+        }
+      if (count == 0)
+        n_fields = item->len;
+      else if (item->len != n_fields)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "each element in list of batch should be of equal size "
+                       "(item %" G_GSIZE_FORMAT " has %u fields, the first item of the batch has %u)",
+                       count, item->len, n_fields);
+          g_ptr_array_unref (item);
+          return NULL;
+        }
+      g_ptr_array_extend_and_steal (items, item);
+      count++;
+    }
+  if (count == 0 || (count < epoch->batch_size && epoch->drop_last))
+    {
+      *end = TRUE;
+      return NULL;
+    }
+  batch = gnn_collate_collate (epoch->collate, items, n_fields, error);
+  if (batch == NULL)
+    g_prefix_error (error, "collate: ");
+  return batch;
+}
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -141,10 +237,14 @@ worker_main (gpointer data)
       GnnBatchResult *r = g_new0 (GnnBatchResult, 1);
 
       r->seq = task->seq;
+      r->worker = id;
       if (!g_atomic_int_get (&epoch->stop))
         {
-          r->batch = gnn_epoch_fetch_batch (epoch, r->seq, &r->error);
-          if (r->batch == NULL)
+          if (epoch->iterable)
+            r->batch = gnn_epoch_fetch_stream_batch (epoch, id, &r->end, &r->error);
+          else
+            r->batch = gnn_epoch_fetch_batch (epoch, r->seq, &r->error);
+          if (r->error != NULL)
             g_prefix_error (&r->error, "DataLoader worker %u: ", id);
         }
       g_async_queue_push (epoch->results, r);

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 typedef struct
 {
   gsize      seq;
+  guint      worker;
+  gboolean   end;       /* iterable datasets: the worker's stream is over */
   GPtrArray *batch;
   GError    *error;
 } GnnBatchResult;
@@ -31,16 +33,31 @@ typedef struct
   gsize           batch_size;
   GAsyncQueue    *results;      /* GnnBatchResult*, any order */
   gint            stop;         /* atomic: skip remaining work */
+
+  /* Iterable datasets: one stream per worker (or one in the caller), each
+   * touched only by its own thread. */
+  gboolean          iterable;
+  gboolean          drop_last;
+  guint             n_streams;
+  GnnItemIterator **streams;
+  gboolean         *ended;
 } GnnEpoch;
 
 GnnEpoch  *gnn_epoch_new   (GnnDataset *dataset, GnnCollate *collate, gint64 *indices,
                             gsize n_indices, gsize batch_size);
+GnnEpoch  *gnn_epoch_new_iterable (GnnIterableDataset *dataset, GnnCollate *collate,
+                                   gsize batch_size, gboolean drop_last, guint n_streams);
 GnnEpoch  *gnn_epoch_ref   (GnnEpoch *epoch);
 void       gnn_epoch_unref (GnnEpoch *epoch);
 
 /* Fetches the items of batch @seq and collates them; errors name the
  * sample index (workers add their id). */
 GPtrArray *gnn_epoch_fetch_batch (GnnEpoch *epoch, gsize seq, GError **error);
+
+/* Iterable datasets: the next batch of stream @stream (creating its
+ * iterator on first use); NULL with *@end set when the stream is over. */
+GPtrArray *gnn_epoch_fetch_stream_batch (GnnEpoch *epoch, guint stream, gboolean *end,
+                                         GError **error);
 
 /* Threads with one task queue each. Refcounted (a persistent pool is held
  * by the loader and by each iterator using it). The last unref stops and

@@ -43,6 +43,30 @@ class Reverse(Gnn.Sampler):
         return list(range(9, -1, -1))
 
 
+class CountIter(Gnn.ItemIterator):
+    def __init__(self, start, stop, step):
+        super().__init__()
+        self.values = iter(range(start, stop, step))
+
+    def do_next(self):
+        v = next(self.values, None)
+        return None if v is None else [Gnn.Tensor.new_scalar(v, Gnn.DType.I64)]
+
+
+class Stream(Gnn.IterableDataset):
+    """0..n-1, sharded across loader workers by worker info"""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def do_create_iterator(self):
+        info = Gnn.get_worker_info()
+        if info is None:
+            return CountIter(0, self.n, 1)
+        return CountIter(info.get_id(), self.n, info.get_num_workers())
+
+
 class CountCollate(Gnn.Collate):
     def do_collate(self, items, n_fields):
         return [Gnn.Tensor.new_scalar(len(items) * 100 + n_fields, Gnn.DType.F64)]
@@ -151,6 +175,12 @@ class LoaderTests(unittest.TestCase):
             self.assertEqual(got, [i * i for i in range(10)])
         self.assertEqual(sorted(inits), [0, 1])
         del loader   # joins the pool
+
+    def test_python_iterable_dataset(self):
+        for workers in (0, 2):
+            loader = Gnn.DataLoader(dataset=Stream(9), batch_size=2, num_workers=workers)
+            got = sorted(v for b in batches(loader) for v in b[0].to_doubles())
+            self.assertEqual(got, list(range(9)))
 
     def test_python_collate(self):
         loader = Gnn.DataLoader(dataset=Squares(), batch_size=4, collate=CountCollate(),
