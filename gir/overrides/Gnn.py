@@ -859,3 +859,284 @@ class StateDict(Gnn.StateDict):
 StateDict = override(StateDict)
 _abc.MutableMapping.register(StateDict)
 __all__.append('StateDict')
+
+
+# --- io: safetensors ------------------------------------------------------------
+# sd.save(path, {"format": "pt"}), Gnn.StateDict.load(path, copy=False),
+# model.save(path, metadata=None); model.load(path) is the C method (strict).
+
+import os as _os
+
+
+def _state_dict_save(self, path, metadata=None):
+    """Writes the state dict as a safetensors file (temp file + rename);
+    `metadata` is an optional dict of str → str for `__metadata__`."""
+    return _CStateDict.save(self, _os.fspath(path), dict(metadata) if metadata else None)
+
+
+def _state_dict_load(path, copy=False):
+    """Loads a safetensors file: the tensors borrow a private mapping of the
+    file (zero copy), or are copied out of it with copy=True."""
+    flags = Gnn.LoadFlags.COPY if copy else Gnn.LoadFlags.NONE
+    return _CStateDict.load_with_flags(_os.fspath(path), flags)
+
+
+def _module_save(self, path, metadata=None):
+    """Saves state_dict() as a safetensors file."""
+    return _CModule.save(self, _os.fspath(path), dict(metadata) if metadata else None)
+
+
+def _module_load(self, path):
+    """Loads a safetensors file into the module (strict, atomic)."""
+    return _CModule.load(self, _os.fspath(path))
+
+
+StateDict.save = _state_dict_save
+StateDict.load = staticmethod(_state_dict_load)
+Module.save = _module_save
+Module.load = _module_load
+
+
+# --- data -------------------------------------------------------------------
+#
+# torch.utils.data's protocol over the data classes: len(dataset),
+# dataset[i] (a tuple, negative indices wrap), do_get_item / do_collate /
+# ItemIterator.do_next returning tensors, numbers or numpy arrays (converted
+# like torch's default_collate: int -> int64, float -> float64, bool -> bool
+# 0-d tensors), Python exceptions in them crossing the C library as GLib.Error
+# with the exception and its traceback in the message (the C side adds the
+# worker id and sample index), Gnn.DataLoader(dataset, batch_size=..., ...)
+# with len(loader) and `for images, labels in loader`, and os.fork() as the
+# fork of worker processes (worker_mode='processes').
+
+import os as _os
+import traceback as _traceback
+
+_CDataset = Gnn.Dataset
+_CDataLoader = Gnn.DataLoader
+
+
+def _data_field(value, where, position):
+    """One field of an item or batch as a Gnn.Tensor."""
+    if isinstance(value, Gnn.Tensor):
+        return value
+    if isinstance(value, bool) or (_np is not None and isinstance(value, _np.bool_)):
+        return Gnn.Tensor.new_scalar(float(value), Gnn.DType.BOOL)
+    if isinstance(value, numbers.Integral) and not (_np is not None and isinstance(value, _np.generic)):
+        if -(1 << 53) <= value <= (1 << 53):
+            return Gnn.Tensor.new_scalar(float(value), Gnn.DType.I64)
+        return Tensor.from_numpy(_require_numpy().asarray(value, dtype=_np.int64))
+    if isinstance(value, numbers.Real) and not (_np is not None and isinstance(value, _np.generic)):
+        return Gnn.Tensor.new_scalar(float(value), Gnn.DType.F64)
+    if _np is not None and isinstance(value, (_np.ndarray, _np.generic)):
+        return Tensor.from_numpy(_np.asarray(value))
+    raise TypeError('%s: field %d is a %s; expected a Gnn.Tensor, a number or a numpy array'
+                    % (where, position, type(value).__name__))
+
+
+def _data_fields(value, where):
+    if isinstance(value, (list, tuple)):
+        return [_data_field(v, where, i) for i, v in enumerate(value)]
+    return [_data_field(value, where, 0)]
+
+
+def _data_error(exc):
+    """A GLib.Error carrying a Python exception and its traceback."""
+    text = ''.join(_traceback.format_exception(type(exc), exc, exc.__traceback__)).rstrip()
+    head = '%s: %s' % (type(exc).__name__, exc)
+    return _gnn_error(Gnn.Error.INVALID_ARGUMENT,
+                      '%s\nOriginal %s' % (head, text))
+
+
+def _data_guard(func, convert):
+    def guarded(self, *args):
+        try:
+            return convert(self, func(self, *args), *args)
+        except _GLib.Error:
+            raise
+        except Exception as exc:
+            raise _data_error(exc) from exc
+    guarded.__name__ = getattr(func, '__name__', 'vfunc')
+    guarded.__doc__ = getattr(func, '__doc__', None)
+    guarded.__wrapped__ = func
+    guarded._gnn_guarded = True
+    return guarded
+
+
+def _guard_vfunc(cls, name, convert):
+    func = cls.__dict__.get(name)
+    if func is not None and not getattr(func, '_gnn_guarded', False):
+        setattr(cls, name, _data_guard(func, convert))
+
+
+class Dataset(Gnn.Dataset):
+    """A Gnn.Dataset with torch's Dataset protocol: len(ds), ds[i] -> tuple.
+
+    Subclasses implement do_get_length(self) and do_get_item(self, index);
+    do_get_item may return a tuple/list of tensors, numbers and numpy
+    arrays (or one of them), and may raise: the exception text and
+    traceback reach the caller (through worker threads or processes)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _guard_vfunc(cls, 'do_get_item',
+                     lambda self, value, index: _data_fields(
+                         value, '%s.do_get_item(%d)' % (type(self).__name__, index)))
+
+    def __len__(self):
+        return self.get_length()
+
+    def __getitem__(self, index):
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral):
+            raise TypeError('dataset indices must be integers, not %s' % type(index).__name__)
+        n = self.get_length()
+        i = int(index) + n if index < 0 else int(index)
+        if not 0 <= i < n:
+            raise IndexError('index %d is out of range for dataset of length %d' % (index, n))
+        return tuple(self.get_item(i))
+
+
+Dataset = override(Dataset)
+__all__.append('Dataset')
+
+
+class Collate(Gnn.Collate):
+    """A Gnn.Collate whose do_collate(self, items, n_fields) may return
+    tensors, numbers or numpy arrays, and may raise."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _guard_vfunc(cls, 'do_collate',
+                     lambda self, value, items, n_fields: _data_fields(
+                         value, '%s.do_collate' % type(self).__name__))
+
+
+Collate = override(Collate)
+__all__.append('Collate')
+
+
+class ItemIterator(Gnn.ItemIterator):
+    """A Gnn.ItemIterator whose do_next(self) returns an item (tensors,
+    numbers, numpy arrays) or None at the end, and may raise."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _guard_vfunc(cls, 'do_next',
+                     lambda self, value: None if value is None else _data_fields(
+                         value, '%s.do_next' % type(self).__name__))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        ok, item = self.next()
+        if not ok:
+            raise StopIteration
+        return tuple(item)
+
+
+ItemIterator = override(ItemIterator)
+__all__.append('ItemIterator')
+
+
+_WORKER_MODES = {
+    'threads': Gnn.WorkerMode.THREADS,
+    'processes': Gnn.WorkerMode.PROCESSES,
+}
+
+
+class DataLoader(Gnn.DataLoader):
+    """torch.utils.data.DataLoader's constructor and protocol:
+
+        loader = Gnn.DataLoader(ds, batch_size=64, shuffle=True, num_workers=2, seed=1,
+                                worker_mode='processes')
+        len(loader)
+        for images, labels in loader: ...
+
+    Every keyword is a property (underscores or dashes); worker_mode also
+    takes 'threads' / 'processes'. A batch is a list of tensors."""
+
+    def __init__(self, dataset=None, **kwargs):
+        mode = kwargs.get('worker_mode')
+        if isinstance(mode, str):
+            if mode.lower() not in _WORKER_MODES:
+                raise ValueError("worker_mode should be 'threads' or 'processes', not %r" % mode)
+            kwargs['worker_mode'] = _WORKER_MODES[mode.lower()]
+        if dataset is not None:
+            kwargs['dataset'] = dataset
+        super().__init__(**kwargs)
+
+    def __len__(self):
+        self.validate()   # raises PyTorch's argument errors
+        return self.get_length()
+
+    def __iter__(self):
+        return self.iter()
+
+
+DataLoader = override(DataLoader)
+__all__.append('DataLoader')
+
+
+class DataLoaderIter(Gnn.DataLoaderIter):
+    """One pass: an iterator of batches (lists of tensors)."""
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        ok, batch = self.next()
+        if not ok:
+            raise StopIteration
+        return batch
+
+    def __len__(self):
+        n = self.get_length()
+        if n < 0:
+            raise TypeError('the length of a pass over an IterableDataset is unknown')
+        return n
+
+
+DataLoaderIter = override(DataLoaderIter)
+__all__.append('DataLoaderIter')
+
+
+def _worker_fork(*_args):
+    # os.fork() runs CPython's before/after-fork hooks (GIL, import lock,
+    # threading state), which a fork() from C skips. The child returns 0 into
+    # the library's worker loop and never comes back here.
+    try:
+        return _os.fork()
+    except OSError:
+        return -1
+
+
+Gnn.set_worker_fork_func(_worker_fork)
+
+
+# --- autograd: t.backward(), t.grad, with Gnn.no_grad(): -------------------
+
+def _tensor_backward(self, gradient=None, retain_graph=False):
+    """Like torch.Tensor.backward(gradient=None, retain_graph=False)."""
+    return Gnn.Tensor.backward(self, gradient, retain_graph)
+
+
+Tensor.backward = _tensor_backward
+Tensor.grad = property(lambda self: self.get_grad(),
+                       lambda self, value: self.set_grad(value))
+Tensor.grad_fn_name = property(lambda self: self.get_grad_fn_name())
+
+
+class no_grad(object):
+    """`with Gnn.no_grad():` turns autograd recording off in the block."""
+
+    def __enter__(self):
+        Gnn.no_grad_push()
+        return self
+
+    def __exit__(self, *exc):
+        Gnn.no_grad_pop()
+        return False
+
+
+__all__.append('no_grad')

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * @GNN_WORKER_MODE_THREADS: workers are threads sharing the dataset (its
  *   get_item must be safe to call from several threads at once)
  * @GNN_WORKER_MODE_PROCESSES: workers are forked processes returning batches
- *   through shared memory (not implemented yet)
+ *   through shared memory (memfd segments the batch tensors map)
  *
  * How a [class@Gnn.DataLoader] runs its workers.
  */
@@ -26,5 +26,23 @@ typedef enum {
   GNN_WORKER_MODE_THREADS,
   GNN_WORKER_MODE_PROCESSES,
 } GnnWorkerMode;
+
+/**
+ * GnnWorkerForkFunc:
+ * @user_data: the data given to [func@Gnn.set_worker_fork_func]
+ *
+ * Forks the calling process for a data loader worker, like fork(): a
+ * language binding supplies one that keeps its runtime consistent in the
+ * child (Python's `os.fork()`).
+ *
+ * Returns: the child's process id in the parent, 0 in the child, or -1 on
+ *   failure
+ */
+typedef int (*GnnWorkerForkFunc) (gpointer user_data);
+
+GNN_AVAILABLE_IN_ALL
+void gnn_set_worker_fork_func (GnnWorkerForkFunc func,
+                               gpointer          user_data,
+                               GDestroyNotify    notify);
 
 G_END_DECLS

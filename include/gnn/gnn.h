@@ -71,5 +71,14 @@
 /* io */
 
 /* autograd */
+#include <gnn/gnn-autograd.h>
+#include <gnn/gnn-loss.h>
+#include <gnn/gnn-optimizer.h>
+#include <gnn/gnn-sgd.h>
+#include <gnn/gnn-adam.h>
+#include <gnn/gnn-adamw.h>
+#include <gnn/gnn-lr-scheduler.h>
+#include <gnn/gnn-step-lr.h>
+#include <gnn/gnn-cosine-annealing-lr.h>
 
 #undef GNN_INSIDE

@@ -87,27 +87,24 @@ gnn_collate_collate (GnnCollate  *self,
   return batch;
 }
 
-/* Stacks field @f of all items into a new [n_items, ...] tensor. */
-static GnnTensor *
-stack_field (GPtrArray  *items,
-             guint       n_fields,
-             guint       f,
-             GError    **error)
+/* Checks that field @f agrees in dtype and shape across items and plans its
+ * batch tensor ([n_items, ...]). */
+static gboolean
+plan_field (GPtrArray     *items,
+            guint          n_fields,
+            guint          f,
+            GnnFieldPlan  *plan,
+            GError       **error)
 {
   guint n_items = items->len / n_fields;
   GnnTensorPrivate *first = gnn_tensor_priv (g_ptr_array_index (items, f));
-  gint64 shape[GNN_MAX_DIMS];
-  GnnTensor *out;
-  GnnTensorPrivate *op;
-  gsize item_bytes;
-  guint8 *dst;
 
   if (first->ndim + 1 > GNN_MAX_DIMS)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                    "default_collate: field %u has %u dimensions; batching it exceeds %d",
                    f, first->ndim, GNN_MAX_DIMS);
-      return NULL;
+      return FALSE;
     }
   for (guint i = 1; i < n_items; i++)
     {
@@ -118,7 +115,7 @@ stack_field (GPtrArray  *items,
           g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                        "default_collate: field %u has dtype %s in entry 0 but %s in entry %u",
                        f, gnn_dtype_get_name (first->dtype), gnn_dtype_get_name (p->dtype), i);
-          return NULL;
+          return FALSE;
         }
       if (p->ndim != first->ndim ||
           memcmp (p->shape, first->shape, first->ndim * sizeof (gint64)) != 0)
@@ -129,27 +126,60 @@ stack_field (GPtrArray  *items,
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                        "stack expects each tensor to be equal size, but got %s at entry 0 "
                        "and %s at entry %u (field %u)", a, b, i, f);
-          return NULL;
+          return FALSE;
         }
     }
-  shape[0] = n_items;
-  memcpy (shape + 1, first->shape, first->ndim * sizeof (gint64));
-  out = gnn_tensor_new_contiguous (first->dtype, shape, first->ndim + 1, FALSE);
-  op = gnn_tensor_priv (out);
-  item_bytes = (gsize) first->numel * gnn_dtype_get_size (first->dtype);
-  dst = gnn_tensor_priv_data (op);
-  for (guint i = 0; i < n_items; i++, dst += item_bytes)
+  plan->dtype = first->dtype;
+  plan->ndim = first->ndim + 1;
+  plan->shape[0] = n_items;
+  memcpy (plan->shape + 1, first->shape, first->ndim * sizeof (gint64));
+  plan->item_bytes = (gsize) first->numel * gnn_dtype_get_size (first->dtype);
+  plan->n_bytes = plan->item_bytes * n_items;
+  return TRUE;
+}
+
+gboolean
+gnn_default_collate_plan (GPtrArray     *items,
+                          guint          n_fields,
+                          GnnFieldPlan  *plans,
+                          GError       **error)
+{
+  if (n_fields == 0 || items->len == 0 || items->len % n_fields != 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "default_collate: %u tensors cannot be split into items of %u fields",
+                   items->len, n_fields);
+      return FALSE;
+    }
+  for (guint f = 0; f < n_fields; f++)
+    if (!plan_field (items, n_fields, f, &plans[f], error))
+      return FALSE;
+  return TRUE;
+}
+
+void
+gnn_default_collate_fill (GPtrArray          *items,
+                          guint               n_fields,
+                          guint               f,
+                          const GnnFieldPlan *plan,
+                          gpointer            dest)
+{
+  guint n_items = items->len / n_fields;
+  gint64 dst_strides[GNN_MAX_DIMS];
+  guint8 *dst = dest;
+
+  gnn_contiguous_strides (plan->shape + 1, plan->ndim - 1, dst_strides);
+  for (guint i = 0; i < n_items; i++, dst += plan->item_bytes)
     {
       GnnTensor *t = g_ptr_array_index (items, i * n_fields + f);
       GnnTensorPrivate *p = gnn_tensor_priv (t);
 
       if (gnn_tensor_is_contiguous (t))
-        memcpy (dst, gnn_tensor_priv_data (p), item_bytes);
+        memcpy (dst, gnn_tensor_priv_data (p), plan->item_bytes);
       else
-        gnn_strided_copy (op->dtype, dst, op->strides + 1, p->dtype,
+        gnn_strided_copy (plan->dtype, dst, dst_strides, p->dtype,
                           gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
     }
-  return out;
 }
 
 /**
@@ -174,24 +204,21 @@ gnn_default_collate (GPtrArray  *items,
                      GError    **error)
 {
   g_autoptr(GPtrArray) batch = NULL;
+  g_autofree GnnFieldPlan *plans = NULL;
 
   g_return_val_if_fail (items != NULL, NULL);
-  if (n_fields == 0 || items->len == 0 || items->len % n_fields != 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "default_collate: %u tensors cannot be split into items of %u fields",
-                   items->len, n_fields);
-      return NULL;
-    }
   for (guint i = 0; i < items->len; i++)
     g_return_val_if_fail (GNN_IS_TENSOR (g_ptr_array_index (items, i)), NULL);
+  plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
+  if (!gnn_default_collate_plan (items, n_fields, plans, error))
+    return NULL;
   batch = g_ptr_array_new_full (n_fields, g_object_unref);
   for (guint f = 0; f < n_fields; f++)
     {
-      GnnTensor *t = stack_field (items, n_fields, f, error);
+      GnnTensor *t = gnn_tensor_new_contiguous (plans[f].dtype, plans[f].shape, plans[f].ndim, FALSE);
 
-      if (t == NULL)
-        return NULL;
+      gnn_default_collate_fill (items, n_fields, f, &plans[f],
+                                gnn_tensor_priv_data (gnn_tensor_priv (t)));
       g_ptr_array_add (batch, t);
     }
   return g_steal_pointer (&batch);

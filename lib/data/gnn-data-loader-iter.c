@@ -11,7 +11,7 @@
  * [method@Gnn.DataLoader.iter]. Batches come out in sampler order whatever
  * the number of workers.
  *
- * With worker threads, the caller keeps the sampler: batch `k` (a sequence
+ * With workers (threads or processes), the caller keeps the sampler: batch `k` (a sequence
  * number) is sent to worker `k % num_workers`'s queue, at most
  * `prefetch_factor × num_workers` batches are in flight, workers push
  * finished batches to the pass's result queue and
@@ -28,6 +28,9 @@ struct _GnnDataLoaderIter
   GnnDataLoader   *loader;
   GnnEpoch        *epoch;
   GnnWorkerPool   *pool;         /* NULL with zero workers or once stopped */
+  GnnProcessPool  *procs;        /* worker processes instead of threads */
+  guint            epoch_id;     /* this pass in @procs */
+  guint            n_workers;
   gsize            n_batches;
   gsize            next_send;    /* next sequence number to dispatch */
   gsize            next_recv;    /* next sequence number to deliver */
@@ -45,9 +48,20 @@ struct _GnnDataLoaderIter
 G_DEFINE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, G_TYPE_OBJECT)
 
 static void
+submit (GnnDataLoaderIter *self,
+        guint              worker,
+        gsize              seq)
+{
+  if (self->procs != NULL)
+    gnn_process_pool_submit (self->procs, worker, self->epoch, self->epoch_id, seq);
+  else
+    gnn_worker_pool_submit (self->pool, worker, self->epoch, seq);
+}
+
+static void
 dispatch (GnnDataLoaderIter *self)
 {
-  guint n = gnn_worker_pool_get_size (self->pool);
+  guint n = self->n_workers;
 
   if (self->epoch->iterable)
     {
@@ -56,7 +70,7 @@ dispatch (GnnDataLoaderIter *self)
         {
           while (!self->active[self->cursor])
             self->cursor = (self->cursor + 1) % n;
-          gnn_worker_pool_submit (self->pool, self->cursor, self->epoch, self->next_send++);
+          submit (self, self->cursor, self->next_send++);
           self->cursor = (self->cursor + 1) % n;
         }
       return;
@@ -64,8 +78,7 @@ dispatch (GnnDataLoaderIter *self)
   while (self->next_send < self->n_batches &&
          self->next_send - self->next_recv < self->capacity)
     {
-      gnn_worker_pool_submit (self->pool, (guint) (self->next_send % n), self->epoch,
-                              self->next_send);
+      submit (self, (guint) (self->next_send % n), self->next_send);
       self->next_send++;
     }
 }
@@ -79,6 +92,9 @@ stop (GnnDataLoaderIter *self)
   if (self->epoch != NULL)
     g_atomic_int_set (&self->epoch->stop, 1);
   g_clear_pointer (&self->pool, gnn_worker_pool_unref);
+  if (self->procs != NULL)
+    gnn_process_pool_end_epoch (self->procs, self->epoch_id);
+  g_clear_pointer (&self->procs, gnn_process_pool_unref);
   for (gsize i = 0; i < self->capacity; i++)
     g_clear_pointer (&self->ring[i], gnn_batch_result_free);
 }
@@ -120,6 +136,7 @@ GnnDataLoaderIter *
 gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
                                    GnnEpoch      *epoch,
                                    GnnWorkerPool *pool,
+                                   GnnProcessPool *procs,
                                    guint          prefetch_factor,
                                    double         timeout)
 {
@@ -130,15 +147,25 @@ gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
   self->epoch = gnn_epoch_ref (epoch);
   self->n_batches = epoch->iterable ? G_MAXSIZE : n / bs + (n % bs != 0);
   self->timeout = timeout;
-  if (pool == NULL)
+  if (pool == NULL && procs == NULL)
     return self;
 
-  self->pool = gnn_worker_pool_ref (pool);
-  self->capacity = (gsize) prefetch_factor * gnn_worker_pool_get_size (pool);
+  if (procs != NULL)
+    {
+      self->procs = gnn_process_pool_ref (procs);
+      self->epoch_id = gnn_process_pool_begin_epoch (procs);
+      self->n_workers = gnn_process_pool_get_size (procs);
+    }
+  else
+    {
+      self->pool = gnn_worker_pool_ref (pool);
+      self->n_workers = gnn_worker_pool_get_size (pool);
+    }
+  self->capacity = (gsize) prefetch_factor * self->n_workers;
   self->ring = g_new0 (GnnBatchResult *, self->capacity);
   if (epoch->iterable)
     {
-      self->n_active = gnn_worker_pool_get_size (pool);
+      self->n_active = self->n_workers;
       self->active = g_new (gboolean, self->n_active);
       for (guint i = 0; i < self->n_active; i++)
         self->active[i] = TRUE;
@@ -194,7 +221,7 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
       return FALSE;
     }
 
-  if (self->pool == NULL)   /* zero workers: load in the caller */
+  if (self->pool == NULL && self->procs == NULL)   /* zero workers: load in the caller */
     {
       GError *err = NULL;
       gboolean end = FALSE;
@@ -229,20 +256,34 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
       slot = self->next_recv % self->capacity;
       while (self->ring[slot] == NULL)
         {
-          if (deadline != 0)
+          if (self->procs != NULL)
+            {
+              GError *err = NULL;
+
+              r = gnn_process_pool_receive (self->procs, self->epoch_id, deadline, &err);
+              if (err != NULL)
+                return fail (self, err, error);
+            }
+          else if (deadline != 0)
             {
               gint64 remaining = deadline - g_get_monotonic_time ();
 
               r = remaining > 0 ? g_async_queue_timeout_pop (self->epoch->results, (guint64) remaining) : NULL;
-              if (r == NULL)
-                return fail (self, g_error_new (GNN_ERROR, GNN_ERROR_TIMEOUT,
-                                                "DataLoader timed out after %g seconds", self->timeout),
-                             error);
             }
           else
             {
               r = g_async_queue_pop (self->epoch->results);
             }
+          if (r == NULL)
+            return fail (self, g_error_new (GNN_ERROR, GNN_ERROR_TIMEOUT,
+                                            "DataLoader timed out after %g seconds", self->timeout),
+                         error);
+          if (r->seq < self->next_recv || r->seq >= self->next_recv + self->capacity)
+            {
+              gnn_batch_result_free (r);   /* not ours (never happens) */
+              continue;
+            }
+          g_clear_pointer (&self->ring[r->seq % self->capacity], gnn_batch_result_free);
           self->ring[r->seq % self->capacity] = r;
         }
       r = g_steal_pointer (&self->ring[slot]);

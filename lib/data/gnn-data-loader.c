@@ -36,6 +36,18 @@
  * dataset and the collation run in the worker threads (so they must be
  * safe for concurrent reads). Datasets implemented in JavaScript (GJS) can
  * only run with zero workers: GJS refuses calls from other threads.
+ *
+ * With [property@Gnn.DataLoader:worker-mode] %GNN_WORKER_MODE_PROCESSES,
+ * workers are processes forked when the pass starts (once, with
+ * persistent workers): each inherits the dataset as it is then, runs
+ * `get_item`, `collate` and the `worker-init` handlers single-threaded, and
+ * returns every batch in a shared-memory segment (memfd) that the batch
+ * tensors map without a copy; the segment is unmapped when the last of
+ * them is freed. A worker that dies (a crash, SIGKILL, exit) fails the
+ * pass at once with "DataLoader worker (pid 1234) is killed by signal:
+ * Killed."; dropping the iterator (or the loader, with persistent
+ * workers) stops the children and reaps them. Changes made to the dataset
+ * in the caller after the fork are not seen by the workers.
  */
 struct _GnnDataLoader
 {
@@ -55,6 +67,7 @@ struct _GnnDataLoader
   double           timeout;
   guint64          seed;
   GnnWorkerPool   *persistent_pool;   /* kept across passes with persistent-workers */
+  GnnProcessPool  *persistent_procs;  /* the same in worker-mode PROCESSES */
 };
 
 enum {
@@ -137,6 +150,7 @@ static void
 gnn_data_loader_dispose (GObject *object)
 {
   g_clear_pointer (&GNN_DATA_LOADER (object)->persistent_pool, gnn_worker_pool_unref);
+  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent_procs, gnn_process_pool_unref);
   G_OBJECT_CLASS (gnn_data_loader_parent_class)->dispose (object);
 }
 
@@ -225,7 +239,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
   /**
    * GnnDataLoader:worker-mode:
    *
-   * How workers run (threads, or processes: not implemented yet).
+   * How workers run: threads sharing the dataset, or forked processes
+   * returning batches through shared memory.
    */
   properties[PROP_WORKER_MODE] =
     g_param_spec_enum ("worker-mode", NULL, NULL, GNN_TYPE_WORKER_MODE,
@@ -519,14 +534,46 @@ sample_epoch (GnnDataLoader  *self,
   return indices;
 }
 
+/* A pass with worker processes: a persistent pool is reused while it
+ * fits (same dataset, collation and size, no dead worker). */
+static GnnDataLoaderIter *
+iter_processes (GnnDataLoader  *self,
+                GnnEpoch       *epoch,
+                GnnCollate     *collate,
+                guint64         base_seed,
+                GError        **error)
+{
+  g_autoptr(GnnProcessPool) procs = NULL;
+
+  g_clear_pointer (&self->persistent_pool, gnn_worker_pool_unref);
+  if (self->persistent_procs != NULL &&
+      (!self->persistent_workers ||
+       gnn_process_pool_get_size (self->persistent_procs) != (guint) self->num_workers ||
+       !gnn_process_pool_is_usable (self->persistent_procs, self->dataset, collate)))
+    g_clear_pointer (&self->persistent_procs, gnn_process_pool_unref);
+  if (self->persistent_workers && self->persistent_procs != NULL)
+    procs = gnn_process_pool_ref (self->persistent_procs);
+  else
+    {
+      procs = gnn_process_pool_new (self, self->dataset, collate, (guint) self->num_workers,
+                                    base_seed, error);
+      if (procs == NULL)
+        return NULL;
+      if (self->persistent_workers)
+        self->persistent_procs = gnn_process_pool_ref (procs);
+    }
+  return gnn_data_loader_iter_new_internal (self, epoch, NULL, procs,
+                                            (guint) self->prefetch_factor, self->timeout);
+}
+
 /**
  * gnn_data_loader_iter:
  * @self: a #GnnDataLoader
  * @error: return location for a #GError
  *
  * Validates the options, samples one pass and starts the workers, like
- * `iter(loader)`. Worker mode %GNN_WORKER_MODE_PROCESSES is not implemented
- * yet (%GNN_ERROR_NOT_SUPPORTED).
+ * `iter(loader)` (in worker mode %GNN_WORKER_MODE_PROCESSES, forks them; a
+ * failure to do so is a %GNN_ERROR_WORKER error).
  *
  * Returns: (transfer full): the iterator, or %NULL on error
  */
@@ -544,13 +591,6 @@ gnn_data_loader_iter (GnnDataLoader  *self,
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
   if (!gnn_data_loader_validate (self, error))
     return NULL;
-  if (self->num_workers > 0 && self->worker_mode == GNN_WORKER_MODE_PROCESSES)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                           "DataLoader worker-mode PROCESSES is not implemented yet; "
-                           "use GNN_WORKER_MODE_THREADS");
-      return NULL;
-    }
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
   if (GNN_IS_ITERABLE_DATASET (self->dataset))
     {
@@ -567,8 +607,11 @@ gnn_data_loader_iter (GnnDataLoader  *self,
     }
   base_seed = gnn_generator_next_u64 (self->generator);
   if (self->num_workers == 0)
-    return gnn_data_loader_iter_new_internal (self, epoch, NULL, 0, self->timeout);
+    return gnn_data_loader_iter_new_internal (self, epoch, NULL, NULL, 0, self->timeout);
 
+  if (self->worker_mode == GNN_WORKER_MODE_PROCESSES)
+    return iter_processes (self, epoch, collate, base_seed, error);
+  g_clear_pointer (&self->persistent_procs, gnn_process_pool_unref);
   if (self->persistent_pool != NULL &&
       (!self->persistent_workers ||
        gnn_worker_pool_get_size (self->persistent_pool) != (guint) self->num_workers ||
@@ -585,6 +628,6 @@ gnn_data_loader_iter (GnnDataLoader  *self,
     {
       pool = gnn_worker_pool_new (self, self->dataset, (guint) self->num_workers, base_seed);
     }
-  return gnn_data_loader_iter_new_internal (self, epoch, pool, (guint) self->prefetch_factor,
-                                            self->timeout);
+  return gnn_data_loader_iter_new_internal (self, epoch, pool, NULL,
+                                            (guint) self->prefetch_factor, self->timeout);
 }

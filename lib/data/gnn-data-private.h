@@ -43,4 +43,25 @@ void gnn_worker_info_set_current (GnnWorkerInfo *info);
 GnnWorkerInfo *gnn_worker_info_new (guint id, guint num_workers, guint64 seed,
                                     GnnDataset *dataset);
 
+/* The default collation in two steps, so that a worker process can stack
+ * straight into shared memory: plan every field's batch tensor (checking
+ * dtypes and shapes as gnn_default_collate does), then fill it. */
+typedef struct
+{
+  GnnDType dtype;
+  guint    ndim;
+  gint64   shape[GNN_MAX_DIMS];
+  gsize    item_bytes;
+  gsize    n_bytes;
+} GnnFieldPlan;
+
+gboolean gnn_default_collate_plan (GPtrArray *items, guint n_fields, GnnFieldPlan *plans,
+                                   GError **error);
+void     gnn_default_collate_fill (GPtrArray *items, guint n_fields, guint f,
+                                   const GnnFieldPlan *plan, gpointer dest);
+
+/* Forks a worker process with the fork function set by
+ * gnn_set_worker_fork_func() (fork() by default). */
+GPid gnn_worker_fork (void);
+
 G_END_DECLS

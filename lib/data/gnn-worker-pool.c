@@ -101,45 +101,64 @@ gnn_epoch_unref (GnnEpoch *epoch)
 }
 
 GPtrArray *
-gnn_epoch_fetch_batch (GnnEpoch  *epoch,
-                       gsize      seq,
-                       GError   **error)
+gnn_fetch_items (GnnDataset    *dataset,
+                 const gint64  *indices,
+                 gsize          count,
+                 const gint    *stop_word,
+                 gint           expected,
+                 guint         *n_fields,
+                 GError       **error)
 {
-  gsize start = seq * epoch->batch_size;
-  gsize count = MIN (epoch->batch_size, epoch->n_indices - start);
   g_autoptr(GPtrArray) items = g_ptr_array_new_full ((guint) count * 2, g_object_unref);
-  guint n_fields = 0;
-  GPtrArray *batch;
 
+  *n_fields = 0;
   for (gsize i = 0; i < count; i++)
     {
-      gint64 index = epoch->indices[start + i];
+      gint64 index = indices[i];
       GPtrArray *item;
 
-      if (g_atomic_int_get (&epoch->stop))
+      if (g_atomic_int_get (stop_word) != expected)
         {
           g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "DataLoader iterator stopped");
           return NULL;
         }
-      item = gnn_dataset_get_item_unchecked (epoch->dataset, index, error);
+      item = gnn_dataset_get_item_unchecked (dataset, index, error);
       if (item == NULL)
         {
           g_prefix_error (error, "sample index %" G_GINT64_FORMAT ": ", index);
           return NULL;
         }
       if (i == 0)
-        n_fields = item->len;
-      else if (item->len != n_fields)
+        *n_fields = item->len;
+      else if (item->len != *n_fields)
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                        "sample index %" G_GINT64_FORMAT ": each element in list of batch should "
                        "be of equal size (%u fields, the first item of the batch has %u)",
-                       index, item->len, n_fields);
+                       index, item->len, *n_fields);
           g_ptr_array_unref (item);
           return NULL;
         }
       g_ptr_array_extend_and_steal (items, item);
     }
+  return g_steal_pointer (&items);
+}
+
+GPtrArray *
+gnn_epoch_fetch_batch (GnnEpoch  *epoch,
+                       gsize      seq,
+                       GError   **error)
+{
+  gsize start = seq * epoch->batch_size;
+  gsize count = MIN (epoch->batch_size, epoch->n_indices - start);
+  g_autoptr(GPtrArray) items = NULL;
+  guint n_fields = 0;
+  GPtrArray *batch;
+
+  items = gnn_fetch_items (epoch->dataset, epoch->indices + start, count, &epoch->stop, 0,
+                           &n_fields, error);
+  if (items == NULL)
+    return NULL;
   batch = gnn_collate_collate (epoch->collate, items, n_fields, error);
   if (batch == NULL)
     g_prefix_error (error, "collate of the batch starting at sample index %" G_GINT64_FORMAT ": ",

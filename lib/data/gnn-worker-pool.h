@@ -50,6 +50,13 @@ GnnEpoch  *gnn_epoch_new_iterable (GnnIterableDataset *dataset, GnnCollate *coll
 GnnEpoch  *gnn_epoch_ref   (GnnEpoch *epoch);
 void       gnn_epoch_unref (GnnEpoch *epoch);
 
+/* Fetches the items at @indices, item-major in one array (*@n_fields
+ * tensors each); gives up ("DataLoader iterator stopped") as soon as
+ * *@stop_word differs from @expected. Errors name the sample index. */
+GPtrArray *gnn_fetch_items (GnnDataset *dataset, const gint64 *indices, gsize count,
+                            const gint *stop_word, gint expected, guint *n_fields,
+                            GError **error);
+
 /* Fetches the items of batch @seq and collates them; errors name the
  * sample index (workers add their id). */
 GPtrArray *gnn_epoch_fetch_batch (GnnEpoch *epoch, gsize seq, GError **error);
@@ -77,11 +84,43 @@ void           gnn_worker_pool_submit     (GnnWorkerPool *pool, guint worker,
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnEpoch, gnn_epoch_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnWorkerPool, gnn_worker_pool_unref)
 
+/* Forked worker processes, one socket (tasks in, results out) each; the
+ * batches come back as memfd segments the tensors map. Refcounted like
+ * GnnWorkerPool; the last unref stops the children (waiting briefly, then
+ * SIGKILL) and reaps them. */
+typedef struct _GnnProcessPool GnnProcessPool;
+
+GnnProcessPool *gnn_process_pool_new         (GnnDataLoader *loader, GnnDataset *dataset,
+                                              GnnCollate *collate, guint num_workers,
+                                              guint64 base_seed, GError **error);
+GnnProcessPool *gnn_process_pool_ref         (GnnProcessPool *pool);
+void            gnn_process_pool_unref       (GnnProcessPool *pool);
+guint           gnn_process_pool_get_size    (GnnProcessPool *pool);
+/* Whether the pool still fits a loader's dataset and collate and has all
+ * its workers alive. */
+gboolean        gnn_process_pool_is_usable   (GnnProcessPool *pool, GnnDataset *dataset,
+                                              GnnCollate *collate);
+/* A new pass: returns its id; workers skip tasks of other passes. */
+guint           gnn_process_pool_begin_epoch (GnnProcessPool *pool);
+/* Ends pass @epoch_id (if still current): workers drop its queued tasks. */
+void            gnn_process_pool_end_epoch   (GnnProcessPool *pool, guint epoch_id);
+/* Sends batch @seq of @epoch to worker @worker. */
+void            gnn_process_pool_submit      (GnnProcessPool *pool, guint worker,
+                                              GnnEpoch *epoch, guint epoch_id, gsize seq);
+/* The next result of pass @epoch_id from any worker, waiting until
+ * @deadline (monotonic µs, 0: forever). %NULL without error: timed out.
+ * A dead worker is an error (%GNN_ERROR_WORKER). */
+GnnBatchResult *gnn_process_pool_receive     (GnnProcessPool *pool, guint epoch_id,
+                                              gint64 deadline, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnProcessPool, gnn_process_pool_unref)
+
 /* Starts one pass of @epoch: with @pool, queues the first
  * `prefetch_factor × workers` batches; without, loads in the caller. */
 GnnDataLoaderIter *gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
                                                       GnnEpoch      *epoch,
                                                       GnnWorkerPool *pool,
+                                                      GnnProcessPool *procs,
                                                       guint          prefetch_factor,
                                                       double         timeout);
 

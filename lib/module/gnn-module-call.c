@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <string.h>
+
 #include "module/gnn-module-private.h"
 
 enum { PRE = 0, POST = 1 };
@@ -274,39 +276,84 @@ gnn_module_forward (GnnModule  *self,
   return output;
 }
 
-/* Snapshot of the hooks of one kind: global ones first, then the module's. */
-static GPtrArray *
-collect_hooks (GPtrArray *local,
-               int        list_kind)
-{
-  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_hook_unref);
+/* A snapshot of the hooks of one kind, each referenced: a call iterates it
+ * while hooks may remove themselves or others. Small snapshots live on the
+ * stack, so a call with a few hooks allocates nothing. */
+#define HOOK_SNAPSHOT_INLINE 8
 
+typedef struct
+{
+  GnnHook **hooks;
+  guint     len;
+  GnnHook  *inline_hooks[HOOK_SNAPSHOT_INLINE];
+} HookSnapshot;
+
+static void
+snapshot_add_list (HookSnapshot *snap,
+                   guint        *capacity,
+                   GPtrArray    *list)
+{
+  if (list == NULL || list->len == 0)
+    return;
+  if (snap->len + list->len > *capacity)
+    {
+      guint new_capacity = MAX (*capacity * 2, snap->len + list->len);
+
+      if (snap->hooks == snap->inline_hooks)
+        {
+          snap->hooks = g_new (GnnHook *, new_capacity);
+          memcpy (snap->hooks, snap->inline_hooks, snap->len * sizeof (GnnHook *));
+        }
+      else
+        snap->hooks = g_renew (GnnHook *, snap->hooks, new_capacity);
+      *capacity = new_capacity;
+    }
+  for (guint i = 0; i < list->len; i++)
+    snap->hooks[snap->len++] = gnn_hook_ref (g_ptr_array_index (list, i));
+}
+
+/* Snapshot of the hooks of one kind: global ones first, then the module's. */
+static void
+snapshot_collect (HookSnapshot *snap,
+                  GPtrArray    *local,
+                  int           list_kind)
+{
+  guint capacity = HOOK_SNAPSHOT_INLINE;
+
+  snap->hooks = snap->inline_hooks;
+  snap->len = 0;
   if (g_atomic_int_get (&n_global_hooks) > 0)
     {
       g_mutex_lock (&global_lock);
-      if (global_hooks[list_kind] != NULL)
-        for (guint i = 0; i < global_hooks[list_kind]->len; i++)
-          g_ptr_array_add (all, gnn_hook_ref (g_ptr_array_index (global_hooks[list_kind], i)));
+      snapshot_add_list (snap, &capacity, global_hooks[list_kind]);
       g_mutex_unlock (&global_lock);
     }
-  if (local != NULL)
-    for (guint i = 0; i < local->len; i++)
-      g_ptr_array_add (all, gnn_hook_ref (g_ptr_array_index (local, i)));
-  return all;
+  snapshot_add_list (snap, &capacity, local);
+}
+
+static void
+snapshot_clear (HookSnapshot *snap)
+{
+  for (guint i = 0; i < snap->len; i++)
+    gnn_hook_unref (snap->hooks[i]);
+  if (snap->hooks != snap->inline_hooks)
+    g_free (snap->hooks);
+  snap->hooks = snap->inline_hooks;
+  snap->len = 0;
 }
 
 /* After a failure: the always-call forward hooks that have not run yet run
  * now; their own errors are dropped so the caller sees the first one. */
 static void
-run_always_call_hooks (GnnModule  *self,
-                       GPtrArray  *post,
-                       guint       first,
-                       GnnTensor  *input,
-                       GnnTensor **output)
+run_always_call_hooks (GnnModule    *self,
+                       HookSnapshot *post,
+                       guint         first,
+                       GnnTensor    *input,
+                       GnnTensor   **output)
 {
   for (guint i = first; i < post->len; i++)
     {
-      GnnHook *hook = g_ptr_array_index (post, i);
+      GnnHook *hook = post->hooks[i];
       g_autoptr(GError) hook_error = NULL;
       GnnTensor *replaced;
 
@@ -351,9 +398,8 @@ gnn_module_call (GnnModule  *self,
                  GError    **error)
 {
   GnnModulePrivate *priv;
-  g_autoptr(GPtrArray) pre = NULL;
-  g_autoptr(GPtrArray) post = NULL;
-  g_autoptr(GnnTensor) current_input = NULL;
+  HookSnapshot pre, post;
+  GnnTensor *current_input;
   GnnTensor *output = NULL;
   GError *local_error = NULL;
   guint i;
@@ -369,13 +415,13 @@ gnn_module_call (GnnModule  *self,
 
   /* Keep the module alive even if a hook drops the caller's last ref. */
   g_object_ref (self);
-  pre = collect_hooks (priv->pre_hooks, PRE);
-  post = collect_hooks (priv->hooks, POST);
+  snapshot_collect (&pre, priv->pre_hooks, PRE);
+  snapshot_collect (&post, priv->hooks, POST);
   current_input = g_object_ref (input);
 
-  for (i = 0; i < pre->len; i++)
+  for (i = 0; i < pre.len; i++)
     {
-      GnnHook *hook = g_ptr_array_index (pre, i);
+      GnnHook *hook = pre.hooks[i];
       GnnTensor *replaced;
 
       if (hook->removed)
@@ -398,9 +444,9 @@ gnn_module_call (GnnModule  *self,
   if (output == NULL)
     goto failed;
 
-  for (i = 0; i < post->len; i++)
+  for (i = 0; i < post.len; i++)
     {
-      GnnHook *hook = g_ptr_array_index (post, i);
+      GnnHook *hook = post.hooks[i];
       GnnTensor *replaced;
 
       if (hook->removed)
@@ -419,6 +465,9 @@ gnn_module_call (GnnModule  *self,
           output = replaced;
         }
     }
+  snapshot_clear (&pre);
+  snapshot_clear (&post);
+  g_object_unref (current_input);
   g_object_unref (self);
   return output;
 
@@ -427,9 +476,12 @@ failed:
    * complete). */
   if (output == NULL)
     i = 0;
-  run_always_call_hooks (self, post, i, current_input, &output);
+  run_always_call_hooks (self, &post, i, current_input, &output);
   g_clear_object (&output);
   g_propagate_error (error, local_error);
+  snapshot_clear (&pre);
+  snapshot_clear (&post);
+  g_object_unref (current_input);
   g_object_unref (self);
   return NULL;
 }

@@ -9,7 +9,8 @@
 G_BEGIN_DECLS
 
 /* One registry map: insertion-ordered name → value (value may be NULL, the
- * "None" slot). The hash table's keys point into the entries' names. */
+ * "None" slot). The hash table's keys point into the entries' names; it is
+ * NULL while the map is small (look names up with gnn_ordered_map_lookup()). */
 typedef struct
 {
   char    *name;
@@ -19,7 +20,7 @@ typedef struct
 typedef struct
 {
   GPtrArray  *entries;  /* GnnMapEntry*, insertion order */
-  GHashTable *index;    /* name → GnnMapEntry* */
+  GHashTable *index;    /* name → GnnMapEntry*, NULL while small */
 } GnnOrderedMap;
 
 typedef enum
@@ -49,7 +50,7 @@ typedef struct
    * still returns the class whose init is running. */
   GObjectClass *final_class;
   GnnOrderedMap maps[GNN_N_MAPS];
-  GHashTable   *non_persistent;   /* set of buffer names */
+  GHashTable   *non_persistent;   /* set of buffer names, NULL when empty so far */
   gboolean      training;
   GPtrArray    *pre_hooks;        /* GnnHook*, NULL when none */
   GPtrArray    *hooks;            /* GnnHook*, NULL when none */

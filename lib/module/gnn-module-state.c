@@ -9,45 +9,50 @@
 
 /* --- state_dict ---------------------------------------------------------- */
 
+/* Adds @module's entries under @path (the dotted prefix, ending in "." or
+ * empty; one buffer for the whole walk, restored on return). */
 static void
 save_state (GnnModule    *module,
-            const char   *prefix,
+            GString      *path,
             GnnStateDict *state_dict)
 {
   GnnModulePrivate *priv = gnn_module_priv (module);
   GPtrArray *params = priv->maps[GNN_MAP_PARAMETERS].entries;
   GPtrArray *buffers = priv->maps[GNN_MAP_BUFFERS].entries;
   GPtrArray *modules = priv->maps[GNN_MAP_MODULES].entries;
+  gsize len = path->len;
 
   for (guint i = 0; i < params->len; i++)
     {
       GnnMapEntry *entry = g_ptr_array_index (params, i);
-      g_autofree char *key = NULL;
 
       if (entry->value == NULL)
         continue;
-      key = g_strconcat (prefix, entry->name, NULL);
-      gnn_state_dict_insert (state_dict, key, GNN_TENSOR (entry->value));
+      g_string_append (path, entry->name);
+      gnn_state_dict_insert (state_dict, path->str, GNN_TENSOR (entry->value));
+      g_string_truncate (path, len);
     }
   for (guint i = 0; i < buffers->len; i++)
     {
       GnnMapEntry *entry = g_ptr_array_index (buffers, i);
-      g_autofree char *key = NULL;
 
-      if (entry->value == NULL || g_hash_table_contains (priv->non_persistent, entry->name))
+      if (entry->value == NULL ||
+          (priv->non_persistent != NULL && g_hash_table_contains (priv->non_persistent, entry->name)))
         continue;
-      key = g_strconcat (prefix, entry->name, NULL);
-      gnn_state_dict_insert (state_dict, key, GNN_TENSOR (entry->value));
+      g_string_append (path, entry->name);
+      gnn_state_dict_insert (state_dict, path->str, GNN_TENSOR (entry->value));
+      g_string_truncate (path, len);
     }
   for (guint i = 0; i < modules->len; i++)
     {
       GnnMapEntry *entry = g_ptr_array_index (modules, i);
-      g_autofree char *sub = NULL;
 
       if (entry->value == NULL)
         continue;
-      sub = g_strconcat (prefix, entry->name, ".", NULL);
-      save_state (GNN_MODULE (entry->value), sub, state_dict);
+      g_string_append (path, entry->name);
+      g_string_append_c (path, '.');
+      save_state (GNN_MODULE (entry->value), path, state_dict);
+      g_string_truncate (path, len);
     }
 }
 
@@ -65,12 +70,14 @@ save_state (GnnModule    *module,
 GnnStateDict *
 gnn_module_state_dict (GnnModule *self)
 {
+  g_autoptr(GString) path = NULL;
   GnnStateDict *state_dict;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
 
   state_dict = gnn_state_dict_new ();
-  save_state (self, "", state_dict);
+  path = g_string_sized_new (64);
+  save_state (self, path, state_dict);
   return state_dict;
 }
 

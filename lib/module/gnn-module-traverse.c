@@ -14,13 +14,100 @@
  * since they take over the elements and then free the array, which runs its
  * free function.
  */
+#include <string.h>
+
 #include "module/gnn-module-private.h"
+
+/* A set of pointers (open addressing, linear probing): the "memo" of
+ * PyTorch's traversals. A GHashTable costs a few allocations and a hash
+ * call per insert; this costs none for the first PTR_SET_INLINE / 2 objects
+ * and is a multiply and a compare per insert. */
+#define PTR_SET_INLINE 64
 
 typedef struct
 {
-  GPtrArray    *values;
-  GStrvBuilder *names;   /* NULL when the caller does not want names */
-  GHashTable   *memo;    /* objects already yielded */
+  gpointer *slots;
+  gsize     mask;
+  gsize     len;
+  gpointer  inline_slots[PTR_SET_INLINE];
+} PtrSet;
+
+static void
+ptr_set_init (PtrSet *set)
+{
+  memset (set->inline_slots, 0, sizeof set->inline_slots);
+  set->slots = set->inline_slots;
+  set->mask = PTR_SET_INLINE - 1;
+  set->len = 0;
+}
+
+static void
+ptr_set_clear (PtrSet *set)
+{
+  if (set->slots != set->inline_slots)
+    g_free (set->slots);
+  set->slots = NULL;
+}
+
+static inline gsize
+ptr_set_hash (gconstpointer p)
+{
+  guint64 h = (guint64) (guintptr) p * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (gsize) (h ^ (h >> 32));
+}
+
+static void
+ptr_set_insert_new (gpointer *slots,
+                    gsize     mask,
+                    gpointer  p)
+{
+  gsize i = ptr_set_hash (p) & mask;
+
+  while (slots[i] != NULL)
+    i = (i + 1) & mask;
+  slots[i] = p;
+}
+
+/* Adds @p (not NULL); FALSE if it was already there. */
+static gboolean
+ptr_set_add (PtrSet  *set,
+             gpointer p)
+{
+  gsize i = ptr_set_hash (p) & set->mask;
+
+  while (set->slots[i] != NULL)
+    {
+      if (set->slots[i] == p)
+        return FALSE;
+      i = (i + 1) & set->mask;
+    }
+  if ((set->len + 1) * 2 > set->mask + 1)
+    {
+      /* Keep the load under 1/2: grow and re-insert. */
+      gsize new_mask = (set->mask + 1) * 4 - 1;
+      gpointer *slots = g_new0 (gpointer, new_mask + 1);
+
+      for (gsize k = 0; k <= set->mask; k++)
+        if (set->slots[k] != NULL)
+          ptr_set_insert_new (slots, new_mask, set->slots[k]);
+      if (set->slots != set->inline_slots)
+        g_free (set->slots);
+      set->slots = slots;
+      set->mask = new_mask;
+      ptr_set_insert_new (set->slots, set->mask, p);
+    }
+  else
+    set->slots[i] = p;
+  set->len++;
+  return TRUE;
+}
+
+typedef struct
+{
+  GPtrArray *values;
+  GPtrArray *names;   /* char* (owned); NULL when the caller does not want names */
+  PtrSet     memo;    /* objects already yielded */
 } Collector;
 
 static void
@@ -28,20 +115,23 @@ collector_init (Collector *c,
                 gboolean   want_names)
 {
   c->values = g_ptr_array_new_with_free_func (g_object_unref);
-  c->names = want_names ? g_strv_builder_new () : NULL;
-  c->memo = g_hash_table_new (NULL, NULL);
+  c->names = want_names ? g_ptr_array_new () : NULL;
+  ptr_set_init (&c->memo);
 }
 
+/* Adds @value under the first @name_len bytes of @name unless it was
+ * already yielded. */
 static gboolean
-collector_add (Collector  *c,
-               const char *name,
-               GObject    *value)
+collector_add_len (Collector  *c,
+                   const char *name,
+                   gsize       name_len,
+                   GObject    *value)
 {
-  if (!g_hash_table_add (c->memo, value))
+  if (!ptr_set_add (&c->memo, value))
     return FALSE;
   g_ptr_array_add (c->values, g_object_ref (value));
   if (c->names != NULL)
-    g_strv_builder_add (c->names, name);
+    g_ptr_array_add (c->names, g_strndup (name, name_len));
   return TRUE;
 }
 
@@ -49,18 +139,27 @@ static GPtrArray *
 collector_finish (Collector *c,
                   char    ***names)
 {
-  if (names != NULL)
-    *names = g_strv_builder_end (c->names);
-  g_clear_pointer (&c->names, g_strv_builder_unref);
-  g_hash_table_unref (c->memo);
+  if (c->names != NULL)
+    {
+      g_ptr_array_add (c->names, NULL);
+      if (names != NULL)
+        *names = (char **) g_ptr_array_free (c->names, FALSE);
+      else
+        g_strfreev ((char **) g_ptr_array_free (c->names, FALSE));
+      c->names = NULL;
+    }
+  ptr_set_clear (&c->memo);
   return c->values;
 }
 
-static char *
-join_name (const char *prefix,
+/* Appends ".name" (or "name" to an empty path) to @path. */
+static void
+path_push (GString    *path,
            const char *name)
 {
-  return prefix[0] != '\0' ? g_strconcat (prefix, ".", name, NULL) : g_strdup (name);
+  if (path->len > 0)
+    g_string_append_c (path, '.');
+  g_string_append (path, name);
 }
 
 /**
@@ -89,29 +188,64 @@ gnn_module_named_children (GnnModule  *self,
     {
       GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
       if (entry->value != NULL)
-        collector_add (&c, entry->name, entry->value);
+        collector_add_len (&c, entry->name, strlen (entry->name), entry->value);
     }
   return collector_finish (&c, names);
 }
 
+/* The pre-order walk of named_modules with the dotted path of @module in
+ * @path (one buffer for the whole walk, restored on return). With
+ * @tensor_kind other than GNN_MAP_NONE, yields the tensors of that map of
+ * every module at its visit (which is named_parameters' order: modules in
+ * named_modules order, each module's tensors in registration order) into
+ * @tensors, the modules only going into @c's memo (not its arrays). */
 static void
 walk_modules (GnnModule  *module,
-              const char *prefix,
-              Collector  *c)
+              GString    *path,
+              Collector  *c,
+              GnnMapKind  tensor_kind,
+              Collector  *tensors)
 {
-  GnnOrderedMap *map = &gnn_module_priv (module)->maps[GNN_MAP_MODULES];
+  GnnModulePrivate *priv = gnn_module_priv (module);
+  GnnOrderedMap *map = &priv->maps[GNN_MAP_MODULES];
+  gsize len = path->len;
 
-  if (!collector_add (c, prefix, G_OBJECT (module)))
-    return;
+  if (tensor_kind == GNN_MAP_NONE)
+    {
+      if (!collector_add_len (c, path->str, path->len, G_OBJECT (module)))
+        return;
+    }
+  else
+    {
+      if (!ptr_set_add (&c->memo, module))
+        return;
+      GPtrArray *entries = priv->maps[tensor_kind].entries;
+
+      for (guint i = 0; i < entries->len; i++)
+        {
+          GnnMapEntry *entry = g_ptr_array_index (entries, i);
+
+          if (entry->value == NULL)
+            continue;
+          if (tensors->names != NULL)
+            {
+              path_push (path, entry->name);
+              collector_add_len (tensors, path->str, path->len, entry->value);
+              g_string_truncate (path, len);
+            }
+          else
+            collector_add_len (tensors, NULL, 0, entry->value);
+        }
+    }
   for (guint i = 0; i < map->entries->len; i++)
     {
       GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
-      g_autofree char *sub = NULL;
 
       if (entry->value == NULL)
         continue;
-      sub = join_name (prefix, entry->name);
-      walk_modules (GNN_MODULE (entry->value), sub, c);
+      path_push (path, entry->name);
+      walk_modules (GNN_MODULE (entry->value), path, c, tensor_kind, tensors);
+      g_string_truncate (path, len);
     }
 }
 
@@ -133,12 +267,15 @@ gnn_module_named_modules (GnnModule  *self,
                           const char *prefix,
                           char     ***names)
 {
+  g_autoptr(GString) path = NULL;
   Collector c;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
 
-  collector_init (&c, TRUE);
-  walk_modules (self, prefix != NULL ? prefix : "", &c);
+  path = g_string_sized_new (64);
+  g_string_append (path, prefix != NULL ? prefix : "");
+  collector_init (&c, names != NULL);
+  walk_modules (self, path, &c, GNN_MAP_NONE, NULL);
   return collector_finish (&c, names);
 }
 
@@ -149,37 +286,34 @@ named_tensors (GnnModule   *self,
                gboolean     recurse,
                char      ***names)
 {
-  g_autoptr(GPtrArray) modules = NULL;
-  g_auto(GStrv) module_names = NULL;
+  g_autoptr(GString) path = g_string_sized_new (64);
   Collector c;
 
-  if (prefix == NULL)
-    prefix = "";
+  g_string_append (path, prefix != NULL ? prefix : "");
+  collector_init (&c, names != NULL);
   if (recurse)
-    modules = gnn_module_named_modules (self, prefix, &module_names);
+    {
+      Collector modules;
+
+      /* The modules are only needed for their memo. */
+      collector_init (&modules, FALSE);
+      walk_modules (self, path, &modules, kind, &c);
+      g_ptr_array_unref (collector_finish (&modules, NULL));
+    }
   else
     {
-      modules = g_ptr_array_new_with_free_func (g_object_unref);
-      g_ptr_array_add (modules, g_object_ref (self));
-      module_names = g_new0 (char *, 2);
-      module_names[0] = g_strdup (prefix);
-    }
+      GPtrArray *entries = gnn_module_priv (self)->maps[kind].entries;
+      gsize len = path->len;
 
-  collector_init (&c, names != NULL);
-  for (guint m = 0; m < modules->len; m++)
-    {
-      GnnOrderedMap *map = &gnn_module_priv (g_ptr_array_index (modules, m))->maps[kind];
-
-      for (guint i = 0; i < map->entries->len; i++)
+      for (guint i = 0; i < entries->len; i++)
         {
-          GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
-          g_autofree char *name = NULL;
+          GnnMapEntry *entry = g_ptr_array_index (entries, i);
 
           if (entry->value == NULL)
             continue;
-          if (c.names != NULL)
-            name = join_name (module_names[m], entry->name);
-          collector_add (&c, name, entry->value);
+          path_push (path, entry->name);
+          collector_add_len (&c, path->str, path->len, entry->value);
+          g_string_truncate (path, len);
         }
     }
   return collector_finish (&c, names);

@@ -116,11 +116,16 @@ map_entry_free (gpointer data)
   g_free (entry);
 }
 
+/* Most maps hold a handful of names (Linear: weight, bias), where a scan
+ * beats hashing and a hash table per map per module is most of the cost of
+ * creating one; the index is built once a map reaches this size. */
+#define ORDERED_MAP_INDEX_MIN 8
+
 static void
 ordered_map_init (GnnOrderedMap *map)
 {
   map->entries = g_ptr_array_new_with_free_func (map_entry_free);
-  map->index = g_hash_table_new (g_str_hash, g_str_equal);
+  map->index = NULL;
 }
 
 static void
@@ -134,7 +139,37 @@ GnnMapEntry *
 gnn_ordered_map_lookup (GnnOrderedMap *map,
                         const char    *name)
 {
-  return map->index != NULL ? g_hash_table_lookup (map->index, name) : NULL;
+  if (map->index != NULL)
+    return g_hash_table_lookup (map->index, name);
+  if (map->entries == NULL)
+    return NULL;
+  for (guint i = 0; i < map->entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
+
+      if (strcmp (entry->name, name) == 0)
+        return entry;
+    }
+  return NULL;
+}
+
+/* Appends a new entry (@name is not in @map). */
+static void
+ordered_map_append (GnnOrderedMap *map,
+                    GnnMapEntry   *entry)
+{
+  g_ptr_array_add (map->entries, entry);
+  if (map->index != NULL)
+    g_hash_table_insert (map->index, entry->name, entry);
+  else if (map->entries->len >= ORDERED_MAP_INDEX_MIN)
+    {
+      map->index = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < map->entries->len; i++)
+        {
+          GnnMapEntry *e = g_ptr_array_index (map->entries, i);
+          g_hash_table_insert (map->index, e->name, e);
+        }
+    }
 }
 
 /* Removes @name; returns its old value (transfer full, may be NULL). */
@@ -150,7 +185,8 @@ ordered_map_steal (GnnOrderedMap *map,
   if (entry == NULL)
     return NULL;
   old = g_steal_pointer (&entry->value);
-  g_hash_table_remove (map->index, name);
+  if (map->index != NULL)
+    g_hash_table_remove (map->index, name);
   g_ptr_array_remove (map->entries, entry);
   return old;
 }
@@ -169,16 +205,23 @@ typedef struct
 static GMutex slot_lock;
 static guint next_slot_id = 1u << 20;
 
-static GQuark
+/* Quarks interned once in gnn_module_class_init(), which runs before any
+ * subclass class_init and any instance (g_quark_from_static_string() takes a
+ * global lock, and these are looked up on every registration). */
+static GQuark quark_slot_class_info;
+static GQuark quark_slot_name;
+static GQuark quark_mixin_plan;
+
+static inline GQuark
 slot_class_info_quark (void)
 {
-  return g_quark_from_static_string ("gnn-module-slot-class-info");
+  return quark_slot_class_info;
 }
 
-static GQuark
+static inline GQuark
 slot_name_quark (void)
 {
-  return g_quark_from_static_string ("gnn-module-slot-name");
+  return quark_slot_name;
 }
 
 static void
@@ -333,35 +376,45 @@ gnn_module_wrap_slot_classes (GType final_type)
     }
 }
 
-/* The slot pspec named @name, or NULL. */
+/* The GObject property of @self named @name, or NULL. A registration looks
+ * it up once and derives both answers below from it. */
 static GParamSpec *
-find_slot (GnnModule  *self,
-           const char *name)
+find_property (GnnModule  *self,
+               const char *name)
 {
-  GParamSpec *pspec;
-  const char *slot;
-
   if (!g_ascii_isalpha (name[0]))
     return NULL;
-  pspec = g_object_class_find_property (gnn_module_priv (self)->final_class, name);
+  return g_object_class_find_property (gnn_module_priv (self)->final_class, name);
+}
+
+/* @pspec (the property named @name, nullable) if it is a child slot. */
+static GParamSpec *
+property_as_slot (GParamSpec *pspec,
+                  const char *name)
+{
+  const char *slot;
+
   if (pspec == NULL)
     return NULL;
   slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
   return slot != NULL && strcmp (slot, name) == 0 ? pspec : NULL;
 }
 
-/* TRUE if @name is a GObject property of @self that is not a child slot:
- * PyTorch's `hasattr (self, name)` for a name outside the registry. */
+/* TRUE if @pspec (nullable) is a property that is not a child slot: for
+ * the property named @name, PyTorch's `hasattr (self, name)` for a name
+ * outside the registry. */
 static gboolean
-is_plain_attribute (GnnModule  *self,
-                    const char *name)
+property_is_plain (GParamSpec *pspec)
 {
-  GParamSpec *pspec;
-
-  if (!g_ascii_isalpha (name[0]))
-    return FALSE;
-  pspec = g_object_class_find_property (gnn_module_priv (self)->final_class, name);
   return pspec != NULL && g_param_spec_get_qdata (pspec, slot_name_quark ()) == NULL;
+}
+
+/* The slot pspec named @name, or NULL. */
+static GParamSpec *
+find_slot (GnnModule  *self,
+           const char *name)
+{
+  return property_as_slot (find_property (self, name), name);
 }
 
 /* --- registry core ------------------------------------------------------- */
@@ -384,18 +437,19 @@ value_type_name (GObject *value)
 
 /* The one place that changes the registry: puts @value (nullable) under
  * @name in map @kind, removing @name from the other maps, then emits
- * child-removed / child-added and the slot's notify. */
+ * child-removed / child-added and the notify of @slot, the child slot named
+ * @name (find_slot(), which the caller already knows; NULL if none). */
 static void
-registry_put (GnnModule  *self,
-              GnnMapKind  kind,
-              const char *name,
-              GObject    *value)
+registry_put_slot (GnnModule  *self,
+                   GnnMapKind  kind,
+                   const char *name,
+                   GObject    *value,
+                   GParamSpec *slot)
 {
   GnnModulePrivate *priv = gnn_module_priv (self);
   g_autoptr(GObject) old = NULL;
   g_autofree char *key = g_strdup (name);   /* @name may be an entry's own */
   GnnMapEntry *entry;
-  GParamSpec *slot;
 
   /* A name lives in at most one map, so at most one steal finds it. */
   for (int k = 0; k < GNN_N_MAPS; k++)
@@ -412,7 +466,7 @@ registry_put (GnnModule  *self,
           old = stolen;
         }
     }
-  if (kind != GNN_MAP_BUFFERS)
+  if (kind != GNN_MAP_BUFFERS && priv->non_persistent != NULL)
     g_hash_table_remove (priv->non_persistent, key);
 
   entry = gnn_ordered_map_lookup (&priv->maps[kind], key);
@@ -427,8 +481,7 @@ registry_put (GnnModule  *self,
       entry = g_new0 (GnnMapEntry, 1);
       entry->name = g_strdup (key);
       entry->value = value != NULL ? g_object_ref (value) : NULL;
-      g_ptr_array_add (priv->maps[kind].entries, entry);
-      g_hash_table_insert (priv->maps[kind].index, entry->name, entry);
+      ordered_map_append (&priv->maps[kind], entry);
     }
 
   if (old == value)
@@ -437,7 +490,6 @@ registry_put (GnnModule  *self,
     g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
   if (value != NULL)
     g_signal_emit (self, signals[SIGNAL_CHILD_ADDED], 0, key, value);
-  slot = find_slot (self, key);
   if (slot != NULL)
     g_object_notify_by_pspec (G_OBJECT (self), slot);
 }
@@ -476,6 +528,9 @@ check_no_cycle (GnnModule  *self,
 
   if (child == NULL)
     return TRUE;
+  /* A leaf (the common case: a layer) reaches only itself. */
+  if (child != self && gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0)
+    return TRUE;
   visited = g_hash_table_new (NULL, NULL);
   if (!reaches (child, self, visited))
     return TRUE;
@@ -485,17 +540,16 @@ check_no_cycle (GnnModule  *self,
   return FALSE;
 }
 
+/* @slot: find_slot (self, name) */
 static gboolean
-check_slot_type (GnnModule  *self,
-                 const char *name,
-                 GObject    *value,
-                 GError    **error)
+check_slot_type_of (GnnModule  *self,
+                    const char *name,
+                    GObject    *value,
+                    GParamSpec *slot,
+                    GError    **error)
 {
-  GParamSpec *slot;
-
   if (value == NULL)
     return TRUE;
-  slot = find_slot (self, name);
   if (slot == NULL || g_type_is_a (G_OBJECT_TYPE (value), slot->value_type))
     return TRUE;
   g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
@@ -505,12 +559,14 @@ check_slot_type (GnnModule  *self,
   return FALSE;
 }
 
-/* register_parameter / register_buffer name rules, in PyTorch's order. */
+/* register_parameter / register_buffer name rules, in PyTorch's order.
+ * @property: find_property (self, name) */
 static gboolean
 check_tensor_name (GnnModule  *self,
                    const char *what,
                    const char *name,
                    GnnMapKind  kind,
+                   GParamSpec *property,
                    GError    **error)
 {
   GnnMapKind current = find_kind (gnn_module_priv (self), name);
@@ -527,7 +583,7 @@ check_tensor_name (GnnModule  *self,
                    "%s name can't be empty string \"\"", what);
       return FALSE;
     }
-  if ((current != GNN_MAP_NONE && current != kind) || is_plain_attribute (self, name))
+  if ((current != GNN_MAP_NONE && current != kind) || property_is_plain (property))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
                    "attribute '%s' already exists", name);
@@ -536,15 +592,17 @@ check_tensor_name (GnnModule  *self,
   return TRUE;
 }
 
-/* add_module name rules, in PyTorch's order (after the type check). */
+/* add_module name rules, in PyTorch's order (after the type check).
+ * @property: find_property (self, name) */
 static gboolean
 check_module_name (GnnModule  *self,
                    const char *name,
+                   GParamSpec *property,
                    GError    **error)
 {
   GnnMapKind current = find_kind (gnn_module_priv (self), name);
 
-  if ((current != GNN_MAP_NONE && current != GNN_MAP_MODULES) || is_plain_attribute (self, name))
+  if ((current != GNN_MAP_NONE && current != GNN_MAP_MODULES) || property_is_plain (property))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
                    "attribute '%s' already exists", name);
@@ -589,11 +647,15 @@ gnn_module_register_parameter (GnnModule    *self,
                                GnnParameter *parameter,
                                GError      **error)
 {
+  GParamSpec *property, *slot;
+
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (parameter == NULL || G_IS_OBJECT (parameter), FALSE);
+  property = find_property (self, name);
+  slot = property_as_slot (property, name);
 
-  if (!check_tensor_name (self, "parameter", name, GNN_MAP_PARAMETERS, error))
+  if (!check_tensor_name (self, "parameter", name, GNN_MAP_PARAMETERS, property, error))
     return FALSE;
   if (parameter != NULL && !GNN_IS_PARAMETER (parameter))
     {
@@ -602,9 +664,9 @@ gnn_module_register_parameter (GnnModule    *self,
                    G_OBJECT_TYPE_NAME (parameter), name);
       return FALSE;
     }
-  if (!check_slot_type (self, name, (GObject *) parameter, error))
+  if (!check_slot_type_of (self, name, (GObject *) parameter, slot, error))
     return FALSE;
-  registry_put (self, GNN_MAP_PARAMETERS, name, (GObject *) parameter);
+  registry_put_slot (self, GNN_MAP_PARAMETERS, name, (GObject *) parameter, slot);
   return TRUE;
 }
 
@@ -634,13 +696,16 @@ gnn_module_register_buffer (GnnModule  *self,
                             GError    **error)
 {
   GnnModulePrivate *priv;
+  GParamSpec *property, *slot;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (tensor == NULL || G_IS_OBJECT (tensor), FALSE);
   priv = gnn_module_priv (self);
+  property = find_property (self, name);
+  slot = property_as_slot (property, name);
 
-  if (!check_tensor_name (self, "buffer", name, GNN_MAP_BUFFERS, error))
+  if (!check_tensor_name (self, "buffer", name, GNN_MAP_BUFFERS, property, error))
     return FALSE;
   if (tensor != NULL && !GNN_IS_TENSOR (tensor))
     {
@@ -649,13 +714,20 @@ gnn_module_register_buffer (GnnModule  *self,
                    G_OBJECT_TYPE_NAME (tensor), name);
       return FALSE;
     }
-  if (!check_slot_type (self, name, (GObject *) tensor, error))
+  if (!check_slot_type_of (self, name, (GObject *) tensor, slot, error))
     return FALSE;
   if (persistent)
-    g_hash_table_remove (priv->non_persistent, name);
+    {
+      if (priv->non_persistent != NULL)
+        g_hash_table_remove (priv->non_persistent, name);
+    }
   else
-    g_hash_table_add (priv->non_persistent, g_strdup (name));
-  registry_put (self, GNN_MAP_BUFFERS, name, (GObject *) tensor);
+    {
+      if (priv->non_persistent == NULL)
+        priv->non_persistent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_add (priv->non_persistent, g_strdup (name));
+    }
+  registry_put_slot (self, GNN_MAP_BUFFERS, name, (GObject *) tensor, slot);
   return TRUE;
 }
 
@@ -685,6 +757,8 @@ gnn_module_register_module (GnnModule  *self,
                             GnnModule  *module,
                             GError    **error)
 {
+  GParamSpec *property, *slot;
+
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (module == NULL || G_IS_OBJECT (module), FALSE);
@@ -695,13 +769,15 @@ gnn_module_register_module (GnnModule  *self,
                    "%s is not a Module subclass", G_OBJECT_TYPE_NAME (module));
       return FALSE;
     }
-  if (!check_module_name (self, name, error))
+  property = find_property (self, name);
+  slot = property_as_slot (property, name);
+  if (!check_module_name (self, name, property, error))
     return FALSE;
-  if (!check_slot_type (self, name, (GObject *) module, error))
+  if (!check_slot_type_of (self, name, (GObject *) module, slot, error))
     return FALSE;
   if (!check_no_cycle (self, name, module, error))
     return FALSE;
-  registry_put (self, GNN_MAP_MODULES, name, (GObject *) module);
+  registry_put_slot (self, GNN_MAP_MODULES, name, (GObject *) module, slot);
   return TRUE;
 }
 
@@ -754,16 +830,17 @@ gnn_module_set_child (GnnModule  *self,
 {
   GnnModulePrivate *priv;
   GnnMapKind current;
-  GParamSpec *slot;
+  GParamSpec *property, *slot;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (value == NULL || G_IS_OBJECT (value), FALSE);
   priv = gnn_module_priv (self);
   current = find_kind (priv, name);
-  slot = find_slot (self, name);
+  property = find_property (self, name);
+  slot = property_as_slot (property, name);
 
-  if (!check_slot_type (self, name, value, error))
+  if (!check_slot_type_of (self, name, value, slot, error))
     return FALSE;
 
   if (value != NULL && GNN_IS_PARAMETER (value))
@@ -771,9 +848,9 @@ gnn_module_set_child (GnnModule  *self,
       /* PyTorch removes the name from the other maps first, then
        * registers: only the name itself and properties can still fail. */
       if (current != GNN_MAP_NONE && current != GNN_MAP_PARAMETERS &&
-          strchr (name, '.') == NULL && name[0] != '\0' && !is_plain_attribute (self, name))
+          strchr (name, '.') == NULL && name[0] != '\0' && !property_is_plain (property))
         {
-          registry_put (self, GNN_MAP_PARAMETERS, name, value);
+          registry_put_slot (self, GNN_MAP_PARAMETERS, name, value, slot);
           return TRUE;
         }
       return gnn_module_register_parameter (self, name, GNN_PARAMETER (value), error);
@@ -787,7 +864,7 @@ gnn_module_set_child (GnnModule  *self,
                        G_OBJECT_TYPE_NAME (value), name);
           return FALSE;
         }
-      registry_put (self, GNN_MAP_PARAMETERS, name, NULL);
+      registry_put_slot (self, GNN_MAP_PARAMETERS, name, NULL, slot);
       return TRUE;
     }
   if (value != NULL && GNN_IS_MODULE (value))
@@ -798,7 +875,7 @@ gnn_module_set_child (GnnModule  *self,
             {
               if (!check_no_cycle (self, name, GNN_MODULE (value), error))
                 return FALSE;
-              registry_put (self, GNN_MAP_MODULES, name, value);
+              registry_put_slot (self, GNN_MAP_MODULES, name, value, slot);
               return TRUE;
             }
         }
@@ -813,7 +890,7 @@ gnn_module_set_child (GnnModule  *self,
                        G_OBJECT_TYPE_NAME (value), name);
           return FALSE;
         }
-      registry_put (self, GNN_MAP_MODULES, name, NULL);
+      registry_put_slot (self, GNN_MAP_MODULES, name, NULL, slot);
       return TRUE;
     }
   if (current == GNN_MAP_BUFFERS)
@@ -825,14 +902,14 @@ gnn_module_set_child (GnnModule  *self,
                        G_OBJECT_TYPE_NAME (value), name);
           return FALSE;
         }
-      registry_put (self, GNN_MAP_BUFFERS, name, value);
+      registry_put_slot (self, GNN_MAP_BUFFERS, name, value, slot);
       return TRUE;
     }
   if (slot != NULL)
     {
       /* An unregistered declared slot: value is NULL or a plain tensor that
        * fits a tensor slot (check_slot_type passed). */
-      registry_put (self, slot_kind (slot), name, value);
+      registry_put_slot (self, slot_kind (slot), name, value, slot);
       return TRUE;
     }
 
@@ -942,7 +1019,8 @@ gnn_module_delete_child (GnnModule  *self,
     }
   key = g_strdup (name);
   old = ordered_map_steal (&priv->maps[kind], key, &found);
-  g_hash_table_remove (priv->non_persistent, key);
+  if (priv->non_persistent != NULL)
+    g_hash_table_remove (priv->non_persistent, key);
   if (old != NULL)
     g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
   slot = find_slot (self, key);
@@ -972,7 +1050,7 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
   priv = gnn_module_priv (self);
 
   return gnn_ordered_map_lookup (&priv->maps[GNN_MAP_BUFFERS], name) != NULL &&
-         !g_hash_table_contains (priv->non_persistent, name);
+         (priv->non_persistent == NULL || !g_hash_table_contains (priv->non_persistent, name));
 }
 
 /**
@@ -1181,10 +1259,10 @@ static GMutex mixin_lock;
 static GHashTable *mixin_table;   /* GType → MixinRegistration* */
 static guint mixin_generation;
 
-static GQuark
+static inline GQuark
 mixin_plan_quark (void)
 {
-  return g_quark_from_static_string ("gnn-module-mixin-plan");
+  return quark_mixin_plan;
 }
 
 /**
@@ -1349,7 +1427,8 @@ gnn_module_dispose (GObject *object)
   for (int k = 0; k < GNN_N_MAPS; k++)
     if (priv->maps[k].entries != NULL)
       {
-        g_hash_table_remove_all (priv->maps[k].index);
+        if (priv->maps[k].index != NULL)
+          g_hash_table_remove_all (priv->maps[k].index);
         g_ptr_array_set_size (priv->maps[k].entries, 0);
       }
   hook_list_retire (&priv->pre_hooks);
@@ -1416,6 +1495,10 @@ gnn_module_class_init (GnnModuleClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  quark_slot_class_info = g_quark_from_static_string ("gnn-module-slot-class-info");
+  quark_slot_name = g_quark_from_static_string ("gnn-module-slot-name");
+  quark_mixin_plan = g_quark_from_static_string ("gnn-module-mixin-plan");
+
   object_class->dispose = gnn_module_dispose;
   object_class->finalize = gnn_module_finalize;
   object_class->get_property = gnn_module_get_property;
@@ -1475,7 +1558,7 @@ gnn_module_init (GnnModule *self,
   priv->final_class = g_class;
   for (int k = 0; k < GNN_N_MAPS; k++)
     ordered_map_init (&priv->maps[k]);
-  priv->non_persistent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  priv->non_persistent = NULL;   /* created by the first non-persistent buffer */
   priv->training = TRUE;
 
   gnn_module_wrap_slot_classes (final_type);

@@ -313,11 +313,25 @@ gnn_linear_new (gint64         in_features,
                    out_features < 0 ? out_features : in_features, out_features, in_features);
       return NULL;
     }
+  /* has-bias (default TRUE) and generator (default NULL) are passed only
+   * when they differ from their defaults: every construct property given to
+   * g_object_new() costs a lookup and a set_property call. */
+  if (generator != NULL)
+    return g_object_new (GNN_TYPE_LINEAR,
+                         "in-features", in_features,
+                         "out-features", out_features,
+                         "has-bias", bias,
+                         "generator", generator,
+                         NULL);
+  if (!bias)
+    return g_object_new (GNN_TYPE_LINEAR,
+                         "in-features", in_features,
+                         "out-features", out_features,
+                         "has-bias", FALSE,
+                         NULL);
   return g_object_new (GNN_TYPE_LINEAR,
                        "in-features", in_features,
                        "out-features", out_features,
-                       "has-bias", bias,
-                       "generator", generator,
                        NULL);
 }
 

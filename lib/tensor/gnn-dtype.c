@@ -10,6 +10,8 @@
  * gnn_dtype_get_size:
  * @dtype: a #GnnDType
  *
+ * Gets the size of one element of @dtype.
+ *
  * Returns: the size of one element of @dtype, in bytes
  */
 gsize
@@ -67,6 +69,8 @@ gnn_dtype_get_name (GnnDType dtype)
 /**
  * gnn_dtype_is_floating:
  * @dtype: a #GnnDType
+ *
+ * Checks whether @dtype is a floating-point type.
  *
  * Returns: whether @dtype is a floating-point type
  */

@@ -4,4 +4,11 @@
  */
 #include <gnn/gnn.h>
 
+/**
+ * gnn_error_quark:
+ *
+ * Gets the quark of the %GNN_ERROR domain.
+ *
+ * Returns: the error domain quark
+ */
 G_DEFINE_QUARK (gnn-error-quark, gnn_error)

@@ -116,6 +116,8 @@ gnn_generator_init (GnnGenerator *self)
  * gnn_generator_new:
  * @seed: the seed
  *
+ * Creates a generator seeded with @seed.
+ *
  * Returns: (transfer full): a generator seeded with @seed
  */
 GnnGenerator *
@@ -149,6 +151,8 @@ gnn_generator_manual_seed (GnnGenerator *self,
  * gnn_generator_get_seed:
  * @self: a #GnnGenerator
  *
+ * Gets the seed last given to the generator.
+ *
  * Returns: the seed last given
  */
 guint64
@@ -161,6 +165,8 @@ gnn_generator_get_seed (GnnGenerator *self)
 /**
  * gnn_generator_next_u64:
  * @self: a #GnnGenerator
+ *
+ * Draws 64 random bits.
  *
  * Returns: 64 uniformly random bits
  */
@@ -184,6 +190,8 @@ gnn_generator_next_u64 (GnnGenerator *self)
  * gnn_generator_next_double:
  * @self: a #GnnGenerator
  *
+ * Draws a uniform double in [0, 1).
+ *
  * Returns: a uniformly distributed double in [0, 1)
  */
 double
@@ -195,6 +203,8 @@ gnn_generator_next_double (GnnGenerator *self)
 /**
  * gnn_generator_next_normal:
  * @self: a #GnnGenerator
+ *
+ * Draws a standard normal sample.
  *
  * Returns: a standard normal sample (Box–Muller, pairs cached)
  */
@@ -222,6 +232,8 @@ gnn_generator_next_normal (GnnGenerator *self)
  * gnn_generator_next_below:
  * @self: a #GnnGenerator
  * @bound: the exclusive upper bound, greater than 0
+ *
+ * Draws a uniform integer below @bound.
  *
  * Returns: a uniformly distributed integer in [0, @bound), without modulo bias
  */
@@ -265,6 +277,8 @@ gnn_generator_get_state (GnnGenerator *self)
  * @self: a #GnnGenerator
  * @state: a state from [method@Gnn.Generator.get_state]
  * @error: return location for a #GError
+ *
+ * Restores a state saved by [method@Gnn.Generator.get_state].
  *
  * Returns: %TRUE, or %FALSE if @state has the wrong size or is all zero
  */

@@ -406,7 +406,9 @@ gnn_tensor_conv2d (GnnTensor *input,
               }
           }
     }
-  return out;
+  return gnn_tensor_record (GNN_OP_CONV2D, out, (GnnTensor *[]) { input, weight, bias }, bias ? 3 : 2,
+                            &(GnnOpParams) { .ints = { stride_h, stride_w, padding_h, padding_w,
+                                                       dilation_h, dilation_w, groups }, .n_ints = 7 });
 }
 
 /* --- pooling --------------------------------------------------------------- */
@@ -629,7 +631,9 @@ gnn_tensor_max_pool2d (GnnTensor *input,
     max_pool_f32 (&g, (const float *) x, (float *) o);
   else
     max_pool_f64 (&g, (const double *) x, (double *) o);
-  return out;
+  return gnn_tensor_record (GNN_OP_MAX_POOL2D, out, &input, 1,
+                            &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
+                                                       padding_w, dilation_h, dilation_w }, .n_ints = 8 });
 }
 
 /* Mean over each window with PyTorch's divisor rules. */
@@ -729,5 +733,8 @@ gnn_tensor_avg_pool2d (GnnTensor *input,
     avg_pool_f32 (&g, count_include_pad, divisor_override, (const float *) x, (float *) o);
   else
     avg_pool_f64 (&g, count_include_pad, divisor_override, (const double *) x, (double *) o);
-  return out;
+  return gnn_tensor_record (GNN_OP_AVG_POOL2D, out, &input, 1,
+                            &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
+                                                       padding_w, 1, 1, count_include_pad, divisor_override },
+                                             .n_ints = 10 });
 }

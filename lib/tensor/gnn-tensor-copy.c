@@ -113,7 +113,7 @@ GnnTensor *
 gnn_tensor_clone (GnnTensor *self)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  return copy_as (self, gnn_tensor_priv (self)->dtype);
+  return gnn_tensor_record (GNN_OP_CLONE, copy_as (self, gnn_tensor_priv (self)->dtype), &self, 1, NULL);
 }
 
 /**
@@ -141,7 +141,7 @@ gnn_tensor_to_dtype (GnnTensor *self,
     }
   if (gnn_tensor_priv (self)->dtype == dtype)
     return g_object_ref (self);
-  return copy_as (self, dtype);
+  return gnn_tensor_record (GNN_OP_TO_DTYPE, copy_as (self, dtype), &self, 1, NULL);
 }
 
 /**

@@ -103,5 +103,5 @@ gnn_tensor_embedding (GnnTensor *weight,
   row_bytes = gnn_dtype_get_size (wp->dtype) * (gsize) dim;
   for (gint64 i = 0; i < ip->numel; i++)
     memcpy (dst + (gsize) i * row_bytes, src + (gsize) iv[i] * row_bytes, row_bytes);
-  return out;
+  return gnn_tensor_record (GNN_OP_EMBEDDING, out, &weight, 1, &(GnnOpParams) { .extra = { indices } });
 }

@@ -526,9 +526,10 @@ gnn_tensor_to_string (GnnTensor *self)
       append_tensor (out, &pr, 0, p->offset, indent);
     }
 
-  /* The autograd node's name is not known here; a tensor with a grad_fn
-   * prints no autograd suffix (PyTorch prints grad_fn=<Name>). */
-  if (p->grad_fn == NULL && p->requires_grad)
+  /* A tensor computed by a recorded op shows its node, like PyTorch. */
+  if (p->grad_fn != NULL && gnn_tensor_grad_fn_name (self) != NULL)
+    g_ptr_array_add (suffixes, g_strdup_printf ("grad_fn=<%s>", gnn_tensor_grad_fn_name (self)));
+  else if (p->grad_fn == NULL && p->requires_grad)
     g_ptr_array_add (suffixes, g_strdup ("requires_grad=True"));
 
   add_suffixes (out, suffixes, indent);

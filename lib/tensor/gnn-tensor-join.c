@@ -155,7 +155,7 @@ gnn_tensor_cat (GnnTensor **tensors,
       copy_into_slab (op, d, start, p);
       start += p->shape[d];
     }
-  return out;
+  return gnn_tensor_record (GNN_OP_CAT, out, tensors, n_tensors, &(GnnOpParams) { .dim = dim });
 }
 
 /**
@@ -244,5 +244,5 @@ gnn_tensor_stack (GnnTensor **tensors,
                           p->shape, p->ndim);
       }
   }
-  return out;
+  return gnn_tensor_record (GNN_OP_STACK, out, tensors, n_tensors, &(GnnOpParams) { .dim = dim });
 }

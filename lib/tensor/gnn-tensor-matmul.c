@@ -310,10 +310,10 @@ dot (GnnTensor  *a,
  * Returns: (transfer full): the product, or %NULL if the shapes do not fit,
  *   the dtypes differ or either operand is 0-d
  */
-GnnTensor *
-gnn_tensor_matmul (GnnTensor *a,
-                   GnnTensor *b,
-                   GError   **error)
+static GnnTensor *
+matmul_impl (GnnTensor *a,
+             GnnTensor *b,
+             GError   **error)
 {
   GnnTensorPrivate *ap, *bp;
   gint64 a_shape[GNN_MAX_DIMS], a_strides[GNN_MAX_DIMS];
@@ -502,4 +502,13 @@ gnn_tensor_matmul (GnnTensor *a,
               m, c + bi_ * m * n * (gint64) es);
   }
   return out;
+}
+
+/* the public entry point records the op for autograd */
+GnnTensor *
+gnn_tensor_matmul (GnnTensor *a,
+                   GnnTensor *b,
+                   GError   **error)
+{
+  return gnn_tensor_record (GNN_OP_MATMUL, matmul_impl (a, b, error), (GnnTensor *[]) { a, b }, 2, NULL);
 }

@@ -230,7 +230,12 @@ gnn_tensor_layer_norm (GnnTensor    *input,
             orow[i] = (xr[i] - mean) * rstd * w[i] + b[i];
         }
     }
-  return out;
+  {
+    GnnOpParams params = { .scalar = eps, .n_ints = MIN (n, G_N_ELEMENTS (params.ints)) };
+
+    memcpy (params.ints, normalized_shape, sizeof (gint64) * params.n_ints);
+    return gnn_tensor_record (GNN_OP_LAYER_NORM, out, (GnnTensor *[]) { input, weight, bias }, 3, &params);
+  }
 }
 
 /* --- batch norm ------------------------------------------------------------ */
@@ -435,5 +440,8 @@ gnn_tensor_batch_norm (GnnTensor *input,
             }
         }
     }
-  return out;
+  return gnn_tensor_record (GNN_OP_BATCH_NORM, out, (GnnTensor *[]) { input, weight, bias }, 3,
+                            &(GnnOpParams) { .scalar = eps, .flag = training,
+                                             .extra = { training ? NULL : running_mean,
+                                                        training ? NULL : running_var } });
 }

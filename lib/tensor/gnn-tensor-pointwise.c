@@ -577,6 +577,9 @@ binary_inplace (const BinaryOp *op,
     }
   if (!check_no_internal_overlap (sp, error))
     return FALSE;
+  if (!gnn_tensor_record_inplace (op == &op_add ? GNN_OP_ADD : op == &op_sub ? GNN_OP_SUB :
+                                  op == &op_mul ? GNN_OP_MUL : GNN_OP_DIV, self, other, error))
+    return FALSE;
 
   /* @other may overlap @self (x.add_(x), a row of x added to x): read it
    * from a copy so every element sees the values from before the op. */
@@ -671,7 +674,8 @@ gnn_tensor_add (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
-  return binary_op (&op_add, a, b, error);
+  return gnn_tensor_record (GNN_OP_ADD, binary_op (&op_add, a, b, error),
+                            (GnnTensor *[]) { a, b }, 2, NULL);
 }
 
 /**
@@ -690,7 +694,8 @@ gnn_tensor_sub (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
-  return binary_op (&op_sub, a, b, error);
+  return gnn_tensor_record (GNN_OP_SUB, binary_op (&op_sub, a, b, error),
+                            (GnnTensor *[]) { a, b }, 2, NULL);
 }
 
 /**
@@ -709,7 +714,8 @@ gnn_tensor_mul (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
-  return binary_op (&op_mul, a, b, error);
+  return gnn_tensor_record (GNN_OP_MUL, binary_op (&op_mul, a, b, error),
+                            (GnnTensor *[]) { a, b }, 2, NULL);
 }
 
 /**
@@ -735,7 +741,8 @@ gnn_tensor_div (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
-  return binary_op (&op_div, a, b, error);
+  return gnn_tensor_record (GNN_OP_DIV, binary_op (&op_div, a, b, error),
+                            (GnnTensor *[]) { a, b }, 2, NULL);
 }
 
 /**
@@ -837,7 +844,8 @@ gnn_tensor_add_scalar (GnnTensor *self,
                        double     value,
                        GError   **error)
 {
-  return scalar_op (&op_add, "add_scalar", self, value, error);
+  return gnn_tensor_record (GNN_OP_ADD_SCALAR, scalar_op (&op_add, "add_scalar", self, value, error),
+                            &self, 1, NULL);
 }
 
 /**
@@ -856,7 +864,8 @@ gnn_tensor_mul_scalar (GnnTensor *self,
                        double     value,
                        GError   **error)
 {
-  return scalar_op (&op_mul, "mul_scalar", self, value, error);
+  return gnn_tensor_record (GNN_OP_MUL_SCALAR, scalar_op (&op_mul, "mul_scalar", self, value, error),
+                            &self, 1, &(GnnOpParams) { .scalar = value });
 }
 
 /**
@@ -888,11 +897,10 @@ gnn_tensor_pow (GnnTensor *self,
   if (gnn_dtype_is_floating (dtype))
     {
       /* Exact shortcuts, as PyTorch takes them. */
-      if (exponent == 2.0)
-        return unary_op (&op_square, self, 0, error);
-      if (exponent == 0.5)
-        return unary_op (&op_sqrt, self, 0, error);
-      return unary_op (&op_pow, self, exponent, error);
+      const UnaryOp *op = exponent == 2.0 ? &op_square : exponent == 0.5 ? &op_sqrt : &op_pow;
+
+      return gnn_tensor_record (GNN_OP_POW, unary_op (op, self, exponent, error), &self, 1,
+                                &(GnnOpParams) { .scalar = exponent });
     }
 
   if (!isfinite (exponent) || exponent != trunc (exponent))
@@ -935,7 +943,7 @@ GnnTensor *
 gnn_tensor_relu (GnnTensor *self,
                  GError   **error)
 {
-  return unary_op (&op_relu, self, 0, error);
+  return gnn_tensor_record (GNN_OP_RELU, unary_op (&op_relu, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -953,7 +961,7 @@ GnnTensor *
 gnn_tensor_gelu (GnnTensor *self,
                  GError   **error)
 {
-  return unary_op (&op_gelu, self, 0, error);
+  return gnn_tensor_record (GNN_OP_GELU, unary_op (&op_gelu, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -970,7 +978,7 @@ GnnTensor *
 gnn_tensor_tanh (GnnTensor *self,
                  GError   **error)
 {
-  return unary_op (&op_tanh, self, 0, error);
+  return gnn_tensor_record (GNN_OP_TANH, unary_op (&op_tanh, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -988,7 +996,7 @@ GnnTensor *
 gnn_tensor_sigmoid (GnnTensor *self,
                     GError   **error)
 {
-  return unary_op (&op_sigmoid, self, 0, error);
+  return gnn_tensor_record (GNN_OP_SIGMOID, unary_op (&op_sigmoid, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -1005,7 +1013,7 @@ GnnTensor *
 gnn_tensor_exp (GnnTensor *self,
                 GError   **error)
 {
-  return unary_op (&op_exp, self, 0, error);
+  return gnn_tensor_record (GNN_OP_EXP, unary_op (&op_exp, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -1023,7 +1031,7 @@ GnnTensor *
 gnn_tensor_log (GnnTensor *self,
                 GError   **error)
 {
-  return unary_op (&op_log, self, 0, error);
+  return gnn_tensor_record (GNN_OP_LOG, unary_op (&op_log, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -1041,7 +1049,7 @@ GnnTensor *
 gnn_tensor_neg (GnnTensor *self,
                 GError   **error)
 {
-  return unary_op (&op_neg, self, 0, error);
+  return gnn_tensor_record (GNN_OP_NEG, unary_op (&op_neg, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -1059,7 +1067,7 @@ GnnTensor *
 gnn_tensor_abs (GnnTensor *self,
                 GError   **error)
 {
-  return unary_op (&op_abs, self, 0, error);
+  return gnn_tensor_record (GNN_OP_ABS, unary_op (&op_abs, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -1077,7 +1085,7 @@ GnnTensor *
 gnn_tensor_sqrt (GnnTensor *self,
                  GError   **error)
 {
-  return unary_op (&op_sqrt, self, 0, error);
+  return gnn_tensor_record (GNN_OP_SQRT, unary_op (&op_sqrt, self, 0, error), &self, 1, NULL);
 }
 
 /**
@@ -1104,7 +1112,8 @@ gnn_tensor_relu_ (GnnTensor *self,
   p = gnn_tensor_priv (self);
   kernel = relu_inplace_kernels[p->dtype];
   if (!check_kernel ("relu_", p->dtype, kernel, error) ||
-      !check_no_internal_overlap (p, error))
+      !check_no_internal_overlap (p, error) ||
+      !gnn_tensor_record_inplace (GNN_OP_RELU, self, NULL, error))
     return FALSE;
 
   size = gnn_dtype_get_size (p->dtype);
@@ -1310,5 +1319,6 @@ gnn_tensor_where (GnnTensor *condition,
             gnn_tensor_priv_data (cp) + it.offsets[1], it.inner_strides[1],
             gnn_tensor_priv_data (ap) + it.offsets[2] * (gint64) size, it.inner_strides[2],
             gnn_tensor_priv_data (bp) + it.offsets[3] * (gint64) size, it.inner_strides[3]);
-  return out;
+  return gnn_tensor_record (GNN_OP_WHERE, out, (GnnTensor *[]) { a, b }, 2,
+                            &(GnnOpParams) { .extra = { condition } });
 }

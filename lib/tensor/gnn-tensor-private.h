@@ -115,4 +115,7 @@ void gnn_strided_copy (GnnDType dst_dtype, guint8 *dst, const gint64 *dst_stride
 /* Error helper: "add: expected both tensors to have the same dtype, got float32 and int64". */
 gboolean gnn_check_same_dtype (const char *op, GnnTensor *a, GnnTensor *b, GError **error);
 
+/* The op-recording hook for autograd (grad mode, gnn_tensor_record ()). */
+#include "tensor/gnn-tensor-record.h"
+
 G_END_DECLS

@@ -445,6 +445,25 @@ reduce_impl (RedOp       op,
   return out;
 }
 
+
+/* Records a reduction over @dims for autograd. */
+static GnnTensor *
+record_reduce (GnnOpKind   op,
+               GnnTensor  *out,
+               GnnTensor  *self,
+               const gint *dims,
+               guint       n_dims,
+               gboolean    keepdim)
+{
+  GnnOpParams params = { .n_dims = MIN (n_dims, GNN_MAX_DIMS), .keepdim = keepdim };
+
+  if (out == NULL || gnn_grad_mode_off || !gnn_tensor_priv (self)->requires_grad)
+    return out;
+  for (guint i = 0; i < params.n_dims; i++)
+    params.dims[i] = dims[i];
+  return gnn_tensor_record (op, out, &self, 1, &params);
+}
+
 /**
  * gnn_tensor_sum:
  * @self: a #GnnTensor
@@ -467,7 +486,8 @@ gnn_tensor_sum (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
-  return reduce_impl (RED_SUM, self, dims, n_dims, keepdim, error);
+  return record_reduce (GNN_OP_SUM, reduce_impl (RED_SUM, self, dims, n_dims, keepdim, error),
+                        self, dims, n_dims, keepdim);
 }
 
 /**
@@ -491,7 +511,8 @@ gnn_tensor_mean (GnnTensor  *self,
                  gboolean    keepdim,
                  GError    **error)
 {
-  return reduce_impl (RED_MEAN, self, dims, n_dims, keepdim, error);
+  return record_reduce (GNN_OP_MEAN, reduce_impl (RED_MEAN, self, dims, n_dims, keepdim, error),
+                        self, dims, n_dims, keepdim);
 }
 
 /**
@@ -516,7 +537,8 @@ gnn_tensor_max (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
-  return reduce_impl (RED_MAX, self, dims, n_dims, keepdim, error);
+  return record_reduce (GNN_OP_MAX, reduce_impl (RED_MAX, self, dims, n_dims, keepdim, error),
+                        self, dims, n_dims, keepdim);
 }
 
 /**
@@ -540,7 +562,8 @@ gnn_tensor_min (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
-  return reduce_impl (RED_MIN, self, dims, n_dims, keepdim, error);
+  return record_reduce (GNN_OP_MIN, reduce_impl (RED_MIN, self, dims, n_dims, keepdim, error),
+                        self, dims, n_dims, keepdim);
 }
 
 /* --- argmax --------------------------------------------------------------- */
@@ -927,7 +950,8 @@ gnn_tensor_softmax (GnnTensor *self,
                     gint       dim,
                     GError   **error)
 {
-  return softmax_impl (self, dim, FALSE, error);
+  return gnn_tensor_record (GNN_OP_SOFTMAX, softmax_impl (self, dim, FALSE, error), &self, 1,
+                            &(GnnOpParams) { .dim = dim });
 }
 
 /**
@@ -947,5 +971,6 @@ gnn_tensor_log_softmax (GnnTensor *self,
                         gint       dim,
                         GError   **error)
 {
-  return softmax_impl (self, dim, TRUE, error);
+  return gnn_tensor_record (GNN_OP_LOG_SOFTMAX, softmax_impl (self, dim, TRUE, error), &self, 1,
+                            &(GnnOpParams) { .dim = dim });
 }

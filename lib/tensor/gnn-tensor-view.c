@@ -136,7 +136,8 @@ gnn_tensor_view (GnnTensor    *self,
                            "Use .reshape(...) instead.");
       return NULL;
     }
-  return gnn_tensor_new_view (self, new_shape, new_strides, ndim, p->offset);
+  return gnn_tensor_record (GNN_OP_VIEW, gnn_tensor_new_view (self, new_shape, new_strides, ndim, p->offset),
+                            &self, 1, NULL);
 }
 
 /**
@@ -167,10 +168,18 @@ gnn_tensor_reshape (GnnTensor    *self,
   if (!infer_shape (shape, ndim, p->numel, new_shape, error))
     return NULL;
   if (compute_view_strides (p, new_shape, ndim, new_strides))
-    return gnn_tensor_new_view (self, new_shape, new_strides, ndim, p->offset);
-  packed = gnn_tensor_clone (self);
+    return gnn_tensor_record (GNN_OP_RESHAPE,
+                              gnn_tensor_new_view (self, new_shape, new_strides, ndim, p->offset),
+                              &self, 1, NULL);
+  {
+    GnnNoGradGuard *guard = gnn_no_grad_guard_new ();   /* one node for the whole reshape */
+
+    packed = gnn_tensor_clone (self);
+    gnn_no_grad_guard_free (guard);
+  }
   gnn_contiguous_strides (new_shape, ndim, new_strides);
-  return gnn_tensor_new_view (packed, new_shape, new_strides, ndim, 0);
+  return gnn_tensor_record (GNN_OP_RESHAPE, gnn_tensor_new_view (packed, new_shape, new_strides, ndim, 0),
+                            &self, 1, NULL);
 }
 
 /**
@@ -252,7 +261,8 @@ gnn_tensor_squeeze (GnnTensor *self,
       shape[nd] = p->shape[i];
       strides[nd++] = p->strides[i];
     }
-  return gnn_tensor_new_view (self, shape, strides, nd, p->offset);
+  return gnn_tensor_record (GNN_OP_SQUEEZE, gnn_tensor_new_view (self, shape, strides, nd, p->offset),
+                            &self, 1, NULL);
 }
 
 /**
@@ -297,7 +307,8 @@ gnn_tensor_unsqueeze (GnnTensor *self,
           strides[nd++] = p->strides[i];
         }
     }
-  return gnn_tensor_new_view (self, shape, strides, nd, p->offset);
+  return gnn_tensor_record (GNN_OP_UNSQUEEZE, gnn_tensor_new_view (self, shape, strides, nd, p->offset),
+                            &self, 1, NULL);
 }
 
 /**
@@ -353,8 +364,10 @@ gnn_tensor_narrow (GnnTensor *self,
     }
   memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
   shape[d] = length;
-  return gnn_tensor_new_view (self, shape, p->strides, p->ndim,
-                              p->offset + start * p->strides[d]);
+  return gnn_tensor_record (GNN_OP_NARROW,
+                            gnn_tensor_new_view (self, shape, p->strides, p->ndim,
+                                                 p->offset + start * p->strides[d]),
+                            &self, 1, &(GnnOpParams) { .dim = (gint) d, .start = start });
 }
 
 /**
@@ -404,7 +417,9 @@ gnn_tensor_select (GnnTensor *self,
         shape[nd] = p->shape[i];
         strides[nd++] = p->strides[i];
       }
-  return gnn_tensor_new_view (self, shape, strides, nd, p->offset + index * p->strides[d]);
+  return gnn_tensor_record (GNN_OP_SELECT,
+                            gnn_tensor_new_view (self, shape, strides, nd, p->offset + index * p->strides[d]),
+                            &self, 1, &(GnnOpParams) { .dim = (gint) d, .start = index });
 }
 
 /**
@@ -507,7 +522,8 @@ gnn_tensor_index_select (GnnTensor *self,
                         gnn_tensor_priv_data (p) + i * p->strides[d] * (gint64) gnn_dtype_get_size (p->dtype),
                         src_strides, sub_shape, sn);
     }
-  return out;
+  return gnn_tensor_record (GNN_OP_INDEX_SELECT, out, &self, 1,
+                            &(GnnOpParams) { .dim = (gint) d, .extra = { index } });
 }
 
 /**
@@ -544,7 +560,8 @@ gnn_tensor_transpose (GnnTensor *self,
       strides[a] = p->strides[b];
       strides[b] = p->strides[a];
     }
-  return gnn_tensor_new_view (self, shape, strides, p->ndim, p->offset);
+  return gnn_tensor_record (GNN_OP_TRANSPOSE, gnn_tensor_new_view (self, shape, strides, p->ndim, p->offset),
+                            &self, 1, &(GnnOpParams) { .dims = { (gint) a, (gint) b }, .n_dims = 2 });
 }
 
 /**
@@ -594,7 +611,13 @@ gnn_tensor_permute (GnnTensor  *self,
       shape[i] = p->shape[d];
       strides[i] = p->strides[d];
     }
-  return gnn_tensor_new_view (self, shape, strides, p->ndim, p->offset);
+  {
+    GnnOpParams params = { .n_dims = n_dims };
+
+    memcpy (params.dims, dims, sizeof (gint) * n_dims);
+    return gnn_tensor_record (GNN_OP_PERMUTE, gnn_tensor_new_view (self, shape, strides, p->ndim, p->offset),
+                              &self, 1, &params);
+  }
 }
 
 /**
@@ -670,5 +693,6 @@ gnn_tensor_expand (GnnTensor    *self,
           }
       }
     }
-  return gnn_tensor_new_view (self, out_shape, strides, ndim, p->offset);
+  return gnn_tensor_record (GNN_OP_EXPAND, gnn_tensor_new_view (self, out_shape, strides, ndim, p->offset),
+                            &self, 1, NULL);
 }

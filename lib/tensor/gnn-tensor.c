@@ -827,6 +827,8 @@ gnn_tensor_new_from_int64s (const gint64 *values,
  * gnn_tensor_get_dtype:
  * @self: a #GnnTensor
  *
+ * Gets the element type of @self.
+ *
  * Returns: the element type
  */
 GnnDType
@@ -839,6 +841,8 @@ gnn_tensor_get_dtype (GnnTensor *self)
 /**
  * gnn_tensor_get_ndim:
  * @self: a #GnnTensor
+ *
+ * Gets the number of dimensions of @self (0 for a scalar).
  *
  * Returns: the number of dimensions
  */
@@ -853,6 +857,8 @@ gnn_tensor_get_ndim (GnnTensor *self)
  * gnn_tensor_get_shape:
  * @self: a #GnnTensor
  * @ndim: (out) (optional): the number of dimensions
+ *
+ * Gets the size of each dimension, like `tensor.shape`.
  *
  * Returns: (array length=ndim) (transfer none): the size of each dimension
  */
@@ -874,6 +880,8 @@ gnn_tensor_get_shape (GnnTensor *self,
  * @self: a #GnnTensor
  * @ndim: (out) (optional): the number of dimensions
  *
+ * Gets the stride of each dimension, in elements, like `tensor.stride()`.
+ *
  * Returns: (array length=ndim) (transfer none): the stride of each dimension, in elements
  */
 const gint64 *
@@ -894,6 +902,8 @@ gnn_tensor_get_strides (GnnTensor *self,
  * @self: a #GnnTensor
  * @dim: a dimension; negative values count from the end
  * @error: return location for a #GError
+ *
+ * Gets the size of one dimension, like `tensor.size(dim)`.
  *
  * Returns: the size of dimension @dim, or -1 if @dim is out of range
  */
@@ -922,6 +932,8 @@ gnn_tensor_get_size (GnnTensor *self,
  * gnn_tensor_get_offset:
  * @self: a #GnnTensor
  *
+ * Gets the storage offset of @self, like `tensor.storage_offset()`.
+ *
  * Returns: the position of the first element in the storage, in elements
  */
 gint64
@@ -935,6 +947,8 @@ gnn_tensor_get_offset (GnnTensor *self)
  * gnn_tensor_get_numel:
  * @self: a #GnnTensor
  *
+ * Gets the number of elements, like `tensor.numel()`.
+ *
  * Returns: the number of elements
  */
 gint64
@@ -947,6 +961,8 @@ gnn_tensor_get_numel (GnnTensor *self)
 /**
  * gnn_tensor_get_nbytes:
  * @self: a #GnnTensor
+ *
+ * Gets the size of the elements in bytes.
  *
  * Returns: numel × element size, in bytes
  */
@@ -963,6 +979,8 @@ gnn_tensor_get_nbytes (GnnTensor *self)
 /**
  * gnn_tensor_is_contiguous:
  * @self: a #GnnTensor
+ *
+ * Checks whether @self is contiguous, like `tensor.is_contiguous()`.
  *
  * Returns: whether the elements are packed in row-major order (dimensions
  *   of size 1 may have any stride, as in PyTorch)
@@ -992,6 +1010,8 @@ gnn_tensor_is_contiguous (GnnTensor *self)
  * gnn_tensor_shares_storage:
  * @self: a #GnnTensor
  * @other: another #GnnTensor
+ *
+ * Checks whether two tensors are views of the same storage.
  *
  * Returns: whether both tensors are views of the same storage
  */
@@ -1104,6 +1124,8 @@ gnn_tensor_to_doubles (GnnTensor *self,
  * @self: a #GnnTensor with exactly one element
  * @error: return location for a #GError
  *
+ * Reads the only element of a one-element tensor, like `tensor.item()`.
+ *
  * Returns: the only element as a double, or 0 with @error set when the
  *   tensor has more or fewer than one element
  */
@@ -1164,6 +1186,8 @@ element_address (GnnTensor    *self,
  * @n_index: the number of indices, equal to the number of dimensions
  * @error: return location for a #GError
  *
+ * Reads one element, converted to a double.
+ *
  * Returns: the element at @index as a double, or 0 with @error set
  */
 double
@@ -1187,6 +1211,8 @@ gnn_tensor_get_element (GnnTensor    *self,
  * @value: the new value, converted to the tensor's dtype
  * @error: return location for a #GError
  *
+ * Writes one element, converted to the tensor's dtype.
+ *
  * Returns: %TRUE, or %FALSE with @error set if @index is out of range
  */
 gboolean
@@ -1209,6 +1235,8 @@ gnn_tensor_set_element (GnnTensor    *self,
 /**
  * gnn_tensor_get_requires_grad:
  * @self: a #GnnTensor
+ *
+ * Gets [property@Gnn.Tensor:requires-grad].
  *
  * Returns: whether autograd records operations on @self
  */
@@ -1244,6 +1272,8 @@ gnn_tensor_set_requires_grad (GnnTensor *self,
 /**
  * gnn_tensor_get_grad:
  * @self: a #GnnTensor
+ *
+ * Gets [property@Gnn.Tensor:grad], the gradient accumulated by backward.
  *
  * Returns: (transfer none) (nullable): the accumulated gradient
  */

@@ -399,19 +399,6 @@ test_argument_messages (void)
 }
 
 static void
-test_processes_not_supported (void)
-{
-  g_autoptr(Probe) ds = probe_new (10);
-  g_autoptr(GnnDataLoader) l = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "num-workers", 2,
-                                             "worker-mode", GNN_WORKER_MODE_PROCESSES, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (l, &error);
-
-  g_assert_null (iter);
-  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
-}
-
-static void
 test_idx_like_batches (void)
 {
   g_autoptr(GnnTensor) x = gnn_tensor_zeros ((gint64[]) { 10, 4, 5 }, 3, GNN_DTYPE_F32, NULL);
@@ -566,7 +553,6 @@ main (int argc, char **argv)
   g_test_add_func ("/data/loader/many-iterators-in-a-row", test_many_iterators_in_a_row);
   g_test_add_func ("/data/loader/sampler-and-batch-sampler", test_sampler_and_batch_sampler);
   g_test_add_func ("/data/loader/argument-messages", test_argument_messages);
-  g_test_add_func ("/data/loader/processes-not-supported", test_processes_not_supported);
   g_test_add_func ("/data/loader/tensor-dataset-batches", test_idx_like_batches);
   g_test_add_func ("/data/loader/worker-init-signal", test_worker_init_signal);
   g_test_add_func ("/data/loader/sampler-index-out-of-range", test_sampler_index_out_of_range);

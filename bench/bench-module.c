@@ -1,0 +1,548 @@
+/* bench-module.c: times Gnn's module object model
+ *
+ * The C half of bench/module.py, which runs this program, measures the same
+ * things in PyTorch and prints the comparison. This driver prints one JSON
+ * object per line on stdout:
+ *
+ *   {"type": "info", "gnn_version": "0.1.0", ...}
+ *   {"type": "result", "case": "build", "best_seconds": ..., ...}
+ *
+ * The cases:
+ *   build        gnn_sequential_new() of --layers Linear(16,16) layers, then
+ *                unref (construction, kaiming init and destruction: PyTorch's
+ *                side drops the model at once too);
+ *   walk         gnn_module_named_parameters() with names on that model,
+ *                results freed (PyTorch: list(model.named_parameters()));
+ *   build_walk   both in one call;
+ *   call_<m>_<h> gnn_module_call() on m = identity | linear (Linear(16,16)
+ *                on a 1x16 input) with h = 0 hooks or 2 no-op hooks (a
+ *                forward pre-hook and a forward hook); the output is unrefed;
+ *   forward_<m>  gnn_module_forward() on the same module: the call path's
+ *                overhead is call - forward;
+ *   state_dict   gnn_module_state_dict() of a Sequential of --sd-modules
+ *                Linear(16,16) layers, then unref.
+ *
+ * The method, mirrored line for line in module.py (and bench-tensor.c):
+ *   1. one untimed call, then one timed call to calibrate `inner`, the
+ *      number of calls that make a repetition last at least --min-time s;
+ *   2. one untimed warm-up repetition, then --reps timed repetitions;
+ *   3. report the best and the median seconds per call.
+ * Every case checks its results (names, values, hook counts, keys) before
+ * it is timed, so a broken path cannot post a fast time.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gnn/gnn.h>
+
+#define FEATURES 16
+
+/* One benchmarked operation on @data: FALSE + @error on failure. */
+typedef gboolean (*BenchFunc) (gpointer data, GError **error);
+
+static double
+now_seconds (void)
+{
+  struct timespec ts;
+
+  /* g_get_monotonic_time() only has microsecond resolution. */
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+static int
+compare_doubles (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+
+  return (a > b) - (a < b);
+}
+
+static gboolean
+time_calls (BenchFunc func,
+            gpointer  data,
+            guint     inner,
+            double   *seconds,
+            GError  **error)
+{
+  double start = now_seconds ();
+
+  for (guint i = 0; i < inner; i++)
+    if (!func (data, error))
+      return FALSE;
+  *seconds = now_seconds () - start;
+  return TRUE;
+}
+
+typedef struct
+{
+  double best;    /* seconds per call */
+  double median;  /* seconds per call */
+  guint inner;
+  guint reps;
+} Timing;
+
+static gboolean
+measure (BenchFunc func,
+         gpointer  data,
+         guint     reps,
+         double    min_time,
+         Timing   *timing,
+         GError  **error)
+{
+  g_autofree double *per_call = g_new (double, reps);
+  double once, unused;
+  guint inner;
+
+  if (!time_calls (func, data, 1, &unused, error) ||
+      !time_calls (func, data, 1, &once, error))
+    return FALSE;
+  inner = once >= min_time ? 1 : (guint) ceil (min_time / MAX (once, 1e-9));
+  inner = CLAMP (inner, 1, 10000000);
+  if (!time_calls (func, data, inner, &unused, error))
+    return FALSE;
+  for (guint r = 0; r < reps; r++)
+    {
+      double t;
+
+      if (!time_calls (func, data, inner, &t, error))
+        return FALSE;
+      per_call[r] = t / inner;
+    }
+  qsort (per_call, reps, sizeof (double), compare_doubles);
+  timing->best = per_call[0];
+  timing->median = reps % 2 ? per_call[reps / 2]
+                            : 0.5 * (per_call[reps / 2 - 1] + per_call[reps / 2]);
+  timing->inner = inner;
+  timing->reps = reps;
+  return TRUE;
+}
+
+static void
+print_result (const char   *name,
+              guint         size,
+              const Timing *t)
+{
+  printf ("{\"type\": \"result\", \"case\": \"%s\", \"size\": %u"
+          ", \"best_seconds\": %.6g, \"median_seconds\": %.6g, \"inner\": %u, \"reps\": %u}\n",
+          name, size, t->best, t->median, t->inner, t->reps);
+  fflush (stdout);
+}
+
+static gboolean
+fail_check (GError    **error,
+            const char *what,
+            const char *detail)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "wrong result: %s (%s)", what, detail);
+  return FALSE;
+}
+
+/* --- build and walk ------------------------------------------------------ */
+
+typedef struct
+{
+  guint      n_layers;
+  GnnModule *model;   /* for walk */
+} BuildData;
+
+static GnnModule *
+build_model (guint    n_layers,
+             GError **error)
+{
+  g_autoptr(GPtrArray) layers = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_layers; i++)
+    {
+      GnnLinear *layer = gnn_linear_new (FEATURES, FEATURES, TRUE, NULL, error);
+
+      if (layer == NULL)
+        return NULL;
+      g_ptr_array_add (layers, layer);
+    }
+  return GNN_MODULE (gnn_sequential_new ((GnnModule **) layers->pdata, layers->len));
+}
+
+static gboolean
+op_build (gpointer data, GError **error)
+{
+  BuildData *d = data;
+  GnnModule *model = build_model (d->n_layers, error);
+
+  if (model == NULL)
+    return FALSE;
+  g_object_unref (model);
+  return TRUE;
+}
+
+static gboolean
+walk (GnnModule *model, GError **error)
+{
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, &names);
+
+  if (params->len == 0 || names[0] == NULL)
+    return fail_check (error, "named_parameters", "empty");
+  return TRUE;
+}
+
+static gboolean
+op_walk (gpointer data, GError **error)
+{
+  return walk (((BuildData *) data)->model, error);
+}
+
+static gboolean
+op_build_walk (gpointer data, GError **error)
+{
+  BuildData *d = data;
+  g_autoptr(GnnModule) model = build_model (d->n_layers, error);
+
+  return model != NULL && walk (model, error);
+}
+
+/* Names "0.weight", "0.bias", "1.weight", ... with the right shapes and
+ * kaiming-uniform bounds. */
+static gboolean
+check_model (GnnModule *model,
+             guint      n_layers,
+             GError   **error)
+{
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, &names);
+  double bound = 1.0 / sqrt ((double) FEATURES);
+
+  if (params->len != 2 * n_layers || g_strv_length (names) != 2 * n_layers)
+    {
+      g_autofree char *n = g_strdup_printf ("%u parameters, expected %u", params->len, 2 * n_layers);
+      return fail_check (error, "named_parameters count", n);
+    }
+  for (guint i = 0; i < params->len; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("%u.%s", i / 2, i % 2 ? "bias" : "weight");
+      GnnTensor *p = g_ptr_array_index (params, i);
+      g_autofree float *values = NULL;
+      gsize n = 0;
+
+      if (strcmp (names[i], want) != 0)
+        return fail_check (error, "named_parameters name", names[i]);
+      if (gnn_tensor_get_numel (p) != (i % 2 ? FEATURES : FEATURES * FEATURES))
+        return fail_check (error, "parameter numel", names[i]);
+      values = gnn_tensor_to_floats (p, &n);
+      for (gsize k = 0; k < n; k++)
+        if (!(fabs (values[k]) <= bound))
+          return fail_check (error, "initial value outside the kaiming bound", names[i]);
+    }
+  return TRUE;
+}
+
+/* --- call ---------------------------------------------------------------- */
+
+typedef struct
+{
+  GnnModule *module;
+  GnnTensor *input;
+  guint      hook_calls;
+} CallData;
+
+static GnnTensor *
+noop_pre_hook (GnnModule *module, GnnTensor *input, gpointer user_data, GError **error)
+{
+  ((CallData *) user_data)->hook_calls++;
+  return NULL;
+}
+
+static GnnTensor *
+noop_hook (GnnModule *module, GnnTensor *input, GnnTensor *output, gpointer user_data,
+           GError **error)
+{
+  ((CallData *) user_data)->hook_calls++;
+  return NULL;
+}
+
+static gboolean
+op_call (gpointer data, GError **error)
+{
+  CallData *d = data;
+  GnnTensor *out = gnn_module_call (d->module, d->input, error);
+
+  if (out == NULL)
+    return FALSE;
+  g_object_unref (out);
+  return TRUE;
+}
+
+static gboolean
+op_forward (gpointer data, GError **error)
+{
+  CallData *d = data;
+  GnnTensor *out = gnn_module_forward (d->module, d->input, error);
+
+  if (out == NULL)
+    return FALSE;
+  g_object_unref (out);
+  return TRUE;
+}
+
+/* The output of one call equals x for Identity, x Wᵀ + b for Linear. */
+static gboolean
+check_call (CallData *d,
+            gboolean  linear,
+            GError  **error)
+{
+  g_autoptr(GnnTensor) out = gnn_module_call (d->module, d->input, error);
+  g_autofree float *x = NULL, *y = NULL, *w = NULL, *b = NULL;
+  gsize nx = 0, ny = 0, nw = 0, nb = 0;
+
+  if (out == NULL)
+    return FALSE;
+  x = gnn_tensor_to_floats (d->input, &nx);
+  y = gnn_tensor_to_floats (out, &ny);
+  if (ny != FEATURES || nx != FEATURES)
+    return fail_check (error, "call output size", linear ? "linear" : "identity");
+  if (linear)
+    {
+      GnnTensor *wt = GNN_TENSOR (gnn_module_get_parameter (d->module, "weight", error));
+      GnnTensor *bt = wt != NULL ? GNN_TENSOR (gnn_module_get_parameter (d->module, "bias", error)) : NULL;
+
+      if (bt == NULL)
+        return FALSE;
+      w = gnn_tensor_to_floats (wt, &nw);
+      b = gnn_tensor_to_floats (bt, &nb);
+      if (nw != FEATURES * FEATURES || nb != FEATURES)
+        return fail_check (error, "linear parameter sizes", "weight/bias");
+    }
+  for (guint o = 0; o < FEATURES; o++)
+    {
+      double want = x[o];
+
+      if (linear)
+        {
+          want = b[o];
+          for (guint k = 0; k < FEATURES; k++)
+            want += (double) x[k] * w[o * FEATURES + k];
+        }
+      if (fabs (y[o] - want) > 1e-5 * (1.0 + fabs (want)))
+        return fail_check (error, "call output value", linear ? "linear" : "identity");
+    }
+  return TRUE;
+}
+
+static gboolean
+bench_call (const char *module_name,
+            guint       n_hooks,
+            gboolean    forward_only,
+            guint       reps,
+            double      min_time,
+            GError    **error)
+{
+  gboolean linear = g_str_equal (module_name, "linear");
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (1234);
+  g_autoptr(GnnModule) module = NULL;
+  g_autoptr(GnnTensor) input = NULL;
+  g_autoptr(GnnHookHandle) pre = NULL;
+  g_autoptr(GnnHookHandle) post = NULL;
+  g_autofree char *name = NULL;
+  const gint64 shape[2] = { 1, FEATURES };
+  float values[FEATURES];
+  CallData d = { 0 };
+  guint calls_before;
+  Timing t;
+
+  for (guint i = 0; i < FEATURES; i++)
+    values[i] = (float) (2.0 * gnn_generator_next_double (gen) - 1.0);
+  input = gnn_tensor_new_from_floats (values, FEATURES, shape, 2, error);
+  if (input == NULL)
+    return FALSE;
+  if (linear)
+    {
+      module = (GnnModule *) gnn_linear_new (FEATURES, FEATURES, TRUE, gen, error);
+      if (module == NULL)
+        return FALSE;
+    }
+  else
+    module = GNN_MODULE (gnn_identity_new ());
+  d.module = module;
+  d.input = input;
+  if (n_hooks > 0)
+    {
+      pre = gnn_module_register_forward_pre_hook (module, noop_pre_hook, &d, NULL,
+                                                  GNN_HOOK_FLAGS_NONE);
+      post = gnn_module_register_forward_hook (module, noop_hook, &d, NULL,
+                                               GNN_HOOK_FLAGS_NONE);
+    }
+
+  if (!check_call (&d, linear, error))
+    return FALSE;
+  if (d.hook_calls != (n_hooks > 0 ? 2u : 0u))
+    return fail_check (error, "hook calls", module_name);
+
+  calls_before = d.hook_calls;
+  if (!measure (forward_only ? op_forward : op_call, &d, reps, min_time, &t, error))
+    return FALSE;
+  /* calibration 2 + warm-up + reps repetitions of `inner` calls */
+  if (n_hooks > 0 && d.hook_calls - calls_before != 2u * (2 + (reps + 1) * t.inner))
+    return fail_check (error, "hook calls while timed", module_name);
+
+  if (forward_only)
+    name = g_strdup_printf ("forward_%s", module_name);
+  else
+    name = g_strdup_printf ("call_%s_%u", module_name, n_hooks);
+  print_result (name, FEATURES, &t);
+  return TRUE;
+}
+
+/* --- state_dict ---------------------------------------------------------- */
+
+static gboolean
+op_state_dict (gpointer data, GError **error)
+{
+  GnnStateDict *sd = gnn_module_state_dict (data);
+
+  if (gnn_state_dict_get_length (sd) == 0)
+    {
+      g_object_unref (sd);
+      return fail_check (error, "state_dict", "empty");
+    }
+  g_object_unref (sd);
+  return TRUE;
+}
+
+static gboolean
+check_state_dict (GnnModule *model,
+                  guint      n_modules,
+                  GError   **error)
+{
+  g_autoptr(GnnStateDict) sd = gnn_module_state_dict (model);
+  g_auto(GStrv) keys = gnn_state_dict_get_keys (sd);
+
+  if (g_strv_length (keys) != 2 * n_modules)
+    return fail_check (error, "state_dict length", "keys");
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("%u.%s", i / 2, i % 2 ? "bias" : "weight");
+
+      if (strcmp (keys[i], want) != 0)
+        return fail_check (error, "state_dict key", keys[i]);
+      if ((gpointer) gnn_state_dict_lookup (sd, keys[i]) !=
+          (gpointer) gnn_module_get_parameter (model, keys[i], NULL))
+        return fail_check (error, "state_dict tensor is not the parameter", keys[i]);
+    }
+  return TRUE;
+}
+
+/* --- main ---------------------------------------------------------------- */
+
+static const char *all_cases =
+  "build,walk,build_walk,call_identity_0,call_identity_2,forward_identity,"
+  "call_linear_0,call_linear_2,forward_linear,state_dict";
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cases_arg = NULL;
+  g_auto(GStrv) cases = NULL;
+  gint layers = 1000;
+  gint sd_modules = 100;
+  gint reps = 5;
+  double min_time = 0.2;
+  gboolean smoke = FALSE;
+  GOptionEntry entries[] = {
+    { "cases", 0, 0, G_OPTION_ARG_STRING, &cases_arg, "Comma-separated cases (default: all)", "CASES" },
+    { "layers", 0, 0, G_OPTION_ARG_INT, &layers, "Linear(16,16) layers of the build/walk model (default 1000)", "N" },
+    { "sd-modules", 0, 0, G_OPTION_ARG_INT, &sd_modules, "Linear(16,16) layers of the state_dict model (default 100)", "N" },
+    { "reps", 0, 0, G_OPTION_ARG_INT, &reps, "Timed repetitions (default 5)", "N" },
+    { "min-time", 0, 0, G_OPTION_ARG_DOUBLE, &min_time, "Minimum seconds per repetition (default 0.2)", "SECONDS" },
+    { "smoke", 0, 0, G_OPTION_ARG_NONE, &smoke, "Tiny sizes, one repetition: checks the driver still works (meson test)", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  context = g_option_context_new ("- time Gnn's module object model (run through bench/module.py)");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("bench-module: %s\n", error->message);
+      return 1;
+    }
+  if (smoke)
+    {
+      layers = 10;
+      sd_modules = 5;
+      reps = 1;
+      min_time = 0.0;
+    }
+  if (reps < 1 || layers < 1 || sd_modules < 1 || min_time < 0.0)
+    {
+      g_printerr ("bench-module: --reps, --layers and --sd-modules must be positive, "
+                  "--min-time not negative\n");
+      return 1;
+    }
+  cases = g_strsplit (cases_arg ? cases_arg : all_cases, ",", -1);
+
+  printf ("{\"type\": \"info\", \"gnn_version\": \"%s\", \"layers\": %d, \"sd_modules\": %d}\n",
+          GNN_VERSION_S, layers, sd_modules);
+  fflush (stdout);
+
+  for (guint i = 0; cases[i] != NULL; i++)
+    {
+      const char *c = cases[i];
+      gboolean ok;
+      Timing t;
+
+      if (g_str_equal (c, "build") || g_str_equal (c, "walk") || g_str_equal (c, "build_walk"))
+        {
+          g_autoptr(GnnModule) model = build_model ((guint) layers, &error);
+          BuildData d = { (guint) layers, model };
+          BenchFunc func = g_str_equal (c, "build") ? op_build
+                           : g_str_equal (c, "walk") ? op_walk : op_build_walk;
+
+          ok = model != NULL && check_model (model, (guint) layers, &error) &&
+               measure (func, &d, (guint) reps, min_time, &t, &error);
+          if (ok)
+            print_result (c, (guint) layers, &t);
+        }
+      else if (g_str_has_prefix (c, "call_identity_") || g_str_has_prefix (c, "call_linear_"))
+        {
+          const char *us = strrchr (c, '_');
+          g_autofree char *module_name = g_strndup (c + 5, us - (c + 5));
+          guint n_hooks = (guint) g_ascii_strtoull (us + 1, NULL, 10);
+
+          if (n_hooks != 0 && n_hooks != 2)
+            {
+              g_printerr ("bench-module: %s: only 0 or 2 hooks\n", c);
+              return 1;
+            }
+          ok = bench_call (module_name, n_hooks, FALSE, (guint) reps, min_time, &error);
+        }
+      else if (g_str_equal (c, "forward_identity") || g_str_equal (c, "forward_linear"))
+        ok = bench_call (c + strlen ("forward_"), 0, TRUE, (guint) reps, min_time, &error);
+      else if (g_str_equal (c, "state_dict"))
+        {
+          g_autoptr(GnnModule) model = build_model ((guint) sd_modules, &error);
+
+          ok = model != NULL && check_state_dict (model, (guint) sd_modules, &error) &&
+               measure (op_state_dict, model, (guint) reps, min_time, &t, &error);
+          if (ok)
+            print_result (c, (guint) sd_modules, &t);
+        }
+      else
+        {
+          g_printerr ("bench-module: unknown case '%s' (known: %s)\n", c, all_cases);
+          return 1;
+        }
+      if (!ok)
+        {
+          g_printerr ("bench-module: %s: %s\n", c, error->message);
+          return 1;
+        }
+    }
+  return 0;
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Gnn's DataLoader vs torch.utils.data.DataLoader: full passes over Fashion-MNIST.
+
+Every configuration runs in its own process (so each has its own peak RSS):
+Gnn through the C driver build/bench/bench-data (workers 0/1/2, threads and
+processes), PyTorch through this script (`--torch-run W`: a Dataset returning
+(image tensor, label tensor) over the same normalized float32 data, workers
+0/1/2), and the floor: memcpy() of the same shuffled bytes into a batch
+buffer. Prints samples/s, ratios and peak RSS in one table.
+
+    /usr/bin/python3 bench/data.py [--build-dir build] [--passes 3] [--json FILE]
+
+A benchmark, not a test: it reports pass/miss against the targets (>= 10x
+PyTorch with 2 workers, within 3x of the memcpy floor) but never fails on a
+timing.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+FASHION = '/usr/share/datasets/fashion-mnist'
+BATCH = 64
+GNN_CONFIGS = [('threads', 0), ('threads', 1), ('threads', 2), ('processes', 1), ('processes', 2)]
+TORCH_WORKERS = [0, 1, 2]
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--build-dir', default='build')
+    parser.add_argument('--passes', type=int, default=3, help='timed passes per configuration, best kept')
+    parser.add_argument('--json', metavar='FILE', help='also save the results as JSON')
+    parser.add_argument('--no-build', action='store_true', help='do not run ninja on the driver first')
+    parser.add_argument('--no-torch', action='store_true', help='skip PyTorch')
+    parser.add_argument('--torch-run', type=int, metavar='W', help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+# --- the PyTorch side (one configuration per process) -------------------------
+
+def torch_run(workers, passes):
+    import numpy as np
+    import torch
+    from torch.utils.data import DataLoader, Dataset
+
+    def idx(path, offset):
+        with gzip.open(path, 'rb') as f:
+            return np.frombuffer(f.read(), dtype=np.uint8, offset=offset)
+
+    images = torch.from_numpy(idx(os.path.join(FASHION, 'train-images-idx3-ubyte.gz'), 16)
+                              .reshape(-1, 28, 28).astype(np.float32) / 255.0)
+    labels = torch.from_numpy(idx(os.path.join(FASHION, 'train-labels-idx1-ubyte.gz'), 8)
+                              .astype(np.int64))
+
+    class Fashion(Dataset):
+        def __len__(self):
+            return len(labels)
+
+        def __getitem__(self, i):
+            return images[i], labels[i]
+
+    loader = DataLoader(Fashion(), batch_size=BATCH, shuffle=True, num_workers=workers,
+                        generator=torch.Generator().manual_seed(1))
+    times = []
+    for _ in range(passes):
+        start = time.perf_counter()
+        n = 0
+        for x, y in loader:
+            assert x.shape[0] == y.shape[0]
+            n += y.shape[0]
+        times.append(time.perf_counter() - start)
+        assert n == len(labels)
+    times.sort()
+    print(json.dumps({
+        'type': 'result', 'config': 'torch-%d' % workers, 'samples': len(labels),
+        'best_seconds': times[0], 'median_seconds': times[len(times) // 2],
+        'samples_per_second': len(labels) / times[0],
+        'maxrss_kib': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        'children_maxrss_kib': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+        'torch': torch.__version__, 'torch_threads': torch.get_num_threads()}))
+
+
+# --- the driver ---------------------------------------------------------------
+
+def run(cmd):
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.exit('data.py: %s failed (exit %d):\n%s' % (' '.join(cmd), proc.returncode, proc.stderr))
+    for line in proc.stdout.splitlines():
+        obj = json.loads(line)
+        if obj.get('type') == 'result':
+            return obj
+    sys.exit('data.py: no result from %s' % ' '.join(cmd))
+
+
+def main():
+    args = parse_args()
+    if args.torch_run is not None:
+        torch_run(args.torch_run, args.passes)
+        return
+    exe = os.path.join(args.build_dir, 'bench', 'bench-data')
+    if not args.no_build:
+        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-data'],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if build.returncode != 0:
+            sys.exit('data.py: building %s failed:\n%s' % (exe, build.stdout))
+    if not os.path.exists(os.path.join(FASHION, 'train-images-idx3-ubyte.gz')):
+        sys.exit('data.py: %s is missing (Debian package dataset-fashion-mnist)' % FASHION)
+
+    load_before = os.getloadavg()[0]
+    passes = ['--passes', str(args.passes)]
+    results = {'memcpy': run([exe, '--memcpy'] + passes)}
+    for mode, workers in GNN_CONFIGS:
+        r = run([exe, '--mode', mode, '--workers', str(workers)] + passes)
+        results[r['config']] = r
+    if not args.no_torch:
+        for workers in TORCH_WORKERS:
+            r = run([sys.executable, os.path.abspath(__file__), '--torch-run', str(workers)] + passes)
+            results[r['config']] = r
+    load_after = os.getloadavg()[0]
+
+    floor = results['memcpy']['samples_per_second']
+    print('Fashion-MNIST train: 60000 x 28x28 float32, batch %d, shuffle; best of %d passes; '
+          'load average %.2f -> %.2f on %d CPUs' % (BATCH, args.passes, load_before, load_after,
+                                                   os.cpu_count()))
+    if 'torch-0' in results:
+        print('PyTorch %s (%d threads)' % (results['torch-0']['torch'],
+                                           results['torch-0']['torch_threads']))
+    print()
+    print('| configuration | samples/s | vs PyTorch (same workers) | memcpy floor / this '
+          '| peak RSS MiB (main + largest worker) |')
+    print('|---|---:|---:|---:|---:|')
+    for name, r in results.items():
+        sps = r['samples_per_second']
+        workers = name.rsplit('-', 1)[-1]
+        torch_r = results.get('torch-' + workers)
+        vs = '%.1fx' % (sps / torch_r['samples_per_second']) \
+            if torch_r and not name.startswith(('torch', 'memcpy')) else ''
+        rss = '%.0f' % (r['maxrss_kib'] / 1024)
+        if r.get('children_maxrss_kib'):
+            rss += ' + %.0f' % (r['children_maxrss_kib'] / 1024)
+        print('| %s | %.0f | %s | %.2f | %s |' % (name, sps, vs, floor / sps, rss))
+    print()
+    for mode in ('threads', 'processes'):
+        r = results.get('%s-2' % mode)
+        t = results.get('torch-2')
+        if r and t:
+            ratio = r['samples_per_second'] / t['samples_per_second']
+            slow = floor / r['samples_per_second']
+            print('target %s-2: >= 10x PyTorch: %.1fx %s; within 3x of memcpy: %.2fx %s'
+                  % (mode, ratio, 'pass' if ratio >= 10 else 'miss',
+                     slow, 'pass' if slow <= 3 else 'miss'))
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'load': [load_before, load_after], 'results': results}, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,282 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Gnn vs PyTorch: the module object model (build, walk, call, state_dict).
+
+Times each case with the C driver (build/bench/bench-module) and with
+PyTorch's torch.nn in this process, by the same method, alternating the two
+sides, and prints a table of times with the speed-up and the targets.
+
+    /usr/bin/python3 bench/module.py [--build-dir build] [--json FILE]
+
+This is a benchmark, not a test: it reports pass/miss against the targets but
+never fails because of a timing.
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+FEATURES = 16
+
+# case -> (label, minimum PyTorch/Gnn speed-up or None)
+CASES = {
+    'build':            ('build Sequential(1000 x Linear(16,16))', None),
+    'walk':             ('named_parameters of it (2000)', None),
+    'build_walk':       ('build + named_parameters', 30.0),
+    'call_identity_0':  ('call Identity, 0 hooks', 10.0),
+    'call_identity_2':  ('call Identity, 2 no-op hooks', 10.0),
+    'forward_identity': ('forward Identity (no call path)', None),
+    'call_linear_0':    ('call Linear(16,16) on 1x16, 0 hooks', None),
+    'call_linear_2':    ('call Linear(16,16) on 1x16, 2 hooks', None),
+    'forward_linear':   ('forward Linear(16,16) (no call path)', None),
+    'state_dict':       ('state_dict of Sequential(100 x Linear)', None),
+}
+
+# Call-path overhead = call - forward, per side; Gnn's must stay under 1 us.
+OVERHEAD_ROWS = [
+    ('call_identity_0', 'forward_identity'),
+    ('call_identity_2', 'forward_identity'),
+    ('call_linear_0', 'forward_linear'),
+    ('call_linear_2', 'forward_linear'),
+]
+OVERHEAD_TARGET_US = 1.0
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--build-dir', default='build',
+                        help='meson build directory holding bench/bench-module (default: build)')
+    parser.add_argument('--json', metavar='FILE', help='also save the results as JSON')
+    parser.add_argument('--cases', default=','.join(CASES),
+                        help='comma-separated cases (default: all)')
+    parser.add_argument('--layers', type=int, default=1000,
+                        help='Linear layers of the build/walk model (default 1000)')
+    parser.add_argument('--sd-modules', type=int, default=100,
+                        help='Linear layers of the state_dict model (default 100)')
+    parser.add_argument('--reps', type=int, default=5, help='timed repetitions (default 5)')
+    parser.add_argument('--min-time', type=float, default=0.2,
+                        help='minimum seconds per repetition (default 0.2)')
+    parser.add_argument('--rounds', type=int, default=2,
+                        help='alternating Gnn/PyTorch rounds, best kept (default 2)')
+    parser.add_argument('--no-build', action='store_true',
+                        help='do not run ninja on the driver first')
+    args = parser.parse_args()
+    args.cases = [c for c in args.cases.split(',') if c]
+    unknown = [c for c in args.cases if c not in CASES]
+    if unknown:
+        parser.error(f'unknown case(s) {", ".join(unknown)}; known: {", ".join(CASES)}')
+    if args.reps < 1 or args.rounds < 1 or args.min_time < 0 or args.layers < 1 or args.sd_modules < 1:
+        parser.error('--reps, --rounds, --layers, --sd-modules must be at least 1, '
+                     '--min-time not negative')
+    return args
+
+
+def driver_path(args):
+    exe = os.path.join(args.build_dir, 'bench', 'bench-module')
+    if not args.no_build:
+        # Rebuild first, so we never time a stale library.
+        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-module'],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if build.returncode != 0:
+            sys.exit(f'module.py: building {exe} failed:\n{build.stdout}')
+    if not os.access(exe, os.X_OK):
+        sys.exit(f'module.py: {exe} not found; run "meson setup {args.build_dir} && '
+                 f'ninja -C {args.build_dir}" or pass --build-dir')
+    return exe
+
+
+def run_driver(exe, args, case):
+    """Runs bench-module on one case; returns (info dict, result dict)."""
+    cmd = [exe, '--cases', case, '--reps', str(args.reps), '--min-time', str(args.min_time),
+           '--layers', str(args.layers), '--sd-modules', str(args.sd_modules)]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.exit(f'module.py: {" ".join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr}')
+    info, result = {}, None
+    for line in proc.stdout.splitlines():
+        record = json.loads(line)
+        if record['type'] == 'info':
+            info = record
+        elif record['type'] == 'result':
+            result = record
+    return info, result
+
+
+def measure(fn, reps, min_time):
+    """Same method as measure() in bench-module.c: seconds per call (best, median)."""
+    def time_calls(inner):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()  # the result is dropped at once, as the C driver unrefs it
+        return time.perf_counter() - start
+
+    time_calls(1)
+    once = time_calls(1)
+    inner = 1 if once >= min_time else -(-min_time // max(once, 1e-9))
+    inner = int(min(max(inner, 1), 10000000))
+    time_calls(inner)  # warm-up repetition
+    per_call = sorted(time_calls(inner) / inner for _ in range(reps))
+    return per_call[0], statistics.median(per_call), inner
+
+
+def check(cond, what):
+    if not cond:
+        sys.exit(f'module.py: PyTorch side gave a wrong result: {what}')
+
+
+class TorchCases:
+    """The PyTorch side of every case, with the same result checks as the driver."""
+
+    def __init__(self, torch, args):
+        self.torch, self.nn, self.args = torch, torch.nn, args
+        self.hook_calls = 0
+
+    def build_model(self, n):
+        return self.nn.Sequential(*[self.nn.Linear(FEATURES, FEATURES) for _ in range(n)])
+
+    def fn(self, case):
+        torch, nn, args = self.torch, self.nn, self.args
+        if case in ('build', 'walk', 'build_walk'):
+            model = self.build_model(args.layers)
+            names = [n for n, _ in model.named_parameters()]
+            check(names == [f'{i // 2}.{"bias" if i % 2 else "weight"}'
+                            for i in range(2 * args.layers)], 'named_parameters names')
+            if case == 'build':
+                return lambda: self.build_model(args.layers)
+            if case == 'walk':
+                return lambda: list(model.named_parameters())
+            return lambda: list(self.build_model(args.layers).named_parameters())
+        if case == 'state_dict':
+            model = self.build_model(args.sd_modules)
+            sd = model.state_dict()
+            check(list(sd) == [f'{i // 2}.{"bias" if i % 2 else "weight"}'
+                               for i in range(2 * args.sd_modules)], 'state_dict keys')
+            return model.state_dict
+        kind, rest = case.split('_', 1)
+        linear = rest.startswith('linear')
+        module = nn.Linear(FEATURES, FEATURES) if linear else nn.Identity()
+        x = torch.rand(1, FEATURES) * 2 - 1
+        if case.endswith('_2'):
+            def pre_hook(m, inp):
+                self.hook_calls += 1
+
+            def hook(m, inp, out):
+                self.hook_calls += 1
+            module.register_forward_pre_hook(pre_hook)
+            module.register_forward_hook(hook)
+        before = self.hook_calls
+        y = module(x)
+        want = x @ module.weight.T + module.bias if linear else x
+        check(torch.allclose(y, want), f'{case} output')
+        check(self.hook_calls - before == (2 if case.endswith('_2') else 0), f'{case} hooks')
+        if kind == 'call':
+            return lambda: module(x)
+        return lambda: module.forward(x)
+
+    def run(self, case):
+        fn = self.fn(case)
+        with self.torch.no_grad():
+            best, median, inner = measure(fn, self.args.reps, self.args.min_time)
+        return {'case': case, 'best_seconds': best, 'median_seconds': median, 'inner': inner,
+                'reps': self.args.reps}
+
+
+def better(old, new):
+    return new if old is None or new['best_seconds'] < old['best_seconds'] else old
+
+
+def fmt_us(seconds):
+    us = seconds * 1e6
+    return f'{us:.3f}' if us < 10 else f'{us:.1f}' if us < 1000 else f'{us:.0f}'
+
+
+def main():
+    args = parse_args()
+    exe = driver_path(args)
+    load_before = os.getloadavg()[0]
+    import torch  # after the build: a failed build should not wait for torch to load
+
+    torch_cases = TorchCases(torch, args)
+    gnn_info, gnn_best, torch_best = {}, {}, {}
+    for rnd in range(args.rounds):
+        for case in args.cases:
+            print(f'round {rnd + 1}/{args.rounds}: {case}', file=sys.stderr, flush=True)
+            sides = ['gnn', 'torch'] if rnd % 2 == 0 else ['torch', 'gnn']
+            for side in sides:
+                if side == 'gnn':
+                    gnn_info, result = run_driver(exe, args, case)
+                    gnn_best[case] = better(gnn_best.get(case), result)
+                else:
+                    result = torch_cases.run(case)
+                    torch_best[case] = better(torch_best.get(case), result)
+    load_after = os.getloadavg()[0]
+
+    rows = []
+    for case in args.cases:
+        g, t = gnn_best[case], torch_best[case]
+        label, target = CASES[case]
+        if case in ('build', 'walk', 'build_walk'):
+            label = label.replace('1000', str(args.layers)).replace('2000', str(2 * args.layers))
+        elif case == 'state_dict':
+            label = label.replace('100', str(args.sd_modules))
+        speedup = t['best_seconds'] / g['best_seconds']
+        rows.append({'case': case, 'label': label, 'gnn': g, 'torch': t, 'speedup': speedup,
+                     'speedup_median': t['median_seconds'] / g['median_seconds'],
+                     'target': target,
+                     'status': None if target is None else ('pass' if speedup >= target else 'miss')})
+
+    overhead = []
+    for call, fwd in OVERHEAD_ROWS:
+        if call in gnn_best and fwd in gnn_best:
+            g = gnn_best[call]['best_seconds'] - gnn_best[fwd]['best_seconds']
+            t = torch_best[call]['best_seconds'] - torch_best[fwd]['best_seconds']
+            overhead.append({'call': call, 'label': CASES[call][0], 'gnn_us': g * 1e6,
+                             'torch_us': t * 1e6,
+                             'status': 'pass' if g * 1e6 <= OVERHEAD_TARGET_US else 'miss'})
+
+    print(f'Gnn {gnn_info.get("gnn_version")} vs PyTorch {torch.__version__} on '
+          f'{platform.machine()}, {os.cpu_count()} CPUs; torch.get_num_threads()='
+          f'{torch.get_num_threads()}; PyTorch side under torch.no_grad()')
+    print(f'best of {args.reps} repetitions (>= {args.min_time:g} s each, after warm-up) '
+          f'and of {args.rounds} alternating rounds; results (models, outputs, dicts) '
+          f'freed inside the timed loop on both sides')
+    print(f'load average (1 min): {load_before:.2f} before, {load_after:.2f} after\n')
+
+    header = f'{"case":<42} {"Gnn us":>10} {"PyTorch us":>11} {"speed-up":>9} ' \
+             f'{"median s.":>9} {"target":>7}  result'
+    print(header)
+    print('-' * len(header))
+    for r in rows:
+        target = f'>={r["target"]:g}x' if r['target'] is not None else '-'
+        print(f'{r["label"]:<42} {fmt_us(r["gnn"]["best_seconds"]):>10} '
+              f'{fmt_us(r["torch"]["best_seconds"]):>11} {r["speedup"]:>8.1f}x '
+              f'{r["speedup_median"]:>8.1f}x {target:>7}  {r["status"] or ""}')
+    print('\nspeed-up = PyTorch time / Gnn time (higher is better); "median s." uses medians.')
+
+    if overhead:
+        print(f'\ncall-path overhead = call - forward (us per call); target: Gnn <= '
+              f'{OVERHEAD_TARGET_US:g} us')
+        header = f'{"call":<42} {"Gnn us":>10} {"PyTorch us":>11}  result'
+        print(header)
+        print('-' * len(header))
+        for o in overhead:
+            print(f'{o["label"]:<42} {o["gnn_us"]:>10.3f} {o["torch_us"]:>11.3f}  {o["status"]}')
+
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'machine': {'arch': platform.machine(), 'cpus': os.cpu_count(),
+                                   'loadavg': [load_before, load_after]},
+                       'gnn': gnn_info, 'torch_version': torch.__version__,
+                       'torch_threads': torch.get_num_threads(), 'reps': args.reps,
+                       'rounds': args.rounds, 'min_time': args.min_time, 'rows': rows,
+                       'overhead': overhead}, f, indent=2)
+            f.write('\n')
+
+
+if __name__ == '__main__':
+    main()

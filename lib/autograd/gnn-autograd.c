@@ -1,0 +1,674 @@
+/* gnn-autograd.c: the recorder (graph nodes) and the backward engine
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "autograd/gnn-autograd-private.h"
+
+/* What each op's backward needs: which inputs (bit i) and whether the output. */
+typedef struct
+{
+  GnnBackwardFunc backward;
+  guint           save_inputs;
+  gboolean        save_output;
+  const char     *name;
+} OpInfo;
+
+#define IN0 1u
+#define IN1 2u
+
+static const OpInfo op_info[GNN_N_OPS] = {
+  [GNN_OP_ADD]          = { gnn_backward_add,          0,         FALSE, "AddBackward0" },
+  [GNN_OP_SUB]          = { gnn_backward_sub,          0,         FALSE, "SubBackward0" },
+  [GNN_OP_MUL]          = { gnn_backward_mul,          IN0 | IN1, FALSE, "MulBackward0" },
+  [GNN_OP_DIV]          = { gnn_backward_div,          IN0 | IN1, FALSE, "DivBackward0" },
+  [GNN_OP_ADD_SCALAR]   = { gnn_backward_add_scalar,   0,         FALSE, "AddBackward1" },
+  [GNN_OP_MUL_SCALAR]   = { gnn_backward_mul_scalar,   0,         FALSE, "MulBackward1" },
+  [GNN_OP_POW]          = { gnn_backward_unary,        IN0,       FALSE, "PowBackward0" },
+  [GNN_OP_RELU]         = { gnn_backward_unary,        IN0,       FALSE, "ReluBackward0" },
+  [GNN_OP_GELU]         = { gnn_backward_unary,        IN0,       FALSE, "GeluBackward0" },
+  [GNN_OP_TANH]         = { gnn_backward_unary,        0,         TRUE,  "TanhBackward0" },
+  [GNN_OP_SIGMOID]      = { gnn_backward_unary,        0,         TRUE,  "SigmoidBackward0" },
+  [GNN_OP_EXP]          = { gnn_backward_unary,        0,         TRUE,  "ExpBackward0" },
+  [GNN_OP_LOG]          = { gnn_backward_unary,        IN0,       FALSE, "LogBackward0" },
+  [GNN_OP_NEG]          = { gnn_backward_neg,          0,         FALSE, "NegBackward0" },
+  [GNN_OP_ABS]          = { gnn_backward_unary,        IN0,       FALSE, "AbsBackward0" },
+  [GNN_OP_SQRT]         = { gnn_backward_unary,        0,         TRUE,  "SqrtBackward0" },
+  [GNN_OP_WHERE]        = { gnn_backward_where,        0,         FALSE, "WhereBackward0" },
+  [GNN_OP_SUM]          = { gnn_backward_sum,          0,         FALSE, "SumBackward1" },
+  [GNN_OP_MEAN]         = { gnn_backward_mean,         0,         FALSE, "MeanBackward1" },
+  [GNN_OP_MAX]          = { gnn_backward_max,          IN0,       TRUE,  "AmaxBackward0" },
+  [GNN_OP_MIN]          = { gnn_backward_max,          IN0,       TRUE,  "AminBackward0" },
+  [GNN_OP_SOFTMAX]      = { gnn_backward_softmax,      0,         TRUE,  "SoftmaxBackward0" },
+  [GNN_OP_LOG_SOFTMAX]  = { gnn_backward_log_softmax,  0,         TRUE,  "LogSoftmaxBackward0" },
+  [GNN_OP_MATMUL]       = { gnn_backward_matmul,       IN0 | IN1, FALSE, "MmBackward0" },
+  [GNN_OP_CAT]          = { gnn_backward_cat,          0,         FALSE, "CatBackward0" },
+  [GNN_OP_STACK]        = { gnn_backward_stack,        0,         FALSE, "StackBackward0" },
+  [GNN_OP_VIEW]         = { gnn_backward_reshape,      0,         FALSE, "ViewBackward0" },
+  [GNN_OP_RESHAPE]      = { gnn_backward_reshape,      0,         FALSE, "ViewBackward0" },
+  [GNN_OP_SQUEEZE]      = { gnn_backward_reshape,      0,         FALSE, "SqueezeBackward1" },
+  [GNN_OP_UNSQUEEZE]    = { gnn_backward_reshape,      0,         FALSE, "UnsqueezeBackward0" },
+  [GNN_OP_NARROW]       = { gnn_backward_narrow,       0,         FALSE, "SliceBackward0" },
+  [GNN_OP_SELECT]       = { gnn_backward_select,       0,         FALSE, "SelectBackward0" },
+  [GNN_OP_TRANSPOSE]    = { gnn_backward_transpose,    0,         FALSE, "TransposeBackward0" },
+  [GNN_OP_PERMUTE]      = { gnn_backward_permute,      0,         FALSE, "PermuteBackward0" },
+  [GNN_OP_EXPAND]       = { gnn_backward_expand,       0,         FALSE, "ExpandBackward0" },
+  [GNN_OP_INDEX_SELECT] = { gnn_backward_index_select, 0,         FALSE, "IndexSelectBackward0" },
+  [GNN_OP_CLONE]        = { gnn_backward_identity,     0,         FALSE, "CloneBackward0" },
+  [GNN_OP_TO_DTYPE]     = { gnn_backward_to_dtype,     0,         FALSE, "ToCopyBackward0" },
+  [GNN_OP_CONV2D]       = { gnn_backward_conv2d,       IN0 | IN1, FALSE, "ConvolutionBackward0" },
+  [GNN_OP_MAX_POOL2D]   = { gnn_backward_max_pool2d,   IN0,       FALSE, "MaxPool2DWithIndicesBackward0" },
+  [GNN_OP_AVG_POOL2D]   = { gnn_backward_avg_pool2d,   0,         FALSE, "AvgPool2DBackward0" },
+  [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
+  [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
+  [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+};
+
+static const char *
+node_name (GnnOpKind          op,
+           const GnnOpParams *params,
+           GnnTensor *const  *inputs)
+{
+  switch (op)
+    {
+    case GNN_OP_SUM:
+      return params->n_dims == 0 ? "SumBackward0" : "SumBackward1";
+    case GNN_OP_MEAN:
+      return params->n_dims == 0 ? "MeanBackward0" : "MeanBackward1";
+    case GNN_OP_MAX:
+      return params->n_dims == 0 ? "MaxBackward1" : "AmaxBackward0";
+    case GNN_OP_MIN:
+      return params->n_dims == 0 ? "MinBackward1" : "AminBackward0";
+    case GNN_OP_MATMUL:
+      {
+        guint a = gnn_tensor_priv (inputs[0])->ndim, b = gnn_tensor_priv (inputs[1])->ndim;
+
+        if (a == 1 && b == 1)
+          return "DotBackward0";
+        if (a == 2 && b == 1)
+          return "MvBackward0";
+        if (a <= 2 && b == 2)
+          return a == 1 ? "SqueezeBackward4" : "MmBackward0";
+        return "UnsafeViewBackward0";
+      }
+    default:
+      return op_info[op].name;
+    }
+}
+
+/* --- nodes ---------------------------------------------------------------- */
+
+GnnNode *
+gnn_node_ref (GnnNode *node)
+{
+  g_atomic_ref_count_inc (&node->ref_count);
+  return node;
+}
+
+static void
+node_release_saved (GnnNode *node)
+{
+  if (node->saved != NULL)
+    for (guint i = 0; i < node->n_inputs; i++)
+      g_clear_object (&node->saved[i]);
+  g_clear_object (&node->saved_out);
+  for (guint i = 0; i < G_N_ELEMENTS (node->params.extra); i++)
+    g_clear_object (&node->params.extra[i]);
+}
+
+void
+gnn_node_unref (GnnNode *node)
+{
+  /* Dropping the last reference to a long chain would recurse once per node
+   * through the edges: unlink iteratively with an explicit stack instead. */
+  GPtrArray *dead = NULL;
+
+  if (!g_atomic_ref_count_dec (&node->ref_count))
+    return;
+  dead = g_ptr_array_new ();
+  g_ptr_array_add (dead, node);
+  while (dead->len > 0)
+    {
+      GnnNode *n = g_ptr_array_steal_index_fast (dead, dead->len - 1);
+
+      for (guint i = 0; i < n->n_inputs; i++)
+        {
+          GnnNode *next = n->edges[i].node;
+
+          if (next != NULL && g_atomic_ref_count_dec (&next->ref_count))
+            g_ptr_array_add (dead, next);
+          g_clear_object (&n->edges[i].leaf);
+        }
+      node_release_saved (n);
+      g_clear_object (&n->grad);
+      g_free (n->saved);
+      g_free (n->edges);
+      g_free (n->inputs);
+      g_free (n);
+    }
+  g_ptr_array_unref (dead);
+}
+
+static const char *
+node_get_name (gpointer grad_fn)
+{
+  return ((GnnNode *) grad_fn)->name;
+}
+
+static void
+meta_from (GnnMeta   *meta,
+           GnnTensor *t)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  meta->dtype = p->dtype;
+  meta->ndim = p->ndim;
+  memcpy (meta->shape, p->shape, sizeof (gint64) * p->ndim);
+}
+
+/* A new tensor object sharing @t's storage and geometry, outside the graph. */
+static GnnTensor *
+detached_view (GnnTensor *t)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  return gnn_tensor_new_view (t, p->shape, p->strides, p->ndim, p->offset);
+}
+
+static gboolean
+is_float (GnnDType dtype)
+{
+  return dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64;
+}
+
+/* Creates a node for @op with edges to @inputs' grad_fns or leaves. */
+static GnnNode *
+node_new (GnnOpKind          op,
+          GnnTensor *const  *inputs,
+          guint              n_inputs,
+          const GnnOpParams *params)
+{
+  GnnNode *node = g_new0 (GnnNode, 1);
+
+  g_atomic_ref_count_init (&node->ref_count);
+  node->op = op;
+  node->backward = op_info[op].backward;
+  node->name = node_name (op, params, inputs);
+  node->n_inputs = n_inputs;
+  node->edges = g_new0 (GnnEdge, n_inputs);
+  node->inputs = g_new0 (GnnMeta, n_inputs);
+  node->saved = g_new0 (GnnTensor *, n_inputs);
+  if (params != NULL)
+    {
+      node->params = *params;
+      for (guint i = 0; i < G_N_ELEMENTS (node->params.extra); i++)
+        if (node->params.extra[i] != NULL)
+          node->params.extra[i] = op == GNN_OP_BATCH_NORM   /* running stats change later */
+                                  ? gnn_tensor_clone (node->params.extra[i])
+                                  : detached_view (node->params.extra[i]);
+    }
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      GnnTensorPrivate *p;
+
+      if (inputs[i] == NULL)
+        continue;
+      p = gnn_tensor_priv (inputs[i]);
+      meta_from (&node->inputs[i], inputs[i]);
+      if (!p->requires_grad || !is_float (p->dtype))
+        continue;
+      if (p->grad_fn != NULL)
+        node->edges[i].node = gnn_node_ref (p->grad_fn);
+      else
+        node->edges[i].leaf = g_object_ref (inputs[i]);
+    }
+  return node;
+}
+
+static void
+save_input (GnnNode   *node,
+            guint      i,
+            GnnTensor *t,
+            gboolean   copy)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  node->saved[i] = copy ? gnn_tensor_clone (t) : detached_view (t);
+  node->has_saved = TRUE;
+  if (p->grad_fn != NULL)
+    ((GnnNode *) p->grad_fn)->output_saved = TRUE;
+}
+
+static void
+attach (GnnTensor *out,
+        GnnNode   *node)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (out);
+
+  if (p->grad_fn_destroy != NULL && p->grad_fn != NULL)
+    p->grad_fn_destroy (p->grad_fn);
+  p->grad_fn = node;
+  p->grad_fn_destroy = (GDestroyNotify) gnn_node_unref;
+  p->requires_grad = TRUE;
+}
+
+static GnnTensor *
+record (GnnOpKind          op,
+        GnnTensor         *out,
+        GnnTensor *const  *inputs,
+        guint              n_inputs,
+        const GnnOpParams *params)
+{
+  const OpInfo *info = &op_info[op];
+  GnnNode *node;
+  gboolean any = FALSE;
+
+  if (!is_float (gnn_tensor_priv (out)->dtype))
+    return out;
+  node = node_new (op, inputs, n_inputs, params);
+  for (guint i = 0; i < n_inputs; i++)
+    any = any || gnn_node_needs_grad (node, i);
+  if (!any)
+    {
+      gnn_node_unref (node);
+      return out;
+    }
+  for (guint i = 0; i < n_inputs; i++)
+    if ((info->save_inputs & (1u << i)) && inputs[i] != NULL)
+      save_input (node, i, inputs[i], FALSE);
+  meta_from (&node->out, out);
+  if (info->save_output)
+    {
+      node->saved_out = detached_view (out);
+      node->has_saved = TRUE;
+      node->output_saved = TRUE;
+    }
+  if (node->params.extra[0] != NULL || node->params.extra[1] != NULL)
+    node->has_saved = TRUE;
+  attach (out, node);
+  return out;
+}
+
+static gboolean
+is_view_op (GnnOpKind op)
+{
+  return op >= GNN_OP_VIEW && op <= GNN_OP_EXPAND;
+}
+
+/* add_, sub_, mul_, div_, relu_ on a tensor in the graph (or with an operand
+ * in it): the op becomes a node whose input 0 is @self's previous history. */
+static gboolean
+record_inplace (GnnOpKind   op,
+                GnnTensor  *self,
+                GnnTensor  *other,
+                GError    **error)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (self);
+  GnnNode *prev = sp->grad_fn;
+  GnnTensor *inputs[2] = { self, other };
+  const OpInfo *info = &op_info[op];
+  GnnNode *node;
+
+  if (sp->requires_grad && prev == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "a leaf Variable that requires grad is being used in an in-place operation.");
+      return FALSE;
+    }
+  if (prev != NULL && (prev->output_saved || is_view_op (prev->op)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                   "in-place operation on a tensor whose values autograd needs (the output of "
+                   "%s) or on a view of a tensor in the graph is not supported; use the "
+                   "out-of-place operation", prev->name);
+      return FALSE;
+    }
+  if (!is_float (sp->dtype))
+    return TRUE;
+
+  node = node_new (op, inputs, other != NULL ? 2 : 1, NULL);
+  for (guint i = 0; i < node->n_inputs; i++)
+    if (info->save_inputs & (1u << i))
+      {
+        /* @self is about to change: keep its current values. */
+        gboolean copy = i == 0 || gnn_tensor_shares_storage (inputs[i], self);
+
+        save_input (node, i, inputs[i], copy);
+      }
+  meta_from (&node->out, self);
+  attach (self, node);
+  return TRUE;
+}
+
+__attribute__((constructor)) static void
+gnn_autograd_install (void)
+{
+  gnn_tensor_set_recorder (record, record_inplace, node_get_name);
+}
+
+/* --- shared helpers for backward functions --------------------------------- */
+
+GnnTensor *
+gnn_ag_sum_to (GnnTensor     *grad,
+               const GnnMeta *meta,
+               GError       **error)
+{
+  GnnTensorPrivate *gp = gnn_tensor_priv (grad);
+  gint dims[GNN_MAX_DIMS];
+  guint n = 0, lead;
+  g_autoptr(GnnTensor) summed = NULL;
+
+  if (gp->ndim == meta->ndim && memcmp (gp->shape, meta->shape, sizeof (gint64) * gp->ndim) == 0)
+    return g_object_ref (grad);
+  lead = gp->ndim - meta->ndim;
+  for (guint d = 0; d < gp->ndim; d++)
+    if (d < lead || (meta->shape[d - lead] == 1 && gp->shape[d] != 1))
+      dims[n++] = (gint) d;
+  if (n == 0)
+    return gnn_tensor_reshape (grad, meta->shape, meta->ndim, error);
+  summed = gnn_tensor_sum (grad, dims, n, TRUE, error);
+  if (summed == NULL)
+    return NULL;
+  return gnn_tensor_reshape (summed, meta->shape, meta->ndim, error);
+}
+
+GnnTensor *
+gnn_ag_zeros (const GnnMeta *meta)
+{
+  return gnn_tensor_new_contiguous (meta->dtype, meta->shape, meta->ndim, TRUE);
+}
+
+double *
+gnn_ag_doubles (GnnTensor *t)
+{
+  return gnn_tensor_to_doubles (t, NULL);
+}
+
+GnnTensor *
+gnn_ag_from_doubles (double        *values,
+                     const GnnMeta *meta)
+{
+  GnnTensor *out = gnn_tensor_new_contiguous (meta->dtype, meta->shape, meta->ndim, FALSE);
+  GnnTensorPrivate *p = gnn_tensor_priv (out);
+
+  if (p->dtype == GNN_DTYPE_F64)
+    memcpy (gnn_tensor_priv_data (p), values, sizeof (double) * (gsize) p->numel);
+  else
+    {
+      float *o = (float *) gnn_tensor_priv_data (p);
+
+      for (gint64 i = 0; i < p->numel; i++)
+        o[i] = (float) values[i];
+    }
+  g_free (values);
+  return out;
+}
+
+/* --- the engine ------------------------------------------------------------ */
+
+static void
+accumulate_leaf (GnnTensor *leaf,
+                 GnnTensor *grad)
+{
+  GnnTensor *current = gnn_tensor_get_grad (leaf);
+
+  if (current == NULL)
+    {
+      g_autoptr(GnnTensor) copy = gnn_tensor_clone (grad);
+
+      gnn_tensor_set_grad (leaf, copy);
+    }
+  else if (!gnn_tensor_add_ (current, grad, NULL))
+    {
+      /* a .grad of another shape or dtype set by the user: replace it */
+      g_autoptr(GnnTensor) copy = gnn_tensor_clone (grad);
+
+      gnn_tensor_set_grad (leaf, copy);
+    }
+}
+
+static gboolean
+accumulate_node (GnnNode   *node,
+                 GnnTensor *grad,
+                 GError   **error)
+{
+  GnnTensor *sum;
+
+  if (node->grad == NULL)
+    {
+      node->grad = g_object_ref (grad);
+      return TRUE;
+    }
+  sum = gnn_tensor_add (node->grad, grad, error);
+  if (sum == NULL)
+    return FALSE;
+  g_object_unref (node->grad);
+  node->grad = sum;
+  return TRUE;
+}
+
+static gboolean
+run_graph (GnnNode   *root,
+           GnnTensor *gradient,
+           gboolean   retain_graph,
+           GError   **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+  g_autoptr(GPtrArray) ready = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+  gboolean ok = TRUE;
+
+  /* Count, for every reachable node, the edges that lead into it. */
+  g_hash_table_add (seen, root);
+  root->deps = 0;
+  g_ptr_array_add (stack, root);
+  while (stack->len > 0)
+    {
+      GnnNode *n = g_ptr_array_steal_index_fast (stack, stack->len - 1);
+
+      if (n->freed)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                       "Trying to backward through the graph a second time (or directly access "
+                       "saved tensors after they have already been freed). Saved intermediate "
+                       "values of the graph are freed when you call .backward() or "
+                       "autograd.grad(). Specify retain_graph=True if you need to backward "
+                       "through the graph a second time or if you need to access saved tensors "
+                       "after calling backward. (node %s)", n->name);
+          return FALSE;
+        }
+      for (guint i = 0; i < n->n_inputs; i++)
+        {
+          GnnNode *next = n->edges[i].node;
+
+          if (next == NULL)
+            continue;
+          if (g_hash_table_add (seen, next))
+            {
+              next->deps = 0;
+              g_ptr_array_add (stack, next);
+            }
+          next->deps++;
+        }
+    }
+
+  root->grad = g_object_ref (gradient);
+  g_ptr_array_add (ready, root);
+  while (ok && ready->len > 0)
+    {
+      GnnNode *n = g_ptr_array_steal_index_fast (ready, ready->len - 1);
+      g_autofree GnnTensor **grads = g_new0 (GnnTensor *, n->n_inputs);
+
+      if (n->grad != NULL)
+        ok = n->backward (n, n->grad, grads, error);
+      g_clear_object (&n->grad);
+      for (guint i = 0; i < n->n_inputs; i++)
+        {
+          GnnEdge *e = &n->edges[i];
+
+          if (ok && grads[i] != NULL)
+            {
+              if (e->node != NULL)
+                ok = accumulate_node (e->node, grads[i], error);
+              else if (e->leaf != NULL)
+                accumulate_leaf (e->leaf, grads[i]);
+            }
+          g_clear_object (&grads[i]);
+          if (e->node != NULL && --e->node->deps == 0)
+            g_ptr_array_add (ready, e->node);
+        }
+      if (!retain_graph && n->has_saved)
+        {
+          node_release_saved (n);
+          n->freed = TRUE;
+        }
+    }
+
+  /* After an error, drop the partial gradients. */
+  g_hash_table_iter_init (&iter, seen);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_clear_object (&((GnnNode *) key)->grad);
+  return ok;
+}
+
+/**
+ * gnn_tensor_backward:
+ * @self: the tensor to differentiate, usually a scalar loss
+ * @gradient: (nullable): the gradient of some final value with respect to
+ *   @self, of @self's shape; %NULL for a one-element @self (taken as 1)
+ * @retain_graph: whether to keep the graph's saved tensors so that a second
+ *   backward pass through it works
+ * @error: return location for a #GError
+ *
+ * Computes the gradient of @self with respect to every leaf tensor that
+ * requires grad and that @self was computed from, and adds it to the leaf's
+ * [property@Gnn.Tensor:grad] (like `self.backward (gradient, retain_graph)`).
+ * Gradients accumulate over calls; clear them with
+ * `gnn_tensor_set_grad (leaf, NULL)` or a module's `zero_grad`.
+ *
+ * The graph is walked iteratively, so arbitrarily long chains of operations
+ * are fine. Without @retain_graph the saved tensors of the nodes passed are
+ * freed and a second backward through them fails.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_AUTOGRAD) if @self
+ *   does not require grad ("element 0 of tensors does not require grad and
+ *   does not have a grad_fn"), @gradient is missing for a non-scalar ("grad
+ *   can be implicitly created only for scalar outputs") or of the wrong
+ *   shape, or the graph was already freed ("Trying to backward through the
+ *   graph a second time …")
+ */
+gboolean
+gnn_tensor_backward (GnnTensor  *self,
+                     GnnTensor  *gradient,
+                     gboolean    retain_graph,
+                     GError    **error)
+{
+  GnnTensorPrivate *p;
+  g_autoptr(GnnTensor) grad = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (gradient == NULL || GNN_IS_TENSOR (gradient), FALSE);
+  p = gnn_tensor_priv (self);
+
+  if (!p->requires_grad)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "element 0 of tensors does not require grad and does not have a grad_fn");
+      return FALSE;
+    }
+  if (gradient == NULL)
+    {
+      if (p->numel != 1)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                               "grad can be implicitly created only for scalar outputs");
+          return FALSE;
+        }
+      grad = gnn_tensor_new_contiguous (p->dtype, p->shape, p->ndim, FALSE);
+      gnn_tensor_fill_ (grad, 1.0, NULL);
+    }
+  else
+    {
+      GnnTensorPrivate *gp = gnn_tensor_priv (gradient);
+
+      if (gp->ndim != p->ndim || memcmp (gp->shape, p->shape, sizeof (gint64) * p->ndim) != 0)
+        {
+          g_autofree char *gs = gnn_shape_to_string (gp->shape, gp->ndim);
+          g_autofree char *ss = gnn_shape_to_string (p->shape, p->ndim);
+
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "Mismatch in shape: grad_output[0] has a shape of torch.Size(%s) and "
+                       "output[0] has a shape of torch.Size(%s).", gs, ss);
+          return FALSE;
+        }
+      grad = gnn_tensor_to_dtype (gradient, p->dtype, error);
+      if (grad == NULL)
+        return FALSE;
+    }
+
+  gnn_no_grad_push ();
+  if (p->grad_fn == NULL)
+    {
+      accumulate_leaf (self, grad);
+      ok = TRUE;
+    }
+  else
+    ok = run_graph (p->grad_fn, grad, retain_graph, error);
+  gnn_no_grad_pop ();
+  return ok;
+}
+
+/**
+ * gnn_tensor_detach:
+ * @self: a #GnnTensor
+ *
+ * Returns a tensor sharing @self's storage and geometry that is outside the
+ * autograd graph: no grad_fn and `requires_grad` %FALSE (like
+ * `tensor.detach ()`).
+ *
+ * Returns: (transfer full): the detached tensor
+ */
+GnnTensor *
+gnn_tensor_detach (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return detached_view (self);
+}
+
+/**
+ * gnn_tensor_is_leaf:
+ * @self: a #GnnTensor
+ *
+ * Whether @self is a leaf of the autograd graph (like `tensor.is_leaf`):
+ * every tensor that does not require grad, and tensors that require grad
+ * but were not computed by a recorded operation (parameters, inputs made
+ * with `requires_grad`).
+ *
+ * Returns: %TRUE for a leaf
+ */
+gboolean
+gnn_tensor_is_leaf (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  return gnn_tensor_priv (self)->grad_fn == NULL;
+}
+
+/**
+ * gnn_tensor_get_grad_fn_name:
+ * @self: a #GnnTensor
+ *
+ * The name of the graph node that computed @self, PyTorch style
+ * (`"AddBackward0"`, `"MmBackward0"` …), as in `type (t.grad_fn).__name__`.
+ *
+ * Returns: (nullable) (transfer none): the node's name, or %NULL for a leaf
+ */
+const char *
+gnn_tensor_get_grad_fn_name (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  return gnn_tensor_grad_fn_name (self);
+}

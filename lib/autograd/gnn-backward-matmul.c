@@ -1,0 +1,125 @@
+/* gnn-backward-matmul.c: gradients of matmul, cat and stack
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "autograd/gnn-autograd-private.h"
+
+#define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
+
+/* All matmul cases at once: 1-d operands are promoted to matrices (a as a
+ * row, b as a column) and the gradient gets the matching unit dims; then
+ * dA = G B^T and dB = A^T G, summed over broadcast batch dims. */
+gboolean
+gnn_backward_matmul (GnnNode    *node,
+                     GnnTensor  *grad,
+                     GnnTensor **grads,
+                     GError    **error)
+{
+  const GnnMeta *am = &node->inputs[0], *bm = &node->inputs[1];
+  g_autoptr(GnnTensor) a = NULL;
+  g_autoptr(GnnTensor) b = NULL;
+  g_autoptr(GnnTensor) g = NULL;
+  GnnMeta a2 = *am, b2 = *bm;
+  gint64 gshape[GNN_MAX_DIMS];
+  guint gnd = node->out.ndim;
+
+  memcpy (gshape, node->out.shape, sizeof (gint64) * gnd);
+  if (am->ndim == 1)
+    {
+      TRY (a = gnn_tensor_unsqueeze (node->saved[0], 0, error));
+      a2.ndim = 2, a2.shape[0] = 1, a2.shape[1] = am->shape[0];
+      if (bm->ndim == 1)
+        gnd = 0;                       /* a scalar output: (1, 1) after b's step */
+      else
+        gshape[gnd] = gshape[gnd - 1]; /* [..., n] -> [..., 1, n] */
+      gshape[gnd == 0 ? 0 : gnd - 1] = 1;
+      gnd++;
+    }
+  else
+    a = g_object_ref (node->saved[0]);
+  if (bm->ndim == 1)
+    {
+      TRY (b = gnn_tensor_unsqueeze (node->saved[1], 1, error));
+      b2.ndim = 2, b2.shape[0] = bm->shape[0], b2.shape[1] = 1;
+      gshape[gnd++] = 1;
+    }
+  else
+    b = g_object_ref (node->saved[1]);
+  TRY (g = gnn_tensor_reshape (grad, gshape, gnd, error));
+
+  if (gnn_node_needs_grad (node, 0))
+    {
+      g_autoptr(GnnTensor) bt = NULL;
+      g_autoptr(GnnTensor) ga = NULL;
+      g_autoptr(GnnTensor) gas = NULL;
+
+      TRY (bt = gnn_tensor_transpose (b, -1, -2, error));
+      TRY (ga = gnn_tensor_matmul (g, bt, error));
+      TRY (gas = gnn_ag_sum_to (ga, &a2, error));
+      TRY (grads[0] = gnn_tensor_reshape (gas, am->shape, am->ndim, error));
+    }
+  if (gnn_node_needs_grad (node, 1))
+    {
+      g_autoptr(GnnTensor) at = NULL;
+      g_autoptr(GnnTensor) gb = NULL;
+      g_autoptr(GnnTensor) gbs = NULL;
+
+      TRY (at = gnn_tensor_transpose (a, -1, -2, error));
+      TRY (gb = gnn_tensor_matmul (at, g, error));
+      TRY (gbs = gnn_ag_sum_to (gb, &b2, error));
+      TRY (grads[1] = gnn_tensor_reshape (gbs, bm->shape, bm->ndim, error));
+    }
+  return TRUE;
+}
+
+gboolean
+gnn_backward_cat (GnnNode    *node,
+                  GnnTensor  *grad,
+                  GnnTensor **grads,
+                  GError    **error)
+{
+  guint dim;
+  gint64 start = 0;
+
+  if (!gnn_wrap_dim (node->params.dim, node->out.ndim, &dim, error))
+    return FALSE;
+  for (guint i = 0; i < node->n_inputs; i++)
+    {
+      const GnnMeta *m = &node->inputs[i];
+      g_autoptr(GnnTensor) part = NULL;
+
+      /* 1-d empty tensors were skipped by cat */
+      if (m->ndim == 1 && m->shape[0] == 0 && node->out.ndim != 1)
+        {
+          if (gnn_node_needs_grad (node, i))
+            grads[i] = gnn_ag_zeros (m);
+          continue;
+        }
+      if (gnn_node_needs_grad (node, i))
+        {
+          TRY (part = gnn_tensor_narrow (grad, (gint) dim, start, m->shape[dim], error));
+          grads[i] = gnn_tensor_contiguous (part);
+        }
+      start += m->shape[dim];
+    }
+  return TRUE;
+}
+
+gboolean
+gnn_backward_stack (GnnNode    *node,
+                    GnnTensor  *grad,
+                    GnnTensor **grads,
+                    GError    **error)
+{
+  for (guint i = 0; i < node->n_inputs; i++)
+    if (gnn_node_needs_grad (node, i))
+      {
+        g_autoptr(GnnTensor) part = NULL;
+
+        TRY (part = gnn_tensor_select (grad, node->params.dim, i, error));
+        grads[i] = gnn_tensor_contiguous (part);
+      }
+  return TRUE;
+}

@@ -1,0 +1,388 @@
+/* gnn-backward-nn.c: gradients of conv2d, pooling, normalization, embedding
+ *
+ * These work on double copies of the operands: simple loops, exact enough
+ * for float32 and float64. (Performance: conv2d's backward is a direct loop;
+ * an im2col + GEMM version is future work.)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "autograd/gnn-autograd-private.h"
+
+gboolean
+gnn_backward_conv2d (GnnNode    *node,
+                     GnnTensor  *grad,
+                     GnnTensor **grads,
+                     GError    **error)
+{
+  const GnnMeta *im = &node->inputs[0], *wm = &node->inputs[1];
+  const gint64 *q = node->params.ints;
+  gint64 sh = q[0], sw = q[1], ph = q[2], pw = q[3], dh = q[4], dw = q[5], groups = q[6];
+  gboolean batched = im->ndim == 4;
+  gint64 n = batched ? im->shape[0] : 1;
+  gint64 cin = im->shape[im->ndim - 3], h = im->shape[im->ndim - 2], w = im->shape[im->ndim - 1];
+  gint64 cout = wm->shape[0], cin_g = wm->shape[1], kh = wm->shape[2], kw = wm->shape[3];
+  gint64 cout_g = cout / groups;
+  gint64 oh = node->out.shape[node->out.ndim - 2], ow = node->out.shape[node->out.ndim - 1];
+  g_autofree double *x = gnn_ag_doubles (node->saved[0]);
+  g_autofree double *wt = gnn_ag_doubles (node->saved[1]);
+  g_autofree double *g = gnn_ag_doubles (grad);
+  double *gx = g_new0 (double, MAX (n * cin * h * w, 1));
+  double *gw = g_new0 (double, MAX (cout * cin_g * kh * kw, 1));
+  double *gb = g_new0 (double, MAX (cout, 1));
+
+  for (gint64 b = 0; b < n; b++)
+    for (gint64 oc = 0; oc < cout; oc++)
+      {
+        gint64 grp = oc / cout_g;
+
+        for (gint64 oy = 0; oy < oh; oy++)
+          for (gint64 ox = 0; ox < ow; ox++)
+            {
+              double go = g[((b * cout + oc) * oh + oy) * ow + ox];
+
+              if (go == 0.0)
+                continue;
+              gb[oc] += go;
+              for (gint64 ic = 0; ic < cin_g; ic++)
+                {
+                  gint64 c = grp * cin_g + ic;
+
+                  for (gint64 i = 0; i < kh; i++)
+                    {
+                      gint64 y = oy * sh - ph + i * dh;
+
+                      if (y < 0 || y >= h)
+                        continue;
+                      for (gint64 j = 0; j < kw; j++)
+                        {
+                          gint64 xx = ox * sw - pw + j * dw;
+                          gint64 xi, wi;
+
+                          if (xx < 0 || xx >= w)
+                            continue;
+                          xi = ((b * cin + c) * h + y) * w + xx;
+                          wi = ((oc * cin_g + ic) * kh + i) * kw + j;
+                          gx[xi] += go * wt[wi];
+                          gw[wi] += go * x[xi];
+                        }
+                    }
+                }
+            }
+      }
+
+  if (gnn_node_needs_grad (node, 0))
+    grads[0] = gnn_ag_from_doubles (gx, im);
+  else
+    g_free (gx);
+  if (gnn_node_needs_grad (node, 1))
+    grads[1] = gnn_ag_from_doubles (gw, wm);
+  else
+    g_free (gw);
+  if (node->n_inputs > 2 && gnn_node_needs_grad (node, 2))
+    grads[2] = gnn_ag_from_doubles (gb, &node->inputs[2]);
+  else
+    g_free (gb);
+  return TRUE;
+}
+
+typedef struct
+{
+  gint64 planes, h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw;
+} Pool;
+
+static void
+pool_geometry (GnnNode *node,
+               Pool    *p)
+{
+  const GnnMeta *im = &node->inputs[0];
+  const gint64 *q = node->params.ints;
+
+  p->planes = im->shape[im->ndim - 3] * (im->ndim == 4 ? im->shape[0] : 1);
+  p->h = im->shape[im->ndim - 2], p->w = im->shape[im->ndim - 1];
+  p->oh = node->out.shape[node->out.ndim - 2], p->ow = node->out.shape[node->out.ndim - 1];
+  p->kh = q[0], p->kw = q[1], p->sh = q[2], p->sw = q[3], p->ph = q[4], p->pw = q[5];
+  p->dh = q[6], p->dw = q[7];
+}
+
+/* The gradient goes to the element that won each window, found again with
+ * the forward's rule (first maximum in scan order; NaN wins). */
+gboolean
+gnn_backward_max_pool2d (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  Pool p;
+  g_autofree double *x = gnn_ag_doubles (node->saved[0]);
+  g_autofree double *g = gnn_ag_doubles (grad);
+  double *gx;
+
+  pool_geometry (node, &p);
+  gx = g_new0 (double, MAX (p.planes * p.h * p.w, 1));
+  for (gint64 pl = 0; pl < p.planes; pl++)
+    {
+      const double *plane = x + pl * p.h * p.w;
+
+      for (gint64 oy = 0; oy < p.oh; oy++)
+        for (gint64 ox = 0; ox < p.ow; ox++)
+          {
+            gint64 y0 = oy * p.sh - p.ph, x0 = ox * p.sw - p.pw, best_i = -1;
+            double best = -INFINITY;
+
+            for (gint64 i = 0; i < p.kh; i++)
+              {
+                gint64 y = y0 + i * p.dh;
+
+                if (y < 0 || y >= p.h)
+                  continue;
+                for (gint64 j = 0; j < p.kw; j++)
+                  {
+                    gint64 xx = x0 + j * p.dw;
+                    double v;
+
+                    if (xx < 0 || xx >= p.w)
+                      continue;
+                    v = plane[y * p.w + xx];
+                    if (best_i < 0 || v > best || isnan (v))
+                      best = v, best_i = y * p.w + xx;
+                  }
+              }
+            if (best_i >= 0)
+              gx[pl * p.h * p.w + best_i] += g[(pl * p.oh + oy) * p.ow + ox];
+          }
+    }
+  grads[0] = gnn_ag_from_doubles (gx, &node->inputs[0]);
+  return TRUE;
+}
+
+gboolean
+gnn_backward_avg_pool2d (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  Pool p;
+  gboolean count_include_pad = node->params.ints[8] != 0;
+  gint64 divisor_override = node->params.ints[9];
+  g_autofree double *g = gnn_ag_doubles (grad);
+  double *gx;
+
+  pool_geometry (node, &p);
+  gx = g_new0 (double, MAX (p.planes * p.h * p.w, 1));
+  for (gint64 pl = 0; pl < p.planes; pl++)
+    for (gint64 oy = 0; oy < p.oh; oy++)
+      for (gint64 ox = 0; ox < p.ow; ox++)
+        {
+          gint64 y0 = oy * p.sh - p.ph, x0 = ox * p.sw - p.pw;
+          gint64 y1 = MIN (y0 + p.kh, p.h + p.ph), x1 = MIN (x0 + p.kw, p.w + p.pw);
+          gint64 pool_size = (y1 - y0) * (x1 - x0), divisor;
+          double share;
+
+          y0 = MAX (y0, 0), x0 = MAX (x0, 0);
+          y1 = MIN (y1, p.h), x1 = MIN (x1, p.w);
+          if (divisor_override != 0)
+            divisor = divisor_override;
+          else if (count_include_pad)
+            divisor = pool_size;
+          else
+            divisor = (y1 - y0) * (x1 - x0);
+          if (divisor == 0)
+            continue;
+          share = g[(pl * p.oh + oy) * p.ow + ox] / (double) divisor;
+          for (gint64 y = y0; y < y1; y++)
+            for (gint64 xx = x0; xx < x1; xx++)
+              gx[pl * p.h * p.w + y * p.w + xx] += share;
+        }
+  grads[0] = gnn_ag_from_doubles (gx, &node->inputs[0]);
+  return TRUE;
+}
+
+/* Shared by layer_norm (groups = rows, stride 1) and batch_norm (groups =
+ * channels): for one group of @count elements with mean @mean and inverse
+ * std @rstd, xhat = (x - mean) rstd and, with gh = g * w,
+ *   dx = rstd (gh - mean (gh) - xhat mean (gh xhat))     (batch statistics)
+ *   dx = rstd gh                                          (fixed statistics) */
+
+gboolean
+gnn_backward_layer_norm (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+  double eps = node->params.scalar;
+  gint64 inner = 1, outer, total = 1;
+  g_autofree double *x = gnn_ag_doubles (node->saved[0]);
+  g_autofree double *wv = node->saved[1] != NULL ? gnn_ag_doubles (node->saved[1]) : NULL;
+  g_autofree double *g = gnn_ag_doubles (grad);
+  double *gx, *gw, *gb;
+
+  for (guint d = 0; d < node->params.n_ints; d++)
+    inner *= node->params.ints[d];
+  for (guint d = 0; d < im->ndim; d++)
+    total *= im->shape[d];
+  outer = inner > 0 ? total / inner : 0;
+  gx = g_new0 (double, MAX (total, 1));
+  gw = g_new0 (double, MAX (inner, 1));
+  gb = g_new0 (double, MAX (inner, 1));
+
+  for (gint64 r = 0; r < outer; r++)
+    {
+      const double *xr = x + r * inner, *gr = g + r * inner;
+      double mean = 0, var = 0, rstd, m_gh = 0, m_ghx = 0;
+
+      for (gint64 i = 0; i < inner; i++)
+        mean += xr[i];
+      mean /= (double) inner;
+      for (gint64 i = 0; i < inner; i++)
+        var += (xr[i] - mean) * (xr[i] - mean);
+      rstd = 1.0 / sqrt (var / (double) inner + eps);
+      for (gint64 i = 0; i < inner; i++)
+        {
+          double xh = (xr[i] - mean) * rstd, gh = gr[i] * (wv ? wv[i] : 1.0);
+
+          m_gh += gh;
+          m_ghx += gh * xh;
+          gw[i] += gr[i] * xh;
+          gb[i] += gr[i];
+        }
+      m_gh /= (double) inner;
+      m_ghx /= (double) inner;
+      for (gint64 i = 0; i < inner; i++)
+        {
+          double xh = (xr[i] - mean) * rstd, gh = gr[i] * (wv ? wv[i] : 1.0);
+
+          gx[r * inner + i] = rstd * (gh - m_gh - xh * m_ghx);
+        }
+    }
+
+  if (gnn_node_needs_grad (node, 0))
+    grads[0] = gnn_ag_from_doubles (gx, im);
+  else
+    g_free (gx);
+  if (node->n_inputs > 1 && gnn_node_needs_grad (node, 1))
+    grads[1] = gnn_ag_from_doubles (gw, &node->inputs[1]);
+  else
+    g_free (gw);
+  if (node->n_inputs > 2 && gnn_node_needs_grad (node, 2))
+    grads[2] = gnn_ag_from_doubles (gb, &node->inputs[2]);
+  else
+    g_free (gb);
+  return TRUE;
+}
+
+gboolean
+gnn_backward_batch_norm (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+  gboolean training = node->params.flag;
+  double eps = node->params.scalar;
+  gint64 n = im->shape[0], c = im->shape[1], s, count, total = 1;
+  g_autofree double *x = gnn_ag_doubles (node->saved[0]);
+  g_autofree double *wv = node->saved[1] != NULL ? gnn_ag_doubles (node->saved[1]) : NULL;
+  g_autofree double *g = gnn_ag_doubles (grad);
+  g_autofree double *rm = !training ? gnn_ag_doubles (node->params.extra[0]) : NULL;
+  g_autofree double *rv = !training ? gnn_ag_doubles (node->params.extra[1]) : NULL;
+  double *gx, *gw, *gb;
+
+  for (guint d = 0; d < im->ndim; d++)
+    total *= im->shape[d];
+  s = n * c > 0 ? total / (n * c) : 0;
+  count = n * s;
+  gx = g_new0 (double, MAX (total, 1));
+  gw = g_new0 (double, MAX (c, 1));
+  gb = g_new0 (double, MAX (c, 1));
+
+  for (gint64 ch = 0; ch < c; ch++)
+    {
+      double mean = 0, var = 0, rstd, m_gh = 0, m_ghx = 0, wc = wv ? wv[ch] : 1.0;
+
+      if (training)
+        {
+          for (gint64 b = 0; b < n; b++)
+            for (gint64 i = 0; i < s; i++)
+              mean += x[(b * c + ch) * s + i];
+          mean /= (double) count;
+          for (gint64 b = 0; b < n; b++)
+            for (gint64 i = 0; i < s; i++)
+              {
+                double d = x[(b * c + ch) * s + i] - mean;
+                var += d * d;
+              }
+          var /= (double) count;
+        }
+      else
+        mean = rm[ch], var = rv[ch];
+      rstd = 1.0 / sqrt (var + eps);
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 i = 0; i < s; i++)
+          {
+            gint64 k = (b * c + ch) * s + i;
+            double xh = (x[k] - mean) * rstd;
+
+            gw[ch] += g[k] * xh;
+            gb[ch] += g[k];
+            m_gh += g[k] * wc;
+            m_ghx += g[k] * wc * xh;
+          }
+      m_gh /= (double) MAX (count, 1);
+      m_ghx /= (double) MAX (count, 1);
+      for (gint64 b = 0; b < n; b++)
+        for (gint64 i = 0; i < s; i++)
+          {
+            gint64 k = (b * c + ch) * s + i;
+            double xh = (x[k] - mean) * rstd, gh = g[k] * wc;
+
+            gx[k] = training ? rstd * (gh - m_gh - xh * m_ghx) : rstd * gh;
+          }
+    }
+
+  if (gnn_node_needs_grad (node, 0))
+    grads[0] = gnn_ag_from_doubles (gx, im);
+  else
+    g_free (gx);
+  if (node->n_inputs > 1 && gnn_node_needs_grad (node, 1))
+    grads[1] = gnn_ag_from_doubles (gw, &node->inputs[1]);
+  else
+    g_free (gw);
+  if (node->n_inputs > 2 && gnn_node_needs_grad (node, 2))
+    grads[2] = gnn_ag_from_doubles (gb, &node->inputs[2]);
+  else
+    g_free (gb);
+  return TRUE;
+}
+
+/* The rows of the gradient are added to the weight rows they came from. */
+gboolean
+gnn_backward_embedding (GnnNode    *node,
+                        GnnTensor  *grad,
+                        GnnTensor **grads,
+                        GError    **error)
+{
+  const GnnMeta *wm = &node->inputs[0];
+  gint64 rows = wm->shape[0], dim = wm->shape[1];
+  gsize n_idx = 0;
+  g_autofree double *idx = gnn_tensor_to_doubles (node->params.extra[0], &n_idx);
+  g_autofree double *g = gnn_ag_doubles (grad);
+  double *gw = g_new0 (double, MAX (rows * dim, 1));
+
+  for (gsize k = 0; k < n_idx; k++)
+    {
+      gint64 r = (gint64) idx[k];
+
+      if (r < 0)
+        r += rows;
+      if (r < 0 || r >= rows)
+        continue;
+      for (gint64 j = 0; j < dim; j++)
+        gw[r * dim + j] += g[(gint64) k * dim + j];
+    }
+  grads[0] = gnn_ag_from_doubles (gw, wm);
+  return TRUE;
+}

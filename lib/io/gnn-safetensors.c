@@ -1,0 +1,1048 @@
+/* gnn-safetensors.c: saving and loading state dicts as safetensors files
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "io/gnn-safetensors-private.h"
+#include "tensor/gnn-tensor-private.h"
+
+/*
+ * The format (https://github.com/huggingface/safetensors): an 8-byte
+ * little-endian header size N, N bytes of UTF-8 JSON
+ *
+ *   {"__metadata__": {"k": "v"},
+ *    "name": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]}, ...}
+ *
+ * then the tensors' bytes, packed row-major and little-endian. Offsets are
+ * relative to the start of the data, and the tensors tile the data exactly.
+ *
+ * Order. JSON objects are unordered, but json-glib keeps the members in file
+ * order, and the loader inserts the tensors into the state dict in that
+ * order; the writer writes the header in the state dict's order. So a
+ * Gnn → file → Gnn round trip keeps the state dict order, as does a file
+ * written by Python's json.dump of an ordered dict. The *data* is laid out
+ * by decreasing element size (stably, like the reference writer), which
+ * keeps every tensor aligned for its dtype when the header is padded to 8
+ * bytes: loading then never has to copy to fix alignment.
+ */
+
+#define MAX_JSON_DEPTH 32
+
+/* --- dtypes ---------------------------------------------------------------- */
+
+static const struct
+{
+  const char *name;
+  GnnDType    dtype;
+} dtype_names[] = {
+  { "F32", GNN_DTYPE_F32 },
+  { "F64", GNN_DTYPE_F64 },
+  { "F16", GNN_DTYPE_F16 },
+  { "BF16", GNN_DTYPE_BF16 },
+  { "I64", GNN_DTYPE_I64 },
+  { "I32", GNN_DTYPE_I32 },
+  { "I16", GNN_DTYPE_I16 },
+  { "I8", GNN_DTYPE_I8 },
+  { "U8", GNN_DTYPE_U8 },
+  { "BOOL", GNN_DTYPE_BOOL },
+};
+
+/* Valid in the format, but Gnn has no such tensors. */
+static const char * const foreign_dtypes[] = {
+  "U16", "U32", "U64", "F8_E4M3", "F8_E5M2", "F8_E8M0", "F4", "F6_E2M3", "F6_E3M2", "C64",
+};
+
+const char *
+gnn_safetensors_dtype_to_string (GnnDType dtype)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (dtype_names); i++)
+    if (dtype_names[i].dtype == dtype)
+      return dtype_names[i].name;
+  return NULL;
+}
+
+gboolean
+gnn_safetensors_dtype_from_string (const char *str,
+                                   GnnDType   *dtype,
+                                   gboolean   *known)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (dtype_names); i++)
+    if (strcmp (dtype_names[i].name, str) == 0)
+      {
+        *dtype = dtype_names[i].dtype;
+        *known = TRUE;
+        return TRUE;
+      }
+  *known = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (foreign_dtypes); i++)
+    if (strcmp (foreign_dtypes[i], str) == 0)
+      *known = TRUE;
+  return FALSE;
+}
+
+/* --- reading --------------------------------------------------------------- */
+
+typedef struct
+{
+  const char *name;      /* owned by the parsed JSON */
+  GnnDType    dtype;
+  guint       ndim;
+  gint64      shape[GNN_MAX_DIMS];
+  guint64     nbytes;
+  guint64     begin;
+  guint64     end;
+} Entry;
+
+#define FORMAT_ERROR(error, ...) \
+  g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT, "invalid safetensors: " __VA_ARGS__)
+
+/* json-glib's parser recurses per nesting level; a header of a million '['
+ * would exhaust the stack. Valid headers nest three levels deep. */
+static gboolean
+check_depth (const char *text,
+             gsize       len,
+             GError    **error)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > MAX_JSON_DEPTH)
+            {
+              FORMAT_ERROR (error, "header JSON nests deeper than %d levels (at byte %" G_GSIZE_FORMAT ")",
+                            MAX_JSON_DEPTH, i);
+              return FALSE;
+            }
+        }
+      else if ((c == '}' || c == ']') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
+/* Duplicate members: json-glib keeps the last one silently, so they are
+ * caught while parsing. Objects live until the parser goes, so their
+ * addresses identify them. */
+typedef struct
+{
+  GHashTable *seen;    /* "%p/name" */
+  char       *duplicate;
+} DupCheck;
+
+static void
+on_object_member (JsonParser *parser,
+                  JsonObject *object,
+                  const char *member_name,
+                  DupCheck   *check)
+{
+  char *key = g_strdup_printf ("%p/%s", (void *) object, member_name);
+
+  if (!g_hash_table_add (check->seen, key) && check->duplicate == NULL)
+    check->duplicate = g_strdup (member_name);
+}
+
+static gboolean
+node_get_uint (JsonNode *node,
+               guint64  *out)
+{
+  gint64 v;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  v = json_node_get_int (node);
+  if (v < 0)
+    return FALSE;
+  *out = (guint64) v;
+  return TRUE;
+}
+
+static gboolean
+parse_metadata (JsonNode      *node,
+                GnnStateDict  *state_dict,
+                GError       **error)
+{
+  JsonObject *object;
+  g_autoptr(GList) members = NULL;
+
+  if (JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      FORMAT_ERROR (error, "__metadata__ is not an object of strings");
+      return FALSE;
+    }
+  object = json_node_get_object (node);
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *value = json_object_get_member (object, l->data);
+
+      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+        {
+          FORMAT_ERROR (error, "__metadata__ value of \"%s\" is not a string", (char *) l->data);
+          return FALSE;
+        }
+      gnn_state_dict_set_metadata (state_dict, l->data, json_node_get_string (value));
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_entry (const char  *name,
+             JsonNode    *node,
+             Entry       *entry,
+             GError     **error)
+{
+  JsonObject *object;
+  JsonNode *member;
+  JsonArray *array;
+  const char *dtype_str;
+  gboolean known;
+  guint64 numel = 1;
+
+  entry->name = name;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      FORMAT_ERROR (error, "entry of tensor \"%s\" is not an object", name);
+      return FALSE;
+    }
+  object = json_node_get_object (node);
+
+  /* dtype */
+  member = json_object_get_member (object, "dtype");
+  if (member == NULL || !JSON_NODE_HOLDS_VALUE (member) ||
+      json_node_get_value_type (member) != G_TYPE_STRING)
+    {
+      FORMAT_ERROR (error, "tensor \"%s\" has no dtype string", name);
+      return FALSE;
+    }
+  dtype_str = json_node_get_string (member);
+  if (!gnn_safetensors_dtype_from_string (dtype_str, &entry->dtype, &known))
+    {
+      if (known)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                     "safetensors: tensor \"%s\" has dtype %s, which Gnn does not support",
+                     name, dtype_str);
+      else
+        FORMAT_ERROR (error, "tensor \"%s\" has unknown dtype \"%s\"", name, dtype_str);
+      return FALSE;
+    }
+
+  /* shape */
+  member = json_object_get_member (object, "shape");
+  if (member == NULL || !JSON_NODE_HOLDS_ARRAY (member))
+    {
+      FORMAT_ERROR (error, "tensor \"%s\" has no shape array", name);
+      return FALSE;
+    }
+  array = json_node_get_array (member);
+  if (json_array_get_length (array) > GNN_MAX_DIMS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "safetensors: tensor \"%s\" has %u dimensions; Gnn supports at most %d",
+                   name, json_array_get_length (array), GNN_MAX_DIMS);
+      return FALSE;
+    }
+  entry->ndim = json_array_get_length (array);
+  for (guint i = 0; i < entry->ndim; i++)
+    {
+      JsonNode *dim = json_array_get_element (array, i);
+      guint64 size;
+
+      if (!node_get_uint (dim, &size))
+        {
+          if (JSON_NODE_HOLDS_VALUE (dim) && json_node_get_value_type (dim) == G_TYPE_INT64)
+            FORMAT_ERROR (error, "shape of tensor \"%s\" has a negative size %" G_GINT64_FORMAT
+                          " at dimension %u", name, json_node_get_int (dim), i);
+          else
+            FORMAT_ERROR (error, "shape of tensor \"%s\" has a size that is not an integer "
+                          "at dimension %u", name, i);
+          return FALSE;
+        }
+      entry->shape[i] = (gint64) size;
+      if (!g_uint64_checked_mul (&numel, numel, size) || numel > G_MAXINT64)
+        {
+          FORMAT_ERROR (error, "shape of tensor \"%s\" overflows: its number of elements "
+                        "exceeds 2^63", name);
+          return FALSE;
+        }
+    }
+  if (!g_uint64_checked_mul (&entry->nbytes, numel, gnn_dtype_get_size (entry->dtype)) ||
+      entry->nbytes > G_MAXINT64)
+    {
+      FORMAT_ERROR (error, "shape of tensor \"%s\" overflows: its size in bytes exceeds 2^63", name);
+      return FALSE;
+    }
+
+  /* data_offsets */
+  member = json_object_get_member (object, "data_offsets");
+  if (member == NULL || !JSON_NODE_HOLDS_ARRAY (member) ||
+      json_array_get_length (json_node_get_array (member)) != 2 ||
+      !node_get_uint (json_array_get_element (json_node_get_array (member), 0), &entry->begin) ||
+      !node_get_uint (json_array_get_element (json_node_get_array (member), 1), &entry->end))
+    {
+      FORMAT_ERROR (error, "data_offsets of tensor \"%s\" are not [begin, end] with "
+                    "non-negative integers", name);
+      return FALSE;
+    }
+  if (entry->end < entry->begin)
+    {
+      FORMAT_ERROR (error, "data_offsets of tensor \"%s\" end before they begin "
+                    "([%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "])",
+                    name, entry->begin, entry->end);
+      return FALSE;
+    }
+  if (entry->end - entry->begin != entry->nbytes)
+    {
+      g_autofree char *shape = gnn_shape_to_string (entry->shape, entry->ndim);
+
+      FORMAT_ERROR (error, "tensor \"%s\" has %" G_GUINT64_FORMAT " bytes (data_offsets [%"
+                    G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]) but shape %s of %s needs %"
+                    G_GUINT64_FORMAT " (numel × dtype size)",
+                    name, entry->end - entry->begin, entry->begin, entry->end, shape,
+                    dtype_str, entry->nbytes);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+compare_offsets (gconstpointer a,
+                 gconstpointer b)
+{
+  const Entry *ea = *(const Entry * const *) a;
+  const Entry *eb = *(const Entry * const *) b;
+
+  if (ea->begin != eb->begin)
+    return ea->begin < eb->begin ? -1 : 1;
+  if (ea->end != eb->end)
+    return ea->end < eb->end ? -1 : 1;
+  return 0;
+}
+
+/* The tensors must tile [0, data_len) exactly: no gap, no overlap. */
+static gboolean
+check_tiling (Entry   *entries,
+              guint    n_entries,
+              guint64  data_len,
+              GError **error)
+{
+  g_autofree Entry **sorted = g_new (Entry *, n_entries);
+  const Entry *prev = NULL;
+  guint64 pos = 0;
+
+  for (guint i = 0; i < n_entries; i++)
+    sorted[i] = &entries[i];
+  qsort (sorted, n_entries, sizeof (Entry *), compare_offsets);
+
+  for (guint i = 0; i < n_entries; i++)
+    {
+      const Entry *e = sorted[i];
+
+      if (e->begin < pos)
+        {
+          FORMAT_ERROR (error, "data_offsets of tensor \"%s\" [%" G_GUINT64_FORMAT ", %"
+                        G_GUINT64_FORMAT "] overlap tensor \"%s\" [%" G_GUINT64_FORMAT ", %"
+                        G_GUINT64_FORMAT "]",
+                        e->name, e->begin, e->end, prev->name, prev->begin, prev->end);
+          return FALSE;
+        }
+      if (e->begin > pos)
+        {
+          FORMAT_ERROR (error, "data_offsets are not contiguous: bytes [%" G_GUINT64_FORMAT
+                        ", %" G_GUINT64_FORMAT ") before tensor \"%s\" belong to no tensor",
+                        pos, e->begin, e->name);
+          return FALSE;
+        }
+      pos = e->end;
+      prev = e;
+    }
+  if (pos != data_len)
+    {
+      if (pos > data_len)
+        FORMAT_ERROR (error, "data_offsets of tensor \"%s\" end at %" G_GUINT64_FORMAT
+                      ", past the end of the data (%" G_GUINT64_FORMAT " bytes)",
+                      prev->name, pos, data_len);
+      else
+        FORMAT_ERROR (error, "data_offsets do not cover the data: the tensors end at %"
+                      G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes", pos, data_len);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GnnTensor *
+make_tensor (GBytes       *bytes,
+             const guint8 *data,
+             const Entry  *e,
+             GnnLoadFlags  flags,
+             GError      **error)
+{
+  const guint8 *p = data + e->begin;
+  GnnTensor *tensor;
+
+  if (e->nbytes == 0)
+    return gnn_tensor_empty (e->shape, e->ndim, e->dtype, error);
+  /* Unaligned data (a writer that neither pads its header nor orders its
+   * tensors by element size) is copied: kernels need aligned elements. */
+  if ((flags & GNN_LOAD_FLAGS_COPY) != 0 || ((guintptr) p) % gnn_dtype_get_size (e->dtype) != 0)
+    return gnn_tensor_new_from_data (p, e->nbytes, e->dtype, e->shape, e->ndim, error);
+
+  tensor = gnn_tensor_new_wrap ((gpointer) p, e->nbytes, e->dtype, e->shape, e->ndim,
+                                (GDestroyNotify) g_bytes_unref, g_bytes_ref (bytes), error);
+  if (tensor == NULL)
+    g_bytes_unref (bytes);
+  return tensor;
+}
+
+/**
+ * gnn_state_dict_load_from_bytes:
+ * @bytes: the contents of a safetensors file
+ * @flags: loading options
+ * @error: return location for a #GError
+ *
+ * Reads a state dict from safetensors data held in memory (see
+ * [func@Gnn.StateDict.load] for the rules checked). Without
+ * %GNN_LOAD_FLAGS_COPY the tensors borrow the memory of @bytes, keeping a
+ * reference to it: writing to them writes into that memory, so pass
+ * %GNN_LOAD_FLAGS_COPY when @bytes is shared with code that expects it to
+ * stay unchanged.
+ *
+ * Returns: (transfer full): a new state dict, or %NULL if @bytes is not valid
+ *   safetensors data (%GNN_ERROR_FORMAT naming the rule and the tensor,
+ *   %GNN_ERROR_DTYPE for dtypes Gnn cannot hold such as U16,
+ *   %GNN_ERROR_NOT_SUPPORTED for more than 16 dimensions)
+ */
+GnnStateDict *
+gnn_state_dict_load_from_bytes (GBytes       *bytes,
+                                GnnLoadFlags  flags,
+                                GError      **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GnnStateDict) state_dict = NULL;
+  g_autoptr(GList) members = NULL;
+  g_autoptr(GError) json_error = NULL;
+  g_autofree Entry *entries = NULL;
+  DupCheck dups = { NULL, NULL };
+  const guint8 *data;
+  const char *header;
+  JsonNode *root;
+  JsonObject *object;
+  gsize size;
+  guint64 header_len, data_len;
+  guint n_entries = 0;
+  gboolean parsed;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &size);
+  if (size < 8)
+    {
+      FORMAT_ERROR (error, "%" G_GSIZE_FORMAT " bytes are too few for the 8-byte header size", size);
+      return NULL;
+    }
+  memcpy (&header_len, data, 8);
+  header_len = GUINT64_FROM_LE (header_len);
+  if (header_len > GNN_SAFETENSORS_MAX_HEADER)
+    {
+      FORMAT_ERROR (error, "header size %" G_GUINT64_FORMAT " is too large (the limit is %d bytes)",
+                    header_len, GNN_SAFETENSORS_MAX_HEADER);
+      return NULL;
+    }
+  if (header_len > size - 8)
+    {
+      FORMAT_ERROR (error, "header size %" G_GUINT64_FORMAT " runs past the end of the data "
+                    "(%" G_GSIZE_FORMAT " bytes after the size)", header_len, size - 8);
+      return NULL;
+    }
+  header = (const char *) data + 8;
+  data_len = size - 8 - header_len;
+
+  if (!g_utf8_validate_len (header, header_len, NULL))
+    {
+      FORMAT_ERROR (error, "header is not valid UTF-8 JSON (or contains a NUL byte)");
+      return NULL;
+    }
+  if (!check_depth (header, header_len, error))
+    return NULL;
+
+  parser = json_parser_new_immutable ();
+  dups.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_signal_connect (parser, "object-member", G_CALLBACK (on_object_member), &dups);
+  parsed = json_parser_load_from_data (parser, header, header_len, &json_error);
+  g_clear_pointer (&dups.seen, g_hash_table_unref);
+  if (!parsed)
+    {
+      g_free (dups.duplicate);
+      FORMAT_ERROR (error, "header is not JSON: %s", json_error->message);
+      return NULL;
+    }
+  if (dups.duplicate != NULL)
+    {
+      FORMAT_ERROR (error, "header has the name \"%s\" twice", dups.duplicate);
+      g_free (dups.duplicate);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      FORMAT_ERROR (error, "header is not a JSON object");
+      return NULL;
+    }
+  object = json_node_get_object (root);
+
+  state_dict = gnn_state_dict_new ();
+  members = json_object_get_members (object);
+  entries = g_new0 (Entry, json_object_get_size (object) + 1);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonNode *node = json_object_get_member (object, name);
+
+      if (strcmp (name, "__metadata__") == 0)
+        {
+          if (!parse_metadata (node, state_dict, error))
+            return NULL;
+          continue;
+        }
+      if (!parse_entry (name, node, &entries[n_entries], error))
+        return NULL;
+      n_entries++;
+    }
+  if (!check_tiling (entries, n_entries, data_len, error))
+    return NULL;
+
+  /* Valid: only now create tensors, in header order. */
+  for (guint i = 0; i < n_entries; i++)
+    {
+      g_autoptr(GnnTensor) tensor = make_tensor (bytes, data + 8 + header_len, &entries[i],
+                                                 flags, error);
+
+      if (tensor == NULL)
+        return NULL;
+      gnn_state_dict_insert (state_dict, entries[i].name, tensor);
+    }
+  return g_steal_pointer (&state_dict);
+}
+
+/**
+ * gnn_state_dict_load_with_flags:
+ * @path: (type filename): a safetensors file
+ * @flags: loading options
+ * @error: return location for a #GError
+ *
+ * Like [func@Gnn.StateDict.load], with options: %GNN_LOAD_FLAGS_COPY copies
+ * the tensors out of the file, which is then unmapped before returning.
+ *
+ * Returns: (transfer full): a new state dict, or %NULL on error
+ */
+GnnStateDict *
+gnn_state_dict_load_with_flags (const char   *path,
+                                GnnLoadFlags  flags,
+                                GError      **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GnnStateDict *state_dict;
+  struct stat st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot open: %s", path,
+                   g_strerror (saved_errno));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: not a regular file", path);
+      close (fd);
+      return NULL;
+    }
+  /* MAP_PRIVATE, readable and writable: tensors are writable objects, and a
+   * write to a loaded tensor copies the page (copy-on-write) instead of
+   * reaching the file. The mapping outlives the descriptor. */
+  mapped = g_mapped_file_new_from_fd (fd, TRUE, &local_error);
+  close (fd);
+  if (mapped == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot map: %s", path, local_error->message);
+      return NULL;
+    }
+  bytes = g_mapped_file_get_bytes (mapped);
+  state_dict = gnn_state_dict_load_from_bytes (bytes, flags, error);
+  if (state_dict == NULL)
+    g_prefix_error (error, "%s: ", path);
+  return state_dict;
+}
+
+/**
+ * gnn_state_dict_load:
+ * @path: (type filename): a safetensors file
+ * @error: return location for a #GError
+ *
+ * Loads a state dict from a safetensors file, like Python's
+ * `safetensors.torch.load_file`. The file is mapped, not read: the tensors
+ * borrow the mapping (zero copy) and keep it alive while any of them
+ * exists, and pages are read from disk when first touched. The mapping is
+ * private: writing to a loaded tensor changes that tensor only, never the
+ * file. (Truncating the file while it is mapped is undefined behaviour for
+ * the mapping, as with any mapped file; [method@Gnn.StateDict.save] never
+ * does that, since it replaces files by renaming.)
+ *
+ * The tensors come in the header's order, and `__metadata__` becomes the
+ * state dict's metadata. Every rule of the format is checked before any
+ * tensor is created: the header size (at most 100,000,000 bytes, within the
+ * file), UTF-8 JSON object, no duplicate names, known dtypes, non-negative
+ * shapes whose byte size does not overflow, data_offsets `[begin, end]` with
+ * `end - begin` = numel × dtype size, tensors tiling the data with no gap
+ * or overlap. A broken rule is a %GNN_ERROR_FORMAT error whose message
+ * starts with the path and names the rule and the tensor. Headers not padded
+ * to 8 bytes are accepted (misaligned tensors are then copied).
+ *
+ * Use [method@Gnn.Module.load] or [method@Gnn.Module.load_state_dict] to
+ * load the result into a model (strictly and atomically).
+ *
+ * Returns: (transfer full): a new state dict, or %NULL on error
+ */
+GnnStateDict *
+gnn_state_dict_load (const char  *path,
+                     GError     **error)
+{
+  return gnn_state_dict_load_with_flags (path, GNN_LOAD_FLAGS_NONE, error);
+}
+
+/* --- writing --------------------------------------------------------------- */
+
+static gboolean
+write_all (int           fd,
+           const guint8 *data,
+           guint64       len,
+           const char   *path,
+           GError      **error)
+{
+  while (len > 0)
+    {
+      gssize n = write (fd, data, MIN (len, (guint64) 1 << 30));
+
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          if (saved_errno == EINTR)
+            continue;
+          g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot write: %s", path,
+                       g_strerror (saved_errno));
+          return FALSE;
+        }
+      data += n;
+      len -= n;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_utf8 (const char  *what,
+            const char  *str,
+            GError     **error)
+{
+  if (g_utf8_validate (str, -1, NULL))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
+               "safetensors: %s is not valid UTF-8", what);
+  return FALSE;
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Stable order of the data: larger elements first, so that every tensor is
+ * aligned for its dtype (sizes are powers of two and the data starts at a
+ * multiple of 8). */
+static int
+compare_layout (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  GnnTensor **tensors = user_data;
+  guint ia = *(const guint *) a, ib = *(const guint *) b;
+  gsize sa = gnn_dtype_get_size (gnn_tensor_get_dtype (tensors[ia]));
+  gsize sb = gnn_dtype_get_size (gnn_tensor_get_dtype (tensors[ib]));
+
+  if (sa != sb)
+    return sa > sb ? -1 : 1;
+  return ia < ib ? -1 : ia > ib;
+}
+
+static char *
+build_header (GnnStateDict  *self,
+              char         **keys,
+              GnnTensor    **tensors,
+              guint64       *offsets,
+              GHashTable    *metadata,
+              gsize         *len_out,
+              GError       **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_auto(GStrv) own_meta = gnn_state_dict_get_metadata_keys (self);
+  g_autoptr(GPtrArray) extra = g_ptr_array_new ();
+  GString *header;
+
+  /* __metadata__: the state dict's own entries, then @metadata's (sorted,
+   * overriding equal keys) */
+  if (metadata != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      g_hash_table_iter_init (&iter, metadata);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        if (gnn_state_dict_get_metadata (self, key) == NULL)
+          g_ptr_array_add (extra, key);
+      g_ptr_array_sort (extra, compare_strings);
+    }
+
+  json_builder_begin_object (builder);
+  if (own_meta[0] != NULL || extra->len > 0)
+    {
+      json_builder_set_member_name (builder, "__metadata__");
+      json_builder_begin_object (builder);
+      for (guint i = 0; own_meta[i] != NULL; i++)
+        {
+          const char *value = NULL;
+
+          if (metadata != NULL)
+            value = g_hash_table_lookup (metadata, own_meta[i]);
+          if (value == NULL)
+            value = gnn_state_dict_get_metadata (self, own_meta[i]);
+          if (!check_utf8 ("a metadata key", own_meta[i], error) ||
+              !check_utf8 ("a metadata value", value, error))
+            return NULL;
+          json_builder_set_member_name (builder, own_meta[i]);
+          json_builder_add_string_value (builder, value);
+        }
+      for (guint i = 0; i < extra->len; i++)
+        {
+          const char *key = g_ptr_array_index (extra, i);
+          const char *value = g_hash_table_lookup (metadata, key);
+
+          if (value == NULL)
+            continue;
+          if (!check_utf8 ("a metadata key", key, error) ||
+              !check_utf8 ("a metadata value", value, error))
+            return NULL;
+          json_builder_set_member_name (builder, key);
+          json_builder_add_string_value (builder, value);
+        }
+      json_builder_end_object (builder);
+    }
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      guint ndim;
+      const gint64 *shape = gnn_tensor_get_shape (tensors[i], &ndim);
+
+      json_builder_set_member_name (builder, keys[i]);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "dtype");
+      json_builder_add_string_value (builder,
+                                     gnn_safetensors_dtype_to_string (gnn_tensor_get_dtype (tensors[i])));
+      json_builder_set_member_name (builder, "shape");
+      json_builder_begin_array (builder);
+      for (guint d = 0; d < ndim; d++)
+        json_builder_add_int_value (builder, shape[d]);
+      json_builder_end_array (builder);
+      json_builder_set_member_name (builder, "data_offsets");
+      json_builder_begin_array (builder);
+      json_builder_add_int_value (builder, offsets[2 * i]);
+      json_builder_add_int_value (builder, offsets[2 * i + 1]);
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  header = g_string_new (NULL);
+  json_generator_to_gstring (generator, header);
+  /* Pad with spaces so the data starts at a multiple of 8. */
+  while (header->len % 8 != 0)
+    g_string_append_c (header, ' ');
+  *len_out = header->len;
+  return g_string_free (header, FALSE);
+}
+
+static void
+fsync_directory (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  int fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+
+  /* Durability of the rename; best effort (some file systems refuse). */
+  if (fd >= 0)
+    {
+      (void) fsync (fd);
+      close (fd);
+    }
+}
+
+static gboolean
+write_file (const char    *path,
+            const char    *header,
+            gsize          header_len,
+            GnnTensor    **tensors,
+            const guint   *layout,
+            guint          n,
+            GError       **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  guint64 le_len = GUINT64_TO_LE ((guint64) header_len);
+  gboolean ok;
+  int fd;
+
+  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot create a temporary file in %s: %s",
+                   path, dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  ok = write_all (fd, (const guint8 *) &le_len, 8, path, error) &&
+       write_all (fd, (const guint8 *) header, header_len, path, error);
+  for (guint i = 0; ok && i < n; i++)
+    {
+      GnnTensor *tensor = tensors[layout[i]];
+      g_autoptr(GnnTensor) packed = NULL;
+      guint64 nbytes = gnn_tensor_get_nbytes (tensor);
+
+      if (nbytes == 0)
+        continue;
+      /* Views are written packed, row-major. */
+      packed = gnn_tensor_is_contiguous (tensor) ? g_object_ref (tensor) : gnn_tensor_contiguous (tensor);
+      ok = write_all (fd, gnn_tensor_priv_data (gnn_tensor_priv (packed)), nbytes, path, error);
+    }
+  if (ok && fsync (fd) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot sync: %s", path,
+                   g_strerror (saved_errno));
+      ok = FALSE;
+    }
+  if (close (fd) != 0 && ok)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot close: %s", path,
+                   g_strerror (saved_errno));
+      ok = FALSE;
+    }
+  if (ok && g_rename (tmp, path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot rename %s to it: %s", path, tmp,
+                   g_strerror (saved_errno));
+      ok = FALSE;
+    }
+  if (!ok)
+    {
+      g_unlink (tmp);
+      return FALSE;
+    }
+  fsync_directory (path);
+  return TRUE;
+}
+
+/**
+ * gnn_state_dict_save:
+ * @self: a state dict
+ * @path: (type filename): the file to write
+ * @metadata: (nullable) (element-type utf8 utf8): extra `__metadata__`
+ *   strings, such as `{"format": "pt"}`; they override the state dict's own
+ *   metadata of the same key
+ * @error: return location for a #GError
+ *
+ * Writes the state dict as a safetensors file, like Python's
+ * `safetensors.torch.save_file`. The header lists the tensors in the state
+ * dict's order (so [func@Gnn.StateDict.load] gives them back in that order)
+ * and is padded with spaces to a multiple of 8 bytes; the data is packed
+ * (views are written as contiguous copies), ordered by decreasing element
+ * size so that every tensor is aligned when mapped. `__metadata__` holds the
+ * state dict's metadata followed by @metadata's entries.
+ *
+ * The file is written under a temporary name in the same directory, synced
+ * to disk and renamed over @path, so a crash or an error never leaves a
+ * partial file under @path; existing mappings of an old @path stay valid.
+ *
+ * Returns: %TRUE on success; %FALSE with %GNN_ERROR_IO if writing fails,
+ *   %GNN_ERROR_NAME for a tensor named `__metadata__` or names that are not
+ *   UTF-8
+ */
+gboolean
+gnn_state_dict_save (GnnStateDict  *self,
+                     const char    *path,
+                     GHashTable    *metadata,
+                     GError       **error)
+{
+  g_auto(GStrv) keys = NULL;
+  g_autofree GnnTensor **tensors = NULL;
+  g_autofree guint64 *offsets = NULL;
+  g_autofree guint *layout = NULL;
+  g_autofree char *header = NULL;
+  gsize header_len = 0;
+  guint64 pos = 0;
+  guint n;
+
+  g_return_val_if_fail (GNN_IS_STATE_DICT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+#if G_BYTE_ORDER != G_LITTLE_ENDIAN
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+               "safetensors: saving on big-endian hosts is not supported");
+  return FALSE;
+#endif
+
+  keys = gnn_state_dict_get_keys (self);
+  n = g_strv_length (keys);
+  tensors = g_new (GnnTensor *, n + 1);
+  offsets = g_new (guint64, 2 * n + 1);
+  layout = g_new (guint, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      if (strcmp (keys[i], "__metadata__") == 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
+                       "safetensors: cannot save a tensor named \"__metadata__\": "
+                       "the name is reserved by the format");
+          return FALSE;
+        }
+      if (!check_utf8 ("a tensor name", keys[i], error))
+        return FALSE;
+      tensors[i] = gnn_state_dict_lookup (self, keys[i]);
+      layout[i] = i;
+    }
+  g_qsort_with_data (layout, n, sizeof (guint), compare_layout, tensors);
+  for (guint i = 0; i < n; i++)
+    {
+      guint k = layout[i];
+
+      offsets[2 * k] = pos;
+      pos += gnn_tensor_get_nbytes (tensors[k]);
+      offsets[2 * k + 1] = pos;
+    }
+
+  header = build_header (self, keys, tensors, offsets, metadata, &header_len, error);
+  if (header == NULL)
+    return FALSE;
+  if (header_len > GNN_SAFETENSORS_MAX_HEADER)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "safetensors: the header would be %" G_GSIZE_FORMAT " bytes, over the "
+                   "format's limit of %d", header_len, GNN_SAFETENSORS_MAX_HEADER);
+      return FALSE;
+    }
+  return write_file (path, header, header_len, tensors, layout, n, error);
+}
+
+/* --- modules --------------------------------------------------------------- */
+
+/**
+ * gnn_module_save:
+ * @self: a module
+ * @path: (type filename): the file to write
+ * @metadata: (nullable) (element-type utf8 utf8): extra `__metadata__` strings
+ * @error: return location for a #GError
+ *
+ * Saves the module's [method@Gnn.Module.state_dict] as a safetensors file
+ * (see [method@Gnn.StateDict.save]).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_save (GnnModule   *self,
+                 const char  *path,
+                 GHashTable  *metadata,
+                 GError     **error)
+{
+  g_autoptr(GnnStateDict) state_dict = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  state_dict = gnn_module_state_dict (self);
+  return gnn_state_dict_save (state_dict, path, metadata, error);
+}
+
+/**
+ * gnn_module_load:
+ * @self: a module
+ * @path: (type filename): a safetensors file
+ * @error: return location for a #GError
+ *
+ * Loads a safetensors file into the module's parameters and buffers:
+ * [func@Gnn.StateDict.load] followed by a strict
+ * [method@Gnn.Module.load_state_dict], which is atomic (nothing changes when
+ * a key is missing or unexpected or a shape differs). The values are copied
+ * into the module's tensors, so the file is unmapped when this returns.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_load (GnnModule   *self,
+                 const char  *path,
+                 GError     **error)
+{
+  g_autoptr(GnnStateDict) state_dict = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  state_dict = gnn_state_dict_load (path, error);
+  if (state_dict == NULL)
+    return FALSE;
+  return gnn_module_load_state_dict (self, state_dict, TRUE, NULL, NULL, error);
+}

@@ -1,0 +1,884 @@
+/* GnnDataLoader with worker processes: coverage, order, seeds, worker info
+ * and worker-init in the children, shared-memory batches, persistent
+ * workers, iterable datasets, custom collation, and faults (errors, killed
+ * and crashing workers, timeouts, drops) without hangs, zombies or leaked
+ * segments. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <gnn/gnn.h>
+
+/* Item i = (i, worker id or -1, worker seed % 1000003 or 0, init marker,
+ * pid) as 0-d tensors. It can sleep, fail, kill itself, crash or exit at
+ * one index. */
+typedef enum { FAULT_NONE, FAULT_ERROR, FAULT_SIGKILL, FAULT_SEGV, FAULT_EXIT } Fault;
+
+typedef struct
+{
+  GnnDataset parent_instance;
+  gint64     length;
+  gint64     fault_index;
+  Fault      fault;
+  guint      max_delay_us;
+  guint      sleep_us;
+} Probe;
+typedef struct { GnnDatasetClass parent_class; } ProbeClass;
+G_DEFINE_TYPE (Probe, probe, GNN_TYPE_DATASET)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, g_object_unref)
+
+static int init_marker;   /* set by the worker-init handler, in the worker */
+
+static gint64 probe_get_length (GnnDataset *ds) { return ((Probe *) ds)->length; }
+
+static void
+crash (void)
+{
+  struct rlimit no_core = { 0, 0 };
+
+  setrlimit (RLIMIT_CORE, &no_core);
+  *(volatile int *) (gsize) g_test_rand_int_range (0, 1) = 1;   /* NULL */
+}
+
+static void
+probe_get_item (GnnDataset *ds, gint64 index, GPtrArray **item, GError **error)
+{
+  Probe *self = (Probe *) ds;
+  GnnWorkerInfo *info = gnn_get_worker_info ();
+
+  if (self->sleep_us > 0)
+    g_usleep (self->sleep_us);
+  if (self->max_delay_us > 0)
+    g_usleep ((guint) ((guint64) (index * 2654435761u) % self->max_delay_us));
+  if (index == self->fault_index)
+    switch (self->fault)
+      {
+      case FAULT_ERROR:
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "probe refuses item %" G_GINT64_FORMAT, index);
+        return;
+      case FAULT_SIGKILL:
+        kill (getpid (), SIGKILL);
+        break;
+      case FAULT_SEGV:
+        crash ();
+        break;
+      case FAULT_EXIT:
+        _exit (3);
+      case FAULT_NONE:
+        break;
+      }
+  *item = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (*item, gnn_tensor_new_scalar ((double) index, GNN_DTYPE_I64));
+  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) gnn_worker_info_get_id (info) : -1, GNN_DTYPE_I64));
+  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) (gnn_worker_info_get_seed (info) % 1000003) : 0,
+                                                 GNN_DTYPE_F64));
+  g_ptr_array_add (*item, gnn_tensor_new_scalar (init_marker, GNN_DTYPE_I64));
+  g_ptr_array_add (*item, gnn_tensor_new_scalar (getpid (), GNN_DTYPE_I64));
+}
+
+static void
+probe_class_init (ProbeClass *klass)
+{
+  GNN_DATASET_CLASS (klass)->get_length = probe_get_length;
+  GNN_DATASET_CLASS (klass)->get_item = probe_get_item;
+}
+
+static void probe_init (Probe *self) { self->fault_index = -1; }
+
+static Probe *
+probe_new (gint64 length)
+{
+  Probe *p = g_object_new (probe_get_type (), NULL);
+
+  p->length = length;
+  return p;
+}
+
+/* A collation that sums field 0 of the batch into a [1] tensor, or fails
+ * when the batch holds @fail_value. */
+typedef struct
+{
+  GnnCollate parent_instance;
+  gint64     fail_value;
+} SumCollate;
+typedef struct { GnnCollateClass parent_class; } SumCollateClass;
+G_DEFINE_TYPE (SumCollate, sum_collate, GNN_TYPE_COLLATE)
+
+static void
+sum_collate_collate (GnnCollate *c, GPtrArray *items, guint n_fields, GPtrArray **batch, GError **error)
+{
+  double sum = 0;
+
+  for (guint i = 0; i < items->len; i += n_fields)
+    {
+      double v = gnn_tensor_item (g_ptr_array_index (items, i), NULL);
+
+      if ((gint64) v == ((SumCollate *) c)->fail_value)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "sum collate refuses %g", v);
+          return;
+        }
+      sum += v;
+    }
+  *batch = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (*batch, gnn_tensor_new_from_doubles (&sum, 1, (gint64[]) { 1 }, 1, NULL));
+}
+
+static void sum_collate_class_init (SumCollateClass *klass) { GNN_COLLATE_CLASS (klass)->collate = sum_collate_collate; }
+static void sum_collate_init (SumCollate *self) { self->fail_value = -1; }
+
+/* --- helpers -------------------------------------------------------------- */
+
+static GnnDataLoader *
+loader_new (GnnDataset *ds, gint64 batch_size, gboolean shuffle, gint num_workers, GnnWorkerMode mode)
+{
+  GnnDataLoader *l = gnn_data_loader_new (ds, batch_size, shuffle);
+
+  g_object_set (l, "num-workers", num_workers, "seed", (guint64) 1234, "worker-mode", mode, NULL);
+  return l;
+}
+
+static double
+field (GPtrArray *batch, guint f, gint64 i)
+{
+  return gnn_tensor_get_element (g_ptr_array_index (batch, f), &i, 1, NULL);
+}
+
+/* One epoch: the indices in delivery order. */
+static GArray *
+run_epoch (GnnDataLoader *loader, GArray *batch_sizes, GError **error)
+{
+  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, error);
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GPtrArray *batch;
+
+  if (iter == NULL)
+    return NULL;
+  while (gnn_data_loader_iter_next (iter, &batch, error))
+    {
+      gint64 n = gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL);
+
+      g_assert_cmpuint (batch->len, ==, 5);
+      for (gint64 i = 0; i < n; i++)
+        {
+          gint64 v = (gint64) field (batch, 0, i);
+
+          g_array_append_val (out, v);
+        }
+      if (batch_sizes != NULL)
+        g_array_append_val (batch_sizes, n);
+      g_ptr_array_unref (batch);
+    }
+  if (error != NULL && *error != NULL)
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+/* Counts our descriptors (all, and those of memfd segments) and our
+ * mappings of segments. */
+static void
+count_resources (guint *fds, guint *memfds, guint *maps)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  g_autofree char *text = NULL;
+  const char *name;
+
+  *fds = *memfds = *maps = 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/fd", name, NULL);
+      g_autofree char *target = g_file_read_link (path, NULL);
+
+      (*fds)++;
+      if (target != NULL && g_str_has_prefix (target, "/memfd:"))
+        (*memfds)++;
+    }
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &text, NULL, NULL));
+  for (const char *p = text; (p = strstr (p, "memfd:gnn-batch")) != NULL; p++)
+    (*maps)++;
+}
+
+/* No child left, dead or alive. */
+static void
+assert_no_children (void)
+{
+  int status;
+
+  g_assert_cmpint (waitpid (-1, &status, WNOHANG), ==, -1);
+  g_assert_cmpint (errno, ==, ECHILD);
+}
+
+/* --- coverage and order ---------------------------------------------------- */
+
+static void
+test_shuffle_covers_each_index_once (void)
+{
+  g_autoptr(Probe) ds = probe_new (50);
+  const gint workers[] = { 1, 2, 4 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+    {
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, workers[w],
+                                                    GNN_WORKER_MODE_PROCESSES);
+
+      for (int epoch = 0; epoch < 2; epoch++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_autoptr(GArray) order = run_epoch (loader, sizes, &error);
+          gboolean seen[50] = { FALSE };
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (order->len, ==, 50);
+          g_assert_cmpuint (sizes->len, ==, 17);
+          g_assert_cmpint (g_array_index (sizes, gint64, 16), ==, 2);
+          for (guint i = 0; i < order->len; i++)
+            {
+              gint64 v = g_array_index (order, gint64, i);
+
+              g_assert_false (seen[v]);
+              seen[v] = TRUE;
+            }
+        }
+    }
+  assert_no_children ();
+}
+
+static void
+test_same_order_as_threads_and_no_workers (void)
+{
+  g_autoptr(Probe) ds = probe_new (40);
+  g_autoptr(GnnDataLoader) ref_loader = loader_new (GNN_DATASET (ds), 4, TRUE, 0, GNN_WORKER_MODE_THREADS);
+  g_autoptr(GArray) r1 = run_epoch (ref_loader, NULL, NULL);
+  g_autoptr(GArray) r2 = run_epoch (ref_loader, NULL, NULL);
+  const gint workers[] = { 1, 2, 4 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+    for (int mode = 0; mode < 2; mode++)
+      {
+        g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, TRUE, workers[w],
+                                                      mode ? GNN_WORKER_MODE_PROCESSES
+                                                           : GNN_WORKER_MODE_THREADS);
+        g_autoptr(GArray) e1 = run_epoch (loader, NULL, NULL);
+        g_autoptr(GArray) e2 = run_epoch (loader, NULL, NULL);
+
+        g_assert_true (memcmp (r1->data, e1->data, 40 * sizeof (gint64)) == 0);
+        g_assert_true (memcmp (r2->data, e2->data, 40 * sizeof (gint64)) == 0);
+      }
+}
+
+static void
+test_drop_last (void)
+{
+  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) order = NULL;
+
+  g_object_set (loader, "drop-last", TRUE, NULL);
+  g_assert_cmpint (gnn_data_loader_get_length (loader), ==, 2);
+  order = run_epoch (loader, sizes, NULL);
+  g_assert_cmpuint (order->len, ==, 8);
+  g_assert_cmpuint (sizes->len, ==, 2);
+  g_assert_cmpint (g_array_index (order, gint64, 7), ==, 7);
+}
+
+static void
+test_order_under_random_delays (void)
+{
+  g_autoptr(Probe) ds = probe_new (64);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 4, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GArray) order = NULL;
+
+  ds->max_delay_us = 3000;
+  g_object_set (loader, "prefetch-factor", 3, NULL);
+  order = run_epoch (loader, NULL, NULL);
+  g_assert_cmpuint (order->len, ==, 64);
+  for (guint i = 0; i < 64; i++)
+    g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
+}
+
+/* --- worker identity ------------------------------------------------------- */
+
+static void
+on_worker_init (GnnDataLoader *loader, GnnWorkerInfo *info, gpointer user_data)
+{
+  g_assert_true (gnn_get_worker_info () == info);
+  init_marker = 100 + (int) gnn_worker_info_get_id (info);   /* in the child's memory */
+}
+
+static void
+test_worker_info_seeds_and_init (void)
+{
+  g_autoptr(Probe) ds = probe_new (12);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  GPtrArray *batch;
+  int b = 0;
+  double seed_of[2] = { -1, -1 }, pid_of[2] = { 0, 0 };
+
+  g_signal_connect (loader, "worker-init", G_CALLBACK (on_worker_init), NULL);
+  iter = gnn_data_loader_iter (loader, NULL);
+  while (gnn_data_loader_iter_next (iter, &batch, NULL))
+    {
+      int w = b % 2;
+
+      g_assert_cmpfloat (field (batch, 1, 0), ==, w);                /* batch b -> worker b % 2 */
+      g_assert_cmpfloat (field (batch, 3, 0), ==, 100 + w);          /* worker-init ran there */
+      g_assert_cmpfloat (field (batch, 4, 0), !=, getpid ());        /* in another process */
+      if (seed_of[w] < 0)
+        {
+          seed_of[w] = field (batch, 2, 0);
+          pid_of[w] = field (batch, 4, 0);
+        }
+      g_assert_cmpfloat (seed_of[w], ==, field (batch, 2, 0));
+      g_assert_cmpfloat (pid_of[w], ==, field (batch, 4, 0));
+      g_ptr_array_unref (batch);
+      b++;
+    }
+  g_assert_cmpint (b, ==, 4);
+  g_assert_cmpfloat (pid_of[0], !=, pid_of[1]);
+  g_assert_true (seed_of[1] == seed_of[0] + 1 || (seed_of[0] == 1000002 && seed_of[1] == 0));
+  g_assert_cmpint (init_marker, ==, 0);   /* the parent's copy is untouched */
+  g_assert_null (gnn_get_worker_info ());
+}
+
+static void
+test_seeds_match_threads (void)
+{
+  g_autoptr(Probe) ds = probe_new (8);
+  double seeds[2][4];
+
+  for (int mode = 0; mode < 2; mode++)
+    {
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, TRUE, 2,
+                                                    mode ? GNN_WORKER_MODE_PROCESSES : GNN_WORKER_MODE_THREADS);
+      g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+      GPtrArray *batch;
+      int b = 0;
+
+      while (gnn_data_loader_iter_next (iter, &batch, NULL))
+        {
+          seeds[mode][b++] = field (batch, 2, 0);
+          g_ptr_array_unref (batch);
+        }
+      g_assert_cmpint (b, ==, 4);
+    }
+  g_assert_true (memcmp (seeds[0], seeds[1], sizeof seeds[0]) == 0);
+}
+
+/* --- shared memory --------------------------------------------------------- */
+
+static gboolean
+address_in_memfd_mapping (gconstpointer addr)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 lo, hi;
+
+      if (strstr (lines[i], "memfd:gnn-batch") != NULL &&
+          sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x", &lo, &hi) == 2 &&
+          (guint64) (gsize) addr >= lo && (guint64) (gsize) addr < hi)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_batches_live_in_shared_memory (void)
+{
+  g_autoptr(GnnTensor) x = gnn_tensor_arange (0, 6 * 20, 1, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) xs = gnn_tensor_reshape (x, (gint64[]) { 6, 4, 5 }, 3, NULL);
+  g_autoptr(GnnTensor) y = gnn_tensor_arange (0, 6, 1, GNN_DTYPE_I64, NULL);
+  GnnTensor *ts[] = { xs, y };
+  g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (ts, 2, NULL);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  GnnDataLoaderIter *iter = gnn_data_loader_iter (loader, NULL);
+  GPtrArray *batch = NULL;
+  GnnTensor *images;
+  g_autoptr(GBytes) bytes = NULL;
+  const float *v;
+  gsize size;
+  guint fds, memfds, maps;
+
+  g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
+  images = g_ptr_array_index (batch, 0);
+  g_assert_cmpint (gnn_tensor_get_size (images, 0, NULL), ==, 4);
+  g_assert_cmpint (gnn_tensor_get_size (images, 2, NULL), ==, 5);
+  bytes = gnn_tensor_get_bytes (images);
+  v = g_bytes_get_data (bytes, &size);
+  g_assert_cmpuint (size, ==, 4 * 20 * sizeof (float));
+  for (int i = 0; i < 80; i++)
+    g_assert_cmpfloat (v[i], ==, i);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  g_assert_true (address_in_memfd_mapping (gnn_tensor_get_data (images)));
+  g_assert_cmpfloat (gnn_tensor_get_element (g_ptr_array_index (batch, 1), (gint64[]) { 3 }, 1, NULL), ==, 3);
+
+  /* the mapping outlives the iterator and the loader while the batch lives */
+  g_object_unref (iter);
+  g_object_unref (loader);
+  assert_no_children ();
+  count_resources (&fds, &memfds, &maps);
+  g_assert_cmpuint (memfds, ==, 0);    /* descriptors are closed once mapped */
+  g_assert_cmpuint (maps, ==, 1);
+  g_ptr_array_unref (batch);
+  count_resources (&fds, &memfds, &maps);
+  g_assert_cmpuint (maps, ==, 0);
+}
+
+/* --- persistent workers ---------------------------------------------------- */
+
+static void
+test_persistent_workers (void)
+{
+  g_autoptr(Probe) ds = probe_new (30);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, TRUE, 3, GNN_WORKER_MODE_PROCESSES);
+  double pid0 = 0, seed0 = -1;
+
+  g_object_set (loader, "persistent-workers", TRUE, NULL);
+  for (int epoch = 0; epoch < 3; epoch++)
+    {
+      g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+      gboolean seen[30] = { FALSE };
+      GPtrArray *batch;
+      guint n = 0;
+
+      while (gnn_data_loader_iter_next (iter, &batch, NULL))
+        {
+          if (field (batch, 1, 0) == 0)
+            {
+              if (pid0 == 0)
+                {
+                  pid0 = field (batch, 4, 0);
+                  seed0 = field (batch, 2, 0);
+                }
+              g_assert_cmpfloat (field (batch, 4, 0), ==, pid0);    /* the same process */
+              g_assert_cmpfloat (field (batch, 2, 0), ==, seed0);   /* keeps its seed */
+            }
+          for (gint64 i = 0; i < gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL); i++, n++)
+            {
+              gint64 v = (gint64) field (batch, 0, i);
+
+              g_assert_false (seen[v]);
+              seen[v] = TRUE;
+            }
+          g_ptr_array_unref (batch);
+        }
+      g_assert_cmpuint (n, ==, 30);
+    }
+  g_assert_cmpint (waitpid ((pid_t) pid0, NULL, WNOHANG), ==, 0);   /* still running */
+  g_object_unref (loader);
+  assert_no_children ();
+}
+
+static void
+test_persistent_after_drop_mid_epoch (void)
+{
+  g_autoptr(Probe) ds = probe_new (200);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 5, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GArray) order = NULL;
+  GnnDataLoaderIter *iter;
+  GPtrArray *batch;
+
+  ds->sleep_us = 200;
+  g_object_set (loader, "persistent-workers", TRUE, "prefetch-factor", 4, NULL);
+  iter = gnn_data_loader_iter (loader, NULL);
+  g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
+  g_ptr_array_unref (batch);
+  g_object_unref (iter);   /* stale tasks and results are skipped */
+  order = run_epoch (loader, NULL, NULL);
+  g_assert_cmpuint (order->len, ==, 200);
+  for (guint i = 0; i < 200; i++)
+    g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
+}
+
+/* --- custom collation and iterable datasets -------------------------------- */
+
+static void
+test_custom_collate (void)
+{
+  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnCollate) collate = g_object_new (sum_collate_get_type (), NULL);
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  const double sums[] = { 6, 22, 17 };
+  GPtrArray *batch;
+  int b = 0;
+
+  g_object_set (loader, "collate", collate, NULL);
+  iter = gnn_data_loader_iter (loader, NULL);
+  while (gnn_data_loader_iter_next (iter, &batch, NULL))
+    {
+      g_assert_cmpuint (batch->len, ==, 1);
+      g_assert_cmpfloat (field (batch, 0, 0), ==, sums[b++]);
+      g_ptr_array_unref (batch);
+    }
+  g_assert_cmpint (b, ==, 3);
+}
+
+typedef struct
+{
+  GnnItemIterator parent_instance;
+  gint64 next, n, step;
+} CountIter;
+typedef struct { GnnItemIteratorClass parent_class; } CountIterClass;
+G_DEFINE_TYPE (CountIter, count_iter, GNN_TYPE_ITEM_ITERATOR)
+
+static void
+count_iter_next (GnnItemIterator *it, GPtrArray **item, GError **error)
+{
+  CountIter *self = (CountIter *) it;
+
+  if (self->next >= self->n)
+    return;
+  *item = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (*item, gnn_tensor_new_scalar ((double) self->next, GNN_DTYPE_I64));
+  self->next += self->step;
+}
+
+static void count_iter_class_init (CountIterClass *klass) { GNN_ITEM_ITERATOR_CLASS (klass)->next = count_iter_next; }
+static void count_iter_init (CountIter *self) { }
+
+typedef struct { GnnIterableDataset parent_instance; gint64 n; } Counter;
+typedef struct { GnnIterableDatasetClass parent_class; } CounterClass;
+G_DEFINE_TYPE (Counter, counter, GNN_TYPE_ITERABLE_DATASET)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Counter, g_object_unref)
+
+static GnnItemIterator *
+counter_create_iterator (GnnIterableDataset *ds, GError **error)
+{
+  CountIter *it = g_object_new (count_iter_get_type (), NULL);
+  GnnWorkerInfo *info = gnn_get_worker_info ();
+
+  it->n = ((Counter *) ds)->n;
+  it->step = info ? gnn_worker_info_get_num_workers (info) : 1;
+  it->next = info ? gnn_worker_info_get_id (info) : 0;
+  return GNN_ITEM_ITERATOR (it);
+}
+
+static gint64 counter_get_length (GnnDataset *ds) { return ((Counter *) ds)->n; }
+
+static void
+counter_class_init (CounterClass *klass)
+{
+  GNN_ITERABLE_DATASET_CLASS (klass)->create_iterator = counter_create_iterator;
+  GNN_DATASET_CLASS (klass)->get_length = counter_get_length;
+}
+
+static void counter_init (Counter *self) { }
+
+static void
+test_iterable_dataset_sharded (void)
+{
+  g_autoptr(Counter) ds = g_object_new (counter_get_type (), NULL);
+  g_autoptr(GnnDataLoader) loader = NULL;
+
+  ds->n = 23;
+  loader = loader_new (GNN_DATASET (ds), 4, FALSE, 3, GNN_WORKER_MODE_PROCESSES);
+  g_object_set (loader, "persistent-workers", TRUE, NULL);
+  for (int epoch = 0; epoch < 2; epoch++)   /* each pass restarts every stream */
+    {
+      g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+      gboolean seen[23] = { FALSE };
+      GPtrArray *batch;
+      guint n = 0;
+
+      while (gnn_data_loader_iter_next (iter, &batch, NULL))
+        {
+          for (gint64 i = 0; i < gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL); i++, n++)
+            {
+              gint64 v = (gint64) field (batch, 0, i);
+
+              g_assert_false (seen[v]);
+              seen[v] = TRUE;
+            }
+          g_ptr_array_unref (batch);
+        }
+      g_assert_cmpuint (n, ==, 23);
+    }
+}
+
+/* --- faults ---------------------------------------------------------------- */
+
+static void
+test_get_item_error_names_worker_and_index (void)
+{
+  g_autoptr(Probe) ds = probe_new (40);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) order = NULL;
+  guint fds0, memfds0, maps0, fds, memfds, maps;
+
+  count_resources (&fds0, &memfds0, &maps0);
+  ds->fault = FAULT_ERROR;
+  ds->fault_index = 17;   /* batch 4: worker 0 of 2 */
+  order = run_epoch (loader, NULL, &error);
+  g_assert_null (order);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
+  g_assert_nonnull (strstr (error->message, "sample index 17: probe refuses item 17"));
+  g_object_unref (loader);
+  assert_no_children ();
+  count_resources (&fds, &memfds, &maps);
+  g_assert_cmpuint (fds, ==, fds0);
+  g_assert_cmpuint (memfds, ==, 0);
+  g_assert_cmpuint (maps, ==, 0);
+}
+
+static void
+test_collate_error_names_worker_and_index (void)
+{
+  g_autoptr(Probe) ds = probe_new (12);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  SumCollate *collate = g_object_new (sum_collate_get_type (), NULL);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *batch;
+  GnnDataLoaderIter *iter;
+
+  collate->fail_value = 7;   /* batch 2 (6, 7, 8): worker 0 */
+  g_object_set (loader, "collate", collate, NULL);
+  g_object_unref (collate);
+  iter = gnn_data_loader_iter (loader, NULL);
+  while (gnn_data_loader_iter_next (iter, &batch, &error))
+    g_ptr_array_unref (batch);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
+  g_assert_nonnull (strstr (error->message, "collate of the batch starting at sample index 6: "
+                                            "sum collate refuses 7"));
+  g_object_unref (iter);
+  assert_no_children ();
+}
+
+static void
+test_default_collate_error (void)
+{
+  /* fields of different shapes: the stacking fails in the worker */
+  g_autoptr(GnnTensor) x = gnn_tensor_zeros ((gint64[]) { 4, 3 }, 2, GNN_DTYPE_F32, NULL);
+  GnnTensor *ts[] = { x };
+  g_autoptr(GnnTensorDataset) base = gnn_tensor_dataset_new (ts, 1, NULL);
+  g_autoptr(Probe) ds = probe_new (6);
+  g_autoptr(GnnConcatDataset) cat = NULL;
+  g_autoptr(GnnDataLoader) loader = NULL;
+  g_autoptr(GError) error = NULL;
+  GnnDataset *parts[2];
+
+  parts[0] = GNN_DATASET (base);
+  parts[1] = GNN_DATASET (ds);
+  cat = gnn_concat_dataset_new (parts, 2, NULL);
+  loader = loader_new (GNN_DATASET (cat), 10, FALSE, 1, GNN_WORKER_MODE_PROCESSES);
+  g_assert_null (run_epoch (loader, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
+  g_assert_nonnull (strstr (error->message, "sample index 4"));   /* 5 fields vs 1 */
+}
+
+static void
+check_dead_worker (Fault fault, const char *expected)
+{
+  g_autoptr(Probe) ds = probe_new (40);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GError) error = NULL;
+  GnnDataLoaderIter *iter;
+  GPtrArray *batch;
+  gint64 start;
+  int delivered = 0;
+
+  ds->fault = fault;
+  ds->fault_index = 11;   /* batch 5: worker 1 */
+  ds->sleep_us = 1000;
+  iter = gnn_data_loader_iter (loader, NULL);
+  start = g_get_monotonic_time ();
+  while (gnn_data_loader_iter_next (iter, &batch, &error))
+    {
+      delivered++;
+      g_ptr_array_unref (batch);
+    }
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  g_assert_cmpint (delivered, <=, 5);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_WORKER);
+  g_assert_true (g_str_has_prefix (error->message, "DataLoader worker (pid "));
+  g_assert_nonnull (strstr (error->message, expected));
+  g_assert_nonnull (strstr (error->message, "(worker 1)"));
+  g_assert_false (gnn_data_loader_iter_next (iter, &batch, NULL));
+  start = g_get_monotonic_time ();
+  g_object_unref (iter);
+  g_object_unref (loader);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  assert_no_children ();
+}
+
+static void
+test_worker_killed (void)
+{
+  check_dead_worker (FAULT_SIGKILL, ") is killed by signal: Killed.");
+}
+
+static void
+test_worker_segfault (void)
+{
+  check_dead_worker (FAULT_SEGV, ") is killed by signal: Segmentation fault.");
+}
+
+static void
+test_worker_exit (void)
+{
+  check_dead_worker (FAULT_EXIT, ") exited unexpectedly with exit code 3.");
+}
+
+static void
+test_persistent_pool_replaced_after_death (void)
+{
+  g_autoptr(Probe) ds = probe_new (20);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) order = NULL;
+
+  g_object_set (loader, "persistent-workers", TRUE, NULL);
+  ds->fault = FAULT_SIGKILL;
+  ds->fault_index = 5;
+  g_assert_null (run_epoch (loader, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_WORKER);
+  ds->fault = FAULT_NONE;   /* new children see the repaired dataset */
+  order = run_epoch (loader, NULL, NULL);
+  g_assert_cmpuint (order->len, ==, 20);
+}
+
+static void
+test_timeout (void)
+{
+  g_autoptr(Probe) ds = probe_new (4);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1, GNN_WORKER_MODE_PROCESSES);
+  GnnDataLoaderIter *iter;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *batch = NULL;
+  gint64 start;
+
+  ds->sleep_us = 300000;
+  g_object_set (loader, "timeout", 0.05, "prefetch-factor", 1, NULL);
+  iter = gnn_data_loader_iter (loader, NULL);
+  start = g_get_monotonic_time ();
+  g_assert_false (gnn_data_loader_iter_next (iter, &batch, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TIMEOUT);
+  g_assert_cmpstr (error->message, ==, "DataLoader timed out after 0.05 seconds");
+  g_object_unref (iter);
+  g_object_unref (loader);
+  /* the worker stops after its current item */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 800000);
+  assert_no_children ();
+}
+
+static void
+test_drop_mid_epoch_frees_everything (void)
+{
+  g_autoptr(Probe) ds = probe_new (1000);
+  GnnDataLoader *loader;
+  GnnDataLoaderIter *iter;
+  GPtrArray *batch = NULL;
+  guint fds0, memfds0, maps0, fds, memfds, maps;
+  gint64 start;
+
+  count_resources (&fds0, &memfds0, &maps0);
+  g_assert_cmpuint (memfds0, ==, 0);
+  loader = loader_new (GNN_DATASET (ds), 10, TRUE, 4, GNN_WORKER_MODE_PROCESSES);
+  g_object_set (loader, "prefetch-factor", 4, NULL);
+  ds->sleep_us = 500;
+  iter = gnn_data_loader_iter (loader, NULL);
+  for (int i = 0; i < 3; i++)
+    {
+      g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
+      g_ptr_array_unref (batch);
+    }
+  g_usleep (20000);   /* let results pile up in the sockets */
+  start = g_get_monotonic_time ();
+  g_object_unref (iter);
+  g_object_unref (loader);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 300000);
+  assert_no_children ();
+  count_resources (&fds, &memfds, &maps);
+  g_assert_cmpuint (fds, ==, fds0);
+  g_assert_cmpuint (memfds, ==, 0);
+  g_assert_cmpuint (maps, ==, 0);
+}
+
+static void
+test_many_iterators_in_a_row (void)
+{
+  g_autoptr(Probe) ds = probe_new (30);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 3, GNN_WORKER_MODE_PROCESSES);
+  guint fds0, memfds0, maps0, fds, memfds, maps;
+
+  count_resources (&fds0, &memfds0, &maps0);
+  for (int i = 0; i < 10; i++)
+    {
+      g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
+      GPtrArray *batch;
+
+      if (i % 2 == 0)
+        while (gnn_data_loader_iter_next (iter, &batch, NULL))
+          g_ptr_array_unref (batch);
+    }
+  assert_no_children ();
+  count_resources (&fds, &memfds, &maps);
+  g_assert_cmpuint (fds, ==, fds0);
+  g_assert_cmpuint (maps, ==, 0);
+}
+
+static int fork_calls;
+
+static int
+counting_fork (gpointer user_data)
+{
+  g_atomic_int_inc ((gint *) user_data);
+  return fork ();
+}
+
+static void
+test_fork_func (void)
+{
+  g_autoptr(Probe) ds = probe_new (8);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GArray) order = NULL;
+
+  gnn_set_worker_fork_func (counting_fork, &fork_calls, NULL);
+  order = run_epoch (loader, NULL, NULL);
+  gnn_set_worker_fork_func (NULL, NULL, NULL);
+  g_assert_cmpuint (order->len, ==, 8);
+  g_assert_cmpint (fork_calls, ==, 3);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/data/processes/shuffle-covers-each-index-once", test_shuffle_covers_each_index_once);
+  g_test_add_func ("/data/processes/same-order-as-threads-and-no-workers", test_same_order_as_threads_and_no_workers);
+  g_test_add_func ("/data/processes/drop-last", test_drop_last);
+  g_test_add_func ("/data/processes/order-under-random-delays", test_order_under_random_delays);
+  g_test_add_func ("/data/processes/worker-info-seeds-and-init", test_worker_info_seeds_and_init);
+  g_test_add_func ("/data/processes/seeds-match-threads", test_seeds_match_threads);
+  g_test_add_func ("/data/processes/batches-live-in-shared-memory", test_batches_live_in_shared_memory);
+  g_test_add_func ("/data/processes/persistent-workers", test_persistent_workers);
+  g_test_add_func ("/data/processes/persistent-after-drop-mid-epoch", test_persistent_after_drop_mid_epoch);
+  g_test_add_func ("/data/processes/custom-collate", test_custom_collate);
+  g_test_add_func ("/data/processes/iterable-dataset-sharded", test_iterable_dataset_sharded);
+  g_test_add_func ("/data/processes/get-item-error", test_get_item_error_names_worker_and_index);
+  g_test_add_func ("/data/processes/collate-error", test_collate_error_names_worker_and_index);
+  g_test_add_func ("/data/processes/default-collate-error", test_default_collate_error);
+  g_test_add_func ("/data/processes/worker-killed", test_worker_killed);
+  g_test_add_func ("/data/processes/worker-segfault", test_worker_segfault);
+  g_test_add_func ("/data/processes/worker-exit", test_worker_exit);
+  g_test_add_func ("/data/processes/persistent-pool-replaced-after-death", test_persistent_pool_replaced_after_death);
+  g_test_add_func ("/data/processes/timeout", test_timeout);
+  g_test_add_func ("/data/processes/drop-mid-epoch-frees-everything", test_drop_mid_epoch_frees_everything);
+  g_test_add_func ("/data/processes/many-iterators-in-a-row", test_many_iterators_in_a_row);
+  g_test_add_func ("/data/processes/fork-func", test_fork_func);
+  return g_test_run ();
+}

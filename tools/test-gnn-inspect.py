@@ -1,0 +1,110 @@
+# Tests gnn-inspect: a file written here with json + struct (no Gnn needed),
+# the table, --tree, totals, metadata, and clean failures on bad files.
+#
+#   test-gnn-inspect.py path/to/gnn-inspect tests/io/corpus
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOOL = sys.argv[1]
+CORPUS = sys.argv[2]
+DTYPE_SIZE = {'F32': 4, 'F64': 8, 'I64': 8, 'U8': 1}
+
+
+def write_safetensors(path, tensors, metadata=None):
+    header, pos = {}, 0
+    if metadata:
+        header['__metadata__'] = metadata
+    for name, dtype, shape in tensors:
+        n = DTYPE_SIZE[dtype]
+        for s in shape:
+            n *= s
+        header[name] = {'dtype': dtype, 'shape': shape, 'data_offsets': [pos, pos + n]}
+        pos += n
+    h = json.dumps(header).encode()
+    h += b' ' * (-len(h) % 8)
+    with open(path, 'wb') as f:
+        f.write(struct.pack('<Q', len(h)) + h + bytes(pos))
+
+
+def run(*args):
+    return subprocess.run([TOOL, *args], capture_output=True, text=True, timeout=30)
+
+
+class TestInspect(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.tmp.name, 'model.safetensors')
+        write_safetensors(cls.path, [
+            ('0.weight', 'F32', [8, 4]),
+            ('0.bias', 'F32', [8]),
+            ('1.running_mean', 'F64', [8]),
+            ('1.num_batches_tracked', 'I64', []),
+            ('head.fc.weight', 'U8', [2, 8]),
+        ], {'format': 'pt', 'epoch': '3'})
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_table(self):
+        r = run(self.path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0].split(), ['NAME', 'DTYPE', 'SHAPE', 'BYTES'])
+        self.assertEqual(lines[1].split(), ['0.weight', 'F32', '[8,', '4]', '128'])
+        self.assertEqual(lines[4].split(), ['1.num_batches_tracked', 'I64', '[]', '8'])
+        self.assertEqual(lines[5].split(), ['head.fc.weight', 'U8', '[2,', '8]', '16'])
+        self.assertIn('5 tensors, 65 parameters, 248 bytes', r.stdout)
+        self.assertIn('metadata:\n  format: pt\n  epoch: 3', r.stdout)
+
+    def test_tree(self):
+        r = run('--tree', self.path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l.rstrip() for l in r.stdout.splitlines()]
+        self.assertEqual(lines[0].split(), ['NAME', 'DTYPE', 'SHAPE', 'PARAMS'])
+        self.assertEqual(lines[1].split(), ['0', '40'])
+        self.assertTrue(lines[2].startswith('  weight'))
+        self.assertEqual(lines[2].split(), ['weight', 'F32', '[8,', '4]', '32'])
+        self.assertEqual(lines[4].split(), ['1', '9'])
+        self.assertEqual(lines[7].split(), ['head', '16'])
+        self.assertEqual(lines[8].split(), ['fc', '16'])
+        self.assertTrue(lines[9].startswith('    weight'))
+        self.assertIn('65 parameters', r.stdout)
+
+    def test_bad_files_fail_cleanly(self):
+        expected = {}
+        with open(os.path.join(CORPUS, 'EXPECTED')) as f:
+            for line in f:
+                if line.strip() and not line.startswith('#'):
+                    name, sub = line.rstrip('\n').split('\t', 1)
+                    expected[name] = sub
+        for name, sub in expected.items():
+            path = os.path.join(CORPUS, name + '.safetensors')
+            r = run(path)
+            self.assertEqual(r.returncode, 1, name)
+            self.assertEqual(r.stdout, '', name)
+            self.assertTrue(r.stderr.startswith('gnn-inspect: ' + path), r.stderr)
+            self.assertIn(sub, r.stderr, name)
+
+    def test_missing_file(self):
+        r = run(os.path.join(self.tmp.name, 'nope.safetensors'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('No such file', r.stderr)
+
+    def test_usage(self):
+        r = run()
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('expected one FILE.safetensors', r.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main(argv=sys.argv[:1])
