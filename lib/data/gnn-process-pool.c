@@ -66,10 +66,41 @@ typedef struct
   guint64 n_bytes;
 } SegmentTensor;
 
+/* Reusable segments: each worker keeps SLOTS memfds mapped; a slot is busy
+ * from the moment the child fills it until the parent frees the last tensor
+ * of the batch in it. A child without a free slot of the right size makes
+ * a one-off segment. */
+#define SLOTS 8
+
 typedef struct
 {
   gint current_epoch;   /* 0: none */
+  gint busy[];          /* num_workers × SLOTS */
 } Control;
+
+/* The shared page, refcounted: batches still alive keep it mapped. */
+typedef struct
+{
+  gatomicrefcount ref_count;
+  Control        *control;
+  gsize           size;
+} Shared;
+
+static Shared *
+shared_ref (Shared *sh)
+{
+  g_atomic_ref_count_inc (&sh->ref_count);
+  return sh;
+}
+
+static void
+shared_unref (Shared *sh)
+{
+  if (!g_atomic_ref_count_dec (&sh->ref_count))
+    return;
+  munmap (sh->control, sh->size);
+  g_free (sh);
+}
 
 typedef struct
 {
@@ -89,6 +120,8 @@ struct _GnnProcessPool
   guint           num_workers;
   Proc           *procs;
   Control        *control;    /* MAP_SHARED page */
+  Shared         *shared;
+  struct _Segment **cache;    /* num_workers × SLOTS: the parent's mappings of the slots */
   guint           last_epoch;
   guint           cursor;     /* fairness of receive */
   gboolean        broken;     /* a worker died */
@@ -255,6 +288,57 @@ align_up (gsize n)
 
 /* --- the child ------------------------------------------------------------ */
 
+/* The worker's slots (only ever used in a child process). */
+static struct { int fd; guint8 *map; gsize size; } child_slots[SLOTS];
+
+/* A segment of at least @size bytes: a free slot (*@slot >= 0, *@fresh when
+ * it had to be (re)made) or a one-off segment (*@slot = -1). Returns the fd
+ * (owned by the slot, or by the caller for a one-off segment). */
+static int
+child_segment (GnnProcessPool *pool,
+               guint           id,
+               gsize           size,
+               guint8        **map,
+               int            *slot,
+               gboolean       *fresh)
+{
+  gint *busy = &pool->control->busy[id * SLOTS];
+  int best = -1;
+
+  *fresh = FALSE;
+  for (int k = 0; k < SLOTS; k++)
+    if (!g_atomic_int_get (&busy[k]))
+      {
+        if (child_slots[k].size == size)
+          {
+            best = k;
+            break;
+          }
+        if (best < 0)
+          best = k;
+      }
+  *slot = best;
+  if (best < 0)
+    return segment_new (size, map);
+  if (child_slots[best].size != size)
+    {
+      if (child_slots[best].size > 0)
+        {
+          munmap (child_slots[best].map, child_slots[best].size);
+          close (child_slots[best].fd);
+          child_slots[best].size = 0;
+        }
+      child_slots[best].fd = segment_new (size, &child_slots[best].map);
+      if (child_slots[best].fd < 0)
+        return -1;
+      child_slots[best].size = size;
+      *fresh = TRUE;
+    }
+  g_atomic_int_set (&busy[best], 1);
+  *map = child_slots[best].map;
+  return child_slots[best].fd;
+}
+
 static int
 segment_error (GError **error)
 {
@@ -267,9 +351,13 @@ segment_error (GError **error)
 
 /* Stacks @items straight into a new segment (the default collation). */
 static int
-write_items (GPtrArray  *items,
+write_items (GnnProcessPool *pool,
+             guint       id,
+             GPtrArray  *items,
              guint       n_fields,
              gsize      *size_out,
+             int        *slot,
+             gboolean   *fresh,
              GError    **error)
 {
   g_autofree GnnFieldPlan *plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
@@ -284,7 +372,7 @@ write_items (GPtrArray  *items,
   size = align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
   for (guint f = 0; f < n_fields; f++)
     size += align_up (MAX (plans[f].n_bytes, 1));
-  fd = segment_new (size, &map);
+  fd = child_segment (pool, id, size, &map, slot, fresh);
   if (fd < 0)
     return segment_error (error);
   h = (SegmentHeader *) map;
@@ -302,15 +390,20 @@ write_items (GPtrArray  *items,
       gnn_default_collate_fill (items, n_fields, f, &plans[f], map + offset);
       offset += align_up (MAX (plans[f].n_bytes, 1));
     }
-  munmap (map, size);
+  if (*slot < 0)
+    munmap (map, size);
   *size_out = size;
   return fd;
 }
 
 /* Copies a collated batch into a new segment. */
 static int
-write_batch (GPtrArray  *batch,
+write_batch (GnnProcessPool *pool,
+             guint       id,
+             GPtrArray  *batch,
              gsize      *size_out,
+             int        *slot,
+             gboolean   *fresh,
              GError    **error)
 {
   gsize offset, size;
@@ -326,7 +419,7 @@ write_batch (GPtrArray  *batch,
 
       size += align_up (MAX ((gsize) p->numel * gnn_dtype_get_size (p->dtype), 1));
     }
-  fd = segment_new (size, &map);
+  fd = child_segment (pool, id, size, &map, slot, fresh);
   if (fd < 0)
     return segment_error (error);
   h = (SegmentHeader *) map;
@@ -357,7 +450,8 @@ write_batch (GPtrArray  *batch,
         }
       offset += align_up (MAX (n_bytes, 1));
     }
-  munmap (map, size);
+  if (*slot < 0)
+    munmap (map, size);
   *size_out = size;
   return fd;
 }
@@ -392,9 +486,9 @@ child_run_task (GnnProcessPool  *pool,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) batch = NULL;
-  gboolean end = FALSE;
+  gboolean end = FALSE, fresh = FALSE;
   gsize size = 0;
-  int fd = -1;
+  int fd = -1, slot = -1;
 
   if (task->n >= 0)
     {
@@ -408,7 +502,7 @@ child_run_task (GnnProcessPool  *pool,
         return;   /* the pass was dropped: nobody waits for this batch */
       if (items != NULL && G_OBJECT_TYPE (pool->collate) == GNN_TYPE_COLLATE)
         {
-          fd = write_items (items, n_fields, &size, &error);
+          fd = write_items (pool, id, items, n_fields, &size, &slot, &fresh, &error);
           if (fd < 0 && !g_error_matches (error, GNN_ERROR, GNN_ERROR_IO))
             g_prefix_error (&error, "collate of the batch starting at sample index %"
                             G_GINT64_FORMAT ": ", indices[0]);
@@ -417,7 +511,7 @@ child_run_task (GnnProcessPool  *pool,
         {
           batch = gnn_collate_collate (pool->collate, items, n_fields, &error);
           if (batch != NULL)
-            fd = write_batch (batch, &size, &error);
+            fd = write_batch (pool, id, batch, &size, &slot, &fresh, &error);
           else
             g_prefix_error (&error, "collate of the batch starting at sample index %"
                             G_GINT64_FORMAT ": ", indices[0]);
@@ -435,7 +529,7 @@ child_run_task (GnnProcessPool  *pool,
         }
       batch = gnn_epoch_fetch_stream_batch (*stream, 0, &end, &error);
       if (batch != NULL)
-        fd = write_batch (batch, &size, &error);
+        fd = write_batch (pool, id, batch, &size, &slot, &fresh, &error);
     }
 
   if (error != NULL)
@@ -448,11 +542,13 @@ child_run_task (GnnProcessPool  *pool,
     }
   else
     {
-      Message m = { GNN_MSG_BATCH, task->epoch, task->seq, (gint64) size, 0, 0, 0 };
+      /* extra: the slot + 1 (0: one-off); drop_last: a new segment in the slot */
+      Message m = { GNN_MSG_BATCH, task->epoch, task->seq, (gint64) size, 0, fresh,
+                    (guint32) (slot + 1) };
 
-      send_message (sock, &m, NULL, 0, fd, TRUE);
+      send_message (sock, &m, NULL, 0, slot < 0 || fresh ? fd : -1, TRUE);
     }
-  if (fd >= 0)
+  if (fd >= 0 && slot < 0)
     close (fd);
 }
 
@@ -519,12 +615,36 @@ child_main (GnnProcessPool *pool,
 
 /* --- the parent ----------------------------------------------------------- */
 
-typedef struct
+typedef struct _Segment
 {
   gatomicrefcount ref_count;
   gpointer        map;
   gsize           size;
 } Segment;
+
+/* One batch in a slot: frees the slot when its last tensor goes. */
+typedef struct
+{
+  gatomicrefcount ref_count;
+  Segment        *segment;
+  Shared         *shared;
+  gint           *busy;
+} Hold;
+
+static void segment_unref (gpointer data);
+
+static void
+hold_unref (gpointer data)
+{
+  Hold *h = data;
+
+  if (!g_atomic_ref_count_dec (&h->ref_count))
+    return;
+  g_atomic_int_set (h->busy, 0);
+  segment_unref (h->segment);
+  shared_unref (h->shared);
+  g_free (h);
+}
 
 static void
 segment_unref (gpointer data)
@@ -537,15 +657,12 @@ segment_unref (gpointer data)
   g_free (s);
 }
 
-/* Wraps the tensors of a received segment (takes @fd). */
-static GPtrArray *
-map_batch (int      fd,
-           gsize    size,
-           GError **error)
+/* Maps a received segment (takes @fd). */
+static Segment *
+segment_map (int      fd,
+             gsize    size,
+             GError **error)
 {
-  g_autoptr(GPtrArray) batch = NULL;
-  const SegmentHeader *h;
-  const SegmentTensor *ts;
   Segment *seg;
   gpointer map;
 
@@ -563,6 +680,23 @@ map_batch (int      fd,
   g_atomic_ref_count_init (&seg->ref_count);
   seg->map = map;
   seg->size = size;
+  return seg;
+}
+
+/* Wraps the tensors of the batch in @seg (takes a reference: @hold's, or
+ * @seg's own for a one-off segment). */
+static GPtrArray *
+map_batch (Segment *seg,
+           Hold    *hold,
+           GError **error)
+{
+  g_autoptr(GPtrArray) batch = NULL;
+  const SegmentHeader *h;
+  const SegmentTensor *ts;
+  gpointer map = seg->map, owner = hold != NULL ? (gpointer) hold : (gpointer) seg;
+  GDestroyNotify owner_unref = hold != NULL ? hold_unref : segment_unref;
+  gsize size = seg->size;
+
   h = map;
   ts = (const SegmentTensor *) (h + 1);
   if (h->magic != SEGMENT_MAGIC ||
@@ -576,20 +710,23 @@ map_batch (int      fd,
       if (ts[i].ndim > GNN_MAX_DIMS || ts[i].offset > size || ts[i].n_bytes > size - ts[i].offset)
         goto bad;
       t = gnn_tensor_new_wrap ((guint8 *) map + ts[i].offset, ts[i].n_bytes, ts[i].dtype,
-                               ts[i].shape, ts[i].ndim, segment_unref, seg, error);
+                               ts[i].shape, ts[i].ndim, owner_unref, owner, error);
       if (t == NULL)
         {
-          segment_unref (seg);
+          owner_unref (owner);
           return NULL;
         }
-      g_atomic_ref_count_inc (&seg->ref_count);
+      if (hold != NULL)
+        g_atomic_ref_count_inc (&hold->ref_count);
+      else
+        g_atomic_ref_count_inc (&seg->ref_count);
       g_ptr_array_add (batch, t);
     }
-  segment_unref (seg);   /* the tensors hold it now */
+  owner_unref (owner);   /* the tensors hold it now */
   return g_steal_pointer (&batch);
 
 bad:
-  segment_unref (seg);
+  owner_unref (owner);
   g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
                        "DataLoader: a worker process sent a malformed batch");
   return NULL;
@@ -711,7 +848,8 @@ gnn_process_pool_new (GnnDataLoader  *loader,
       pool->procs[i].fd = pool->procs[i].child_fd = pool->procs[i].pidfd = -1;
       pool->procs[i].info = gnn_worker_info_new (i, num_workers, base_seed + i, dataset);
     }
-  control = mmap (NULL, sizeof (Control), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  control = mmap (NULL, sizeof (Control) + num_workers * SLOTS * sizeof (gint),
+                  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (control == MAP_FAILED)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
@@ -720,6 +858,11 @@ gnn_process_pool_new (GnnDataLoader  *loader,
       return NULL;
     }
   pool->control = control;
+  pool->shared = g_new (Shared, 1);
+  g_atomic_ref_count_init (&pool->shared->ref_count);
+  pool->shared->control = control;
+  pool->shared->size = sizeof (Control) + num_workers * SLOTS * sizeof (gint);
+  pool->cache = g_new0 (Segment *, num_workers * SLOTS);
   for (guint i = 0; i < num_workers; i++)
     {
       int sv[2];
@@ -781,8 +924,11 @@ gnn_process_pool_unref (GnnProcessPool *pool)
       close_fd (&p->pidfd);
       g_object_unref (p->info);
     }
-  if (pool->control != NULL)
-    munmap (pool->control, sizeof (Control));
+  for (guint i = 0; pool->cache != NULL && i < pool->num_workers * SLOTS; i++)
+    g_clear_pointer (&pool->cache[i], segment_unref);
+  g_free (pool->cache);
+  if (pool->shared != NULL)
+    shared_unref (pool->shared);
   g_free (pool->procs);
   g_free (pool->buffer);
   g_object_unref (pool->dataset);
@@ -884,6 +1030,20 @@ read_result (GnnProcessPool  *pool,
       *dead = TRUE;
       return NULL;
     }
+  if (m->type == GNN_MSG_BATCH && m->extra > 0 && m->extra <= SLOTS)
+    {
+      guint k = i * SLOTS + m->extra - 1;
+
+      if (m->drop_last)   /* a new segment in this slot */
+        {
+          g_clear_pointer (&pool->cache[k], segment_unref);
+          if (fd >= 0)
+            pool->cache[k] = segment_map (fd, (gsize) m->n, NULL);
+          fd = -1;
+        }
+      if (m->epoch != epoch_id || pool->cache[k] == NULL)   /* stale: free the slot */
+        g_atomic_int_set (&pool->control->busy[k], 0);
+    }
   if (m->epoch != epoch_id)
     {
       if (fd >= 0)
@@ -896,11 +1056,31 @@ read_result (GnnProcessPool  *pool,
   switch (m->type)
     {
     case GNN_MSG_BATCH:
-      if (fd < 0)
+      if (m->extra > 0 && m->extra <= SLOTS && pool->cache[i * SLOTS + m->extra - 1] != NULL)
+        {
+          Hold *hold = g_new (Hold, 1);
+          guint k = i * SLOTS + m->extra - 1;
+
+          g_atomic_ref_count_init (&hold->ref_count);
+          hold->segment = pool->cache[k];
+          g_atomic_ref_count_inc (&hold->segment->ref_count);
+          hold->shared = shared_ref (pool->shared);
+          hold->busy = &pool->control->busy[k];
+          r->batch = map_batch (hold->segment, hold, &r->error);
+        }
+      else if (m->extra == 0 && fd >= 0)
+        {
+          Segment *seg = segment_map (fd, (gsize) m->n, &r->error);
+
+          fd = -1;
+          if (seg != NULL)
+            r->batch = map_batch (seg, NULL, &r->error);
+        }
+      else
         r->error = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
                                 "DataLoader worker %u sent a batch without its segment", i);
-      else
-        r->batch = map_batch (fd, (gsize) m->n, &r->error);
+      if (fd >= 0)
+        close (fd);
       break;
     case GNN_MSG_END:
       r->end = TRUE;
