@@ -17,8 +17,10 @@
  *   call_<m>_<h> gnn_module_call() on m = identity | linear (Linear(16,16)
  *                on a 1x16 input) with h = 0 hooks or 2 no-op hooks (a
  *                forward pre-hook and a forward hook); the output is unrefed;
- *   forward_<m>  gnn_module_forward() on the same module: the call path's
- *                overhead is call - forward;
+ *   forward_<m>  gnn_module_forward() on the same module; each call_ case
+ *                also times forward, its repetitions interleaved with the
+ *                calls', and prints {"type": "overhead", ...}: the call
+ *                path's overhead is call - forward;
  *   state_dict   gnn_module_state_dict() of a Sequential of --sd-modules
  *                Linear(16,16) layers, then unref.
  *
@@ -120,6 +122,55 @@ measure (BenchFunc func,
                             : 0.5 * (per_call[reps / 2 - 1] + per_call[reps / 2]);
   timing->inner = inner;
   timing->reps = reps;
+  return TRUE;
+}
+
+/* The call-path overhead is call - forward, a small difference of two
+ * times: measured in one run with their repetitions interleaved (call,
+ * forward, call, ...), so load from other processes hits both alike.
+ * Calibrated on @func_a; both use the same `inner`. */
+static gboolean
+measure_pair (BenchFunc func_a,
+              BenchFunc func_b,
+              gpointer  data,
+              guint     reps,
+              double    min_time,
+              Timing   *timing_a,
+              Timing   *timing_b,
+              GError  **error)
+{
+  g_autofree double *per_a = g_new (double, reps);
+  g_autofree double *per_b = g_new (double, reps);
+  double once, unused;
+  guint inner;
+
+  if (!time_calls (func_a, data, 1, &unused, error) ||
+      !time_calls (func_b, data, 1, &unused, error) ||
+      !time_calls (func_a, data, 1, &once, error))
+    return FALSE;
+  inner = once >= min_time ? 1 : (guint) ceil (min_time / MAX (once, 1e-9));
+  inner = CLAMP (inner, 1, 10000000);
+  if (!time_calls (func_a, data, inner, &unused, error) ||
+      !time_calls (func_b, data, inner, &unused, error))
+    return FALSE;
+  for (guint r = 0; r < reps; r++)
+    {
+      double ta, tb;
+
+      if (!time_calls (func_a, data, inner, &ta, error) ||
+          !time_calls (func_b, data, inner, &tb, error))
+        return FALSE;
+      per_a[r] = ta / inner;
+      per_b[r] = tb / inner;
+    }
+  qsort (per_a, reps, sizeof (double), compare_doubles);
+  qsort (per_b, reps, sizeof (double), compare_doubles);
+  timing_a->best = per_a[0];
+  timing_b->best = per_b[0];
+  timing_a->median = reps % 2 ? per_a[reps / 2] : 0.5 * (per_a[reps / 2 - 1] + per_a[reps / 2]);
+  timing_b->median = reps % 2 ? per_b[reps / 2] : 0.5 * (per_b[reps / 2 - 1] + per_b[reps / 2]);
+  timing_a->inner = timing_b->inner = inner;
+  timing_a->reps = timing_b->reps = reps;
   return TRUE;
 }
 
@@ -384,11 +435,26 @@ bench_call (const char *module_name,
     return fail_check (error, "hook calls", module_name);
 
   calls_before = d.hook_calls;
-  if (!measure (forward_only ? op_forward : op_call, &d, reps, min_time, &t, error))
-    return FALSE;
-  /* calibration 2 + warm-up + reps repetitions of `inner` calls */
-  if (n_hooks > 0 && d.hook_calls - calls_before != 2u * (2 + (reps + 1) * t.inner))
-    return fail_check (error, "hook calls while timed", module_name);
+  if (forward_only)
+    {
+      if (!measure (op_forward, &d, reps, min_time, &t, error))
+        return FALSE;
+    }
+  else
+    {
+      Timing tf;
+
+      if (!measure_pair (op_call, op_forward, &d, reps, min_time, &t, &tf, error))
+        return FALSE;
+      /* calibration 2 + warm-up + reps repetitions of `inner` calls */
+      if (n_hooks > 0 && d.hook_calls - calls_before != 2u * (2 + (reps + 1) * t.inner))
+        return fail_check (error, "hook calls while timed", module_name);
+      /* The same run's forward, interleaved with the calls: the overhead. */
+      printf ("{\"type\": \"overhead\", \"case\": \"call_%s_%u\", \"call_best_seconds\": %.6g"
+              ", \"forward_best_seconds\": %.6g, \"call_median_seconds\": %.6g"
+              ", \"forward_median_seconds\": %.6g, \"inner\": %u, \"reps\": %u}\n",
+              module_name, n_hooks, t.best, tf.best, t.median, tf.median, t.inner, t.reps);
+    }
 
   if (forward_only)
     name = g_strdup_printf ("forward_%s", module_name);

@@ -46,6 +46,10 @@
 #include <gnn/gnn-conv2d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
+#include <gnn/gnn-cross-entropy-loss.h>
+#include <gnn/gnn-nll-loss.h>
+#include <gnn/gnn-mse-loss.h>
+#include <gnn/gnn-bce-with-logits-loss.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>

@@ -220,6 +220,8 @@ gnn_lr_scheduler_init (GnnLRScheduler *self)
  * gnn_lr_scheduler_get_optimizer:
  * @self: a scheduler
  *
+ * Gets the optimizer whose learning rate the scheduler sets.
+ *
  * Returns: (transfer none) (nullable): the scheduled optimizer
  */
 GnnOptimizer *
@@ -258,6 +260,8 @@ gnn_lr_scheduler_step (GnnLRScheduler  *self,
  * gnn_lr_scheduler_get_last_lr:
  * @self: a scheduler
  *
+ * Gets the learning rate set by the last step.
+ *
  * Returns: the learning rate the last step set (PyTorch's
  *   `get_last_lr()[0]`)
  */
@@ -275,6 +279,8 @@ gnn_lr_scheduler_get_last_lr (GnnLRScheduler *self)
  * gnn_lr_scheduler_get_base_lr:
  * @self: a scheduler
  *
+ * Gets the learning rate the optimizer started with.
+ *
  * Returns: the optimizer's initial learning rate (PyTorch's `base_lrs[0]`)
  */
 double
@@ -290,6 +296,8 @@ gnn_lr_scheduler_get_base_lr (GnnLRScheduler *self)
 /**
  * gnn_lr_scheduler_get_last_epoch:
  * @self: a scheduler
+ *
+ * Gets the index of the last epoch.
  *
  * Returns: [property@Gnn.LRScheduler:last-epoch]
  */

@@ -306,6 +306,8 @@ gnn_optimizer_add_params (GnnOptimizer  *self,
  * gnn_optimizer_get_n_params:
  * @self: an optimizer
  *
+ * Gets the number of parameters.
+ *
  * Returns: the number of parameters the optimizer trains
  */
 guint
@@ -322,6 +324,8 @@ gnn_optimizer_get_n_params (GnnOptimizer *self)
  * gnn_optimizer_get_param:
  * @self: an optimizer
  * @index: a parameter index, below [method@Gnn.Optimizer.get_n_params]
+ *
+ * Gets a parameter by index.
  *
  * Returns: (transfer none) (nullable): the parameter, or %NULL if @index is
  *   out of range
@@ -368,6 +372,8 @@ gnn_optimizer_get_state (GnnOptimizer *self,
  * gnn_optimizer_get_n_param_groups:
  * @self: an optimizer
  *
+ * Gets the number of parameter groups.
+ *
  * Returns: the number of parameter groups (1 for now)
  */
 guint
@@ -382,6 +388,8 @@ gnn_optimizer_get_n_param_groups (GnnOptimizer *self)
 /**
  * gnn_optimizer_get_lr:
  * @self: an optimizer
+ *
+ * Gets the learning rate.
  *
  * Returns: the learning rate ([property@Gnn.Optimizer:lr])
  */
@@ -419,6 +427,8 @@ gnn_optimizer_set_lr (GnnOptimizer *self,
 /**
  * gnn_optimizer_get_maximize:
  * @self: an optimizer
+ *
+ * Gets whether the optimizer maximizes the objective.
  *
  * Returns: whether the optimizer maximizes ([property@Gnn.Optimizer:maximize])
  */
@@ -588,6 +598,8 @@ gnn_optimizer_step (GnnOptimizer  *self,
 /**
  * gnn_optimizer_get_step_count:
  * @self: an optimizer
+ *
+ * Gets the number of steps taken.
  *
  * Returns: the number of successful steps since the optimizer was created
  */

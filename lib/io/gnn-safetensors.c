@@ -350,7 +350,7 @@ check_tiling (Entry   *entries,
               guint64  data_len,
               GError **error)
 {
-  g_autofree Entry **sorted = g_new (Entry *, n_entries);
+  g_autofree Entry **sorted = g_new (Entry *, n_entries + 1);   /* never NULL for qsort */
   const Entry *prev = NULL;
   guint64 pos = 0;
 

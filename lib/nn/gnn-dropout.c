@@ -257,6 +257,8 @@ gnn_dropout_new (double         p,
  * gnn_dropout_get_p:
  * @self: a dropout layer
  *
+ * Gets the probability of an element to be zeroed.
+ *
  * Returns: the value of [property@Gnn.Dropout:p]
  */
 double
@@ -271,6 +273,8 @@ gnn_dropout_get_p (GnnDropout *self)
  * gnn_dropout_get_inplace:
  * @self: a dropout layer
  *
+ * Gets whether the layer zeroes elements of its input in place.
+ *
  * Returns: the value of [property@Gnn.Dropout:inplace]
  */
 gboolean
@@ -284,6 +288,8 @@ gnn_dropout_get_inplace (GnnDropout *self)
 /**
  * gnn_dropout_get_generator:
  * @self: a dropout layer
+ *
+ * Gets the generator that draws the dropout masks.
  *
  * Returns: (transfer none) (nullable): the value of
  *   [property@Gnn.Dropout:generator]

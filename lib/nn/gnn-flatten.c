@@ -148,6 +148,8 @@ gnn_flatten_new (gint         start_dim,
  * gnn_flatten_get_start_dim:
  * @self: a GnnFlatten
  *
+ * Gets the first dimension to flatten.
+ *
  * Returns: the value of [property@Gnn.Flatten:start-dim]
  */
 gint
@@ -161,6 +163,8 @@ gnn_flatten_get_start_dim (GnnFlatten *self)
 /**
  * gnn_flatten_get_end_dim:
  * @self: a GnnFlatten
+ *
+ * Gets the last dimension to flatten.
  *
  * Returns: the value of [property@Gnn.Flatten:end-dim]
  */

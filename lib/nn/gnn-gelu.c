@@ -171,6 +171,8 @@ gnn_gelu_new (const char * approximate)
  * gnn_gelu_get_approximate:
  * @self: a GnnGELU
  *
+ * Gets the approximation used: "none" or "tanh".
+ *
  * Returns: (transfer none): the value of [property@Gnn.GELU:approximate]
  */
 const char *

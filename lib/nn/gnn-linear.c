@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "nn/gnn-nn-private.h"
+#include "tensor/gnn-tensor-private.h"
 
 /**
  * GnnLinear:
@@ -102,24 +103,22 @@ gnn_linear_constructed (GObject *object)
 {
   GnnLinear *self = GNN_LINEAR (object);
   gint64 weight_shape[2] = { self->out_features, self->in_features };
-  g_autoptr(GnnTensor) weight = NULL;
   g_autoptr(GnnParameter) weight_param = NULL;
   g_autoptr(GError) error = NULL;
 
   G_OBJECT_CLASS (gnn_linear_parent_class)->constructed (object);
 
-  weight = gnn_tensor_empty (weight_shape, 2, self->dtype, &error);
-  if (weight == NULL)
+  weight_param = gnn_parameter_new_empty (self->dtype, weight_shape, 2, &error);
+  if (weight_param == NULL)
     {
       g_critical ("GnnLinear: %s", error->message);
       return;
     }
-  weight_param = gnn_parameter_new (weight, TRUE);
   gnn_module_register_parameter (GNN_MODULE (self), "weight", weight_param, NULL);
   if (self->bias)
     {
-      g_autoptr(GnnTensor) bias = gnn_tensor_empty (&self->out_features, 1, self->dtype, NULL);
-      g_autoptr(GnnParameter) bias_param = gnn_parameter_new (bias, TRUE);
+      g_autoptr(GnnParameter) bias_param = gnn_parameter_new_empty (self->dtype, &self->out_features,
+                                                                    1, NULL);
 
       gnn_module_register_parameter (GNN_MODULE (self), "bias", bias_param, NULL);
     }
@@ -339,6 +338,8 @@ gnn_linear_new (gint64         in_features,
  * gnn_linear_get_in_features:
  * @self: a linear layer
  *
+ * Gets the size of each input sample.
+ *
  * Returns: the value of [property@Gnn.Linear:in-features]
  */
 gint64
@@ -352,6 +353,8 @@ gnn_linear_get_in_features (GnnLinear *self)
 /**
  * gnn_linear_get_out_features:
  * @self: a linear layer
+ *
+ * Gets the size of each output sample.
  *
  * Returns: the value of [property@Gnn.Linear:out-features]
  */

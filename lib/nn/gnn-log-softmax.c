@@ -148,6 +148,8 @@ gnn_log_softmax_new (gint         dim)
  * gnn_log_softmax_get_dim:
  * @self: a GnnLogSoftmax
  *
+ * Gets the dimension along which log-softmax is computed.
+ *
  * Returns: the value of [property@Gnn.LogSoftmax:dim]
  */
 gint

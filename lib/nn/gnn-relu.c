@@ -130,6 +130,8 @@ gnn_relu_new (gboolean     inplace)
  * gnn_relu_get_inplace:
  * @self: a GnnReLU
  *
+ * Gets whether the layer modifies its input in place.
+ *
  * Returns: the value of [property@Gnn.ReLU:inplace]
  */
 gboolean

@@ -149,6 +149,8 @@ gnn_softmax_new (gint         dim)
  * gnn_softmax_get_dim:
  * @self: a GnnSoftmax
  *
+ * Gets the dimension along which softmax is computed.
+ *
  * Returns: the value of [property@Gnn.Softmax:dim]
  */
 gint

@@ -50,9 +50,8 @@ gnn_parameter_new (GnnTensor *data,
 
   g_return_val_if_fail (GNN_IS_TENSOR (data), NULL);
   dp = gnn_tensor_priv (data);
-  self = g_object_new (GNN_TYPE_PARAMETER, NULL);
+  self = GNN_PARAMETER (gnn_tensor_object_new (GNN_TYPE_PARAMETER));
   pp = gnn_tensor_priv (GNN_TENSOR (self));
-  g_clear_pointer (&pp->storage, gnn_storage_unref);   /* the 0-d default */
   pp->storage = gnn_storage_ref (dp->storage);
   pp->dtype = dp->dtype;
   pp->ndim = dp->ndim;
@@ -61,5 +60,37 @@ gnn_parameter_new (GnnTensor *data,
   memcpy (pp->shape, dp->shape, sizeof pp->shape);
   memcpy (pp->strides, dp->strides, sizeof pp->strides);
   pp->requires_grad = !!requires_grad;
+  return self;
+}
+
+GnnParameter *
+gnn_parameter_new_empty (GnnDType      dtype,
+                         const gint64 *shape,
+                         guint         ndim,
+                         GError      **error)
+{
+  GnnParameter *self;
+  GnnTensorPrivate *pp;
+  gint64 numel;
+
+  if (!gnn_shape_validate (shape, ndim, dtype, &numel, error))
+    return NULL;
+  self = GNN_PARAMETER (gnn_tensor_object_new (GNN_TYPE_PARAMETER));
+  pp = gnn_tensor_priv (GNN_TENSOR (self));
+  pp->storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), FALSE);
+  if (pp->storage == NULL)
+    {
+      g_autofree char *s = gnn_shape_to_string (shape, ndim);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "out of memory allocating a %s parameter of shape %s",
+                   gnn_dtype_get_name (dtype), s);
+      g_object_unref (self);
+      return NULL;
+    }
+  pp->dtype = dtype;
+  pp->ndim = ndim;
+  pp->numel = numel;
+  memcpy (pp->shape, shape, sizeof (gint64) * ndim);
+  gnn_contiguous_strides (shape, ndim, pp->strides);
   return self;
 }

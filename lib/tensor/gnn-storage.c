@@ -16,37 +16,51 @@
 #define HUGE_THRESHOLD (4u << 20)
 #define HUGE_ALIGN (2u << 20)
 
+/* The header sits in front of small buffers, in one allocation: one
+ * malloc/free per tensor instead of two (module construction makes many
+ * small tensors). */
+#define HEADER_SIZE ((sizeof (GnnStorage) + GNN_STORAGE_ALIGN - 1) / GNN_STORAGE_ALIGN * GNN_STORAGE_ALIGN)
+
 GnnStorage *
 gnn_storage_new (gsize nbytes, gboolean zeroed)
 {
-  GnnStorage *storage = g_new0 (GnnStorage, 1);
+  GnnStorage *storage;
   /* aligned_alloc wants a size that is a multiple of the alignment; a
    * non-empty allocation also keeps data non-NULL for empty tensors. */
   gsize padded = (nbytes + GNN_STORAGE_ALIGN - 1) / GNN_STORAGE_ALIGN * GNN_STORAGE_ALIGN;
 
   if (padded == 0)
     padded = GNN_STORAGE_ALIGN;
-  g_atomic_ref_count_init (&storage->ref_count);
-  if (padded >= HUGE_THRESHOLD)
+  if (padded < HUGE_THRESHOLD)
     {
-      padded = (padded + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
-      storage->data = aligned_alloc (HUGE_ALIGN, padded);
-      if (storage->data != NULL)
-        madvise (storage->data, padded, MADV_HUGEPAGE);
+      guint8 *block = aligned_alloc (GNN_STORAGE_ALIGN, HEADER_SIZE + padded);
+
+      /* Callers turn NULL into a GError naming the shape. */
+      if (block == NULL)
+        return NULL;
+      storage = (GnnStorage *) block;
+      memset (storage, 0, sizeof *storage);
+      storage->data = block + HEADER_SIZE;
+      storage->inline_block = TRUE;
     }
   else
-    storage->data = aligned_alloc (GNN_STORAGE_ALIGN, padded);
-  if (storage->data == NULL)
     {
-      /* Callers turn this into a GError naming the shape. */
-      g_free (storage);
-      return NULL;
+      storage = g_new0 (GnnStorage, 1);
+      padded = (padded + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
+      storage->data = aligned_alloc (HUGE_ALIGN, padded);
+      if (storage->data == NULL)
+        {
+          g_free (storage);
+          return NULL;
+        }
+      madvise (storage->data, padded, MADV_HUGEPAGE);
+      storage->destroy = free;
+      storage->destroy_data = storage->data;
     }
+  g_atomic_ref_count_init (&storage->ref_count);
   if (zeroed)
     memset (storage->data, 0, padded);
   storage->nbytes = nbytes;
-  storage->destroy = free;
-  storage->destroy_data = storage->data;
   return storage;
 }
 
@@ -78,6 +92,11 @@ gnn_storage_unref (GnnStorage *storage)
 {
   if (storage == NULL || !g_atomic_ref_count_dec (&storage->ref_count))
     return;
+  if (storage->inline_block)
+    {
+      free (storage);   /* header and data are one block */
+      return;
+    }
   if (storage->destroy != NULL)
     storage->destroy (storage->destroy_data);
   g_free (storage);

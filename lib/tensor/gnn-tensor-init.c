@@ -74,20 +74,9 @@ fill_random (GnnTensor    *self,
       gint64 st = it.inner_strides[0];
 
       if (p->dtype == GNN_DTYPE_F32 && dist == DIST_UNIFORM)
-        {
-          float *dst = (float *) base + off;
-          float fb = (float) b;
-
-          for (gint64 i = 0; i < it.inner_size; i++)
-            {
-              float v;
-
-              do
-                v = (float) (a + (b - a) * gnn_generator_next_double (generator));
-              while (b > a && v >= fb);
-              dst[i * st] = v;
-            }
-        }
+        gnn_generator_fill_uniform_f32 (generator, (float *) base + off, it.inner_size, st, a, b);
+      else if (p->dtype == GNN_DTYPE_F64 && dist == DIST_UNIFORM)
+        gnn_generator_fill_uniform_f64 (generator, (double *) base + off, it.inner_size, st, a, b);
       else if (p->dtype == GNN_DTYPE_F32)
         {
           float *dst = (float *) base + off;

@@ -22,6 +22,7 @@ struct _GnnStorage
   gsize           nbytes;
   GDestroyNotify  destroy;
   gpointer        destroy_data;
+  gboolean        inline_block;   /* header and data allocated together */
 };
 
 GnnStorage *gnn_storage_new      (gsize nbytes, gboolean zeroed);
@@ -111,6 +112,21 @@ guint16 gnn_float_to_bfloat16 (float f);
 void gnn_strided_copy (GnnDType dst_dtype, guint8 *dst, const gint64 *dst_strides,
                        GnnDType src_dtype, const guint8 *src, const gint64 *src_strides,
                        const gint64 *shape, guint ndim);
+
+/* Uniform U(a, b) fills of @n elements @stride apart, in [a, b) after rounding. */
+void gnn_generator_fill_uniform_f32 (GnnGenerator *self, float *dst, gint64 n, gint64 stride,
+                                     double a, double b);
+void gnn_generator_fill_uniform_f64 (GnnGenerator *self, double *dst, gint64 n, gint64 stride,
+                                     double a, double b);
+
+/* Creates a GnnTensor (sub)type instance without the default 0-d storage;
+ * the caller fills in the private geometry and storage. */
+GnnTensor *gnn_tensor_object_new (GType type);
+
+/* A contiguous, uninitialized parameter (requires-grad TRUE), without the
+ * intermediate tensor that gnn_parameter_new() wraps. */
+GnnParameter *gnn_parameter_new_empty (GnnDType dtype, const gint64 *shape, guint ndim,
+                                       GError **error);
 
 /* Error helper: "add: expected both tensors to have the same dtype, got float32 and int64". */
 gboolean gnn_check_same_dtype (const char *op, GnnTensor *a, GnnTensor *b, GError **error);

@@ -204,6 +204,17 @@ gnn_contiguous_strides (const gint64 *shape,
 }
 
 GnnTensor *
+gnn_tensor_object_new (GType type)
+{
+  GnnTensor *self;
+
+  creating_internal = TRUE;
+  self = g_object_new (type, NULL);
+  creating_internal = FALSE;
+  return self;
+}
+
+GnnTensor *
 gnn_tensor_new_with_storage (GnnStorage   *storage,
                              GnnDType      dtype,
                              const gint64 *shape,
@@ -215,10 +226,7 @@ gnn_tensor_new_with_storage (GnnStorage   *storage,
   GnnTensorPrivate *priv;
   gint64 numel = 1;
 
-  creating_internal = TRUE;
-  self = g_object_new (GNN_TYPE_TENSOR, NULL);
-  creating_internal = FALSE;
-
+  self = gnn_tensor_object_new (GNN_TYPE_TENSOR);
   priv = gnn_tensor_priv (self);
   priv->storage = gnn_storage_ref (storage);
   priv->dtype = dtype;

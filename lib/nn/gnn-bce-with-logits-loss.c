@@ -1,0 +1,246 @@
+/* gnn-bce-with-logits-loss.c: the binary cross-entropy on logits as a module (torch.nn.BCEWithLogitsLoss)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnBCEWithLogitsLoss:
+ *
+ * The binary cross-entropy between logits and targets in [0, 1] of the
+ * same shape, computed stably (a sigmoid folded into the loss), like
+ * `torch.nn.BCEWithLogitsLoss`: a module holding the reduction of
+ * [func@Gnn.binary_cross_entropy_with_logits]
+ * ([property@Gnn.BCEWithLogitsLoss:reduction]) and two buffers, `weight`
+ * (a rescaling of each element's loss, broadcast to the input) and
+ * `pos_weight` (the weight of the positive examples, per class), empty
+ * slots by default as in PyTorch. It prints as `BCEWithLogitsLoss()`.
+ *
+ * A loss takes two tensors, (input, target), and [vfunc@Gnn.Module.forward]
+ * takes one, so the loss is computed with
+ * [method@Gnn.BCEWithLogitsLoss.compute]; [method@Gnn.Module.call] fails with
+ * PyTorch's message, "BCEWithLogitsLoss.forward() missing 1 required positional
+ * argument: 'target'".
+ * (Forward hooks, which see one input, do not run for compute.)
+ *
+ * ```c
+ * g_autoptr(GnnBCEWithLogitsLoss) criterion =
+ *     gnn_bce_with_logits_loss_new (NULL, NULL, GNN_REDUCTION_MEAN);
+ * g_autoptr(GnnTensor) loss = gnn_bce_with_logits_loss_compute (criterion, logits, targets, &error);
+ * ```
+ */
+struct _GnnBCEWithLogitsLoss
+{
+  GnnModule parent_instance;
+  char     *reduction;
+};
+
+enum {
+  PROP_0,
+  PROP_REDUCTION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (GnnBCEWithLogitsLoss, gnn_bce_with_logits_loss, GNN_TYPE_MODULE)
+
+static const char *
+reduction_name (GnnReduction reduction)
+{
+  switch (reduction)
+    {
+    case GNN_REDUCTION_NONE: return "none";
+    case GNN_REDUCTION_MEAN: return "mean";
+    case GNN_REDUCTION_SUM: return "sum";
+    default: return NULL;
+    }
+}
+
+/* PyTorch's _Reduction.get_enum, with its message. */
+static gboolean
+parse_reduction (const char   *name,
+                 GnnReduction *out,
+                 GError      **error)
+{
+  for (GnnReduction r = GNN_REDUCTION_NONE; r <= GNN_REDUCTION_SUM; r++)
+    if (g_strcmp0 (name, reduction_name (r)) == 0)
+      {
+        *out = r;
+        return TRUE;
+      }
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "%s is not a valid value for reduction", name ? name : "None");
+  return FALSE;
+}
+
+static GnnTensor *
+gnn_bce_with_logits_loss_forward (GnnModule  *module,
+                                  GnnTensor  *input,
+                                  GError    **error)
+{
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
+                       "BCEWithLogitsLoss.forward() missing 1 required positional argument: 'target' "
+                       "(use gnn_bce_with_logits_loss_compute (loss, input, target))");
+  return NULL;
+}
+
+static void
+gnn_bce_with_logits_loss_get_property (GObject    *object,
+                                       guint       prop_id,
+                                       GValue     *value,
+                                       GParamSpec *pspec)
+{
+  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
+
+  switch (prop_id)
+    {
+    case PROP_REDUCTION:
+      g_value_set_string (value, self->reduction);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_bce_with_logits_loss_set_property (GObject      *object,
+                                       guint         prop_id,
+                                       const GValue *value,
+                                       GParamSpec   *pspec)
+{
+  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
+
+  switch (prop_id)
+    {
+    case PROP_REDUCTION:
+      g_free (self->reduction);
+      self->reduction = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_bce_with_logits_loss_finalize (GObject *object)
+{
+  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
+
+  g_free (self->reduction);
+  G_OBJECT_CLASS (gnn_bce_with_logits_loss_parent_class)->finalize (object);
+}
+
+static void
+gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+
+  object_class->get_property = gnn_bce_with_logits_loss_get_property;
+  object_class->set_property = gnn_bce_with_logits_loss_set_property;
+  object_class->finalize = gnn_bce_with_logits_loss_finalize;
+  module_class->forward = gnn_bce_with_logits_loss_forward;
+
+  /**
+   * GnnBCEWithLogitsLoss:reduction:
+   *
+   * How the per-element losses are reduced: `"mean"` (the default),
+   * `"sum"` or `"none"`, PyTorch's strings. Another value makes
+   * [method@Gnn.BCEWithLogitsLoss.compute] fail ("foo is not a valid value
+   * for reduction").
+   */
+  properties[PROP_REDUCTION] =
+    g_param_spec_string ("reduction", NULL, NULL, "mean",
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * GnnBCEWithLogitsLoss:weight:
+   *
+   * The rescaling weight of each element's loss (broadcast to the input),
+   * the buffer `weight`, or %NULL.
+   */
+  gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_TENSOR);
+  /**
+   * GnnBCEWithLogitsLoss:pos-weight:
+   *
+   * The weight of positive examples (broadcast over the last dimension: one
+   * per class), the buffer `pos_weight`, or %NULL.
+   */
+  gnn_module_class_install_child_slot (module_class, "pos_weight", GNN_TYPE_TENSOR);
+}
+
+static void
+gnn_bce_with_logits_loss_init (GnnBCEWithLogitsLoss *self)
+{
+  /* PyTorch: register_buffer('weight', weight); register_buffer('pos_weight', pos_weight) */
+  gnn_module_register_buffer (GNN_MODULE (self), "weight", NULL, TRUE, NULL);
+  gnn_module_register_buffer (GNN_MODULE (self), "pos_weight", NULL, TRUE, NULL);
+}
+
+/**
+ * gnn_bce_with_logits_loss_new:
+ * @weight: (nullable): the rescaling weight of each element's loss
+ * @pos_weight: (nullable): the weight of positive examples, per class
+ * @reduction: the reduction
+ *
+ * Creates the loss, like `torch.nn.BCEWithLogitsLoss(weight,
+ * reduction=, pos_weight=)`. `g_object_new (GNN_TYPE_BCE_WITH_LOGITS_LOSS,
+ * NULL)` gives PyTorch's defaults.
+ *
+ * Returns: (transfer full): a new GnnBCEWithLogitsLoss
+ */
+GnnBCEWithLogitsLoss *
+gnn_bce_with_logits_loss_new (GnnTensor    *weight,
+                              GnnTensor    *pos_weight,
+                              GnnReduction  reduction)
+{
+  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (pos_weight == NULL || GNN_IS_TENSOR (pos_weight), NULL);
+  g_return_val_if_fail (reduction_name (reduction) != NULL, NULL);
+
+  return g_object_new (GNN_TYPE_BCE_WITH_LOGITS_LOSS,
+                       "weight", weight,
+                       "pos-weight", pos_weight,
+                       "reduction", reduction_name (reduction),
+                       NULL);
+}
+
+/**
+ * gnn_bce_with_logits_loss_compute:
+ * @self: a GnnBCEWithLogitsLoss
+ * @input: the logits (floating point)
+ * @target: the targets in [0, 1], of the same shape as @input
+ * @error: return location for a #GError
+ *
+ * Computes the loss, PyTorch's `criterion(input, target)`: calls
+ * [func@Gnn.binary_cross_entropy_with_logits] with the module's
+ * reduction and weights. The result is differentiable with respect to
+ * @input.
+ *
+ * This is a method of its own rather than [method@Gnn.Module.call] because
+ * a module's forward takes one tensor and a loss needs two.
+ *
+ * Returns: (transfer full): the loss (0-d unless the reduction is
+ *   `"none"`), or %NULL with @error set
+ */
+GnnTensor *
+gnn_bce_with_logits_loss_compute (GnnBCEWithLogitsLoss  *self,
+                                  GnnTensor             *input,
+                                  GnnTensor             *target,
+                                  GError               **error)
+{
+  GnnReduction reduction;
+  GnnTensor *weight, *pos_weight;
+
+  g_return_val_if_fail (GNN_IS_BCE_WITH_LOGITS_LOSS (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
+
+  if (!parse_reduction (self->reduction, &reduction, error))
+    return NULL;
+  weight = gnn_module_get_buffer (GNN_MODULE (self), "weight", NULL);
+  pos_weight = gnn_module_get_buffer (GNN_MODULE (self), "pos_weight", NULL);
+  return gnn_binary_cross_entropy_with_logits (input, target, weight, pos_weight, reduction, error);
+}
