@@ -35,6 +35,12 @@
  * same way whether or not the run was interrupted before it. --epochs is the
  * total: resuming a 1-epoch checkpoint with --epochs 3 trains epochs 2 and 3.
  *
+ * Threads: --workers loader threads, and --blas-threads for OpenBLAS
+ * (default 1 unless OPENBLAS_NUM_THREADS is set). The GEMMs of these models
+ * are small (batch 64): on 2 cores a second BLAS thread gains little when
+ * the machine is idle and costs 2-4x when it is busy (OpenBLAS threads
+ * spin-wait for each other), which is also why PyTorch picks 1 thread here.
+ *
  * Errors (missing dataset, bad options, a bad or mismatched checkpoint)
  * print one message and exit with status 1.
  *
@@ -46,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cblas.h>   /* OpenBLAS: openblas_set_num_threads () */
 #include <gnn/gnn.h>
 
 #define DEFAULT_DATA_DIR   "/usr/share/datasets/fashion-mnist"
@@ -580,6 +587,7 @@ main (int argc, char **argv)
   const gint64 no_value = G_MININT64;
   double lr_given = NAN;
   gint64 batch_given = no_value, seed_given = no_value, limit_given = no_value;
+  gint blas_threads = -1;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &opt.model, "mlp (784-256-128-10) or cnn (default mlp)", "NAME" },
     { "epochs", 0, 0, G_OPTION_ARG_INT64, &opt.epochs, "Total number of epochs (default 1)", "N" },
@@ -588,6 +596,7 @@ main (int argc, char **argv)
     { "momentum", 0, 0, G_OPTION_ARG_DOUBLE, &opt.momentum, "SGD momentum (default 0.9)", "M" },
     { "optimizer", 0, 0, G_OPTION_ARG_STRING, &opt.optimizer, "sgd or adam (default sgd)", "NAME" },
     { "workers", 0, 0, G_OPTION_ARG_INT, &opt.workers, "Data loader worker threads (default 2; 0: load in the main thread)", "N" },
+    { "blas-threads", 0, 0, G_OPTION_ARG_INT, &blas_threads, "OpenBLAS threads (default 1, or $OPENBLAS_NUM_THREADS)", "N" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed_given, "Seed of the initialization and the shuffling (default 0)", "N" },
     { "limit", 0, 0, G_OPTION_ARG_INT64, &limit_given, "Use only the first N training and test samples (default: all)", "N" },
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt.data_dir, "Directory of the Fashion-MNIST IDX files (default " DEFAULT_DATA_DIR ")", "DIR" },
@@ -629,6 +638,12 @@ main (int argc, char **argv)
     return usage_error ("--momentum must be in [0, 1)");
   if (opt.workers < 0)
     return usage_error ("--workers must be 0 or more");
+  if (blas_threads == 0 || blas_threads < -1)
+    return usage_error ("--blas-threads must be at least 1");
+  if (blas_threads > 0)
+    openblas_set_num_threads (blas_threads);
+  else if (g_getenv ("OPENBLAS_NUM_THREADS") == NULL)
+    openblas_set_num_threads (1);
   if (limit_given != no_value && limit_given < 0)
     return usage_error ("--limit must be 0 (all) or more");
   if (seed_given != no_value && seed_given < 0)
@@ -698,12 +713,13 @@ main (int argc, char **argv)
   test_n = gnn_tensor_get_size (test_x, 0, NULL);
   description = gnn_module_to_string (model);
   printf ("gnn-train: %s, %" G_GINT64_FORMAT " parameters; %s lr %g%s; batch %" G_GINT64_FORMAT
-          ", %d worker thread%s, seed %" G_GINT64_FORMAT "\n"
+          ", %d worker thread%s, %d BLAS thread%s, seed %" G_GINT64_FORMAT "\n"
           "data: %" G_GINT64_FORMAT " training and %" G_GINT64_FORMAT " test images from %s, "
           "normalized (x - %.4f) / %.4f\n",
           opt.model, n_params, opt.optimizer, opt.lr,
           strcmp (opt.optimizer, "sgd") == 0 ? (opt.momentum > 0 ? ", momentum 0.9" : "") : "",
-          opt.batch_size, opt.workers, opt.workers == 1 ? "" : "s", opt.seed,
+          opt.batch_size, opt.workers, opt.workers == 1 ? "" : "s",
+          openblas_get_num_threads (), openblas_get_num_threads () == 1 ? "" : "s", opt.seed,
           gnn_tensor_get_size (train_x, 0, NULL), test_n, opt.data_dir, PIXEL_MEAN, PIXEL_STD);
   if (strcmp (opt.optimizer, "sgd") == 0 && opt.momentum != 0.9 && opt.momentum > 0)
     printf ("(momentum %g)\n", opt.momentum);

@@ -132,6 +132,8 @@ gnn_batch_sampler_new (GnnSampler  *sampler,
  * gnn_batch_sampler_get_length:
  * @self: a #GnnBatchSampler
  *
+ * Gets the number of batches, like `len(batch_sampler)`.
+ *
  * Returns: the number of batches per epoch, like `len(batch_sampler)`
  */
 gint64
@@ -148,6 +150,8 @@ gnn_batch_sampler_get_length (GnnBatchSampler *self)
  * gnn_batch_sampler_get_batch_size:
  * @self: a #GnnBatchSampler
  *
+ * Gets [property@Gnn.BatchSampler:batch-size].
+ *
  * Returns: the number of indices per batch
  */
 gint64
@@ -161,6 +165,8 @@ gnn_batch_sampler_get_batch_size (GnnBatchSampler *self)
  * gnn_batch_sampler_get_drop_last:
  * @self: a #GnnBatchSampler
  *
+ * Gets [property@Gnn.BatchSampler:drop-last].
+ *
  * Returns: whether a last, incomplete batch is dropped
  */
 gboolean
@@ -173,6 +179,8 @@ gnn_batch_sampler_get_drop_last (GnnBatchSampler *self)
 /**
  * gnn_batch_sampler_get_sampler:
  * @self: a #GnnBatchSampler
+ *
+ * Gets the sampler whose indices are grouped into batches.
  *
  * Returns: (transfer none): the sampler of indices
  */

@@ -43,6 +43,8 @@ gnn_collate_init (GnnCollate *self)
 /**
  * gnn_collate_new:
  *
+ * Creates the default collation, which stacks each field of the items.
+ *
  * Returns: (transfer full): the default collation
  */
 GnnCollate *

@@ -122,6 +122,8 @@ gnn_concat_dataset_new (GnnDataset **datasets,
  * @self: a #GnnConcatDataset
  * @n_sizes: (out): the number of sizes (the number of datasets)
  *
+ * Gets the running totals of the datasets' lengths, like `cumulative_sizes`.
+ *
  * Returns: (transfer none) (array length=n_sizes): the running totals of the
  *   lengths, like `ConcatDataset.cumulative_sizes`
  */

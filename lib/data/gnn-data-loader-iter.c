@@ -322,6 +322,8 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
  * gnn_data_loader_iter_get_length:
  * @self: a #GnnDataLoaderIter
  *
+ * Gets the number of batches of the epoch this iterator walks.
+ *
  * Returns: the number of batches of this pass, or -1 for an iterable dataset
  */
 gint64

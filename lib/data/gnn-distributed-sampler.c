@@ -285,6 +285,8 @@ gnn_distributed_sampler_set_epoch (GnnDistributedSampler *self,
  * gnn_distributed_sampler_get_total_size:
  * @self: a #GnnDistributedSampler
  *
+ * Gets the number of indices over all replicas after padding or dropping.
+ *
  * Returns: the padded (or cut) number of indices over all replicas
  */
 gint64

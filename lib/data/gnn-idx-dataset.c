@@ -294,6 +294,8 @@ gnn_idx_dataset_new (const char  *images_path,
  * gnn_idx_dataset_get_images:
  * @self: a #GnnIdxDataset
  *
+ * Gets the decoded images as one float32 tensor.
+ *
  * Returns: (transfer none): all images, a float32 tensor `[N, rows, cols]`
  */
 GnnTensor *
@@ -306,6 +308,8 @@ gnn_idx_dataset_get_images (GnnIdxDataset *self)
 /**
  * gnn_idx_dataset_get_labels:
  * @self: a #GnnIdxDataset
+ *
+ * Gets the labels as one int64 tensor.
  *
  * Returns: (transfer none): all labels, an int64 tensor `[N]`
  */

@@ -33,6 +33,8 @@ gnn_item_iterator_init (GnnItemIterator *self)
  *   g_ptr_array_unref()), or %NULL at the end
  * @error: return location for a #GError
  *
+ * Fetches the next item of an iterable dataset's stream.
+ *
  * Returns: %TRUE with an item, %FALSE at the end of the stream or on error
  */
 gboolean

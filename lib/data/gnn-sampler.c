@@ -32,6 +32,8 @@ gnn_sampler_init (GnnSampler *self)
  * gnn_sampler_get_length: (virtual get_length)
  * @self: a #GnnSampler
  *
+ * Gets the number of indices an epoch yields, like `len(sampler)`.
+ *
  * Returns: the number of indices one epoch yields, like `len(sampler)`
  */
 gint64
@@ -129,6 +131,8 @@ gnn_sampler_iter_init (GnnSamplerIter *iter,
  * gnn_sampler_iter_next: (skip)
  * @iter: a #GnnSamplerIter
  * @index: (out): the next index
+ *
+ * Advances to the next index.
  *
  * Returns: %TRUE with the next index, or %FALSE at the end of the epoch
  */

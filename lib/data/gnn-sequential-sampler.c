@@ -93,6 +93,8 @@ gnn_sequential_sampler_init (GnnSequentialSampler *self)
  * gnn_sequential_sampler_new:
  * @data_source: the dataset
  *
+ * Creates a sampler yielding 0 … n-1 in order.
+ *
  * Returns: (transfer full): a sampler yielding the indices of @data_source in order
  */
 GnnSequentialSampler *

@@ -102,6 +102,8 @@ gnn_subset_random_sampler_init (GnnSubsetRandomSampler *self)
  * @n_indices: the number of indices
  * @generator: (nullable): the generator (%NULL: one seeded from system randomness)
  *
+ * Creates a sampler yielding the given indices in a new random order each epoch.
+ *
  * Returns: (transfer full): the sampler
  */
 GnnSubsetRandomSampler *

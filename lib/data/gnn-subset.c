@@ -112,6 +112,8 @@ gnn_subset_new (GnnDataset    *dataset,
  * gnn_subset_get_dataset:
  * @self: a #GnnSubset
  *
+ * Gets the dataset the subset indexes into.
+ *
  * Returns: (transfer none): the underlying dataset
  */
 GnnDataset *
@@ -125,6 +127,8 @@ gnn_subset_get_dataset (GnnSubset *self)
  * gnn_subset_get_indices:
  * @self: a #GnnSubset
  * @n_indices: (out): the number of indices
+ *
+ * Gets the indices of the subset in the underlying dataset.
  *
  * Returns: (transfer none) (array length=n_indices): the indices
  */

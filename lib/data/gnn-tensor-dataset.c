@@ -137,6 +137,8 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
  * gnn_tensor_dataset_get_tensors:
  * @self: a #GnnTensorDataset
  *
+ * Gets the tensors whose rows make the items.
+ *
  * Returns: (transfer container) (element-type Gnn.Tensor): the tensors (the
  *   array holds references: free it with g_ptr_array_unref())
  */

@@ -138,6 +138,8 @@ gnn_worker_info_set_current (GnnWorkerInfo *info)
  * gnn_worker_info_get_id:
  * @self: a #GnnWorkerInfo
  *
+ * Gets the id of the worker, from 0 to num_workers - 1.
+ *
  * Returns: the worker id, in `[0, num_workers)`
  */
 guint
@@ -150,6 +152,8 @@ gnn_worker_info_get_id (GnnWorkerInfo *self)
 /**
  * gnn_worker_info_get_num_workers:
  * @self: a #GnnWorkerInfo
+ *
+ * Gets the number of workers of the loader.
  *
  * Returns: the number of workers
  */
@@ -164,6 +168,8 @@ gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
  * gnn_worker_info_get_seed:
  * @self: a #GnnWorkerInfo
  *
+ * Gets the worker's seed: the loader's base seed plus the worker id.
+ *
  * Returns: the worker's seed (base seed + id)
  */
 guint64
@@ -176,6 +182,8 @@ gnn_worker_info_get_seed (GnnWorkerInfo *self)
 /**
  * gnn_worker_info_get_dataset:
  * @self: a #GnnWorkerInfo
+ *
+ * Gets the worker's dataset (in process workers, the forked copy).
  *
  * Returns: (transfer none): the dataset
  */

@@ -75,6 +75,8 @@ gnn_set_grad_enabled (gboolean enabled)
 /**
  * gnn_is_grad_enabled:
  *
+ * Checks whether the calling thread records operations for autograd.
+ *
  * Returns: whether the calling thread records operations for autograd, like
  *   `torch.is_grad_enabled ()`
  */
