@@ -1410,3 +1410,37 @@ class ParameterList(Gnn.ParameterList):
 _CParameterList = Gnn.ParameterList
 ParameterList = override(ParameterList)
 __all__.append('ParameterList')
+
+
+# --- losses ---------------------------------------------------------------
+# A loss module takes (input, target) but Gnn.Module's forward takes one
+# tensor, so the C API is loss.compute(input, target); criterion(x, t) maps
+# to it here as in torch. criterion(x) alone keeps torch's missing-target error.
+
+def _loss_call(self, input, target=None):
+    if target is None:
+        return Module.__call__(self, input)
+    return _guarded_call(type(self).compute, self, input, target)
+
+
+class CrossEntropyLoss(Gnn.CrossEntropyLoss):
+    __call__ = _loss_call
+
+
+class NLLLoss(Gnn.NLLLoss):
+    __call__ = _loss_call
+
+
+class MSELoss(Gnn.MSELoss):
+    __call__ = _loss_call
+
+
+class BCEWithLogitsLoss(Gnn.BCEWithLogitsLoss):
+    __call__ = _loss_call
+
+
+CrossEntropyLoss = override(CrossEntropyLoss)
+NLLLoss = override(NLLLoss)
+MSELoss = override(MSELoss)
+BCEWithLogitsLoss = override(BCEWithLogitsLoss)
+__all__ += ['CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss']

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-nn-private.h"
+#include "nn/gnn-pair-private.h"
 
 /**
  * GnnAvgPool2d:
@@ -55,31 +56,15 @@ gnn_avg_pool2d_forward (GnnModule  *module,
                                 self->divisor_override, error);
 }
 
-/* "2" for a square setting, "(2, 3)" otherwise (how PyTorch prints an int
- * or a tuple argument). */
-static void
-append_pair (GString    *s,
-             const char *name,
-             gint64      h,
-             gint64      w)
-{
-  if (h == w)
-    g_string_append_printf (s, "%s=%" G_GINT64_FORMAT, name, h);
-  else
-    g_string_append_printf (s, "%s=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", name, h, w);
-}
-
 static char *
 gnn_avg_pool2d_extra_repr (GnnModule *module)
 {
   GnnAvgPool2d *self = GNN_AVG_POOL2D (module);
   GString *s = g_string_new (NULL);
 
-  append_pair (s, "kernel_size", CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W));
-  g_string_append (s, ", ");
-  append_pair (s, "stride", CFG (self, PROP_STRIDE_H), CFG (self, PROP_STRIDE_W));
-  g_string_append (s, ", ");
-  append_pair (s, "padding", CFG (self, PROP_PADDING_H), CFG (self, PROP_PADDING_W));
+  gnn_nn_append_pair (s, "kernel_size", CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W), TRUE);
+  gnn_nn_append_pair (s, "stride", CFG (self, PROP_STRIDE_H), CFG (self, PROP_STRIDE_W), TRUE);
+  gnn_nn_append_pair (s, "padding", CFG (self, PROP_PADDING_H), CFG (self, PROP_PADDING_W), TRUE);
   return g_string_free (s, FALSE);
 }
 
@@ -90,12 +75,8 @@ gnn_avg_pool2d_constructed (GObject *object)
 
   G_OBJECT_CLASS (gnn_avg_pool2d_parent_class)->constructed (object);
 
-  /* stride=None means the kernel size */
-  if (CFG (self, PROP_STRIDE_H) == 0 && CFG (self, PROP_STRIDE_W) == 0)
-    {
-      CFG (self, PROP_STRIDE_H) = CFG (self, PROP_KERNEL_H);
-      CFG (self, PROP_STRIDE_W) = CFG (self, PROP_KERNEL_W);
-    }
+  gnn_nn_pool_default_stride (&CFG (self, PROP_STRIDE_H), &CFG (self, PROP_STRIDE_W),
+                              CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W));
 }
 
 static void
@@ -138,20 +119,14 @@ gnn_avg_pool2d_set_property (GObject      *object,
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
-static GParamSpec *
-int_property (const char *name,
-              gint64      minimum,
-              gint64      default_value)
-{
-  return g_param_spec_int64 (name, NULL, NULL, minimum, G_MAXINT32, default_value,
-                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-}
-
 static void
 gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+  static const GnnPairSpec pairs[] = {
+    { "kernel", 1, 1 }, { "stride", 0, 0 }, { "padding", 0, 0 },
+  };
 
   object_class->constructed = gnn_avg_pool2d_constructed;
   object_class->get_property = gnn_avg_pool2d_get_property;
@@ -164,54 +139,45 @@ gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
    *
    * The window height (`kernel_size[0]`).
    */
-  properties[PROP_KERNEL_H] = int_property ("kernel-h", 1, 1);
   /**
    * GnnAvgPool2d:kernel-w:
    *
    * The window width (`kernel_size[1]`).
    */
-  properties[PROP_KERNEL_W] = int_property ("kernel-w", 1, 1);
   /**
    * GnnAvgPool2d:stride-h:
    *
    * The vertical stride (`stride[0]`); 0 for both strides at construction
    * means the kernel size (PyTorch's `stride=None`).
    */
-  properties[PROP_STRIDE_H] = int_property ("stride-h", 0, 0);
   /**
    * GnnAvgPool2d:stride-w:
    *
    * The horizontal stride (`stride[1]`); see [property@Gnn.AvgPool2d:stride-h].
    */
-  properties[PROP_STRIDE_W] = int_property ("stride-w", 0, 0);
   /**
    * GnnAvgPool2d:padding-h:
    *
    * The implicit zero padding on the top and bottom (`padding[0]`).
    */
-  properties[PROP_PADDING_H] = int_property ("padding-h", 0, 0);
   /**
    * GnnAvgPool2d:padding-w:
    *
    * The implicit zero padding on the left and right (`padding[1]`).
    */
-  properties[PROP_PADDING_W] = int_property ("padding-w", 0, 0);
+  gnn_nn_pair_properties (properties, PROP_KERNEL_H, pairs, G_N_ELEMENTS (pairs));
   /**
    * GnnAvgPool2d:ceil-mode:
    *
    * Whether the output size is rounded up instead of down (`ceil_mode`).
    */
-  properties[PROP_CEIL_MODE] =
-    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CEIL_MODE] = gnn_nn_bool_property ("ceil-mode", FALSE);
   /**
    * GnnAvgPool2d:count-include-pad:
    *
    * Whether the zero padding counts in the divisor (`count_include_pad`).
    */
-  properties[PROP_COUNT_INCLUDE_PAD] =
-    g_param_spec_boolean ("count-include-pad", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_COUNT_INCLUDE_PAD] = gnn_nn_bool_property ("count-include-pad", TRUE);
   /**
    * GnnAvgPool2d:divisor-override:
    *
@@ -293,28 +259,9 @@ gnn_avg_pool2d_new_full (gint64    kernel_h,
                          gint64    divisor_override,
                          GError  **error)
 {
-  const struct { const char *name; gint64 value, minimum; } args[] = {
-    { "kernel_size", kernel_h, 1 }, { "kernel_size", kernel_w, 1 },
-    { "stride", stride_h, 0 }, { "stride", stride_w, 0 },
-    { "padding", padding_h, 0 }, { "padding", padding_w, 0 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (args); i++)
-    if (args[i].value < args[i].minimum || args[i].value > G_MAXINT32)
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                     "AvgPool2d: %s must be %s, got %" G_GINT64_FORMAT, args[i].name,
-                     args[i].minimum > 0 ? "a positive integer" : "a non-negative integer",
-                     args[i].value);
-        return NULL;
-      }
-  if ((stride_h == 0) != (stride_w == 0))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "AvgPool2d: stride must be positive on both axes or 0 on both (for the kernel size), got (%"
-                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", stride_h, stride_w);
-      return NULL;
-    }
+  if (!gnn_nn_check_pool_args ("AvgPool2d", kernel_h, kernel_w, stride_h, stride_w,
+                               padding_h, padding_w, 1, 1, error))
+    return NULL;
   if (divisor_override < G_MININT32 || divisor_override > G_MAXINT32)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "nn/gnn-nn-private.h"
+#include "nn/gnn-pair-private.h"
 
 /**
  * GnnConv2d:
@@ -170,18 +171,14 @@ gnn_conv2d_extra_repr (GnnModule *module)
   GnnConv2d *self = GNN_CONV2D (module);
   GString *s = g_string_new (NULL);
 
-  g_string_append_printf (s, "%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", kernel_size=(%"
-                          G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), stride=(%" G_GINT64_FORMAT
-                          ", %" G_GINT64_FORMAT ")",
-                          CFG (self, PROP_IN_CHANNELS), CFG (self, PROP_OUT_CHANNELS),
-                          CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W),
-                          CFG (self, PROP_STRIDE_H), CFG (self, PROP_STRIDE_W));
+  g_string_append_printf (s, "%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT,
+                          CFG (self, PROP_IN_CHANNELS), CFG (self, PROP_OUT_CHANNELS));
+  gnn_nn_append_pair (s, "kernel_size", CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W), FALSE);
+  gnn_nn_append_pair (s, "stride", CFG (self, PROP_STRIDE_H), CFG (self, PROP_STRIDE_W), FALSE);
   if (CFG (self, PROP_PADDING_H) != 0 || CFG (self, PROP_PADDING_W) != 0)
-    g_string_append_printf (s, ", padding=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")",
-                            CFG (self, PROP_PADDING_H), CFG (self, PROP_PADDING_W));
+    gnn_nn_append_pair (s, "padding", CFG (self, PROP_PADDING_H), CFG (self, PROP_PADDING_W), FALSE);
   if (CFG (self, PROP_DILATION_H) != 1 || CFG (self, PROP_DILATION_W) != 1)
-    g_string_append_printf (s, ", dilation=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")",
-                            CFG (self, PROP_DILATION_H), CFG (self, PROP_DILATION_W));
+    gnn_nn_append_pair (s, "dilation", CFG (self, PROP_DILATION_H), CFG (self, PROP_DILATION_W), FALSE);
   if (CFG (self, PROP_GROUPS) != 1)
     g_string_append_printf (s, ", groups=%" G_GINT64_FORMAT, CFG (self, PROP_GROUPS));
   if (!self->has_bias)
@@ -246,20 +243,14 @@ gnn_conv2d_dispose (GObject *object)
   G_OBJECT_CLASS (gnn_conv2d_parent_class)->dispose (object);
 }
 
-static GParamSpec *
-int_property (const char *name,
-              gint64      minimum,
-              gint64      default_value)
-{
-  return g_param_spec_int64 (name, NULL, NULL, minimum, G_MAXINT32, default_value,
-                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-}
-
 static void
 gnn_conv2d_class_init (GnnConv2dClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+  static const GnnPairSpec pairs[] = {
+    { "kernel", 1, 1 }, { "stride", 1, 1 }, { "padding", 0, 0 }, { "dilation", 1, 1 },
+  };
 
   object_class->constructed = gnn_conv2d_constructed;
   object_class->dispose = gnn_conv2d_dispose;
@@ -273,77 +264,68 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    *
    * The number of input channels (`in_channels`).
    */
-  properties[PROP_IN_CHANNELS] = int_property ("in-channels", 1, 1);
+  properties[PROP_IN_CHANNELS] = gnn_nn_int_property ("in-channels", 1, 1);
   /**
    * GnnConv2d:out-channels:
    *
    * The number of output channels (`out_channels`).
    */
-  properties[PROP_OUT_CHANNELS] = int_property ("out-channels", 1, 1);
+  properties[PROP_OUT_CHANNELS] = gnn_nn_int_property ("out-channels", 1, 1);
   /**
    * GnnConv2d:kernel-h:
    *
    * The kernel height (`kernel_size[0]`).
    */
-  properties[PROP_KERNEL_H] = int_property ("kernel-h", 1, 1);
   /**
    * GnnConv2d:kernel-w:
    *
    * The kernel width (`kernel_size[1]`).
    */
-  properties[PROP_KERNEL_W] = int_property ("kernel-w", 1, 1);
   /**
    * GnnConv2d:stride-h:
    *
    * The vertical stride (`stride[0]`).
    */
-  properties[PROP_STRIDE_H] = int_property ("stride-h", 1, 1);
   /**
    * GnnConv2d:stride-w:
    *
    * The horizontal stride (`stride[1]`).
    */
-  properties[PROP_STRIDE_W] = int_property ("stride-w", 1, 1);
   /**
    * GnnConv2d:padding-h:
    *
    * The zero padding added on the top and bottom (`padding[0]`).
    */
-  properties[PROP_PADDING_H] = int_property ("padding-h", 0, 0);
   /**
    * GnnConv2d:padding-w:
    *
    * The zero padding added on the left and right (`padding[1]`).
    */
-  properties[PROP_PADDING_W] = int_property ("padding-w", 0, 0);
   /**
    * GnnConv2d:dilation-h:
    *
    * The vertical spacing between kernel taps (`dilation[0]`).
    */
-  properties[PROP_DILATION_H] = int_property ("dilation-h", 1, 1);
   /**
    * GnnConv2d:dilation-w:
    *
    * The horizontal spacing between kernel taps (`dilation[1]`).
    */
-  properties[PROP_DILATION_W] = int_property ("dilation-w", 1, 1);
+  gnn_nn_pair_properties (properties, PROP_KERNEL_H, pairs, G_N_ELEMENTS (pairs));
   /**
    * GnnConv2d:groups:
    *
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    */
-  properties[PROP_GROUPS] = int_property ("groups", 1, 1);
+  properties[PROP_GROUPS] = gnn_nn_int_property ("groups", 1, 1);
   /**
    * GnnConv2d:has-bias:
    *
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    */
-  properties[PROP_HAS_BIAS] =
-    g_param_spec_boolean ("has-bias", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HAS_BIAS] = gnn_nn_bool_property ("has-bias", TRUE);
   /**
    * GnnConv2d:generator:
    *
@@ -438,7 +420,7 @@ gnn_conv2d_new_full (gint64        in_channels,
                      GnnGenerator *generator,
                      GError      **error)
 {
-  const struct { const char *name; gint64 value, minimum; } args[] = {
+  const GnnIntArg args[] = {
     { "in_channels", in_channels, 1 }, { "out_channels", out_channels, 1 },
     { "kernel_size", kernel_h, 1 }, { "kernel_size", kernel_w, 1 },
     { "stride", stride_h, 1 }, { "stride", stride_w, 1 },
@@ -448,16 +430,8 @@ gnn_conv2d_new_full (gint64        in_channels,
 
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (args); i++)
-    if (args[i].value < args[i].minimum || args[i].value > G_MAXINT32)
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                     "Conv2d: %s must be %s, got %" G_GINT64_FORMAT, args[i].name,
-                     args[i].minimum > 0 ? "a positive integer" : "a non-negative integer",
-                     args[i].value);
-        return NULL;
-      }
-  if (!check_config (in_channels, out_channels, groups, error))
+  if (!gnn_nn_check_int_args ("Conv2d", args, G_N_ELEMENTS (args), error) ||
+      !check_config (in_channels, out_channels, groups, error))
     return NULL;
   return g_object_new (GNN_TYPE_CONV2D,
                        "in-channels", in_channels, "out-channels", out_channels,

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "nn/gnn-nn-private.h"
+#include "nn/gnn-softmax-private.h"
 
 /**
  * GnnLogSoftmax:
@@ -25,26 +26,13 @@ struct _GnnLogSoftmax
 
 enum {
   PROP_0,
-  PROP_DIM,
+  PROP_DIM = GNN_SOFTMAX_PROP_DIM,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnLogSoftmax, gnn_log_softmax, GNN_TYPE_MODULE)
-
-/* PyTorch's _get_softmax_dim for dim=None. */
-static gint
-resolve_dim (gint       dim,
-             GnnTensor *input)
-{
-  guint ndim;
-
-  if (dim != GNN_SOFTMAX_DIM_NONE)
-    return dim;
-  ndim = gnn_tensor_get_ndim (input);
-  return ndim == 0 || ndim == 1 || ndim == 3 ? 0 : 1;
-}
 
 static GnnTensor *
 gnn_log_softmax_forward (GnnModule  *module,
@@ -53,7 +41,7 @@ gnn_log_softmax_forward (GnnModule  *module,
 {
   GnnLogSoftmax *self = GNN_LOG_SOFTMAX (module);
 
-  return gnn_tensor_log_softmax (input, resolve_dim (self->dim, input), error);
+  return gnn_tensor_log_softmax (input, gnn_nn_softmax_resolve_dim (self->dim, input), error);
 }
 
 static char *
@@ -61,9 +49,7 @@ gnn_log_softmax_extra_repr (GnnModule *module)
 {
   GnnLogSoftmax *self = GNN_LOG_SOFTMAX (module);
 
-  if (self->dim == GNN_SOFTMAX_DIM_NONE)
-    return g_strdup ("dim=None");
-  return g_strdup_printf ("dim=%d", self->dim);
+  return gnn_nn_softmax_dim_repr (self->dim);
 }
 
 static void
@@ -72,16 +58,7 @@ gnn_log_softmax_get_property (GObject    *object,
                               GValue     *value,
                               GParamSpec *pspec)
 {
-  GnnLogSoftmax *self = GNN_LOG_SOFTMAX (object);
-
-  switch (prop_id)
-    {
-    case PROP_DIM:
-      g_value_set_int (value, self->dim);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  gnn_nn_softmax_get_dim (object, prop_id, GNN_LOG_SOFTMAX (object)->dim, value, pspec);
 }
 
 static void
@@ -90,16 +67,7 @@ gnn_log_softmax_set_property (GObject      *object,
                               const GValue *value,
                               GParamSpec   *pspec)
 {
-  GnnLogSoftmax *self = GNN_LOG_SOFTMAX (object);
-
-  switch (prop_id)
-    {
-    case PROP_DIM:
-      self->dim = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  gnn_nn_softmax_set_dim (object, prop_id, &GNN_LOG_SOFTMAX (object)->dim, value, pspec);
 }
 
 static void
@@ -119,9 +87,7 @@ gnn_log_softmax_class_init (GnnLogSoftmaxClass *klass)
    * The dimension along which the log-softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    */
-  properties[PROP_DIM] =
-    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, GNN_SOFTMAX_DIM_NONE,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DIM] = gnn_nn_softmax_dim_pspec ();
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-nn-private.h"
+#include "nn/gnn-pair-private.h"
 
 /**
  * GnnMaxPool2d:
@@ -53,33 +54,16 @@ gnn_max_pool2d_forward (GnnModule  *module,
                                 self->ceil_mode, error);
 }
 
-/* "2" for a square setting, "(2, 3)" otherwise (how PyTorch prints an int
- * or a tuple argument). */
-static void
-append_pair (GString    *s,
-             const char *name,
-             gint64      h,
-             gint64      w)
-{
-  if (h == w)
-    g_string_append_printf (s, "%s=%" G_GINT64_FORMAT, name, h);
-  else
-    g_string_append_printf (s, "%s=(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", name, h, w);
-}
-
 static char *
 gnn_max_pool2d_extra_repr (GnnModule *module)
 {
   GnnMaxPool2d *self = GNN_MAX_POOL2D (module);
   GString *s = g_string_new (NULL);
 
-  append_pair (s, "kernel_size", CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W));
-  g_string_append (s, ", ");
-  append_pair (s, "stride", CFG (self, PROP_STRIDE_H), CFG (self, PROP_STRIDE_W));
-  g_string_append (s, ", ");
-  append_pair (s, "padding", CFG (self, PROP_PADDING_H), CFG (self, PROP_PADDING_W));
-  g_string_append (s, ", ");
-  append_pair (s, "dilation", CFG (self, PROP_DILATION_H), CFG (self, PROP_DILATION_W));
+  gnn_nn_append_pair (s, "kernel_size", CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W), TRUE);
+  gnn_nn_append_pair (s, "stride", CFG (self, PROP_STRIDE_H), CFG (self, PROP_STRIDE_W), TRUE);
+  gnn_nn_append_pair (s, "padding", CFG (self, PROP_PADDING_H), CFG (self, PROP_PADDING_W), TRUE);
+  gnn_nn_append_pair (s, "dilation", CFG (self, PROP_DILATION_H), CFG (self, PROP_DILATION_W), TRUE);
   g_string_append_printf (s, ", ceil_mode=%s", gnn_nn_bool_str (self->ceil_mode));
   return g_string_free (s, FALSE);
 }
@@ -91,12 +75,8 @@ gnn_max_pool2d_constructed (GObject *object)
 
   G_OBJECT_CLASS (gnn_max_pool2d_parent_class)->constructed (object);
 
-  /* stride=None means the kernel size */
-  if (CFG (self, PROP_STRIDE_H) == 0 && CFG (self, PROP_STRIDE_W) == 0)
-    {
-      CFG (self, PROP_STRIDE_H) = CFG (self, PROP_KERNEL_H);
-      CFG (self, PROP_STRIDE_W) = CFG (self, PROP_KERNEL_W);
-    }
+  gnn_nn_pool_default_stride (&CFG (self, PROP_STRIDE_H), &CFG (self, PROP_STRIDE_W),
+                              CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W));
 }
 
 static void
@@ -131,20 +111,14 @@ gnn_max_pool2d_set_property (GObject      *object,
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
-static GParamSpec *
-int_property (const char *name,
-              gint64      minimum,
-              gint64      default_value)
-{
-  return g_param_spec_int64 (name, NULL, NULL, minimum, G_MAXINT32, default_value,
-                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-}
-
 static void
 gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
+  static const GnnPairSpec pairs[] = {
+    { "kernel", 1, 1 }, { "stride", 0, 0 }, { "padding", 0, 0 }, { "dilation", 1, 1 },
+  };
 
   object_class->constructed = gnn_max_pool2d_constructed;
   object_class->get_property = gnn_max_pool2d_get_property;
@@ -157,58 +131,49 @@ gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
    *
    * The window height (`kernel_size[0]`).
    */
-  properties[PROP_KERNEL_H] = int_property ("kernel-h", 1, 1);
   /**
    * GnnMaxPool2d:kernel-w:
    *
    * The window width (`kernel_size[1]`).
    */
-  properties[PROP_KERNEL_W] = int_property ("kernel-w", 1, 1);
   /**
    * GnnMaxPool2d:stride-h:
    *
    * The vertical stride (`stride[0]`); 0 for both strides at construction
    * means the kernel size (PyTorch's `stride=None`).
    */
-  properties[PROP_STRIDE_H] = int_property ("stride-h", 0, 0);
   /**
    * GnnMaxPool2d:stride-w:
    *
    * The horizontal stride (`stride[1]`); see [property@Gnn.MaxPool2d:stride-h].
    */
-  properties[PROP_STRIDE_W] = int_property ("stride-w", 0, 0);
   /**
    * GnnMaxPool2d:padding-h:
    *
    * The implicit -inf padding on the top and bottom (`padding[0]`).
    */
-  properties[PROP_PADDING_H] = int_property ("padding-h", 0, 0);
   /**
    * GnnMaxPool2d:padding-w:
    *
    * The implicit -inf padding on the left and right (`padding[1]`).
    */
-  properties[PROP_PADDING_W] = int_property ("padding-w", 0, 0);
   /**
    * GnnMaxPool2d:dilation-h:
    *
    * The vertical spacing between window taps (`dilation[0]`).
    */
-  properties[PROP_DILATION_H] = int_property ("dilation-h", 1, 1);
   /**
    * GnnMaxPool2d:dilation-w:
    *
    * The horizontal spacing between window taps (`dilation[1]`).
    */
-  properties[PROP_DILATION_W] = int_property ("dilation-w", 1, 1);
+  gnn_nn_pair_properties (properties, PROP_KERNEL_H, pairs, G_N_ELEMENTS (pairs));
   /**
    * GnnMaxPool2d:ceil-mode:
    *
    * Whether the output size is rounded up instead of down (`ceil_mode`).
    */
-  properties[PROP_CEIL_MODE] =
-    g_param_spec_boolean ("ceil-mode", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CEIL_MODE] = gnn_nn_bool_property ("ceil-mode", FALSE);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -217,43 +182,6 @@ gnn_max_pool2d_init (GnnMaxPool2d *self)
 {
   CFG (self, PROP_KERNEL_H) = CFG (self, PROP_KERNEL_W) = 1;
   CFG (self, PROP_DILATION_H) = CFG (self, PROP_DILATION_W) = 1;
-}
-
-static gboolean
-check_args (gint64    kernel_h,
-            gint64    kernel_w,
-            gint64    stride_h,
-            gint64    stride_w,
-            gint64    padding_h,
-            gint64    padding_w,
-            gint64    dilation_h,
-            gint64    dilation_w,
-            GError  **error)
-{
-  const struct { const char *name; gint64 value, minimum; } args[] = {
-    { "kernel_size", kernel_h, 1 }, { "kernel_size", kernel_w, 1 },
-    { "stride", stride_h, 0 }, { "stride", stride_w, 0 },
-    { "padding", padding_h, 0 }, { "padding", padding_w, 0 },
-    { "dilation", dilation_h, 1 }, { "dilation", dilation_w, 1 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (args); i++)
-    if (args[i].value < args[i].minimum || args[i].value > G_MAXINT32)
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                     "MaxPool2d: %s must be %s, got %" G_GINT64_FORMAT, args[i].name,
-                     args[i].minimum > 0 ? "a positive integer" : "a non-negative integer",
-                     args[i].value);
-        return FALSE;
-      }
-  if ((stride_h == 0) != (stride_w == 0))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "MaxPool2d: stride must be positive on both axes or 0 on both (for the kernel size), got (%"
-                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", stride_h, stride_w);
-      return FALSE;
-    }
-  return TRUE;
 }
 
 /**
@@ -314,8 +242,8 @@ gnn_max_pool2d_new_full (gint64    kernel_h,
                          gboolean  ceil_mode,
                          GError  **error)
 {
-  if (!check_args (kernel_h, kernel_w, stride_h, stride_w, padding_h, padding_w,
-                   dilation_h, dilation_w, error))
+  if (!gnn_nn_check_pool_args ("MaxPool2d", kernel_h, kernel_w, stride_h, stride_w,
+                               padding_h, padding_w, dilation_h, dilation_w, error))
     return NULL;
   return g_object_new (GNN_TYPE_MAX_POOL2D,
                        "kernel-h", kernel_h, "kernel-w", kernel_w,

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "module/gnn-module-private.h"
+#include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
 /**
@@ -57,7 +58,7 @@ gnn_module_dict_get_length (GnnModuleDict *self)
 {
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), 0);
 
-  return gnn_nn_module_entries (GNN_MODULE (self))->len;
+  return gnn_container_get_length (GNN_MODULE (self), GNN_MAP_MODULES);
 }
 
 /**
@@ -71,31 +72,9 @@ gnn_module_dict_get_length (GnnModuleDict *self)
 char **
 gnn_module_dict_get_keys (GnnModuleDict *self)
 {
-  GPtrArray *entries;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), NULL);
-  entries = gnn_nn_module_entries (GNN_MODULE (self));
 
-  for (guint i = 0; i < entries->len; i++)
-    g_strv_builder_add (builder, ((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
-  return g_strv_builder_end (builder);
-}
-
-static GnnMapEntry *
-lookup_entry (GnnModuleDict *self,
-              const char    *key)
-{
-  return gnn_ordered_map_lookup (&gnn_module_priv (GNN_MODULE (self))->maps[GNN_MAP_MODULES], key);
-}
-
-static void
-set_key_error (GnnModuleDict *self,
-               const char    *key,
-               GError       **error)
-{
-  g_set_error (error, GNN_ERROR, GNN_ERROR_KEY, "'%s' is not a key of %s",
-               key, gnn_module_get_name (GNN_MODULE (self)));
+  return gnn_container_get_keys (GNN_MODULE (self), GNN_MAP_MODULES);
 }
 
 /**
@@ -114,7 +93,7 @@ gnn_module_dict_contains (GnnModuleDict *self,
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  return lookup_entry (self, key) != NULL;
+  return gnn_container_entry_for (GNN_MODULE (self), GNN_MAP_MODULES, key, NULL) != NULL;
 }
 
 /**
@@ -133,18 +112,10 @@ gnn_module_dict_get (GnnModuleDict *self,
                      const char    *key,
                      GError       **error)
 {
-  GnnMapEntry *entry;
-
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
-  entry = lookup_entry (self, key);
-  if (entry == NULL)
-    {
-      set_key_error (self, key, error);
-      return NULL;
-    }
-  return (GnnModule *) entry->value;
+  return (GnnModule *) gnn_container_get_for (GNN_MODULE (self), GNN_MAP_MODULES, key, error);
 }
 
 /**
@@ -191,22 +162,10 @@ gnn_module_dict_pop (GnnModuleDict *self,
                      const char    *key,
                      GError       **error)
 {
-  GnnMapEntry *entry;
-  g_autoptr(GObject) value = NULL;
-
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
-  entry = lookup_entry (self, key);
-  if (entry == NULL)
-    {
-      set_key_error (self, key, error);
-      return NULL;
-    }
-  value = entry->value != NULL ? g_object_ref (entry->value) : NULL;
-  if (!gnn_module_delete_child (GNN_MODULE (self), key, error))
-    return NULL;
-  return (GnnModule *) g_steal_pointer (&value);
+  return (GnnModule *) gnn_container_pop_key (GNN_MODULE (self), GNN_MAP_MODULES, key, error);
 }
 
 /**
@@ -225,22 +184,19 @@ gnn_module_dict_update (GnnModuleDict *self,
                         GnnModuleDict *other,
                         GError       **error)
 {
-  GPtrArray *entries;
-  g_autoptr(GPtrArray) snapshot = NULL;
+  g_auto(GStrv) keys = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), FALSE);
   g_return_val_if_fail (GNN_IS_MODULE_DICT (other), FALSE);
-  entries = gnn_nn_module_entries (GNN_MODULE (other));
 
-  snapshot = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < entries->len; i++)
-    g_ptr_array_add (snapshot, g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, i))->name));
-  for (guint i = 0; i < snapshot->len; i++)
+  /* Snapshot: registering may run code that changes @other. */
+  keys = gnn_container_get_keys (GNN_MODULE (other), GNN_MAP_MODULES);
+  for (guint i = 0; keys[i] != NULL; i++)
     {
-      const char *key = g_ptr_array_index (snapshot, i);
-      GnnMapEntry *entry = lookup_entry (other, key);
+      GnnMapEntry *entry = gnn_container_entry_for (GNN_MODULE (other), GNN_MAP_MODULES,
+                                                    keys[i], NULL);
 
-      if (!gnn_module_register_module (GNN_MODULE (self), key,
+      if (!gnn_module_register_module (GNN_MODULE (self), keys[i],
                                        (GnnModule *) entry->value, error))
         return FALSE;
     }
@@ -256,11 +212,7 @@ gnn_module_dict_update (GnnModuleDict *self,
 void
 gnn_module_dict_clear (GnnModuleDict *self)
 {
-  g_auto(GStrv) keys = NULL;
-
   g_return_if_fail (GNN_IS_MODULE_DICT (self));
 
-  keys = gnn_module_dict_get_keys (self);
-  for (guint i = 0; keys[i] != NULL; i++)
-    gnn_module_delete_child (GNN_MODULE (self), keys[i], NULL);
+  gnn_container_clear (GNN_MODULE (self), GNN_MAP_MODULES);
 }

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "module/gnn-module-private.h"
+#include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
 /**
@@ -55,22 +56,6 @@ gnn_parameter_dict_init (GnnParameterDict *self)
 {
 }
 
-static GnnMapEntry *
-lookup_entry (GnnParameterDict *self,
-              const char       *key)
-{
-  return gnn_ordered_map_lookup (&gnn_module_priv (GNN_MODULE (self))->maps[GNN_MAP_PARAMETERS], key);
-}
-
-static void
-set_key_error (GnnParameterDict *self,
-               const char       *key,
-               GError          **error)
-{
-  g_set_error (error, GNN_ERROR, GNN_ERROR_KEY, "'%s' is not a key of %s",
-               key, gnn_module_get_name (GNN_MODULE (self)));
-}
-
 /**
  * gnn_parameter_dict_new:
  *
@@ -98,7 +83,7 @@ gnn_parameter_dict_get_length (GnnParameterDict *self)
 {
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), 0);
 
-  return gnn_nn_parameter_entries (GNN_MODULE (self))->len;
+  return gnn_container_get_length (GNN_MODULE (self), GNN_MAP_PARAMETERS);
 }
 
 /**
@@ -112,15 +97,9 @@ gnn_parameter_dict_get_length (GnnParameterDict *self)
 char **
 gnn_parameter_dict_get_keys (GnnParameterDict *self)
 {
-  GPtrArray *entries;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), NULL);
-  entries = gnn_nn_parameter_entries (GNN_MODULE (self));
 
-  for (guint i = 0; i < entries->len; i++)
-    g_strv_builder_add (builder, ((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
-  return g_strv_builder_end (builder);
+  return gnn_container_get_keys (GNN_MODULE (self), GNN_MAP_PARAMETERS);
 }
 
 /**
@@ -139,7 +118,7 @@ gnn_parameter_dict_contains (GnnParameterDict *self,
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  return lookup_entry (self, key) != NULL;
+  return gnn_container_entry_for (GNN_MODULE (self), GNN_MAP_PARAMETERS, key, NULL) != NULL;
 }
 
 /**
@@ -158,18 +137,10 @@ gnn_parameter_dict_get (GnnParameterDict *self,
                         const char       *key,
                         GError          **error)
 {
-  GnnMapEntry *entry;
-
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
-  entry = lookup_entry (self, key);
-  if (entry == NULL)
-    {
-      set_key_error (self, key, error);
-      return NULL;
-    }
-  return (GnnParameter *) entry->value;
+  return (GnnParameter *) gnn_container_get_for (GNN_MODULE (self), GNN_MAP_PARAMETERS, key, error);
 }
 
 /**
@@ -218,22 +189,10 @@ gnn_parameter_dict_pop (GnnParameterDict *self,
                         const char       *key,
                         GError          **error)
 {
-  GnnMapEntry *entry;
-  g_autoptr(GObject) value = NULL;
-
   g_return_val_if_fail (GNN_IS_PARAMETER_DICT (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
-  entry = lookup_entry (self, key);
-  if (entry == NULL)
-    {
-      set_key_error (self, key, error);
-      return NULL;
-    }
-  value = entry->value != NULL ? g_object_ref (entry->value) : NULL;
-  if (!gnn_module_delete_child (GNN_MODULE (self), key, error))
-    return NULL;
-  return (GnnParameter *) g_steal_pointer (&value);
+  return (GnnParameter *) gnn_container_pop_key (GNN_MODULE (self), GNN_MAP_PARAMETERS, key, error);
 }
 
 /**
@@ -245,11 +204,7 @@ gnn_parameter_dict_pop (GnnParameterDict *self,
 void
 gnn_parameter_dict_clear (GnnParameterDict *self)
 {
-  g_auto(GStrv) keys = NULL;
-
   g_return_if_fail (GNN_IS_PARAMETER_DICT (self));
 
-  keys = gnn_parameter_dict_get_keys (self);
-  for (guint i = 0; keys[i] != NULL; i++)
-    gnn_module_delete_child (GNN_MODULE (self), keys[i], NULL);
+  gnn_container_clear (GNN_MODULE (self), GNN_MAP_PARAMETERS);
 }

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "module/gnn-module-private.h"
+#include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
 /**
@@ -92,7 +93,7 @@ gnn_parameter_list_get_length (GnnParameterList *self)
 {
   g_return_val_if_fail (GNN_IS_PARAMETER_LIST (self), 0);
 
-  return gnn_nn_parameter_entries (GNN_MODULE (self))->len;
+  return gnn_container_get_length (GNN_MODULE (self), GNN_MAP_PARAMETERS);
 }
 
 /**
@@ -111,15 +112,9 @@ gnn_parameter_list_get (GnnParameterList *self,
                         gint64            index,
                         GError          **error)
 {
-  GPtrArray *entries;
-  guint i;
-
   g_return_val_if_fail (GNN_IS_PARAMETER_LIST (self), NULL);
-  entries = gnn_nn_parameter_entries (GNN_MODULE (self));
 
-  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
-    return NULL;
-  return (GnnParameter *) ((GnnMapEntry *) g_ptr_array_index (entries, i))->value;
+  return (GnnParameter *) gnn_container_get_at (GNN_MODULE (self), GNN_MAP_PARAMETERS, index, error);
 }
 
 /**
@@ -139,16 +134,14 @@ gnn_parameter_list_set (GnnParameterList *self,
                         GnnTensor        *value,
                         GError          **error)
 {
-  GPtrArray *entries;
   g_autoptr(GnnParameter) parameter = NULL;
   char key[24];
   guint i;
 
   g_return_val_if_fail (GNN_IS_PARAMETER_LIST (self), FALSE);
   g_return_val_if_fail (GNN_IS_TENSOR (value), FALSE);
-  entries = gnn_nn_parameter_entries (GNN_MODULE (self));
 
-  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+  if (gnn_container_entry_at (GNN_MODULE (self), GNN_MAP_PARAMETERS, index, &i, error) == NULL)
     return FALSE;
   parameter = gnn_nn_as_parameter (value);
   g_snprintf (key, sizeof key, "%u", i);
@@ -167,16 +160,12 @@ gnn_parameter_list_append (GnnParameterList *self,
                            GnnTensor        *value)
 {
   g_autoptr(GnnParameter) parameter = NULL;
-  g_autoptr(GError) error = NULL;
-  char key[24];
 
   g_return_if_fail (GNN_IS_PARAMETER_LIST (self));
   g_return_if_fail (GNN_IS_TENSOR (value));
 
   parameter = gnn_nn_as_parameter (value);
-  g_snprintf (key, sizeof key, "%u", gnn_parameter_list_get_length (self));
-  if (!gnn_module_register_parameter (GNN_MODULE (self), key, parameter, &error))
-    g_critical ("gnn_parameter_list_append: %s", error->message);
+  gnn_container_append (GNN_MODULE (self), GNN_MAP_PARAMETERS, G_OBJECT (parameter), G_STRFUNC);
 }
 
 /**

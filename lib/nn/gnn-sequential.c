@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "module/gnn-module-private.h"
+#include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
 /**
@@ -113,7 +114,7 @@ gnn_sequential_get_length (GnnSequential *self)
 {
   g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), 0);
 
-  return gnn_nn_module_entries (GNN_MODULE (self))->len;
+  return gnn_container_get_length (GNN_MODULE (self), GNN_MAP_MODULES);
 }
 
 /**
@@ -133,17 +134,9 @@ gnn_sequential_get (GnnSequential *self,
                     gint64         index,
                     GError       **error)
 {
-  GPtrArray *entries;
-  GnnMapEntry *entry;
-  guint i;
-
   g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), NULL);
-  entries = gnn_nn_module_entries (GNN_MODULE (self));
 
-  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
-    return NULL;
-  entry = g_ptr_array_index (entries, i);
-  return (GnnModule *) entry->value;
+  return (GnnModule *) gnn_container_get_at (GNN_MODULE (self), GNN_MAP_MODULES, index, error);
 }
 
 /**
@@ -165,18 +158,10 @@ gnn_sequential_set (GnnSequential *self,
                     GnnModule     *module,
                     GError       **error)
 {
-  GPtrArray *entries;
-  g_autofree char *key = NULL;
-  guint i;
-
   g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
-  entries = gnn_nn_module_entries (GNN_MODULE (self));
 
-  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
-    return FALSE;
-  key = g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
-  return gnn_module_set_child (GNN_MODULE (self), key, G_OBJECT (module), error);
+  return gnn_container_set_module_at (GNN_MODULE (self), index, module, error);
 }
 
 /**
@@ -191,15 +176,10 @@ void
 gnn_sequential_append (GnnSequential *self,
                        GnnModule     *module)
 {
-  g_autoptr(GError) error = NULL;
-  char key[24];
-
   g_return_if_fail (GNN_IS_SEQUENTIAL (self));
   g_return_if_fail (GNN_IS_MODULE (module));
 
-  g_snprintf (key, sizeof key, "%u", gnn_sequential_get_length (self));
-  if (!gnn_module_register_module (GNN_MODULE (self), key, module, &error))
-    g_critical ("gnn_sequential_append: %s", error->message);
+  gnn_container_append (GNN_MODULE (self), GNN_MAP_MODULES, G_OBJECT (module), G_STRFUNC);
 }
 
 /**
@@ -264,24 +244,9 @@ gnn_sequential_pop (GnnSequential *self,
                     gint64         index,
                     GError       **error)
 {
-  GPtrArray *entries;
-  GnnMapEntry *entry;
-  g_autoptr(GObject) value = NULL;
-  g_autofree char *key = NULL;
-  guint i;
-
   g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), NULL);
-  entries = gnn_nn_module_entries (GNN_MODULE (self));
 
-  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
-    return NULL;
-  entry = g_ptr_array_index (entries, i);
-  value = entry->value != NULL ? g_object_ref (entry->value) : NULL;
-  key = g_strdup (entry->name);
-  if (!gnn_module_delete_child (GNN_MODULE (self), key, error) ||
-      !gnn_nn_renumber_modules (GNN_MODULE (self), error))
-    return NULL;
-  return (GnnModule *) g_steal_pointer (&value);
+  return (GnnModule *) gnn_container_pop_module (GNN_MODULE (self), index, error);
 }
 
 /**
@@ -308,24 +273,8 @@ gnn_sequential_slice (GnnSequential *self,
                       gint64         step,
                       GError       **error)
 {
-  GPtrArray *entries;
-  g_autoptr(GArray) positions = NULL;
-  g_autoptr(GnnSequential) result = NULL;
-
   g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), NULL);
-  entries = gnn_nn_module_entries (GNN_MODULE (self));
 
-  positions = gnn_nn_slice_positions (entries->len, start, stop, step, error);
-  if (positions == NULL)
-    return NULL;
-  result = g_object_new (G_OBJECT_TYPE (self), NULL);
-  for (guint i = 0; i < positions->len; i++)
-    {
-      GnnMapEntry *entry = g_ptr_array_index (entries, g_array_index (positions, guint, i));
-
-      if (!gnn_module_register_module (GNN_MODULE (result), entry->name,
-                                       (GnnModule *) entry->value, error))
-        return NULL;
-    }
-  return g_steal_pointer (&result);
+  return (GnnSequential *) gnn_container_slice_modules (GNN_MODULE (self), start, stop, step,
+                                               FALSE, error);
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "nn/gnn-nn-private.h"
+#include "nn/gnn-softmax-private.h"
 
 /**
  * GnnSoftmax:
@@ -26,26 +27,13 @@ struct _GnnSoftmax
 
 enum {
   PROP_0,
-  PROP_DIM,
+  PROP_DIM = GNN_SOFTMAX_PROP_DIM,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnSoftmax, gnn_softmax, GNN_TYPE_MODULE)
-
-/* PyTorch's _get_softmax_dim for dim=None. */
-static gint
-resolve_dim (gint       dim,
-             GnnTensor *input)
-{
-  guint ndim;
-
-  if (dim != GNN_SOFTMAX_DIM_NONE)
-    return dim;
-  ndim = gnn_tensor_get_ndim (input);
-  return ndim == 0 || ndim == 1 || ndim == 3 ? 0 : 1;
-}
 
 static GnnTensor *
 gnn_softmax_forward (GnnModule  *module,
@@ -54,7 +42,7 @@ gnn_softmax_forward (GnnModule  *module,
 {
   GnnSoftmax *self = GNN_SOFTMAX (module);
 
-  return gnn_tensor_softmax (input, resolve_dim (self->dim, input), error);
+  return gnn_tensor_softmax (input, gnn_nn_softmax_resolve_dim (self->dim, input), error);
 }
 
 static char *
@@ -62,9 +50,7 @@ gnn_softmax_extra_repr (GnnModule *module)
 {
   GnnSoftmax *self = GNN_SOFTMAX (module);
 
-  if (self->dim == GNN_SOFTMAX_DIM_NONE)
-    return g_strdup ("dim=None");
-  return g_strdup_printf ("dim=%d", self->dim);
+  return gnn_nn_softmax_dim_repr (self->dim);
 }
 
 static void
@@ -73,16 +59,7 @@ gnn_softmax_get_property (GObject    *object,
                           GValue     *value,
                           GParamSpec *pspec)
 {
-  GnnSoftmax *self = GNN_SOFTMAX (object);
-
-  switch (prop_id)
-    {
-    case PROP_DIM:
-      g_value_set_int (value, self->dim);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  gnn_nn_softmax_get_dim (object, prop_id, GNN_SOFTMAX (object)->dim, value, pspec);
 }
 
 static void
@@ -91,16 +68,7 @@ gnn_softmax_set_property (GObject      *object,
                           const GValue *value,
                           GParamSpec   *pspec)
 {
-  GnnSoftmax *self = GNN_SOFTMAX (object);
-
-  switch (prop_id)
-    {
-    case PROP_DIM:
-      self->dim = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  gnn_nn_softmax_set_dim (object, prop_id, &GNN_SOFTMAX (object)->dim, value, pspec);
 }
 
 static void
@@ -120,9 +88,7 @@ gnn_softmax_class_init (GnnSoftmaxClass *klass)
    * The dimension along which the softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    */
-  properties[PROP_DIM] =
-    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, GNN_SOFTMAX_DIM_NONE,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DIM] = gnn_nn_softmax_dim_pspec ();
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

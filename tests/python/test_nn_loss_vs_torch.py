@@ -45,6 +45,17 @@ class LossVsTorch(unittest.TestCase):
         tout.backward(torch.tensor(grad))
         np.testing.assert_allclose(gx.get_grad().numpy(), tx.grad.numpy(), rtol=tol, atol=tol)
 
+    def test_called_like_torch(self):
+        # criterion(x, t) as in torch; criterion(x) keeps torch's message.
+        x = RNG.standard_normal((4, 3)).astype(np.float32)
+        t = RNG.integers(0, 3, 4)
+        g = Gnn.CrossEntropyLoss.new(None, -100, Gnn.Reduction.MEAN, 0.0)
+        expected = nn.CrossEntropyLoss()(torch.tensor(x), torch.tensor(t))
+        np.testing.assert_allclose(g(tensor(x), tensor(t)).numpy(), expected.numpy(), rtol=1e-6)
+        with self.assertRaises(GLib.Error) as cm:
+            g(tensor(x))
+        self.assertIn("missing 1 required positional argument: 'target'", cm.exception.message)
+
     def test_cross_entropy(self):
         x = RNG.standard_normal((8, 5)).astype(np.float32)
         t = RNG.integers(0, 5, 8)

@@ -1,0 +1,212 @@
+/* gnn-container-private.c: the child-slot logic shared by the container
+ * modules (Sequential, ModuleList, ParameterList, ModuleDict, ParameterDict)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "nn/gnn-container-private.h"
+#include "nn/gnn-nn-private.h"
+
+static GnnOrderedMap *
+container_map (GnnModule  *self,
+               GnnMapKind  kind)
+{
+  return &gnn_module_priv (self)->maps[kind];
+}
+
+guint
+gnn_container_get_length (GnnModule  *self,
+                          GnnMapKind  kind)
+{
+  return container_map (self, kind)->entries->len;
+}
+
+char **
+gnn_container_get_keys (GnnModule  *self,
+                        GnnMapKind  kind)
+{
+  GPtrArray *entries = container_map (self, kind)->entries;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < entries->len; i++)
+    g_strv_builder_add (builder, ((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
+  return g_strv_builder_end (builder);
+}
+
+gboolean
+gnn_container_register (GnnModule   *self,
+                        GnnMapKind   kind,
+                        const char  *key,
+                        GObject     *value,
+                        GError     **error)
+{
+  if (kind == GNN_MAP_PARAMETERS)
+    return gnn_module_register_parameter (self, key, (GnnParameter *) value, error);
+  return gnn_module_register_module (self, key, (GnnModule *) value, error);
+}
+
+GnnMapEntry *
+gnn_container_entry_at (GnnModule   *self,
+                        GnnMapKind   kind,
+                        gint64       index,
+                        guint       *position,
+                        GError     **error)
+{
+  GPtrArray *entries = container_map (self, kind)->entries;
+  guint i;
+
+  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+    return NULL;
+  if (position != NULL)
+    *position = i;
+  return g_ptr_array_index (entries, i);
+}
+
+GObject *
+gnn_container_get_at (GnnModule   *self,
+                      GnnMapKind   kind,
+                      gint64       index,
+                      GError     **error)
+{
+  GnnMapEntry *entry = gnn_container_entry_at (self, kind, index, NULL, error);
+
+  return entry != NULL ? entry->value : NULL;
+}
+
+gboolean
+gnn_container_set_module_at (GnnModule  *self,
+                             gint64      index,
+                             GnnModule  *module,
+                             GError    **error)
+{
+  GnnMapEntry *entry = gnn_container_entry_at (self, GNN_MAP_MODULES, index, NULL, error);
+  g_autofree char *key = NULL;
+
+  if (entry == NULL)
+    return FALSE;
+  key = g_strdup (entry->name);   /* the entry may be replaced */
+  return gnn_module_set_child (self, key, G_OBJECT (module), error);
+}
+
+void
+gnn_container_append (GnnModule   *self,
+                      GnnMapKind   kind,
+                      GObject     *value,
+                      const char  *func)
+{
+  g_autoptr(GError) error = NULL;
+  char key[24];
+
+  g_snprintf (key, sizeof key, "%u", gnn_container_get_length (self, kind));
+  if (!gnn_container_register (self, kind, key, value, &error))
+    g_critical ("%s: %s", func, error->message);
+}
+
+/* Takes the entry out of the map, returning a reference to its value. */
+static gboolean
+take_entry (GnnModule    *self,
+            GnnMapEntry  *entry,
+            GObject     **value,
+            GError      **error)
+{
+  g_autoptr(GObject) taken = entry->value != NULL ? g_object_ref (entry->value) : NULL;
+  g_autofree char *key = g_strdup (entry->name);   /* entry dies with the delete */
+
+  if (!gnn_module_delete_child (self, key, error))
+    return FALSE;
+  *value = g_steal_pointer (&taken);
+  return TRUE;
+}
+
+GObject *
+gnn_container_pop_module (GnnModule  *self,
+                          gint64      index,
+                          GError    **error)
+{
+  GnnMapEntry *entry;
+  g_autoptr(GObject) value = NULL;
+
+  entry = gnn_container_entry_at (self, GNN_MAP_MODULES, index, NULL, error);
+  if (entry == NULL ||
+      !take_entry (self, entry, &value, error) ||
+      !gnn_nn_renumber_modules (self, error))
+    return NULL;
+  return g_steal_pointer (&value);
+}
+
+GnnModule *
+gnn_container_slice_modules (GnnModule  *self,
+                             gint64      start,
+                             gint64      stop,
+                             gint64      step,
+                             gboolean    renumber,
+                             GError    **error)
+{
+  GPtrArray *entries = gnn_nn_module_entries (self);
+  g_autoptr(GArray) positions = NULL;
+  g_autoptr(GnnModule) result = NULL;
+
+  positions = gnn_nn_slice_positions (entries->len, start, stop, step, error);
+  if (positions == NULL)
+    return NULL;
+  result = g_object_new (G_OBJECT_TYPE (self), NULL);
+  for (guint i = 0; i < positions->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (entries, g_array_index (positions, guint, i));
+      char key[24];
+
+      g_snprintf (key, sizeof key, "%u", i);
+      if (!gnn_module_register_module (result, renumber ? key : entry->name,
+                                       (GnnModule *) entry->value, error))
+        return NULL;
+    }
+  return g_steal_pointer (&result);
+}
+
+GnnMapEntry *
+gnn_container_entry_for (GnnModule   *self,
+                         GnnMapKind   kind,
+                         const char  *key,
+                         GError     **error)
+{
+  GnnMapEntry *entry = gnn_ordered_map_lookup (container_map (self, kind), key);
+
+  if (entry == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_KEY, "'%s' is not a key of %s",
+                 key, gnn_module_get_name (self));
+  return entry;
+}
+
+GObject *
+gnn_container_get_for (GnnModule   *self,
+                       GnnMapKind   kind,
+                       const char  *key,
+                       GError     **error)
+{
+  GnnMapEntry *entry = gnn_container_entry_for (self, kind, key, error);
+
+  return entry != NULL ? entry->value : NULL;
+}
+
+GObject *
+gnn_container_pop_key (GnnModule   *self,
+                       GnnMapKind   kind,
+                       const char  *key,
+                       GError     **error)
+{
+  GnnMapEntry *entry = gnn_container_entry_for (self, kind, key, error);
+  g_autoptr(GObject) value = NULL;
+
+  if (entry == NULL || !take_entry (self, entry, &value, error))
+    return NULL;
+  return g_steal_pointer (&value);
+}
+
+void
+gnn_container_clear (GnnModule  *self,
+                     GnnMapKind  kind)
+{
+  g_auto(GStrv) keys = gnn_container_get_keys (self, kind);
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    gnn_module_delete_child (self, keys[i], NULL);
+}
