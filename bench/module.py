@@ -21,6 +21,8 @@ import subprocess
 import sys
 import time
 
+import benchlib
+
 FEATURES = 16
 
 # case -> (label, minimum PyTorch/Gnn speed-up or None)
@@ -74,17 +76,7 @@ def parse_args():
 
 
 def driver_path(args):
-    exe = os.path.join(args.build_dir, 'bench', 'bench-module')
-    if not args.no_build:
-        # Rebuild first, so we never time a stale library.
-        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-module'],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if build.returncode != 0:
-            sys.exit(f'module.py: building {exe} failed:\n{build.stdout}')
-    if not os.access(exe, os.X_OK):
-        sys.exit(f'module.py: {exe} not found; run "meson setup {args.build_dir} && '
-                 f'ninja -C {args.build_dir}" or pass --build-dir')
-    return exe
+    return benchlib.driver_path(args, 'bench-module', 'module.py')
 
 
 def run_driver(exe, args, case):
@@ -111,19 +103,7 @@ def run_driver(exe, args, case):
 
 def measure(fn, reps, min_time):
     """Same method as measure() in bench-module.c: seconds per call (best, median)."""
-    def time_calls(inner):
-        start = time.perf_counter()
-        for _ in range(inner):
-            fn()  # the result is dropped at once, as the C driver unrefs it
-        return time.perf_counter() - start
-
-    time_calls(1)
-    once = time_calls(1)
-    inner = 1 if once >= min_time else -(-min_time // max(once, 1e-9))
-    inner = int(min(max(inner, 1), 10000000))
-    time_calls(inner)  # warm-up repetition
-    per_call = sorted(time_calls(inner) / inner for _ in range(reps))
-    return per_call[0], statistics.median(per_call), inner
+    return benchlib.measure(fn, reps, min_time, 10000000)
 
 
 def measure_pair(fn_a, fn_b, reps, min_time):

@@ -17,10 +17,11 @@ import ctypes
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
+
+import benchlib
 
 # (op, size) -> minimum Gnn/PyTorch ratio. sgemm 256² and the in-place rows
 # (add_, relu_: the kernels without allocating the result) are reported
@@ -56,17 +57,7 @@ def parse_args():
 
 
 def driver_path(args):
-    exe = os.path.join(args.build_dir, 'bench', 'bench-tensor')
-    if not args.no_build:
-        # Rebuild first, so we never time a stale library.
-        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-tensor'],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if build.returncode != 0:
-            sys.exit(f'tensor.py: building {exe} failed:\n{build.stdout}')
-    if not os.access(exe, os.X_OK):
-        sys.exit(f'tensor.py: {exe} not found; run "meson setup {args.build_dir} && '
-                 f'ninja -C {args.build_dir}" or pass --build-dir')
-    return exe
+    return benchlib.driver_path(args, 'bench-tensor', 'tensor.py')
 
 
 def run_driver(exe, args, op, size):
@@ -88,19 +79,7 @@ def run_driver(exe, args, op, size):
 
 def measure(fn, reps, min_time):
     """Same method as measure() in bench-tensor.c: seconds per call (best, median)."""
-    def time_calls(inner):
-        start = time.perf_counter()
-        for _ in range(inner):
-            fn()  # the result is dropped at once, as the C driver unrefs it
-        return time.perf_counter() - start
-
-    time_calls(1)  # first touch, lazy thread start-up
-    once = time_calls(1)
-    inner = 1 if once >= min_time else -(-min_time // max(once, 1e-9))
-    inner = int(min(max(inner, 1), 100000))
-    time_calls(inner)  # warm-up repetition
-    per_call = sorted(time_calls(inner) / inner for _ in range(reps))
-    return per_call[0], statistics.median(per_call), inner
+    return benchlib.measure(fn, reps, min_time, 100000)
 
 
 def run_torch(torch, args, op, size):

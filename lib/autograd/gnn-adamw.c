@@ -2,12 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <math.h>
-#include <string.h>
-
-#include <gio/gio.h>
-
-#include "autograd/gnn-optim-private.h"
+#include "autograd/gnn-adam-private.h"
 
 /**
  * GnnAdamW:
@@ -23,45 +18,11 @@
  */
 struct _GnnAdamW
 {
-  GnnOptimizer parent_instance;
-  double       beta1;
-  double       beta2;
-  double       eps;
-  double       weight_decay;
-  gboolean     amsgrad;
+  GnnOptimizer  parent_instance;
+  GnnAdamParams params;
 };
-
-enum {
-  PROP_0,
-  PROP_BETA1,
-  PROP_BETA2,
-  PROP_EPS,
-  PROP_WEIGHT_DECAY,
-  PROP_AMSGRAD,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN_TYPE_OPTIMIZER)
-
-/* --- GnnAdamW ----------------------------------------------------------------- */
-
-static void
-adam_hyper (GnnAdamW     *self,
-            GnnAdamHyper *h)
-{
-  GnnOptimizer *optimizer = GNN_OPTIMIZER (self);
-
-  h->lr = gnn_optimizer_get_lr (optimizer);
-  h->beta1 = self->beta1;
-  h->beta2 = self->beta2;
-  h->eps = self->eps;
-  h->weight_decay = self->weight_decay;
-  h->amsgrad = self->amsgrad;
-  h->maximize = gnn_optimizer_get_maximize (optimizer);
-  h->decoupled = TRUE;
-}
 
 static void
 gnn_adamw_get_property (GObject    *object,
@@ -69,28 +30,7 @@ gnn_adamw_get_property (GObject    *object,
                         GValue     *value,
                         GParamSpec *pspec)
 {
-  GnnAdamW *self = GNN_ADAMW (object);
-
-  switch (prop_id)
-    {
-    case PROP_BETA1:
-      g_value_set_double (value, self->beta1);
-      break;
-    case PROP_BETA2:
-      g_value_set_double (value, self->beta2);
-      break;
-    case PROP_EPS:
-      g_value_set_double (value, self->eps);
-      break;
-    case PROP_WEIGHT_DECAY:
-      g_value_set_double (value, self->weight_decay);
-      break;
-    case PROP_AMSGRAD:
-      g_value_set_boolean (value, self->amsgrad);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  gnn_adam_params_get_property (&GNN_ADAMW (object)->params, object, prop_id, value, pspec);
 }
 
 static void
@@ -99,48 +39,21 @@ gnn_adamw_set_property (GObject      *object,
                         const GValue *value,
                         GParamSpec   *pspec)
 {
-  GnnAdamW *self = GNN_ADAMW (object);
-
-  switch (prop_id)
-    {
-    case PROP_BETA1:
-      self->beta1 = g_value_get_double (value);
-      break;
-    case PROP_BETA2:
-      self->beta2 = g_value_get_double (value);
-      break;
-    case PROP_EPS:
-      self->eps = g_value_get_double (value);
-      break;
-    case PROP_WEIGHT_DECAY:
-      self->weight_decay = g_value_get_double (value);
-      break;
-    case PROP_AMSGRAD:
-      self->amsgrad = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  gnn_adam_params_set_property (&GNN_ADAMW (object)->params, object, prop_id, value, pspec);
 }
 
 static gboolean
 gnn_adamw_validate (GnnOptimizer  *optimizer,
                     GError       **error)
 {
-  GnnAdamHyper h;
-
-  adam_hyper (GNN_ADAMW (optimizer), &h);
-  return gnn_adam_validate_hyper (&h, error);
+  return gnn_adam_params_validate (optimizer, &GNN_ADAMW (optimizer)->params, TRUE, error);
 }
 
 static gboolean
 gnn_adamw_step (GnnOptimizer  *optimizer,
                 GError       **error)
 {
-  GnnAdamHyper h;
-
-  adam_hyper (GNN_ADAMW (optimizer), &h);
-  return gnn_adam_update (optimizer, &h, error);
+  return gnn_adam_params_step (optimizer, &GNN_ADAMW (optimizer)->params, TRUE, error);
 }
 
 static void
@@ -161,54 +74,36 @@ gnn_adamw_class_init (GnnAdamWClass *klass)
    * The decay of the running average of the gradient (PyTorch's
    * `betas[0]`).
    */
-  properties[PROP_BETA1] =
-    g_param_spec_double ("beta1", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.9,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * GnnAdamW:beta2:
    *
    * The decay of the running average of the squared gradient (PyTorch's
    * `betas[1]`).
    */
-  properties[PROP_BETA2] =
-    g_param_spec_double ("beta2", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.999,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * GnnAdamW:eps:
    *
    * The term added to the denominator for numerical stability.
    */
-  properties[PROP_EPS] =
-    g_param_spec_double ("eps", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1e-8,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * GnnAdamW:weight-decay:
    *
    * The decoupled weight decay: each step multiplies the parameter by
    * `1 - lr * weight_decay`.
    */
-  properties[PROP_WEIGHT_DECAY] =
-    g_param_spec_double ("weight-decay", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.01,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /**
    * GnnAdamW:amsgrad:
    *
    * Whether to use the AMSGrad variant (normalize by the running maximum of
    * the second moment).
    */
-  properties[PROP_AMSGRAD] =
-    g_param_spec_boolean ("amsgrad", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gnn_adam_install_properties (object_class, 0.01);
 }
 
 static void
 gnn_adamw_init (GnnAdamW *self)
 {
-  self->beta1 = 0.9;
-  self->beta2 = 0.999;
-  self->eps = 1e-8;
-  self->weight_decay = 1e-2;
+  gnn_adam_params_init (&self->params, 0.01);
 }
 
 /**
@@ -239,20 +134,10 @@ gnn_adamw_new (GPtrArray  *params,
                gboolean    amsgrad,
                GError    **error)
 {
-  g_autoptr (GnnOptimizer) self = NULL;
+  GnnOptimizer *self;
 
   g_return_val_if_fail (params != NULL, NULL);
   self = g_object_new (GNN_TYPE_ADAMW, "lr", lr, "beta1", beta1, "beta2", beta2,
                        "eps", eps, "weight-decay", weight_decay, "amsgrad", amsgrad, NULL);
-  if (!gnn_optimizer_ensure_initialized (self, error))
-    return NULL;
-  if (params->len == 0)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "optimizer got an empty parameter list");
-      return NULL;
-    }
-  if (!gnn_optimizer_add_params (self, params, error))
-    return NULL;
-  return g_steal_pointer (&self);
+  return gnn_optim_finish_new (self, params, error);
 }

@@ -41,16 +41,14 @@ char    *gnn_optim_double_to_string (double value);
 gboolean gnn_optim_parse_double (const char *text, const char *key, double *out, GError **error);
 gboolean gnn_optim_parse_int64 (const char *text, const char *key, gint64 *out, GError **error);
 
-/* The Adam / AdamW update (torch 1.13 _single_tensor_adam/_adamw). */
-typedef struct
-{
-  double   lr, beta1, beta2, eps, weight_decay;
-  gboolean amsgrad, maximize, decoupled;
-} GnnAdamHyper;
+/* Construct-only-free, read-write hyper-parameter properties (the flags
+ * every optimizer property uses). */
+GParamSpec *gnn_optim_double_property (const char *name, double default_value);
+GParamSpec *gnn_optim_bool_property (const char *name, gboolean default_value);
 
-gboolean gnn_adam_update (GnnOptimizer *self, const GnnAdamHyper *h, GError **error);
-gboolean gnn_adam_validate_hyper (const GnnAdamHyper *h, GError **error);
-gboolean gnn_adam_validate_state (GnnOptimizer *self, guint index, GnnStateDict *state,
-                                  GError **error);
+/* The tail of every gnn_<optimizer>_new(): checks the hyper-parameters
+ * of @self (transfer full), rejects an empty @params ("optimizer got an
+ * empty parameter list") and adds them. Returns @self or NULL. */
+GnnOptimizer *gnn_optim_finish_new (GnnOptimizer *self, GPtrArray *params, GError **error);
 
 G_END_DECLS

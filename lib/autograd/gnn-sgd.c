@@ -258,34 +258,26 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    *
    * The momentum factor (0 disables momentum).
    */
-  properties[PROP_MOMENTUM] =
-    g_param_spec_double ("momentum", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MOMENTUM] = gnn_optim_double_property ("momentum", 0.0);
   /**
    * GnnSGD:dampening:
    *
    * The dampening of the momentum: the new gradient enters the buffer
    * scaled by `1 - dampening`.
    */
-  properties[PROP_DAMPENING] =
-    g_param_spec_double ("dampening", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DAMPENING] = gnn_optim_double_property ("dampening", 0.0);
   /**
    * GnnSGD:weight-decay:
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
    */
-  properties[PROP_WEIGHT_DECAY] =
-    g_param_spec_double ("weight-decay", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
    * GnnSGD:nesterov:
    *
    * Whether to use Nesterov momentum (needs a momentum and zero dampening).
    */
-  properties[PROP_NESTEROV] =
-    g_param_spec_boolean ("nesterov", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NESTEROV] = gnn_optim_bool_property ("nesterov", FALSE);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -322,21 +314,11 @@ gnn_sgd_new (GPtrArray  *params,
              gboolean    nesterov,
              GError    **error)
 {
-  g_autoptr (GnnOptimizer) self = NULL;
+  GnnOptimizer *self;
 
   g_return_val_if_fail (params != NULL, NULL);
   self = g_object_new (GNN_TYPE_SGD, "lr", lr, "momentum", momentum,
                        "dampening", dampening, "weight-decay", weight_decay,
                        "nesterov", nesterov, NULL);
-  if (!gnn_optimizer_ensure_initialized (self, error))
-    return NULL;
-  if (params->len == 0)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "optimizer got an empty parameter list");
-      return NULL;
-    }
-  if (!gnn_optimizer_add_params (self, params, error))
-    return NULL;
-  return g_steal_pointer (&self);
+  return gnn_optim_finish_new (self, params, error);
 }

@@ -6,41 +6,7 @@
 #include <string.h>
 #include <cblas.h>
 
-#include "tensor/gnn-tensor-private.h"
-
-/* PyTorch's scalar type names, for its "not implemented for 'Long'" errors. */
-static const char *
-torch_scalar_name (GnnDType dtype)
-{
-  switch (dtype)
-    {
-    case GNN_DTYPE_F32: return "Float";
-    case GNN_DTYPE_F64: return "Double";
-    case GNN_DTYPE_F16: return "Half";
-    case GNN_DTYPE_BF16: return "BFloat16";
-    case GNN_DTYPE_I64: return "Long";
-    case GNN_DTYPE_I32: return "Int";
-    case GNN_DTYPE_I16: return "Short";
-    case GNN_DTYPE_I8: return "Char";
-    case GNN_DTYPE_U8: return "Byte";
-    case GNN_DTYPE_BOOL: return "Bool";
-    default: return gnn_dtype_get_name (dtype);
-    }
-}
-
-static gboolean
-check_float_dtype (const char *op,
-                   GnnTensor  *t,
-                   GError    **error)
-{
-  GnnDType dtype = gnn_tensor_priv (t)->dtype;
-
-  if (dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64)
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-               "\"%s\" not implemented for '%s'", op, torch_scalar_name (dtype));
-  return FALSE;
-}
+#include "tensor/gnn-dtype-check-private.h"
 
 /* Checks @t and @other share a dtype ("expected scalar type Float but found Double"). */
 static gboolean
@@ -53,7 +19,7 @@ check_scalar_type (GnnTensor  *t,
   if (a == b)
     return TRUE;
   g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-               "expected scalar type %s but found %s", torch_scalar_name (a), torch_scalar_name (b));
+               "expected scalar type %s but found %s", gnn_torch_scalar_name (a), gnn_torch_scalar_name (b));
   return FALSE;
 }
 
@@ -168,7 +134,7 @@ conv_check_input (GnnTensor  *input,
                    "kernel_h, kernel_w], but got weight of size %s", ws);
       return FALSE;
     }
-  if (!check_float_dtype ("conv2d", input, error) || !check_scalar_type (input, weight, error))
+  if (!gnn_check_float_dtype ("conv2d", input, error) || !check_scalar_type (input, weight, error))
     return FALSE;
   if (bias != NULL && !check_scalar_type (input, bias, error))
     return FALSE;
@@ -468,7 +434,7 @@ pool_setup (const char *op,
                    is);
       return FALSE;
     }
-  if (!check_float_dtype (op, input, error))
+  if (!gnn_check_float_dtype (op, input, error))
     return FALSE;
   if (kernel_h <= 0 || kernel_w <= 0)
     {

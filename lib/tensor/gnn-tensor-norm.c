@@ -5,40 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tensor/gnn-tensor-private.h"
-
-static const char *
-torch_scalar_name (GnnDType dtype)
-{
-  switch (dtype)
-    {
-    case GNN_DTYPE_F32: return "Float";
-    case GNN_DTYPE_F64: return "Double";
-    case GNN_DTYPE_F16: return "Half";
-    case GNN_DTYPE_BF16: return "BFloat16";
-    case GNN_DTYPE_I64: return "Long";
-    case GNN_DTYPE_I32: return "Int";
-    case GNN_DTYPE_I16: return "Short";
-    case GNN_DTYPE_I8: return "Char";
-    case GNN_DTYPE_U8: return "Byte";
-    case GNN_DTYPE_BOOL: return "Bool";
-    default: return gnn_dtype_get_name (dtype);
-    }
-}
-
-static gboolean
-check_float_dtype (const char *op,
-                   GnnTensor  *t,
-                   GError    **error)
-{
-  GnnDType dtype = gnn_tensor_priv (t)->dtype;
-
-  if (dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64)
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-               "\"%s\" not implemented for '%s'", op, torch_scalar_name (dtype));
-  return FALSE;
-}
+#include "tensor/gnn-dtype-check-private.h"
 
 /* The storage offset (in elements) of the @i-th element in row-major order. */
 static gint64
@@ -180,7 +147,7 @@ gnn_tensor_layer_norm (GnnTensor    *input,
                    "of size%s", ns, tail, is);
       return NULL;
     }
-  if (!check_float_dtype ("LayerNormKernelImpl", input, error))
+  if (!gnn_check_float_dtype ("LayerNormKernelImpl", input, error))
     return NULL;
 
   for (guint d = 0; d < n; d++)
@@ -340,7 +307,7 @@ gnn_tensor_batch_norm (GnnTensor *input,
                    running_mean == NULL ? "running_mean" : "running_var");
       return NULL;
     }
-  if (!check_float_dtype ("batch_norm", input, error))
+  if (!gnn_check_float_dtype ("batch_norm", input, error))
     return NULL;
   if (training && count <= 1 && ip->numel > 0)
     {

@@ -10,46 +10,8 @@
 import GLib from 'gi://GLib';
 import GObject from 'gi://GObject';
 import Gnn from 'gi://Gnn?version=1.0';
-import System from 'system';
 
-let failures = 0;
-
-function check(name, fn) {
-    try {
-        fn();
-        print(`ok - ${name}`);
-    } catch (e) {
-        failures++;
-        printerr(`not ok - ${name}: ${e}\n${e.stack ?? ''}`);
-    }
-}
-
-function assert(cond, what) {
-    if (!cond)
-        throw new Error(`assertion failed: ${what}`);
-}
-
-function assertClose(got, expected, what) {
-    assert(got.length === expected.length,
-        `${what}: length ${got.length} != ${expected.length}`);
-    for (let i = 0; i < got.length; i++) {
-        assert(Math.abs(got[i] - expected[i]) <= 1e-5 * Math.max(1, Math.abs(expected[i])),
-            `${what}[${i}]: ${got[i]} != ${expected[i]}`);
-    }
-}
-
-function assertThrows(fn, code, substring, what) {
-    let thrown = null;
-    try {
-        fn();
-    } catch (e) {
-        thrown = e;
-    }
-    assert(thrown !== null, `${what}: no error thrown`);
-    assert(thrown instanceof GLib.Error, `${what}: not a GLib.Error: ${thrown}`);
-    assert(thrown.matches(Gnn.error_quark(), code), `${what}: wrong domain/code: ${thrown}`);
-    assert(thrown.message.includes(substring), `${what}: message: ${thrown.message}`);
-}
+import {check, assert, assertClose, assertThrows, finish} from './testlib.js';
 
 // Sequential(Linear(3, 2), ReLU(), Linear(2, 1, bias=False)), seeded.
 function makeNet(seed) {
@@ -155,7 +117,4 @@ for (const name of ['net.safetensors', 'module.safetensors', 'garbage.safetensor
     GLib.unlink(tmpPath(name));
 GLib.rmdir(tmpdir);
 
-if (failures > 0) {
-    printerr(`${failures} check(s) failed`);
-    System.exit(1);
-}
+finish();

@@ -6,33 +6,8 @@
 
 import GLib from 'gi://GLib';
 import Gnn from 'gi://Gnn?version=1.0';
-import System from 'system';
 
-let failures = 0;
-
-function check(name, fn) {
-    try {
-        fn();
-        print(`ok - ${name}`);
-    } catch (e) {
-        failures++;
-        printerr(`not ok - ${name}: ${e}\n${e.stack ?? ''}`);
-    }
-}
-
-function assert(cond, what) {
-    if (!cond)
-        throw new Error(`assertion failed: ${what}`);
-}
-
-function assertClose(got, expected, what) {
-    assert(got.length === expected.length,
-        `${what}: length ${got.length} != ${expected.length}`);
-    for (let i = 0; i < got.length; i++) {
-        assert(Math.abs(got[i] - expected[i]) <= 1e-5 * Math.max(1, Math.abs(expected[i])),
-            `${what}[${i}]: ${got[i]} != ${expected[i]}`);
-    }
-}
+import {check, assert, assertClose, finish} from './testlib.js';
 
 check('build and read back', () => {
     const t = Gnn.Tensor.new_from_floats([1, 2, 3, 4, 5, 6], [2, 3]);
@@ -94,7 +69,4 @@ check('to_string and item', () => {
     assert(typeof str === 'string' && str.startsWith('tensor('), `to_string: ${str}`);
 });
 
-if (failures > 0) {
-    printerr(`${failures} check(s) failed`);
-    System.exit(1);
-}
+finish();

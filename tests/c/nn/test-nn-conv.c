@@ -3,37 +3,13 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
-static GnnTensor *
-arange_f32 (const gint64 *shape,
-            guint         ndim)
-{
-  g_autoptr(GnnTensor) r = NULL;
-  gint64 n = 1;
-
-  for (guint d = 0; d < ndim; d++)
-    n *= shape[d];
-  r = gnn_tensor_arange (0, (double) n, 1, GNN_DTYPE_F32, NULL);
-  return gnn_tensor_reshape (r, shape, ndim, NULL);
-}
-
-static void
-assert_values (GnnTensor    *t,
-               const double *expect,
-               gsize         n)
-{
-  gsize got_n = 0;
-  g_autofree double *got = gnn_tensor_to_doubles (t, &got_n);
-
-  g_assert_cmpuint (got_n, ==, n);
-  for (gsize i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (got[i], expect[i], 1e-5);
-}
+#include "gnn-test-util.h"
 
 static void
 test_conv2d_values (void)
 {
   /* 1x1x3x3 input 0..8, 2x2 kernel of ones, bias 1: sums of 2x2 windows + 1 */
-  g_autoptr(GnnTensor) x = arange_f32 ((gint64[]) { 1, 1, 3, 3 }, 4);
+  g_autoptr(GnnTensor) x = gnn_test_arange (GNN_DTYPE_F32, 0, (gint64[]) { 1, 1, 3, 3 }, 4);
   g_autoptr(GnnTensor) w = gnn_tensor_ones ((gint64[]) { 1, 1, 2, 2 }, 4, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) b = gnn_tensor_ones ((gint64[]) { 1 }, 1, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) y = gnn_tensor_conv2d (x, w, b, 1, 1, 0, 0, 1, 1, 1, NULL);
@@ -44,33 +20,33 @@ test_conv2d_values (void)
   g_assert_cmpuint (ndim, ==, 4);
   g_assert_cmpint (shape[2], ==, 2);
   g_assert_cmpint (shape[3], ==, 2);
-  assert_values (y, expect, 4);
+  gnn_test_assert_values (y, expect, 4, 1e-5);
 }
 
 static void
 test_conv2d_padding_stride (void)
 {
   /* 3x3 ones kernel, padding 1, stride 2 on 0..8: corner windows */
-  g_autoptr(GnnTensor) x = arange_f32 ((gint64[]) { 1, 3, 3 }, 3);
+  g_autoptr(GnnTensor) x = gnn_test_arange (GNN_DTYPE_F32, 0, (gint64[]) { 1, 3, 3 }, 3);
   g_autoptr(GnnTensor) w = gnn_tensor_ones ((gint64[]) { 1, 1, 3, 3 }, 4, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) y = gnn_tensor_conv2d (x, w, NULL, 2, 2, 1, 1, 1, 1, 1, NULL);
   const double expect[] = { 0 + 1 + 3 + 4, 1 + 2 + 4 + 5, 3 + 4 + 6 + 7, 4 + 5 + 7 + 8 };
 
   g_assert_cmpuint (gnn_tensor_get_ndim (y), ==, 3);   /* unbatched in, unbatched out */
-  assert_values (y, expect, 4);
+  gnn_test_assert_values (y, expect, 4, 1e-5);
 }
 
 static void
 test_conv2d_groups (void)
 {
   /* depthwise: 2 channels, each scaled by its own 1x1 filter */
-  g_autoptr(GnnTensor) x = arange_f32 ((gint64[]) { 1, 2, 1, 2 }, 4);
+  g_autoptr(GnnTensor) x = gnn_test_arange (GNN_DTYPE_F32, 0, (gint64[]) { 1, 2, 1, 2 }, 4);
   g_autoptr(GnnTensor) w = gnn_tensor_new_from_floats ((float[]) { 2, -1 }, 2,
                                                        (gint64[]) { 2, 1, 1, 1 }, 4, NULL);
   g_autoptr(GnnTensor) y = gnn_tensor_conv2d (x, w, NULL, 1, 1, 0, 0, 1, 1, 2, NULL);
   const double expect[] = { 0, 2, -2, -3 };
 
-  assert_values (y, expect, 4);
+  gnn_test_assert_values (y, expect, 4, 1e-5);
 }
 
 static void
@@ -218,25 +194,25 @@ test_conv2d_layer_from_properties (void)
 static void
 test_max_pool2d_values (void)
 {
-  g_autoptr(GnnTensor) x = arange_f32 ((gint64[]) { 1, 1, 4, 4 }, 4);
+  g_autoptr(GnnTensor) x = gnn_test_arange (GNN_DTYPE_F32, 0, (gint64[]) { 1, 1, 4, 4 }, 4);
   g_autoptr(GnnTensor) y = gnn_tensor_max_pool2d (x, 2, 2, 0, 0, 0, 0, 1, 1, FALSE, NULL);
   const double expect[] = { 5, 7, 13, 15 };
 
-  assert_values (y, expect, 4);
+  gnn_test_assert_values (y, expect, 4, 1e-5);
 }
 
 static void
 test_max_pool2d_ceil_and_padding (void)
 {
   /* 5x5, kernel 2, ceil: 3x3 output; last window only covers the last row/col */
-  g_autoptr(GnnTensor) x = arange_f32 ((gint64[]) { 1, 5, 5 }, 3);
+  g_autoptr(GnnTensor) x = gnn_test_arange (GNN_DTYPE_F32, 0, (gint64[]) { 1, 5, 5 }, 3);
   g_autoptr(GnnTensor) y = gnn_tensor_max_pool2d (x, 2, 2, 0, 0, 0, 0, 1, 1, TRUE, NULL);
   g_autoptr(GnnTensor) z = gnn_tensor_max_pool2d (x, 3, 3, 2, 2, 1, 1, 1, 1, FALSE, NULL);
   const double expect_y[] = { 6, 8, 9, 16, 18, 19, 21, 23, 24 };
   const double expect_z[] = { 6, 8, 9, 16, 18, 19, 21, 23, 24 };
 
-  assert_values (y, expect_y, 9);
-  assert_values (z, expect_z, 9);
+  gnn_test_assert_values (y, expect_y, 9, 1e-5);
+  gnn_test_assert_values (z, expect_z, 9, 1e-5);
 }
 
 static void
@@ -297,9 +273,9 @@ test_avg_pool2d_divisors (void)
   const double one[] = { 1, 1, 1, 1 };
   const double half[] = { 0.5, 0.5, 0.5, 0.5 };
 
-  assert_values (incl, quarter, 4);
-  assert_values (excl, one, 4);
-  assert_values (over, half, 4);
+  gnn_test_assert_values (incl, quarter, 4, 1e-5);
+  gnn_test_assert_values (excl, one, 4, 1e-5);
+  gnn_test_assert_values (over, half, 4, 1e-5);
 }
 
 static void
@@ -321,11 +297,11 @@ static void
 test_pool_layer_forward (void)
 {
   g_autoptr(GnnMaxPool2d) mp = gnn_max_pool2d_new (2, 0, 0, 1, FALSE, NULL);
-  g_autoptr(GnnTensor) x = arange_f32 ((gint64[]) { 1, 1, 4, 4 }, 4);
+  g_autoptr(GnnTensor) x = gnn_test_arange (GNN_DTYPE_F32, 0, (gint64[]) { 1, 1, 4, 4 }, 4);
   g_autoptr(GnnTensor) y = gnn_module_call (GNN_MODULE (mp), x, NULL);
   const double expect[] = { 5, 7, 13, 15 };
 
-  assert_values (y, expect, 4);
+  gnn_test_assert_values (y, expect, 4, 1e-5);
 }
 
 int

@@ -4,6 +4,8 @@
 
 #include <gnn/gnn.h>
 
+#include "gnn-test-util.h"
+
 static const float x_values[] = { 1.0f, 2.0f, 3.0f, 1.0f, -1.0f, 0.5f };
 static const gint64 x_shape[2] = { 2, 3 };
 
@@ -26,21 +28,6 @@ make_classes (void)
   return gnn_tensor_new_from_int64s (t, 2, shape, 1, NULL);
 }
 
-static void
-assert_values (GnnTensor    *t,
-               const double *expected,
-               gsize         n)
-{
-  gsize len = 0;
-  g_autofree double *v = NULL;
-
-  g_assert_nonnull (t);
-  v = gnn_tensor_to_doubles (t, &len);
-  g_assert_cmpuint (len, ==, n);
-  for (gsize i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (v[i], expected[i], 1e-5);
-}
-
 /* Checks loss.item() and x.grad after backward. */
 static void
 assert_loss_and_grad (GnnTensor    *loss,
@@ -56,7 +43,7 @@ assert_loss_and_grad (GnnTensor    *loss,
   g_assert_cmpfloat_with_epsilon (gnn_tensor_item (loss, NULL), expected_loss, 1e-5);
   g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
   g_assert_no_error (error);
-  assert_values (gnn_tensor_get_grad (x), expected_grad, 6);
+  gnn_test_assert_values (gnn_tensor_get_grad (x), expected_grad, 6, 1e-5);
 }
 
 static void
@@ -166,7 +153,7 @@ test_mse_none (void)
   g_autoptr(GnnTensor) loss = gnn_mse_loss_compute (criterion, x, y, &error);
 
   g_assert_no_error (error);
-  assert_values (loss, expected, 6);
+  gnn_test_assert_values (loss, expected, 6, 1e-5);
   g_assert_cmpuint (gnn_tensor_get_ndim (loss), ==, 2);
 }
 

@@ -4,19 +4,7 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
-static void
-assert_values (GnnTensor    *t,
-               const double *expect,
-               gsize         n,
-               double        eps)
-{
-  gsize got_n = 0;
-  g_autofree double *got = gnn_tensor_to_doubles (t, &got_n);
-
-  g_assert_cmpuint (got_n, ==, n);
-  for (gsize i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (got[i], expect[i], eps);
-}
+#include "gnn-test-util.h"
 
 static void
 test_layer_norm_values (void)
@@ -30,7 +18,7 @@ test_layer_norm_values (void)
   double r1 = 1 / sqrt (2.0 / 3), r2 = 1 / sqrt (8.0);
   const double expect[] = { 1 - 2 * r1, 1, 1 + 2 * r1, 1 - 4 * r2, 1 - 4 * r2, 1 + 8 * r2 };
 
-  assert_values (y, expect, 6, 1e-5);
+  gnn_test_assert_values (y, expect, 6, 1e-5);
 }
 
 static void
@@ -99,7 +87,7 @@ test_batch_norm_training_updates_stats (void)
   g_autoptr(GnnTensor) y = gnn_tensor_batch_norm (x, rm, rv, NULL, NULL, TRUE, 0.1, 0.0, NULL);
   const double expect[] = { -1, 1 };
 
-  assert_values (y, expect, 2, 1e-6);
+  gnn_test_assert_values (y, expect, 2, 1e-6);
   g_assert_cmpfloat_with_epsilon (gnn_tensor_get_element (rm, (gint64[]) { 0 }, 1, NULL), 0.2, 1e-6);
   g_assert_cmpfloat_with_epsilon (gnn_tensor_get_element (rv, (gint64[]) { 0 }, 1, NULL), 0.9 + 0.2, 1e-6);
 }
@@ -113,7 +101,7 @@ test_batch_norm_eval_uses_running (void)
   g_autoptr(GnnTensor) y = gnn_tensor_batch_norm (x, rm, rv, NULL, NULL, FALSE, 0.1, 0.0, NULL);
   const double expect[] = { 0, 1 };
 
-  assert_values (y, expect, 2, 1e-6);
+  gnn_test_assert_values (y, expect, 2, 1e-6);
   g_assert_cmpfloat (gnn_tensor_get_element (rm, (gint64[]) { 0 }, 1, NULL), ==, 1.0);
 }
 
@@ -223,7 +211,7 @@ test_embedding_values (void)
 
   gnn_tensor_get_shape (y, &ndim);
   g_assert_cmpuint (ndim, ==, 3);
-  assert_values (y, expect, 8, 1e-9);
+  gnn_test_assert_values (y, expect, 8, 1e-9);
 }
 
 static void

@@ -2,50 +2,11 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
-static GnnTensor *
-ar (GnnDType      dtype,
-    double        start,
-    const gint64 *shape,
-    guint         ndim)
-{
-  gint64 numel = 1;
-  g_autoptr(GnnTensor) r = NULL;
-
-  for (guint i = 0; i < ndim; i++)
-    numel *= shape[i];
-  r = gnn_tensor_arange (start, start + (double) numel, 1, dtype, NULL);
-  return gnn_tensor_reshape (r, shape, ndim, NULL);
-}
+#include "gnn-test-util.h"
 
 #define AR(start, ...) \
-  ar (GNN_DTYPE_F32, start, (gint64[]) { __VA_ARGS__ }, \
+  gnn_test_arange (GNN_DTYPE_F32, start, (gint64[]) { __VA_ARGS__ }, \
       sizeof ((gint64[]) { __VA_ARGS__ }) / sizeof (gint64))
-
-static void
-assert_shape (GnnTensor    *t,
-              const gint64 *shape,
-              guint         ndim)
-{
-  guint nd;
-  const gint64 *s = gnn_tensor_get_shape (t, &nd);
-
-  g_assert_cmpuint (nd, ==, ndim);
-  for (guint i = 0; i < ndim; i++)
-    g_assert_cmpint (s[i], ==, shape[i]);
-}
-
-static void
-assert_values (GnnTensor    *t,
-               const double *expected,
-               gsize         n)
-{
-  gsize got_n;
-  g_autofree double *got = gnn_tensor_to_doubles (t, &got_n);
-
-  g_assert_cmpuint (got_n, ==, n);
-  for (gsize i = 0; i < n; i++)
-    g_assert_cmpfloat (got[i], ==, expected[i]);
-}
 
 static void
 test_cat_dim0 (void)
@@ -56,8 +17,8 @@ test_cat_dim0 (void)
   g_autoptr(GnnTensor) c = gnn_tensor_cat ((GnnTensor *[]) { a, b }, 2, 0, &error);
 
   g_assert_no_error (error);
-  assert_shape (c, (gint64[]) { 3, 3 }, 2);
-  assert_values (c, (double[]) { 0, 1, 2, 3, 4, 5, 10, 11, 12 }, 9);
+  gnn_test_assert_shape (c, (gint64[]) { 3, 3 }, 2);
+  gnn_test_assert_values (c, (double[]) { 0, 1, 2, 3, 4, 5, 10, 11, 12 }, 9, 0);
   g_assert_true (gnn_tensor_is_contiguous (c));
 }
 
@@ -68,8 +29,8 @@ test_cat_last_dim_negative (void)
   g_autoptr(GnnTensor) b = AR (10, 2, 3);
   g_autoptr(GnnTensor) c = gnn_tensor_cat ((GnnTensor *[]) { a, b, a }, 3, -1, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 7 }, 2);
-  assert_values (c, (double[]) { 0, 1, 10, 11, 12, 0, 1, 2, 3, 13, 14, 15, 2, 3 }, 14);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 7 }, 2);
+  gnn_test_assert_values (c, (double[]) { 0, 1, 10, 11, 12, 0, 1, 2, 3, 13, 14, 15, 2, 3 }, 14, 0);
 }
 
 static void
@@ -79,8 +40,8 @@ test_cat_middle_dim_3d (void)
   g_autoptr(GnnTensor) b = AR (10, 2, 2, 2);
   g_autoptr(GnnTensor) c = gnn_tensor_cat ((GnnTensor *[]) { a, b }, 2, 1, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3, 2 }, 3);
-  assert_values (c, (double[]) { 0, 1, 10, 11, 12, 13, 2, 3, 14, 15, 16, 17 }, 12);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3, 2 }, 3);
+  gnn_test_assert_values (c, (double[]) { 0, 1, 10, 11, 12, 13, 2, 3, 14, 15, 16, 17 }, 12, 0);
 }
 
 static void
@@ -93,10 +54,10 @@ test_cat_non_contiguous_inputs (void)
   g_autoptr(GnnTensor) c0 = gnn_tensor_cat ((GnnTensor *[]) { a, b }, 2, 0, NULL);
   g_autoptr(GnnTensor) c1 = gnn_tensor_cat ((GnnTensor *[]) { a, b }, 2, 1, NULL);
 
-  assert_shape (c0, (gint64[]) { 4, 3 }, 2);
-  assert_values (c0, (double[]) { 0, 2, 4, 1, 3, 5, 11, 12, 13, 16, 17, 18 }, 12);
-  assert_shape (c1, (gint64[]) { 2, 6 }, 2);
-  assert_values (c1, (double[]) { 0, 2, 4, 11, 12, 13, 1, 3, 5, 16, 17, 18 }, 12);
+  gnn_test_assert_shape (c0, (gint64[]) { 4, 3 }, 2);
+  gnn_test_assert_values (c0, (double[]) { 0, 2, 4, 1, 3, 5, 11, 12, 13, 16, 17, 18 }, 12, 0);
+  gnn_test_assert_shape (c1, (gint64[]) { 2, 6 }, 2);
+  gnn_test_assert_values (c1, (double[]) { 0, 2, 4, 11, 12, 13, 1, 3, 5, 16, 17, 18 }, 12, 0);
 }
 
 static void
@@ -107,9 +68,9 @@ test_cat_skips_legacy_empty (void)
   g_autoptr(GnnTensor) c = gnn_tensor_cat ((GnnTensor *[]) { e, a, e }, 3, 1, NULL);
   g_autoptr(GnnTensor) ee = gnn_tensor_cat ((GnnTensor *[]) { e, e }, 2, 0, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
-  assert_values (c, (double[]) { 0, 1, 2, 3, 4, 5 }, 6);
-  assert_shape (ee, (gint64[]) { 0 }, 1);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_values (c, (double[]) { 0, 1, 2, 3, 4, 5 }, 6, 0);
+  gnn_test_assert_shape (ee, (gint64[]) { 0 }, 1);
 }
 
 static void
@@ -195,7 +156,7 @@ static void
 test_cat_dtype_mismatch_fails (void)
 {
   g_autoptr(GnnTensor) a = AR (0, 2, 3);
-  g_autoptr(GnnTensor) b = ar (GNN_DTYPE_I64, 0, (gint64[]) { 2, 3 }, 2);
+  g_autoptr(GnnTensor) b = gnn_test_arange (GNN_DTYPE_I64, 0, (gint64[]) { 2, 3 }, 2);
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) c = gnn_tensor_cat ((GnnTensor *[]) { a, b }, 2, 0, &error);
 
@@ -213,8 +174,8 @@ test_stack_new_first_dim (void)
   g_autoptr(GnnTensor) s = gnn_tensor_stack ((GnnTensor *[]) { a, b }, 2, 0, &error);
 
   g_assert_no_error (error);
-  assert_shape (s, (gint64[]) { 2, 2, 3 }, 3);
-  assert_values (s, (double[]) { 0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15 }, 12);
+  gnn_test_assert_shape (s, (gint64[]) { 2, 2, 3 }, 3);
+  gnn_test_assert_values (s, (double[]) { 0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15 }, 12, 0);
 }
 
 static void
@@ -226,10 +187,10 @@ test_stack_last_dim_negative (void)
   g_autoptr(GnnTensor) s = gnn_tensor_stack ((GnnTensor *[]) { a, b }, 2, -1, NULL);
   g_autoptr(GnnTensor) m = gnn_tensor_stack ((GnnTensor *[]) { a, b }, 2, 1, NULL);
 
-  assert_shape (s, (gint64[]) { 2, 3, 2 }, 3);
-  assert_values (s, (double[]) { 0, 10, 1, 12, 2, 14, 3, 11, 4, 13, 5, 15 }, 12);
-  assert_shape (m, (gint64[]) { 2, 2, 3 }, 3);
-  assert_values (m, (double[]) { 0, 1, 2, 10, 12, 14, 3, 4, 5, 11, 13, 15 }, 12);
+  gnn_test_assert_shape (s, (gint64[]) { 2, 3, 2 }, 3);
+  gnn_test_assert_values (s, (double[]) { 0, 10, 1, 12, 2, 14, 3, 11, 4, 13, 5, 15 }, 12, 0);
+  gnn_test_assert_shape (m, (gint64[]) { 2, 2, 3 }, 3);
+  gnn_test_assert_values (m, (double[]) { 0, 1, 2, 10, 12, 14, 3, 4, 5, 11, 13, 15 }, 12, 0);
 }
 
 static void
@@ -239,8 +200,8 @@ test_stack_scalars (void)
   g_autoptr(GnnTensor) b = gnn_tensor_new_scalar (2, GNN_DTYPE_F32);
   g_autoptr(GnnTensor) s = gnn_tensor_stack ((GnnTensor *[]) { a, b }, 2, 0, NULL);
 
-  assert_shape (s, (gint64[]) { 2 }, 1);
-  assert_values (s, (double[]) { 1, 2 }, 2);
+  gnn_test_assert_shape (s, (gint64[]) { 2 }, 1);
+  gnn_test_assert_values (s, (double[]) { 1, 2 }, 2, 0);
 }
 
 static void

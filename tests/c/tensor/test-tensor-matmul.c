@@ -4,49 +4,10 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
-/* arange (numel).reshape (shape) */
-static GnnTensor *
-ar (GnnDType      dtype,
-    const gint64 *shape,
-    guint         ndim)
-{
-  gint64 numel = 1;
-  g_autoptr(GnnTensor) r = NULL;
-
-  for (guint i = 0; i < ndim; i++)
-    numel *= shape[i];
-  r = gnn_tensor_arange (0, (double) numel, 1, dtype, NULL);
-  return gnn_tensor_reshape (r, shape, ndim, NULL);
-}
+#include "gnn-test-util.h"
 
 #define AR(dtype, ...) \
-  ar (dtype, (gint64[]) { __VA_ARGS__ }, sizeof ((gint64[]) { __VA_ARGS__ }) / sizeof (gint64))
-
-static void
-assert_shape (GnnTensor    *t,
-              const gint64 *shape,
-              guint         ndim)
-{
-  guint nd;
-  const gint64 *s = gnn_tensor_get_shape (t, &nd);
-
-  g_assert_cmpuint (nd, ==, ndim);
-  for (guint i = 0; i < ndim; i++)
-    g_assert_cmpint (s[i], ==, shape[i]);
-}
-
-static void
-assert_values (GnnTensor    *t,
-               const double *expected,
-               gsize         n)
-{
-  gsize got_n;
-  g_autofree double *got = gnn_tensor_to_doubles (t, &got_n);
-
-  g_assert_cmpuint (got_n, ==, n);
-  for (gsize i = 0; i < n; i++)
-    g_assert_cmpfloat (got[i], ==, expected[i]);
-}
+  gnn_test_arange (dtype, 0, (gint64[]) { __VA_ARGS__ }, sizeof ((gint64[]) { __VA_ARGS__ }) / sizeof (gint64))
 
 static double
 total (GnnTensor *t)
@@ -67,8 +28,8 @@ test_matmul_2d (void)
 
   g_assert_no_error (error);
   g_assert_cmpint (gnn_tensor_get_dtype (c), ==, GNN_DTYPE_F32);
-  assert_shape (c, (gint64[]) { 2, 4 }, 2);
-  assert_values (c, expected_2x3_3x4, 8);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 4 }, 2);
+  gnn_test_assert_values (c, expected_2x3_3x4, 8, 0);
 }
 
 static void
@@ -79,7 +40,7 @@ test_matmul_2d_f64 (void)
   g_autoptr(GnnTensor) c = gnn_tensor_matmul (a, b, NULL);
 
   g_assert_cmpint (gnn_tensor_get_dtype (c), ==, GNN_DTYPE_F64);
-  assert_values (c, expected_2x3_3x4, 8);
+  gnn_test_assert_values (c, expected_2x3_3x4, 8, 0);
 }
 
 static void
@@ -95,9 +56,9 @@ test_matmul_int (void)
   g_autoptr(GnnTensor) c32 = gnn_tensor_matmul (a32, btt, NULL);
 
   g_assert_cmpint (gnn_tensor_get_dtype (c), ==, GNN_DTYPE_I64);
-  assert_values (c, expected_2x3_3x4, 8);
+  gnn_test_assert_values (c, expected_2x3_3x4, 8, 0);
   g_assert_cmpint (gnn_tensor_get_dtype (c32), ==, GNN_DTYPE_I32);
-  assert_values (c32, expected_2x3_3x4, 8);
+  gnn_test_assert_values (c32, expected_2x3_3x4, 8, 0);
 }
 
 static void
@@ -109,9 +70,9 @@ test_matmul_dot (void)
   g_autoptr(GnnTensor) ai = AR (GNN_DTYPE_I64, 5);
   g_autoptr(GnnTensor) ci = gnn_tensor_matmul (ai, ai, NULL);
 
-  assert_shape (c, NULL, 0);
+  gnn_test_assert_shape (c, NULL, 0);
   g_assert_cmpfloat (gnn_tensor_item (c, NULL), ==, 40);
-  assert_shape (ci, NULL, 0);
+  gnn_test_assert_shape (ci, NULL, 0);
   g_assert_cmpfloat (gnn_tensor_item (ci, NULL), ==, 30);
 }
 
@@ -124,10 +85,10 @@ test_matmul_vector_matrix (void)
   g_autoptr(GnnTensor) vm = gnn_tensor_matmul (v, b, NULL);
   g_autoptr(GnnTensor) mv = gnn_tensor_matmul (a, v, NULL);
 
-  assert_shape (vm, (gint64[]) { 4 }, 1);
-  assert_values (vm, (double[]) { 20, 23, 26, 29 }, 4);
-  assert_shape (mv, (gint64[]) { 2 }, 1);
-  assert_values (mv, (double[]) { 5, 14 }, 2);
+  gnn_test_assert_shape (vm, (gint64[]) { 4 }, 1);
+  gnn_test_assert_values (vm, (double[]) { 20, 23, 26, 29 }, 4, 0);
+  gnn_test_assert_shape (mv, (gint64[]) { 2 }, 1);
+  gnn_test_assert_values (mv, (double[]) { 5, 14 }, 2, 0);
 }
 
 static void
@@ -140,8 +101,8 @@ test_matmul_strided_vector (void)
   g_autoptr(GnnTensor) mv = gnn_tensor_matmul (a, col, NULL);
   g_autoptr(GnnTensor) vm = gnn_tensor_matmul (col, m, NULL);
 
-  assert_values (mv, (double[]) { 23, 68 }, 2);
-  assert_values (vm, (double[]) { 92, 107, 122, 137 }, 4);
+  gnn_test_assert_values (mv, (double[]) { 23, 68 }, 2, 0);
+  gnn_test_assert_values (vm, (double[]) { 92, 107, 122, 137 }, 4, 0);
 }
 
 static void
@@ -153,9 +114,9 @@ test_matmul_batched_shared_matrix (void)
   g_autoptr(GnnTensor) row = gnn_tensor_select (c, 0, 1, NULL);
   g_autoptr(GnnTensor) r11 = gnn_tensor_select (row, 0, 1, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 2, 4 }, 3);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 2, 4 }, 3);
   g_assert_cmpfloat (total (c), ==, 1580);
-  assert_values (r11, (double[]) { 128, 158, 188, 218 }, 4);
+  gnn_test_assert_values (r11, (double[]) { 128, 158, 188, 218 }, 4, 0);
 }
 
 static void
@@ -172,10 +133,10 @@ test_matmul_batched_broadcast (void)
   g_autoptr(GnnTensor) c01 = gnn_tensor_select (c0, 0, 1, NULL);
   g_autoptr(GnnTensor) c011 = gnn_tensor_select (c01, 0, 1, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3, 2, 4 }, 4);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3, 2, 4 }, 4);
   g_assert_cmpfloat (total (c), ==, 10284);
-  assert_values (c12, (double[]) { 491, 512, 533, 554, 698, 728, 758, 788 }, 8);
-  assert_values (c011, (double[]) { 140, 152, 164, 176 }, 4);
+  gnn_test_assert_values (c12, (double[]) { 491, 512, 533, 554, 698, 728, 758, 788 }, 8, 0);
+  gnn_test_assert_values (c011, (double[]) { 140, 152, 164, 176 }, 4, 0);
 }
 
 static void
@@ -186,9 +147,9 @@ test_matmul_batched_left_matrix (void)
   g_autoptr(GnnTensor) c = gnn_tensor_matmul (a, y, NULL);
   g_autoptr(GnnTensor) c3 = gnn_tensor_select (c, 0, 3, NULL);
 
-  assert_shape (c, (gint64[]) { 4, 2, 2 }, 3);
+  gnn_test_assert_shape (c, (gint64[]) { 4, 2, 2 }, 3);
   g_assert_cmpfloat (total (c), ==, 1444);
-  assert_values (c3, (double[]) { 64, 67, 244, 256 }, 4);
+  gnn_test_assert_values (c3, (double[]) { 64, 67, 244, 256 }, 4, 0);
 }
 
 static void
@@ -200,10 +161,10 @@ test_matmul_batched_vectors (void)
   g_autoptr(GnnTensor) left = gnn_tensor_matmul (v3, y, NULL);
   g_autoptr(GnnTensor) right = gnn_tensor_matmul (y, v4, NULL);
 
-  assert_shape (left, (gint64[]) { 2, 4 }, 2);
-  assert_values (left, (double[]) { 20, 23, 26, 29, 56, 59, 62, 65 }, 8);
-  assert_shape (right, (gint64[]) { 2, 3 }, 2);
-  assert_values (right, (double[]) { 14, 38, 62, 86, 110, 134 }, 6);
+  gnn_test_assert_shape (left, (gint64[]) { 2, 4 }, 2);
+  gnn_test_assert_values (left, (double[]) { 20, 23, 26, 29, 56, 59, 62, 65 }, 8, 0);
+  gnn_test_assert_shape (right, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_values (right, (double[]) { 14, 38, 62, 86, 110, 134 }, 6, 0);
 }
 
 static void
@@ -223,9 +184,9 @@ test_matmul_transposed_operands (void)
 
   g_assert_false (gnn_tensor_is_contiguous (a));
   g_assert_false (gnn_tensor_is_contiguous (b));
-  assert_shape (c, (gint64[]) { 2, 4 }, 2);
-  assert_values (c, expected, 8);
-  assert_values (cd, expected, 8);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 4 }, 2);
+  gnn_test_assert_values (c, expected, 8, 0);
+  gnn_test_assert_values (cd, expected, 8, 0);
 }
 
 static void
@@ -237,9 +198,9 @@ test_matmul_batched_transposed (void)
   g_autoptr(GnnTensor) y = gnn_tensor_transpose (y0, 1, 2, NULL);
   g_autoptr(GnnTensor) c = gnn_tensor_matmul (x, y, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 2, 4 }, 3);
-  assert_values (c, (double[]) { 10, 28, 46, 64, 13, 40, 67, 94,
-                                 316, 388, 460, 532, 355, 436, 517, 598 }, 16);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 2, 4 }, 3);
+  gnn_test_assert_values (c, (double[]) { 10, 28, 46, 64, 13, 40, 67, 94,
+                                 316, 388, 460, 532, 355, 436, 517, 598 }, 16, 0);
 }
 
 static void
@@ -251,8 +212,8 @@ test_matmul_narrowed_operand (void)
   g_autoptr(GnnTensor) b = AR (GNN_DTYPE_F32, 3, 4);
   g_autoptr(GnnTensor) c = gnn_tensor_matmul (n, b, NULL);
 
-  assert_values (c, (double[]) { 32, 38, 44, 50, 104, 128, 152, 176,
-                                 176, 218, 260, 302, 248, 308, 368, 428 }, 16);
+  gnn_test_assert_values (c, (double[]) { 32, 38, 44, 50, 104, 128, 152, 176,
+                                 176, 218, 260, 302, 248, 308, 368, 428 }, 16, 0);
 }
 
 static void
@@ -266,8 +227,8 @@ test_matmul_packed_layout (void)
   g_autoptr(GnnTensor) b = AR (GNN_DTYPE_F32, 3, 4);
   g_autoptr(GnnTensor) c = gnn_tensor_matmul (s, b, NULL);
 
-  assert_shape (s, (gint64[]) { 2, 3 }, 2);
-  assert_values (c, (double[]) { 40, 46, 52, 58, 184, 226, 268, 310 }, 8);
+  gnn_test_assert_shape (s, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_values (c, (double[]) { 40, 46, 52, 58, 184, 226, 268, 310 }, 8, 0);
 }
 
 static void
@@ -277,8 +238,8 @@ test_matmul_empty_inner_is_zeros (void)
   g_autoptr(GnnTensor) b = gnn_tensor_ones ((gint64[]) { 0, 3 }, 2, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) c = gnn_tensor_matmul (a, b, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
-  assert_values (c, (double[]) { 0, 0, 0, 0, 0, 0 }, 6);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_values (c, (double[]) { 0, 0, 0, 0, 0, 0 }, 6, 0);
 }
 
 static void

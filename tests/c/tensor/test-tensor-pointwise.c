@@ -4,6 +4,8 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
+#include "gnn-test-util.h"
+
 #include "tensor/gnn-tensor-private.h"
 
 /* --- helpers ------------------------------------------------------------- */
@@ -52,19 +54,6 @@ floats_as (GnnDType      dtype,
 
   g_assert_no_error (error);
   return out;
-}
-
-static void
-assert_shape (GnnTensor    *t,
-              const gint64 *shape,
-              guint         ndim)
-{
-  guint nd;
-  const gint64 *s = gnn_tensor_get_shape (t, &nd);
-
-  g_assert_cmpuint (nd, ==, ndim);
-  for (guint d = 0; d < ndim; d++)
-    g_assert_cmpint (s[d], ==, shape[d]);
 }
 
 /* Compares all elements (in row-major order) within @tol; NaN matches NaN. */
@@ -118,7 +107,7 @@ test_add_same_shape (void)
   g_autoptr(GnnTensor) c = gnn_tensor_add (a, b, &error);
 
   g_assert_no_error (error);
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
   g_assert_true (gnn_tensor_is_contiguous (c));
   g_assert_cmpint (gnn_tensor_get_dtype (c), ==, GNN_DTYPE_F32);
   ASSERT_VALUES (c, 0, 11, 22, 33, 44, 55, 66);
@@ -154,7 +143,7 @@ test_add_broadcast_row (void)
   g_autoptr(GnnTensor) c = gnn_tensor_add (a, row, NULL);
   g_autoptr(GnnTensor) d = gnn_tensor_add (row, a, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
   ASSERT_VALUES (c, 0, 11, 22, 33, 14, 25, 36);
   ASSERT_VALUES (d, 0, 11, 22, 33, 14, 25, 36);
 }
@@ -167,7 +156,7 @@ test_add_broadcast_column (void)
   g_autoptr(GnnTensor) c = gnn_tensor_sub (a, col, NULL);
   g_autoptr(GnnTensor) d = gnn_tensor_sub (col, a, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
   ASSERT_VALUES (c, 0, -99, -98, -97, -196, -195, -194);
   ASSERT_VALUES (d, 0, 99, 98, 97, 196, 195, 194);
 }
@@ -180,7 +169,7 @@ test_add_broadcast_outer (void)
   g_autoptr(GnnTensor) col = floats ((float[]) { 10, 20 }, 2, (gint64[]) { 2, 1 }, 2);
   g_autoptr(GnnTensor) c = gnn_tensor_mul (row, col, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
   ASSERT_VALUES (c, 0, 10, 20, 30, 20, 40, 60);
 }
 
@@ -196,12 +185,12 @@ test_add_broadcast_scalar_shaped (void)
   g_autoptr(GnnTensor) e = gnn_tensor_mul (a, three_d, NULL);
   g_autoptr(GnnTensor) f = gnn_tensor_add (zero_d, zero_d, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 2 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 2 }, 2);
   ASSERT_VALUES (c, 0, 6, 7, 8, 9);
-  assert_shape (d, (gint64[]) { 2, 2 }, 2);
+  gnn_test_assert_shape (d, (gint64[]) { 2, 2 }, 2);
   ASSERT_VALUES (d, 0, 0, 1, 2, 3);
   /* A [1, 1, 1] operand adds a leading dim, as in PyTorch. */
-  assert_shape (e, (gint64[]) { 1, 2, 2 }, 3);
+  gnn_test_assert_shape (e, (gint64[]) { 1, 2, 2 }, 3);
   ASSERT_VALUES (e, 0, 2, 4, 6, 8);
   g_assert_cmpuint (gnn_tensor_get_ndim (f), ==, 0);
   ASSERT_VALUES (f, 0, -2);
@@ -215,7 +204,7 @@ test_add_broadcast_leading_dims (void)
   g_autoptr(GnnTensor) b = floats ((float[]) { 0, 10, 20, 30 }, 4, (gint64[]) { 4, 1 }, 2);
   g_autoptr(GnnTensor) c = gnn_tensor_add (a, b, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 4, 3 }, 3);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 4, 3 }, 3);
   ASSERT_VALUES (c, 0,
                  1, 2, 3, 11, 12, 13, 21, 22, 23, 31, 32, 33,
                  4, 5, 6, 14, 15, 16, 24, 25, 26, 34, 35, 36);
@@ -231,7 +220,7 @@ test_add_transposed_inputs (void)
   g_autoptr(GnnTensor) d = gnn_tensor_add (at, at, NULL);
 
   g_assert_false (gnn_tensor_is_contiguous (at));
-  assert_shape (c, (gint64[]) { 3, 2 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 3, 2 }, 2);
   g_assert_true (gnn_tensor_is_contiguous (c));
   ASSERT_VALUES (c, 0, 11, 24, 32, 45, 53, 66);
   ASSERT_VALUES (d, 0, 2, 8, 4, 10, 6, 12);
@@ -246,7 +235,7 @@ test_add_empty (void)
   g_autoptr(GnnTensor) c = gnn_tensor_add (a, b, &error);
 
   g_assert_no_error (error);
-  assert_shape (c, (gint64[]) { 0, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 0, 3 }, 2);
   g_assert_cmpint (gnn_tensor_get_numel (c), ==, 0);
 }
 
@@ -649,9 +638,9 @@ test_add_scalar_values (void)
   g_autoptr(GnnTensor) d = gnn_tensor_mul_scalar (at, -2, &error);
 
   g_assert_no_error (error);
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
   ASSERT_VALUES (c, 0, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5);
-  assert_shape (d, (gint64[]) { 3, 2 }, 2);
+  gnn_test_assert_shape (d, (gint64[]) { 3, 2 }, 2);
   ASSERT_VALUES (d, 0, -2, -8, -4, -10, -6, -12);
 }
 
@@ -799,7 +788,7 @@ test_relu_transposed (void)
   g_autoptr(GnnTensor) at = gnn_tensor_transpose (a, 0, 1, NULL);
   g_autoptr(GnnTensor) c = gnn_tensor_relu (at, NULL);
 
-  assert_shape (c, (gint64[]) { 3, 2 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 3, 2 }, 2);
   ASSERT_VALUES (c, 0, 0, 4, 2, 0, 0, 6);
 }
 
@@ -953,10 +942,10 @@ test_compare_broadcast (void)
   g_autoptr(GnnTensor) c = gnn_tensor_ge (a, col, NULL);
   g_autoptr(GnnTensor) d = gnn_tensor_lt (at, row, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
   ASSERT_VALUES (c, 0, 0, 1, 1, 0, 1, 1);
   /* at = [[1, 4], [2, 5], [3, 6]] < [2, 5] */
-  assert_shape (d, (gint64[]) { 3, 2 }, 2);
+  gnn_test_assert_shape (d, (gint64[]) { 3, 2 }, 2);
   ASSERT_VALUES (d, 0, 1, 1, 0, 0, 0, 0);
 }
 
@@ -1026,7 +1015,7 @@ test_where_broadcast (void)
   g_autoptr(GnnTensor) b = ints_as (GNN_DTYPE_I64, (gint64[]) { 9 }, 1, NULL, 0);
   g_autoptr(GnnTensor) c = gnn_tensor_where (cond, a, b, NULL);
 
-  assert_shape (c, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_shape (c, (gint64[]) { 2, 3 }, 2);
   g_assert_cmpint (gnn_tensor_get_dtype (c), ==, GNN_DTYPE_I64);
   ASSERT_VALUES (c, 0, 1, 2, 3, 9, 9, 9);
 }

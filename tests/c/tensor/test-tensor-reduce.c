@@ -4,6 +4,8 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
+#include "gnn-test-util.h"
+
 /* x = [[1.5, -2, 3.25], [0.5, 4, -1]] */
 static GnnTensor *
 make_x (void)
@@ -35,40 +37,6 @@ make_z (void)
   return gnn_tensor_new_from_floats (z_values, 24, (gint64[]) { 2, 3, 4 }, 3, NULL);
 }
 
-static void
-assert_shape (GnnTensor    *t,
-              const gint64 *shape,
-              guint         ndim)
-{
-  guint nd;
-  const gint64 *s = gnn_tensor_get_shape (t, &nd);
-
-  g_assert_cmpuint (nd, ==, ndim);
-  for (guint i = 0; i < ndim; i++)
-    g_assert_cmpint (s[i], ==, shape[i]);
-}
-
-static void
-assert_values (GnnTensor    *t,
-               const double *expected,
-               gsize         n,
-               double        tol)
-{
-  gsize got_n;
-  g_autofree double *got = gnn_tensor_to_doubles (t, &got_n);
-
-  g_assert_cmpuint (got_n, ==, n);
-  for (gsize i = 0; i < n; i++)
-    {
-      if (isnan (expected[i]))
-        g_assert_true (isnan (got[i]));
-      else if (tol == 0)
-        g_assert_cmpfloat (got[i], ==, expected[i]);
-      else
-        g_assert_cmpfloat_with_epsilon (got[i], expected[i], tol);
-    }
-}
-
 /* --- sum ------------------------------------------------------------------ */
 
 static void
@@ -79,7 +47,7 @@ test_sum_all (void)
   g_autoptr(GnnTensor) s = gnn_tensor_sum (x, NULL, 0, FALSE, &error);
 
   g_assert_no_error (error);
-  assert_shape (s, NULL, 0);
+  gnn_test_assert_shape (s, NULL, 0);
   g_assert_cmpint (gnn_tensor_get_dtype (s), ==, GNN_DTYPE_F32);
   g_assert_cmpfloat_with_epsilon (gnn_tensor_item (s, NULL), 6.25, 1e-6);
 }
@@ -90,7 +58,7 @@ test_sum_all_keepdim (void)
   g_autoptr(GnnTensor) x = make_x ();
   g_autoptr(GnnTensor) s = gnn_tensor_sum (x, NULL, 0, TRUE, NULL);
 
-  assert_shape (s, (gint64[]) { 1, 1 }, 2);
+  gnn_test_assert_shape (s, (gint64[]) { 1, 1 }, 2);
   g_assert_cmpfloat_with_epsilon (gnn_tensor_item (s, NULL), 6.25, 1e-6);
 }
 
@@ -100,8 +68,8 @@ test_sum_dim0_rows_accumulate (void)
   g_autoptr(GnnTensor) x = make_x ();
   g_autoptr(GnnTensor) s = gnn_tensor_sum (x, (gint[]) { 0 }, 1, FALSE, NULL);
 
-  assert_shape (s, (gint64[]) { 3 }, 1);
-  assert_values (s, (double[]) { 2.0, 2.0, 2.25 }, 3, 1e-6);
+  gnn_test_assert_shape (s, (gint64[]) { 3 }, 1);
+  gnn_test_assert_values (s, (double[]) { 2.0, 2.0, 2.25 }, 3, 1e-6);
 }
 
 static void
@@ -110,8 +78,8 @@ test_sum_last_dim_negative (void)
   g_autoptr(GnnTensor) x = make_x ();
   g_autoptr(GnnTensor) s = gnn_tensor_sum (x, (gint[]) { -1 }, 1, TRUE, NULL);
 
-  assert_shape (s, (gint64[]) { 2, 1 }, 2);
-  assert_values (s, (double[]) { 2.75, 3.5 }, 2, 1e-6);
+  gnn_test_assert_shape (s, (gint64[]) { 2, 1 }, 2);
+  gnn_test_assert_values (s, (double[]) { 2.75, 3.5 }, 2, 1e-6);
 }
 
 static void
@@ -121,10 +89,10 @@ test_sum_several_dims (void)
   g_autoptr(GnnTensor) s = gnn_tensor_sum (y, (gint[]) { 0, -1 }, 2, FALSE, NULL);
   g_autoptr(GnnTensor) k = gnn_tensor_sum (y, (gint[]) { 0, -1 }, 2, TRUE, NULL);
 
-  assert_shape (s, (gint64[]) { 3 }, 1);
-  assert_values (s, (double[]) { 60, 92, 124 }, 3, 1e-5);
-  assert_shape (k, (gint64[]) { 1, 3, 1 }, 3);
-  assert_values (k, (double[]) { 60, 92, 124 }, 3, 1e-5);
+  gnn_test_assert_shape (s, (gint64[]) { 3 }, 1);
+  gnn_test_assert_values (s, (double[]) { 60, 92, 124 }, 3, 1e-5);
+  gnn_test_assert_shape (k, (gint64[]) { 1, 3, 1 }, 3);
+  gnn_test_assert_values (k, (double[]) { 60, 92, 124 }, 3, 1e-5);
 }
 
 static void
@@ -135,10 +103,10 @@ test_sum_transposed_view (void)
   g_autoptr(GnnTensor) s = gnn_tensor_sum (t, (gint[]) { 1 }, 1, FALSE, NULL);
 
   g_assert_false (gnn_tensor_is_contiguous (t));
-  assert_shape (s, (gint64[]) { 4, 2 }, 2);
+  gnn_test_assert_shape (s, (gint64[]) { 4, 2 }, 2);
   g_assert_cmpint (gnn_tensor_get_dtype (s), ==, GNN_DTYPE_F64);
   /* y.transpose(0, 2).sum(1) */
-  assert_values (s, (double[]) { 12, 48, 15, 51, 18, 54, 21, 57 }, 8, 1e-9);
+  gnn_test_assert_values (s, (double[]) { 12, 48, 15, 51, 18, 54, 21, 57 }, 8, 1e-9);
 }
 
 static void
@@ -149,8 +117,8 @@ test_sum_narrowed_view (void)
   g_autoptr(GnnTensor) s = gnn_tensor_sum (nv, (gint[]) { 2 }, 1, FALSE, NULL);
   g_autoptr(GnnTensor) a = gnn_tensor_sum (nv, NULL, 0, FALSE, NULL);
 
-  assert_shape (s, (gint64[]) { 2, 3 }, 2);
-  assert_values (s, (double[]) { 3, 11, 19, 27, 35, 43 }, 6, 1e-5);
+  gnn_test_assert_shape (s, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_values (s, (double[]) { 3, 11, 19, 27, 35, 43 }, 6, 1e-5);
   g_assert_cmpfloat_with_epsilon (gnn_tensor_item (a, NULL), 138, 1e-4);
 }
 
@@ -162,8 +130,8 @@ test_sum_int_gives_int64 (void)
   g_autoptr(GnnTensor) all = gnn_tensor_sum (y, NULL, 0, FALSE, NULL);
 
   g_assert_cmpint (gnn_tensor_get_dtype (s), ==, GNN_DTYPE_I64);
-  assert_shape (s, (gint64[]) { 2, 4 }, 2);
-  assert_values (s, (double[]) { 12, 15, 18, 21, 48, 51, 54, 57 }, 8, 0);
+  gnn_test_assert_shape (s, (gint64[]) { 2, 4 }, 2);
+  gnn_test_assert_values (s, (double[]) { 12, 15, 18, 21, 48, 51, 54, 57 }, 8, 0);
   g_assert_cmpint (gnn_tensor_get_dtype (all), ==, GNN_DTYPE_I64);
   g_assert_cmpfloat (gnn_tensor_item (all, NULL), ==, 276);
 }
@@ -206,8 +174,8 @@ test_sum_empty_dim_is_zero (void)
   g_autoptr(GnnTensor) e = gnn_tensor_zeros ((gint64[]) { 0, 3 }, 2, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) s = gnn_tensor_sum (e, (gint[]) { 0 }, 1, FALSE, NULL);
 
-  assert_shape (s, (gint64[]) { 3 }, 1);
-  assert_values (s, (double[]) { 0, 0, 0 }, 3, 0);
+  gnn_test_assert_shape (s, (gint64[]) { 3 }, 1);
+  gnn_test_assert_values (s, (double[]) { 0, 0, 0 }, 3, 0);
 }
 
 static void
@@ -216,7 +184,7 @@ test_sum_scalar (void)
   g_autoptr(GnnTensor) t = gnn_tensor_new_scalar (3.5, GNN_DTYPE_F64);
   g_autoptr(GnnTensor) s = gnn_tensor_sum (t, (gint[]) { -1 }, 1, TRUE, NULL);
 
-  assert_shape (s, NULL, 0);
+  gnn_test_assert_shape (s, NULL, 0);
   g_assert_cmpfloat (gnn_tensor_item (s, NULL), ==, 3.5);
 }
 
@@ -254,8 +222,8 @@ test_mean_dims (void)
   g_autoptr(GnnTensor) m = gnn_tensor_mean (y, (gint[]) { 1 }, 1, FALSE, NULL);
   g_autoptr(GnnTensor) all = gnn_tensor_mean (y, NULL, 0, FALSE, NULL);
 
-  assert_shape (m, (gint64[]) { 2, 4 }, 2);
-  assert_values (m, (double[]) { 4, 5, 6, 7, 16, 17, 18, 19 }, 8, 1e-6);
+  gnn_test_assert_shape (m, (gint64[]) { 2, 4 }, 2);
+  gnn_test_assert_values (m, (double[]) { 4, 5, 6, 7, 16, 17, 18, 19 }, 8, 1e-6);
   g_assert_cmpfloat_with_epsilon (gnn_tensor_item (all, NULL), 11.5, 1e-6);
 }
 
@@ -279,7 +247,7 @@ test_mean_empty_is_nan (void)
   g_autoptr(GnnTensor) e = gnn_tensor_zeros ((gint64[]) { 0, 2 }, 2, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) m = gnn_tensor_mean (e, (gint[]) { 0 }, 1, FALSE, NULL);
 
-  assert_values (m, (double[]) { NAN, NAN }, 2, 0);
+  gnn_test_assert_values (m, (double[]) { NAN, NAN }, 2, 0);
 }
 
 /* --- max / min ------------------------------------------------------------ */
@@ -291,12 +259,12 @@ test_max_min_dims (void)
   g_autoptr(GnnTensor) mx = gnn_tensor_max (z, (gint[]) { 1 }, 1, FALSE, NULL);
   g_autoptr(GnnTensor) mn = gnn_tensor_min (z, (gint[]) { 0, 2 }, 2, TRUE, NULL);
 
-  assert_shape (mx, (gint64[]) { 2, 4 }, 2);
-  assert_values (mx, (double[]) { 2.9600000381469727, 3.3299999237060547, 3.700000047683716,
+  gnn_test_assert_shape (mx, (gint64[]) { 2, 4 }, 2);
+  gnn_test_assert_values (mx, (double[]) { 2.9600000381469727, 3.3299999237060547, 3.700000047683716,
                                   4.070000171661377, 4.440000057220459, 4.809999942779541,
                                   3.140000343322754, 3.510000228881836 }, 8, 0);
-  assert_shape (mn, (gint64[]) { 1, 3, 1 }, 3);
-  assert_values (mn, (double[]) { 0.0, 0.9200000762939453, 2.4000000953674316 }, 3, 0);
+  gnn_test_assert_shape (mn, (gint64[]) { 1, 3, 1 }, 3);
+  gnn_test_assert_values (mn, (double[]) { 0.0, 0.9200000762939453, 2.4000000953674316 }, 3, 0);
 }
 
 static void
@@ -309,8 +277,8 @@ test_max_all_and_transposed (void)
   g_autoptr(GnnTensor) lo = gnn_tensor_min (t, (gint[]) { 0 }, 1, FALSE, NULL);
 
   g_assert_cmpfloat (gnn_tensor_item (all, NULL), ==, 4.0);
-  assert_values (cols, (double[]) { 1.5, 4.0, 3.25 }, 3, 0);
-  assert_values (lo, (double[]) { -2.0, -1.0 }, 2, 0);
+  gnn_test_assert_values (cols, (double[]) { 1.5, 4.0, 3.25 }, 3, 0);
+  gnn_test_assert_values (lo, (double[]) { -2.0, -1.0 }, 2, 0);
 }
 
 static void
@@ -322,8 +290,8 @@ test_max_long_rows (void)
   g_autoptr(GnnTensor) mx = gnn_tensor_max (m, (gint[]) { 1 }, 1, FALSE, NULL);
   g_autoptr(GnnTensor) mn = gnn_tensor_min (m, (gint[]) { 1 }, 1, FALSE, NULL);
 
-  assert_values (mx, (double[]) { 49, 99 }, 2, 0);
-  assert_values (mn, (double[]) { 0, 50 }, 2, 0);
+  gnn_test_assert_values (mx, (double[]) { 49, 99 }, 2, 0);
+  gnn_test_assert_values (mn, (double[]) { 0, 50 }, 2, 0);
 }
 
 static void
@@ -336,7 +304,7 @@ test_max_keeps_int_dtype (void)
 
   g_assert_cmpint (gnn_tensor_get_dtype (mx), ==, GNN_DTYPE_I64);
   g_assert_cmpint (*(gint64 *) gnn_tensor_get_data (mx), ==, G_GINT64_CONSTANT (9007199254740993));
-  assert_values (mn, (double[]) { 3, -7 }, 2, 0);
+  gnn_test_assert_values (mn, (double[]) { 3, -7 }, 2, 0);
 }
 
 static void
@@ -351,7 +319,7 @@ test_max_nan_propagates (void)
 
   g_assert_true (isnan (gnn_tensor_item (mx, NULL)));
   g_assert_true (isnan (gnn_tensor_item (mn, NULL)));
-  assert_values (col, (double[]) { 19, NAN }, 2, 0);
+  gnn_test_assert_values (col, (double[]) { 19, NAN }, 2, 0);
 }
 
 static void
@@ -371,7 +339,7 @@ test_max_empty_fails (void)
   g_assert_null (b);
   g_assert_error (e2, GNN_ERROR, GNN_ERROR_INDEX);
   g_assert_nonnull (strstr (e2->message, "min(): Expected reduction dim 0 to have non-zero size."));
-  assert_shape (ok, (gint64[]) { 0 }, 1);
+  gnn_test_assert_shape (ok, (gint64[]) { 0 }, 1);
 }
 
 /* --- argmax --------------------------------------------------------------- */
@@ -385,12 +353,12 @@ test_argmax_dims (void)
   g_autoptr(GnnTensor) al = gnn_tensor_argmax (z, -1, FALSE, NULL);
 
   g_assert_cmpint (gnn_tensor_get_dtype (a1), ==, GNN_DTYPE_I64);
-  assert_shape (a1, (gint64[]) { 2, 4 }, 2);
-  assert_values (a1, (double[]) { 2, 2, 2, 2, 0, 0, 2, 2 }, 8, 0);
-  assert_shape (a0, (gint64[]) { 1, 3, 4 }, 3);
-  assert_values (a0, (double[]) { 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, 12, 0);
+  gnn_test_assert_shape (a1, (gint64[]) { 2, 4 }, 2);
+  gnn_test_assert_values (a1, (double[]) { 2, 2, 2, 2, 0, 0, 2, 2 }, 8, 0);
+  gnn_test_assert_shape (a0, (gint64[]) { 1, 3, 4 }, 3);
+  gnn_test_assert_values (a0, (double[]) { 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, 12, 0);
   /* z.argmax(-1) */
-  assert_values (al, (double[]) { 3, 3, 3, 1, 3, 3 }, 6, 0);
+  gnn_test_assert_values (al, (double[]) { 3, 3, 3, 1, 3, 3 }, 6, 0);
 }
 
 static void
@@ -404,9 +372,9 @@ test_argmax_first_on_ties (void)
   g_autoptr(GnnTensor) ones = gnn_tensor_ones ((gint64[]) { 3, 5 }, 2, GNN_DTYPE_I32, NULL);
   g_autoptr(GnnTensor) first = gnn_tensor_argmax (ones, 0, FALSE, NULL);
 
-  assert_values (rows, (double[]) { 1, 0 }, 2, 0);
-  assert_values (cols, (double[]) { 1, 0 }, 2, 0);
-  assert_values (first, (double[]) { 0, 0, 0, 0, 0 }, 5, 0);
+  gnn_test_assert_values (rows, (double[]) { 1, 0 }, 2, 0);
+  gnn_test_assert_values (cols, (double[]) { 1, 0 }, 2, 0);
+  gnn_test_assert_values (first, (double[]) { 0, 0, 0, 0, 0 }, 5, 0);
 }
 
 static void
@@ -430,7 +398,7 @@ test_argmax_empty_dim_fails (void)
   g_assert_null (a);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INDEX);
   g_assert_nonnull (strstr (error->message, "argmax(): Expected reduction dim 0 to have non-zero size."));
-  assert_shape (ok, (gint64[]) { 0 }, 1);
+  gnn_test_assert_shape (ok, (gint64[]) { 0 }, 1);
 }
 
 /* --- softmax -------------------------------------------------------------- */
@@ -441,8 +409,8 @@ test_softmax_last_dim (void)
   g_autoptr(GnnTensor) x = make_x ();
   g_autoptr(GnnTensor) s = gnn_tensor_softmax (x, -1, NULL);
 
-  assert_shape (s, (gint64[]) { 2, 3 }, 2);
-  assert_values (s, (double[]) { 0.1473882794380188, 0.004450740292668343, 0.848160982131958,
+  gnn_test_assert_shape (s, (gint64[]) { 2, 3 }, 2);
+  gnn_test_assert_values (s, (double[]) { 0.1473882794380188, 0.004450740292668343, 0.848160982131958,
                                  0.02912176214158535, 0.9643803238868713, 0.0064979433082044125 },
                  6, 1e-6);
 }
@@ -453,7 +421,7 @@ test_softmax_dim0 (void)
   g_autoptr(GnnTensor) x = make_x ();
   g_autoptr(GnnTensor) s = gnn_tensor_softmax (x, 0, NULL);
 
-  assert_values (s, (double[]) { 0.7310585975646973, 0.0024726232513785362, 0.9859364032745361,
+  gnn_test_assert_values (s, (double[]) { 0.7310585975646973, 0.0024726232513785362, 0.9859364032745361,
                                  0.2689414322376251, 0.9975274205207825, 0.01406362745910883 },
                  6, 1e-6);
 }
@@ -464,7 +432,7 @@ test_softmax_middle_dim (void)
   g_autoptr(GnnTensor) z = make_z ();
   g_autoptr(GnnTensor) s = gnn_tensor_softmax (z, 1, NULL);
 
-  assert_values (s, (double[]) {
+  gnn_test_assert_values (s, (double[]) {
     0.04050071910023689, 0.04050071910023689, 0.04050071910023689, 0.04050071910023689,
     0.1779174655675888, 0.1779174953699112, 0.1779174655675888, 0.1779174655675888,
     0.7815818190574646, 0.7815818190574646, 0.7815818190574646, 0.7815818190574646,
@@ -482,8 +450,8 @@ test_softmax_transposed_input (void)
   g_autoptr(GnnTensor) s = gnn_tensor_softmax (t, 1, NULL);
 
   /* x.t().softmax(1) == x.softmax(0).t() */
-  assert_shape (s, (gint64[]) { 3, 2 }, 2);
-  assert_values (s, (double[]) { 0.7310585975646973, 0.2689414322376251,
+  gnn_test_assert_shape (s, (gint64[]) { 3, 2 }, 2);
+  gnn_test_assert_values (s, (double[]) { 0.7310585975646973, 0.2689414322376251,
                                  0.0024726232513785362, 0.9975274205207825,
                                  0.9859364032745361, 0.01406362745910883 }, 6, 1e-6);
 }
@@ -496,9 +464,9 @@ test_softmax_large_values_stable (void)
   g_autoptr(GnnTensor) s = gnn_tensor_softmax (t, 0, NULL);
   g_autoptr(GnnTensor) l = gnn_tensor_log_softmax (t, 0, NULL);
 
-  assert_values (s, (double[]) { 0.09003057330846786, 0.2447284758090973, 0.6652409434318542 },
+  gnn_test_assert_values (s, (double[]) { 0.09003057330846786, 0.2447284758090973, 0.6652409434318542 },
                  3, 1e-6);
-  assert_values (l, (double[]) { -2.4076058864593506, -1.4076058864593506, -0.40760594606399536 },
+  gnn_test_assert_values (l, (double[]) { -2.4076058864593506, -1.4076058864593506, -0.40760594606399536 },
                  3, 1e-5);
 }
 
@@ -511,14 +479,14 @@ test_log_softmax_dims (void)
   g_autoptr(GnnTensor) xd = gnn_tensor_to_dtype (x, GNN_DTYPE_F64, NULL);
   g_autoptr(GnnTensor) ld = gnn_tensor_log_softmax (xd, -1, NULL);
 
-  assert_values (l0, (double[]) { -0.31326165795326233, -6.002475738525391, -0.01416344940662384,
+  gnn_test_assert_values (l0, (double[]) { -0.31326165795326233, -6.002475738525391, -0.01416344940662384,
                                   -1.31326162815094, -0.0024756519123911858, -4.264163494110107 },
                  6, 1e-5);
-  assert_values (l1, (double[]) { -1.914684772491455, -5.414684772491455, -0.16468483209609985,
+  gnn_test_assert_values (l1, (double[]) { -1.914684772491455, -5.414684772491455, -0.16468483209609985,
                                   -3.5362696647644043, -0.03626956418156624, -5.036269664764404 },
                  6, 1e-5);
   g_assert_cmpint (gnn_tensor_get_dtype (ld), ==, GNN_DTYPE_F64);
-  assert_values (ld, (double[]) { -1.914684772491455, -5.414684772491455, -0.16468483209609985,
+  gnn_test_assert_values (ld, (double[]) { -1.914684772491455, -5.414684772491455, -0.16468483209609985,
                                   -3.5362696647644043, -0.03626956418156624, -5.036269664764404 },
                  6, 1e-6);
 }

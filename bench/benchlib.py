@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Helpers shared by the Gnn-vs-PyTorch benchmark scripts (module.py,
+tensor.py): building/locating the C driver and timing a Python callable by
+the same method as the C drivers' measure()."""
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def driver_path(args, driver, script):
+    """Path of build/bench/<driver>, rebuilt first unless --no-build; exits
+    with a message naming @script when it cannot be built or found."""
+    exe = os.path.join(args.build_dir, 'bench', driver)
+    if not args.no_build:
+        # Rebuild first, so we never time a stale library.
+        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/' + driver],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if build.returncode != 0:
+            sys.exit(f'{script}: building {exe} failed:\n{build.stdout}')
+    if not os.access(exe, os.X_OK):
+        sys.exit(f'{script}: {exe} not found; run "meson setup {args.build_dir} && '
+                 f'ninja -C {args.build_dir}" or pass --build-dir')
+    return exe
+
+
+def measure(fn, reps, min_time, max_inner):
+    """Seconds per call of fn: (best, median, inner calls per repetition),
+    `inner` calibrated to min_time and capped at max_inner."""
+    def time_calls(inner):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()  # the result is dropped at once, as the C driver unrefs it
+        return time.perf_counter() - start
+
+    time_calls(1)  # first touch, lazy thread start-up
+    once = time_calls(1)
+    inner = 1 if once >= min_time else -(-min_time // max(once, 1e-9))
+    inner = int(min(max(inner, 1), max_inner))
+    time_calls(inner)  # warm-up repetition
+    per_call = sorted(time_calls(inner) / inner for _ in range(reps))
+    return per_call[0], statistics.median(per_call), inner

@@ -1,0 +1,21 @@
+/* gnn-dtype-check-private.h: PyTorch's dtype errors, shared by the tensor
+ * kernels that only take floating-point inputs
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "tensor/gnn-tensor-private.h"
+
+G_BEGIN_DECLS
+
+/* PyTorch's scalar type name ("Float", "Long", …) for its error messages. */
+const char *gnn_torch_scalar_name (GnnDType    dtype);
+
+/* TRUE for float32 / float64 @t, else "\"<op>\" not implemented for 'Long'"
+ * (GNN_ERROR_DTYPE). */
+gboolean    gnn_check_float_dtype (const char  *op,
+                                   GnnTensor   *t,
+                                   GError     **error);
+
+G_END_DECLS

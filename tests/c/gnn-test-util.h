@@ -1,0 +1,62 @@
+/* gnn-test-util.h: small assertions and tensor builders shared by the C tests
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <math.h>
+#include <gnn/gnn.h>
+
+/* arange (start, start + numel).reshape (shape) */
+static inline GnnTensor *
+gnn_test_arange (GnnDType      dtype,
+                 double        start,
+                 const gint64 *shape,
+                 guint         ndim)
+{
+  gint64 numel = 1;
+  g_autoptr(GnnTensor) r = NULL;
+
+  for (guint i = 0; i < ndim; i++)
+    numel *= shape[i];
+  r = gnn_tensor_arange (start, start + (double) numel, 1, dtype, NULL);
+  return gnn_tensor_reshape (r, shape, ndim, NULL);
+}
+
+static inline void
+gnn_test_assert_shape (GnnTensor    *t,
+                       const gint64 *shape,
+                       guint         ndim)
+{
+  guint nd;
+  const gint64 *s = gnn_tensor_get_shape (t, &nd);
+
+  g_assert_cmpuint (nd, ==, ndim);
+  for (guint i = 0; i < ndim; i++)
+    g_assert_cmpint (s[i], ==, shape[i]);
+}
+
+/* Compares all elements (row-major order): exactly when @tol is 0, else
+ * within @tol; a NaN expected value matches NaN. */
+static inline void
+gnn_test_assert_values (GnnTensor    *t,
+                        const double *expected,
+                        gsize         n,
+                        double        tol)
+{
+  gsize got_n = 0;
+  g_autofree double *got = NULL;
+
+  g_assert_nonnull (t);
+  got = gnn_tensor_to_doubles (t, &got_n);
+  g_assert_cmpuint (got_n, ==, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (isnan (expected[i]))
+        g_assert_true (isnan (got[i]));
+      else if (tol == 0)
+        g_assert_cmpfloat (got[i], ==, expected[i]);
+      else
+        g_assert_cmpfloat_with_epsilon (got[i], expected[i], tol);
+    }
+}
