@@ -791,6 +791,21 @@ slot_kind (GParamSpec *slot)
   return GNN_MAP_BUFFERS;
 }
 
+/* PyTorch's "cannot assign '<type>' as parameter '<name>' (... or None
+ * expected)" for a value of the wrong kind into a registered name. */
+static gboolean
+wrong_kind_error (GObject    *value,
+                  const char *what,
+                  const char *name,
+                  const char *expected,
+                  GError    **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+               "cannot assign '%s' as %s '%s' (%s or NULL expected)",
+               G_OBJECT_TYPE_NAME (value), what, name, expected);
+  return FALSE;
+}
+
 /**
  * gnn_module_set_child:
  * @self: a module
@@ -840,6 +855,12 @@ gnn_module_set_child (GnnModule  *self,
   property = find_property (self, name);
   slot = property_as_slot (property, name);
 
+  /* PyTorch's messages come first where PyTorch has one. */
+  if (value != NULL && current == GNN_MAP_PARAMETERS && !GNN_IS_PARAMETER (value))
+    return wrong_kind_error (value, "parameter", name, "GnnParameter", error);
+  if (value != NULL && current == GNN_MAP_MODULES && !GNN_IS_MODULE (value) &&
+      !GNN_IS_PARAMETER (value))   /* torch: a Parameter may replace a module */
+    return wrong_kind_error (value, "child module", name, "GnnModule", error);
   if (!check_slot_type_of (self, name, value, slot, error))
     return FALSE;
 
@@ -857,13 +878,7 @@ gnn_module_set_child (GnnModule  *self,
     }
   if (current == GNN_MAP_PARAMETERS)
     {
-      if (value != NULL)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "cannot assign '%s' as parameter '%s' (GnnParameter or NULL expected)",
-                       G_OBJECT_TYPE_NAME (value), name);
-          return FALSE;
-        }
+      /* value is NULL here: a non-parameter was refused above */
       registry_put_slot (self, GNN_MAP_PARAMETERS, name, NULL, slot);
       return TRUE;
     }
@@ -883,25 +898,14 @@ gnn_module_set_child (GnnModule  *self,
     }
   if (current == GNN_MAP_MODULES)
     {
-      if (value != NULL)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "cannot assign '%s' as child module '%s' (GnnModule or NULL expected)",
-                       G_OBJECT_TYPE_NAME (value), name);
-          return FALSE;
-        }
+      /* value is NULL here: a non-module was refused above */
       registry_put_slot (self, GNN_MAP_MODULES, name, NULL, slot);
       return TRUE;
     }
   if (current == GNN_MAP_BUFFERS)
     {
       if (value != NULL && !GNN_IS_TENSOR (value))
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "cannot assign '%s' as buffer '%s' (GnnTensor or NULL expected)",
-                       G_OBJECT_TYPE_NAME (value), name);
-          return FALSE;
-        }
+        return wrong_kind_error (value, "buffer", name, "GnnTensor", error);
       registry_put_slot (self, GNN_MAP_BUFFERS, name, value, slot);
       return TRUE;
     }
