@@ -407,13 +407,38 @@ gnn_ag_from_doubles (double        *values,
 
 /* --- the engine ------------------------------------------------------------ */
 
+/* Like torch's AccumulateGrad: a gradient that nothing else holds (one
+ * object reference, the engine's, and a storage of its own) becomes .grad
+ * as it is; anything shared is copied so later in-place accumulation into
+ * .grad cannot change another tensor. Saves a full copy of every
+ * parameter's gradient per step when .grad starts out empty. */
+static gboolean
+can_adopt (GnnTensor *leaf,
+           GnnTensor *grad)
+{
+  GnnTensorPrivate *gp = gnn_tensor_priv (grad);
+  GnnTensorPrivate *lp = gnn_tensor_priv (leaf);
+
+  if (G_OBJECT (grad)->ref_count != 1 || G_OBJECT_TYPE (grad) != GNN_TYPE_TENSOR ||
+      g_atomic_int_get ((gint *) &gp->storage->ref_count) != 1 ||
+      gp->dtype != lp->dtype || gp->ndim != lp->ndim || gp->grad_fn != NULL ||
+      !gnn_tensor_is_contiguous (grad))
+    return FALSE;
+  for (guint d = 0; d < gp->ndim; d++)
+    if (gp->shape[d] != lp->shape[d])
+      return FALSE;
+  return TRUE;
+}
+
 static void
 accumulate_leaf (GnnTensor *leaf,
                  GnnTensor *grad)
 {
   GnnTensor *current = gnn_tensor_get_grad (leaf);
 
-  if (current == NULL)
+  if (current == NULL && can_adopt (leaf, grad))
+    gnn_tensor_set_grad (leaf, grad);
+  else if (current == NULL)
     {
       g_autoptr(GnnTensor) copy = gnn_tensor_clone (grad);
 

@@ -8,6 +8,16 @@
 
 #define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
 
+/* A 2-d matrix stored column-major: a transposed view of a packed one. */
+static gboolean
+is_transposed (GnnTensor *t)
+{
+  const gint64 *shape = gnn_tensor_get_shape (t, NULL);
+  const gint64 *strides = gnn_tensor_get_strides (t, NULL);
+
+  return shape[0] > 1 && shape[1] > 1 && strides[0] == 1 && strides[1] == shape[0];
+}
+
 /* All matmul cases at once: 1-d operands are promoted to matrices (a as a
  * row, b as a column) and the gradient gets the matching unit dims; then
  * dA = G B^T and dB = A^T G, summed over broadcast batch dims. */
@@ -60,7 +70,20 @@ gnn_backward_matmul (GnnNode    *node,
       TRY (gas = gnn_ag_sum_to (ga, &a2, error));
       TRY (grads[0] = gnn_tensor_reshape (gas, am->shape, am->ndim, error));
     }
-  if (gnn_node_needs_grad (node, 1))
+  if (gnn_node_needs_grad (node, 1) && am->ndim == 2 && bm->ndim == 2 && is_transposed (b))
+    {
+      /* b is a transposed view (Linear's weight.T): compute dB^T = G^T A as
+       * a contiguous matrix and hand back its transpose, so the gradient
+       * that reaches the weight through TransposeBackward is contiguous
+       * and becomes .grad without a copy. */
+      g_autoptr(GnnTensor) gt = NULL;
+      g_autoptr(GnnTensor) gbt = NULL;
+
+      TRY (gt = gnn_tensor_transpose (g, 0, 1, error));
+      TRY (gbt = gnn_tensor_matmul (gt, a, error));
+      TRY (grads[1] = gnn_tensor_transpose (gbt, 0, 1, error));
+    }
+  else if (gnn_node_needs_grad (node, 1))
     {
       g_autoptr(GnnTensor) at = NULL;
       g_autoptr(GnnTensor) gb = NULL;

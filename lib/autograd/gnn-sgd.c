@@ -155,7 +155,8 @@ gnn_sgd_validate_state (GnnOptimizer  *optimizer,
  * torch's op sequence in the parameter's own precision. */
 #define DEFINE_SGD_KERNEL(T, suffix)                                           \
 static void                                                                    \
-sgd_update_##suffix (T *p, const T *g, T *buf, gint64 n, double lr_d,          \
+sgd_update_##suffix (T *restrict p, const T *restrict g, T *restrict buf,     \
+                     gint64 n, double lr_d,                                    \
                      double momentum_d, double dampening_d, double wd_d,       \
                      gboolean nesterov, gboolean maximize, gboolean first)     \
 {                                                                              \
