@@ -170,6 +170,29 @@ def _index_key(self, key):
     return result
 
 
+def _dims_arg(dim):
+    """A torch `dim` argument (None, an int, or a list/tuple of ints) as the
+    list the C reductions take (empty: all dims)."""
+    if dim is None:
+        return []
+    if isinstance(dim, numbers.Integral):
+        return [int(dim)]
+    return [int(d) for d in dim]
+
+
+def _shape_arg(shape):
+    """torch's `*shape` convention: t.reshape(2, 3) or t.reshape((2, 3))."""
+    if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
+        shape = shape[0]
+    return [int(n) for n in shape]
+
+
+import collections as _collections  # noqa: E402
+
+# torch.return_types.max: the (values, indices) of t.max(dim).
+_MaxResult = _collections.namedtuple('max', ['values', 'indices'])
+
+
 class Tensor(Gnn.Tensor):
     """A Gnn.Tensor with the Python number protocol, numpy conversion and
     PyTorch-like properties (shape, dtype, item(), len(), indexing)."""
@@ -290,6 +313,92 @@ class Tensor(Gnn.Tensor):
 
     def __int__(self):
         return int(self.item())
+
+    # -- torch-style shape, reduction and autograd conveniences --------------
+    # Each accepts torch's spellings (keywords, varargs or a tuple, defaults)
+    # as well as the C signatures (a list of dims, positional keepdim).
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        """Like torch.Tensor.flatten(start_dim=0, end_dim=-1)."""
+        return Gnn.Tensor.flatten(self, start_dim, end_dim)
+
+    def reshape(self, *shape):
+        """Like torch.Tensor.reshape(*shape): t.reshape(2, -1) or
+        t.reshape((2, -1)); a view when the strides allow, else a copy."""
+        return Gnn.Tensor.reshape(self, _shape_arg(shape))
+
+    def view(self, *shape):
+        """Like torch.Tensor.view(*shape): t.view(2, -1) or t.view((2, -1));
+        GLib.Error when the strides do not allow a view."""
+        return Gnn.Tensor.view(self, _shape_arg(shape))
+
+    def permute(self, *dims):
+        """Like torch.Tensor.permute(*dims): t.permute(2, 0, 1) or
+        t.permute((2, 0, 1))."""
+        return Gnn.Tensor.permute(self, _shape_arg(dims))
+
+    def transpose(self, dim0, dim1):
+        """Like torch.Tensor.transpose(dim0, dim1): a view."""
+        return Gnn.Tensor.transpose(self, dim0, dim1)
+
+    @property
+    def T(self):
+        """The tensor with its dimensions reversed, a view: the transpose of
+        a 2-d tensor, the tensor itself for 0-d and 1-d (torch deprecates T
+        for other dimensions but reverses them too)."""
+        ndim = self.get_ndim()
+        if ndim < 2:
+            return self
+        return Gnn.Tensor.permute(self, list(range(ndim - 1, -1, -1)))
+
+    def sum(self, dim=None, keepdim=False):
+        """Like torch.Tensor.sum(dim=None, keepdim=False); dim is an int or a
+        tuple/list of ints, None reduces over every dim."""
+        return Gnn.Tensor.sum(self, _dims_arg(dim), keepdim)
+
+    def mean(self, dim=None, keepdim=False):
+        """Like torch.Tensor.mean(dim=None, keepdim=False)."""
+        return Gnn.Tensor.mean(self, _dims_arg(dim), keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        """Like torch.Tensor.max(): with dim None, the largest value (0-d,
+        or size 1 in every dim with keepdim); with an int dim, torch's
+        (values, indices) namedtuple, indices from argmax (the first
+        position of the largest value). A list/tuple of dims gives the
+        values only (torch.amax), the C method's behaviour."""
+        if isinstance(dim, numbers.Integral):
+            return _MaxResult(Gnn.Tensor.max(self, [int(dim)], keepdim),
+                              Gnn.Tensor.argmax(self, int(dim), keepdim))
+        return Gnn.Tensor.max(self, _dims_arg(dim), keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        """Like torch.Tensor.argmax(dim=None, keepdim=False): with dim None,
+        the position in the flattened tensor (size 1 in every dim with
+        keepdim)."""
+        if dim is None:
+            index = Gnn.Tensor.argmax(Gnn.Tensor.reshape(self, [-1]), 0, False)
+            return Gnn.Tensor.reshape(index, [1] * self.get_ndim()) if keepdim else index
+        return Gnn.Tensor.argmax(self, dim, keepdim)
+
+    def softmax(self, dim):
+        """Like torch.Tensor.softmax(dim)."""
+        return Gnn.Tensor.softmax(self, dim)
+
+    @property
+    def requires_grad(self):
+        """Whether autograd records operations on this tensor (read/write,
+        get_requires_grad / set_requires_grad). The gradient itself is
+        t.grad (see the autograd section)."""
+        return self.get_requires_grad()
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.set_requires_grad(bool(value))
+
+    def requires_grad_(self, requires_grad=True):
+        """Like torch.Tensor.requires_grad_(): sets requires_grad, returns self."""
+        self.set_requires_grad(bool(requires_grad))
+        return self
 
     # -- arithmetic operators -------------------------------------------------
     # Operands may be tensors (broadcast by the library) or Python numbers

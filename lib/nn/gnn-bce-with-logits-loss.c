@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "nn/gnn-nn-private.h"
+#include "nn/gnn-loss-private.h"
 
 /**
  * GnnBCEWithLogitsLoss:
@@ -31,116 +31,15 @@
  */
 struct _GnnBCEWithLogitsLoss
 {
-  GnnModule parent_instance;
-  char     *reduction;
+  GnnLossBase base;
 };
-
-enum {
-  PROP_0,
-  PROP_REDUCTION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnBCEWithLogitsLoss, gnn_bce_with_logits_loss, GNN_TYPE_MODULE)
-
-static const char *
-reduction_name (GnnReduction reduction)
-{
-  switch (reduction)
-    {
-    case GNN_REDUCTION_NONE: return "none";
-    case GNN_REDUCTION_MEAN: return "mean";
-    case GNN_REDUCTION_SUM: return "sum";
-    default: return NULL;
-    }
-}
-
-/* PyTorch's _Reduction.get_enum, with its message. */
-static gboolean
-parse_reduction (const char   *name,
-                 GnnReduction *out,
-                 GError      **error)
-{
-  for (GnnReduction r = GNN_REDUCTION_NONE; r <= GNN_REDUCTION_SUM; r++)
-    if (g_strcmp0 (name, reduction_name (r)) == 0)
-      {
-        *out = r;
-        return TRUE;
-      }
-  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-               "%s is not a valid value for reduction", name ? name : "None");
-  return FALSE;
-}
-
-static GnnTensor *
-gnn_bce_with_logits_loss_forward (GnnModule  *module,
-                                  GnnTensor  *input,
-                                  GError    **error)
-{
-  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "BCEWithLogitsLoss.forward() missing 1 required positional argument: 'target' "
-                       "(use gnn_bce_with_logits_loss_compute (loss, input, target))");
-  return NULL;
-}
-
-static void
-gnn_bce_with_logits_loss_get_property (GObject    *object,
-                                       guint       prop_id,
-                                       GValue     *value,
-                                       GParamSpec *pspec)
-{
-  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
-
-  switch (prop_id)
-    {
-    case PROP_REDUCTION:
-      g_value_set_string (value, self->reduction);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_bce_with_logits_loss_set_property (GObject      *object,
-                                       guint         prop_id,
-                                       const GValue *value,
-                                       GParamSpec   *pspec)
-{
-  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
-
-  switch (prop_id)
-    {
-    case PROP_REDUCTION:
-      g_free (self->reduction);
-      self->reduction = g_value_dup_string (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_bce_with_logits_loss_finalize (GObject *object)
-{
-  GnnBCEWithLogitsLoss *self = GNN_BCE_WITH_LOGITS_LOSS (object);
-
-  g_free (self->reduction);
-  G_OBJECT_CLASS (gnn_bce_with_logits_loss_parent_class)->finalize (object);
-}
 
 static void
 gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
-
-  object_class->get_property = gnn_bce_with_logits_loss_get_property;
-  object_class->set_property = gnn_bce_with_logits_loss_set_property;
-  object_class->finalize = gnn_bce_with_logits_loss_finalize;
-  module_class->forward = gnn_bce_with_logits_loss_forward;
 
   /**
    * GnnBCEWithLogitsLoss:reduction:
@@ -150,10 +49,7 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * [method@Gnn.BCEWithLogitsLoss.compute] fail ("foo is not a valid value
    * for reduction").
    */
-  properties[PROP_REDUCTION] =
-    g_param_spec_string ("reduction", NULL, NULL, "mean",
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gnn_loss_class_setup (object_class, "gnn_bce_with_logits_loss_compute");
 
   /**
    * GnnBCEWithLogitsLoss:weight:
@@ -161,22 +57,22 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * The rescaling weight of each element's loss (broadcast to the input),
    * the buffer `weight`, or %NULL.
    */
-  gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_TENSOR);
+  gnn_loss_class_add_buffer (object_class, "weight");
   /**
    * GnnBCEWithLogitsLoss:pos-weight:
    *
    * The weight of positive examples (broadcast over the last dimension: one
    * per class), the buffer `pos_weight`, or %NULL.
    */
-  gnn_module_class_install_child_slot (module_class, "pos_weight", GNN_TYPE_TENSOR);
+  gnn_loss_class_add_buffer (object_class, "pos_weight");
 }
 
 static void
 gnn_bce_with_logits_loss_init (GnnBCEWithLogitsLoss *self)
 {
   /* PyTorch: register_buffer('weight', weight); register_buffer('pos_weight', pos_weight) */
-  gnn_module_register_buffer (GNN_MODULE (self), "weight", NULL, TRUE, NULL);
-  gnn_module_register_buffer (GNN_MODULE (self), "pos_weight", NULL, TRUE, NULL);
+  gnn_loss_init_buffer (&self->base, "weight");
+  gnn_loss_init_buffer (&self->base, "pos_weight");
 }
 
 /**
@@ -198,12 +94,12 @@ gnn_bce_with_logits_loss_new (GnnTensor    *weight,
 {
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (pos_weight == NULL || GNN_IS_TENSOR (pos_weight), NULL);
-  g_return_val_if_fail (reduction_name (reduction) != NULL, NULL);
+  g_return_val_if_fail (gnn_loss_reduction_name (reduction) != NULL, NULL);
 
   return g_object_new (GNN_TYPE_BCE_WITH_LOGITS_LOSS,
                        "weight", weight,
                        "pos-weight", pos_weight,
-                       "reduction", reduction_name (reduction),
+                       "reduction", gnn_loss_reduction_name (reduction),
                        NULL);
 }
 
@@ -238,9 +134,9 @@ gnn_bce_with_logits_loss_compute (GnnBCEWithLogitsLoss  *self,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!parse_reduction (self->reduction, &reduction, error))
+  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
     return NULL;
-  weight = gnn_module_get_buffer (GNN_MODULE (self), "weight", NULL);
-  pos_weight = gnn_module_get_buffer (GNN_MODULE (self), "pos_weight", NULL);
+  weight = gnn_loss_buffer (&self->base, "weight");
+  pos_weight = gnn_loss_buffer (&self->base, "pos_weight");
   return gnn_binary_cross_entropy_with_logits (input, target, weight, pos_weight, reduction, error);
 }

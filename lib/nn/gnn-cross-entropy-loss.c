@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "nn/gnn-nn-private.h"
+#include "nn/gnn-loss-private.h"
 
 /**
  * GnnCrossEntropyLoss:
@@ -31,16 +31,13 @@
  */
 struct _GnnCrossEntropyLoss
 {
-  GnnModule parent_instance;
-  char     *reduction;
-  gint64    ignore_index;
-  double    label_smoothing;
+  GnnLossBase base;
+  gint64      ignore_index;
+  double      label_smoothing;
 };
 
 enum {
-  PROP_0,
-  PROP_REDUCTION,
-  PROP_IGNORE_INDEX,
+  PROP_IGNORE_INDEX = GNN_LOSS_N_PROPS,
   PROP_LABEL_SMOOTHING,
   N_PROPS
 };
@@ -48,46 +45,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnCrossEntropyLoss, gnn_cross_entropy_loss, GNN_TYPE_MODULE)
-
-static const char *
-reduction_name (GnnReduction reduction)
-{
-  switch (reduction)
-    {
-    case GNN_REDUCTION_NONE: return "none";
-    case GNN_REDUCTION_MEAN: return "mean";
-    case GNN_REDUCTION_SUM: return "sum";
-    default: return NULL;
-    }
-}
-
-/* PyTorch's _Reduction.get_enum, with its message. */
-static gboolean
-parse_reduction (const char   *name,
-                 GnnReduction *out,
-                 GError      **error)
-{
-  for (GnnReduction r = GNN_REDUCTION_NONE; r <= GNN_REDUCTION_SUM; r++)
-    if (g_strcmp0 (name, reduction_name (r)) == 0)
-      {
-        *out = r;
-        return TRUE;
-      }
-  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-               "%s is not a valid value for reduction", name ? name : "None");
-  return FALSE;
-}
-
-static GnnTensor *
-gnn_cross_entropy_loss_forward (GnnModule  *module,
-                                GnnTensor  *input,
-                                GError    **error)
-{
-  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "CrossEntropyLoss.forward() missing 1 required positional argument: 'target' "
-                       "(use gnn_cross_entropy_loss_compute (loss, input, target))");
-  return NULL;
-}
 
 static void
 gnn_cross_entropy_loss_get_property (GObject    *object,
@@ -99,9 +56,6 @@ gnn_cross_entropy_loss_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_REDUCTION:
-      g_value_set_string (value, self->reduction);
-      break;
     case PROP_IGNORE_INDEX:
       g_value_set_int64 (value, self->ignore_index);
       break;
@@ -109,7 +63,7 @@ gnn_cross_entropy_loss_get_property (GObject    *object,
       g_value_set_double (value, self->label_smoothing);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      gnn_loss_get_property (object, prop_id, value, pspec);
     }
 }
 
@@ -123,10 +77,6 @@ gnn_cross_entropy_loss_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_REDUCTION:
-      g_free (self->reduction);
-      self->reduction = g_value_dup_string (value);
-      break;
     case PROP_IGNORE_INDEX:
       self->ignore_index = g_value_get_int64 (value);
       break;
@@ -134,29 +84,14 @@ gnn_cross_entropy_loss_set_property (GObject      *object,
       self->label_smoothing = g_value_get_double (value);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      gnn_loss_set_property (object, prop_id, value, pspec);
     }
-}
-
-static void
-gnn_cross_entropy_loss_finalize (GObject *object)
-{
-  GnnCrossEntropyLoss *self = GNN_CROSS_ENTROPY_LOSS (object);
-
-  g_free (self->reduction);
-  G_OBJECT_CLASS (gnn_cross_entropy_loss_parent_class)->finalize (object);
 }
 
 static void
 gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
-
-  object_class->get_property = gnn_cross_entropy_loss_get_property;
-  object_class->set_property = gnn_cross_entropy_loss_set_property;
-  object_class->finalize = gnn_cross_entropy_loss_finalize;
-  module_class->forward = gnn_cross_entropy_loss_forward;
 
   /**
    * GnnCrossEntropyLoss:reduction:
@@ -166,9 +101,10 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * strings. Another value makes [method@Gnn.CrossEntropyLoss.compute] fail
    * ("foo is not a valid value for reduction").
    */
-  properties[PROP_REDUCTION] =
-    g_param_spec_string ("reduction", NULL, NULL, "mean",
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  gnn_loss_class_setup (object_class, "gnn_cross_entropy_loss_compute");
+  object_class->get_property = gnn_cross_entropy_loss_get_property;
+  object_class->set_property = gnn_cross_entropy_loss_set_property;
+
   /**
    * GnnCrossEntropyLoss:ignore-index:
    *
@@ -187,21 +123,23 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
   properties[PROP_LABEL_SMOOTHING] =
     g_param_spec_double ("label-smoothing", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_property (object_class, PROP_IGNORE_INDEX, properties[PROP_IGNORE_INDEX]);
+  g_object_class_install_property (object_class, PROP_LABEL_SMOOTHING,
+                                   properties[PROP_LABEL_SMOOTHING]);
 
   /**
    * GnnCrossEntropyLoss:weight:
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
    */
-  gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_TENSOR);
+  gnn_loss_class_add_buffer (object_class, "weight");
 }
 
 static void
 gnn_cross_entropy_loss_init (GnnCrossEntropyLoss *self)
 {
   /* PyTorch's _WeightedLoss: register_buffer('weight', None) */
-  gnn_module_register_buffer (GNN_MODULE (self), "weight", NULL, TRUE, NULL);
+  gnn_loss_init_buffer (&self->base, "weight");
 }
 
 /**
@@ -225,12 +163,12 @@ gnn_cross_entropy_loss_new (GnnTensor    *weight,
                             double        label_smoothing)
 {
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  g_return_val_if_fail (reduction_name (reduction) != NULL, NULL);
+  g_return_val_if_fail (gnn_loss_reduction_name (reduction) != NULL, NULL);
 
   return g_object_new (GNN_TYPE_CROSS_ENTROPY_LOSS,
                        "weight", weight,
                        "ignore-index", ignore_index,
-                       "reduction", reduction_name (reduction),
+                       "reduction", gnn_loss_reduction_name (reduction),
                        "label-smoothing", label_smoothing,
                        NULL);
 }
@@ -265,9 +203,9 @@ gnn_cross_entropy_loss_compute (GnnCrossEntropyLoss  *self,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!parse_reduction (self->reduction, &reduction, error))
+  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
     return NULL;
-  weight = gnn_module_get_buffer (GNN_MODULE (self), "weight", NULL);
+  weight = gnn_loss_buffer (&self->base, "weight");
   return gnn_cross_entropy (input, target, weight, self->ignore_index, reduction,
                             self->label_smoothing, error);
 }

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "nn/gnn-nn-private.h"
+#include "nn/gnn-loss-private.h"
 
 /**
  * GnnNLLLoss:
@@ -28,15 +28,12 @@
  */
 struct _GnnNLLLoss
 {
-  GnnModule parent_instance;
-  char     *reduction;
-  gint64    ignore_index;
+  GnnLossBase base;
+  gint64      ignore_index;
 };
 
 enum {
-  PROP_0,
-  PROP_REDUCTION,
-  PROP_IGNORE_INDEX,
+  PROP_IGNORE_INDEX = GNN_LOSS_N_PROPS,
   N_PROPS
 };
 
@@ -44,65 +41,16 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnNLLLoss, gnn_nll_loss, GNN_TYPE_MODULE)
 
-static const char *
-reduction_name (GnnReduction reduction)
-{
-  switch (reduction)
-    {
-    case GNN_REDUCTION_NONE: return "none";
-    case GNN_REDUCTION_MEAN: return "mean";
-    case GNN_REDUCTION_SUM: return "sum";
-    default: return NULL;
-    }
-}
-
-/* PyTorch's _Reduction.get_enum, with its message. */
-static gboolean
-parse_reduction (const char   *name,
-                 GnnReduction *out,
-                 GError      **error)
-{
-  for (GnnReduction r = GNN_REDUCTION_NONE; r <= GNN_REDUCTION_SUM; r++)
-    if (g_strcmp0 (name, reduction_name (r)) == 0)
-      {
-        *out = r;
-        return TRUE;
-      }
-  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-               "%s is not a valid value for reduction", name ? name : "None");
-  return FALSE;
-}
-
-static GnnTensor *
-gnn_nll_loss_forward (GnnModule  *module,
-                      GnnTensor  *input,
-                      GError    **error)
-{
-  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "NLLLoss.forward() missing 1 required positional argument: 'target' "
-                       "(use gnn_nll_loss_compute (loss, input, target))");
-  return NULL;
-}
-
 static void
 gnn_nll_loss_get_property (GObject    *object,
                            guint       prop_id,
                            GValue     *value,
                            GParamSpec *pspec)
 {
-  GnnNLLLoss *self = GNN_NLL_LOSS (object);
-
-  switch (prop_id)
-    {
-    case PROP_REDUCTION:
-      g_value_set_string (value, self->reduction);
-      break;
-    case PROP_IGNORE_INDEX:
-      g_value_set_int64 (value, self->ignore_index);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (prop_id == PROP_IGNORE_INDEX)
+    g_value_set_int64 (value, GNN_NLL_LOSS (object)->ignore_index);
+  else
+    gnn_loss_get_property (object, prop_id, value, pspec);
 }
 
 static void
@@ -111,41 +59,16 @@ gnn_nll_loss_set_property (GObject      *object,
                            const GValue *value,
                            GParamSpec   *pspec)
 {
-  GnnNLLLoss *self = GNN_NLL_LOSS (object);
-
-  switch (prop_id)
-    {
-    case PROP_REDUCTION:
-      g_free (self->reduction);
-      self->reduction = g_value_dup_string (value);
-      break;
-    case PROP_IGNORE_INDEX:
-      self->ignore_index = g_value_get_int64 (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_nll_loss_finalize (GObject *object)
-{
-  GnnNLLLoss *self = GNN_NLL_LOSS (object);
-
-  g_free (self->reduction);
-  G_OBJECT_CLASS (gnn_nll_loss_parent_class)->finalize (object);
+  if (prop_id == PROP_IGNORE_INDEX)
+    GNN_NLL_LOSS (object)->ignore_index = g_value_get_int64 (value);
+  else
+    gnn_loss_set_property (object, prop_id, value, pspec);
 }
 
 static void
 gnn_nll_loss_class_init (GnnNLLLossClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
-
-  object_class->get_property = gnn_nll_loss_get_property;
-  object_class->set_property = gnn_nll_loss_set_property;
-  object_class->finalize = gnn_nll_loss_finalize;
-  module_class->forward = gnn_nll_loss_forward;
 
   /**
    * GnnNLLLoss:reduction:
@@ -155,9 +78,10 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * strings. Another value makes [method@Gnn.NLLLoss.compute] fail
    * ("foo is not a valid value for reduction").
    */
-  properties[PROP_REDUCTION] =
-    g_param_spec_string ("reduction", NULL, NULL, "mean",
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  gnn_loss_class_setup (object_class, "gnn_nll_loss_compute");
+  object_class->get_property = gnn_nll_loss_get_property;
+  object_class->set_property = gnn_nll_loss_set_property;
+
   /**
    * GnnNLLLoss:ignore-index:
    *
@@ -167,21 +91,21 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
   properties[PROP_IGNORE_INDEX] =
     g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_property (object_class, PROP_IGNORE_INDEX, properties[PROP_IGNORE_INDEX]);
 
   /**
    * GnnNLLLoss:weight:
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
    */
-  gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_TENSOR);
+  gnn_loss_class_add_buffer (object_class, "weight");
 }
 
 static void
 gnn_nll_loss_init (GnnNLLLoss *self)
 {
   /* PyTorch's _WeightedLoss: register_buffer('weight', None) */
-  gnn_module_register_buffer (GNN_MODULE (self), "weight", NULL, TRUE, NULL);
+  gnn_loss_init_buffer (&self->base, "weight");
 }
 
 /**
@@ -203,12 +127,12 @@ gnn_nll_loss_new (GnnTensor    *weight,
                   GnnReduction  reduction)
 {
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  g_return_val_if_fail (reduction_name (reduction) != NULL, NULL);
+  g_return_val_if_fail (gnn_loss_reduction_name (reduction) != NULL, NULL);
 
   return g_object_new (GNN_TYPE_NLL_LOSS,
                        "weight", weight,
                        "ignore-index", ignore_index,
-                       "reduction", reduction_name (reduction),
+                       "reduction", gnn_loss_reduction_name (reduction),
                        NULL);
 }
 
@@ -242,8 +166,8 @@ gnn_nll_loss_compute (GnnNLLLoss  *self,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!parse_reduction (self->reduction, &reduction, error))
+  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
     return NULL;
-  weight = gnn_module_get_buffer (GNN_MODULE (self), "weight", NULL);
+  weight = gnn_loss_buffer (&self->base, "weight");
   return gnn_nll_loss (input, target, weight, self->ignore_index, reduction, error);
 }
