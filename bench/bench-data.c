@@ -27,21 +27,16 @@
 
 #include <gnn/gnn.h>
 
+#include "bench-util.h"
+
 #define FASHION "/usr/share/datasets/fashion-mnist"
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
 
 /* One pass; returns seconds, or < 0 on error. Checks every batch. */
 static double
 loader_pass (GnnDataLoader *loader, gint64 n_expected, gboolean check_once, GError **error)
 {
-  gint64 start = g_get_monotonic_time (), n = 0;
+  double start = bench_now_seconds ();
+  gint64 n = 0;
   g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, error);
   g_autofree guint8 *seen = check_once ? g_malloc0 ((gsize) n_expected) : NULL;
   GPtrArray *batch;
@@ -83,7 +78,7 @@ loader_pass (GnnDataLoader *loader, gint64 n_expected, gboolean check_once, GErr
                    G_GINT64_FORMAT, n, n_expected);
       return -1;
     }
-  return (g_get_monotonic_time () - start) / 1e6;
+  return bench_now_seconds () - start;
 }
 
 /* The floor: the shuffled gather of the same bytes with memcpy(). */
@@ -99,9 +94,8 @@ memcpy_pass (GnnTensor *images, GnnTensor *labels, gint64 batch_size, guint64 se
   g_autofree gint64 *dst_labels = g_new (gint64, batch_size);
   g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) seed);
   volatile guint8 sink = 0;
-  gint64 start;
+  double start = bench_now_seconds ();
 
-  start = g_get_monotonic_time ();
   for (gint64 i = 0; i < n; i++)   /* Fisher–Yates, as a sampler would */
     {
       gint64 j = g_rand_int_range (rand, 0, (gint32) (i + 1));
@@ -121,7 +115,7 @@ memcpy_pass (GnnTensor *images, GnnTensor *labels, gint64 batch_size, guint64 se
       sink ^= dst[0] ^ (guint8) dst_labels[0];
     }
   (void) sink;
-  return (g_get_monotonic_time () - start) / 1e6;
+  return bench_now_seconds () - start;
 }
 
 /* Small synthetic data: item i = (images[i], i), so coverage is checkable. */
@@ -222,7 +216,7 @@ main (int argc, char **argv)
           return 1;
         }
     }
-  qsort (times, passes, sizeof (double), compare_double);
+  qsort (times, passes, sizeof (double), bench_compare_doubles);
   getrusage (RUSAGE_SELF, &self_usage);
   getrusage (RUSAGE_CHILDREN, &child_usage);
   printf ("{\"type\": \"result\", \"config\": \"%s\", \"samples\": %" G_GINT64_FORMAT

@@ -22,11 +22,7 @@
 #include <glib/gstdio.h>
 #include <gnn/gnn.h>
 
-static double
-now (void)
-{
-  return g_get_monotonic_time () / 1e6;
-}
+#include "bench-util.h"
 
 static guint64
 touch_pages (GnnStateDict *sd)
@@ -86,14 +82,14 @@ do_save (const char *path, guint n, gint64 rows, gint64 cols)
 {
   g_autoptr(GnnStateDict) sd = make_state_dict (n, rows, cols);
   g_autoptr(GError) error = NULL;
-  double t0 = now ();
+  double t0 = bench_now_seconds ();
 
   if (!gnn_state_dict_save (sd, path, NULL, &error))
     {
       g_printerr ("bench-io: %s\n", error->message);
       return 1;
     }
-  g_print ("save=%.6f\n", now () - t0);
+  g_print ("save=%.6f\n", bench_now_seconds () - t0);
   return 0;
 }
 
@@ -113,9 +109,9 @@ do_load (const char *path, guint repeat)
       g_autoptr(GnnStateDict) d = NULL;
       double t0, t1;
 
-      t0 = now ();
+      t0 = bench_now_seconds ();
       a = gnn_state_dict_load (path, &error);
-      t1 = now ();
+      t1 = bench_now_seconds ();
       if (a == NULL)
         {
           g_printerr ("bench-io: %s\n", error->message);
@@ -124,21 +120,21 @@ do_load (const char *path, guint repeat)
       best_load = MIN (best_load, t1 - t0);
       g_clear_object (&a);      /* unmapped: the next load maps afresh */
 
-      t0 = now ();
+      t0 = bench_now_seconds ();
       b = gnn_state_dict_load (path, NULL);
       sink += touch_pages (b);
-      best_touch = MIN (best_touch, now () - t0);
+      best_touch = MIN (best_touch, bench_now_seconds () - t0);
       g_clear_object (&b);
 
-      t0 = now ();
+      t0 = bench_now_seconds ();
       d = gnn_state_dict_load (path, NULL);
       sink += read_all (d);
-      best_read = MIN (best_read, now () - t0);
+      best_read = MIN (best_read, bench_now_seconds () - t0);
       g_clear_object (&d);
 
-      t0 = now ();
+      t0 = bench_now_seconds ();
       c = gnn_state_dict_load_with_flags (path, GNN_LOAD_FLAGS_COPY, NULL);
-      best_copy = MIN (best_copy, now () - t0);
+      best_copy = MIN (best_copy, bench_now_seconds () - t0);
     }
   g_print ("load=%.6f\nload_touch=%.6f\nload_read=%.6f\nload_copy=%.6f\nsink=%" G_GUINT64_FORMAT "\n",
            best_load, best_touch, best_read, best_copy, sink);

@@ -36,58 +36,17 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gnn/gnn.h>
 
+#include "bench-util.h"
+
 #define FEATURES 16
 
-/* One benchmarked operation on @data: FALSE + @error on failure. */
-typedef gboolean (*BenchFunc) (gpointer data, GError **error);
+#define MAX_INNER 10000000
 
-static double
-now_seconds (void)
-{
-  struct timespec ts;
-
-  /* g_get_monotonic_time() only has microsecond resolution. */
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
-static int
-compare_doubles (const void *pa, const void *pb)
-{
-  double a = *(const double *) pa, b = *(const double *) pb;
-
-  return (a > b) - (a < b);
-}
-
-static gboolean
-time_calls (BenchFunc func,
-            gpointer  data,
-            guint     inner,
-            double   *seconds,
-            GError  **error)
-{
-  double start = now_seconds ();
-
-  for (guint i = 0; i < inner; i++)
-    if (!func (data, error))
-      return FALSE;
-  *seconds = now_seconds () - start;
-  return TRUE;
-}
-
-typedef struct
-{
-  double best;    /* seconds per call */
-  double median;  /* seconds per call */
-  guint inner;
-  guint reps;
-} Timing;
+typedef BenchTiming Timing;
 
 static gboolean
 measure (BenchFunc func,
@@ -97,81 +56,7 @@ measure (BenchFunc func,
          Timing   *timing,
          GError  **error)
 {
-  g_autofree double *per_call = g_new (double, reps);
-  double once, unused;
-  guint inner;
-
-  if (!time_calls (func, data, 1, &unused, error) ||
-      !time_calls (func, data, 1, &once, error))
-    return FALSE;
-  inner = once >= min_time ? 1 : (guint) ceil (min_time / MAX (once, 1e-9));
-  inner = CLAMP (inner, 1, 10000000);
-  if (!time_calls (func, data, inner, &unused, error))
-    return FALSE;
-  for (guint r = 0; r < reps; r++)
-    {
-      double t;
-
-      if (!time_calls (func, data, inner, &t, error))
-        return FALSE;
-      per_call[r] = t / inner;
-    }
-  qsort (per_call, reps, sizeof (double), compare_doubles);
-  timing->best = per_call[0];
-  timing->median = reps % 2 ? per_call[reps / 2]
-                            : 0.5 * (per_call[reps / 2 - 1] + per_call[reps / 2]);
-  timing->inner = inner;
-  timing->reps = reps;
-  return TRUE;
-}
-
-/* The call-path overhead is call - forward, a small difference of two
- * times: measured in one run with their repetitions interleaved (call,
- * forward, call, ...), so load from other processes hits both alike.
- * Calibrated on @func_a; both use the same `inner`. */
-static gboolean
-measure_pair (BenchFunc func_a,
-              BenchFunc func_b,
-              gpointer  data,
-              guint     reps,
-              double    min_time,
-              Timing   *timing_a,
-              Timing   *timing_b,
-              GError  **error)
-{
-  g_autofree double *per_a = g_new (double, reps);
-  g_autofree double *per_b = g_new (double, reps);
-  double once, unused;
-  guint inner;
-
-  if (!time_calls (func_a, data, 1, &unused, error) ||
-      !time_calls (func_b, data, 1, &unused, error) ||
-      !time_calls (func_a, data, 1, &once, error))
-    return FALSE;
-  inner = once >= min_time ? 1 : (guint) ceil (min_time / MAX (once, 1e-9));
-  inner = CLAMP (inner, 1, 10000000);
-  if (!time_calls (func_a, data, inner, &unused, error) ||
-      !time_calls (func_b, data, inner, &unused, error))
-    return FALSE;
-  for (guint r = 0; r < reps; r++)
-    {
-      double ta, tb;
-
-      if (!time_calls (func_a, data, inner, &ta, error) ||
-          !time_calls (func_b, data, inner, &tb, error))
-        return FALSE;
-      per_a[r] = ta / inner;
-      per_b[r] = tb / inner;
-    }
-  qsort (per_a, reps, sizeof (double), compare_doubles);
-  qsort (per_b, reps, sizeof (double), compare_doubles);
-  timing_a->best = per_a[0];
-  timing_b->best = per_b[0];
-  timing_a->median = reps % 2 ? per_a[reps / 2] : 0.5 * (per_a[reps / 2 - 1] + per_a[reps / 2]);
-  timing_b->median = reps % 2 ? per_b[reps / 2] : 0.5 * (per_b[reps / 2 - 1] + per_b[reps / 2]);
-  timing_a->inner = timing_b->inner = inner;
-  timing_a->reps = timing_b->reps = reps;
-  return TRUE;
+  return bench_measure_n (&func, 1, data, reps, min_time, MAX_INNER, timing, error);
 }
 
 static void
@@ -179,10 +64,8 @@ print_result (const char   *name,
               guint         size,
               const Timing *t)
 {
-  printf ("{\"type\": \"result\", \"case\": \"%s\", \"size\": %u"
-          ", \"best_seconds\": %.6g, \"median_seconds\": %.6g, \"inner\": %u, \"reps\": %u}\n",
-          name, size, t->best, t->median, t->inner, t->reps);
-  fflush (stdout);
+  printf ("{\"type\": \"result\", \"case\": \"%s\", \"size\": %u", name, size);
+  bench_print_timing_end (t);
 }
 
 static gboolean
@@ -442,10 +325,17 @@ bench_call (const char *module_name,
     }
   else
     {
-      Timing tf;
+      /* The call-path overhead is call - forward, a small difference of two
+       * times: measured in one run with their repetitions interleaved (call,
+       * forward, call, ...), so load from other processes hits both alike.
+       * Calibrated on op_call; both use the same `inner`. */
+      const BenchFunc funcs[2] = { op_call, op_forward };
+      Timing both[2], tf;
 
-      if (!measure_pair (op_call, op_forward, &d, reps, min_time, &t, &tf, error))
+      if (!bench_measure_n (funcs, 2, &d, reps, min_time, MAX_INNER, both, error))
         return FALSE;
+      t = both[0];
+      tf = both[1];
       /* calibration 2 + warm-up + reps repetitions of `inner` calls */
       if (n_hooks > 0 && d.hook_calls - calls_before != 2u * (2 + (reps + 1) * t.inner))
         return fail_check (error, "hook calls while timed", module_name);

@@ -28,12 +28,12 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cblas.h>
 #include <gnn/gnn.h>
+
+#include "bench-util.h"
 
 typedef struct
 {
@@ -78,53 +78,26 @@ op_relu_inplace (const Operands *ops, GError **error)
   return gnn_tensor_relu_ (ops->a, error) ? g_object_ref (ops->a) : NULL;
 }
 
-static double
-now_seconds (void)
-{
-  struct timespec ts;
-
-  /* g_get_monotonic_time() only has microsecond resolution. */
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
-static int
-compare_doubles (const void *pa, const void *pb)
-{
-  double a = *(const double *) pa, b = *(const double *) pb;
-
-  return (a > b) - (a < b);
-}
-
-/* Seconds for `inner` back-to-back calls, each result freed at once. */
-static gboolean
-time_calls (OpFunc          func,
-            const Operands *ops,
-            guint           inner,
-            double         *seconds,
-            GError        **error)
-{
-  double start = now_seconds ();
-
-  for (guint i = 0; i < inner; i++)
-    {
-      GnnTensor *out = func (ops, error);
-
-      if (out == NULL)
-        return FALSE;
-      g_object_unref (out);
-    }
-  *seconds = now_seconds () - start;
-  return TRUE;
-}
+typedef BenchTiming Timing;
 
 typedef struct
 {
-  double best;    /* seconds per call */
-  double median;  /* seconds per call */
-  guint inner;
-  guint reps;
-} Timing;
+  OpFunc          func;
+  const Operands *ops;
+} OpCall;
+
+/* One call, its result freed at once. */
+static gboolean
+run_op (gpointer data, GError **error)
+{
+  const OpCall *call = data;
+  GnnTensor *out = call->func (call->ops, error);
+
+  if (out == NULL)
+    return FALSE;
+  g_object_unref (out);
+  return TRUE;
+}
 
 static gboolean
 measure (OpFunc          func,
@@ -134,32 +107,10 @@ measure (OpFunc          func,
          Timing         *timing,
          GError        **error)
 {
-  g_autofree double *per_call = g_new (double, reps);
-  double once, unused;
-  guint inner;
+  const BenchFunc run = run_op;
+  OpCall call = { func, ops };
 
-  if (!time_calls (func, ops, 1, &unused, error) ||
-      !time_calls (func, ops, 1, &once, error))
-    return FALSE;
-  inner = once >= min_time ? 1 : (guint) ceil (min_time / MAX (once, 1e-9));
-  inner = CLAMP (inner, 1, 100000);
-  if (!time_calls (func, ops, inner, &unused, error))
-    return FALSE;
-  for (guint r = 0; r < reps; r++)
-    {
-      double t;
-
-      if (!time_calls (func, ops, inner, &t, error))
-        return FALSE;
-      per_call[r] = t / inner;
-    }
-  qsort (per_call, reps, sizeof (double), compare_doubles);
-  timing->best = per_call[0];
-  timing->median = reps % 2 ? per_call[reps / 2]
-                            : 0.5 * (per_call[reps / 2 - 1] + per_call[reps / 2]);
-  timing->inner = inner;
-  timing->reps = reps;
-  return TRUE;
+  return bench_measure_n (&run, 1, &call, reps, min_time, 100000, timing, error);
 }
 
 /* A float32 tensor of uniform(-1, 1) values: half negative, so relu has work. */
@@ -277,11 +228,9 @@ print_result (const char   *op,
 {
   /* work / seconds is the throughput: flops for sgemm, bytes for the rest. */
   printf ("{\"type\": \"result\", \"op\": \"%s\", \"size\": %" G_GINT64_FORMAT
-          ", \"size_label\": \"%s\", \"unit\": \"%s\", \"best\": %.6g, \"median\": %.6g"
-          ", \"best_seconds\": %.6g, \"median_seconds\": %.6g, \"inner\": %u, \"reps\": %u}\n",
-          op, size, size_label, unit, work / t->best / 1e9, work / t->median / 1e9,
-          t->best, t->median, t->inner, t->reps);
-  fflush (stdout);
+          ", \"size_label\": \"%s\", \"unit\": \"%s\", \"best\": %.6g, \"median\": %.6g",
+          op, size, size_label, unit, work / t->best / 1e9, work / t->median / 1e9);
+  bench_print_timing_end (t);
 }
 
 static gboolean

@@ -244,6 +244,33 @@ conv2d_backward_native (GnnNode    *node,
   return TRUE;
 }
 
+/* Hands @values (taken) to grads[@i] when input @i exists and needs a
+ * gradient, or frees them. */
+static void
+set_grad (GnnNode    *node,
+          GnnTensor **grads,
+          guint       i,
+          double     *values)
+{
+  if (i < node->n_inputs && gnn_node_needs_grad (node, i))
+    grads[i] = gnn_ag_from_doubles (values, &node->inputs[i]);
+  else
+    g_free (values);
+}
+
+/* set_grad() for (input, weight, bias) gradients. */
+static void
+set_grads (GnnNode    *node,
+           GnnTensor **grads,
+           double     *gx,
+           double     *gw,
+           double     *gb)
+{
+  set_grad (node, grads, 0, gx);
+  set_grad (node, grads, 1, gw);
+  set_grad (node, grads, 2, gb);
+}
+
 gboolean
 gnn_backward_conv2d (GnnNode    *node,
                      GnnTensor  *grad,
@@ -313,18 +340,7 @@ gnn_backward_conv2d (GnnNode    *node,
             }
       }
 
-  if (gnn_node_needs_grad (node, 0))
-    grads[0] = gnn_ag_from_doubles (gx, im);
-  else
-    g_free (gx);
-  if (gnn_node_needs_grad (node, 1))
-    grads[1] = gnn_ag_from_doubles (gw, wm);
-  else
-    g_free (gw);
-  if (node->n_inputs > 2 && gnn_node_needs_grad (node, 2))
-    grads[2] = gnn_ag_from_doubles (gb, &node->inputs[2]);
-  else
-    g_free (gb);
+  set_grads (node, grads, gx, gw, gb);
   return TRUE;
 }
 
@@ -534,9 +550,10 @@ gnn_backward_avg_pool2d (GnnNode    *node,
   return TRUE;
 }
 
-/* Shared by layer_norm (groups = rows, stride 1) and batch_norm (groups =
- * channels): for one group of @count elements with mean @mean and inverse
- * std @rstd, xhat = (x - mean) rstd and, with gh = g * w,
+/* The normalization gradient, as layer_norm (groups = rows) and batch_norm
+ * (groups = channels) below compute it: for one group of @count elements
+ * with mean @mean and inverse std @rstd, xhat = (x - mean) rstd and, with
+ * gh = g * w,
  *   dx = rstd (gh - mean (gh) - xhat mean (gh xhat))     (batch statistics)
  *   dx = rstd gh                                          (fixed statistics) */
 
@@ -593,18 +610,7 @@ gnn_backward_layer_norm (GnnNode    *node,
         }
     }
 
-  if (gnn_node_needs_grad (node, 0))
-    grads[0] = gnn_ag_from_doubles (gx, im);
-  else
-    g_free (gx);
-  if (node->n_inputs > 1 && gnn_node_needs_grad (node, 1))
-    grads[1] = gnn_ag_from_doubles (gw, &node->inputs[1]);
-  else
-    g_free (gw);
-  if (node->n_inputs > 2 && gnn_node_needs_grad (node, 2))
-    grads[2] = gnn_ag_from_doubles (gb, &node->inputs[2]);
-  else
-    g_free (gb);
+  set_grads (node, grads, gx, gw, gb);
   return TRUE;
 }
 
@@ -677,18 +683,7 @@ gnn_backward_batch_norm (GnnNode    *node,
           }
     }
 
-  if (gnn_node_needs_grad (node, 0))
-    grads[0] = gnn_ag_from_doubles (gx, im);
-  else
-    g_free (gx);
-  if (node->n_inputs > 1 && gnn_node_needs_grad (node, 1))
-    grads[1] = gnn_ag_from_doubles (gw, &node->inputs[1]);
-  else
-    g_free (gw);
-  if (node->n_inputs > 2 && gnn_node_needs_grad (node, 2))
-    grads[2] = gnn_ag_from_doubles (gb, &node->inputs[2]);
-  else
-    g_free (gb);
+  set_grads (node, grads, gx, gw, gb);
   return TRUE;
 }
 

@@ -3,87 +3,7 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
-/* A stream of 0..n-1 (as 0-d int64 tensors); with @shard, worker w of W
- * yields the values v with v % W == w. Fails at @fail_value if >= 0. */
-typedef struct
-{
-  GnnItemIterator parent_instance;
-  gint64 next, n, step, fail_value;
-} CountIter;
-typedef struct { GnnItemIteratorClass parent_class; } CountIterClass;
-G_DEFINE_TYPE (CountIter, count_iter, GNN_TYPE_ITEM_ITERATOR)
-
-static void
-count_iter_next (GnnItemIterator *it, GPtrArray **item, GError **error)
-{
-  CountIter *self = (CountIter *) it;
-
-  if (self->next >= self->n)
-    return;
-  if (self->next == self->fail_value)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "stream broke at %" G_GINT64_FORMAT, self->next);
-      return;
-    }
-  *item = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (*item, gnn_tensor_new_scalar ((double) self->next, GNN_DTYPE_I64));
-  self->next += self->step;
-}
-
-static void count_iter_class_init (CountIterClass *klass) { GNN_ITEM_ITERATOR_CLASS (klass)->next = count_iter_next; }
-static void count_iter_init (CountIter *self) { }
-
-typedef struct
-{
-  GnnIterableDataset parent_instance;
-  gint64   n;
-  gboolean shard;
-  gint64   fail_value;
-  gint     iterators;   /* atomic count of create_iterator calls */
-} Counter;
-typedef struct { GnnIterableDatasetClass parent_class; } CounterClass;
-G_DEFINE_TYPE (Counter, counter, GNN_TYPE_ITERABLE_DATASET)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Counter, g_object_unref)
-
-static GnnItemIterator *
-counter_create_iterator (GnnIterableDataset *ds, GError **error)
-{
-  Counter *self = (Counter *) ds;
-  CountIter *it = g_object_new (count_iter_get_type (), NULL);
-  GnnWorkerInfo *info = gnn_get_worker_info ();
-
-  g_atomic_int_inc (&self->iterators);
-  it->n = self->n;
-  it->step = 1;
-  it->fail_value = self->fail_value;
-  if (self->shard && info != NULL)
-    {
-      it->next = gnn_worker_info_get_id (info);
-      it->step = gnn_worker_info_get_num_workers (info);
-    }
-  return GNN_ITEM_ITERATOR (it);
-}
-
-static gint64 counter_get_length (GnnDataset *ds) { return ((Counter *) ds)->n; }
-
-static void
-counter_class_init (CounterClass *klass)
-{
-  GNN_ITERABLE_DATASET_CLASS (klass)->create_iterator = counter_create_iterator;
-  GNN_DATASET_CLASS (klass)->get_length = counter_get_length;
-}
-
-static void counter_init (Counter *self) { self->fail_value = -1; }
-
-static Counter *
-counter_new (gint64 n, gboolean shard)
-{
-  Counter *c = g_object_new (counter_get_type (), NULL);
-
-  c->n = n;
-  c->shard = shard;
-  return c;
-}
+#include "data-test-util.h"
 
 /* All values of one pass, in delivery order; batch sizes in @sizes. */
 static GArray *
@@ -116,18 +36,11 @@ run (GnnDataLoader *loader, GArray *sizes, GError **error)
   return g_steal_pointer (&out);
 }
 
-static GnnDataLoader *
-loader_new (GnnDataset *ds, gint64 batch_size, gint workers)
-{
-  return g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "batch-size", batch_size,
-                       "num-workers", workers, NULL);
-}
-
 static void
 test_no_workers_batches_stream (void)
 {
   g_autoptr(Counter) ds = counter_new (7, FALSE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, 0);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 0, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) values = NULL;
 
@@ -144,7 +57,7 @@ static void
 test_drop_last_drops_partial_batch (void)
 {
   g_autoptr(Counter) ds = counter_new (7, FALSE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, 0);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 0, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) values = NULL;
 
   g_object_set (loader, "drop-last", TRUE, NULL);
@@ -157,7 +70,7 @@ static void
 test_unsharded_workers_duplicate_stream (void)
 {
   g_autoptr(Counter) ds = counter_new (6, FALSE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, 2);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) values = run (loader, NULL, NULL);
   guint counts[6] = { 0 };
 
@@ -174,7 +87,7 @@ static void
 test_sharded_workers_round_robin (void)
 {
   g_autoptr(Counter) ds = counter_new (12, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, 3);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) values = run (loader, NULL, NULL);
   /* worker w streams w, w+3, w+6, w+9; batches come from workers 0, 1, 2, 0, 1, 2 */
   const gint64 expect[] = { 0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11 };
@@ -188,7 +101,7 @@ static void
 test_uneven_streams_end_independently (void)
 {
   g_autoptr(Counter) ds = counter_new (10, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, 3);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) values = run (loader, sizes, NULL);
   /* worker 0: [0 3] [6 9]; worker 1: [1 4] [7]; worker 2: [2 5] [8] */
@@ -204,7 +117,7 @@ static void
 test_stream_error_names_worker (void)
 {
   g_autoptr(Counter) ds = counter_new (12, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, 3);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_THREADS);
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) values = NULL;
 
@@ -220,7 +133,7 @@ static void
 test_persistent_workers_restart_streams (void)
 {
   g_autoptr(Counter) ds = counter_new (9, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, 3);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_THREADS);
 
   g_object_set (loader, "persistent-workers", TRUE, NULL);
   for (int epoch = 0; epoch < 3; epoch++)

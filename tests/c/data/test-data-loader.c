@@ -3,134 +3,29 @@
 #include <string.h>
 #include <gnn/gnn.h>
 
-/* A dataset whose item i is (i, worker id or -1, worker seed or 0) as 0-d
- * int64 tensors; it can sleep, fail at one index, and counts calls. */
-typedef struct
-{
-  GnnDataset parent_instance;
-  gint64     length;
-  gint64     fail_index;
-  guint      max_delay_us;
-  guint      sleep_us;
-  gint       calls;       /* atomic */
-} Probe;
-typedef struct { GnnDatasetClass parent_class; } ProbeClass;
-G_DEFINE_TYPE (Probe, probe, GNN_TYPE_DATASET)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, g_object_unref)
-
-static gint64 probe_get_length (GnnDataset *ds) { return ((Probe *) ds)->length; }
-
-static void
-probe_get_item (GnnDataset *ds, gint64 index, GPtrArray **item, GError **error)
-{
-  Probe *self = (Probe *) ds;
-  GnnWorkerInfo *info = gnn_get_worker_info ();
-
-  g_atomic_int_inc (&self->calls);
-  if (self->sleep_us > 0)
-    g_usleep (self->sleep_us);
-  if (self->max_delay_us > 0)   /* a deterministic pseudo-random delay per index */
-    g_usleep ((guint) ((guint64) (index * 2654435761u) % self->max_delay_us));
-  if (index == self->fail_index)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "probe refuses item %" G_GINT64_FORMAT, index);
-      return;
-    }
-  *item = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (*item, gnn_tensor_new_scalar ((double) index, GNN_DTYPE_I64));
-  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) gnn_worker_info_get_id (info) : -1, GNN_DTYPE_I64));
-  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) (gnn_worker_info_get_seed (info) % 1000003) : 0,
-                                                 GNN_DTYPE_F64));
-}
-
-static void
-probe_class_init (ProbeClass *klass)
-{
-  GNN_DATASET_CLASS (klass)->get_length = probe_get_length;
-  GNN_DATASET_CLASS (klass)->get_item = probe_get_item;
-}
-
-static void probe_init (Probe *self) { self->fail_index = -1; }
-
-static Probe *
-probe_new (gint64 length)
-{
-  Probe *p = g_object_new (probe_get_type (), NULL);
-
-  p->length = length;
-  return p;
-}
-
-/* Runs one epoch; returns the indices in delivery order (and batch sizes). */
-static GArray *
-run_epoch (GnnDataLoader *loader, GArray *batch_sizes, GError **error)
-{
-  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, error);
-  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (gint64));
-  GPtrArray *batch;
-
-  if (iter == NULL)
-    return NULL;
-  while (gnn_data_loader_iter_next (iter, &batch, error))
-    {
-      GnnTensor *idx = g_ptr_array_index (batch, 0);
-      gint64 n = gnn_tensor_get_size (idx, 0, NULL);
-
-      g_assert_cmpuint (batch->len, ==, 3);
-      g_assert_cmpint (gnn_tensor_get_dtype (idx), ==, GNN_DTYPE_I64);
-      for (gint64 i = 0; i < n; i++)
-        {
-          gint64 v = (gint64) gnn_tensor_get_element (idx, &i, 1, NULL);
-
-          g_array_append_val (out, v);
-        }
-      if (batch_sizes != NULL)
-        g_array_append_val (batch_sizes, n);
-      g_ptr_array_unref (batch);
-    }
-  if (error != NULL && *error != NULL)
-    return NULL;
-  return g_steal_pointer (&out);
-}
-
-static GnnDataLoader *
-loader_new (GnnDataset *ds, gint64 batch_size, gboolean shuffle, gint num_workers)
-{
-  GnnDataLoader *l = gnn_data_loader_new (ds, batch_size, shuffle);
-
-  g_object_set (l, "num-workers", num_workers, "seed", (guint64) 1234, NULL);
-  return l;
-}
+#include "data-test-util.h"
 
 static void
 test_shuffle_covers_each_index_once (void)
 {
-  g_autoptr(Probe) ds = probe_new (50);
+  g_autoptr(Probe) ds = probe_new (50, FALSE);
   const gint workers[] = { 0, 1, 2, 4 };
 
   for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
     {
-      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, workers[w]);
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, workers[w], GNN_WORKER_MODE_THREADS);
 
       g_assert_cmpint (gnn_data_loader_get_length (loader), ==, 17);
       for (int epoch = 0; epoch < 2; epoch++)
         {
           g_autoptr(GError) error = NULL;
           g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
-          g_autoptr(GArray) order = run_epoch (loader, sizes, &error);
-          gboolean seen[50] = { FALSE };
+          g_autoptr(GArray) order = run_epoch (loader, 3, sizes, &error);
 
           g_assert_no_error (error);
-          g_assert_cmpuint (order->len, ==, 50);
+          assert_each_index_once (order, 50);
           g_assert_cmpuint (sizes->len, ==, 17);
           g_assert_cmpint (g_array_index (sizes, gint64, 16), ==, 2);
-          for (guint i = 0; i < order->len; i++)
-            {
-              gint64 v = g_array_index (order, gint64, i);
-
-              g_assert_false (seen[v]);
-              seen[v] = TRUE;
-            }
         }
     }
 }
@@ -138,15 +33,15 @@ test_shuffle_covers_each_index_once (void)
 static void
 test_same_seed_same_order_any_workers (void)
 {
-  g_autoptr(Probe) ds = probe_new (40);
+  g_autoptr(Probe) ds = probe_new (40, FALSE);
   g_autoptr(GArray) reference = NULL;
   const gint workers[] = { 0, 1, 2, 4 };
 
   for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
     {
-      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, TRUE, workers[w]);
-      g_autoptr(GArray) e1 = run_epoch (loader, NULL, NULL);
-      g_autoptr(GArray) e2 = run_epoch (loader, NULL, NULL);
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, TRUE, workers[w], GNN_WORKER_MODE_THREADS);
+      g_autoptr(GArray) e1 = run_epoch (loader, 3, NULL, NULL);
+      g_autoptr(GArray) e2 = run_epoch (loader, 3, NULL, NULL);
 
       g_assert_true (memcmp (e1->data, e2->data, 40 * sizeof (gint64)) != 0);   /* reshuffled */
       if (reference == NULL)
@@ -159,14 +54,14 @@ test_same_seed_same_order_any_workers (void)
 static void
 test_drop_last (void)
 {
-  g_autoptr(Probe) ds = probe_new (10);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2);
+  g_autoptr(Probe) ds = probe_new (10, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) order = NULL;
 
   g_object_set (loader, "drop-last", TRUE, NULL);
   g_assert_cmpint (gnn_data_loader_get_length (loader), ==, 2);
-  order = run_epoch (loader, sizes, NULL);
+  order = run_epoch (loader, 3, sizes, NULL);
   g_assert_cmpuint (order->len, ==, 8);
   g_assert_cmpuint (sizes->len, ==, 2);
   g_assert_cmpint (g_array_index (order, gint64, 7), ==, 7);
@@ -175,13 +70,13 @@ test_drop_last (void)
 static void
 test_order_under_random_delays (void)
 {
-  g_autoptr(Probe) ds = probe_new (64);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 4);
+  g_autoptr(Probe) ds = probe_new (64, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 4, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) order = NULL;
 
   ds->max_delay_us = 3000;
   g_object_set (loader, "prefetch-factor", 3, NULL);
-  order = run_epoch (loader, NULL, NULL);
+  order = run_epoch (loader, 3, NULL, NULL);
   g_assert_cmpuint (order->len, ==, 64);
   for (guint i = 0; i < 64; i++)
     g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
@@ -190,8 +85,8 @@ test_order_under_random_delays (void)
 static void
 test_worker_info_and_seeds (void)
 {
-  g_autoptr(Probe) ds = probe_new (12);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2);
+  g_autoptr(Probe) ds = probe_new (12, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_THREADS);
   g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
   GPtrArray *batch;
   int b = 0;
@@ -219,8 +114,8 @@ test_worker_info_and_seeds (void)
 static void
 test_no_workers_runs_in_caller (void)
 {
-  g_autoptr(Probe) ds = probe_new (4);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 0);
+  g_autoptr(Probe) ds = probe_new (4, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 0, GNN_WORKER_MODE_THREADS);
   g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
   g_autoptr(GPtrArray) batch = NULL;
 
@@ -236,13 +131,13 @@ test_error_names_worker_and_index (void)
 
   for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
     {
-      g_autoptr(Probe) ds = probe_new (40);
-      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, workers[w]);
+      g_autoptr(Probe) ds = probe_new (40, FALSE);
+      g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, workers[w], GNN_WORKER_MODE_THREADS);
       g_autoptr(GError) error = NULL;
       g_autoptr(GArray) order = NULL;
 
-      ds->fail_index = 17;   /* batch 4: worker 0 of 2 */
-      order = run_epoch (loader, NULL, &error);
+      ds->fault_index = 17;   /* batch 4: worker 0 of 2 */
+      order = run_epoch (loader, 3, NULL, &error);
       g_assert_null (order);
       g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
       g_assert_nonnull (strstr (error->message, "sample index 17"));
@@ -255,13 +150,13 @@ test_error_names_worker_and_index (void)
 static void
 test_error_stops_iteration (void)
 {
-  g_autoptr(Probe) ds = probe_new (20);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2);
+  g_autoptr(Probe) ds = probe_new (20, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_THREADS);
   g_autoptr(GnnDataLoaderIter) iter = NULL;
   g_autoptr(GError) error = NULL;
   GPtrArray *batch = NULL;
 
-  ds->fail_index = 0;   /* before the workers start */
+  ds->fault_index = 0;   /* before the workers start */
   iter = gnn_data_loader_iter (loader, NULL);
   g_assert_false (gnn_data_loader_iter_next (iter, &batch, &error));
   g_assert_null (batch);
@@ -272,8 +167,8 @@ test_error_stops_iteration (void)
 static void
 test_timeout (void)
 {
-  g_autoptr(Probe) ds = probe_new (4);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1);
+  g_autoptr(Probe) ds = probe_new (4, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1, GNN_WORKER_MODE_THREADS);
   g_autoptr(GnnDataLoaderIter) iter = NULL;
   g_autoptr(GError) error = NULL;
   GPtrArray *batch = NULL;
@@ -293,8 +188,8 @@ test_timeout (void)
 static void
 test_drop_mid_epoch_joins_workers (void)
 {
-  g_autoptr(Probe) ds = probe_new (1000);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 10, TRUE, 4);
+  g_autoptr(Probe) ds = probe_new (1000, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 10, TRUE, 4, GNN_WORKER_MODE_THREADS);
   GnnDataLoaderIter *iter = gnn_data_loader_iter (loader, NULL);
   g_autoptr(GPtrArray) batch = NULL;
   gint64 start;
@@ -314,8 +209,8 @@ test_drop_mid_epoch_joins_workers (void)
 static void
 test_many_iterators_in_a_row (void)
 {
-  g_autoptr(Probe) ds = probe_new (30);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 3);
+  g_autoptr(Probe) ds = probe_new (30, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 3, GNN_WORKER_MODE_THREADS);
 
   for (int i = 0; i < 20; i++)
     {
@@ -331,7 +226,7 @@ test_many_iterators_in_a_row (void)
 static void
 test_sampler_and_batch_sampler (void)
 {
-  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(Probe) ds = probe_new (10, FALSE);
   gint64 idx[] = { 9, 3, 5 };
   g_autoptr(GnnSubsetRandomSampler) s = gnn_subset_random_sampler_new (idx, 3, NULL);
   g_autoptr(GnnSequentialSampler) seq = gnn_sequential_sampler_new (GNN_DATASET (ds));
@@ -344,13 +239,13 @@ test_sampler_and_batch_sampler (void)
   gint64 sum = 0;
 
   g_assert_cmpint (gnn_data_loader_get_length (a), ==, 2);
-  oa = run_epoch (a, NULL, NULL);
+  oa = run_epoch (a, 3, NULL, NULL);
   g_assert_cmpuint (oa->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     sum += g_array_index (oa, gint64, i);
   g_assert_cmpint (sum, ==, 17);
   g_assert_cmpint (gnn_data_loader_get_length (b), ==, 2);
-  ob = run_epoch (b, NULL, NULL);
+  ob = run_epoch (b, 3, NULL, NULL);
   g_assert_cmpuint (ob->len, ==, 8);
 }
 
@@ -368,7 +263,7 @@ expect_invalid (GnnDataLoader *loader, const char *message)
 static void
 test_argument_messages (void)
 {
-  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(Probe) ds = probe_new (10, FALSE);
   g_autoptr(GnnSequentialSampler) seq = gnn_sequential_sampler_new (GNN_DATASET (ds));
   g_autoptr(GnnBatchSampler) bs = gnn_batch_sampler_new (GNN_SAMPLER (seq), 4, FALSE, NULL);
   GnnDataLoader *l;
@@ -436,13 +331,13 @@ on_worker_init (GnnDataLoader *loader, GnnWorkerInfo *info, gpointer user_data)
 static void
 test_worker_init_signal (void)
 {
-  g_autoptr(Probe) ds = probe_new (12);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3);
+  g_autoptr(Probe) ds = probe_new (12, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) order = NULL;
   gint mask = 0;
 
   g_signal_connect (loader, "worker-init", G_CALLBACK (on_worker_init), &mask);
-  order = run_epoch (loader, NULL, NULL);
+  order = run_epoch (loader, 3, NULL, NULL);
   g_assert_cmpuint (order->len, ==, 12);
   g_assert_cmpint (g_atomic_int_get (&mask), ==, 7);
 }
@@ -450,7 +345,7 @@ test_worker_init_signal (void)
 static void
 test_sampler_index_out_of_range (void)
 {
-  g_autoptr(Probe) ds = probe_new (5);
+  g_autoptr(Probe) ds = probe_new (5, FALSE);
   gint64 idx[] = { 1, 7 };
   g_autoptr(GnnSubsetRandomSampler) s = gnn_subset_random_sampler_new (idx, 2, NULL);
   g_autoptr(GnnDataLoader) loader = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds, "sampler", s,
@@ -473,8 +368,8 @@ count_init (GnnDataLoader *loader, GnnWorkerInfo *info, gpointer user_data)
 static void
 test_persistent_workers_serve_every_epoch (void)
 {
-  g_autoptr(Probe) ds = probe_new (30);
-  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, TRUE, 3);
+  g_autoptr(Probe) ds = probe_new (30, FALSE);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, TRUE, 3, GNN_WORKER_MODE_THREADS);
   double first_seed = -1;
   gint inits = 0;
 
@@ -483,9 +378,8 @@ test_persistent_workers_serve_every_epoch (void)
   for (int epoch = 0; epoch < 4; epoch++)
     {
       g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
-      gboolean seen[30] = { FALSE };
+      g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (gint64));
       GPtrArray *batch;
-      guint n = 0;
 
       while (gnn_data_loader_iter_next (iter, &batch, NULL))
         {
@@ -497,16 +391,10 @@ test_persistent_workers_serve_every_epoch (void)
             first_seed = seed;
           else if (wid == 0)   /* persistent workers keep their seeds */
             g_assert_cmpfloat (seed, ==, first_seed);
-          for (gint64 i = 0; i < gnn_tensor_get_size (idx, 0, NULL); i++, n++)
-            {
-              gint64 v = (gint64) gnn_tensor_get_element (idx, &i, 1, NULL);
-
-              g_assert_false (seen[v]);
-              seen[v] = TRUE;
-            }
+          append_indices (order, idx);
           g_ptr_array_unref (batch);
         }
-      g_assert_cmpuint (n, ==, 30);
+      assert_each_index_once (order, 30);
     }
   g_assert_cmpint (g_atomic_int_get (&inits), ==, 3);   /* started once */
   g_object_set (loader, "num-workers", 2, NULL);        /* a new pool */
@@ -518,8 +406,8 @@ test_persistent_workers_serve_every_epoch (void)
 static void
 test_persistent_workers_after_drop_mid_epoch (void)
 {
-  g_autoptr(Probe) ds = probe_new (200);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 5, FALSE, 2);
+  g_autoptr(Probe) ds = probe_new (200, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 5, FALSE, 2, GNN_WORKER_MODE_THREADS);
   g_autoptr(GArray) order = NULL;
   GnnDataLoaderIter *iter;
   GPtrArray *batch;
@@ -530,7 +418,7 @@ test_persistent_workers_after_drop_mid_epoch (void)
   g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
   g_ptr_array_unref (batch);
   g_object_unref (iter);   /* stale tasks stay queued for the persistent workers */
-  order = run_epoch (loader, NULL, NULL);
+  order = run_epoch (loader, 3, NULL, NULL);
   g_assert_cmpuint (order->len, ==, 200);
   for (guint i = 0; i < 200; i++)
     g_assert_cmpint (g_array_index (order, gint64, i), ==, i);

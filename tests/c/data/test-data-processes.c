@@ -12,94 +12,7 @@
 #include <unistd.h>
 #include <gnn/gnn.h>
 
-/* Item i = (i, worker id or -1, worker seed % 1000003 or 0, init marker,
- * pid) as 0-d tensors. It can sleep, fail, kill itself, crash or exit at
- * one index. */
-typedef enum { FAULT_NONE, FAULT_ERROR, FAULT_SIGKILL, FAULT_SEGV, FAULT_EXIT } Fault;
-
-typedef struct
-{
-  GnnDataset parent_instance;
-  gint64     length;
-  gint64     fault_index;
-  Fault      fault;
-  guint      max_delay_us;
-  guint      sleep_us;
-} Probe;
-typedef struct { GnnDatasetClass parent_class; } ProbeClass;
-G_DEFINE_TYPE (Probe, probe, GNN_TYPE_DATASET)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, g_object_unref)
-
-static int init_marker;   /* set by the worker-init handler, in the worker */
-
-static gint64 probe_get_length (GnnDataset *ds) { return ((Probe *) ds)->length; }
-
-static void
-crash (void)
-{
-  struct rlimit no_core = { 0, 0 };
-
-  setrlimit (RLIMIT_CORE, &no_core);
-  /* Die by SIGSEGV exactly as a wild write would, but without one: ASan and
-   * UBSan intercept real invalid writes (and exit normally), so restore the
-   * default action first. */
-  signal (SIGSEGV, SIG_DFL);
-  raise (SIGSEGV);
-}
-
-static void
-probe_get_item (GnnDataset *ds, gint64 index, GPtrArray **item, GError **error)
-{
-  Probe *self = (Probe *) ds;
-  GnnWorkerInfo *info = gnn_get_worker_info ();
-
-  if (self->sleep_us > 0)
-    g_usleep (self->sleep_us);
-  if (self->max_delay_us > 0)
-    g_usleep ((guint) ((guint64) (index * 2654435761u) % self->max_delay_us));
-  if (index == self->fault_index)
-    switch (self->fault)
-      {
-      case FAULT_ERROR:
-        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "probe refuses item %" G_GINT64_FORMAT, index);
-        return;
-      case FAULT_SIGKILL:
-        kill (getpid (), SIGKILL);
-        break;
-      case FAULT_SEGV:
-        crash ();
-        break;
-      case FAULT_EXIT:
-        _exit (3);
-      case FAULT_NONE:
-        break;
-      }
-  *item = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (*item, gnn_tensor_new_scalar ((double) index, GNN_DTYPE_I64));
-  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) gnn_worker_info_get_id (info) : -1, GNN_DTYPE_I64));
-  g_ptr_array_add (*item, gnn_tensor_new_scalar (info ? (double) (gnn_worker_info_get_seed (info) % 1000003) : 0,
-                                                 GNN_DTYPE_F64));
-  g_ptr_array_add (*item, gnn_tensor_new_scalar (init_marker, GNN_DTYPE_I64));
-  g_ptr_array_add (*item, gnn_tensor_new_scalar (getpid (), GNN_DTYPE_I64));
-}
-
-static void
-probe_class_init (ProbeClass *klass)
-{
-  GNN_DATASET_CLASS (klass)->get_length = probe_get_length;
-  GNN_DATASET_CLASS (klass)->get_item = probe_get_item;
-}
-
-static void probe_init (Probe *self) { self->fault_index = -1; }
-
-static Probe *
-probe_new (gint64 length)
-{
-  Probe *p = g_object_new (probe_get_type (), NULL);
-
-  p->length = length;
-  return p;
-}
+#include "data-test-util.h"
 
 /* A collation that sums field 0 of the batch into a [1] tensor, or fails
  * when the batch holds @fail_value. */
@@ -136,49 +49,10 @@ static void sum_collate_init (SumCollate *self) { self->fail_value = -1; }
 
 /* --- helpers -------------------------------------------------------------- */
 
-static GnnDataLoader *
-loader_new (GnnDataset *ds, gint64 batch_size, gboolean shuffle, gint num_workers, GnnWorkerMode mode)
-{
-  GnnDataLoader *l = gnn_data_loader_new (ds, batch_size, shuffle);
-
-  g_object_set (l, "num-workers", num_workers, "seed", (guint64) 1234, "worker-mode", mode, NULL);
-  return l;
-}
-
 static double
 field (GPtrArray *batch, guint f, gint64 i)
 {
   return gnn_tensor_get_element (g_ptr_array_index (batch, f), &i, 1, NULL);
-}
-
-/* One epoch: the indices in delivery order. */
-static GArray *
-run_epoch (GnnDataLoader *loader, GArray *batch_sizes, GError **error)
-{
-  g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, error);
-  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (gint64));
-  GPtrArray *batch;
-
-  if (iter == NULL)
-    return NULL;
-  while (gnn_data_loader_iter_next (iter, &batch, error))
-    {
-      gint64 n = gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL);
-
-      g_assert_cmpuint (batch->len, ==, 5);
-      for (gint64 i = 0; i < n; i++)
-        {
-          gint64 v = (gint64) field (batch, 0, i);
-
-          g_array_append_val (out, v);
-        }
-      if (batch_sizes != NULL)
-        g_array_append_val (batch_sizes, n);
-      g_ptr_array_unref (batch);
-    }
-  if (error != NULL && *error != NULL)
-    return NULL;
-  return g_steal_pointer (&out);
 }
 
 /* Counts our descriptors (all, and those of memfd segments) and our
@@ -215,12 +89,25 @@ assert_no_children (void)
   g_assert_cmpint (errno, ==, ECHILD);
 }
 
+/* No child left, our descriptors back to @fds0, no segment open or mapped. */
+static void
+assert_all_released (guint fds0)
+{
+  guint fds, memfds, maps;
+
+  assert_no_children ();
+  count_resources (&fds, &memfds, &maps);
+  g_assert_cmpuint (fds, ==, fds0);
+  g_assert_cmpuint (memfds, ==, 0);
+  g_assert_cmpuint (maps, ==, 0);
+}
+
 /* --- coverage and order ---------------------------------------------------- */
 
 static void
 test_shuffle_covers_each_index_once (void)
 {
-  g_autoptr(Probe) ds = probe_new (50);
+  g_autoptr(Probe) ds = probe_new (50, TRUE);
   const gint workers[] = { 1, 2, 4 };
 
   for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
@@ -232,20 +119,12 @@ test_shuffle_covers_each_index_once (void)
         {
           g_autoptr(GError) error = NULL;
           g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
-          g_autoptr(GArray) order = run_epoch (loader, sizes, &error);
-          gboolean seen[50] = { FALSE };
+          g_autoptr(GArray) order = run_epoch (loader, 5, sizes, &error);
 
           g_assert_no_error (error);
-          g_assert_cmpuint (order->len, ==, 50);
+          assert_each_index_once (order, 50);
           g_assert_cmpuint (sizes->len, ==, 17);
           g_assert_cmpint (g_array_index (sizes, gint64, 16), ==, 2);
-          for (guint i = 0; i < order->len; i++)
-            {
-              gint64 v = g_array_index (order, gint64, i);
-
-              g_assert_false (seen[v]);
-              seen[v] = TRUE;
-            }
         }
     }
   assert_no_children ();
@@ -254,10 +133,10 @@ test_shuffle_covers_each_index_once (void)
 static void
 test_same_order_as_threads_and_no_workers (void)
 {
-  g_autoptr(Probe) ds = probe_new (40);
+  g_autoptr(Probe) ds = probe_new (40, TRUE);
   g_autoptr(GnnDataLoader) ref_loader = loader_new (GNN_DATASET (ds), 4, TRUE, 0, GNN_WORKER_MODE_THREADS);
-  g_autoptr(GArray) r1 = run_epoch (ref_loader, NULL, NULL);
-  g_autoptr(GArray) r2 = run_epoch (ref_loader, NULL, NULL);
+  g_autoptr(GArray) r1 = run_epoch (ref_loader, 5, NULL, NULL);
+  g_autoptr(GArray) r2 = run_epoch (ref_loader, 5, NULL, NULL);
   const gint workers[] = { 1, 2, 4 };
 
   for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
@@ -266,8 +145,8 @@ test_same_order_as_threads_and_no_workers (void)
         g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, TRUE, workers[w],
                                                       mode ? GNN_WORKER_MODE_PROCESSES
                                                            : GNN_WORKER_MODE_THREADS);
-        g_autoptr(GArray) e1 = run_epoch (loader, NULL, NULL);
-        g_autoptr(GArray) e2 = run_epoch (loader, NULL, NULL);
+        g_autoptr(GArray) e1 = run_epoch (loader, 5, NULL, NULL);
+        g_autoptr(GArray) e2 = run_epoch (loader, 5, NULL, NULL);
 
         g_assert_true (memcmp (r1->data, e1->data, 40 * sizeof (gint64)) == 0);
         g_assert_true (memcmp (r2->data, e2->data, 40 * sizeof (gint64)) == 0);
@@ -277,14 +156,14 @@ test_same_order_as_threads_and_no_workers (void)
 static void
 test_drop_last (void)
 {
-  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(Probe) ds = probe_new (10, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) order = NULL;
 
   g_object_set (loader, "drop-last", TRUE, NULL);
   g_assert_cmpint (gnn_data_loader_get_length (loader), ==, 2);
-  order = run_epoch (loader, sizes, NULL);
+  order = run_epoch (loader, 5, sizes, NULL);
   g_assert_cmpuint (order->len, ==, 8);
   g_assert_cmpuint (sizes->len, ==, 2);
   g_assert_cmpint (g_array_index (order, gint64, 7), ==, 7);
@@ -293,13 +172,13 @@ test_drop_last (void)
 static void
 test_order_under_random_delays (void)
 {
-  g_autoptr(Probe) ds = probe_new (64);
+  g_autoptr(Probe) ds = probe_new (64, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 4, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GArray) order = NULL;
 
   ds->max_delay_us = 3000;
   g_object_set (loader, "prefetch-factor", 3, NULL);
-  order = run_epoch (loader, NULL, NULL);
+  order = run_epoch (loader, 5, NULL, NULL);
   g_assert_cmpuint (order->len, ==, 64);
   for (guint i = 0; i < 64; i++)
     g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
@@ -311,13 +190,13 @@ static void
 on_worker_init (GnnDataLoader *loader, GnnWorkerInfo *info, gpointer user_data)
 {
   g_assert_true (gnn_get_worker_info () == info);
-  init_marker = 100 + (int) gnn_worker_info_get_id (info);   /* in the child's memory */
+  probe_init_marker = 100 + (int) gnn_worker_info_get_id (info);   /* in the child's memory */
 }
 
 static void
 test_worker_info_seeds_and_init (void)
 {
-  g_autoptr(Probe) ds = probe_new (12);
+  g_autoptr(Probe) ds = probe_new (12, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GnnDataLoaderIter) iter = NULL;
   GPtrArray *batch;
@@ -346,14 +225,14 @@ test_worker_info_seeds_and_init (void)
   g_assert_cmpint (b, ==, 4);
   g_assert_cmpfloat (pid_of[0], !=, pid_of[1]);
   g_assert_true (seed_of[1] == seed_of[0] + 1 || (seed_of[0] == 1000002 && seed_of[1] == 0));
-  g_assert_cmpint (init_marker, ==, 0);   /* the parent's copy is untouched */
+  g_assert_cmpint (probe_init_marker, ==, 0);   /* the parent's copy is untouched */
   g_assert_null (gnn_get_worker_info ());
 }
 
 static void
 test_seeds_match_threads (void)
 {
-  g_autoptr(Probe) ds = probe_new (8);
+  g_autoptr(Probe) ds = probe_new (8, TRUE);
   double seeds[2][4];
 
   for (int mode = 0; mode < 2; mode++)
@@ -443,7 +322,7 @@ test_batches_live_in_shared_memory (void)
 static void
 test_persistent_workers (void)
 {
-  g_autoptr(Probe) ds = probe_new (30);
+  g_autoptr(Probe) ds = probe_new (30, TRUE);
   GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, TRUE, 3, GNN_WORKER_MODE_PROCESSES);
   double pid0 = 0, seed0 = -1;
 
@@ -451,9 +330,8 @@ test_persistent_workers (void)
   for (int epoch = 0; epoch < 3; epoch++)
     {
       g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
-      gboolean seen[30] = { FALSE };
+      g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (gint64));
       GPtrArray *batch;
-      guint n = 0;
 
       while (gnn_data_loader_iter_next (iter, &batch, NULL))
         {
@@ -467,16 +345,10 @@ test_persistent_workers (void)
               g_assert_cmpfloat (field (batch, 4, 0), ==, pid0);    /* the same process */
               g_assert_cmpfloat (field (batch, 2, 0), ==, seed0);   /* keeps its seed */
             }
-          for (gint64 i = 0; i < gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL); i++, n++)
-            {
-              gint64 v = (gint64) field (batch, 0, i);
-
-              g_assert_false (seen[v]);
-              seen[v] = TRUE;
-            }
+          append_indices (order, g_ptr_array_index (batch, 0));
           g_ptr_array_unref (batch);
         }
-      g_assert_cmpuint (n, ==, 30);
+      assert_each_index_once (order, 30);
     }
   g_assert_cmpint (waitpid ((pid_t) pid0, NULL, WNOHANG), ==, 0);   /* still running */
   g_object_unref (loader);
@@ -486,7 +358,7 @@ test_persistent_workers (void)
 static void
 test_persistent_after_drop_mid_epoch (void)
 {
-  g_autoptr(Probe) ds = probe_new (200);
+  g_autoptr(Probe) ds = probe_new (200, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 5, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GArray) order = NULL;
   GnnDataLoaderIter *iter;
@@ -498,7 +370,7 @@ test_persistent_after_drop_mid_epoch (void)
   g_assert_true (gnn_data_loader_iter_next (iter, &batch, NULL));
   g_ptr_array_unref (batch);
   g_object_unref (iter);   /* stale tasks and results are skipped */
-  order = run_epoch (loader, NULL, NULL);
+  order = run_epoch (loader, 5, NULL, NULL);
   g_assert_cmpuint (order->len, ==, 200);
   for (guint i = 0; i < 200; i++)
     g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
@@ -509,7 +381,7 @@ test_persistent_after_drop_mid_epoch (void)
 static void
 test_custom_collate (void)
 {
-  g_autoptr(Probe) ds = probe_new (10);
+  g_autoptr(Probe) ds = probe_new (10, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GnnCollate) collate = g_object_new (sum_collate_get_type (), NULL);
   g_autoptr(GnnDataLoaderIter) iter = NULL;
@@ -528,85 +400,19 @@ test_custom_collate (void)
   g_assert_cmpint (b, ==, 3);
 }
 
-typedef struct
-{
-  GnnItemIterator parent_instance;
-  gint64 next, n, step;
-} CountIter;
-typedef struct { GnnItemIteratorClass parent_class; } CountIterClass;
-G_DEFINE_TYPE (CountIter, count_iter, GNN_TYPE_ITEM_ITERATOR)
-
-static void
-count_iter_next (GnnItemIterator *it, GPtrArray **item, GError **error)
-{
-  CountIter *self = (CountIter *) it;
-
-  if (self->next >= self->n)
-    return;
-  *item = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (*item, gnn_tensor_new_scalar ((double) self->next, GNN_DTYPE_I64));
-  self->next += self->step;
-}
-
-static void count_iter_class_init (CountIterClass *klass) { GNN_ITEM_ITERATOR_CLASS (klass)->next = count_iter_next; }
-static void count_iter_init (CountIter *self) { }
-
-typedef struct { GnnIterableDataset parent_instance; gint64 n; } Counter;
-typedef struct { GnnIterableDatasetClass parent_class; } CounterClass;
-G_DEFINE_TYPE (Counter, counter, GNN_TYPE_ITERABLE_DATASET)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Counter, g_object_unref)
-
-static GnnItemIterator *
-counter_create_iterator (GnnIterableDataset *ds, GError **error)
-{
-  CountIter *it = g_object_new (count_iter_get_type (), NULL);
-  GnnWorkerInfo *info = gnn_get_worker_info ();
-
-  it->n = ((Counter *) ds)->n;
-  it->step = info ? gnn_worker_info_get_num_workers (info) : 1;
-  it->next = info ? gnn_worker_info_get_id (info) : 0;
-  return GNN_ITEM_ITERATOR (it);
-}
-
-static gint64 counter_get_length (GnnDataset *ds) { return ((Counter *) ds)->n; }
-
-static void
-counter_class_init (CounterClass *klass)
-{
-  GNN_ITERABLE_DATASET_CLASS (klass)->create_iterator = counter_create_iterator;
-  GNN_DATASET_CLASS (klass)->get_length = counter_get_length;
-}
-
-static void counter_init (Counter *self) { }
-
 static void
 test_iterable_dataset_sharded (void)
 {
-  g_autoptr(Counter) ds = g_object_new (counter_get_type (), NULL);
+  g_autoptr(Counter) ds = counter_new (23, TRUE);
   g_autoptr(GnnDataLoader) loader = NULL;
 
-  ds->n = 23;
   loader = loader_new (GNN_DATASET (ds), 4, FALSE, 3, GNN_WORKER_MODE_PROCESSES);
   g_object_set (loader, "persistent-workers", TRUE, NULL);
   for (int epoch = 0; epoch < 2; epoch++)   /* each pass restarts every stream */
     {
-      g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
-      gboolean seen[23] = { FALSE };
-      GPtrArray *batch;
-      guint n = 0;
+      g_autoptr(GArray) order = run_epoch (loader, 1, NULL, NULL);
 
-      while (gnn_data_loader_iter_next (iter, &batch, NULL))
-        {
-          for (gint64 i = 0; i < gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL); i++, n++)
-            {
-              gint64 v = (gint64) field (batch, 0, i);
-
-              g_assert_false (seen[v]);
-              seen[v] = TRUE;
-            }
-          g_ptr_array_unref (batch);
-        }
-      g_assert_cmpuint (n, ==, 23);
+      assert_each_index_once (order, 23);
     }
 }
 
@@ -615,32 +421,28 @@ test_iterable_dataset_sharded (void)
 static void
 test_get_item_error_names_worker_and_index (void)
 {
-  g_autoptr(Probe) ds = probe_new (40);
+  g_autoptr(Probe) ds = probe_new (40, TRUE);
   GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) order = NULL;
-  guint fds0, memfds0, maps0, fds, memfds, maps;
+  guint fds0, memfds0, maps0;
 
   count_resources (&fds0, &memfds0, &maps0);
   ds->fault = FAULT_ERROR;
   ds->fault_index = 17;   /* batch 4: worker 0 of 2 */
-  order = run_epoch (loader, NULL, &error);
+  order = run_epoch (loader, 5, NULL, &error);
   g_assert_null (order);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
   g_assert_nonnull (strstr (error->message, "sample index 17: probe refuses item 17"));
   g_object_unref (loader);
-  assert_no_children ();
-  count_resources (&fds, &memfds, &maps);
-  g_assert_cmpuint (fds, ==, fds0);
-  g_assert_cmpuint (memfds, ==, 0);
-  g_assert_cmpuint (maps, ==, 0);
+  assert_all_released (fds0);
 }
 
 static void
 test_collate_error_names_worker_and_index (void)
 {
-  g_autoptr(Probe) ds = probe_new (12);
+  g_autoptr(Probe) ds = probe_new (12, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   SumCollate *collate = g_object_new (sum_collate_get_type (), NULL);
   g_autoptr(GError) error = NULL;
@@ -668,7 +470,7 @@ test_default_collate_error (void)
   g_autoptr(GnnTensor) x = gnn_tensor_zeros ((gint64[]) { 4, 3 }, 2, GNN_DTYPE_F32, NULL);
   GnnTensor *ts[] = { x };
   g_autoptr(GnnTensorDataset) base = gnn_tensor_dataset_new (ts, 1, NULL);
-  g_autoptr(Probe) ds = probe_new (6);
+  g_autoptr(Probe) ds = probe_new (6, TRUE);
   g_autoptr(GnnConcatDataset) cat = NULL;
   g_autoptr(GnnDataLoader) loader = NULL;
   g_autoptr(GError) error = NULL;
@@ -678,7 +480,7 @@ test_default_collate_error (void)
   parts[1] = GNN_DATASET (ds);
   cat = gnn_concat_dataset_new (parts, 2, NULL);
   loader = loader_new (GNN_DATASET (cat), 10, FALSE, 1, GNN_WORKER_MODE_PROCESSES);
-  g_assert_null (run_epoch (loader, NULL, &error));
+  g_assert_null (run_epoch (loader, 5, NULL, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
   g_assert_nonnull (strstr (error->message, "sample index 4"));   /* 5 fields vs 1 */
@@ -687,7 +489,7 @@ test_default_collate_error (void)
 static void
 check_dead_worker (Fault fault, const char *expected)
 {
-  g_autoptr(Probe) ds = probe_new (40);
+  g_autoptr(Probe) ds = probe_new (40, TRUE);
   GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GError) error = NULL;
   GnnDataLoaderIter *iter;
@@ -740,7 +542,7 @@ test_worker_exit (void)
 static void
 test_persistent_pool_replaced_after_death (void)
 {
-  g_autoptr(Probe) ds = probe_new (20);
+  g_autoptr(Probe) ds = probe_new (20, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) order = NULL;
@@ -748,17 +550,17 @@ test_persistent_pool_replaced_after_death (void)
   g_object_set (loader, "persistent-workers", TRUE, NULL);
   ds->fault = FAULT_SIGKILL;
   ds->fault_index = 5;
-  g_assert_null (run_epoch (loader, NULL, &error));
+  g_assert_null (run_epoch (loader, 5, NULL, &error));
   g_assert_error (error, GNN_ERROR, GNN_ERROR_WORKER);
   ds->fault = FAULT_NONE;   /* new children see the repaired dataset */
-  order = run_epoch (loader, NULL, NULL);
+  order = run_epoch (loader, 5, NULL, NULL);
   g_assert_cmpuint (order->len, ==, 20);
 }
 
 static void
 test_timeout (void)
 {
-  g_autoptr(Probe) ds = probe_new (4);
+  g_autoptr(Probe) ds = probe_new (4, TRUE);
   GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1, GNN_WORKER_MODE_PROCESSES);
   GnnDataLoaderIter *iter;
   g_autoptr(GError) error = NULL;
@@ -782,11 +584,11 @@ test_timeout (void)
 static void
 test_drop_mid_epoch_frees_everything (void)
 {
-  g_autoptr(Probe) ds = probe_new (1000);
+  g_autoptr(Probe) ds = probe_new (1000, TRUE);
   GnnDataLoader *loader;
   GnnDataLoaderIter *iter;
   GPtrArray *batch = NULL;
-  guint fds0, memfds0, maps0, fds, memfds, maps;
+  guint fds0, memfds0, maps0;
   gint64 start;
 
   count_resources (&fds0, &memfds0, &maps0);
@@ -805,17 +607,13 @@ test_drop_mid_epoch_frees_everything (void)
   g_object_unref (iter);
   g_object_unref (loader);
   g_assert_cmpint (g_get_monotonic_time () - start, <, 300000);
-  assert_no_children ();
-  count_resources (&fds, &memfds, &maps);
-  g_assert_cmpuint (fds, ==, fds0);
-  g_assert_cmpuint (memfds, ==, 0);
-  g_assert_cmpuint (maps, ==, 0);
+  assert_all_released (fds0);
 }
 
 static void
 test_many_iterators_in_a_row (void)
 {
-  g_autoptr(Probe) ds = probe_new (30);
+  g_autoptr(Probe) ds = probe_new (30, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 3, GNN_WORKER_MODE_PROCESSES);
   guint fds0, memfds0, maps0, fds, memfds, maps;
 
@@ -847,12 +645,12 @@ counting_fork (gpointer user_data)
 static void
 test_fork_func (void)
 {
-  g_autoptr(Probe) ds = probe_new (8);
+  g_autoptr(Probe) ds = probe_new (8, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_PROCESSES);
   g_autoptr(GArray) order = NULL;
 
   gnn_set_worker_fork_func (counting_fork, &fork_calls, NULL);
-  order = run_epoch (loader, NULL, NULL);
+  order = run_epoch (loader, 5, NULL, NULL);
   gnn_set_worker_fork_func (NULL, NULL, NULL);
   g_assert_cmpuint (order->len, ==, 8);
   g_assert_cmpint (fork_calls, ==, 3);

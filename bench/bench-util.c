@@ -1,0 +1,106 @@
+/* bench-util.c: timing helpers shared by the benchmark drivers
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "bench-util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+double
+bench_now_seconds (void)
+{
+  struct timespec ts;
+
+  /* g_get_monotonic_time() only has microsecond resolution. */
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+int
+bench_compare_doubles (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+
+  return (a > b) - (a < b);
+}
+
+/* Seconds for `inner` back-to-back calls. */
+static gboolean
+time_calls (BenchFunc func,
+            gpointer  data,
+            guint     inner,
+            double   *seconds,
+            GError  **error)
+{
+  double start = bench_now_seconds ();
+
+  for (guint i = 0; i < inner; i++)
+    if (!func (data, error))
+      return FALSE;
+  *seconds = bench_now_seconds () - start;
+  return TRUE;
+}
+
+/* Sorts @per_call and fills @timing from it. */
+static void
+summarize (double      *per_call,
+           guint        reps,
+           guint        inner,
+           BenchTiming *timing)
+{
+  qsort (per_call, reps, sizeof (double), bench_compare_doubles);
+  timing->best = per_call[0];
+  timing->median = reps % 2 ? per_call[reps / 2]
+                            : 0.5 * (per_call[reps / 2 - 1] + per_call[reps / 2]);
+  timing->inner = inner;
+  timing->reps = reps;
+}
+
+gboolean
+bench_measure_n (const BenchFunc *funcs,
+                 guint            n_funcs,
+                 gpointer         data,
+                 guint            reps,
+                 double           min_time,
+                 guint            max_inner,
+                 BenchTiming     *timings,
+                 GError         **error)
+{
+  g_autofree double *per_call = g_new (double, (gsize) reps * n_funcs);
+  double once, unused;
+  guint inner;
+
+  for (guint f = 0; f < n_funcs; f++)
+    if (!time_calls (funcs[f], data, 1, &unused, error))
+      return FALSE;
+  if (!time_calls (funcs[0], data, 1, &once, error))
+    return FALSE;
+  inner = once >= min_time ? 1 : (guint) ceil (min_time / MAX (once, 1e-9));
+  inner = CLAMP (inner, 1, max_inner);
+  for (guint f = 0; f < n_funcs; f++)
+    if (!time_calls (funcs[f], data, inner, &unused, error))
+      return FALSE;
+  for (guint r = 0; r < reps; r++)
+    for (guint f = 0; f < n_funcs; f++)
+      {
+        double t;
+
+        if (!time_calls (funcs[f], data, inner, &t, error))
+          return FALSE;
+        per_call[f * reps + r] = t / inner;
+      }
+  for (guint f = 0; f < n_funcs; f++)
+    summarize (per_call + f * reps, reps, inner, &timings[f]);
+  return TRUE;
+}
+
+void
+bench_print_timing_end (const BenchTiming *t)
+{
+  printf (", \"best_seconds\": %.6g, \"median_seconds\": %.6g, \"inner\": %u, \"reps\": %u}\n",
+          t->best, t->median, t->inner, t->reps);
+  fflush (stdout);
+}
