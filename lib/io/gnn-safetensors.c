@@ -101,14 +101,17 @@ typedef struct
 #define FORMAT_ERROR(error, ...) \
   g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT, "invalid safetensors: " __VA_ARGS__)
 
-/* json-glib's parser recurses per nesting level; a header of a million '['
- * would exhaust the stack. Valid headers nest three levels deep. */
+/* Two checks json-glib does not make, before it parses: its parser
+ * recurses per nesting level, so a header of a million '[' would exhaust
+ * the stack (valid headers nest three levels deep); and it accepts several
+ * top-level values in a row ("{...}{...}"), keeping one and leaking the
+ * others, where the format has exactly one object. */
 static gboolean
-check_depth (const char *text,
-             gsize       len,
-             GError    **error)
+check_structure (const char *text,
+                 gsize       len,
+                 GError    **error)
 {
-  gboolean in_string = FALSE;
+  gboolean in_string = FALSE, closed = FALSE;
   guint depth = 0;
 
   for (gsize i = 0; i < len; i++)
@@ -123,6 +126,12 @@ check_depth (const char *text,
             in_string = FALSE;
           continue;
         }
+      if (closed && !g_ascii_isspace (c))
+        {
+          FORMAT_ERROR (error, "header has data after its JSON object (at byte %" G_GSIZE_FORMAT ")",
+                        i);
+          return FALSE;
+        }
       if (c == '"')
         in_string = TRUE;
       else if (c == '{' || c == '[')
@@ -135,7 +144,7 @@ check_depth (const char *text,
             }
         }
       else if ((c == '}' || c == ']') && depth > 0)
-        depth--;
+        closed = --depth == 0;
     }
   return TRUE;
 }
@@ -486,7 +495,7 @@ load_from_bytes (GBytes       *bytes,
       FORMAT_ERROR (error, "header is not valid UTF-8 JSON (or contains a NUL byte)");
       return NULL;
     }
-  if (!check_depth (header, header_len, error))
+  if (!check_structure (header, header_len, error))
     return NULL;
 
   parser = json_parser_new_immutable ();
