@@ -101,6 +101,67 @@ typedef struct
 #define FORMAT_ERROR(error, ...) \
   g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT, "invalid safetensors: " __VA_ARGS__)
 
+static gboolean
+read_hex4 (const char *text,
+           gsize       len,
+           gsize       at,
+           guint      *out)
+{
+  guint v = 0;
+
+  if (at + 4 > len)
+    return FALSE;
+  for (gsize k = at; k < at + 4; k++)
+    {
+      int digit = g_ascii_xdigit_value (text[k]);
+
+      if (digit < 0)
+        return FALSE;
+      v = v * 16 + digit;
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* A "\uXXXX" escape at *i (the backslash): it must be complete, not NUL
+ * (names are C strings), and surrogates must come in pairs, as the
+ * reference loader requires; json-glib would decode a lone surrogate into
+ * bytes that are not UTF-8 (and leaks on some malformed escapes). Moves *i
+ * to the escape's last character. */
+static gboolean
+check_unicode_escape (const char  *text,
+                      gsize        len,
+                      gsize       *i,
+                      GError     **error)
+{
+  gsize at = *i;
+  guint cp, low;
+
+  if (!read_hex4 (text, len, at + 2, &cp))
+    {
+      FORMAT_ERROR (error, "header has a malformed \\u escape at byte %" G_GSIZE_FORMAT, at);
+      return FALSE;
+    }
+  if (cp == 0)
+    {
+      FORMAT_ERROR (error, "header has a \\u0000 escape (a NUL character) at byte %"
+                    G_GSIZE_FORMAT, at);
+      return FALSE;
+    }
+  *i = at + 5;
+  if (cp < 0xd800 || cp > 0xdfff)
+    return TRUE;
+  if (cp <= 0xdbff && at + 7 < len && text[at + 6] == '\\' && text[at + 7] == 'u' &&
+      read_hex4 (text, len, at + 8, &low) && low >= 0xdc00 && low <= 0xdfff)
+    {
+      *i = at + 11;
+      return TRUE;
+    }
+  FORMAT_ERROR (error, "header has a lone surrogate \\u%04x at byte %" G_GSIZE_FORMAT
+                " (its text is not valid UTF-8)", cp, at);
+  return FALSE;
+}
+
 /* Two checks json-glib does not make, before it parses: its parser
  * recurses per nesting level, so a header of a million '[' would exhaust
  * the stack (valid headers nest three levels deep); and it accepts several
@@ -120,7 +181,12 @@ check_structure (const char *text,
 
       if (in_string)
         {
-          if (c == '\\')
+          if (c == '\\' && i + 1 < len && text[i + 1] == 'u')
+            {
+              if (!check_unicode_escape (text, len, &i, error))
+                return FALSE;
+            }
+          else if (c == '\\')
             i++;
           else if (c == '"')
             in_string = FALSE;

@@ -108,8 +108,11 @@ st('metadata-not-string', {'__metadata__': {'k': 1}}, b'',
 # JSON escapes that decode to invalid UTF-8, and a second top-level value
 # (json-glib accepts one after the other; the format has one object).
 st('lone-surrogate', b'{"a\\ud800b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}',
-   bytes(4), 'not valid UTF-8')
-st('lone-surrogate-metadata', b'{"__metadata__": {"k": "\\udc00x"}}', b'', 'not valid UTF-8')
+   bytes(4), 'lone surrogate \\ud800')
+st('lone-surrogate-metadata', b'{"__metadata__": {"k": "\\udc00x"}}', b'', 'lone surrogate \\udc00')
+st('nul-escape', b'{"a\\u0000b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}',
+   bytes(4), 'a NUL character')
+st('bad-escape', b'{"__metadata__": {"k": "\\u12"}}', b'', 'malformed \\u escape')
 st('two-objects', b'{"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}} {}', bytes(4),
    'data after its JSON object')
 
