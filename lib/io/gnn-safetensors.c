@@ -165,14 +165,14 @@ check_unicode_escape (const char  *text,
 /* Two checks json-glib does not make, before it parses: its parser
  * recurses per nesting level, so a header of a million '[' would exhaust
  * the stack (valid headers nest three levels deep); and it accepts several
- * top-level values in a row ("{...}{...}"), keeping one and leaking the
- * others, where the format has exactly one object. */
+ * top-level values in a row ("{...}{...}", "1 {...}"), keeping one and
+ * leaking the others, where the format has exactly one object. */
 static gboolean
 check_structure (const char *text,
                  gsize       len,
                  GError    **error)
 {
-  gboolean in_string = FALSE, closed = FALSE;
+  gboolean in_string = FALSE, opened = FALSE, closed = FALSE;
   guint depth = 0;
 
   for (gsize i = 0; i < len; i++)
@@ -192,6 +192,14 @@ check_structure (const char *text,
             in_string = FALSE;
           continue;
         }
+      if (!opened && !g_ascii_isspace (c) && c != '{')
+        {
+          FORMAT_ERROR (error, "header is not a JSON object (it starts with '%c' at byte %"
+                        G_GSIZE_FORMAT ")", g_ascii_isprint (c) ? c : '?', i);
+          return FALSE;
+        }
+      if (!g_ascii_isspace (c))
+        opened = TRUE;
       if (closed && !g_ascii_isspace (c))
         {
           FORMAT_ERROR (error, "header has data after its JSON object (at byte %" G_GSIZE_FORMAT ")",
