@@ -376,11 +376,51 @@ test_zero_grad_set_to_none (void)
   assert_values (p, P0, 0);
 }
 
+/* Constructors return their own type (like the layers), and Adam/AdamW
+ * share one implementation whose switch is the type: same hyper-parameters
+ * except weight decay give the same step. */
+static void
+test_constructors_own_type (void)
+{
+  g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
+  g_autoptr (GnnTensor) q = make_param (GNN_DTYPE_F64);
+  g_autoptr (GPtrArray) pp = g_ptr_array_new ();
+  g_autoptr (GPtrArray) qq = g_ptr_array_new ();
+  g_autoptr (GnnSGD) sgd = NULL;
+  g_autoptr (GnnAdam) adam = NULL;
+  g_autoptr (GnnAdamW) adamw = NULL;
+  g_autoptr (GnnStepLR) step = NULL;
+  g_autoptr (GnnCosineAnnealingLR) cosine = NULL;
+
+  g_ptr_array_add (pp, p);
+  g_ptr_array_add (qq, q);
+  sgd = gnn_sgd_new (pp, 0.1, 0, 0, 0, FALSE, NULL);
+  adam = gnn_adam_new (pp, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+  adamw = gnn_adamw_new (qq, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+  step = gnn_step_lr_new (GNN_OPTIMIZER (sgd), 2, 0.5, NULL);
+  cosine = gnn_cosine_annealing_lr_new (GNN_OPTIMIZER (adam), 4, 0, NULL);
+  g_assert_true (GNN_IS_SGD (sgd) && GNN_IS_ADAM (adam) && GNN_IS_ADAMW (adamw));
+  g_assert_true (GNN_IS_STEP_LR (step) && GNN_IS_COSINE_ANNEALING_LR (cosine));
+  g_assert_false (GNN_IS_ADAM (adamw));
+
+  /* without weight decay the two updates coincide */
+  run_steps (GNN_OPTIMIZER (adam), p, 0, 3);
+  run_steps (GNN_OPTIMIZER (adamw), q, 0, 3);
+  {
+    g_autoptr (GnnTensor) pc = gnn_tensor_contiguous (p);
+    g_autoptr (GnnTensor) qc = gnn_tensor_contiguous (q);
+
+    g_assert_cmpmem (gnn_tensor_get_data (pc), gnn_tensor_get_nbytes (pc),
+                     gnn_tensor_get_data (qc), gnn_tensor_get_nbytes (qc));
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/optim/constructors/own-type", test_constructors_own_type);
   g_test_add_func ("/optim/sgd/trajectory-plain", test_sgd_plain);
   g_test_add_func ("/optim/sgd/trajectory-momentum-weight-decay", test_sgd_momentum_weight_decay);
   g_test_add_func ("/optim/sgd/trajectory-nesterov", test_sgd_nesterov);
