@@ -64,97 +64,137 @@ grouped (guint64 n)
 
 /* --- tree ------------------------------------------------------------------ */
 
+/* Names are split into at most this many levels (the rest of a deeper name
+ * stays one dotted leaf name), so a name of 200,000 dots neither nests
+ * 200,000 levels nor indents lines by 400,000 columns. */
+#define MAX_TREE_DEPTH 64
+/* Longer names overflow the NAME column instead of widening every line. */
+#define MAX_NAME_WIDTH 100
+
 typedef struct _Node Node;
 struct _Node
 {
-  char      *name;
-  GPtrArray *children;   /* Node*, first-seen order */
-  GnnTensor *tensor;     /* leaves only (borrowed) */
-  guint64    numel;
-  guint64    nbytes;
+  char       *name;
+  GPtrArray  *children;   /* Node*, first-seen order (owned) */
+  GHashTable *groups;     /* name → non-leaf child in children, for lookups */
+  GnnTensor  *tensor;     /* leaves only (borrowed) */
+  guint64     numel;
+  int         depth;      /* -1 for the root */
 };
 
 static Node *
-node_new (const char *name)
+node_new (const char *name,
+          int         depth)
 {
   Node *node = g_new0 (Node, 1);
 
   node->name = g_strdup (name);
+  node->depth = depth;
   return node;
 }
 
 static void
-node_free (Node *node)
+node_add (Node *node,
+          Node *child)
 {
-  g_free (node->name);
-  if (node->children != NULL)
-    g_ptr_array_unref (node->children);
-  g_free (node);
+  if (node->children == NULL)
+    node->children = g_ptr_array_new ();
+  g_ptr_array_add (node->children, child);
 }
 
 static Node *
-node_child (Node *node, const char *name)
+node_group (Node       *node,
+            const char *name)
 {
   Node *child;
 
-  if (node->children == NULL)
-    node->children = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
-  for (guint i = 0; i < node->children->len; i++)
+  if (node->groups == NULL)
+    node->groups = g_hash_table_new (g_str_hash, g_str_equal);
+  child = g_hash_table_lookup (node->groups, name);
+  if (child == NULL)
     {
-      child = g_ptr_array_index (node->children, i);
-      if (child->tensor == NULL && strcmp (child->name, name) == 0)
-        return child;
+      child = node_new (name, node->depth + 1);
+      node_add (node, child);
+      g_hash_table_insert (node->groups, child->name, child);
     }
-  child = node_new (name);
-  g_ptr_array_add (node->children, child);
   return child;
 }
 
+/* Calls @func on every node, parents before children, in order, with an
+ * explicit stack instead of recursion. */
 static void
-print_node (Node *node, int depth, int name_width)
+tree_walk (Node *root,
+           void (*func) (Node *node, gpointer data),
+           gpointer data)
 {
-  g_autofree char *params = grouped (node->numel);
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
 
-  if (depth >= 0)
+  g_ptr_array_add (stack, root);
+  while (stack->len > 0)
     {
-      int indent = 2 * depth;
+      Node *node = g_ptr_array_steal_index (stack, stack->len - 1);
 
-      if (node->tensor != NULL)
-        {
-          g_autofree char *shape = shape_string (node->tensor);
-
-          g_print ("%*s%-*s  %-5s %-20s %14s\n", indent, "", name_width - indent, node->name,
-                   st_dtype (gnn_tensor_get_dtype (node->tensor)), shape, params);
-        }
-      else
-        g_print ("%*s%-*s  %-26s %14s\n", indent, "", name_width - indent, node->name, "", params);
+      if (node->children != NULL)
+        for (guint i = node->children->len; i > 0; i--)
+          g_ptr_array_add (stack, g_ptr_array_index (node->children, i - 1));
+      func (node, data);
     }
-  if (node->children != NULL)
-    for (guint i = 0; i < node->children->len; i++)
-      print_node (g_ptr_array_index (node->children, i), depth + 1, name_width);
 }
 
-static int
-tree_width (Node *node, int depth)
+static void
+node_width (Node     *node,
+            gpointer  data)
 {
-  int width = depth >= 0 ? 2 * depth + (int) strlen (node->name) : 0;
+  int *width = data;
 
-  if (node->children != NULL)
-    for (guint i = 0; i < node->children->len; i++)
-      width = MAX (width, tree_width (g_ptr_array_index (node->children, i), depth + 1));
-  return width;
+  if (node->depth >= 0)
+    *width = MAX (*width, 2 * node->depth + (int) strlen (node->name));
+}
+
+static void
+print_node (Node     *node,
+            gpointer  data)
+{
+  int name_width = *(int *) data;
+  int indent = 2 * node->depth;
+  g_autofree char *params = NULL;
+
+  if (node->depth < 0)
+    return;
+  params = grouped (node->numel);
+  if (node->tensor != NULL)
+    {
+      g_autofree char *shape = shape_string (node->tensor);
+
+      g_print ("%*s%-*s  %-5s %-20s %14s\n", indent, "", MAX (name_width - indent, 0), node->name,
+               st_dtype (gnn_tensor_get_dtype (node->tensor)), shape, params);
+    }
+  else
+    g_print ("%*s%-*s  %-26s %14s\n", indent, "", MAX (name_width - indent, 0), node->name, "",
+             params);
+}
+
+/* Children are walked before their parent is freed: the stack holds them. */
+static void
+free_node (Node     *node,
+           gpointer  data)
+{
+  g_free (node->name);
+  g_clear_pointer (&node->children, g_ptr_array_unref);
+  g_clear_pointer (&node->groups, g_hash_table_unref);
+  g_free (node);
 }
 
 static void
 print_tree (GnnStateDict *sd, char **keys)
 {
-  Node *root = node_new ("");
-  int width;
+  Node *root = node_new ("", -1);
+  int width = 4;
 
   for (guint i = 0; keys[i] != NULL; i++)
     {
       GnnTensor *t = gnn_state_dict_lookup (sd, keys[i]);
-      g_auto(GStrv) parts = g_strsplit (keys[i], ".", -1);
+      g_auto(GStrv) parts = g_strsplit (keys[i], ".", MAX_TREE_DEPTH);
       guint n = g_strv_length (parts);
       Node *node = root;
       Node *leaf;
@@ -162,20 +202,19 @@ print_tree (GnnStateDict *sd, char **keys)
       for (guint p = 0; p + 1 < n; p++)
         {
           node->numel += gnn_tensor_get_numel (t);
-          node = node_child (node, parts[p]);
+          node = node_group (node, parts[p]);
         }
       node->numel += gnn_tensor_get_numel (t);
-      if (node->children == NULL)
-        node->children = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
-      leaf = node_new (n > 0 ? parts[n - 1] : "");
+      leaf = node_new (n > 0 ? parts[n - 1] : "", node->depth + 1);
       leaf->tensor = t;
       leaf->numel = gnn_tensor_get_numel (t);
-      g_ptr_array_add (node->children, leaf);
+      node_add (node, leaf);
     }
-  width = MAX (tree_width (root, -1), 4);
+  tree_walk (root, node_width, &width);
+  width = MIN (width, MAX_NAME_WIDTH);
   g_print ("%-*s  %-5s %-20s %14s\n", width, "NAME", "DTYPE", "SHAPE", "PARAMS");
-  print_node (root, -1, width);
-  node_free (root);
+  tree_walk (root, print_node, &width);
+  tree_walk (root, free_node, NULL);
 }
 
 /* --- table ----------------------------------------------------------------- */

@@ -228,8 +228,8 @@ build_optimizer (const Options *opt,
   g_autoptr (GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
 
   if (g_strcmp0 (opt->optimizer, "adam") == 0)
-    return gnn_adam_new (params, opt->lr, 0.9, 0.999, 1e-8, 0.0, FALSE, error);
-  return gnn_sgd_new (params, opt->lr, opt->momentum, 0.0, 0.0, FALSE, error);
+    return GNN_OPTIMIZER (gnn_adam_new (params, opt->lr, 0.9, 0.999, 1e-8, 0.0, FALSE, error));
+  return GNN_OPTIMIZER (gnn_sgd_new (params, opt->lr, opt->momentum, 0.0, 0.0, FALSE, error));
 }
 
 /* --- checkpoints ---------------------------------------------------------------- */

@@ -80,6 +80,22 @@ class TestInspect(unittest.TestCase):
         self.assertTrue(lines[9].startswith('    weight'))
         self.assertIn('65 parameters', r.stdout)
 
+    def test_tree_of_a_very_deep_name(self):
+        # 200,000 dots used to overflow the C stack; the tree stops nesting
+        # at 64 levels and the rest of the name stays one leaf.
+        path = os.path.join(self.tmp.name, 'deep.safetensors')
+        name = '.'.join(['a'] * 200001)
+        write_safetensors(path, [(name, 'F32', [2]), ('b.c', 'F32', [])])
+        r = run('--tree', path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(len(lines), 1 + 64 + 2 + 2)
+        self.assertEqual(lines[1].split(), ['a', '2'])
+        self.assertTrue(lines[64].strip().startswith('a.a.a'))
+        self.assertEqual(len(lines[64].split()[0]), len(name) - 2 * 63)
+        self.assertIn('2 tensors, 3 parameters', r.stdout)
+        self.assertLess(len(r.stdout), 2 * len(name))
+
     def test_bad_files_fail_cleanly(self):
         expected = {}
         with open(os.path.join(CORPUS, 'EXPECTED')) as f:

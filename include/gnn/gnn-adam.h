@@ -18,7 +18,7 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnAdam, gnn_adam, GNN, ADAM, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_adam_new (GPtrArray  *params,
+GnnAdam      *gnn_adam_new (GPtrArray  *params,
                            double      lr,
                            double      beta1,
                            double      beta2,

@@ -18,7 +18,7 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN, ADAMW, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_adamw_new (GPtrArray  *params,
+GnnAdamW     *gnn_adamw_new (GPtrArray  *params,
                             double      lr,
                             double      beta1,
                             double      beta2,

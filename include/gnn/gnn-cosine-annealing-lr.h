@@ -18,7 +18,7 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnCosineAnnealingLR, gnn_cosine_annealing_lr, GNN, COSINE_ANNEALING_LR, GnnLRScheduler)
 
 GNN_AVAILABLE_IN_ALL
-GnnLRScheduler *gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,
+GnnCosineAnnealingLR *gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,
                                              gint64         t_max,
                                              double         eta_min,
                                              GError       **error);

@@ -234,15 +234,6 @@ gboolean       gnn_module_load_state_dict    (GnnModule    *self,
                                               char       ***unexpected_keys,
                                               GError      **error);
 GNN_AVAILABLE_IN_ALL
-gboolean       gnn_module_save               (GnnModule    *self,
-                                              const char   *path,
-                                              GHashTable   *metadata,
-                                              GError      **error);
-GNN_AVAILABLE_IN_ALL
-gboolean       gnn_module_load               (GnnModule    *self,
-                                              const char   *path,
-                                              GError      **error);
-GNN_AVAILABLE_IN_ALL
 char          *gnn_module_extra_repr         (GnnModule    *self);
 GNN_AVAILABLE_IN_ALL
 char          *gnn_module_to_string          (GnnModule    *self);

@@ -18,7 +18,7 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnSGD, gnn_sgd, GNN, SGD, GnnOptimizer)
 
 GNN_AVAILABLE_IN_ALL
-GnnOptimizer *gnn_sgd_new (GPtrArray  *params,
+GnnSGD       *gnn_sgd_new (GPtrArray  *params,
                            double      lr,
                            double      momentum,
                            double      dampening,

@@ -14,20 +14,6 @@
 
 G_BEGIN_DECLS
 
-/**
- * GnnLoadFlags:
- * @GNN_LOAD_FLAGS_NONE: map the file and borrow its memory (zero copy)
- * @GNN_LOAD_FLAGS_COPY: copy every tensor into memory of its own, so that
- *   nothing refers to the file or buffer once loading returns
- *
- * Options of [func@Gnn.StateDict.load_with_flags] and
- * [func@Gnn.StateDict.load_from_bytes].
- */
-typedef enum /*< flags >*/ {
-  GNN_LOAD_FLAGS_NONE = 0,
-  GNN_LOAD_FLAGS_COPY = 1 << 0,
-} GnnLoadFlags;
-
 #define GNN_TYPE_STATE_DICT (gnn_state_dict_get_type ())
 
 GNN_AVAILABLE_IN_ALL
@@ -61,23 +47,5 @@ const char    *gnn_state_dict_get_metadata (GnnStateDict *self,
                                             const char   *key);
 GNN_AVAILABLE_IN_ALL
 char         **gnn_state_dict_get_metadata_keys (GnnStateDict *self);
-
-/* safetensors files (lib/io/gnn-safetensors.c) */
-GNN_AVAILABLE_IN_ALL
-gboolean       gnn_state_dict_save             (GnnStateDict *self,
-                                                const char   *path,
-                                                GHashTable   *metadata,
-                                                GError      **error);
-GNN_AVAILABLE_IN_ALL
-GnnStateDict  *gnn_state_dict_load             (const char   *path,
-                                                GError      **error);
-GNN_AVAILABLE_IN_ALL
-GnnStateDict  *gnn_state_dict_load_with_flags  (const char   *path,
-                                                GnnLoadFlags  flags,
-                                                GError      **error);
-GNN_AVAILABLE_IN_ALL
-GnnStateDict  *gnn_state_dict_load_from_bytes  (GBytes       *bytes,
-                                                GnnLoadFlags  flags,
-                                                GError      **error);
 
 G_END_DECLS

@@ -18,7 +18,7 @@ GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnStepLR, gnn_step_lr, GNN, STEP_LR, GnnLRScheduler)
 
 GNN_AVAILABLE_IN_ALL
-GnnLRScheduler *gnn_step_lr_new (GnnOptimizer  *optimizer,
+GnnStepLR      *gnn_step_lr_new (GnnOptimizer  *optimizer,
                                  gint64         step_size,
                                  double         gamma,
                                  GError       **error);

@@ -23,6 +23,7 @@
 #include <gnn/gnn-state-dict.h>
 #include <gnn/gnn-module.h>
 #include <gnn/gnn-mixin.h>
+#include <gnn/gnn-io.h>
 
 /* nn */
 #include <gnn/gnn-sequential.h>

@@ -2,15 +2,12 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "io/gnn-io-private.h"
 #include "io/gnn-safetensors-private.h"
 #include "tensor/gnn-tensor-private.h"
 
@@ -104,14 +101,78 @@ typedef struct
 #define FORMAT_ERROR(error, ...) \
   g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT, "invalid safetensors: " __VA_ARGS__)
 
-/* json-glib's parser recurses per nesting level; a header of a million '['
- * would exhaust the stack. Valid headers nest three levels deep. */
 static gboolean
-check_depth (const char *text,
-             gsize       len,
-             GError    **error)
+read_hex4 (const char *text,
+           gsize       len,
+           gsize       at,
+           guint      *out)
 {
-  gboolean in_string = FALSE;
+  guint v = 0;
+
+  if (at + 4 > len)
+    return FALSE;
+  for (gsize k = at; k < at + 4; k++)
+    {
+      int digit = g_ascii_xdigit_value (text[k]);
+
+      if (digit < 0)
+        return FALSE;
+      v = v * 16 + digit;
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* A "\uXXXX" escape at *i (the backslash): it must be complete, not NUL
+ * (names are C strings), and surrogates must come in pairs, as the
+ * reference loader requires; json-glib would decode a lone surrogate into
+ * bytes that are not UTF-8 (and leaks on some malformed escapes). Moves *i
+ * to the escape's last character. */
+static gboolean
+check_unicode_escape (const char  *text,
+                      gsize        len,
+                      gsize       *i,
+                      GError     **error)
+{
+  gsize at = *i;
+  guint cp, low;
+
+  if (!read_hex4 (text, len, at + 2, &cp))
+    {
+      FORMAT_ERROR (error, "header has a malformed \\u escape at byte %" G_GSIZE_FORMAT, at);
+      return FALSE;
+    }
+  if (cp == 0)
+    {
+      FORMAT_ERROR (error, "header has a \\u0000 escape (a NUL character) at byte %"
+                    G_GSIZE_FORMAT, at);
+      return FALSE;
+    }
+  *i = at + 5;
+  if (cp < 0xd800 || cp > 0xdfff)
+    return TRUE;
+  if (cp <= 0xdbff && at + 7 < len && text[at + 6] == '\\' && text[at + 7] == 'u' &&
+      read_hex4 (text, len, at + 8, &low) && low >= 0xdc00 && low <= 0xdfff)
+    {
+      *i = at + 11;
+      return TRUE;
+    }
+  FORMAT_ERROR (error, "header has a lone surrogate \\u%04x at byte %" G_GSIZE_FORMAT
+                " (its text is not valid UTF-8)", cp, at);
+  return FALSE;
+}
+
+/* Two checks json-glib does not make, before it parses: its parser
+ * recurses per nesting level, so a header of a million '[' would exhaust
+ * the stack (valid headers nest three levels deep); and it accepts several
+ * top-level values in a row ("{...}{...}", "1 {...}"), keeping one and
+ * leaking the others, where the format has exactly one object. */
+static gboolean
+check_structure (const char *text,
+                 gsize       len,
+                 GError    **error)
+{
+  gboolean in_string = FALSE, opened = FALSE, closed = FALSE;
   guint depth = 0;
 
   for (gsize i = 0; i < len; i++)
@@ -120,11 +181,30 @@ check_depth (const char *text,
 
       if (in_string)
         {
-          if (c == '\\')
+          if (c == '\\' && i + 1 < len && text[i + 1] == 'u')
+            {
+              if (!check_unicode_escape (text, len, &i, error))
+                return FALSE;
+            }
+          else if (c == '\\')
             i++;
           else if (c == '"')
             in_string = FALSE;
           continue;
+        }
+      if (!opened && !g_ascii_isspace (c) && c != '{')
+        {
+          FORMAT_ERROR (error, "header is not a JSON object (it starts with '%c' at byte %"
+                        G_GSIZE_FORMAT ")", g_ascii_isprint (c) ? c : '?', i);
+          return FALSE;
+        }
+      if (!g_ascii_isspace (c))
+        opened = TRUE;
+      if (closed && !g_ascii_isspace (c))
+        {
+          FORMAT_ERROR (error, "header has data after its JSON object (at byte %" G_GSIZE_FORMAT ")",
+                        i);
+          return FALSE;
         }
       if (c == '"')
         in_string = TRUE;
@@ -138,7 +218,7 @@ check_depth (const char *text,
             }
         }
       else if ((c == '}' || c == ']') && depth > 0)
-        depth--;
+        closed = --depth == 0;
     }
   return TRUE;
 }
@@ -179,6 +259,25 @@ node_get_uint (JsonNode *node,
   return TRUE;
 }
 
+/* The header is valid UTF-8, but JSON escapes can still spell invalid
+ * text: "\ud800" (a lone surrogate) decodes to bytes that are not UTF-8.
+ * Such names could not be keys for bindings; the reference loader rejects
+ * them too. */
+static gboolean
+check_name_utf8 (const char  *what,
+                 const char  *text,
+                 GError     **error)
+{
+  g_autofree char *escaped = NULL;
+
+  if (g_utf8_validate (text, -1, NULL))
+    return TRUE;
+  escaped = gnn_io_escape_utf8 (text, -1);
+  FORMAT_ERROR (error, "%s is not valid UTF-8 once its escapes are decoded (a lone "
+                "surrogate such as \\ud800?): \"%s\"", what, escaped);
+  return FALSE;
+}
+
 static gboolean
 parse_metadata (JsonNode      *node,
                 GnnStateDict  *state_dict,
@@ -200,11 +299,15 @@ parse_metadata (JsonNode      *node,
     {
       JsonNode *value = json_object_get_member (object, l->data);
 
+      if (!check_name_utf8 ("a __metadata__ key", l->data, error))
+        return FALSE;
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
         {
           FORMAT_ERROR (error, "__metadata__ value of \"%s\" is not a string", (char *) l->data);
           return FALSE;
         }
+      if (!check_name_utf8 ("a __metadata__ value", json_node_get_string (value), error))
+        return FALSE;
       gnn_state_dict_set_metadata (state_dict, l->data, json_node_get_string (value));
     }
   return TRUE;
@@ -418,28 +521,10 @@ make_tensor (GBytes       *bytes,
   return tensor;
 }
 
-/**
- * gnn_state_dict_load_from_bytes:
- * @bytes: the contents of a safetensors file
- * @flags: loading options
- * @error: return location for a #GError
- *
- * Reads a state dict from safetensors data held in memory (see
- * [func@Gnn.StateDict.load] for the rules checked). Without
- * %GNN_LOAD_FLAGS_COPY the tensors borrow the memory of @bytes, keeping a
- * reference to it: writing to them writes into that memory, so pass
- * %GNN_LOAD_FLAGS_COPY when @bytes is shared with code that expects it to
- * stay unchanged.
- *
- * Returns: (transfer full): a new state dict, or %NULL if @bytes is not valid
- *   safetensors data (%GNN_ERROR_FORMAT naming the rule and the tensor,
- *   %GNN_ERROR_DTYPE for dtypes Gnn cannot hold such as U16,
- *   %GNN_ERROR_NOT_SUPPORTED for more than 16 dimensions)
- */
-GnnStateDict *
-gnn_state_dict_load_from_bytes (GBytes       *bytes,
-                                GnnLoadFlags  flags,
-                                GError      **error)
+static GnnStateDict *
+load_from_bytes (GBytes       *bytes,
+                 GnnLoadFlags  flags,
+                 GError      **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GnnStateDict) state_dict = NULL;
@@ -455,9 +540,6 @@ gnn_state_dict_load_from_bytes (GBytes       *bytes,
   guint64 header_len, data_len;
   guint n_entries = 0;
   gboolean parsed;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   data = g_bytes_get_data (bytes, &size);
   if (size < 8)
@@ -487,7 +569,7 @@ gnn_state_dict_load_from_bytes (GBytes       *bytes,
       FORMAT_ERROR (error, "header is not valid UTF-8 JSON (or contains a NUL byte)");
       return NULL;
     }
-  if (!check_depth (header, header_len, error))
+  if (!check_structure (header, header_len, error))
     return NULL;
 
   parser = json_parser_new_immutable ();
@@ -523,6 +605,9 @@ gnn_state_dict_load_from_bytes (GBytes       *bytes,
       const char *name = l->data;
       JsonNode *node = json_object_get_member (object, name);
 
+      if (!check_name_utf8 ("a tensor name", name, error))
+        return NULL;
+
       if (strcmp (name, "__metadata__") == 0)
         {
           if (!parse_metadata (node, state_dict, error))
@@ -550,6 +635,40 @@ gnn_state_dict_load_from_bytes (GBytes       *bytes,
 }
 
 /**
+ * gnn_state_dict_load_from_bytes:
+ * @bytes: the contents of a safetensors file
+ * @flags: loading options
+ * @error: return location for a #GError
+ *
+ * Reads a state dict from safetensors data held in memory (see
+ * [func@Gnn.StateDict.load] for the rules checked). Without
+ * %GNN_LOAD_FLAGS_COPY the tensors borrow the memory of @bytes, keeping a
+ * reference to it: writing to them writes into that memory, so pass
+ * %GNN_LOAD_FLAGS_COPY when @bytes is shared with code that expects it to
+ * stay unchanged.
+ *
+ * Returns: (transfer full): a new state dict, or %NULL if @bytes is not valid
+ *   safetensors data (%GNN_ERROR_FORMAT naming the rule and the tensor,
+ *   %GNN_ERROR_DTYPE for dtypes Gnn cannot hold such as U16,
+ *   %GNN_ERROR_NOT_SUPPORTED for more than 16 dimensions)
+ */
+GnnStateDict *
+gnn_state_dict_load_from_bytes (GBytes       *bytes,
+                                GnnLoadFlags  flags,
+                                GError      **error)
+{
+  GnnStateDict *state_dict;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  state_dict = load_from_bytes (bytes, flags, error);
+  /* Names and dtypes from the file reach messages: keep them UTF-8. */
+  gnn_io_error_ensure_utf8 (error);
+  return state_dict;
+}
+
+/**
  * gnn_state_dict_load_with_flags:
  * @path: (type filename): a safetensors file
  * @flags: loading options
@@ -569,27 +688,15 @@ gnn_state_dict_load_with_flags (const char   *path,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local_error = NULL;
   GnnStateDict *state_dict;
-  struct stat st;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  fd = gnn_io_open_regular (path, error);
   if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot open: %s", path,
-                   g_strerror (saved_errno));
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: not a regular file", path);
-      close (fd);
-      return NULL;
-    }
+    return NULL;
+  gnn_io_remove_stale_temps (path);
   /* MAP_PRIVATE, readable and writable: tensors are writable objects, and a
    * write to a loaded tensor copies the page (copy-on-write) instead of
    * reaching the file. The mapping outlives the descriptor. */
@@ -597,13 +704,21 @@ gnn_state_dict_load_with_flags (const char   *path,
   close (fd);
   if (mapped == NULL)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot map: %s", path, local_error->message);
+      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
+
+      g_set_error (error, local_error->domain, local_error->code, "%s: cannot map: %s",
+                   display, local_error->message);
+      gnn_io_error_ensure_utf8 (error);
       return NULL;
     }
   bytes = g_mapped_file_get_bytes (mapped);
   state_dict = gnn_state_dict_load_from_bytes (bytes, flags, error);
   if (state_dict == NULL)
-    g_prefix_error (error, "%s: ", path);
+    {
+      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
+
+      g_prefix_error (error, "%s: ", display);
+    }
   return state_dict;
 }
 
@@ -631,6 +746,13 @@ gnn_state_dict_load_with_flags (const char   *path,
  * starts with the path and names the rule and the tensor. Headers not padded
  * to 8 bytes are accepted (misaligned tensors are then copied).
  *
+ * A file that cannot be opened or mapped is a %G_IO_ERROR error with the
+ * code from `errno` (%G_IO_ERROR_NOT_FOUND, %G_IO_ERROR_PERMISSION_DENIED,
+ * ...) whose message starts with the path; a directory, FIFO or device is
+ * refused without reading it (%G_IO_ERROR_IS_DIRECTORY,
+ * %G_IO_ERROR_NOT_REGULAR_FILE). Messages are valid UTF-8: bytes of the path
+ * or of names that are not are written as `\xNN`.
+ *
  * Use [method@Gnn.Module.load] or [method@Gnn.Module.load_state_dict] to
  * load the result into a model (strictly and atomically).
  *
@@ -641,408 +763,4 @@ gnn_state_dict_load (const char  *path,
                      GError     **error)
 {
   return gnn_state_dict_load_with_flags (path, GNN_LOAD_FLAGS_NONE, error);
-}
-
-/* --- writing --------------------------------------------------------------- */
-
-static gboolean
-write_all (int           fd,
-           const guint8 *data,
-           guint64       len,
-           const char   *path,
-           GError      **error)
-{
-  while (len > 0)
-    {
-      gssize n = write (fd, data, MIN (len, (guint64) 1 << 30));
-
-      if (n < 0)
-        {
-          int saved_errno = errno;
-
-          if (saved_errno == EINTR)
-            continue;
-          g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot write: %s", path,
-                       g_strerror (saved_errno));
-          return FALSE;
-        }
-      data += n;
-      len -= n;
-    }
-  return TRUE;
-}
-
-static gboolean
-check_utf8 (const char  *what,
-            const char  *str,
-            GError     **error)
-{
-  if (g_utf8_validate (str, -1, NULL))
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
-               "safetensors: %s is not valid UTF-8", what);
-  return FALSE;
-}
-
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* Stable order of the data: larger elements first, so that every tensor is
- * aligned for its dtype (sizes are powers of two and the data starts at a
- * multiple of 8). */
-static int
-compare_layout (gconstpointer a,
-                gconstpointer b,
-                gpointer      user_data)
-{
-  GnnTensor **tensors = user_data;
-  guint ia = *(const guint *) a, ib = *(const guint *) b;
-  gsize sa = gnn_dtype_get_size (gnn_tensor_get_dtype (tensors[ia]));
-  gsize sb = gnn_dtype_get_size (gnn_tensor_get_dtype (tensors[ib]));
-
-  if (sa != sb)
-    return sa > sb ? -1 : 1;
-  return ia < ib ? -1 : ia > ib;
-}
-
-static char *
-build_header (GnnStateDict  *self,
-              char         **keys,
-              GnnTensor    **tensors,
-              guint64       *offsets,
-              GHashTable    *metadata,
-              gsize         *len_out,
-              GError       **error)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_auto(GStrv) own_meta = gnn_state_dict_get_metadata_keys (self);
-  g_autoptr(GPtrArray) extra = g_ptr_array_new ();
-  GString *header;
-
-  /* __metadata__: the state dict's own entries, then @metadata's (sorted,
-   * overriding equal keys) */
-  if (metadata != NULL)
-    {
-      GHashTableIter iter;
-      gpointer key;
-
-      g_hash_table_iter_init (&iter, metadata);
-      while (g_hash_table_iter_next (&iter, &key, NULL))
-        if (gnn_state_dict_get_metadata (self, key) == NULL)
-          g_ptr_array_add (extra, key);
-      g_ptr_array_sort (extra, compare_strings);
-    }
-
-  json_builder_begin_object (builder);
-  if (own_meta[0] != NULL || extra->len > 0)
-    {
-      json_builder_set_member_name (builder, "__metadata__");
-      json_builder_begin_object (builder);
-      for (guint i = 0; own_meta[i] != NULL; i++)
-        {
-          const char *value = NULL;
-
-          if (metadata != NULL)
-            value = g_hash_table_lookup (metadata, own_meta[i]);
-          if (value == NULL)
-            value = gnn_state_dict_get_metadata (self, own_meta[i]);
-          if (!check_utf8 ("a metadata key", own_meta[i], error) ||
-              !check_utf8 ("a metadata value", value, error))
-            return NULL;
-          json_builder_set_member_name (builder, own_meta[i]);
-          json_builder_add_string_value (builder, value);
-        }
-      for (guint i = 0; i < extra->len; i++)
-        {
-          const char *key = g_ptr_array_index (extra, i);
-          const char *value = g_hash_table_lookup (metadata, key);
-
-          if (value == NULL)
-            continue;
-          if (!check_utf8 ("a metadata key", key, error) ||
-              !check_utf8 ("a metadata value", value, error))
-            return NULL;
-          json_builder_set_member_name (builder, key);
-          json_builder_add_string_value (builder, value);
-        }
-      json_builder_end_object (builder);
-    }
-
-  for (guint i = 0; keys[i] != NULL; i++)
-    {
-      guint ndim;
-      const gint64 *shape = gnn_tensor_get_shape (tensors[i], &ndim);
-
-      json_builder_set_member_name (builder, keys[i]);
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "dtype");
-      json_builder_add_string_value (builder,
-                                     gnn_safetensors_dtype_to_string (gnn_tensor_get_dtype (tensors[i])));
-      json_builder_set_member_name (builder, "shape");
-      json_builder_begin_array (builder);
-      for (guint d = 0; d < ndim; d++)
-        json_builder_add_int_value (builder, shape[d]);
-      json_builder_end_array (builder);
-      json_builder_set_member_name (builder, "data_offsets");
-      json_builder_begin_array (builder);
-      json_builder_add_int_value (builder, offsets[2 * i]);
-      json_builder_add_int_value (builder, offsets[2 * i + 1]);
-      json_builder_end_array (builder);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  header = g_string_new (NULL);
-  json_generator_to_gstring (generator, header);
-  /* Pad with spaces so the data starts at a multiple of 8. */
-  while (header->len % 8 != 0)
-    g_string_append_c (header, ' ');
-  *len_out = header->len;
-  return g_string_free (header, FALSE);
-}
-
-static void
-fsync_directory (const char *path)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  int fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-
-  /* Durability of the rename; best effort (some file systems refuse). */
-  if (fd >= 0)
-    {
-      (void) fsync (fd);
-      close (fd);
-    }
-}
-
-static gboolean
-write_file (const char    *path,
-            const char    *header,
-            gsize          header_len,
-            GnnTensor    **tensors,
-            const guint   *layout,
-            guint          n,
-            GError       **error)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
-  guint64 le_len = GUINT64_TO_LE ((guint64) header_len);
-  gboolean ok;
-  int fd;
-
-  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0666);
-  if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot create a temporary file in %s: %s",
-                   path, dir, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  ok = write_all (fd, (const guint8 *) &le_len, 8, path, error) &&
-       write_all (fd, (const guint8 *) header, header_len, path, error);
-  for (guint i = 0; ok && i < n; i++)
-    {
-      GnnTensor *tensor = tensors[layout[i]];
-      g_autoptr(GnnTensor) packed = NULL;
-      guint64 nbytes = gnn_tensor_get_nbytes (tensor);
-
-      if (nbytes == 0)
-        continue;
-      /* Views are written packed, row-major. */
-      packed = gnn_tensor_is_contiguous (tensor) ? g_object_ref (tensor) : gnn_tensor_contiguous (tensor);
-      ok = write_all (fd, gnn_tensor_priv_data (gnn_tensor_priv (packed)), nbytes, path, error);
-    }
-  if (ok && fsync (fd) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot sync: %s", path,
-                   g_strerror (saved_errno));
-      ok = FALSE;
-    }
-  if (close (fd) != 0 && ok)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot close: %s", path,
-                   g_strerror (saved_errno));
-      ok = FALSE;
-    }
-  if (ok && g_rename (tmp, path) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: cannot rename %s to it: %s", path, tmp,
-                   g_strerror (saved_errno));
-      ok = FALSE;
-    }
-  if (!ok)
-    {
-      g_unlink (tmp);
-      return FALSE;
-    }
-  fsync_directory (path);
-  return TRUE;
-}
-
-/**
- * gnn_state_dict_save:
- * @self: a state dict
- * @path: (type filename): the file to write
- * @metadata: (nullable) (element-type utf8 utf8): extra `__metadata__`
- *   strings, such as `{"format": "pt"}`; they override the state dict's own
- *   metadata of the same key
- * @error: return location for a #GError
- *
- * Writes the state dict as a safetensors file, like Python's
- * `safetensors.torch.save_file`. The header lists the tensors in the state
- * dict's order (so [func@Gnn.StateDict.load] gives them back in that order)
- * and is padded with spaces to a multiple of 8 bytes; the data is packed
- * (views are written as contiguous copies), ordered by decreasing element
- * size so that every tensor is aligned when mapped. `__metadata__` holds the
- * state dict's metadata followed by @metadata's entries.
- *
- * The file is written under a temporary name in the same directory, synced
- * to disk and renamed over @path, so a crash or an error never leaves a
- * partial file under @path; existing mappings of an old @path stay valid.
- *
- * Returns: %TRUE on success; %FALSE with %GNN_ERROR_IO if writing fails,
- *   %GNN_ERROR_NAME for a tensor named `__metadata__` or names that are not
- *   UTF-8
- */
-gboolean
-gnn_state_dict_save (GnnStateDict  *self,
-                     const char    *path,
-                     GHashTable    *metadata,
-                     GError       **error)
-{
-  g_auto(GStrv) keys = NULL;
-  g_autofree GnnTensor **tensors = NULL;
-  g_autofree guint64 *offsets = NULL;
-  g_autofree guint *layout = NULL;
-  g_autofree char *header = NULL;
-  gsize header_len = 0;
-  guint64 pos = 0;
-  guint n;
-
-  g_return_val_if_fail (GNN_IS_STATE_DICT (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-#if G_BYTE_ORDER != G_LITTLE_ENDIAN
-  g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-               "safetensors: saving on big-endian hosts is not supported");
-  return FALSE;
-#endif
-
-  keys = gnn_state_dict_get_keys (self);
-  n = g_strv_length (keys);
-  tensors = g_new (GnnTensor *, n + 1);
-  offsets = g_new (guint64, 2 * n + 1);
-  layout = g_new (guint, n + 1);
-  for (guint i = 0; i < n; i++)
-    {
-      if (strcmp (keys[i], "__metadata__") == 0)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
-                       "safetensors: cannot save a tensor named \"__metadata__\": "
-                       "the name is reserved by the format");
-          return FALSE;
-        }
-      if (!check_utf8 ("a tensor name", keys[i], error))
-        return FALSE;
-      tensors[i] = gnn_state_dict_lookup (self, keys[i]);
-      layout[i] = i;
-    }
-  g_qsort_with_data (layout, n, sizeof (guint), compare_layout, tensors);
-  for (guint i = 0; i < n; i++)
-    {
-      guint k = layout[i];
-
-      offsets[2 * k] = pos;
-      pos += gnn_tensor_get_nbytes (tensors[k]);
-      offsets[2 * k + 1] = pos;
-    }
-
-  header = build_header (self, keys, tensors, offsets, metadata, &header_len, error);
-  if (header == NULL)
-    return FALSE;
-  if (header_len > GNN_SAFETENSORS_MAX_HEADER)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "safetensors: the header would be %" G_GSIZE_FORMAT " bytes, over the "
-                   "format's limit of %d", header_len, GNN_SAFETENSORS_MAX_HEADER);
-      return FALSE;
-    }
-  return write_file (path, header, header_len, tensors, layout, n, error);
-}
-
-/* --- modules --------------------------------------------------------------- */
-
-/**
- * gnn_module_save:
- * @self: a module
- * @path: (type filename): the file to write
- * @metadata: (nullable) (element-type utf8 utf8): extra `__metadata__` strings
- * @error: return location for a #GError
- *
- * Saves the module's [method@Gnn.Module.state_dict] as a safetensors file
- * (see [method@Gnn.StateDict.save]).
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_save (GnnModule   *self,
-                 const char  *path,
-                 GHashTable  *metadata,
-                 GError     **error)
-{
-  g_autoptr(GnnStateDict) state_dict = NULL;
-
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  state_dict = gnn_module_state_dict (self);
-  return gnn_state_dict_save (state_dict, path, metadata, error);
-}
-
-/**
- * gnn_module_load:
- * @self: a module
- * @path: (type filename): a safetensors file
- * @error: return location for a #GError
- *
- * Loads a safetensors file into the module's parameters and buffers:
- * [func@Gnn.StateDict.load] followed by a strict
- * [method@Gnn.Module.load_state_dict], which is atomic (nothing changes when
- * a key is missing or unexpected or a shape differs). The values are copied
- * into the module's tensors, so the file is unmapped when this returns.
- *
- * Returns: %TRUE on success
- */
-gboolean
-gnn_module_load (GnnModule   *self,
-                 const char  *path,
-                 GError     **error)
-{
-  g_autoptr(GnnStateDict) state_dict = NULL;
-
-  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  state_dict = gnn_state_dict_load (path, error);
-  if (state_dict == NULL)
-    return FALSE;
-  return gnn_module_load_state_dict (self, state_dict, TRUE, NULL, NULL, error);
 }

@@ -8,6 +8,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 import GLib from 'gi://GLib';
+import Gio from 'gi://Gio';
 import GObject from 'gi://GObject';
 import Gnn from 'gi://Gnn?version=1.0';
 
@@ -106,7 +107,16 @@ check('module save and load round trip', () => {
 
 check('file errors name the path', () => {
     const missing = tmpPath('none.safetensors');
-    assertThrows(() => Gnn.StateDict.load(missing), Gnn.Error.IO, missing, 'missing file');
+    // I/O failures keep GIO's domain and code.
+    let thrown = null;
+    try {
+        Gnn.StateDict.load(missing);
+    } catch (e) {
+        thrown = e;
+    }
+    assert(thrown !== null && thrown.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.NOT_FOUND),
+        `missing file: not G_IO_ERROR_NOT_FOUND: ${thrown}`);
+    assert(thrown.message.includes(missing), `missing file: message: ${thrown.message}`);
     const garbage = tmpPath('garbage.safetensors');
     GLib.file_set_contents(garbage, 'garbage');
     assertThrows(() => Gnn.StateDict.load(garbage), Gnn.Error.FORMAT,

@@ -37,6 +37,7 @@ test_corpus_file (gconstpointer data)
   if (strstr (error->message, c->expected) == NULL)
     g_error ("%s: expected \"%s\" in \"%s\"", c->path, c->expected, error->message);
   g_assert_true (g_str_has_prefix (error->message, c->path));
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
   g_assert_cmpstr (copy_error->message, ==, error->message);
 }
 

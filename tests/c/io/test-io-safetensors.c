@@ -2,6 +2,7 @@
  * copy-on-write, atomic replacement, modules. */
 #include <string.h>
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <gnn/gnn.h>
 
@@ -365,7 +366,7 @@ test_save_unwritable_dir (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_false (gnn_state_dict_save (sd, "/nonexistent-dir/x.safetensors", NULL, &error));
-  g_assert_error (error, GNN_ERROR, GNN_ERROR_IO);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/x.safetensors"));
 }
 
@@ -376,7 +377,7 @@ test_load_missing_file (void)
   g_autofree char *path = tmp_path ("missing.safetensors");
 
   g_assert_null (gnn_state_dict_load (path, &error));
-  g_assert_error (error, GNN_ERROR, GNN_ERROR_IO);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, path));
   g_assert_nonnull (strstr (error->message, "No such file"));
 }
@@ -387,7 +388,7 @@ test_load_directory (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_null (gnn_state_dict_load (tmp_dir, &error));
-  g_assert_error (error, GNN_ERROR, GNN_ERROR_IO);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY);
   g_assert_nonnull (strstr (error->message, "not a regular file"));
 }
 

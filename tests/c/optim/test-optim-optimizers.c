@@ -21,7 +21,7 @@ test_sgd_plain (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL));
 
   check_trajectory (opt, p, SGD_PLAIN_F32, TOL_F32);
   /* no momentum: no state */
@@ -33,7 +33,7 @@ test_sgd_momentum_weight_decay (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.1, 0.9, 0.1, 0.01, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0.9, 0.1, 0.01, FALSE, NULL));
 
   check_trajectory (opt, p, SGD_MOMENTUM_WD_F32, TOL_F32);
   g_assert_nonnull (gnn_state_dict_lookup (gnn_optimizer_get_state (opt, 0), "momentum_buffer"));
@@ -44,7 +44,7 @@ test_sgd_nesterov (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.05, 0.8, 0, 0.1, TRUE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.05, 0.8, 0, 0.1, TRUE, NULL));
 
   check_trajectory (opt, p, SGD_NESTEROV_F64, TOL_F64);
 }
@@ -54,7 +54,7 @@ test_sgd_maximize (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.05, 0.5, 0, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.05, 0.5, 0, 0, FALSE, NULL));
 
   g_object_set (opt, "maximize", TRUE, NULL);
   check_trajectory (opt, p, SGD_MAXIMIZE_F64, TOL_F64);
@@ -65,7 +65,7 @@ test_adam (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_adam_new (params, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (params, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL));
   GnnStateDict *state;
   GnnTensor *step;
 
@@ -86,7 +86,7 @@ test_adam_amsgrad_weight_decay (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_adam_new (params, 0.02, 0.8, 0.99, 1e-6, 0.05, TRUE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (params, 0.02, 0.8, 0.99, 1e-6, 0.05, TRUE, NULL));
 
   check_trajectory (opt, p, ADAM_AMSGRAD_WD_F64, TOL_F64);
   g_assert_nonnull (gnn_state_dict_lookup (gnn_optimizer_get_state (opt, 0), "max_exp_avg_sq"));
@@ -97,7 +97,7 @@ test_adamw_defaults (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_adamw_new (params, 0.01, 0.9, 0.999, 1e-8, 0.01, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adamw_new (params, 0.01, 0.9, 0.999, 1e-8, 0.01, FALSE, NULL));
   g_autoptr (GnnOptimizer) plain = g_object_new (GNN_TYPE_ADAMW, NULL);
   double wd = 0;
 
@@ -111,7 +111,7 @@ test_adamw_amsgrad (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_adamw_new (params, 0.03, 0.9, 0.999, 1e-8, 0.1, TRUE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adamw_new (params, 0.03, 0.9, 0.999, 1e-8, 0.1, TRUE, NULL));
 
   check_trajectory (opt, p, ADAMW_AMSGRAD_F64, TOL_F64);
 }
@@ -121,7 +121,7 @@ test_lr_property_changes_step (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL));
   double lr = 0;
 
   g_object_set (opt, "lr", 0.5, NULL);
@@ -151,7 +151,7 @@ test_sgd_invalid_lr (void)
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, -1, 0, 0, 0, FALSE, &error);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, -1, 0, 0, 0, FALSE, &error));
 
   expect_invalid (opt, error, "Invalid learning rate: -1");
 }
@@ -163,8 +163,8 @@ test_sgd_invalid_momentum_and_weight_decay (void)
   g_autoptr (GPtrArray) params = param_list (p);
   g_autoptr (GError) e1 = NULL;
   g_autoptr (GError) e2 = NULL;
-  g_autoptr (GnnOptimizer) o1 = gnn_sgd_new (params, 0.1, -0.5, 0, 0, FALSE, &e1);
-  g_autoptr (GnnOptimizer) o2 = gnn_sgd_new (params, 0.1, 0, 0, -0.25, FALSE, &e2);
+  g_autoptr (GnnOptimizer) o1 = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, -0.5, 0, 0, FALSE, &e1));
+  g_autoptr (GnnOptimizer) o2 = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, -0.25, FALSE, &e2));
 
   expect_invalid (o1, e1, "Invalid momentum value: -0.5");
   expect_invalid (o2, e2, "Invalid weight_decay value: -0.25");
@@ -177,8 +177,8 @@ test_sgd_nesterov_requires_momentum (void)
   g_autoptr (GPtrArray) params = param_list (p);
   g_autoptr (GError) e1 = NULL;
   g_autoptr (GError) e2 = NULL;
-  g_autoptr (GnnOptimizer) o1 = gnn_sgd_new (params, 0.1, 0, 0, 0, TRUE, &e1);
-  g_autoptr (GnnOptimizer) o2 = gnn_sgd_new (params, 0.1, 0.9, 0.1, 0, TRUE, &e2);
+  g_autoptr (GnnOptimizer) o1 = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, TRUE, &e1));
+  g_autoptr (GnnOptimizer) o2 = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0.9, 0.1, 0, TRUE, &e2));
 
   expect_invalid (o1, e1, "Nesterov momentum requires a momentum and zero dampening");
   expect_invalid (o2, e2, "Nesterov momentum requires a momentum and zero dampening");
@@ -201,10 +201,10 @@ test_adam_invalid_hyper (void)
     {
       g_autoptr (GError) e1 = NULL;
       g_autoptr (GError) e2 = NULL;
-      g_autoptr (GnnOptimizer) a = gnn_adam_new (params, cases[i].lr, cases[i].b1, cases[i].b2,
-                                                 cases[i].eps, cases[i].wd, FALSE, &e1);
-      g_autoptr (GnnOptimizer) w = gnn_adamw_new (params, cases[i].lr, cases[i].b1, cases[i].b2,
-                                                  cases[i].eps, cases[i].wd, FALSE, &e2);
+      g_autoptr (GnnOptimizer) a = GNN_OPTIMIZER (gnn_adam_new (params, cases[i].lr, cases[i].b1, cases[i].b2,
+                                                 cases[i].eps, cases[i].wd, FALSE, &e1));
+      g_autoptr (GnnOptimizer) w = GNN_OPTIMIZER (gnn_adamw_new (params, cases[i].lr, cases[i].b1, cases[i].b2,
+                                                  cases[i].eps, cases[i].wd, FALSE, &e2));
       expect_invalid (a, e1, cases[i].msg);
       expect_invalid (w, e2, cases[i].msg);
     }
@@ -215,7 +215,7 @@ test_empty_params (void)
 {
   g_autoptr (GPtrArray) params = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
-  g_autoptr (GnnOptimizer) opt = gnn_adam_new (params, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, &error);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (params, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, &error));
 
   expect_invalid (opt, error, "optimizer got an empty parameter list");
 }
@@ -229,7 +229,7 @@ test_duplicate_params (void)
   g_autoptr (GnnOptimizer) opt = NULL;
 
   g_ptr_array_add (params, p);
-  opt = gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, &error);
+  opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, &error));
   g_assert_null (opt);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "parameter 1 is parameter 0"));
@@ -245,7 +245,7 @@ test_int_params_rejected (void)
   g_autoptr (GnnOptimizer) opt = NULL;
 
   g_ptr_array_add (params, bad);
-  opt = gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, &error);
+  opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, &error));
   g_assert_null (opt);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
   g_assert_nonnull (strstr (error->message, "parameter 1 has dtype int64"));
@@ -280,7 +280,7 @@ test_step_grad_shape_mismatch_is_atomic (void)
   g_autoptr (GError) error = NULL;
 
   g_ptr_array_add (params, b);
-  opt = gnn_sgd_new (params, 0.1, 0.9, 0, 0, FALSE, NULL);
+  opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0.9, 0, 0, FALSE, NULL));
   set_grad (a, 0);
   gnn_tensor_set_grad (b, bad_grad);
   g_assert_false (gnn_optimizer_step (opt, &error));
@@ -299,7 +299,7 @@ test_step_grad_dtype_mismatch (void)
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
   g_autoptr (GnnTensor) g = gnn_tensor_ones (SHAPE22, 2, GNN_DTYPE_F64, NULL);
-  g_autoptr (GnnOptimizer) opt = gnn_adam_new (params, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_adam_new (params, 0.1, 0.9, 0.999, 1e-8, 0, FALSE, NULL));
   g_autoptr (GError) error = NULL;
 
   gnn_tensor_set_grad (p, g);
@@ -318,7 +318,7 @@ test_step_skips_params_without_grad (void)
   g_autoptr (GnnOptimizer) opt = NULL;
 
   g_ptr_array_add (params, b);
-  opt = gnn_adam_new (params, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+  opt = GNN_OPTIMIZER (gnn_adam_new (params, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL));
   run_steps (opt, a, 0, 5);
   assert_values (a, ADAM_F32, TOL_F32);
   assert_values (b, P0, 0);
@@ -330,7 +330,7 @@ test_step_non_contiguous_grad (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL));
   /* the transpose of [[1, 2], [3, 4]] is [[1, 3], [2, 4]] */
   g_autoptr (GnnTensor) g = gnn_tensor_new_from_doubles ((double[]) { 1, 2, 3, 4 }, 4, SHAPE22, 2, NULL);
   g_autoptr (GnnTensor) gt = gnn_tensor_transpose (g, 0, 1, NULL);
@@ -349,7 +349,7 @@ test_zero_grad_fills_zeros (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL));
   const double zeros[4] = { 0 };
   GnnTensor *grad;
 
@@ -366,7 +366,7 @@ test_zero_grad_set_to_none (void)
 {
   g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F32);
   g_autoptr (GPtrArray) params = param_list (p);
-  g_autoptr (GnnOptimizer) opt = gnn_sgd_new (params, 0.1, 0.9, 0, 0, FALSE, NULL);
+  g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0.9, 0, 0, FALSE, NULL));
 
   set_grad (p, 0);
   gnn_optimizer_zero_grad (opt, TRUE);
@@ -376,11 +376,51 @@ test_zero_grad_set_to_none (void)
   assert_values (p, P0, 0);
 }
 
+/* Constructors return their own type (like the layers), and Adam/AdamW
+ * share one implementation whose switch is the type: same hyper-parameters
+ * except weight decay give the same step. */
+static void
+test_constructors_own_type (void)
+{
+  g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
+  g_autoptr (GnnTensor) q = make_param (GNN_DTYPE_F64);
+  g_autoptr (GPtrArray) pp = g_ptr_array_new ();
+  g_autoptr (GPtrArray) qq = g_ptr_array_new ();
+  g_autoptr (GnnSGD) sgd = NULL;
+  g_autoptr (GnnAdam) adam = NULL;
+  g_autoptr (GnnAdamW) adamw = NULL;
+  g_autoptr (GnnStepLR) step = NULL;
+  g_autoptr (GnnCosineAnnealingLR) cosine = NULL;
+
+  g_ptr_array_add (pp, p);
+  g_ptr_array_add (qq, q);
+  sgd = gnn_sgd_new (pp, 0.1, 0, 0, 0, FALSE, NULL);
+  adam = gnn_adam_new (pp, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+  adamw = gnn_adamw_new (qq, 0.01, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+  step = gnn_step_lr_new (GNN_OPTIMIZER (sgd), 2, 0.5, NULL);
+  cosine = gnn_cosine_annealing_lr_new (GNN_OPTIMIZER (adam), 4, 0, NULL);
+  g_assert_true (GNN_IS_SGD (sgd) && GNN_IS_ADAM (adam) && GNN_IS_ADAMW (adamw));
+  g_assert_true (GNN_IS_STEP_LR (step) && GNN_IS_COSINE_ANNEALING_LR (cosine));
+  g_assert_false (GNN_IS_ADAM (adamw));
+
+  /* without weight decay the two updates coincide */
+  run_steps (GNN_OPTIMIZER (adam), p, 0, 3);
+  run_steps (GNN_OPTIMIZER (adamw), q, 0, 3);
+  {
+    g_autoptr (GnnTensor) pc = gnn_tensor_contiguous (p);
+    g_autoptr (GnnTensor) qc = gnn_tensor_contiguous (q);
+
+    g_assert_cmpmem (gnn_tensor_get_data (pc), gnn_tensor_get_nbytes (pc),
+                     gnn_tensor_get_data (qc), gnn_tensor_get_nbytes (qc));
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/optim/constructors/own-type", test_constructors_own_type);
   g_test_add_func ("/optim/sgd/trajectory-plain", test_sgd_plain);
   g_test_add_func ("/optim/sgd/trajectory-momentum-weight-decay", test_sgd_momentum_weight_decay);
   g_test_add_func ("/optim/sgd/trajectory-nesterov", test_sgd_nesterov);

@@ -8,7 +8,7 @@ make_opt (GnnTensor **p_out)
 
   *p_out = make_param (GNN_DTYPE_F32);
   params = param_list (*p_out);
-  return gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL);
+  return GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL));
 }
 
 static void
@@ -34,7 +34,7 @@ test_step_lr_sequence (void)
   g_autoptr (GnnTensor) p = NULL;
   g_autoptr (GnnOptimizer) opt = make_opt (&p);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GnnLRScheduler) s = gnn_step_lr_new (opt, 3, 0.5, &error);
+  g_autoptr (GnnLRScheduler) s = GNN_LR_SCHEDULER (gnn_step_lr_new (opt, 3, 0.5, &error));
 
   g_assert_no_error (error);
   g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (s), ==, 0);
@@ -46,7 +46,7 @@ test_cosine_sequence_three_periods (void)
 {
   g_autoptr (GnnTensor) p = NULL;
   g_autoptr (GnnOptimizer) opt = make_opt (&p);
-  g_autoptr (GnnLRScheduler) s = gnn_cosine_annealing_lr_new (opt, 4, 0.001, NULL);
+  g_autoptr (GnnLRScheduler) s = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (opt, 4, 0.001, NULL));
 
   g_assert_nonnull (s);
   check_sequence (s, opt, COSINE_LR, G_N_ELEMENTS (COSINE_LR), 1e-12);
@@ -58,7 +58,7 @@ test_step_lr_invalid_step_size (void)
   g_autoptr (GnnTensor) p = NULL;
   g_autoptr (GnnOptimizer) opt = make_opt (&p);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GnnLRScheduler) s = gnn_step_lr_new (opt, 0, 0.5, &error);
+  g_autoptr (GnnLRScheduler) s = GNN_LR_SCHEDULER (gnn_step_lr_new (opt, 0, 0.5, &error));
 
   g_assert_null (s);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
@@ -73,7 +73,7 @@ test_cosine_invalid_t_max (void)
   g_autoptr (GnnTensor) p = NULL;
   g_autoptr (GnnOptimizer) opt = make_opt (&p);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GnnLRScheduler) s = gnn_cosine_annealing_lr_new (opt, -2, 0, &error);
+  g_autoptr (GnnLRScheduler) s = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (opt, -2, 0, &error));
 
   g_assert_null (s);
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
@@ -97,14 +97,14 @@ test_second_scheduler_shares_initial_lr (void)
 {
   g_autoptr (GnnTensor) p = NULL;
   g_autoptr (GnnOptimizer) opt = make_opt (&p);
-  g_autoptr (GnnLRScheduler) a = gnn_step_lr_new (opt, 1, 0.5, NULL);
+  g_autoptr (GnnLRScheduler) a = GNN_LR_SCHEDULER (gnn_step_lr_new (opt, 1, 0.5, NULL));
   g_autoptr (GnnLRScheduler) b = NULL;
   g_autoptr (GnnStateDict) sd = NULL;
 
   g_assert_true (gnn_lr_scheduler_step (a, NULL));
   g_assert_cmpfloat (gnn_optimizer_get_lr (opt), ==, 0.05);
   /* like group.setdefault('initial_lr', lr) */
-  b = gnn_cosine_annealing_lr_new (opt, 10, 0, NULL);
+  b = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (opt, 10, 0, NULL));
   g_assert_cmpfloat (gnn_lr_scheduler_get_base_lr (b), ==, 0.1);
   sd = gnn_optimizer_state_dict (opt);
   g_assert_cmpstr (gnn_state_dict_get_metadata (sd, "param_groups.0.initial_lr"), ==, "0.1");
@@ -117,8 +117,8 @@ test_state_dict_round_trip (void)
   g_autoptr (GnnTensor) p2 = NULL;
   g_autoptr (GnnOptimizer) o1 = make_opt (&p1);
   g_autoptr (GnnOptimizer) o2 = make_opt (&p2);
-  g_autoptr (GnnLRScheduler) s1 = gnn_cosine_annealing_lr_new (o1, 4, 0.001, NULL);
-  g_autoptr (GnnLRScheduler) s2 = gnn_cosine_annealing_lr_new (o2, 7, 0.5, NULL);
+  g_autoptr (GnnLRScheduler) s1 = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (o1, 4, 0.001, NULL));
+  g_autoptr (GnnLRScheduler) s2 = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (o2, 7, 0.5, NULL));
   g_autoptr (GnnStateDict) osd = NULL;
   g_autoptr (GnnStateDict) ssd = NULL;
   gint64 t_max = 0;
@@ -149,7 +149,7 @@ test_state_dict_missing_key (void)
 {
   g_autoptr (GnnTensor) p = NULL;
   g_autoptr (GnnOptimizer) opt = make_opt (&p);
-  g_autoptr (GnnLRScheduler) s = gnn_step_lr_new (opt, 2, 0.5, NULL);
+  g_autoptr (GnnLRScheduler) s = GNN_LR_SCHEDULER (gnn_step_lr_new (opt, 2, 0.5, NULL));
   g_autoptr (GnnStateDict) sd = gnn_lr_scheduler_state_dict (s);
   g_autoptr (GError) error = NULL;
 

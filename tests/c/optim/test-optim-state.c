@@ -12,14 +12,14 @@ static GnnOptimizer *
 make_adam (GnnTensor *p)
 {
   g_autoptr (GPtrArray) params = param_list (p);
-  return gnn_adam_new (params, 0.02, 0.8, 0.99, 1e-6, 0.05, TRUE, NULL);
+  return GNN_OPTIMIZER (gnn_adam_new (params, 0.02, 0.8, 0.99, 1e-6, 0.05, TRUE, NULL));
 }
 
 static GnnOptimizer *
 make_sgd (GnnTensor *p)
 {
   g_autoptr (GPtrArray) params = param_list (p);
-  return gnn_sgd_new (params, 0.1, 0.9, 0.1, 0.01, FALSE, NULL);
+  return GNN_OPTIMIZER (gnn_sgd_new (params, 0.1, 0.9, 0.1, 0.01, FALSE, NULL));
 }
 
 static void
@@ -90,8 +90,8 @@ check_resume (MakeFunc make, GnnDType dtype)
   {
     g_autoptr (GPtrArray) params = param_list (resumed);
     c = G_OBJECT_TYPE (a) == GNN_TYPE_SGD
-          ? gnn_sgd_new (params, 1.0, 0.5, 0, 0, FALSE, NULL)
-          : gnn_adam_new (params, 1.0, 0.9, 0.999, 1e-8, 0, FALSE, NULL);
+          ? GNN_OPTIMIZER (gnn_sgd_new (params, 1.0, 0.5, 0, 0, FALSE, NULL))
+          : GNN_OPTIMIZER (gnn_adam_new (params, 1.0, 0.9, 0.999, 1e-8, 0, FALSE, NULL));
   }
   g_assert_true (gnn_optimizer_load_state_dict (c, sd, &error));
   g_assert_no_error (error);

@@ -7,7 +7,7 @@
 
 #include <gio/gio.h>
 
-#include "autograd/gnn-optim-private.h"
+#include "optim/gnn-optim-private.h"
 
 /**
  * GnnLRScheduler:
@@ -352,8 +352,8 @@ gnn_lr_scheduler_state_dict (GnnLRScheduler *self)
   sd = gnn_state_dict_new ();
   epoch = g_strdup_printf ("%" G_GINT64_FORMAT, priv->last_epoch);
   count = g_strdup_printf ("%" G_GINT64_FORMAT, priv->step_count);
-  base = gnn_optim_double_to_string (priv->base_lr);
-  last = gnn_optim_double_to_string (priv->last_lr);
+  base = gnn_format_double_shortest (priv->base_lr);
+  last = gnn_format_double_shortest (priv->last_lr);
   gnn_state_dict_set_metadata (sd, "last_epoch", epoch);
   gnn_state_dict_set_metadata (sd, "step_count", count);
   gnn_state_dict_set_metadata (sd, "base_lr", base);

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "autograd/gnn-optim-private.h"
+#include "optim/gnn-optim-private.h"
 
 GParamSpec *
 gnn_optim_double_property (const char *name,

@@ -6,6 +6,7 @@
 
 #include <gnn/gnn.h>
 #include "tensor/gnn-tensor-private.h"
+#include "core/gnn-format-private.h"
 
 G_BEGIN_DECLS
 
@@ -37,7 +38,6 @@ GArray  *gnn_optim_props_from_metadata (GObject *object, GType base_type,
                                         GError **error);
 void     gnn_optim_props_apply (GObject *object, GArray *staged);
 
-char    *gnn_optim_double_to_string (double value);
 gboolean gnn_optim_parse_double (const char *text, const char *key, double *out, GError **error);
 gboolean gnn_optim_parse_int64 (const char *text, const char *key, gint64 *out, GError **error);
 

@@ -7,7 +7,7 @@
 
 #include <gio/gio.h>
 
-#include "autograd/gnn-optim-private.h"
+#include "optim/gnn-optim-private.h"
 
 /**
  * GnnSGD:
@@ -111,14 +111,14 @@ gnn_sgd_validate (GnnOptimizer  *optimizer,
 
   if (!(self->momentum >= 0.0))
     {
-      v = gnn_optim_double_to_string (self->momentum);
+      v = gnn_format_double_shortest (self->momentum);
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Invalid momentum value: %s", v);
       return FALSE;
     }
   if (!(self->weight_decay >= 0.0))
     {
-      v = gnn_optim_double_to_string (self->weight_decay);
+      v = gnn_format_double_shortest (self->weight_decay);
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Invalid weight_decay value: %s", v);
       return FALSE;
@@ -303,10 +303,10 @@ gnn_sgd_init (GnnSGD *self)
  * "Invalid weight_decay value: …", "Nesterov momentum requires a momentum
  * and zero dampening", "optimizer got an empty parameter list".
  *
- * Returns: (transfer full) (type Gnn.SGD): a new optimizer, or %NULL with
+ * Returns: (transfer full): a new optimizer, or %NULL with
  *   @error set
  */
-GnnOptimizer *
+GnnSGD *
 gnn_sgd_new (GPtrArray  *params,
              double      lr,
              double      momentum,
@@ -321,5 +321,5 @@ gnn_sgd_new (GPtrArray  *params,
   self = g_object_new (GNN_TYPE_SGD, "lr", lr, "momentum", momentum,
                        "dampening", dampening, "weight-decay", weight_decay,
                        "nesterov", nesterov, NULL);
-  return gnn_optim_finish_new (self, params, error);
+  return (GnnSGD *) gnn_optim_finish_new (self, params, error);
 }

@@ -1,136 +1,11 @@
-/* gnn-adam-private.c: the hyper-parameters, properties and update shared by
- * GnnAdam and GnnAdamW
+/* gnn-adam-private.c: the Adam update (torch 1.13 _single_tensor_adam), with
+ * a switch for AdamW's decoupled weight decay
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <math.h>
 
-#include "autograd/gnn-adam-private.h"
-
-/* --- the properties ---------------------------------------------------------- */
-
-void
-gnn_adam_params_init (GnnAdamParams *params,
-                      double         weight_decay)
-{
-  params->beta1 = 0.9;
-  params->beta2 = 0.999;
-  params->eps = 1e-8;
-  params->weight_decay = weight_decay;
-  params->amsgrad = FALSE;
-}
-
-void
-gnn_adam_install_properties (GObjectClass *object_class,
-                             double        weight_decay)
-{
-  GParamSpec *properties[GNN_ADAM_N_PROPS] = { NULL, };
-
-  properties[GNN_ADAM_PROP_BETA1] = gnn_optim_double_property ("beta1", 0.9);
-  properties[GNN_ADAM_PROP_BETA2] = gnn_optim_double_property ("beta2", 0.999);
-  properties[GNN_ADAM_PROP_EPS] = gnn_optim_double_property ("eps", 1e-8);
-  properties[GNN_ADAM_PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", weight_decay);
-  properties[GNN_ADAM_PROP_AMSGRAD] = gnn_optim_bool_property ("amsgrad", FALSE);
-  g_object_class_install_properties (object_class, GNN_ADAM_N_PROPS, properties);
-}
-
-void
-gnn_adam_params_get_property (GnnAdamParams *params,
-                              GObject       *object,
-                              guint          prop_id,
-                              GValue        *value,
-                              GParamSpec    *pspec)
-{
-  switch (prop_id)
-    {
-    case GNN_ADAM_PROP_BETA1:
-      g_value_set_double (value, params->beta1);
-      break;
-    case GNN_ADAM_PROP_BETA2:
-      g_value_set_double (value, params->beta2);
-      break;
-    case GNN_ADAM_PROP_EPS:
-      g_value_set_double (value, params->eps);
-      break;
-    case GNN_ADAM_PROP_WEIGHT_DECAY:
-      g_value_set_double (value, params->weight_decay);
-      break;
-    case GNN_ADAM_PROP_AMSGRAD:
-      g_value_set_boolean (value, params->amsgrad);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-void
-gnn_adam_params_set_property (GnnAdamParams *params,
-                              GObject       *object,
-                              guint          prop_id,
-                              const GValue  *value,
-                              GParamSpec    *pspec)
-{
-  switch (prop_id)
-    {
-    case GNN_ADAM_PROP_BETA1:
-      params->beta1 = g_value_get_double (value);
-      break;
-    case GNN_ADAM_PROP_BETA2:
-      params->beta2 = g_value_get_double (value);
-      break;
-    case GNN_ADAM_PROP_EPS:
-      params->eps = g_value_get_double (value);
-      break;
-    case GNN_ADAM_PROP_WEIGHT_DECAY:
-      params->weight_decay = g_value_get_double (value);
-      break;
-    case GNN_ADAM_PROP_AMSGRAD:
-      params->amsgrad = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-adam_hyper (GnnOptimizer        *optimizer,
-            const GnnAdamParams *params,
-            gboolean             decoupled,
-            GnnAdamHyper        *h)
-{
-  h->lr = gnn_optimizer_get_lr (optimizer);
-  h->beta1 = params->beta1;
-  h->beta2 = params->beta2;
-  h->eps = params->eps;
-  h->weight_decay = params->weight_decay;
-  h->amsgrad = params->amsgrad;
-  h->maximize = gnn_optimizer_get_maximize (optimizer);
-  h->decoupled = decoupled;
-}
-
-gboolean
-gnn_adam_params_validate (GnnOptimizer         *self,
-                          const GnnAdamParams  *params,
-                          gboolean              decoupled,
-                          GError              **error)
-{
-  GnnAdamHyper h;
-
-  adam_hyper (self, params, decoupled, &h);
-  return gnn_adam_validate_hyper (&h, error);
-}
-
-gboolean
-gnn_adam_params_step (GnnOptimizer         *self,
-                      const GnnAdamParams  *params,
-                      gboolean              decoupled,
-                      GError              **error)
-{
-  GnnAdamHyper h;
-
-  adam_hyper (self, params, decoupled, &h);
-  return gnn_adam_update (self, &h, error);
-}
+#include "optim/gnn-adam-private.h"
 
 /* --- the update ---------------------------------------------------------------- */
 
@@ -142,28 +17,28 @@ gnn_adam_validate_hyper (const GnnAdamHyper  *h,
 
   if (!(h->eps >= 0.0))
     {
-      v = gnn_optim_double_to_string (h->eps);
+      v = gnn_format_double_shortest (h->eps);
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Invalid epsilon value: %s", v);
       return FALSE;
     }
   if (!(h->beta1 >= 0.0 && h->beta1 < 1.0))
     {
-      v = gnn_optim_double_to_string (h->beta1);
+      v = gnn_format_double_shortest (h->beta1);
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Invalid beta parameter at index 0: %s", v);
       return FALSE;
     }
   if (!(h->beta2 >= 0.0 && h->beta2 < 1.0))
     {
-      v = gnn_optim_double_to_string (h->beta2);
+      v = gnn_format_double_shortest (h->beta2);
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Invalid beta parameter at index 1: %s", v);
       return FALSE;
     }
   if (!(h->weight_decay >= 0.0))
     {
-      v = gnn_optim_double_to_string (h->weight_decay);
+      v = gnn_format_double_shortest (h->weight_decay);
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Invalid weight_decay value: %s", v);
       return FALSE;

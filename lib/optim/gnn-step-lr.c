@@ -4,7 +4,7 @@
  */
 #include <gio/gio.h>
 
-#include "autograd/gnn-optim-private.h"
+#include "optim/gnn-optim-private.h"
 
 /**
  * GnnStepLR:
@@ -148,10 +148,10 @@ gnn_step_lr_init (GnnStepLR *self)
  * Creates a step schedule, like `StepLR(optimizer, step_size, gamma)`, and
  * takes its initial step.
  *
- * Returns: (transfer full) (type Gnn.StepLR): a new scheduler, or %NULL
+ * Returns: (transfer full): a new scheduler, or %NULL
  *   with @error set
  */
-GnnLRScheduler *
+GnnStepLR *
 gnn_step_lr_new (GnnOptimizer  *optimizer,
                  gint64         step_size,
                  double         gamma,
@@ -164,5 +164,5 @@ gnn_step_lr_new (GnnOptimizer  *optimizer,
                        "step-size", step_size, "gamma", gamma, NULL);
   if (!g_initable_init (G_INITABLE (self), NULL, error))
     return NULL;
-  return g_steal_pointer (&self);
+  return GNN_STEP_LR (g_steal_pointer (&self));
 }

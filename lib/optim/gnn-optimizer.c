@@ -8,7 +8,7 @@
 
 #include <gio/gio.h>
 
-#include "autograd/gnn-optim-private.h"
+#include "optim/gnn-optim-private.h"
 
 /**
  * GnnOptimizer:
@@ -185,7 +185,7 @@ gnn_optimizer_initable_init (GInitable     *initable,
     return TRUE;
   if (priv->lr < 0 || isnan (priv->lr))
     {
-      g_autofree char *v = gnn_optim_double_to_string (priv->lr);
+      g_autofree char *v = gnn_format_double_shortest (priv->lr);
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "Invalid learning rate: %s", v);
       return FALSE;
@@ -615,28 +615,6 @@ gnn_optimizer_get_step_count (GnnOptimizer *self)
 
 /* --- property <-> metadata ----------------------------------------------- */
 
-char *
-gnn_optim_double_to_string (double value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (isnan (value))
-    return g_strdup ("nan");
-  if (isinf (value))
-    return g_strdup (value > 0 ? "inf" : "-inf");
-  /* Shortest form that reads back exactly: "0.1", not "0.10000000000000001". */
-  for (int prec = 1; prec <= 17; prec++)
-    {
-      char fmt[8];
-
-      g_snprintf (fmt, sizeof fmt, "%%.%dg", prec);
-      g_ascii_formatd (buf, sizeof buf, fmt, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
-  return g_strdup (buf);
-}
-
 gboolean
 gnn_optim_parse_double (const char  *text,
                         const char  *key,
@@ -736,7 +714,7 @@ gnn_optim_props_to_metadata (GObject      *object,
       switch (G_TYPE_FUNDAMENTAL (pspecs[i]->value_type))
         {
         case G_TYPE_DOUBLE:
-          text = gnn_optim_double_to_string (g_value_get_double (&value));
+          text = gnn_format_double_shortest (g_value_get_double (&value));
           break;
         case G_TYPE_BOOLEAN:
           text = g_strdup (g_value_get_boolean (&value) ? "true" : "false");
@@ -941,7 +919,7 @@ gnn_optimizer_state_dict (GnnOptimizer *self)
   gnn_state_dict_set_metadata (sd, GROUP_PREFIX "params", indices->str);
   if (priv->has_initial_lr)
     {
-      g_autofree char *v = gnn_optim_double_to_string (priv->initial_lr);
+      g_autofree char *v = gnn_format_double_shortest (priv->initial_lr);
       gnn_state_dict_set_metadata (sd, GROUP_PREFIX "initial_lr", v);
     }
   return sd;

@@ -6,7 +6,7 @@
 
 #include <gio/gio.h>
 
-#include "autograd/gnn-optim-private.h"
+#include "optim/gnn-optim-private.h"
 
 /**
  * GnnCosineAnnealingLR:
@@ -169,10 +169,10 @@ gnn_cosine_annealing_lr_init (GnnCosineAnnealingLR *self)
  * Creates a cosine schedule, like `CosineAnnealingLR(optimizer, T_max,
  * eta_min)`, and takes its initial step.
  *
- * Returns: (transfer full) (type Gnn.CosineAnnealingLR): a new scheduler,
+ * Returns: (transfer full): a new scheduler,
  *   or %NULL with @error set
  */
-GnnLRScheduler *
+GnnCosineAnnealingLR *
 gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,
                              gint64         t_max,
                              double         eta_min,
@@ -185,5 +185,5 @@ gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,
                        "t-max", t_max, "eta-min", eta_min, NULL);
   if (!g_initable_init (G_INITABLE (self), NULL, error))
     return NULL;
-  return g_steal_pointer (&self);
+  return GNN_COSINE_ANNEALING_LR (g_steal_pointer (&self));
 }

@@ -1,0 +1,61 @@
+/* gnn-io.h: safetensors files — saving and loading state dicts and modules
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-state-dict.h>
+#include <gnn/gnn-module.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GnnLoadFlags:
+ * @GNN_LOAD_FLAGS_NONE: map the file and borrow its memory (zero copy)
+ * @GNN_LOAD_FLAGS_COPY: copy every tensor into memory of its own, so that
+ *   nothing refers to the file or buffer once loading returns
+ *
+ * Options of [func@Gnn.StateDict.load_with_flags] and
+ * [func@Gnn.StateDict.load_from_bytes].
+ */
+typedef enum /*< flags >*/ {
+  GNN_LOAD_FLAGS_NONE = 0,
+  GNN_LOAD_FLAGS_COPY = 1 << 0,
+} GnnLoadFlags;
+
+/* state dicts */
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_state_dict_save             (GnnStateDict *self,
+                                                const char   *path,
+                                                GHashTable   *metadata,
+                                                GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load             (const char   *path,
+                                                GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load_with_flags  (const char   *path,
+                                                GnnLoadFlags  flags,
+                                                GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load_from_bytes  (GBytes       *bytes,
+                                                GnnLoadFlags  flags,
+                                                GError      **error);
+
+/* modules */
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_save               (GnnModule    *self,
+                                              const char   *path,
+                                              GHashTable   *metadata,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_load               (GnnModule    *self,
+                                              const char   *path,
+                                              GError      **error);
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* gnn-io-private.h: file handling shared by the io subsystem
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <gnn/gnn.h>
+
+G_BEGIN_DECLS
+
+/* @text with every byte that is not part of valid UTF-8 written as "\xNN":
+ * file names and names read from files may hold any bytes, GError messages
+ * must not (bindings fail to convert them). */
+char     *gnn_io_escape_utf8 (const char *text, gssize len);
+
+/* Escapes @error's message in place when it is not valid UTF-8. */
+void      gnn_io_error_ensure_utf8 (GError **error);
+
+/* A G_IO_ERROR with the code of @saved_errno (g_io_error_from_errno) and the
+ * message "<path>: <what>: <strerror>". */
+void      gnn_io_set_error_errno (GError **error, int saved_errno, const char *path,
+                                  const char *what);
+
+/* Opens @path read-only without ever blocking (a FIFO or device would block
+ * in open or read) and refuses what is not a regular file:
+ * G_IO_ERROR_IS_DIRECTORY / G_IO_ERROR_NOT_REGULAR_FILE naming the path.
+ * Returns the descriptor (close-on-exec) or -1. */
+int       gnn_io_open_regular (const char *path, GError **error);
+
+gboolean  gnn_io_write_all (int fd, const guint8 *data, guint64 len, const char *path,
+                            GError **error);
+
+/* Replacing a file atomically: begin creates an unnamed (O_TMPFILE) or
+ * named temporary file beside @path, commit syncs it and renames it over
+ * @path, abort removes it. Named temporaries carry the writer's pid, so
+ * gnn_io_remove_stale_temps() can remove those a killed writer left. */
+typedef struct
+{
+  char *path;
+  char *tmp_path;   /* NULL while the file is unnamed */
+  int   fd;
+} GnnIoReplace;
+
+gboolean  gnn_io_replace_begin (GnnIoReplace *replace, const char *path, GError **error);
+gboolean  gnn_io_replace_commit (GnnIoReplace *replace, GError **error);
+void      gnn_io_replace_abort (GnnIoReplace *replace);
+
+/* Removes the temporaries of @path left by writers that no longer run
+ * (best effort: errors are ignored). */
+void      gnn_io_remove_stale_temps (const char *path);
+
+G_END_DECLS

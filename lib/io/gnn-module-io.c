@@ -1,0 +1,62 @@
+/* gnn-module-io.c: saving and loading modules as safetensors files
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gnn/gnn.h>
+
+/**
+ * gnn_module_save:
+ * @self: a module
+ * @path: (type filename): the file to write
+ * @metadata: (nullable) (element-type utf8 utf8): extra `__metadata__` strings
+ * @error: return location for a #GError
+ *
+ * Saves the module's [method@Gnn.Module.state_dict] as a safetensors file
+ * (see [method@Gnn.StateDict.save]).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_save (GnnModule   *self,
+                 const char  *path,
+                 GHashTable  *metadata,
+                 GError     **error)
+{
+  g_autoptr(GnnStateDict) state_dict = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  state_dict = gnn_module_state_dict (self);
+  return gnn_state_dict_save (state_dict, path, metadata, error);
+}
+
+/**
+ * gnn_module_load:
+ * @self: a module
+ * @path: (type filename): a safetensors file
+ * @error: return location for a #GError
+ *
+ * Loads a safetensors file into the module's parameters and buffers:
+ * [func@Gnn.StateDict.load] followed by a strict
+ * [method@Gnn.Module.load_state_dict], which is atomic (nothing changes when
+ * a key is missing or unexpected or a shape differs). The values are copied
+ * into the module's tensors, so the file is unmapped when this returns.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gnn_module_load (GnnModule   *self,
+                 const char  *path,
+                 GError     **error)
+{
+  g_autoptr(GnnStateDict) state_dict = NULL;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  state_dict = gnn_state_dict_load (path, error);
+  if (state_dict == NULL)
+    return FALSE;
+  return gnn_module_load_state_dict (self, state_dict, TRUE, NULL, NULL, error);
+}
