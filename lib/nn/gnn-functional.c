@@ -1,4 +1,5 @@
-/* gnn-loss.c: loss functions built from differentiable tensor ops
+/* gnn-functional.c: functional losses (torch.nn.functional) built from
+ * differentiable tensor ops
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
