@@ -406,3 +406,49 @@ name_in (GType              type,
       return TRUE;
   return FALSE;
 }
+
+/* --- main ----------------------------------------------------------------- */
+
+static struct
+{
+  void              (*body) (GType type);
+  const char *const  *pending;
+  gsize               n_pending;
+} reflection_run;
+
+static void
+reflection_test_type (gconstpointer data)
+{
+  GType type = GPOINTER_TO_SIZE (data);
+
+  run_isolated (type, name_in (type, reflection_run.pending, reflection_run.n_pending),
+                reflection_run.body);
+}
+
+/* One test "/reflection/<name>/<GType name>" per instantiable Gnn type, each
+ * running @body in a subprocess (see run_isolated()). */
+G_GNUC_UNUSED static int
+reflection_main (int                *argc,
+                 char             ***argv,
+                 const char         *name,
+                 void              (*body) (GType type),
+                 const char *const  *pending,
+                 gsize               n_pending)
+{
+  g_autoptr(GPtrArray) types = NULL;
+
+  g_test_init (argc, argv, NULL);
+  reflection_run.body = body;
+  reflection_run.pending = pending;
+  reflection_run.n_pending = n_pending;
+  types = reflection_instantiable_types ();
+  g_assert_cmpuint (types->len, >, 40);
+  for (guint i = 0; i < types->len; i++)
+    {
+      GType type = GPOINTER_TO_SIZE (types->pdata[i]);
+      g_autofree char *path = g_strdup_printf ("/reflection/%s/%s", name, g_type_name (type));
+
+      g_test_add_data_func (path, GSIZE_TO_POINTER (type), reflection_test_type);
+    }
+  return g_test_run ();
+}

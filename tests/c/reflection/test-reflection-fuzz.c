@@ -321,28 +321,8 @@ fuzz_body (GType type)
     g_test_fail_printf ("%u log messages other than GObject's validation", violations);
 }
 
-static void
-test_fuzz (gconstpointer data)
-{
-  GType type = GPOINTER_TO_SIZE (data);
-
-  run_isolated (type, name_in (type, pending, G_N_ELEMENTS (pending)), fuzz_body);
-}
-
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GPtrArray) types = NULL;
-
-  g_test_init (&argc, &argv, NULL);
-  types = reflection_instantiable_types ();
-  g_assert_cmpuint (types->len, >, 40);
-  for (guint i = 0; i < types->len; i++)
-    {
-      GType type = GPOINTER_TO_SIZE (types->pdata[i]);
-      g_autofree char *path = g_strdup_printf ("/reflection/fuzz/%s", g_type_name (type));
-
-      g_test_add_data_func (path, GSIZE_TO_POINTER (type), test_fuzz);
-    }
-  return g_test_run ();
+  return reflection_main (&argc, &argv, "fuzz", fuzz_body, pending, G_N_ELEMENTS (pending));
 }

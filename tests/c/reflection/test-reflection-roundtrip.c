@@ -210,28 +210,8 @@ roundtrip_body (GType type)
     }
 }
 
-static void
-test_roundtrip (gconstpointer data)
-{
-  GType type = GPOINTER_TO_SIZE (data);
-
-  run_isolated (type, name_in (type, pending, G_N_ELEMENTS (pending)), roundtrip_body);
-}
-
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GPtrArray) types = NULL;
-
-  g_test_init (&argc, &argv, NULL);
-  types = reflection_instantiable_types ();
-  g_assert_cmpuint (types->len, >, 40);
-  for (guint i = 0; i < types->len; i++)
-    {
-      GType type = GPOINTER_TO_SIZE (types->pdata[i]);
-      g_autofree char *path = g_strdup_printf ("/reflection/roundtrip/%s", g_type_name (type));
-
-      g_test_add_data_func (path, GSIZE_TO_POINTER (type), test_roundtrip);
-    }
-  return g_test_run ();
+  return reflection_main (&argc, &argv, "roundtrip", roundtrip_body, pending, G_N_ELEMENTS (pending));
 }
