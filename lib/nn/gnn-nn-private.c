@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gnn-format-private.h"
 #include "module/gnn-module-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -92,31 +93,9 @@ gnn_nn_initable_new (GType        type,
 }
 
 char *
-gnn_nn_format_shortest (double value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (isnan (value))
-    return g_strdup ("nan");
-  if (isinf (value))
-    return g_strdup (value > 0 ? "inf" : "-inf");
-  /* Shortest form that reads back exactly: "0.1", not "0.10000000000000001". */
-  for (int precision = 1; precision <= 17; precision++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buf, sizeof buf, format, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
-  return g_strdup (buf);
-}
-
-char *
 gnn_nn_format_float (double value)
 {
-  char *text = gnn_nn_format_shortest (value);
+  char *text = gnn_format_double_shortest (value);
 
   if (isfinite (value) && strpbrk (text, ".e") == NULL)
     {

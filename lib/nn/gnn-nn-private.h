@@ -17,13 +17,9 @@ G_BEGIN_DECLS
 GnnGenerator *gnn_nn_default_generator_lock   (void);
 void          gnn_nn_default_generator_unlock (void);
 
-/* The shortest decimal form that reads back to @value exactly ("0.1", "1",
- * "1e-08", "nan", "inf", "-inf"): the library's one float formatter, also
- * used by the optimizers' state-dict metadata. */
-char         *gnn_nn_format_shortest          (double value);
-
-/* Python's repr() of a float: gnn_nn_format_shortest() with ".0" added to
- * an integral value ("0.5", "1.0"). */
+/* Python's repr() of a float: gnn_format_double_shortest() (lib/core, the
+ * library's one float formatter) with ".0" added to an integral value
+ * ("0.5", "1.0"). */
 char         *gnn_nn_format_float             (double value);
 
 /* The construct-from-properties contract (docs/overview.md): a layer built
