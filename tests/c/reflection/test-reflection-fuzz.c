@@ -4,7 +4,7 @@
  * aborts, 0 hangs, and every refusal is a GError or a warning from
  * GObject's own property validation — any other log message fails the type.
  * Seeded (GNN_FUZZ_SEED, default 20260), bounded (GNN_FUZZ_ITERATIONS
- * builds per type, default 100).
+ * builds per type, default 100); GNN_FUZZ_VERBOSE=1 prints each attempt.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -42,8 +42,8 @@ __asan_default_options (void)
  *     built from properties has none (critical in gnn_dataset_get_length;
  *     Distributed: SIGFPE, Weighted: SIGSEGV gnn-weighted-random-sampler.c:53);
  *     a bare ConcatDataset: SIGSEGV in get_length (gnn-concat-dataset.c:27);
- *     DataLoader: g_malloc abort ("failed to allocate 68719476704 bytes")
- *     for extreme property values.
+ *     DataLoader with num-workers=7 and prefetch-factor=G_MAXINT32: one
+ *     next() aborts in g_malloc ("failed to allocate 120259084232 bytes").
  *   optim: StepLR step-size / CosineAnnealingLR t-max set to 0 after
  *     construction (writable, unchecked): SIGFPE in get_lr on step. */
 static const char *const pending[] = {
@@ -282,6 +282,10 @@ fuzz_once (GType     type,
     }
   g_string_append (desc, "; then the main method");
   g_strlcpy (attempt, desc->str, sizeof attempt);
+  /* GNN_FUZZ_VERBOSE=1 prints every attempt (g_error () ends a test
+   * subprocess without a signal the handler could report). */
+  if (g_getenv ("GNN_FUZZ_VERBOSE") != NULL)
+    g_printerr ("FUZZ trying: %s\n", attempt);
   call_main_method (object);
 }
 
@@ -303,6 +307,7 @@ fuzz_body (GType type)
   signal (SIGBUS, on_fatal_signal);
   signal (SIGFPE, on_fatal_signal);
   signal (SIGABRT, on_fatal_signal);
+  signal (SIGTRAP, on_fatal_signal);   /* g_error () */
   signal (SIGALRM, on_fatal_signal);
   alarm (8);   /* a hang is a failure too */
   g_test_log_set_fatal_handler (on_fatal_log, NULL);
