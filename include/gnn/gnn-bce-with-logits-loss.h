@@ -11,7 +11,7 @@
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
 #include <gnn/gnn-module.h>
-#include <gnn/gnn-loss.h>
+#include <gnn/gnn-functional.h>
 
 G_BEGIN_DECLS
 

@@ -51,6 +51,7 @@
 #include <gnn/gnn-nll-loss.h>
 #include <gnn/gnn-mse-loss.h>
 #include <gnn/gnn-bce-with-logits-loss.h>
+#include <gnn/gnn-functional.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>
@@ -77,7 +78,6 @@
 
 /* autograd */
 #include <gnn/gnn-autograd.h>
-#include <gnn/gnn-loss.h>
 #include <gnn/gnn-optimizer.h>
 #include <gnn/gnn-sgd.h>
 #include <gnn/gnn-adam.h>

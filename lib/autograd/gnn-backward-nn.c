@@ -363,84 +363,29 @@ pool_geometry (GnnNode *node,
   p->dh = q[6], p->dw = q[7];
 }
 
+/* Each output's gradient goes to the input element that won its window,
+ * whose index in the plane (-1: no tap inside the input) forward saved in
+ * params.extra[0] with PyTorch's rule (the first maximum in scan order; a
+ * NaN wins): no window is scanned again. */
 #define DEFINE_MAX_POOL_BACKWARD(T, suffix)                                              \
 static void                                                                              \
-max_pool2d_backward_##suffix (const Pool *p, const T *x, const T *g, T *gx)              \
+max_pool2d_backward_##suffix (const Pool *p, const gint64 *idx, const T *g, T *gx)       \
 {                                                                                        \
-  if (p->kh == 2 && p->kw == 2 && p->sh == 2 && p->sw == 2 && p->ph == 0 && p->pw == 0 && \
-      p->dh == 1 && p->dw == 1 && p->oh * 2 <= p->h && p->ow * 2 <= p->w)                \
-    {                                                                                    \
-      /* the common 2x2/2 window, all taps inside: no bounds checks */                   \
-      for (gint64 pl = 0; pl < p->planes; pl++)                                          \
-        {                                                                                \
-          const T *plane = x + pl * p->h * p->w;                                         \
-          const T *gplane = g + pl * p->oh * p->ow;                                      \
-          T *gxplane = gx + pl * p->h * p->w;                                            \
-                                                                                         \
-          for (gint64 oy = 0; oy < p->oh; oy++)                                          \
-            {                                                                            \
-              const T *r0 = plane + 2 * oy * p->w, *r1 = r0 + p->w;                      \
-              gint64 base = 2 * oy * p->w;                                               \
-                                                                                         \
-              for (gint64 ox = 0; ox < p->ow; ox++)                                      \
-                {                                                                        \
-                  gint64 c = 2 * ox, best_i = base + c;                                  \
-                  T best = r0[c];                                                        \
-                                                                                         \
-                  /* scan order (0,0) (0,1) (1,0) (1,1); the last NaN wins */            \
-                  if (r0[c + 1] > best || isnan (r0[c + 1]))                             \
-                    best = r0[c + 1], best_i = base + c + 1;                             \
-                  if (r1[c] > best || isnan (r1[c]))                                     \
-                    best = r1[c], best_i = base + p->w + c;                              \
-                  if (r1[c + 1] > best || isnan (r1[c + 1]))                             \
-                    best_i = base + p->w + c + 1;                                        \
-                  gxplane[best_i] += gplane[oy * p->ow + ox];                            \
-                }                                                                        \
-            }                                                                            \
-        }                                                                                \
-      return;                                                                            \
-    }                                                                                    \
   for (gint64 pl = 0; pl < p->planes; pl++)                                              \
     {                                                                                    \
-      const T *plane = x + pl * p->h * p->w;                                             \
+      const gint64 *iplane = idx + pl * p->oh * p->ow;                                   \
       const T *gplane = g + pl * p->oh * p->ow;                                          \
       T *gxplane = gx + pl * p->h * p->w;                                                \
                                                                                          \
-      for (gint64 oy = 0; oy < p->oh; oy++)                                              \
-        for (gint64 ox = 0; ox < p->ow; ox++)                                            \
-          {                                                                              \
-            gint64 y0 = oy * p->sh - p->ph, x0 = ox * p->sw - p->pw, best_i = -1;        \
-            T best = 0;                                                                  \
-                                                                                         \
-            for (gint64 i = 0; i < p->kh; i++)                                           \
-              {                                                                          \
-                gint64 y = y0 + i * p->dh;                                               \
-                                                                                         \
-                if (y < 0 || y >= p->h)                                                  \
-                  continue;                                                              \
-                for (gint64 j = 0; j < p->kw; j++)                                       \
-                  {                                                                      \
-                    gint64 xx = x0 + j * p->dw;                                          \
-                    T v;                                                                 \
-                                                                                         \
-                    if (xx < 0 || xx >= p->w)                                            \
-                      continue;                                                          \
-                    v = plane[y * p->w + xx];                                            \
-                    if (best_i < 0 || v > best || isnan (v))                             \
-                      best = v, best_i = y * p->w + xx;                                  \
-                  }                                                                      \
-              }                                                                          \
-            if (best_i >= 0)                                                             \
-              gxplane[best_i] += gplane[oy * p->ow + ox];                                \
-          }                                                                              \
+      for (gint64 o = 0; o < p->oh * p->ow; o++)                                         \
+        if (iplane[o] >= 0)                                                              \
+          gxplane[iplane[o]] += gplane[o];                                               \
     }                                                                                    \
 }
 
 DEFINE_MAX_POOL_BACKWARD (float, f32)
 DEFINE_MAX_POOL_BACKWARD (double, f64)
 
-/* The gradient goes to the element that won each window, found again with
- * the forward's rule (first maximum in scan order; NaN wins). */
 gboolean
 gnn_backward_max_pool2d (GnnNode    *node,
                          GnnTensor  *grad,
@@ -449,61 +394,28 @@ gnn_backward_max_pool2d (GnnNode    *node,
 {
   Pool p;
   GnnDType dtype = node->inputs[0].dtype;
-  g_autofree double *x = NULL;
+  g_autoptr(GnnTensor) ic = gnn_tensor_contiguous (node->params.extra[0]);
+  const gint64 *idx = data_or_null (ic);
   g_autofree double *g = NULL;
   double *gx;
 
   pool_geometry (node, &p);
-  if ((dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64) &&
-      gnn_tensor_priv (grad)->dtype == dtype && gnn_tensor_priv (node->saved[0])->dtype == dtype)
+  if ((dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64) && gnn_tensor_priv (grad)->dtype == dtype)
     {
-      g_autoptr(GnnTensor) xc = gnn_tensor_contiguous (node->saved[0]);
       g_autoptr(GnnTensor) gc = gnn_tensor_contiguous (grad);
       GnnTensor *out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape,
                                                   node->inputs[0].ndim, TRUE);
 
       if (dtype == GNN_DTYPE_F32)
-        max_pool2d_backward_f32 (&p, data_or_null (xc), data_or_null (gc), data_or_null (out));
+        max_pool2d_backward_f32 (&p, idx, data_or_null (gc), data_or_null (out));
       else
-        max_pool2d_backward_f64 (&p, data_or_null (xc), data_or_null (gc), data_or_null (out));
+        max_pool2d_backward_f64 (&p, idx, data_or_null (gc), data_or_null (out));
       grads[0] = out;
       return TRUE;
     }
-  x = gnn_ag_doubles (node->saved[0]);
   g = gnn_ag_doubles (grad);
   gx = g_new0 (double, MAX (p.planes * p.h * p.w, 1));
-  for (gint64 pl = 0; pl < p.planes; pl++)
-    {
-      const double *plane = x + pl * p.h * p.w;
-
-      for (gint64 oy = 0; oy < p.oh; oy++)
-        for (gint64 ox = 0; ox < p.ow; ox++)
-          {
-            gint64 y0 = oy * p.sh - p.ph, x0 = ox * p.sw - p.pw, best_i = -1;
-            double best = -INFINITY;
-
-            for (gint64 i = 0; i < p.kh; i++)
-              {
-                gint64 y = y0 + i * p.dh;
-
-                if (y < 0 || y >= p.h)
-                  continue;
-                for (gint64 j = 0; j < p.kw; j++)
-                  {
-                    gint64 xx = x0 + j * p.dw;
-                    double v;
-
-                    if (xx < 0 || xx >= p.w)
-                      continue;
-                    v = plane[y * p.w + xx];
-                    if (best_i < 0 || v > best || isnan (v))
-                      best = v, best_i = y * p.w + xx;
-                  }
-              }
-            if (best_i >= 0)
-              gx[pl * p.h * p.w + best_i] += g[(pl * p.oh + oy) * p.ow + ox];
-          }
-    }
+  max_pool2d_backward_f64 (&p, idx, g, gx);
   grads[0] = gnn_ag_from_doubles (gx, &node->inputs[0]);
   return TRUE;
 }

@@ -32,7 +32,9 @@ typedef struct
   gboolean track_running_stats;
 } GnnBatchNormBasePrivate;
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GnnBatchNormBase, gnn_batch_norm_base, GNN_TYPE_MODULE)
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GnnBatchNormBase, gnn_batch_norm_base, GNN_TYPE_MODULE,
+                                  G_ADD_PRIVATE (GnnBatchNormBase)
+                                  G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 enum
 {
@@ -47,46 +49,56 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+/* Registers the affine parameters and the running statistics; on failure
+ * (out of memory) the slots stay empty. */
+static gboolean
+create_tensors (GnnModule  *module,
+                gint64      c,
+                gboolean    affine,
+                gboolean    track_running_stats,
+                GError    **error)
+{
+  g_autoptr(GnnTensor) w = NULL, b = NULL, mean = NULL, var = NULL, count = NULL;
+  g_autoptr(GnnParameter) wp = NULL, bp = NULL;
+
+  if (affine)
+    {
+      if ((w = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, error)) == NULL ||
+          (b = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, error)) == NULL)
+        return FALSE;
+      wp = gnn_parameter_new (w, TRUE);
+      bp = gnn_parameter_new (b, TRUE);
+    }
+  if (track_running_stats)
+    {
+      if ((mean = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, error)) == NULL ||
+          (var = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, error)) == NULL)
+        return FALSE;
+      count = gnn_tensor_new_scalar (0, GNN_DTYPE_I64);
+    }
+  return gnn_module_register_parameter (module, "weight", wp, error) &&
+         gnn_module_register_parameter (module, "bias", bp, error) &&
+         gnn_module_register_buffer (module, "running_mean", mean, TRUE, error) &&
+         gnn_module_register_buffer (module, "running_var", var, TRUE, error) &&
+         gnn_module_register_buffer (module, "num_batches_tracked", count, TRUE, error);
+}
+
 static void
 gnn_batch_norm_base_constructed (GObject *object)
 {
   GnnBatchNormBase *self = GNN_BATCH_NORM_BASE (object);
   GnnBatchNormBasePrivate *priv = gnn_batch_norm_base_get_instance_private (self);
   GnnModule *module = GNN_MODULE (self);
-  gint64 c = priv->num_features;
+  GError *error = NULL;
 
   G_OBJECT_CLASS (gnn_batch_norm_base_parent_class)->constructed (object);
 
-  if (priv->affine)
+  if (!create_tensors (module, priv->num_features, priv->affine, priv->track_running_stats,
+                       &error))
     {
-      g_autoptr(GnnTensor) w = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, NULL);
-      g_autoptr(GnnTensor) b = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, NULL);
-      g_autoptr(GnnParameter) wp = gnn_parameter_new (w, TRUE);
-      g_autoptr(GnnParameter) bp = gnn_parameter_new (b, TRUE);
-
-      gnn_module_register_parameter (module, "weight", wp, NULL);
-      gnn_module_register_parameter (module, "bias", bp, NULL);
-    }
-  else
-    {
-      gnn_module_register_parameter (module, "weight", NULL, NULL);
-      gnn_module_register_parameter (module, "bias", NULL, NULL);
-    }
-  if (priv->track_running_stats)
-    {
-      g_autoptr(GnnTensor) mean = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, NULL);
-      g_autoptr(GnnTensor) var = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, NULL);
-      g_autoptr(GnnTensor) count = gnn_tensor_new_scalar (0, GNN_DTYPE_I64);
-
-      gnn_module_register_buffer (module, "running_mean", mean, TRUE, NULL);
-      gnn_module_register_buffer (module, "running_var", var, TRUE, NULL);
-      gnn_module_register_buffer (module, "num_batches_tracked", count, TRUE, NULL);
-    }
-  else
-    {
-      gnn_module_register_buffer (module, "running_mean", NULL, TRUE, NULL);
-      gnn_module_register_buffer (module, "running_var", NULL, TRUE, NULL);
-      gnn_module_register_buffer (module, "num_batches_tracked", NULL, TRUE, NULL);
+      create_tensors (module, 0, FALSE, FALSE, NULL);
+      g_prefix_error (&error, "%s: ", G_OBJECT_TYPE_NAME (object) + 3);
+      gnn_nn_set_construct_error (object, error);
     }
 }
 
@@ -112,6 +124,9 @@ gnn_batch_norm_base_forward (GnnModule  *module,
   GnnTensor *count = optional_tensor (module, "num_batches_tracked");
   gboolean training = gnn_module_get_training (module);
   gboolean bn_training;
+
+  if (!gnn_nn_check_constructed (module, error))
+    return NULL;
   GnnTensor *out;
 
   if (klass->check_input_dim != NULL && !klass->check_input_dim (self, input, error))
@@ -364,9 +379,10 @@ gnn_batch_norm1d_new (gint64    num_features,
 {
   if (!check_config (num_features, eps, momentum, error))
     return NULL;
-  return g_object_new (GNN_TYPE_BATCH_NORM1D, "num-features", num_features, "eps", eps,
-                       "momentum", momentum, "affine", affine,
-                       "track-running-stats", track_running_stats, NULL);
+  return gnn_nn_initable_new (GNN_TYPE_BATCH_NORM1D, error,
+                              "num-features", num_features, "eps", eps,
+                              "momentum", momentum, "affine", affine,
+                              "track-running-stats", track_running_stats, NULL);
 }
 
 /* --- BatchNorm2d ----------------------------------------------------------- */
@@ -434,7 +450,8 @@ gnn_batch_norm2d_new (gint64    num_features,
 {
   if (!check_config (num_features, eps, momentum, error))
     return NULL;
-  return g_object_new (GNN_TYPE_BATCH_NORM2D, "num-features", num_features, "eps", eps,
-                       "momentum", momentum, "affine", affine,
-                       "track-running-stats", track_running_stats, NULL);
+  return gnn_nn_initable_new (GNN_TYPE_BATCH_NORM2D, error,
+                              "num-features", num_features, "eps", eps,
+                              "momentum", momentum, "affine", affine,
+                              "track-running-stats", track_running_stats, NULL);
 }

@@ -33,7 +33,8 @@ struct _GnnConv2d
   GnnGenerator *generator;
 };
 
-G_DEFINE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnConv2d, gnn_conv2d, GNN_TYPE_MODULE,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 enum
 {
@@ -88,55 +89,67 @@ check_config (gint64   in_channels,
   return TRUE;
 }
 
-static void
-reset_parameters (GnnConv2d    *self,
-                  GnnGenerator *generator)
+/* Allocates and initializes the parameters; on failure (a size whose bytes
+ * overflow, out of memory) nothing is registered. */
+static gboolean
+reset_parameters (GnnConv2d     *self,
+                  GnnGenerator  *generator,
+                  GError       **error)
 {
   gint64 groups = CFG (self, PROP_GROUPS);
   gint64 shape[4] = { CFG (self, PROP_OUT_CHANNELS), CFG (self, PROP_IN_CHANNELS) / groups,
                       CFG (self, PROP_KERNEL_H), CFG (self, PROP_KERNEL_W) };
-  gint64 fan_in = shape[1] * shape[2] * shape[3];
-  g_autoptr(GnnTensor) w = gnn_tensor_empty (shape, 4, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) w = gnn_tensor_empty (shape, 4, GNN_DTYPE_F32, error);
   g_autoptr(GnnParameter) wp = NULL;
   g_autoptr(GnnParameter) bp = NULL;
+  gint64 fan_in;
 
-  gnn_tensor_kaiming_uniform_ (w, sqrt (5.0), generator, NULL);
+  if (w == NULL || !gnn_tensor_kaiming_uniform_ (w, sqrt (5.0), generator, error))
+    return FALSE;
+  /* w exists, so the product of its sizes does not overflow. */
+  fan_in = shape[1] * shape[2] * shape[3];
   wp = gnn_parameter_new (w, TRUE);
   if (self->has_bias)
     {
-      g_autoptr(GnnTensor) b = gnn_tensor_empty (shape, 1, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnTensor) b = gnn_tensor_empty (shape, 1, GNN_DTYPE_F32, error);
       double bound = fan_in > 0 ? 1.0 / sqrt ((double) fan_in) : 0.0;
 
-      gnn_tensor_uniform_ (b, -bound, bound, generator, NULL);
+      if (b == NULL || !gnn_tensor_uniform_ (b, -bound, bound, generator, error))
+        return FALSE;
       bp = gnn_parameter_new (b, TRUE);
     }
-  gnn_module_register_parameter (GNN_MODULE (self), "weight", wp, NULL);
-  gnn_module_register_parameter (GNN_MODULE (self), "bias", bp, NULL);
+  return gnn_module_register_parameter (GNN_MODULE (self), "weight", wp, error) &&
+         gnn_module_register_parameter (GNN_MODULE (self), "bias", bp, error);
 }
 
 static void
 gnn_conv2d_constructed (GObject *object)
 {
   GnnConv2d *self = GNN_CONV2D (object);
+  GError *error = NULL;
+  gboolean ok;
 
   G_OBJECT_CLASS (gnn_conv2d_parent_class)->constructed (object);
 
-  /* An invalid configuration (only possible through g_object_new) leaves
-   * the weight slot empty; forward then reports the problem. */
-  if (!check_config (CFG (self, PROP_IN_CHANNELS), CFG (self, PROP_OUT_CHANNELS),
-                     CFG (self, PROP_GROUPS), NULL))
+  ok = check_config (CFG (self, PROP_IN_CHANNELS), CFG (self, PROP_OUT_CHANNELS),
+                     CFG (self, PROP_GROUPS), &error);
+  if (ok)
     {
+      GnnGenerator *gen = self->generator != NULL ? self->generator
+                                                  : gnn_nn_default_generator_lock ();
+
+      ok = reset_parameters (self, gen, &error);
+      if (self->generator == NULL)
+        gnn_nn_default_generator_unlock ();
+      if (!ok)
+        g_prefix_error (&error, "Conv2d: ");
+    }
+  if (!ok)
+    {
+      /* Empty slots, and the error for GInitable and forward. */
       gnn_module_register_parameter (GNN_MODULE (self), "weight", NULL, NULL);
       gnn_module_register_parameter (GNN_MODULE (self), "bias", NULL, NULL);
-      g_clear_object (&self->generator);
-      return;
-    }
-  if (self->generator != NULL)
-    reset_parameters (self, self->generator);
-  else
-    {
-      reset_parameters (self, gnn_nn_default_generator_lock ());
-      gnn_nn_default_generator_unlock ();
+      gnn_nn_set_construct_error (object, error);
     }
   g_clear_object (&self->generator);
 }
@@ -150,8 +163,7 @@ gnn_conv2d_forward (GnnModule  *module,
   GnnParameter *weight;
   GObject *bias;
 
-  if (!check_config (CFG (self, PROP_IN_CHANNELS), CFG (self, PROP_OUT_CHANNELS),
-                     CFG (self, PROP_GROUPS), error))
+  if (!gnn_nn_check_constructed (module, error))
     return NULL;
   weight = gnn_module_get_parameter (module, "weight", error);
   if (weight == NULL)
@@ -430,10 +442,12 @@ gnn_conv2d_new_full (gint64        in_channels,
 
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
 
+  /* Checked before they become properties, whose own range check would
+   * only warn; allocation is checked in constructed. */
   if (!gnn_nn_check_int_args ("Conv2d", args, G_N_ELEMENTS (args), error) ||
       !check_config (in_channels, out_channels, groups, error))
     return NULL;
-  return g_object_new (GNN_TYPE_CONV2D,
+  return gnn_nn_initable_new (GNN_TYPE_CONV2D, error,
                        "in-channels", in_channels, "out-channels", out_channels,
                        "kernel-h", kernel_h, "kernel-w", kernel_w,
                        "stride-h", stride_h, "stride-w", stride_w,

@@ -20,7 +20,8 @@ struct _GnnEmbedding
   GnnGenerator *generator;
 };
 
-G_DEFINE_FINAL_TYPE (GnnEmbedding, gnn_embedding, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnEmbedding, gnn_embedding, GNN_TYPE_MODULE,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 enum
 {
@@ -38,20 +39,37 @@ gnn_embedding_constructed (GObject *object)
 {
   GnnEmbedding *self = GNN_EMBEDDING (object);
   gint64 shape[2] = { self->num_embeddings, self->embedding_dim };
-  g_autoptr(GnnTensor) w = gnn_tensor_empty (shape, 2, GNN_DTYPE_F32, NULL);
-  g_autoptr(GnnParameter) p = NULL;
+  GnnGenerator *gen = self->generator;
+  GError *error = NULL;
+  g_autoptr(GnnTensor) w = NULL;
+  gboolean ok;
 
   G_OBJECT_CLASS (gnn_embedding_parent_class)->constructed (object);
 
-  if (self->generator != NULL)
-    gnn_tensor_normal_ (w, 0.0, 1.0, self->generator, NULL);
+  /* A size whose bytes overflow or out of memory: an empty weight slot and
+   * the error for GInitable and forward. */
+  w = gnn_tensor_empty (shape, 2, GNN_DTYPE_F32, &error);
+  ok = w != NULL;
+  if (ok)
+    {
+      if (gen == NULL)
+        gen = gnn_nn_default_generator_lock ();
+      ok = gnn_tensor_normal_ (w, 0.0, 1.0, gen, &error);
+      if (self->generator == NULL)
+        gnn_nn_default_generator_unlock ();
+    }
+  if (ok)
+    {
+      g_autoptr(GnnParameter) p = gnn_parameter_new (w, TRUE);
+
+      gnn_module_register_parameter (GNN_MODULE (self), "weight", p, NULL);
+    }
   else
     {
-      gnn_tensor_normal_ (w, 0.0, 1.0, gnn_nn_default_generator_lock (), NULL);
-      gnn_nn_default_generator_unlock ();
+      gnn_module_register_parameter (GNN_MODULE (self), "weight", NULL, NULL);
+      g_prefix_error (&error, "Embedding: ");
+      gnn_nn_set_construct_error (object, error);
     }
-  p = gnn_parameter_new (w, TRUE);
-  gnn_module_register_parameter (GNN_MODULE (self), "weight", p, NULL);
   g_clear_object (&self->generator);
 }
 
@@ -60,8 +78,11 @@ gnn_embedding_forward (GnnModule  *module,
                        GnnTensor  *input,
                        GError    **error)
 {
-  GnnParameter *weight = gnn_module_get_parameter (module, "weight", error);
+  GnnParameter *weight;
 
+  if (!gnn_nn_check_constructed (module, error))
+    return NULL;
+  weight = gnn_module_get_parameter (module, "weight", error);
   if (weight == NULL)
     return NULL;
   return gnn_tensor_embedding (GNN_TENSOR (weight), input, error);
@@ -208,6 +229,6 @@ gnn_embedding_new (gint64         num_embeddings,
                    ", embedding_dim=%" G_GINT64_FORMAT ")", num_embeddings, embedding_dim);
       return NULL;
     }
-  return g_object_new (GNN_TYPE_EMBEDDING, "num-embeddings", num_embeddings,
-                       "embedding-dim", embedding_dim, "generator", generator, NULL);
+  return gnn_nn_initable_new (GNN_TYPE_EMBEDDING, error, "num-embeddings", num_embeddings,
+                              "embedding-dim", embedding_dim, "generator", generator, NULL);
 }

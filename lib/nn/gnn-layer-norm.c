@@ -21,9 +21,11 @@ struct _GnnLayerNorm
   guint     n;
   double    eps;
   gboolean  elementwise_affine;
+  gboolean  invalid_shape;   /* normalized-shape was refused: see constructed */
 };
 
-G_DEFINE_FINAL_TYPE (GnnLayerNorm, gnn_layer_norm, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnLayerNorm, gnn_layer_norm, GNN_TYPE_MODULE,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 enum
 {
@@ -42,20 +44,30 @@ gnn_layer_norm_constructed (GObject *object)
   GnnLayerNorm *self = GNN_LAYER_NORM (object);
   g_autoptr(GnnParameter) wp = NULL;
   g_autoptr(GnnParameter) bp = NULL;
+  GError *error = NULL;
 
   G_OBJECT_CLASS (gnn_layer_norm_parent_class)->constructed (object);
 
-  if (self->elementwise_affine && self->n > 0)
+  if (self->invalid_shape)
+    g_set_error (&error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "LayerNorm: normalized_shape must have at most %d non-negative sizes",
+                 GNN_MAX_DIMS);
+  else if (self->elementwise_affine && self->n > 0)
     {
-      g_autoptr(GnnTensor) w = gnn_tensor_ones (self->shape, self->n, GNN_DTYPE_F32, NULL);
-      g_autoptr(GnnTensor) b = gnn_tensor_zeros (self->shape, self->n, GNN_DTYPE_F32, NULL);
+      g_autoptr(GnnTensor) w = gnn_tensor_ones (self->shape, self->n, GNN_DTYPE_F32, &error);
+      g_autoptr(GnnTensor) b = w != NULL ? gnn_tensor_zeros (self->shape, self->n, GNN_DTYPE_F32, &error)
+                                         : NULL;
 
-      if (w != NULL && b != NULL)
+      if (b != NULL)
         {
           wp = gnn_parameter_new (w, TRUE);
           bp = gnn_parameter_new (b, TRUE);
         }
+      else
+        g_prefix_error (&error, "LayerNorm: ");
     }
+  if (error != NULL)
+    gnn_nn_set_construct_error (object, error);
   gnn_module_register_parameter (GNN_MODULE (self), "weight", wp, NULL);
   gnn_module_register_parameter (GNN_MODULE (self), "bias", bp, NULL);
 }
@@ -69,6 +81,8 @@ gnn_layer_norm_forward (GnnModule  *module,
   GObject *weight = gnn_module_get_child (module, "weight", NULL);
   GObject *bias = gnn_module_get_child (module, "bias", NULL);
 
+  if (!gnn_nn_check_constructed (module, error))
+    return NULL;
   return gnn_tensor_layer_norm (input, self->shape, self->n,
                                 GNN_IS_TENSOR (weight) ? GNN_TENSOR (weight) : NULL,
                                 GNN_IS_TENSOR (bias) ? GNN_TENSOR (bias) : NULL,
@@ -135,12 +149,10 @@ gnn_layer_norm_set_property (GObject      *object,
 
         for (gsize d = 0; valid && d < n; d++)
           valid = dims[d] >= 0;
+        /* Refused in constructed, through GInitable. */
+        self->invalid_shape = !valid;
         if (!valid)
-          {
-            g_critical ("GnnLayerNorm: invalid normalized-shape (at most %d non-negative sizes)",
-                        GNN_MAX_DIMS);
-            n = 0;
-          }
+          n = 0;
         self->n = (guint) n;
         if (n > 0)
           memcpy (self->shape, dims, sizeof (gint64) * n);
@@ -228,7 +240,6 @@ gnn_layer_norm_new (const gint64  *normalized_shape,
                     gboolean       elementwise_affine,
                     GError       **error)
 {
-
   g_return_val_if_fail (normalized_shape != NULL || n == 0, NULL);
 
   if (n == 0 || n > GNN_MAX_DIMS)
@@ -251,11 +262,11 @@ gnn_layer_norm_new (const gint64  *normalized_shape,
                    "LayerNorm: eps must be non-negative, got %g", eps);
       return NULL;
     }
-  return g_object_new (GNN_TYPE_LAYER_NORM,
-                       "normalized-shape", g_variant_new_fixed_array (G_VARIANT_TYPE_INT64,
-                                                                      normalized_shape, n,
-                                                                      sizeof (gint64)),
-                       "eps", eps, "elementwise-affine", elementwise_affine, NULL);
+  return gnn_nn_initable_new (GNN_TYPE_LAYER_NORM, error,
+                              "normalized-shape",
+                              g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, normalized_shape, n,
+                                                         sizeof (gint64)),
+                              "eps", eps, "elementwise-affine", elementwise_affine, NULL);
 }
 
 /**

@@ -55,7 +55,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (GnnLinear, gnn_linear, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnLinear, gnn_linear, GNN_TYPE_MODULE,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 static GnnTensor *
 gnn_linear_forward (GnnModule  *module,
@@ -66,6 +67,8 @@ gnn_linear_forward (GnnModule  *module,
   g_autoptr(GnnTensor) weight_t = NULL;
   g_autoptr(GnnTensor) output = NULL;
 
+  if (!gnn_nn_check_constructed (module, error))
+    return NULL;
   weight = gnn_module_get_child (module, "weight", error);
   if (weight == NULL)
     {
@@ -98,35 +101,45 @@ gnn_linear_extra_repr (GnnModule *module)
                           gnn_nn_bool_str (has_bias));
 }
 
+/* Allocates and initializes the parameters; a failure (a size whose bytes
+ * overflow, out of memory, a dtype the initialization refuses) leaves no
+ * parameter registered and is the construct error GInitable reports. */
+static gboolean
+create_parameters (GnnLinear  *self,
+                   GError    **error)
+{
+  gint64 weight_shape[2] = { self->out_features, self->in_features };
+  g_autoptr(GnnParameter) weight_param = NULL;
+  g_autoptr(GnnParameter) bias_param = NULL;
+
+  weight_param = gnn_parameter_new_empty (self->dtype, weight_shape, 2, error);
+  if (weight_param == NULL)
+    return FALSE;
+  if (self->bias)
+    {
+      bias_param = gnn_parameter_new_empty (self->dtype, &self->out_features, 1, error);
+      if (bias_param == NULL)
+        return FALSE;
+    }
+  if (!gnn_module_register_parameter (GNN_MODULE (self), "weight", weight_param, error) ||
+      !gnn_module_register_parameter (GNN_MODULE (self), "bias", bias_param, error))
+    return FALSE;
+  return gnn_linear_reset_parameters (self, self->generator, error);
+}
+
 static void
 gnn_linear_constructed (GObject *object)
 {
   GnnLinear *self = GNN_LINEAR (object);
-  gint64 weight_shape[2] = { self->out_features, self->in_features };
-  g_autoptr(GnnParameter) weight_param = NULL;
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
 
   G_OBJECT_CLASS (gnn_linear_parent_class)->constructed (object);
 
-  weight_param = gnn_parameter_new_empty (self->dtype, weight_shape, 2, &error);
-  if (weight_param == NULL)
+  if (!create_parameters (self, &error))
     {
-      g_critical ("GnnLinear: %s", error->message);
-      return;
+      g_prefix_error (&error, "Linear: ");
+      gnn_nn_set_construct_error (object, error);
     }
-  gnn_module_register_parameter (GNN_MODULE (self), "weight", weight_param, NULL);
-  if (self->bias)
-    {
-      g_autoptr(GnnParameter) bias_param = gnn_parameter_new_empty (self->dtype, &self->out_features,
-                                                                    1, NULL);
-
-      gnn_module_register_parameter (GNN_MODULE (self), "bias", bias_param, NULL);
-    }
-  else
-    gnn_module_register_parameter (GNN_MODULE (self), "bias", NULL, NULL);
-
-  if (!gnn_linear_reset_parameters (self, self->generator, &error))
-    g_critical ("GnnLinear: %s", error->message);
   g_clear_object (&self->generator);
 }
 
@@ -293,7 +306,8 @@ gnn_linear_init (GnnLinear *self)
  *
  * Returns: (transfer full): a new linear layer, or %NULL with @error set
  *   (%GNN_ERROR_SHAPE, "Trying to create tensor with negative dimension -1:
- *   [8, -1]") if a size is negative
+ *   [8, -1]") if a size is negative, or if the parameters cannot be
+ *   allocated (a size in bytes that overflows, out of memory)
  */
 GnnLinear *
 gnn_linear_new (gint64         in_features,
@@ -316,22 +330,22 @@ gnn_linear_new (gint64         in_features,
    * when they differ from their defaults: every construct property given to
    * g_object_new() costs a lookup and a set_property call. */
   if (generator != NULL)
-    return g_object_new (GNN_TYPE_LINEAR,
-                         "in-features", in_features,
-                         "out-features", out_features,
-                         "has-bias", bias,
-                         "generator", generator,
-                         NULL);
+    return gnn_nn_initable_new (GNN_TYPE_LINEAR, error,
+                                "in-features", in_features,
+                                "out-features", out_features,
+                                "has-bias", bias,
+                                "generator", generator,
+                                NULL);
   if (!bias)
-    return g_object_new (GNN_TYPE_LINEAR,
-                         "in-features", in_features,
-                         "out-features", out_features,
-                         "has-bias", FALSE,
-                         NULL);
-  return g_object_new (GNN_TYPE_LINEAR,
-                       "in-features", in_features,
-                       "out-features", out_features,
-                       NULL);
+    return gnn_nn_initable_new (GNN_TYPE_LINEAR, error,
+                                "in-features", in_features,
+                                "out-features", out_features,
+                                "has-bias", FALSE,
+                                NULL);
+  return gnn_nn_initable_new (GNN_TYPE_LINEAR, error,
+                              "in-features", in_features,
+                              "out-features", out_features,
+                              NULL);
 }
 
 /**

@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gnn-format-private.h"
 #include "module/gnn-module-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -34,27 +36,75 @@ gnn_nn_default_generator_unlock (void)
   g_mutex_unlock (&default_generator_lock);
 }
 
+G_DEFINE_QUARK (gnn-nn-construct-error, construct_error)
+
+void
+gnn_nn_set_construct_error (gpointer  object,
+                            GError   *error)
+{
+  /* The first failure is the one reported. */
+  if (g_object_get_qdata (object, construct_error_quark ()) != NULL)
+    {
+      g_error_free (error);
+      return;
+    }
+  g_object_set_qdata_full (object, construct_error_quark (), error, (GDestroyNotify) g_error_free);
+}
+
+gboolean
+gnn_nn_check_constructed (gpointer   object,
+                          GError   **error)
+{
+  const GError *stored = g_object_get_qdata (object, construct_error_quark ());
+
+  if (stored == NULL)
+    return TRUE;
+  g_propagate_error (error, g_error_copy (stored));
+  return FALSE;
+}
+
+static gboolean
+initable_init (GInitable     *initable,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  return gnn_nn_check_constructed (initable, error);
+}
+
+void
+gnn_nn_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = initable_init;
+}
+
+gpointer
+gnn_nn_initable_new (GType        type,
+                     GError     **error,
+                     const char  *first_property,
+                     ...)
+{
+  va_list args;
+  GObject *object;
+
+  va_start (args, first_property);
+  object = g_initable_new_valist (type, first_property, args, NULL, error);
+  va_end (args);
+  return object;
+}
+
 char *
 gnn_nn_format_float (double value)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char *text = gnn_format_double_shortest (value);
 
-  if (isnan (value))
-    return g_strdup ("nan");
-  if (isinf (value))
-    return g_strdup (value > 0 ? "inf" : "-inf");
-  for (int precision = 1; precision <= 17; precision++)
+  if (isfinite (value) && strpbrk (text, ".e") == NULL)
     {
-      char format[8];
+      char *repr = g_strconcat (text, ".0", NULL);
 
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buf, sizeof buf, format, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
+      g_free (text);
+      return repr;
     }
-  if (strpbrk (buf, ".e") == NULL)
-    return g_strconcat (buf, ".0", NULL);
-  return g_strdup (buf);
+  return text;
 }
 
 gboolean

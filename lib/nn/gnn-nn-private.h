@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <gio/gio.h>
 #include <gnn/gnn.h>
 
 G_BEGIN_DECLS
@@ -16,8 +17,31 @@ G_BEGIN_DECLS
 GnnGenerator *gnn_nn_default_generator_lock   (void);
 void          gnn_nn_default_generator_unlock (void);
 
-/* Python's repr() of a float (shortest round-trip form, "0.5", "1.0"). */
+/* Python's repr() of a float: gnn_format_double_shortest() (lib/core, the
+ * library's one float formatter) with ".0" added to an integral value
+ * ("0.5", "1.0"). */
 char         *gnn_nn_format_float             (double value);
+
+/* The construct-from-properties contract (docs/overview.md): a layer built
+ * by g_object_new() alone checks its properties together and allocates its
+ * parameters in `constructed`; a failure is recorded on the object with
+ * gnn_nn_set_construct_error() (which takes @error) instead of leaving a
+ * half-built module. GInitable's init, installed with
+ * gnn_nn_initable_iface_init(), returns that error (so g_initable_new()
+ * gives NULL + GError), and gnn_nn_check_constructed() makes forward refuse
+ * with it when the object was used without init. */
+void          gnn_nn_set_construct_error      (gpointer         object,
+                                               GError          *error);
+gboolean      gnn_nn_check_constructed        (gpointer         object,
+                                               GError         **error);
+void          gnn_nn_initable_iface_init      (GInitableIface  *iface);
+
+/* g_initable_new() for the layer constructors: NULL + @error when the
+ * object recorded a construct error. */
+gpointer      gnn_nn_initable_new             (GType            type,
+                                               GError         **error,
+                                               const char      *first_property,
+                                               ...) G_GNUC_NULL_TERMINATED;
 
 /* Python's bool repr. */
 #define gnn_nn_bool_str(b) ((b) ? "True" : "False")

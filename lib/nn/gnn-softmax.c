@@ -1,11 +1,9 @@
-/* gnn-softmax.c: the softmax along a dimension (torch.nn.Softmax)
+/* gnn-softmax.c: the softmax family along a dimension (torch.nn.Softmax,
+ * torch.nn.LogSoftmax): one implementation, the log variant a switch
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <math.h>
-
 #include "nn/gnn-nn-private.h"
-#include "nn/gnn-softmax-private.h"
 
 /**
  * GnnSoftmax:
@@ -19,94 +17,179 @@
  * deprecated implicit choice does: 0 for inputs of 0, 1 or 3 dimensions,
  * else 1.
  */
+
+/**
+ * GnnLogSoftmax:
+ *
+ * Applies log(softmax(x)) along [property@Gnn.LogSoftmax:dim], computed
+ * stably, like `torch.nn.LogSoftmax(dim)`.
+ *
+ * [property@Gnn.LogSoftmax:dim] is %GNN_SOFTMAX_DIM_NONE by default,
+ * PyTorch's `dim=None` (printed as `dim=None`), which picks the dimension as
+ * PyTorch's deprecated implicit choice does: 0 for inputs of 0, 1 or 3
+ * dimensions, else 1.
+ */
+
+/* Both layers hold the same configuration; `log` is fixed by the type. */
+typedef struct
+{
+  gint     dim;
+  gboolean log;
+} SoftmaxFamily;
+
 struct _GnnSoftmax
 {
-  GnnModule parent_instance;
-  gint dim;
+  GnnModule     parent_instance;
+  SoftmaxFamily family;
+};
+
+struct _GnnLogSoftmax
+{
+  GnnModule     parent_instance;
+  SoftmaxFamily family;
 };
 
 enum {
   PROP_0,
-  PROP_DIM = GNN_SOFTMAX_PROP_DIM,
+  PROP_DIM,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (GnnSoftmax, gnn_softmax, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnLogSoftmax, gnn_log_softmax, GNN_TYPE_MODULE)
+
+static SoftmaxFamily *
+family (gpointer object)
+{
+  if (GNN_IS_LOG_SOFTMAX (object))
+    return &GNN_LOG_SOFTMAX (object)->family;
+  return &GNN_SOFTMAX (object)->family;
+}
+
+/* PyTorch's _get_softmax_dim: @dim, or for GNN_SOFTMAX_DIM_NONE 0 for
+ * inputs of 0, 1 or 3 dimensions, else 1. */
+static gint
+resolve_dim (gint       dim,
+             GnnTensor *input)
+{
+  guint ndim;
+
+  if (dim != GNN_SOFTMAX_DIM_NONE)
+    return dim;
+  ndim = gnn_tensor_get_ndim (input);
+  return ndim == 0 || ndim == 1 || ndim == 3 ? 0 : 1;
+}
 
 static GnnTensor *
-gnn_softmax_forward (GnnModule  *module,
-                     GnnTensor  *input,
-                     GError    **error)
+family_forward (GnnModule  *module,
+                GnnTensor  *input,
+                GError    **error)
 {
-  GnnSoftmax *self = GNN_SOFTMAX (module);
+  SoftmaxFamily *f = family (module);
+  gint dim = resolve_dim (f->dim, input);
 
-  return gnn_tensor_softmax (input, gnn_nn_softmax_resolve_dim (self->dim, input), error);
+  return f->log ? gnn_tensor_log_softmax (input, dim, error)
+                : gnn_tensor_softmax (input, dim, error);
 }
 
 static char *
-gnn_softmax_extra_repr (GnnModule *module)
+family_extra_repr (GnnModule *module)
 {
-  GnnSoftmax *self = GNN_SOFTMAX (module);
+  gint dim = family (module)->dim;
 
-  return gnn_nn_softmax_dim_repr (self->dim);
+  if (dim == GNN_SOFTMAX_DIM_NONE)
+    return g_strdup ("dim=None");
+  return g_strdup_printf ("dim=%d", dim);
 }
 
 static void
-gnn_softmax_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
+family_get_property (GObject    *object,
+                     guint       prop_id,
+                     GValue     *value,
+                     GParamSpec *pspec)
 {
-  gnn_nn_softmax_get_dim (object, prop_id, GNN_SOFTMAX (object)->dim, value, pspec);
+  if (prop_id == PROP_DIM)
+    g_value_set_int (value, family (object)->dim);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
-gnn_softmax_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
+family_set_property (GObject      *object,
+                     guint         prop_id,
+                     const GValue *value,
+                     GParamSpec   *pspec)
 {
-  gnn_nn_softmax_set_dim (object, prop_id, &GNN_SOFTMAX (object)->dim, value, pspec);
+  if (prop_id == PROP_DIM)
+    family (object)->dim = g_value_get_int (value);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+family_class_init (GObjectClass *object_class)
+{
+  GnnModuleClass *module_class = GNN_MODULE_CLASS (object_class);
+
+  object_class->get_property = family_get_property;
+  object_class->set_property = family_set_property;
+  module_class->forward = family_forward;
+  module_class->extra_repr = family_extra_repr;
+  /* Any int is a valid dim for construction: an out-of-range one is the
+   * input's business and fails in forward with PyTorch's IndexError. */
+  g_object_class_install_property (object_class, PROP_DIM,
+    g_param_spec_int ("dim", NULL, NULL, G_MININT, G_MAXINT, GNN_SOFTMAX_DIM_NONE,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS));
 }
 
 static void
 gnn_softmax_class_init (GnnSoftmaxClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GnnModuleClass *module_class = GNN_MODULE_CLASS (klass);
-
-  object_class->get_property = gnn_softmax_get_property;
-  object_class->set_property = gnn_softmax_set_property;
-  module_class->forward = gnn_softmax_forward;
-  module_class->extra_repr = gnn_softmax_extra_repr;
-
   /**
    * GnnSoftmax:dim:
    *
    * The dimension along which the softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    */
-  properties[PROP_DIM] = gnn_nn_softmax_dim_pspec ();
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  family_class_init (G_OBJECT_CLASS (klass));
+}
+
+static void
+gnn_log_softmax_class_init (GnnLogSoftmaxClass *klass)
+{
+  /**
+   * GnnLogSoftmax:dim:
+   *
+   * The dimension along which the log-softmax is computed, or
+   * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
+   */
+  family_class_init (G_OBJECT_CLASS (klass));
 }
 
 static void
 gnn_softmax_init (GnnSoftmax *self)
 {
+  self->family.log = FALSE;
+}
+
+static void
+gnn_log_softmax_init (GnnLogSoftmax *self)
+{
+  self->family.log = TRUE;
 }
 
 /**
  * gnn_softmax_new:
- * @dim:: the value of [property@Gnn.Softmax:dim]
+ * @dim: the value of [property@Gnn.Softmax:dim]
  *
  * Creates the layer, like `torch.nn.Softmax(dim)`.
  *
  * Returns: (transfer full): a new GnnSoftmax
+ *
+ * Since: 1.0
  */
 GnnSoftmax *
-gnn_softmax_new (gint         dim)
+gnn_softmax_new (gint dim)
 {
   return g_object_new (GNN_TYPE_SOFTMAX, "dim", dim, NULL);
 }
@@ -118,11 +201,47 @@ gnn_softmax_new (gint         dim)
  * Gets the dimension along which softmax is computed.
  *
  * Returns: the value of [property@Gnn.Softmax:dim]
+ *
+ * Since: 1.0
  */
 gint
 gnn_softmax_get_dim (GnnSoftmax *self)
 {
   g_return_val_if_fail (GNN_IS_SOFTMAX (self), 0);
 
-  return self->dim;
+  return self->family.dim;
+}
+
+/**
+ * gnn_log_softmax_new:
+ * @dim: the value of [property@Gnn.LogSoftmax:dim]
+ *
+ * Creates the layer, like `torch.nn.LogSoftmax(dim)`.
+ *
+ * Returns: (transfer full): a new GnnLogSoftmax
+ *
+ * Since: 1.0
+ */
+GnnLogSoftmax *
+gnn_log_softmax_new (gint dim)
+{
+  return g_object_new (GNN_TYPE_LOG_SOFTMAX, "dim", dim, NULL);
+}
+
+/**
+ * gnn_log_softmax_get_dim:
+ * @self: a GnnLogSoftmax
+ *
+ * Gets the dimension along which log-softmax is computed.
+ *
+ * Returns: the value of [property@Gnn.LogSoftmax:dim]
+ *
+ * Since: 1.0
+ */
+gint
+gnn_log_softmax_get_dim (GnnLogSoftmax *self)
+{
+  g_return_val_if_fail (GNN_IS_LOG_SOFTMAX (self), 0);
+
+  return self->family.dim;
 }

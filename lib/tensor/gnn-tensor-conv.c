@@ -495,43 +495,61 @@ pool_setup (const char *op,
   return TRUE;
 }
 
-/* Max over each window; padding never wins and NaN propagates (as in PyTorch). */
+/* The taps k in [*first, *end) of a window of @taps taps starting at @start
+ * with spacing @step that fall inside [0, size): the window walk skips the
+ * padding instead of testing every tap of a huge window. */
+static inline void
+window_taps (gint64  start,
+             gint64  step,
+             gint64  taps,
+             gint64  size,
+             gint64 *first,
+             gint64 *end)
+{
+  *first = start < 0 ? (-start + step - 1) / step : 0;
+  *end = start < size ? MIN (taps, (size - start + step - 1) / step) : 0;
+}
+
+/* Max over each window; padding never wins. PyTorch's rule picks the
+ * winner: the first maximum in scan order, and a NaN (the last one)
+ * propagates. The winner's index in the plane goes to @idx when given (-1
+ * for a window with no tap inside the input), for the backward pass. */
 #define DEFINE_MAX_POOL(T, suffix)                                                       \
 static void                                                                              \
 max_pool_##suffix (const PoolGeom *g,                                                    \
                    const T        *src,                                                  \
-                   T              *dst)                                                  \
+                   T              *dst,                                                  \
+                   gint64         *idx)                                                  \
 {                                                                                        \
   for (gint64 p = 0; p < g->planes; p++)                                                 \
     {                                                                                    \
       const T *plane = src + p * g->height * g->width;                                   \
                                                                                          \
       for (gint64 oy = 0; oy < g->out_h; oy++)                                           \
-        for (gint64 ox = 0; ox < g->out_w; ox++)                                         \
-          {                                                                              \
-            gint64 y0 = oy * g->sh - g->ph, x0 = ox * g->sw - g->pw;                     \
-            T best = -INFINITY;                                                          \
+        {                                                                                \
+          gint64 y0 = oy * g->sh - g->ph, i0, i1;                                        \
                                                                                          \
-            for (gint64 i = 0; i < g->kh; i++)                                           \
-              {                                                                          \
-                gint64 y = y0 + i * g->dh;                                               \
+          window_taps (y0, g->dh, g->kh, g->height, &i0, &i1);                           \
+          for (gint64 ox = 0; ox < g->out_w; ox++)                                       \
+            {                                                                            \
+              gint64 x0 = ox * g->sw - g->pw, j0, j1, best_i = -1;                       \
+              T best = -INFINITY;                                                        \
                                                                                          \
-                if (y < 0 || y >= g->height)                                             \
-                  continue;                                                              \
-                for (gint64 j = 0; j < g->kw; j++)                                       \
+              window_taps (x0, g->dw, g->kw, g->width, &j0, &j1);                        \
+              for (gint64 i = i0; i < i1; i++)                                           \
+                for (gint64 j = j0; j < j1; j++)                                         \
                   {                                                                      \
-                    gint64 x = x0 + j * g->dw;                                           \
-                    T v;                                                                 \
+                    gint64 at = (y0 + i * g->dh) * g->width + x0 + j * g->dw;            \
+                    T v = plane[at];                                                     \
                                                                                          \
-                    if (x < 0 || x >= g->width)                                          \
-                      continue;                                                          \
-                    v = plane[y * g->width + x];                                         \
-                    if (v > best || isnan (v))                                           \
-                      best = v;                                                          \
+                    if (best_i < 0 || v > best || isnan (v))                             \
+                      best = v, best_i = at;                                             \
                   }                                                                      \
-              }                                                                          \
-            *dst++ = best;                                                               \
-          }                                                                              \
+              *dst++ = best;                                                             \
+              if (idx != NULL)                                                           \
+                *idx++ = best_i;                                                         \
+            }                                                                            \
+        }                                                                                \
     }                                                                                    \
 }
 
@@ -575,11 +593,13 @@ gnn_tensor_max_pool2d (GnnTensor *input,
                        GError   **error)
 {
   g_autoptr(GnnTensor) xc = NULL;
+  g_autoptr(GnnTensor) indices = NULL;
   gint64 out_shape[4];
   PoolGeom g;
   GnnTensor *out;
   const guint8 *x;
   guint8 *o;
+  gint64 *idx = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
 
@@ -590,16 +610,29 @@ gnn_tensor_max_pool2d (GnnTensor *input,
                                            gnn_tensor_priv (input)->ndim, FALSE, error);
   if (out == NULL)
     return NULL;
+  /* The winners' indices, for backward, only when it will run. */
+  if (!gnn_grad_mode_off && gnn_tensor_priv (input)->requires_grad)
+    {
+      indices = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, out_shape,
+                                                   gnn_tensor_priv (input)->ndim, FALSE, error);
+      if (indices == NULL)
+        {
+          g_object_unref (out);
+          return NULL;
+        }
+      idx = (gint64 *) (gpointer) gnn_tensor_priv_data (gnn_tensor_priv (indices));
+    }
   xc = gnn_tensor_contiguous (input);
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
   if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
-    max_pool_f32 (&g, (const float *) x, (float *) o);
+    max_pool_f32 (&g, (const float *) x, (float *) o, idx);
   else
-    max_pool_f64 (&g, (const double *) x, (double *) o);
+    max_pool_f64 (&g, (const double *) x, (double *) o, idx);
   return gnn_tensor_record (GNN_OP_MAX_POOL2D, out, &input, 1,
                             &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
-                                                       padding_w, dilation_h, dilation_w }, .n_ints = 8 });
+                                                       padding_w, dilation_h, dilation_w }, .n_ints = 8,
+                                             .extra = { indices } });
 }
 
 /* Mean over each window with PyTorch's divisor rules. */

@@ -304,6 +304,57 @@ test_pool_layer_forward (void)
   gnn_test_assert_values (y, expect, 4, 1e-5);
 }
 
+/* The gradient goes to the element forward picked (saved indices), with
+ * PyTorch's rule: the first maximum in scan order, the last NaN; values and
+ * gradients as torch 1.13 gives them. A huge window walks only its taps
+ * inside the input (it used to take 11 s). */
+static void
+check_max_pool_grad (const double *values,
+                     gint64        h,
+                     gint64        w,
+                     gint64        kh,
+                     gint64        kw,
+                     gint64        stride,
+                     gboolean      ceil_mode,
+                     const double *expect_out,
+                     gsize         n_out,
+                     const double *expect_grad)
+{
+  const gint64 shape[4] = { 1, 1, h, w };
+  g_autoptr(GnnTensor) x = gnn_tensor_new_from_doubles (values, h * w, shape, 4, NULL);
+  g_autoptr(GnnTensor) xf = gnn_tensor_to_dtype (x, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) y = NULL;
+  g_autoptr(GnnTensor) total = NULL;
+  g_autoptr(GError) error = NULL;
+
+  gnn_tensor_set_requires_grad (xf, TRUE);
+  y = gnn_tensor_max_pool2d (xf, kh, kw, stride, stride, 0, 0, 1, 1, ceil_mode, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_values (y, expect_out, n_out, 0);
+  total = gnn_tensor_sum (y, NULL, 0, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_backward (total, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  gnn_test_assert_values (gnn_tensor_get_grad (xf), expect_grad, h * w, 0);
+}
+
+static void
+test_max_pool2d_grad_ties (void)
+{
+  const double ones[4] = { 1, 1, 1, 1 }, neg_inf[4] = { -INFINITY, -INFINITY, -INFINITY, -INFINITY };
+  const double nans[4] = { NAN, 1, NAN, 2 }, overlap[6] = { 1, 3, 3, 2, 3, 0 };
+  const double row[4] = { 1, 2, 3, 4 };
+
+  check_max_pool_grad (ones, 2, 2, 2, 2, 0, FALSE, (double[]) { 1 }, 1, (double[]) { 1, 0, 0, 0 });
+  check_max_pool_grad (neg_inf, 2, 2, 2, 2, 0, FALSE, (double[]) { -INFINITY }, 1,
+                       (double[]) { 1, 0, 0, 0 });
+  check_max_pool_grad (nans, 2, 2, 2, 2, 0, FALSE, (double[]) { NAN }, 1, (double[]) { 0, 0, 1, 0 });
+  check_max_pool_grad (overlap, 2, 3, 2, 2, 1, FALSE, (double[]) { 3, 3 }, 2,
+                       (double[]) { 0, 2, 0, 0, 0, 0 });
+  check_max_pool_grad (row, 1, 4, 1, G_MAXINT32, 0, TRUE, (double[]) { 4 }, 1,
+                       (double[]) { 0, 0, 0, 1 });
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,6 +376,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nn/max-pool2d/values", test_max_pool2d_values);
   g_test_add_func ("/nn/max-pool2d/ceil-and-padding", test_max_pool2d_ceil_and_padding);
   g_test_add_func ("/nn/max-pool2d/nan", test_max_pool2d_nan);
+  g_test_add_func ("/nn/max-pool2d/grad-ties", test_max_pool2d_grad_ties);
   g_test_add_func ("/nn/max-pool2d/bad-padding", test_max_pool2d_bad_padding);
   g_test_add_func ("/nn/pool/output-too-small", test_pool_output_too_small);
   g_test_add_func ("/nn/pool/bad-ndim", test_pool_bad_ndim);

@@ -1,10 +1,63 @@
-/* gnn-loss.c: loss functions built from differentiable tensor ops
+/* gnn-functional.c: functional losses (torch.nn.functional) built from
+ * differentiable tensor ops
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
 
-#include "autograd/gnn-autograd-private.h"
+#include <gnn/gnn.h>
+
+/* Only the public tensor API: the losses are compositions of
+ * differentiable ops, and autograd records them. */
+
+/* A tensor's dtype and shape, read through the public accessors. */
+typedef struct
+{
+  GnnDType      dtype;
+  guint         ndim;
+  const gint64 *shape;
+} Info;
+
+static Info
+info_of (GnnTensor *t)
+{
+  Info info;
+
+  info.dtype = gnn_tensor_get_dtype (t);
+  info.shape = gnn_tensor_get_shape (t, &info.ndim);
+  return info;
+}
+
+/* "[2, 3]", as the tensor messages print shapes. */
+static char *
+shape_string (const gint64 *shape,
+              guint         ndim)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint d = 0; d < ndim; d++)
+    g_string_append_printf (s, d ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, shape[d]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+/* A @dtype tensor of @shape from @values (which it frees). */
+static GnnTensor *
+from_doubles (double        *values,
+              const gint64  *shape,
+              guint          ndim,
+              GnnDType       dtype,
+              GError       **error)
+{
+  g_autofree double *owned = values;
+  g_autoptr(GnnTensor) t = NULL;
+  gint64 n = 1;
+
+  for (guint d = 0; d < ndim; d++)
+    n *= shape[d];
+  t = gnn_tensor_new_from_doubles (owned, (gsize) n, shape, ndim, error);
+  return t != NULL ? gnn_tensor_to_dtype (t, dtype, error) : NULL;
+}
 
 #define TRY(expr) G_STMT_START { if ((expr) == NULL) return NULL; } G_STMT_END
 #define TRYB(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
@@ -60,7 +113,7 @@ flatten_classes (const char *op,
                  Flat       *f,
                  GError    **error)
 {
-  GnnTensorPrivate *ip = gnn_tensor_priv (input), *tp = gnn_tensor_priv (target);
+  Info ii = info_of (input), ti = info_of (target), *ip = &ii, *tp = &ti;
   gint64 expect[GNN_MAX_DIMS];
   guint en = 0;
   g_autoptr(GnnTensor) t64 = NULL;
@@ -86,15 +139,15 @@ flatten_classes (const char *op,
       expect[en++] = ip->shape[d];
   if (tp->ndim != en || memcmp (tp->shape, expect, sizeof (gint64) * en) != 0)
     {
-      g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
-      g_autofree char *ts = gnn_shape_to_string (tp->shape, tp->ndim);
+      g_autofree char *is = shape_string (ip->shape, ip->ndim);
+      g_autofree char *ts = shape_string (tp->shape, tp->ndim);
 
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                    "%s: expected target of shape %s for input of shape %s (class dim %d), got %s",
                    op, en == 0 ? "[]" : "", is, ip->ndim == 1 ? 0 : 1, ts);
       if (en > 0)
         {
-          g_autofree char *es = gnn_shape_to_string (expect, en);
+          g_autofree char *es = shape_string (expect, en);
 
           g_clear_error (error);
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
@@ -143,21 +196,21 @@ target_masks (const char *op,
               GnnTensor **row_weight_out,
               GError    **error)
 {
-  GnnTensorPrivate *tp = gnn_tensor_priv (f->target);
+  Info ti = info_of (f->target), *tp = &ti;
   gint64 m = tp->shape[0], c = f->classes;
   const gint64 *t;
   g_autofree double *wv = NULL;
   double *oh, *rw;
-  GnnMeta mm = { dtype, 2, { m, c } }, rm = { dtype, 1, { m } };
+  const gint64 mm[2] = { m, c };
   g_autoptr(GnnTensor) tc = gnn_tensor_contiguous (f->target);
 
   if (weight != NULL)
     {
-      GnnTensorPrivate *wp = gnn_tensor_priv (weight);
+      Info wi = info_of (weight), *wp = &wi;
 
       if (wp->ndim != 1 || wp->shape[0] != c)
         {
-          g_autofree char *ws = gnn_shape_to_string (wp->shape, wp->ndim);
+          g_autofree char *ws = shape_string (wp->shape, wp->ndim);
 
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                        "%s: weight tensor should be defined either for all %" G_GINT64_FORMAT
@@ -166,7 +219,7 @@ target_masks (const char *op,
         }
       wv = gnn_tensor_to_doubles (weight, NULL);
     }
-  t = (const gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (tc));
+  t = gnn_tensor_get_data (tc);
   oh = g_new0 (double, MAX (m * c, 1));
   rw = g_new0 (double, MAX (m, 1));
   for (gint64 i = 0; i < m; i++)
@@ -184,8 +237,18 @@ target_masks (const char *op,
       oh[i * c + t[i]] = 1.0;
       rw[i] = wv != NULL ? wv[t[i]] : 1.0;
     }
-  *onehot_out = gnn_ag_from_doubles (oh, &mm);
-  *row_weight_out = gnn_ag_from_doubles (rw, &rm);
+  *onehot_out = from_doubles (oh, mm, 2, dtype, error);
+  if (*onehot_out == NULL)
+    {
+      g_free (rw);
+      return FALSE;
+    }
+  *row_weight_out = from_doubles (rw, &m, 1, dtype, error);
+  if (*row_weight_out == NULL)
+    {
+      g_clear_object (onehot_out);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -254,7 +317,7 @@ gnn_nll_loss (GnnTensor    *input,
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
   if (!check_reduction (reduction, error) ||
       !flatten_classes ("nll_loss", input, target, &f, error) ||
-      !target_masks ("nll_loss", &f, weight, ignore_index, gnn_tensor_priv (input)->dtype,
+      !target_masks ("nll_loss", &f, weight, ignore_index, gnn_tensor_get_dtype (input),
                      &onehot, &row_weight, error))
     return NULL;
   return nll_rows (&f, onehot, row_weight, reduction, error);
@@ -314,15 +377,15 @@ gnn_cross_entropy (GnnTensor    *input,
                    "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing);
       return NULL;
     }
-  if (gnn_tensor_priv (input)->ndim == 0)
+  if (gnn_tensor_get_ndim (input) == 0)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_SHAPE,
                            "cross_entropy: expected an input of at least 1 dim, got a 0-d tensor");
       return NULL;
     }
-  TRY (logp = gnn_tensor_log_softmax (input, gnn_tensor_priv (input)->ndim == 1 ? 0 : 1, error));
+  TRY (logp = gnn_tensor_log_softmax (input, gnn_tensor_get_ndim (input) == 1 ? 0 : 1, error));
   if (!flatten_classes ("cross_entropy", logp, target, &f, error) ||
-      !target_masks ("cross_entropy", &f, weight, ignore_index, gnn_tensor_priv (input)->dtype,
+      !target_masks ("cross_entropy", &f, weight, ignore_index, gnn_tensor_get_dtype (input),
                      &onehot, &row_weight, error))
     return NULL;
   TRY (nll = nll_rows (&f, onehot, row_weight, reduction, error));
@@ -333,7 +396,7 @@ gnn_cross_entropy (GnnTensor    *input,
   rows = f.rows;
   if (weight != NULL)
     {
-      g_autoptr(GnnTensor) wc = gnn_tensor_to_dtype (weight, gnn_tensor_priv (rows)->dtype, error);
+      g_autoptr(GnnTensor) wc = gnn_tensor_to_dtype (weight, gnn_tensor_get_dtype (rows), error);
 
       TRY (wc);
       TRY (smooth_terms = gnn_tensor_mul (rows, wc, error));
@@ -378,12 +441,12 @@ check_same_shape (GnnTensor *input,
                   GnnTensor *target,
                   GError   **error)
 {
-  GnnTensorPrivate *ip = gnn_tensor_priv (input), *tp = gnn_tensor_priv (target);
+  Info ii = info_of (input), ti = info_of (target), *ip = &ii, *tp = &ti;
 
   if (ip->ndim != tp->ndim || memcmp (ip->shape, tp->shape, sizeof (gint64) * ip->ndim) != 0)
     {
-      g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
-      g_autofree char *ts = gnn_shape_to_string (tp->shape, tp->ndim);
+      g_autofree char *is = shape_string (ip->shape, ip->ndim);
+      g_autofree char *ts = shape_string (tp->shape, tp->ndim);
 
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                    "Target size (torch.Size(%s)) must be the same as input size (torch.Size(%s))",

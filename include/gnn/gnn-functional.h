@@ -1,4 +1,4 @@
-/* gnn-loss.h: loss functions (torch.nn.functional losses)
+/* gnn-functional.h: functional losses (torch.nn.functional)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
