@@ -78,20 +78,27 @@ gnn_cosine_annealing_lr_set_property (GObject      *object,
     }
 }
 
+/* The GObject range already refuses t_max < 1 on g_object_set; the C
+ * constructor checks first so its caller gets a GError, not a warning. */
+static gboolean
+check_t_max (gint64    t_max,
+             GError  **error)
+{
+  if (t_max < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "CosineAnnealingLR: T_max must be a positive integer, got %" G_GINT64_FORMAT,
+                   t_max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 gnn_cosine_annealing_lr_validate (GnnLRScheduler  *scheduler,
                                   GError         **error)
 {
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (scheduler);
-
-  if (self->t_max < 1)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "CosineAnnealingLR: T_max must be a positive integer, got %" G_GINT64_FORMAT,
-                   self->t_max);
-      return FALSE;
-    }
-  return TRUE;
+  return check_t_max (GNN_COSINE_ANNEALING_LR (scheduler)->t_max, error);
 }
 
 /* Python's % (result has the divisor's sign). */
@@ -141,7 +148,7 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    * The number of epochs of a half period (PyTorch's `T_max`, at least 1).
    */
   properties[PROP_T_MAX] =
-    g_param_spec_int64 ("t-max", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+    g_param_spec_int64 ("t-max", NULL, NULL, 1, G_MAXINT64, 1,
                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   /**
    * GnnCosineAnnealingLR:eta-min:
@@ -181,6 +188,8 @@ gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,
   g_autoptr (GnnLRScheduler) self = NULL;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  if (!check_t_max (t_max, error))
+    return NULL;
   self = g_object_new (GNN_TYPE_COSINE_ANNEALING_LR, "optimizer", optimizer,
                        "t-max", t_max, "eta-min", eta_min, NULL);
   if (!g_initable_init (G_INITABLE (self), NULL, error))

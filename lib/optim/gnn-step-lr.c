@@ -74,20 +74,27 @@ gnn_step_lr_set_property (GObject      *object,
     }
 }
 
+/* The GObject range already refuses step_size < 1 on g_object_set; the C
+ * constructor checks first so its caller gets a GError, not a warning. */
+static gboolean
+check_step_size (gint64    step_size,
+                 GError  **error)
+{
+  if (step_size < 1)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "StepLR: step_size must be a positive integer, got %" G_GINT64_FORMAT,
+                   step_size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 gnn_step_lr_validate (GnnLRScheduler  *scheduler,
                       GError         **error)
 {
-  GnnStepLR *self = GNN_STEP_LR (scheduler);
-
-  if (self->step_size < 1)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "StepLR: step_size must be a positive integer, got %" G_GINT64_FORMAT,
-                   self->step_size);
-      return FALSE;
-    }
-  return TRUE;
+  return check_step_size (GNN_STEP_LR (scheduler)->step_size, error);
 }
 
 static double
@@ -116,10 +123,11 @@ gnn_step_lr_class_init (GnnStepLRClass *klass)
   /**
    * GnnStepLR:step-size:
    *
-   * The period of the decay, in epochs (at least 1).
+   * The period of the decay, in epochs (at least 1; GObject refuses smaller
+   * values, so a step can never divide by zero).
    */
   properties[PROP_STEP_SIZE] =
-    g_param_spec_int64 ("step-size", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+    g_param_spec_int64 ("step-size", NULL, NULL, 1, G_MAXINT64, 1,
                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   /**
    * GnnStepLR:gamma:
@@ -160,6 +168,8 @@ gnn_step_lr_new (GnnOptimizer  *optimizer,
   g_autoptr (GnnLRScheduler) self = NULL;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (optimizer), NULL);
+  if (!check_step_size (step_size, error))
+    return NULL;
   self = g_object_new (GNN_TYPE_STEP_LR, "optimizer", optimizer,
                        "step-size", step_size, "gamma", gamma, NULL);
   if (!g_initable_init (G_INITABLE (self), NULL, error))

@@ -17,17 +17,14 @@
  *     a bare ConcatDataset crashes in get_length (SIGSEGV,
  *     gnn-concat-dataset.c:27); DataLoader's batch-size and shuffle are
  *     not construct properties.
- *   optim: StepLR's step-size and CosineAnnealingLR's t-max default to 0,
- *     which their init refuses, so they cannot be built bare. */
+ */
 static const char *const pending[] = {
   "GnnBatchSampler",
   "GnnConcatDataset",
-  "GnnCosineAnnealingLR",
   "GnnDataLoader",
   "GnnDistributedSampler",
   "GnnRandomSampler",
   "GnnSequentialSampler",
-  "GnnStepLR",
   "GnnWeightedRandomSampler",
 };
 
