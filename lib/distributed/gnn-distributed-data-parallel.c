@@ -174,8 +174,11 @@ broadcast_from_rank0 (GnnProcessGroup *group,
 
   for (guint i = 0; i < tensors->len && ok; i++)
     {
-      GnnWork *work = gnn_process_group_broadcast (group, g_ptr_array_index (tensors, i), 0, error);
+      GnnWork *work;
 
+      if (g_ptr_array_index (tensors, i) == NULL)   /* an empty slot */
+        continue;
+      work = gnn_process_group_broadcast (group, g_ptr_array_index (tensors, i), 0, error);
       if (work == NULL)
         ok = FALSE;
       else
@@ -191,7 +194,7 @@ gnn_ddp_initable_init (GInitable     *initable,
                        GError       **error)
 {
   GnnDistributedDataParallel *self = GNN_DISTRIBUTED_DATA_PARALLEL (initable);
-  g_autoptr(GObject) child = NULL;
+  GObject *child;
   g_auto(GStrv) all_names = NULL;
   g_autoptr(GPtrArray) all = NULL;
   g_autoptr(GPtrArray) params = g_ptr_array_new_with_free_func (g_object_unref);
@@ -220,7 +223,8 @@ gnn_ddp_initable_init (GInitable     *initable,
 
   all = gnn_module_named_parameters (GNN_MODULE (child), NULL, TRUE, &all_names);
   for (guint k = 0; k < all->len; k++)
-    if (gnn_tensor_get_requires_grad (g_ptr_array_index (all, k)))
+    if (g_ptr_array_index (all, k) != NULL &&
+        gnn_tensor_get_requires_grad (g_ptr_array_index (all, k)))
       {
         g_ptr_array_add (params, g_object_ref (g_ptr_array_index (all, k)));
         g_ptr_array_add (names, g_strdup (all_names[k]));
@@ -243,7 +247,7 @@ gnn_ddp_initable_init (GInitable     *initable,
     g_autoptr(GnnNoGradGuard) no_grad = gnn_no_grad_guard_new ();
 
     for (guint i = 0; i < buffers->len; i++)
-      g_ptr_array_add (states, g_ptr_array_index (buffers, i));
+      g_ptr_array_add (states, g_object_ref (g_ptr_array_index (buffers, i)));
     if (!broadcast_from_rank0 (self->group, states, error))
       return FALSE;
   }
@@ -269,7 +273,7 @@ gnn_ddp_forward (GnnModule  *module,
                  GError    **error)
 {
   GnnDistributedDataParallel *self = GNN_DISTRIBUTED_DATA_PARALLEL (module);
-  g_autoptr(GObject) child = gnn_module_get_child (module, "module", NULL);
+  GObject *child = gnn_module_get_child (module, "module", NULL);
 
   if (self->reducer == NULL || child == NULL)
     {
@@ -469,11 +473,10 @@ gnn_distributed_data_parallel_new (GnnModule        *module,
 GnnModule *
 gnn_distributed_data_parallel_get_module (GnnDistributedDataParallel *self)
 {
-  g_autoptr(GObject) child = NULL;
+  GObject *child;
 
   g_return_val_if_fail (GNN_IS_DISTRIBUTED_DATA_PARALLEL (self), NULL);
   child = gnn_module_get_child (GNN_MODULE (self), "module", NULL);
-  /* The registry keeps its reference. */
   return GNN_IS_MODULE (child) ? GNN_MODULE (child) : NULL;
 }
 
