@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Runs a program under mpirun for meson test (suite 'mpi').
 
-    run-mpi.py NP [--expect-killed] PROGRAM ARGS...
+    run-mpi.py NP [--expect-killed [--recovery]] PROGRAM ARGS...
 
 Sets what mpirun needs in a container (running as root is allowed,
 --oversubscribe so 3 ranks fit on 2 cores, no core binding, shared-memory
 single copy off) and skips (exit 77) with a clear message only when mpirun
 is missing. With --expect-killed the program's last rank kills itself
 (SIGKILL) during a collective: the test passes when mpirun ends within 5 s
-of the kill with a non-zero status.
+of the kill with a non-zero status. mpirun normally ends such a job
+itself; with --recovery it lets the survivors run (--enable-recovery), so
+the test checks Gnn's own guarantee: every surviving rank's wait fails with
+a GError (the program prints "failed as expected") within the limit.
 """
 import os
 import shutil
@@ -43,11 +46,14 @@ def mpi_env():
 def main():
     args = sys.argv[1:]
     np = int(args.pop(0))
-    expect_killed = False
+    expect_killed = recovery = False
     if args and args[0] == "--expect-killed":
         expect_killed = True
         args.pop(0)
-    cmd = mpirun_command(np, args)
+    if args and args[0] == "--recovery":
+        recovery = True
+        args.pop(0)
+    cmd = mpirun_command(np, (["--enable-recovery"] if recovery else []) + args)
     env = mpi_env()
     if not expect_killed:
         proc = subprocess.run(cmd, env=env, timeout=120)
@@ -67,9 +73,14 @@ def main():
             killed = int(f.read()) / 1e6
     took = ended - killed
     print(f"mpirun exited with status {proc.returncode}, {took:.2f} s after the kill")
-    if proc.returncode == 0:
+    if proc.returncode == 0 and not recovery:
         print("FAIL: the job succeeded although a rank was killed")
         sys.exit(1)
+    if recovery:
+        survivors = proc.stdout.count("the collective failed as expected")
+        if survivors != np - 1:
+            print(f"FAIL: {survivors} of {np - 1} surviving ranks reported the failure")
+            sys.exit(1)
     if took > KILL_LIMIT_S:
         print(f"FAIL: the surviving ranks took {took:.2f} s (limit {KILL_LIMIT_S} s)")
         sys.exit(1)

@@ -488,7 +488,7 @@ scenario_killed (void)
   g_usleep (200000);
   work = gnn_process_group_all_reduce (pg, t, GNN_REDUCE_OP_SUM, &error);
   g_assert_nonnull (work);
-  g_assert_false (gnn_work_wait (work, 3000, &error));
+  g_assert_false (gnn_work_wait (work, 2000, &error));
   g_assert_nonnull (error);
   printf ("rank %d: the collective failed as expected: %s\n", rank, error->message);
   fflush (stdout);
