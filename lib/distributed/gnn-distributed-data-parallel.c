@@ -466,6 +466,8 @@ gnn_distributed_data_parallel_new (GnnModule        *module,
  * gnn_distributed_data_parallel_get_module:
  * @self: a #GnnDistributedDataParallel
  *
+ * The wrapped module, like `ddp.module`.
+ *
  * Returns: (transfer none) (nullable): the wrapped module (`ddp.module`)
  *
  * Since: 1.0
@@ -483,6 +485,8 @@ gnn_distributed_data_parallel_get_module (GnnDistributedDataParallel *self)
 /**
  * gnn_distributed_data_parallel_get_process_group:
  * @self: a #GnnDistributedDataParallel
+ *
+ * The process group the gradients are averaged over.
  *
  * Returns: (transfer none): the group gradients are averaged over
  *
@@ -517,6 +521,8 @@ gnn_distributed_data_parallel_set_require_backward_grad_sync (GnnDistributedData
  * gnn_distributed_data_parallel_get_require_backward_grad_sync:
  * @self: a #GnnDistributedDataParallel
  *
+ * Reads [property@Gnn.DistributedDataParallel:require-backward-grad-sync].
+ *
  * Returns: whether the backward after the next forward averages gradients
  *
  * Since: 1.0
@@ -531,6 +537,8 @@ gnn_distributed_data_parallel_get_require_backward_grad_sync (GnnDistributedData
 /**
  * gnn_distributed_data_parallel_get_n_buckets:
  * @self: a #GnnDistributedDataParallel
+ *
+ * The number of buckets the gradients are averaged in.
  *
  * Returns: the number of gradient buckets
  *

@@ -248,6 +248,8 @@ gnn_process_group_is_available (void)
  * gnn_process_group_get_rank:
  * @self: a #GnnProcessGroup
  *
+ * This process's rank in the group.
+ *
  * Returns: this process's rank (`dist.get_rank ()`)
  *
  * Since: 1.0
@@ -262,6 +264,8 @@ gnn_process_group_get_rank (GnnProcessGroup *self)
 /**
  * gnn_process_group_get_world_size:
  * @self: a #GnnProcessGroup
+ *
+ * The number of ranks in the group.
  *
  * Returns: the number of ranks (`dist.get_world_size ()`)
  *
@@ -278,6 +282,8 @@ gnn_process_group_get_world_size (GnnProcessGroup *self)
  * gnn_process_group_get_backend:
  * @self: a #GnnProcessGroup
  *
+ * The name of the group's backend.
+ *
  * Returns: the backend's name, `"mpi"`
  *
  * Since: 1.0
@@ -292,6 +298,8 @@ gnn_process_group_get_backend (GnnProcessGroup *self)
 /**
  * gnn_process_group_get_timeout:
  * @self: a #GnnProcessGroup
+ *
+ * Reads [property@Gnn.ProcessGroup:timeout].
  *
  * Returns: the default wait timeout in milliseconds
  *
@@ -759,6 +767,8 @@ gnn_init_process_group (const char  *backend,
 /**
  * gnn_get_default_process_group:
  *
+ * The default group created by [func@Gnn.init_process_group].
+ *
  * Returns: (transfer none) (nullable): the default group, or %NULL before
  *   [func@Gnn.init_process_group]
  *
@@ -777,6 +787,8 @@ gnn_get_default_process_group (void)
 
 /**
  * gnn_distributed_is_initialized:
+ *
+ * Whether [func@Gnn.init_process_group] created the default group.
  *
  * Returns: whether the default group exists (`dist.is_initialized ()`)
  *
