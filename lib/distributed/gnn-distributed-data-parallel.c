@@ -211,7 +211,7 @@ gnn_ddp_initable_init (GInitable     *initable,
                            "DistributedDataParallel needs the module to wrap (the \"module\" property)");
       return FALSE;
     }
-  if (self->group == NULL)
+  if (self->group == NULL && gnn_get_default_process_group () != NULL)
     self->group = g_object_ref (gnn_get_default_process_group ());
   if (self->group == NULL)
     {
