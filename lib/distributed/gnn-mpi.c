@@ -23,11 +23,9 @@
 
 static GMutex mpi_lock;
 static gboolean initialized;
-static gboolean finalized;
 static gint broken;            /* atomic */
 static char *broken_reason;    /* under mpi_lock */
 static GAsyncQueue *queue;     /* GnnWork */
-static GThread *comm_thread;
 static gint world_rank, world_size = 1;
 
 gboolean
@@ -77,6 +75,9 @@ gnn_mpi_submit (GnnWork *work)
 }
 
 #ifdef GNN_HAVE_MPI
+
+static gboolean finalized;
+static GThread *comm_thread;   /* runs for the life of the process */
 
 static gboolean
 mpi_failed (int         rc,
