@@ -59,9 +59,7 @@ gnn_train_distributed_sampler (GnnDataset *dataset,
 {
   if (group == NULL)
     return NULL;
-  return GNN_SAMPLER (gnn_distributed_sampler_new (dataset, gnn_process_group_get_world_size (group),
-                                                  gnn_process_group_get_rank (group), TRUE, seed,
-                                                  FALSE, error));
+  return GNN_SAMPLER (gnn_distributed_sampler_new_for_group (dataset, group, TRUE, seed, FALSE, error));
 }
 
 void

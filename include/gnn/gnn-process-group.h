@@ -11,6 +11,8 @@
 #include <gio/gio.h>
 #include <gnn/gnn-version-macros.h>
 #include <gnn/gnn-tensor.h>
+#include <gnn/gnn-dataset.h>
+#include <gnn/gnn-distributed-sampler.h>
 
 G_BEGIN_DECLS
 
@@ -110,5 +112,14 @@ GNN_AVAILABLE_IN_ALL
 gboolean         gnn_distributed_is_initialized   (void);
 GNN_AVAILABLE_IN_ALL
 void             gnn_destroy_process_group        (void);
+
+/* DistributedSampler with rank and world size from a group */
+GNN_AVAILABLE_IN_ALL
+GnnDistributedSampler *gnn_distributed_sampler_new_for_group (GnnDataset       *dataset,
+                                                              GnnProcessGroup  *group,
+                                                              gboolean          shuffle,
+                                                              guint64           seed,
+                                                              gboolean          drop_last,
+                                                              GError          **error);
 
 G_END_DECLS

@@ -832,3 +832,46 @@ gnn_distributed_default_rank (gint64 *rank,
   *world_size = group->world_size;
   return TRUE;
 }
+
+/**
+ * gnn_distributed_sampler_new_for_group:
+ * @dataset: the dataset to shard
+ * @group: (nullable): the process group, or %NULL for the default one
+ * @shuffle: whether to shuffle (with `seed + epoch`)
+ * @seed: the shuffling seed, the same on every rank
+ * @drop_last: whether to drop the tail instead of padding
+ * @error: return location for a #GError
+ *
+ * A [class@Gnn.DistributedSampler] for this rank of @group: PyTorch's
+ * `DistributedSampler (dataset)` with `num_replicas` and `rank` left to the
+ * process group. Call [method@Gnn.DistributedSampler.set_epoch] with the
+ * same epoch on every rank.
+ *
+ * Returns: (transfer full): the sampler, or %NULL with @error set when there
+ *   is no group ("Default process group has not been initialized, please
+ *   make sure to call init_process_group.")
+ *
+ * Since: 1.0
+ */
+GnnDistributedSampler *
+gnn_distributed_sampler_new_for_group (GnnDataset       *dataset,
+                                       GnnProcessGroup  *group,
+                                       gboolean          shuffle,
+                                       guint64           seed,
+                                       gboolean          drop_last,
+                                       GError          **error)
+{
+  g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (group == NULL || GNN_IS_PROCESS_GROUP (group), NULL);
+  if (group == NULL)
+    group = gnn_get_default_process_group ();
+  if (group == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED,
+                           "Default process group has not been initialized, please make sure to "
+                           "call init_process_group.");
+      return NULL;
+    }
+  return gnn_distributed_sampler_new (dataset, group->world_size, group->rank, shuffle, seed,
+                                      drop_last, error);
+}

@@ -42,6 +42,17 @@ test_ddp_needs_a_group (void)
 }
 
 static void
+test_sampler_needs_a_group (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_zeros ((gint64[]) { 4 }, 1, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (&t, 1, NULL);
+
+  g_assert_null (gnn_distributed_sampler_new_for_group (GNN_DATASET (ds), NULL, TRUE, 0, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED);
+}
+
+static void
 test_unknown_backend (void)
 {
   g_autoptr(GError) error = NULL;
@@ -81,6 +92,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/distributed/state-dict/consume-prefix", test_consume_prefix);
   g_test_add_func ("/distributed/ddp/needs-a-group", test_ddp_needs_a_group);
+  g_test_add_func ("/distributed/sampler/needs-a-group", test_sampler_needs_a_group);
   g_test_add_func ("/distributed/process-group/unknown-backend", test_unknown_backend);
   g_test_add_func ("/distributed/process-group/without-mpi", test_without_mpi);
   return g_test_run ();
