@@ -48,33 +48,28 @@ barrier (void)
   wait_or_die (gnn_process_group_barrier (pg, &error), error);
 }
 
-/* Seconds per call: the best of 5 loops of @iters calls. */
-static double
-time_gnn (GnnTensor *t, int iters)
+typedef struct { GnnTensor *tensor; float *raw; gint64 n; } Buffers;
+
+static void
+gnn_op (Buffers *b)
 {
-  double best = G_MAXDOUBLE;
+  GError *error = NULL;
 
-  for (int rep = 0; rep < 5; rep++)
-    {
-      double start;
-
-      barrier ();
-      start = bench_now_seconds ();
-      for (int i = 0; i < iters; i++)
-        {
-          GError *error = NULL;
-
-          wait_or_die (gnn_process_group_all_reduce (pg, t, GNN_REDUCE_OP_SUM, &error), error);
-        }
-      best = MIN (best, (bench_now_seconds () - start) / iters);
-    }
-  return best;
+  wait_or_die (gnn_process_group_all_reduce (pg, b->tensor, GNN_REDUCE_OP_SUM, &error), error);
 }
 
 /* MPI_Allreduce from this thread: the Gnn communication thread is idle
  * between collectives, so MPI_THREAD_SERIALIZED holds. */
+static void
+raw_op (Buffers *b)
+{
+  MPI_Allreduce (MPI_IN_PLACE, b->raw, (int) b->n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+/* Seconds per call: the best of 5 loops of @iters calls, each loop started
+ * on all ranks together. */
 static double
-time_raw (float *buf, gint64 n, int iters)
+time_best (void (*op) (Buffers *), Buffers *b, int iters)
 {
   double best = G_MAXDOUBLE;
 
@@ -85,7 +80,7 @@ time_raw (float *buf, gint64 n, int iters)
       barrier ();
       start = bench_now_seconds ();
       for (int i = 0; i < iters; i++)
-        MPI_Allreduce (MPI_IN_PLACE, buf, (int) n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        op (b);
       best = MIN (best, (bench_now_seconds () - start) / iters);
     }
   return best;
@@ -113,8 +108,8 @@ run_allreduce (gint64 max_bytes, gboolean smoke)
             die ("smoke: wrong all_reduce result", NULL);
           iters = 1;
         }
-      g = time_gnn (t, iters);
-      r = time_raw (raw, n, iters);
+      g = time_best (gnn_op, &(Buffers) { t, raw, n }, iters);
+      r = time_best (raw_op, &(Buffers) { t, raw, n }, iters);
       if (rank == 0)
         printf ("{\"kind\": \"allreduce\", \"ranks\": %d, \"bytes\": %" G_GINT64_FORMAT
                 ", \"gnn_seconds\": %.9g, \"mpi_seconds\": %.9g, \"gnn_gbps\": %.6g, \"mpi_gbps\": %.6g}\n",
