@@ -183,7 +183,8 @@ gnn_work_wait (GnnWork  *self,
                gint64    timeout_ms,
                GError  **error)
 {
-  gint64 limit = timeout_ms >= 0 ? timeout_ms : self->timeout_ms;
+  /* Clamped so that the deadline in microseconds cannot overflow. */
+  gint64 limit = MIN (timeout_ms >= 0 ? timeout_ms : self->timeout_ms, G_MAXINT64 / 4000);
   gint64 deadline;
   gboolean timed_out = FALSE;
 
