@@ -181,7 +181,7 @@ scenario_collectives (void)
 
 /* --- DDP ---------------------------------------------------------------------- */
 
-#define N_GLOBAL 8
+#define N_GLOBAL 12   /* divisible by 2 and 3 ranks */
 #define N_IN 5
 #define N_OUT 3
 
