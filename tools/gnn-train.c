@@ -55,6 +55,8 @@
 #include <cblas.h>   /* OpenBLAS: openblas_set_num_threads () */
 #include <gnn/gnn.h>
 
+#include "gnn-train-distributed.h"   /* --distributed */
+
 #define DEFAULT_DATA_DIR   "/usr/share/datasets/fashion-mnist"
 #define DEFAULT_CHECKPOINT "gnn-train.safetensors"
 #define N_CLASSES          10
@@ -573,6 +575,8 @@ main (int argc, char **argv)
   g_autoptr (GnnStateDict) resume_sd = NULL;
   g_autoptr (GnnGenerator) gen = NULL;
   g_autoptr (GnnModule) model = NULL;
+  g_autoptr (GnnModule) train_model = NULL;   /* model, or DDP around it */
+  g_autoptr (GnnSampler) sampler = NULL;
   g_autoptr (GnnOptimizer) optimizer = NULL;
   g_autoptr (GnnCrossEntropyLoss) criterion = NULL;
   g_autoptr (GnnTensor) train_x = NULL;
@@ -588,6 +592,7 @@ main (int argc, char **argv)
   double lr_given = NAN;
   gint64 batch_given = no_value, seed_given = no_value, limit_given = no_value;
   gint blas_threads = -1;
+  gboolean distributed = FALSE;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &opt.model, "mlp (784-256-128-10) or cnn (default mlp)", "NAME" },
     { "epochs", 0, 0, G_OPTION_ARG_INT64, &opt.epochs, "Total number of epochs (default 1)", "N" },
@@ -602,6 +607,7 @@ main (int argc, char **argv)
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt.data_dir, "Directory of the Fashion-MNIST IDX files (default " DEFAULT_DATA_DIR ")", "DIR" },
     { "checkpoint", 0, 0, G_OPTION_ARG_FILENAME, &opt.checkpoint, "Checkpoint written after every epoch (default " DEFAULT_CHECKPOINT ")", "FILE" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &opt.resume, "Continue the run saved in FILE", "FILE" },
+    { "distributed", 0, 0, G_OPTION_ARG_NONE, &distributed, "Data-parallel over the ranks of mpirun (DDP; --batch-size per rank)", NULL },
     G_OPTION_ENTRY_NULL
   };
 
@@ -656,6 +662,9 @@ main (int argc, char **argv)
   if (opt.checkpoint == NULL)
     opt.checkpoint = g_strdup (DEFAULT_CHECKPOINT);
 
+  if (distributed && !gnn_train_distributed_init (&error))
+    return fail ("--distributed", error);
+
   /* The run's settings come from the checkpoint when resuming. */
   if (opt.resume != NULL)
     {
@@ -691,6 +700,9 @@ main (int argc, char **argv)
     gnn_optimizer_set_lr (optimizer, lr_given);
   opt.lr = gnn_optimizer_get_lr (optimizer);
   criterion = gnn_cross_entropy_loss_new (NULL, -100, GNN_REDUCTION_MEAN, 0.0);
+  train_model = gnn_train_distributed_wrap (model, &error);
+  if (train_model == NULL)
+    return fail ("--distributed", error);
 
   {
     GnnTensor *tensors[2] = { train_x, train_y };
@@ -699,10 +711,12 @@ main (int argc, char **argv)
     if (train_set == NULL)
       return fail ("making the dataset", error);
   }
+  sampler = gnn_train_distributed_sampler (GNN_DATASET (train_set), (guint64) opt.seed, &error);
   loader = g_object_new (GNN_TYPE_DATA_LOADER,
                          "dataset", train_set,
                          "batch-size", opt.batch_size,
-                         "shuffle", TRUE,
+                         "shuffle", sampler == NULL,
+                         "sampler", sampler,
                          "num-workers", opt.workers,
                          "persistent-workers", opt.workers > 0,
                          NULL);
@@ -737,8 +751,11 @@ main (int argc, char **argv)
 
       /* The data order of this epoch depends only on (seed, epoch). */
       g_object_set (loader, "seed", epoch_seed (opt.seed, epoch), NULL);
-      if (!train_epoch (model, criterion, optimizer, loader, epoch, opt.epochs, tty, &error))
+      gnn_train_distributed_set_epoch (loader, epoch);
+      if (!train_epoch (train_model, criterion, optimizer, loader, epoch, opt.epochs, tty, &error))
         return fail ("training", error);
+      if (!gnn_train_is_main_rank ())
+        continue;
       eval_start = now_seconds ();
       if (!evaluate (model, test_x, test_y, &correct, &error))
         return fail ("evaluating", error);

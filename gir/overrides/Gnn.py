@@ -1553,3 +1553,18 @@ NLLLoss = override(NLLLoss)
 MSELoss = override(MSELoss)
 BCEWithLogitsLoss = override(BCEWithLogitsLoss)
 __all__ += ['CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss']
+
+
+# --- distributed (machinery in gnn/_distributed.py) ---------------------------
+# torch.distributed -> Gnn.distributed; torch.nn.parallel.DistributedDataParallel
+# -> Gnn.nn.parallel.DistributedDataParallel (also Gnn.DistributedDataParallel).
+
+from gnn import _distributed  # noqa: E402
+import types as _types  # noqa: E402
+
+distributed = _distributed.make_distributed(Gnn)
+DistributedDataParallel = override(type('DistributedDataParallel', (Gnn.DistributedDataParallel,),
+                                        _distributed.ddp_methods(Gnn.DistributedDataParallel)))
+nn = _types.SimpleNamespace(parallel=_types.SimpleNamespace(
+    DistributedDataParallel=DistributedDataParallel))
+__all__ += ['distributed', 'DistributedDataParallel', 'nn']

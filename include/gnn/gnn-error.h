@@ -35,6 +35,8 @@ G_BEGIN_DECLS
  * @GNN_ERROR_TIMEOUT: an operation timed out
  * @GNN_ERROR_NOT_SUPPORTED: the operation is not supported for these inputs
  * @GNN_ERROR_AUTOGRAD: the autograd graph cannot do what was asked
+ * @GNN_ERROR_DISTRIBUTED: a collective or process group failed (a peer died,
+ *   MPI reported an error, ranks disagree)
  *
  * Error codes of the %GNN_ERROR domain. Messages always name the culprit:
  * the name, shape, index or path involved.
@@ -53,6 +55,7 @@ typedef enum {
   GNN_ERROR_TIMEOUT,
   GNN_ERROR_NOT_SUPPORTED,
   GNN_ERROR_AUTOGRAD,
+  GNN_ERROR_DISTRIBUTED,
 } GnnError;
 
 GNN_AVAILABLE_IN_ALL

@@ -86,4 +86,8 @@
 #include <gnn/gnn-step-lr.h>
 #include <gnn/gnn-cosine-annealing-lr.h>
 
+/* distributed */
+#include <gnn/gnn-process-group.h>
+#include <gnn/gnn-distributed-data-parallel.h>
+
 #undef GNN_INSIDE

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "autograd/gnn-autograd-private.h"
+#include "autograd/gnn-grad-hooks-private.h"
 
 /* What each op's backward needs: which inputs (bit i) and whether the output. */
 typedef struct
@@ -509,6 +510,8 @@ run_graph (GnnNode   *root,
         {
           GnnNode *next = n->edges[i].node;
 
+          if (n->edges[i].leaf != NULL)
+            gnn_grad_hooks_count_edge (n->edges[i].leaf);   /* DDP: grad-ready hooks */
           if (next == NULL)
             continue;
           if (g_hash_table_add (seen, next))
@@ -542,6 +545,8 @@ run_graph (GnnNode   *root,
                 accumulate_leaf (e->leaf, grads[i]);
             }
           g_clear_object (&grads[i]);
+          if (ok && e->leaf != NULL)
+            gnn_grad_hooks_edge_done (e->leaf);
           if (e->node != NULL && --e->node->deps == 0)
             g_ptr_array_add (ready, e->node);
         }
@@ -642,7 +647,11 @@ gnn_tensor_backward (GnnTensor  *self,
       ok = TRUE;
     }
   else
-    ok = run_graph (p->grad_fn, grad, retain_graph, error);
+    {
+      gnn_grad_hooks_pass_begin ();
+      ok = run_graph (p->grad_fn, grad, retain_graph, error);
+      ok = gnn_grad_hooks_pass_end (ok, error);
+    }
   gnn_no_grad_pop ();
   return ok;
 }

@@ -1,0 +1,169 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Gnn DistributedDataParallel vs torch DDP (gloo), and all_reduce bandwidth.
+
+Runs, in one go, under mpirun on this machine:
+  * MLP (784-256-128-10) and CNN (the gnn-train models) SGD steps on
+    synthetic Fashion-MNIST-shaped batches of 64 per rank: 1 rank without DDP
+    and 2 ranks with DDP, in Gnn (build/bench/bench-ddp) and in torch 1.13
+    (this script as a worker; gloo, the only backend of Debian's torch);
+    every rank uses one BLAS/intra-op thread;
+  * all_reduce of float32 tensors from 1 KiB to 64 MiB on 2 ranks: Gnn's
+    all_reduce + wait against MPI_Allreduce called directly (the engine's
+    limit), as algbw = bytes / seconds.
+
+    /usr/bin/python3 bench/ddp.py [--build-dir build] [--json FILE]
+
+A benchmark, not a test: it reports pass/miss against the targets and never
+fails because of a timing. Throughput is samples/s over all ranks.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import benchlib  # noqa: E402
+
+TARGET_SPEEDUP = 1.8        # 2-rank / 1-rank samples/s
+TARGET_VS_TORCH = 1.5       # Gnn DDP / torch DDP samples/s
+TARGET_ALLREDUCE = 0.9      # Gnn / raw MPI bandwidth at >= 1 MiB
+STEPS = {'mlp': 200, 'cnn': 20}
+BATCH = 64
+
+
+def mpirun(np_, argv):
+    exe = shutil.which('mpirun')
+    if exe is None:
+        sys.exit('ddp.py: mpirun not found (install openmpi-bin)')
+    cmd = [exe, '-np', str(np_), '--bind-to', 'none',
+           '--mca', 'btl_vader_single_copy_mechanism', 'none'] + argv
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
+               OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1')
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+    if proc.returncode != 0:
+        sys.exit('ddp.py: %s failed:\n%s%s' % (' '.join(argv), proc.stdout, proc.stderr))
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{')]
+
+
+# --- torch worker (a rank of `mpirun python3 ddp.py --torch-worker ...`) -------
+
+def torch_worker(model_name, steps, use_ddp):
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    torch.set_num_threads(1)
+    rank = int(os.environ.get('OMPI_COMM_WORLD_RANK', '0'))
+    world = int(os.environ.get('OMPI_COMM_WORLD_SIZE', '1'))
+    nn = torch.nn
+    if model_name == 'cnn':
+        model = nn.Sequential(nn.Conv2d(1, 32, 3, padding=1), nn.MaxPool2d(2), nn.ReLU(True),
+                              nn.Conv2d(32, 64, 3, padding=1), nn.MaxPool2d(2), nn.ReLU(True),
+                              nn.Flatten(), nn.Linear(3136, 128), nn.ReLU(True), nn.Linear(128, 10))
+        x = torch.randn(BATCH, 1, 28, 28)
+    else:
+        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(True), nn.Linear(256, 128), nn.ReLU(True),
+                              nn.Linear(128, 10))
+        x = torch.randn(BATCH, 784)
+    y = torch.tensor([(i * 7 + rank) % 10 for i in range(BATCH)])
+    if use_ddp:
+        os.environ.setdefault('MASTER_ADDR', '127.0.0.1')
+        dist.init_process_group('gloo', rank=rank, world_size=world)
+        model = DDP(model)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    loss_fn = nn.CrossEntropyLoss()
+    start = 0.0
+    for s in range(-3, steps):
+        if s == 0:
+            if use_ddp:
+                dist.barrier()
+            start = time.perf_counter()
+        opt.zero_grad(set_to_none=True)
+        loss_fn(model(x), y).backward()
+        opt.step()
+    if use_ddp:
+        dist.barrier()
+    secs = time.perf_counter() - start
+    if rank == 0:
+        print(json.dumps({'kind': 'train', 'model': model_name, 'ranks': world, 'ddp': use_ddp,
+                          'steps': steps, 'seconds': secs, 'steps_per_s': steps / secs,
+                          'samples_per_s': steps * BATCH * world / secs}), flush=True)
+
+
+# --- the run ------------------------------------------------------------------
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--torch-worker':
+        torch_worker(sys.argv[2], int(sys.argv[3]), sys.argv[4] == 'ddp')
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--build-dir', default='build')
+    parser.add_argument('--no-build', action='store_true')
+    parser.add_argument('--json', help='also write the results to FILE')
+    args = parser.parse_args()
+    driver = benchlib.driver_path(args, 'bench-ddp', 'ddp.py')
+    port = 29500 + os.getpid() % 1000
+
+    train = {}
+    for model in ('mlp', 'cnn'):
+        steps = str(STEPS[model])
+        train[('gnn', model, 1)] = mpirun(1, [driver, 'train', model, '--steps', steps,
+                                              '--batch', str(BATCH), '--no-ddp'])[0]
+        train[('gnn', model, 2)] = mpirun(2, [driver, 'train', model, '--steps', steps,
+                                              '--batch', str(BATCH)])[0]
+        worker = [sys.executable, os.path.abspath(__file__), '--torch-worker', model, steps]
+        train[('torch', model, 1)] = mpirun(1, worker + ['plain'])[0]
+        os.environ['MASTER_PORT'] = str(port)
+        port += 1
+        train[('torch', model, 2)] = mpirun(2, ['-x', 'MASTER_PORT'] + worker + ['ddp'])[0]
+    allreduce = mpirun(2, [driver, 'allreduce'])
+
+    print('\nTraining throughput, samples/s over all ranks (batch %d per rank, 1 thread per rank, '
+          '%d cores)' % (BATCH, os.cpu_count()))
+    print('%-5s %12s %12s %9s %12s %12s %9s %10s' % ('model', 'Gnn 1 rank', 'Gnn 2 DDP', 'speed-up',
+                                                   'torch 1', 'torch 2 DDP', 'speed-up', 'Gnn/torch'))
+    summary = {}
+    for model in ('mlp', 'cnn'):
+        g1, g2 = train[('gnn', model, 1)]['samples_per_s'], train[('gnn', model, 2)]['samples_per_s']
+        t1, t2 = train[('torch', model, 1)]['samples_per_s'], train[('torch', model, 2)]['samples_per_s']
+        summary[model] = {'gnn_speedup': g2 / g1, 'gnn_vs_torch_ddp': g2 / t2}
+        print('%-5s %12.0f %12.0f %8.2fx %12.0f %12.0f %8.2fx %9.2fx' % (model, g1, g2, g2 / g1, t1, t2,
+                                                                      t2 / t1, g2 / t2))
+    print('\nall_reduce on 2 ranks (float32, SUM), algbw GB/s')
+    print('%10s %12s %12s %8s' % ('bytes', 'Gnn', 'MPI_Allreduce', 'Gnn/MPI'))
+    worst = None
+    for r in allreduce:
+        ratio = r['gnn_gbps'] / r['mpi_gbps']
+        if r['bytes'] >= 1 << 20:
+            worst = ratio if worst is None else min(worst, ratio)
+        print('%10d %12.3f %12.3f %7.2fx' % (r['bytes'], r['gnn_gbps'], r['mpi_gbps'], ratio))
+
+    def verdict(ok):
+        return 'pass' if ok else 'miss'
+    print('\nTargets:')
+    for model in ('mlp', 'cnn'):
+        s = summary[model]
+        print('  %s: 2-rank speed-up %.2fx (target >= %.1fx: %s); Gnn DDP / torch DDP %.2fx '
+              '(target >= %.1fx: %s)' % (model, s['gnn_speedup'], TARGET_SPEEDUP,
+                                         verdict(s['gnn_speedup'] >= TARGET_SPEEDUP),
+                                         s['gnn_vs_torch_ddp'], TARGET_VS_TORCH,
+                                         verdict(s['gnn_vs_torch_ddp'] >= TARGET_VS_TORCH)))
+    print('  all_reduce >= 1 MiB: worst Gnn/MPI %.2fx (target >= %.2fx: %s)'
+          % (worst, TARGET_ALLREDUCE, verdict(worst >= TARGET_ALLREDUCE)))
+    if os.cpu_count() <= 2:
+        print('  note: 2 ranks share %d cores with the communication threads and anything else '
+              'running; the speed-up is bounded by that, not by the algorithm' % os.cpu_count())
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'train': [dict(v, lib=k[0]) for k, v in train.items()],
+                       'allreduce': allreduce, 'summary': summary}, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()
