@@ -163,7 +163,7 @@ run_train (const char *name, int steps, gint64 batch, gboolean use_ddp)
   g_autoptr(GnnModule) trained = use_ddp ? GNN_MODULE (gnn_distributed_data_parallel_new (model, pg, &error))
                                          : g_object_ref (model);
   g_autoptr(GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
-  g_autoptr(GnnOptimizer) opt = gnn_sgd_new (params, 0.01, 0.9, 0, 0, FALSE, &error);
+  g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.01, 0.9, 0, 0, FALSE, &error));
   g_autoptr(GnnCrossEntropyLoss) ce = gnn_cross_entropy_loss_new (NULL, -100, GNN_REDUCTION_MEAN, 0.0);
   gboolean cnn = strcmp (name, "cnn") == 0;
   gint64 xshape[4] = { batch, 1, 28, 28 }, mshape[2] = { batch, 784 };

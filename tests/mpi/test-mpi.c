@@ -312,8 +312,8 @@ scenario_ddp (void)
   g_autoptr(GnnTensor) y = NULL;
   g_autoptr(GPtrArray) ddp_params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
   g_autoptr(GPtrArray) ref_params = gnn_module_named_parameters (ref, NULL, TRUE, NULL);
-  g_autoptr(GnnOptimizer) opt = gnn_sgd_new (ddp_params, 0.1, 0.9, 0, 0, FALSE, &error);
-  g_autoptr(GnnOptimizer) ref_opt = gnn_sgd_new (ref_params, 0.1, 0.9, 0, 0, FALSE, &error);
+  g_autoptr(GnnSGD) opt = gnn_sgd_new (ddp_params, 0.1, 0.9, 0, 0, FALSE, &error);
+  g_autoptr(GnnSGD) ref_opt = gnn_sgd_new (ref_params, 0.1, 0.9, 0, 0, FALSE, &error);
 
   g_assert_true (gnn_distributed_data_parallel_get_module (ddp) == model);
   g_assert_cmpuint (gnn_distributed_data_parallel_get_n_buckets (ddp), >, 1);
@@ -328,13 +328,13 @@ scenario_ddp (void)
       make_batch (step, &x, &y);
       xr = my_rows (x);
       yr = my_rows (y);
-      gnn_optimizer_zero_grad (opt, TRUE);
-      gnn_optimizer_zero_grad (ref_opt, TRUE);
+      gnn_optimizer_zero_grad (GNN_OPTIMIZER (opt), TRUE);
+      gnn_optimizer_zero_grad (GNN_OPTIMIZER (ref_opt), TRUE);
       loss_backward (GNN_MODULE (ddp), xr, yr);
       loss_backward (ref, x, y);   /* single process, the concatenated batch */
       assert_grads_equal (model, ref, 1e-5);
-      g_assert_true (gnn_optimizer_step (opt, &error));
-      g_assert_true (gnn_optimizer_step (ref_opt, &error));
+      g_assert_true (gnn_optimizer_step (GNN_OPTIMIZER (opt), &error));
+      g_assert_true (gnn_optimizer_step (GNN_OPTIMIZER (ref_opt), &error));
     }
   assert_params_same_across_ranks (model);
   {
