@@ -9,7 +9,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 CORE = (
-    '_gi', '_dtype', '_tensor', '_creation', '_autograd', '_state', '_module',
-    '_containers', '_data', '_datasets', '_optim', '_functional',
-    '_compat_torch_signatures',
+    '_gi', '_dtype', '_compat_torch_signatures', '_tensor', '_creation', '_autograd',
+    '_state', '_module', '_containers', '_data', '_datasets', '_optim', '_nn',
+    '_functional',
 )

@@ -19,6 +19,7 @@ import os
 
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, np, override, park_pending,
                   require_numpy, trampoline)
+from ._compat_torch_signatures import torch_class, torch_init
 from ._tensor import Tensor
 
 
@@ -199,6 +200,7 @@ class BatchSampler(Gnn.BatchSampler):
     """Iterable: yields lists of ints, as torch's BatchSampler."""
 
     __module__ = OVERRIDE_MODULE
+    __init__ = torch_init('BatchSampler', Gnn.BatchSampler)
 
     def __iter__(self):
         indices = list(self.get_property('sampler'))
@@ -235,6 +237,7 @@ class DataLoader(Gnn.DataLoader):
     'processes'. A batch is a list of tensors (a dict for dict items)."""
 
     __module__ = OVERRIDE_MODULE
+    __init__ = torch_init('DataLoader', Gnn.DataLoader)
 
     def __len__(self):
         call_c(self.validate)   # raises PyTorch's argument errors
@@ -339,3 +342,36 @@ def _worker_fork(*_args):
 
 
 Gnn.set_worker_fork_func(_worker_fork)
+
+
+for _name in ('RandomSampler', 'SequentialSampler', 'DistributedSampler'):
+    torch_class(_name)
+
+
+def _tensor_dataset(tensors):
+    return Gnn.TensorDataset.new(list(tensors))
+
+
+def _subset(dataset, indices):
+    return Gnn.Subset.new(dataset, [int(i) for i in indices])
+
+
+def _concat(datasets):
+    return Gnn.ConcatDataset.new(list(datasets))
+
+
+def _subset_random_sampler(indices, generator=None):
+    return Gnn.SubsetRandomSampler.new([int(i) for i in indices], generator)
+
+
+def _weighted_random_sampler(weights, num_samples, replacement=True, generator=None):
+    return Gnn.WeightedRandomSampler.new([float(w) for w in weights], int(num_samples),
+                                         replacement, generator)
+
+
+torch_class('TensorDataset', _tensor_dataset, '*tensors')
+torch_class('Subset', _subset, 'dataset, indices')
+torch_class('ConcatDataset', _concat, 'datasets')
+torch_class('SubsetRandomSampler', _subset_random_sampler, 'indices, generator=None')
+torch_class('WeightedRandomSampler', _weighted_random_sampler,
+            'weights, num_samples, replacement=True, generator=None')

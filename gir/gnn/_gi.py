@@ -81,6 +81,7 @@ _parked = {}
 _parked_lock = threading.Lock()
 _counter = itertools.count(1)
 _TOKEN = re.compile(r'\[py-exception (\d+):(\d+) (\w+)(?:: ([^\]]*))?\]')
+_MAX_PARKED = 64
 _pending = threading.local()        # exceptions of callbacks without a GError
 _CONTROL_FLOW = {'SystemExit': SystemExit, 'KeyboardInterrupt': KeyboardInterrupt,
                  'GeneratorExit': GeneratorExit}
@@ -104,6 +105,8 @@ def park(exc, where, control_flow_only=False):
     n = next(_counter)
     with _parked_lock:
         _parked[(os.getpid(), n)] = exc
+        while len(_parked) > _MAX_PARKED:   # errors a raw C call never collected
+            del _parked[next(iter(_parked))]
     arg = str(exc).replace(']', ')')
     return gnn_error(Gnn.Error.INVALID_ARGUMENT, '%s [py-exception %d:%d %s%s]'
                      % (message, os.getpid(), n, type(exc).__name__,
