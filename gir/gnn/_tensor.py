@@ -522,7 +522,19 @@ class Tensor(Gnn.Tensor):
     add = _binary('add')
     sub = _binary('sub')
     mul = _binary('mul')
-    div = _binary('truediv')
+
+    def div(self, other, rounding_mode=None):
+        """torch's div: true division, or rounding_mode='trunc' (the C
+        division of integers) / 'floor'."""
+        if rounding_mode is None:
+            return Tensor.__truediv__(self, other)
+        a, b = _coerce(self, other)
+        if rounding_mode == 'trunc' and not _dtype.is_floating(a.get_dtype()):
+            return Gnn.Tensor.div(a, b)
+        q = _true_divide(a, b).numpy()
+        np_ = require_numpy()
+        q = np_.trunc(q) if rounding_mode == 'trunc' else np_.floor(q)
+        return Tensor.from_numpy(q.astype(_dtype.DTYPE_TO_NUMPY[_dtype.of(a.get_dtype())]))
     eq = _binary('eq')
     ne = _binary('ne')
     lt = _binary('lt')
