@@ -225,6 +225,18 @@ WORKER_MODES = {
 }
 
 
+def stop_workers(obj):
+    """Stops the workers of a loader or pass in a C call, which releases
+    the GIL, so a worker thread running Python code (get_item, collate,
+    worker_init) can finish; dropping the last reference instead would join
+    them with the GIL held."""
+    try:
+        if obj.__grefcount__ == 1:
+            obj.run_dispose()
+    except TypeError:      # not constructed
+        pass
+
+
 class DataLoader(Gnn.DataLoader):
     """torch.utils.data.DataLoader's constructor and protocol:
 
@@ -247,6 +259,8 @@ class DataLoader(Gnn.DataLoader):
         it = call_c(self.iter)
         it._gnn_loader = self
         return it
+
+    __del__ = stop_workers
 
     @property
     def dataset(self):
@@ -286,6 +300,7 @@ def connect_worker_init(loader, func):
     exception is kept for the next next(); in a forked worker the worker
     exits (the parent reports it)."""
     parent = os.getpid()
+    error = ErrorSlot()
 
     def handler(_loader, info):
         try:
@@ -295,8 +310,25 @@ def connect_worker_init(loader, func):
                 import traceback
                 traceback.print_exc()
                 os._exit(1)
-            loader._gnn_worker_error = getattr(loader, '_gnn_worker_error', None) or exc
+            error.set(exc)
+    # The handler must not reference the loader (a cycle only the garbage
+    # collector frees, joining the workers with the GIL held).
+    loader._gnn_worker_error = error
     loader.connect('worker-init', handler)
+
+
+class ErrorSlot(object):
+    """The first exception of a worker_init_fn, for next() to raise."""
+
+    def __init__(self):
+        self.exc = None
+
+    def set(self, exc):
+        self.exc = self.exc or exc
+
+    def take(self):
+        exc, self.exc = self.exc, None
+        return exc
 
 
 class DataLoaderIter(Gnn.DataLoaderIter):
@@ -311,15 +343,22 @@ class DataLoaderIter(Gnn.DataLoaderIter):
         loader = getattr(self, '_gnn_loader', None)
         try:
             ok, batch = call_c(self.next)
-        finally:
-            error = getattr(loader, '_gnn_worker_error', None)
+            slot = getattr(loader, '_gnn_worker_error', None)
+            error = slot.take() if slot is not None else None
             if error is not None:
-                loader._gnn_worker_error = None
                 raise error
+        except BaseException:
+            self._stop()
+            raise
         if not ok:
             raise StopIteration
         keys = getattr(loader.dataset if loader is not None else None, '_gnn_item_keys', None)
         return dict(zip(keys, batch)) if keys and len(keys) == len(batch) else batch
+
+    def _stop(self):
+        stop_workers(self)
+
+    __del__ = _stop
 
     def __len__(self):
         n = self.get_length()
