@@ -272,12 +272,24 @@ def torch_init(name, base):
             base.__init__(self, **kwargs)
             return
         props, posts = parsed
+        _check_writable(base, props)
         base.__init__(self, **props)
         for func, value in posts:
             func(self, value)
     __init__.__signature__ = signature
     __init__.__doc__ = 'torch: %s(%s)' % (name, TABLE[name][0])
     return __init__
+
+
+def _check_writable(base, props):
+    """A property that cannot be set at construction is a TypeError naming
+    it, not a GLib warning and an object left at its defaults."""
+    from gi.repository import GObject
+    for name in props:
+        pspec = base.find_property(name.replace('_', '-'))
+        if pspec is not None and not pspec.flags & GObject.ParamFlags.WRITABLE:
+            raise TypeError("%s: property '%s' cannot be set at construction"
+                            % (base.__gtype__.name, pspec.name))
 
 
 def torch_factory_new(factory, signature):

@@ -153,7 +153,14 @@ class FunctionCollate(Collate):
     def do_collate(self, items, n_fields):
         n_fields = max(int(n_fields), 1)
         grouped = [tuple(items[i:i + n_fields]) for i in range(0, len(items), n_fields)]
-        return self.func(grouped)
+        batch = self.func(grouped)
+        # next() gives back the shape collate_fn returned: one value, or a
+        # dict (remembered here: threads share it; forked workers do not)
+        self.single = not isinstance(batch, (list, tuple, dict))
+        return batch
+
+    def unpack(self, batch):
+        return batch[0] if getattr(self, 'single', False) and len(batch) == 1 else batch
 
 
 class ItemIterator(Gnn.ItemIterator):
@@ -352,7 +359,12 @@ class DataLoaderIter(Gnn.DataLoaderIter):
             raise
         if not ok:
             raise StopIteration
-        keys = getattr(loader.dataset if loader is not None else None, '_gnn_item_keys', None)
+        if loader is None:
+            return batch
+        collate = loader.get_property('collate')
+        if isinstance(collate, FunctionCollate):
+            return collate.unpack(batch)
+        keys = getattr(loader.dataset, '_gnn_item_keys', None)
         return dict(zip(keys, batch)) if keys and len(keys) == len(batch) else batch
 
     def _stop(self):

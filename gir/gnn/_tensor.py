@@ -465,6 +465,10 @@ class Tensor(Gnn.Tensor):
     def pow(self, exponent):
         return Gnn.Tensor.pow(self, float(exponent))
 
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return Gnn.Tensor.allclose(self, other, rtol, atol) if not equal_nan else \
+            bool(require_numpy().allclose(self.numpy(), other.numpy(), rtol, atol, True))
+
     def equal(self, other):
         return Gnn.Tensor.equal(self, other)
 
