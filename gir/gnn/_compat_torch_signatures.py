@@ -119,6 +119,8 @@ def _worker_init_fn(loader, func):
 
 
 _DEVICE_DTYPE = {'device': _device, 'dtype': _Post(_to_dtype)}
+_BATCH_NORM = ('num_features, eps=1e-05, momentum=0.1, affine=True, '
+               'track_running_stats=True, device=None, dtype=None', _DEVICE_DTYPE)
 _LOSS = {'size_average': _only(None, 'size_average'), 'reduce': _only(None, 'reduce')}
 
 # torch class -> (torch signature, {torch argument: property name | converter | _Post}).
@@ -142,10 +144,8 @@ TABLE = {
                   {'kernel_size': _pair('kernel'), 'stride': _pool_stride,
                    'padding': _pair('padding'),
                    'divisor_override': _none_or('divisor_override')}),
-    'BatchNorm1d': ('num_features, eps=1e-05, momentum=0.1, affine=True, '
-                    'track_running_stats=True, device=None, dtype=None', _DEVICE_DTYPE),
-    'BatchNorm2d': ('num_features, eps=1e-05, momentum=0.1, affine=True, '
-                    'track_running_stats=True, device=None, dtype=None', _DEVICE_DTYPE),
+    'BatchNorm1d': _BATCH_NORM,
+    'BatchNorm2d': _BATCH_NORM,
     'Dropout': ('p=0.5, inplace=False', {}),
     'Embedding': ('num_embeddings, embedding_dim, padding_idx=None, max_norm=None, '
                   'norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, '
@@ -309,14 +309,16 @@ def _skip_init(self, *args, **kwargs):
     """The object was built by __new__."""
 
 
-def torch_class(name, factory=None, signature=None):
+def torch_class(name, factory=None, signature=None, extra=None):
     """Overrides Gnn.<name> with torch's constructor: from TABLE, or from a
-    C constructor function taking torch's `signature`."""
+    C constructor function taking torch's `signature`; `extra`: more
+    attributes of the class."""
     base = getattr(Gnn, name)
     if factory is not None:
         namespace = {'__new__': torch_factory_new(factory, signature), '__init__': _skip_init}
     else:
         namespace = {'__init__': torch_init(name, base)}
+    namespace.update(extra or {})
     namespace['__module__'] = OVERRIDE_MODULE
     namespace['__doc__'] = base.__doc__
     return override(type(name, (base,), namespace))

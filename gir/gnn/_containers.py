@@ -58,147 +58,149 @@ def _as_parameter_value(value):
     return value
 
 
-def _module_list_protocol(cls, c_class, insert_returns_self):
-    """Adds the list protocol of torch's Sequential / ModuleList to cls,
-    calling the C methods of c_class; returns the __init__ helper."""
+class _ModuleListProtocol(object):
+    """The list protocol of torch's Sequential / ModuleList over the C
+    methods of the class's `_c` (the introspected class)."""
 
-    def __init__(self, *args, **kwargs):
-        c_class.__init__(self, **kwargs)
+    _insert_returns_self = True
+
+    def _init_pairs(self, *args, **kwargs):
+        self._c.__init__(self, **kwargs)
         for name, module in args:
-            c_class.register_module(self, name, module)
+            self._c.register_module(self, name, module)
 
     def __len__(self):
-        return c_class.get_length(self)
+        return self._c.get_length(self)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return _container_call(c_class.slice, self, *_slice_args(len(self), index))
-        return _container_call(c_class.get, self, _container_index(index))
+            return _container_call(self._c.slice, self, *_slice_args(len(self), index))
+        return _container_call(self._c.get, self, _container_index(index))
 
     def __setitem__(self, index, module):
-        _container_call(c_class.set, self, _container_index(index), module)
+        _container_call(self._c.set, self, _container_index(index), module)
 
     def __delitem__(self, index):
         if isinstance(index, slice):
             for i in sorted(range(*index.indices(len(self))), reverse=True):
-                c_class.pop(self, i)
+                self._c.pop(self, i)
         else:
-            _container_call(c_class.pop, self, _container_index(index))
+            _container_call(self._c.pop, self, _container_index(index))
 
     def __iter__(self):
         # By position: a module added twice is yielded twice, as in torch.
-        return iter([c_class.get(self, i) for i in range(len(self))])
+        return iter([self._c.get(self, i) for i in range(len(self))])
 
     def append(self, module):
         """Adds `module` at the end; returns self."""
-        c_class.append(self, module)
+        self._c.append(self, module)
         return self
 
     def extend(self, modules):
         """Appends each module of an iterable; returns self."""
         for module in modules:
-            c_class.append(self, module)
+            self._c.append(self, module)
         return self
 
     def insert(self, index, module):
         """Inserts `module` before `index` (renumbering the rest); returns
         self for a Sequential, None for a ModuleList (as torch does)."""
-        _container_call(c_class.insert, self, _container_index(index), module)
-        return self if insert_returns_self else None
+        _container_call(self._c.insert, self, _container_index(index), module)
+        return self if self._insert_returns_self else None
 
     def pop(self, index=-1):
         """Removes and returns the module at `index` (renumbering the rest)."""
-        return _container_call(c_class.pop, self, _container_index(index))
+        return _container_call(self._c.pop, self, _container_index(index))
 
     def __iadd__(self, modules):
         return self.extend(modules)
 
-    for func in (__len__, __getitem__, __setitem__, __delitem__, __iter__,
-                 append, extend, insert, pop, __iadd__):
-        setattr(cls, func.__name__, func)
-    return __init__
 
-
-class Sequential(Gnn.Sequential):
+class Sequential(_ModuleListProtocol, Gnn.Sequential):
     """torch.nn.Sequential: Gnn.Sequential(a, b, c) or
     Gnn.Sequential(OrderedDict([('name', module), ...]))."""
 
     __module__ = OVERRIDE_MODULE
+    _c = Gnn.Sequential
 
     def __init__(self, *modules, **kwargs):
         if len(modules) == 1 and isinstance(modules[0], _abc.Mapping):
             pairs = list(modules[0].items())
         else:
             pairs = [(str(i), m) for i, m in enumerate(modules)]
-        _sequential_init(self, *pairs, **kwargs)
+        self._init_pairs(*pairs, **kwargs)
 
 
-_sequential_init = _module_list_protocol(Sequential, Gnn.Sequential, True)
 Sequential = override(Sequential)
 
 
-class ModuleList(Gnn.ModuleList):
+class ModuleList(_ModuleListProtocol, Gnn.ModuleList):
     """torch.nn.ModuleList: Gnn.ModuleList([a, b]); slicing returns a
     ModuleList."""
 
     __module__ = OVERRIDE_MODULE
+    _c = Gnn.ModuleList
+    _insert_returns_self = False
 
     def __init__(self, modules=None, **kwargs):
-        _module_list_init(self, *[(str(i), m) for i, m in enumerate(modules or ())],
-                          **kwargs)
+        self._init_pairs(*[(str(i), m) for i, m in enumerate(modules or ())], **kwargs)
 
 
-_module_list_init = _module_list_protocol(ModuleList, Gnn.ModuleList, False)
 ModuleList = override(ModuleList)
 
 
-def _dict_protocol(cls, c_class, convert=lambda value: value):
-    """Adds the mapping protocol of torch's ModuleDict / ParameterDict."""
+class _DictProtocol(object):
+    """The mapping protocol of torch's ModuleDict / ParameterDict over the C
+    methods of the class's `_c`."""
+
+    @staticmethod
+    def _convert(value):
+        return value
 
     def __init__(self, values=None, **kwargs):
-        c_class.__init__(self, **kwargs)
+        self._c.__init__(self, **kwargs)
         if values is not None:
             self.update(values)
 
     def __len__(self):
-        return c_class.get_length(self)
+        return self._c.get_length(self)
 
     def __iter__(self):
-        return iter(c_class.get_keys(self))
+        return iter(self._c.get_keys(self))
 
     def __contains__(self, key):
-        return isinstance(key, str) and c_class.contains(self, key)
+        return isinstance(key, str) and self._c.contains(self, key)
 
     def __getitem__(self, key):
-        if not isinstance(key, str) or not c_class.contains(self, key):
+        if not isinstance(key, str) or not self._c.contains(self, key):
             raise KeyError(key)
-        return c_class.get(self, key)
+        return self._c.get(self, key)
 
     def __setitem__(self, key, value):
         if not isinstance(key, str):
             raise TypeError('%s keys must be str, not %s'
                             % (type(self).__name__, type(key).__name__))
-        c_class.set(self, key, convert(value))
+        self._c.set(self, key, self._convert(value))
 
     def __delitem__(self, key):
         if key not in self:
             raise KeyError(key)
-        c_class.pop(self, key)
+        self._c.pop(self, key)
 
     def keys(self):
-        return list(c_class.get_keys(self))
+        return list(self._c.get_keys(self))
 
     def values(self):
-        return [c_class.get(self, k) for k in c_class.get_keys(self)]
+        return [self._c.get(self, k) for k in self._c.get_keys(self)]
 
     def items(self):
-        return [(k, c_class.get(self, k)) for k in c_class.get_keys(self)]
+        return [(k, self._c.get(self, k)) for k in self._c.get_keys(self)]
 
     def pop(self, key):
         """Removes and returns the value under `key`."""
         if key not in self:
             raise KeyError(key)
-        return c_class.pop(self, key)
+        return self._c.pop(self, key)
 
     def update(self, values):
         """Adds the pairs of a mapping or an iterable of (key, value)."""
@@ -207,32 +209,29 @@ def _dict_protocol(cls, c_class, convert=lambda value: value):
             self[key] = value
 
     def clear(self):
-        c_class.clear(self)
-
-    for func in (__init__, __len__, __iter__, __contains__, __getitem__, __setitem__,
-                 __delitem__, keys, values, items, pop, update, clear):
-        setattr(cls, func.__name__, func)
+        self._c.clear(self)
 
 
-class ModuleDict(Gnn.ModuleDict):
+class ModuleDict(_DictProtocol, Gnn.ModuleDict):
     """torch.nn.ModuleDict: Gnn.ModuleDict({'name': module}), an ordered
     mapping of str to module."""
 
     __module__ = OVERRIDE_MODULE
+    _c = Gnn.ModuleDict
 
 
-_dict_protocol(ModuleDict, Gnn.ModuleDict)
 ModuleDict = override(ModuleDict)
 
 
-class ParameterDict(Gnn.ParameterDict):
+class ParameterDict(_DictProtocol, Gnn.ParameterDict):
     """torch.nn.ParameterDict: an ordered mapping of str to parameter;
     tensors and numpy arrays are wrapped into parameters."""
 
     __module__ = OVERRIDE_MODULE
+    _c = Gnn.ParameterDict
+    _convert = staticmethod(lambda value: _as_parameter_value(value))
 
 
-_dict_protocol(ParameterDict, Gnn.ParameterDict, _as_parameter_value)
 ParameterDict = override(ParameterDict)
 
 

@@ -13,7 +13,7 @@ from gi.repository import GObject as _GObject
 from . import _dtype
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, np as _np,
                   override, trampoline, type_name as _type_name)
-from ._compat_torch_signatures import torch_init
+from ._compat_torch_signatures import torch_class
 from ._state import StateDict, as_state_dict
 from ._tensor import Tensor, parse_to
 
@@ -425,31 +425,5 @@ def _loss_call(self, input, target=None):
     return call_c(type(self).compute, self, input, target)
 
 
-class CrossEntropyLoss(Gnn.CrossEntropyLoss):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('CrossEntropyLoss', Gnn.CrossEntropyLoss)
-    __call__ = _loss_call
-
-
-class NLLLoss(Gnn.NLLLoss):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('NLLLoss', Gnn.NLLLoss)
-    __call__ = _loss_call
-
-
-class MSELoss(Gnn.MSELoss):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('MSELoss', Gnn.MSELoss)
-    __call__ = _loss_call
-
-
-class BCEWithLogitsLoss(Gnn.BCEWithLogitsLoss):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('BCEWithLogitsLoss', Gnn.BCEWithLogitsLoss)
-    __call__ = _loss_call
-
-
-CrossEntropyLoss = override(CrossEntropyLoss)
-NLLLoss = override(NLLLoss)
-MSELoss = override(MSELoss)
-BCEWithLogitsLoss = override(BCEWithLogitsLoss)
+for _name in ('CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss'):
+    torch_class(_name, extra={'__call__': _loss_call})

@@ -8,7 +8,7 @@
 import collections.abc as abc
 import types
 
-from ._compat_torch_signatures import torch_init
+from ._compat_torch_signatures import torch_class
 from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, override
 
 
@@ -106,24 +106,7 @@ class Optimizer(Gnn.Optimizer):
 Optimizer = override(Optimizer)
 
 
-class SGD(Gnn.SGD):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('SGD', Gnn.SGD)
-
-
-class Adam(Gnn.Adam):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('Adam', Gnn.Adam)
-
-
-class AdamW(Gnn.AdamW):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('AdamW', Gnn.AdamW)
-
-
-SGD = override(SGD)
-Adam = override(Adam)
-AdamW = override(AdamW)
+SGD, Adam, AdamW = (torch_class(name) for name in ('SGD', 'Adam', 'AdamW'))
 
 
 class LRScheduler(Gnn.LRScheduler):
@@ -142,18 +125,7 @@ class LRScheduler(Gnn.LRScheduler):
 LRScheduler = override(LRScheduler)
 
 
-class StepLR(Gnn.StepLR):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('StepLR', Gnn.StepLR)
-
-
-class CosineAnnealingLR(Gnn.CosineAnnealingLR):
-    __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('CosineAnnealingLR', Gnn.CosineAnnealingLR)
-
-
-StepLR = override(StepLR)
-CosineAnnealingLR = override(CosineAnnealingLR)
+StepLR, CosineAnnealingLR = (torch_class(name) for name in ('StepLR', 'CosineAnnealingLR'))
 
 lr_scheduler = types.ModuleType('Gnn.optim.lr_scheduler')
 lr_scheduler.StepLR = StepLR
