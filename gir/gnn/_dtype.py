@@ -75,8 +75,11 @@ def of(value):
     return BY_VALUE[int(value)]
 
 
+_FLOAT_VALUES = frozenset(int(d) for d in FLOAT_DTYPES)
+
+
 def is_floating(value):
-    return int(value) in (int(d) for d in FLOAT_DTYPES)
+    return value in _FLOAT_VALUES
 
 
 def from_arg(value):
