@@ -26,6 +26,10 @@ class dtype(int):
 
     __str__ = __repr__
 
+    def __getattr__(self, name):
+        # the Gnn.DType member's attributes (value_nick, value_name, ...)
+        return getattr(Gnn.DType(int(self)), name)
+
     @property
     def is_floating_point(self):
         return self in FLOAT_DTYPES

@@ -4,21 +4,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import collections as _collections
-import collections.abc as _abc
 import os as _os
 
 from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
 
 from . import _dtype
-from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, np as _np,
-                  override, trampoline, type_name as _type_name)
 from ._compat_torch_signatures import torch_class
+from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, override,
+                  trampoline, type_name as _type_name)
 from ._state import StateDict, as_state_dict
-from ._tensor import Tensor, parse_to
+from ._tensor import parse_to
 
 _CModule = Gnn.Module
-_CStateDict = Gnn.StateDict
 
 def _wrap_forward(func):
     return trampoline(func, lambda self, input: 'forward of %s' % type(self).__name__)
