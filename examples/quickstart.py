@@ -29,6 +29,7 @@ if not os.path.exists('/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.
     print('dataset-fashion-mnist is not installed; skipping')
     sys.exit(77)
 
+# --- tutorial start (tests/python/test_quickstart.py runs this part on torch too)
 training_data = datasets.FashionMNIST(train=True)
 test_data = datasets.FashionMNIST(train=False)
 
@@ -116,6 +117,7 @@ with tempfile.TemporaryDirectory() as tmp:
     print("Saved PyTorch Model State to model.pth")
     model = NeuralNetwork().to(device)
     model.load_state_dict(torch.load(path))
+# --- tutorial end
 
 classes = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
            "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
