@@ -154,13 +154,18 @@ class FunctionCollate(Collate):
         n_fields = max(int(n_fields), 1)
         grouped = [tuple(items[i:i + n_fields]) for i in range(0, len(items), n_fields)]
         batch = self.func(grouped)
-        # next() gives back the shape collate_fn returned: one value, or a
-        # dict (remembered here: threads share it; forked workers do not)
-        self.single = not isinstance(batch, (list, tuple, dict))
-        return batch
+        if isinstance(batch, (list, tuple, dict)):
+            return batch
+        # One value: tagged with an empty uint8 tensor, so next() gives the
+        # value back however the batch crossed (threads or processes).
+        return [batch, Gnn.Tensor.empty([0], Gnn.DType.U8)]
 
-    def unpack(self, batch):
-        return batch[0] if getattr(self, 'single', False) and len(batch) == 1 else batch
+    @staticmethod
+    def unpack(batch):
+        if len(batch) == 2 and batch[1].get_dtype() == Gnn.DType.U8 and \
+                batch[1].get_shape() == [0]:
+            return batch[0]
+        return batch
 
 
 class ItemIterator(Gnn.ItemIterator):

@@ -207,6 +207,12 @@ class Data(unittest.TestCase):
         self.assertEqual([b.tolist() for b in batches], [[0, 2, 4], [6, 8, 10], [12, 14, 16]])
         self.assertEqual(sorted(c for c in calls if isinstance(c, tuple)),
                          [('init', 0), ('init', 1)])
+        # bound methods in process workers too (calls happen in the children)
+        loader = Gnn.DataLoader(ds, batch_size=3, num_workers=2, collate_fn=rec.collate,
+                                worker_init_fn=rec.init, multiprocessing_context='fork')
+        self.assertEqual(loader.get_property('worker-mode'), Gnn.WorkerMode.PROCESSES)
+        self.assertEqual([b.tolist() for b in loader], [[0, 2, 4], [6, 8, 10], [12, 14, 16],
+                                                        [18]])
         with self.assertRaises(ValueError):
             Gnn.DataLoader(ds, multiprocessing_context='spawn')
         self.assertEqual(len(Gnn.Subset(ds, [1, 3])), 2)
