@@ -51,7 +51,7 @@ def main():
     seen = []
     for features, totals, index in loader:
         print('batch: features %s %s, totals %s, indices %s'
-              % (features.shape, features.dtype.value_nick, totals.numpy(), index.numpy()))
+              % (features.shape, features.dtype, totals.numpy(), index.numpy()))
         # The collated fields still line up item by item.
         assert np.allclose(features.numpy().sum(axis=1), totals.numpy())
         seen.extend(index.numpy().tolist())

@@ -172,3 +172,19 @@ def ddp_methods(c_class):
             self.props.require_backward_grad_sync = old
 
     return {'__init__': __init__, 'no_sync': no_sync}
+
+
+# --- registration with the override ------------------------------------------
+# Gnn.distributed, Gnn.DistributedDataParallel and Gnn.nn.parallel (imported by
+# the override after the core modules, so Gnn.nn exists).
+
+from ._gi import EXPORTS, OVERRIDE_MODULE, Gnn, export, override  # noqa: E402
+
+export(make_distributed(Gnn), 'distributed')
+_ddp_namespace = ddp_methods(Gnn.DistributedDataParallel)
+_ddp_namespace['__module__'] = OVERRIDE_MODULE   # override, not a new GType
+DistributedDataParallel = override(type('DistributedDataParallel',
+                                        (Gnn.DistributedDataParallel,), _ddp_namespace))
+_parallel = types.ModuleType('Gnn.nn.parallel', "torch.nn.parallel's spellings.")
+_parallel.DistributedDataParallel = DistributedDataParallel
+EXPORTS['nn'].parallel = _parallel

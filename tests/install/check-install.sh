@@ -114,6 +114,9 @@ gi.require_version("Gnn", "1.0")
 from gi.repository import Gnn
 override = sys.modules["gi.overrides.Gnn"].__file__
 assert override.startswith(sys.argv[1]), override
+package = sys.modules["gnn"].__file__     # the override'"'"'s private package
+assert package.startswith(sys.argv[1]), package
+assert Gnn.Linear(3, 2).get_property("out-features") == 2
 t = Gnn.Tensor.new_scalar(2.5, Gnn.DType.F32)
 assert t.item() == 2.5, t.item()
 ' "$dest" || die "python3: installed typelib + override"

@@ -403,8 +403,8 @@ class TestCall(unittest.TestCase):
         # Gnn.Module.call (the C entry point) reports it as a GLib.Error.
         with self.assertRaises(GLib.Error) as cm:
             Raises().call(ones(2))
-        self.assertEqual(cm.exception.message,
-                         'forward of Raises failed: ValueError: bad input 1')
+        self.assertTrue(cm.exception.message.startswith(
+            'forward of Raises failed: ValueError: bad input 1'), cm.exception.message)
 
     def test_missing_forward(self):
         class NoForward(Gnn.Module):

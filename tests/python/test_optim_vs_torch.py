@@ -156,10 +156,10 @@ def torch_lrs(make_sched, n):
 def gnn_lrs(make_sched, n):
     opt = Gnn.SGD.new([gnn_param(np.zeros(1, dtype=np.float32))], 0.1, 0.0, 0.0, 0.0, False)
     sched = make_sched(opt)
-    out = [sched.get_last_lr()]
+    out = [sched.get_last_lr()[0]]
     for _ in range(n):
         sched.step()
-        out.append(sched.get_last_lr())
+        out.append(sched.get_last_lr()[0])
         assert opt.props.lr == out[-1]
     return out
 
@@ -185,10 +185,10 @@ class Schedulers(unittest.TestCase):
     def test_keyword_construction(self):
         opt = Gnn.SGD.new([gnn_param(np.zeros(1))], 0.1, 0.0, 0.0, 0.0, False)
         sched = Gnn.StepLR(optimizer=opt, step_size=2, gamma=0.5)
-        lrs = [sched.get_last_lr()]
+        lrs = [sched.get_last_lr()[0]]
         for _ in range(4):
             sched.step()
-            lrs.append(sched.get_last_lr())
+            lrs.append(sched.get_last_lr()[0])
         np.testing.assert_allclose(lrs, [0.1, 0.1, 0.05, 0.05, 0.025])
 
 

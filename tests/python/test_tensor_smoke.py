@@ -136,8 +136,11 @@ class TensorSmokeTest(unittest.TestCase):
         self.assertEqual(lt.dtype, Gnn.DType.BOOL)
         self.assertEqual(lt.to_floats(), [1, 0, 0])
         self.assertEqual((a >= floats([3, 2, 1], [3])).to_floats(), [0, 1, 1])
-        # == keeps identity semantics (hashable GObjects)
-        self.assertTrue(a == a)
+        # == is elementwise as in torch; identity is `is`, hashing by identity
+        self.assertEqual((a == floats([1, 0, 3], [3])).to_floats(), [1, 0, 1])
+        self.assertEqual((a != 2).to_floats(), [1, 0, 1])
+        self.assertEqual((a == 2).dtype, Gnn.DType.BOOL)
+        self.assertIs(a, a)
         self.assertIn(a, {a})
 
     def test_str_and_repr(self):

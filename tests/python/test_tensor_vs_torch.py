@@ -119,8 +119,8 @@ for sa, sb in BROADCAST_PAIRS:
            lambda a, b, n=name: getattr(a, n)(b))
 op('add/f64', [R64(3, 4), R64(4)], lambda a, b: a.add(b), tol=F64)
 op('div/f64', [R64(3, 4), R64(3, 1)], lambda a, b: a.div(b), tol=F64)
-# Integer division truncates in Gnn (documented), = torch's rounding_mode='trunc'.
-op('div/i64 trunc', [I(3, 4), NZ(4)], lambda a, b: a.div(b),
+# The C integer division truncates, = torch's rounding_mode='trunc'.
+op('div/i64 trunc', [I(3, 4), NZ(4)], lambda a, b: a.div(b, rounding_mode='trunc'),
    lambda a, b: torch.div(a, b, rounding_mode='trunc'))
 op('add/non-contiguous', [R(4, 3), R(3, 4)], lambda a, b: a.transpose(0, 1).add(b))
 op('mul/expanded', [R(3, 1), R(3, 5)], lambda a, b: a.expand([3, 5]).mul(b))

@@ -1,0 +1,211 @@
+# _creation.py: torch's tensor factories (Gnn.tensor, zeros, ones, full,
+# arange, rand, randn, randint, empty, *_like, cat, stack, from_numpy),
+# Gnn.manual_seed and the default generator, and the dtype names.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import numbers
+import threading
+
+from . import _dtype
+from ._gi import Gnn, export, require_numpy
+from ._tensor import Tensor, shape_arg
+
+# torch's default generator: random factories and layers built from Python
+# draw from it unless given a generator; Gnn.manual_seed(s) reseeds it.
+_generator_lock = threading.Lock()
+_generator = None
+_seeded = False
+
+
+def default_generator():
+    global _generator
+    with _generator_lock:
+        if _generator is None:
+            _generator = Gnn.Generator.new(67280421310721)   # torch's initial seed
+        return _generator
+
+
+def seeded_generator():
+    """The default generator once Gnn.manual_seed() was called, else None
+    (then layers keep the library's own default)."""
+    return default_generator() if _seeded else None
+
+
+@export
+def manual_seed(seed):
+    """Seeds the default generator (used by Gnn.rand/randn/randint and by
+    the layers and dropout built through the torch-style constructors)."""
+    global _seeded
+    generator = default_generator()
+    generator.manual_seed(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    _seeded = True
+    return generator
+
+
+@export
+def initial_seed():
+    return default_generator().get_seed()
+
+
+def _finish(t, dtype, requires_grad, device):
+    _dtype.check_device(device)
+    if dtype is not None:
+        t = t.to(dtype)
+    if requires_grad:
+        t.set_requires_grad(True)
+    return t
+
+
+@export
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    """Like torch.tensor: a new tensor (a copy) from a nested list, a
+    number, a numpy array or a tensor. Python floats give float32, ints
+    int64, bools bool, as in torch."""
+    if isinstance(data, Gnn.Tensor):
+        t = data.detach().clone()
+    else:
+        np_ = require_numpy()
+        if isinstance(data, np_.ndarray):
+            array = data
+        else:
+            array = np_.array(data)
+            if array.dtype.kind == 'f':
+                array = array.astype(np_.float32)
+            elif array.dtype.kind in 'iu':
+                array = array.astype(np_.int64)
+            elif array.dtype.kind == 'O':
+                raise TypeError('Gnn.tensor(): could not infer dtype of %s'
+                                % type(data).__name__)
+        t = Tensor.from_numpy(array)
+    return _finish(t, dtype, requires_grad, device)
+
+
+as_tensor = export(tensor, 'as_tensor')
+
+
+def _factory(make, name, doc):
+    def factory(*size, dtype=None, device=None, requires_grad=False, out=None):
+        if out is not None:
+            raise TypeError('Gnn tensor factories do not take out=')
+        dt = _dtype.float32 if dtype is None else _dtype.from_arg(dtype)
+        return _finish(make(shape_arg(size), dt), None, requires_grad, device)
+    factory.__name__ = name
+    factory.__doc__ = doc
+    return factory
+
+
+def _random(shape, dtype, fill, generator):
+    t = Gnn.Tensor.empty(shape, dtype)
+    fill(t, 0.0, 1.0, generator or default_generator())
+    return t
+
+
+zeros = export(_factory(Gnn.Tensor.zeros, 'zeros', 'Like torch.zeros(*size, dtype=None).'))
+ones = export(_factory(Gnn.Tensor.ones, 'ones', 'Like torch.ones(*size, dtype=None).'))
+empty = export(_factory(Gnn.Tensor.empty, 'empty', 'Like torch.empty(*size): zero-filled.'))
+
+
+@export
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    """Like torch.rand: uniform in [0, 1)."""
+    t = _random(shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
+                Gnn.Tensor.uniform_, generator)
+    return _finish(t, None, requires_grad, device)
+
+
+@export
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    """Like torch.randn: standard normal."""
+    t = _random(shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
+                Gnn.Tensor.normal_, generator)
+    return _finish(t, None, requires_grad, device)
+
+
+@export
+def randint(low, high=None, size=None, generator=None, dtype=None, device=None):
+    """Like torch.randint(low=0, high, size): int64 in [low, high)."""
+    if size is None:
+        low, high, size = 0, low, high
+    u = _random(shape_arg((size,)), _dtype.float64, Gnn.Tensor.uniform_, generator)
+    values = (u.numpy() * (high - low)).astype('int64') + low
+    return _finish(Tensor.from_numpy(values), dtype, False, device)
+
+
+@export
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    """Like torch.full: the dtype follows fill_value unless given."""
+    if dtype is None:
+        dtype = (_dtype.bool_ if isinstance(fill_value, bool) else
+                 _dtype.int64 if isinstance(fill_value, numbers.Integral) else _dtype.float32)
+    t = Gnn.Tensor.full(shape_arg((size,)), float(fill_value), _dtype.from_arg(dtype))
+    return _finish(t, None, requires_grad, device)
+
+
+@export
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    """Like torch.arange: int64 for integer arguments, else float32."""
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        ints = all(isinstance(v, numbers.Integral) for v in (start, end, step))
+        dtype = _dtype.int64 if ints else _dtype.float32
+    t = Gnn.Tensor.arange(float(start), float(end), float(step), _dtype.from_arg(dtype))
+    return _finish(t, None, requires_grad, device)
+
+
+def _like(factory):
+    def like(input, dtype=None, device=None, requires_grad=False):
+        return factory(*input.get_shape(), dtype=dtype or input.dtype, device=device,
+                       requires_grad=requires_grad)
+    like.__name__ = factory.__name__ + '_like'
+    return like
+
+
+for _f in (zeros, ones, empty, rand, randn):
+    export(_like(_f))
+
+
+@export
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    return full(input.get_shape(), fill_value, dtype=dtype or input.dtype, device=device,
+                requires_grad=requires_grad)
+
+
+@export
+def cat(tensors, dim=0):
+    return Gnn.Tensor.cat(list(tensors), dim)
+
+
+concat = export(cat, 'concat')
+
+
+@export
+def stack(tensors, dim=0):
+    return Gnn.Tensor.stack(list(tensors), dim)
+
+
+@export
+def from_numpy(array):
+    """A tensor with a COPY of the array's elements (see Tensor.from_numpy)."""
+    return Tensor.from_numpy(array)
+
+
+@export
+def is_tensor(obj):
+    return isinstance(obj, Gnn.Tensor)
+
+
+@export
+def numel(input):
+    return input.get_numel()
+
+
+@export
+def is_floating_point(input):
+    return _dtype.is_floating(input.get_dtype())
+
+
+for _name, _value in _dtype.ALIASES.items():
+    export(_value, _name)
+export(_dtype.dtype, 'dtype')

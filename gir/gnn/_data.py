@@ -1,0 +1,433 @@
+# _data.py: torch.utils.data's protocol over the data classes.
+#
+# len(dataset), dataset[i] (a tuple, negative indices wrap); a Python
+# dataset written torch's way (__len__ / __getitem__) or Gnn's
+# (do_get_length / do_get_item); items of tensors, numbers, numpy arrays, or
+# tuples / dicts of them (converted like torch's default_collate: int ->
+# int64, float -> float64, bool -> bool 0-d tensors; a dict's values in key
+# order, batches rebuilt as dicts); Python exceptions in callbacks crossing
+# the C library as GLib.Error with the exception and its traceback in the
+# message (the C side adds the worker id and sample index) while
+# SystemExit / KeyboardInterrupt reach the caller as themselves; samplers
+# iterable with len(); DataLoader with torch's signature (see
+# _compat_torch_signatures) and os.fork() as the fork of worker processes.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import numbers
+import os
+
+from ._gi import (OVERRIDE_MODULE, Gnn, call_c, np, override, park_pending,
+                  require_numpy, trampoline)
+from ._compat_torch_signatures import torch_class, torch_init
+from ._tensor import Tensor
+
+
+def _field(value, where, position):
+    """One field of an item or batch as a Gnn.Tensor."""
+    if isinstance(value, Gnn.Tensor):
+        return value
+    is_np_scalar = np is not None and isinstance(value, np.generic)
+    if isinstance(value, bool) or (np is not None and isinstance(value, np.bool_)):
+        return Gnn.Tensor.new_scalar(float(value), Gnn.DType.BOOL)
+    if isinstance(value, numbers.Integral) and not is_np_scalar:
+        if -(1 << 53) <= value <= (1 << 53):
+            return Gnn.Tensor.new_scalar(float(value), Gnn.DType.I64)
+        return Tensor.from_numpy(require_numpy().asarray(value, dtype=np.int64))
+    if isinstance(value, numbers.Real) and not is_np_scalar:
+        return Gnn.Tensor.new_scalar(float(value), Gnn.DType.F64)
+    if np is not None and isinstance(value, (np.ndarray, np.generic)):
+        return Tensor.from_numpy(np.asarray(value))
+    raise TypeError('%s: field %d is a %s; expected a Gnn.Tensor, a number or a numpy array'
+                    % (where, position, type(value).__name__))
+
+
+def fields(value, where, owner=None):
+    """An item or batch as a list of tensors; a dict's keys are remembered
+    on `owner` so batches can be rebuilt as dicts."""
+    if isinstance(value, dict):
+        keys = sorted(value) if not all(isinstance(k, str) for k in value) else list(value)
+        if owner is not None:
+            owner._gnn_item_keys = tuple(keys)
+        value = [value[k] for k in keys]
+    if isinstance(value, (list, tuple)):
+        return [_field(v, where, i) for i, v in enumerate(value)]
+    return [_field(value, where, 0)]
+
+
+def _guard_vfunc(cls, name, convert, where):
+    func = cls.__dict__.get(name)
+    if func is not None and not getattr(func, '_gnn_guarded', False):
+        setattr(cls, name, trampoline(func, where, convert, control_flow_only=True))
+
+
+def _get_length_vfunc(func):
+    """do_get_length cannot return a GError: an exception is parked and
+    raised by the Python call that reached C (len(), iter(), next())."""
+    def do_get_length(self):
+        try:
+            n = func(self)
+        except BaseException as exc:
+            park_pending(exc)
+            return 0
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+            park_pending(TypeError("'%s' object cannot be interpreted as an integer"
+                                   % type(n).__name__))
+            return 0
+        return int(n)
+    do_get_length.__wrapped__ = func
+    do_get_length._gnn_guarded = True
+    return do_get_length
+
+
+class Dataset(Gnn.Dataset):
+    """A Gnn.Dataset with torch's Dataset protocol: len(ds), ds[i] -> tuple.
+
+    Subclasses implement __len__ and __getitem__ (as in torch) or
+    do_get_length(self) and do_get_item(self, index); an item may be a
+    tensor, number or numpy array, or a tuple/list/dict of them, and may
+    raise: the exception text and traceback reach the caller (through
+    worker threads or processes)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        ns = cls.__dict__
+        if '__len__' in ns and 'do_get_length' not in ns:
+            cls.do_get_length = ns['__len__']
+            cls.__len__ = Dataset.__len__
+        if '__getitem__' in ns and 'do_get_item' not in ns:
+            cls.do_get_item = ns['__getitem__']
+            cls.__getitem__ = Dataset.__getitem__
+        length = cls.__dict__.get('do_get_length')
+        if length is not None and not getattr(length, '_gnn_guarded', False):
+            cls.do_get_length = _get_length_vfunc(length)
+        _guard_vfunc(cls, 'do_get_item',
+                     lambda value, self, index: fields(value, where=None, owner=self),
+                     lambda self, index: None)
+
+    def __len__(self):
+        return call_c(Gnn.Dataset.get_length, self)
+
+    def __getitem__(self, index):
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral):
+            raise TypeError('dataset indices must be integers, not %s' % type(index).__name__)
+        n = len(self)
+        i = int(index) + n if index < 0 else int(index)
+        if not 0 <= i < n:
+            raise IndexError('index %d is out of range for dataset of length %d' % (index, n))
+        item = tuple(call_c(Gnn.Dataset.get_item, self, i))
+        keys = getattr(self, '_gnn_item_keys', None)
+        return dict(zip(keys, item)) if keys else item
+
+
+Dataset = override(Dataset)
+
+
+class Collate(Gnn.Collate):
+    """A Gnn.Collate whose do_collate(self, items, n_fields) may return
+    tensors, numbers or numpy arrays, and may raise."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _guard_vfunc(cls, 'do_collate',
+                     lambda value, self, items, n_fields: fields(value, None), None)
+
+
+Collate = override(Collate)
+
+
+class FunctionCollate(Collate):
+    """torch's collate_fn: any callable taking the list of items (tuples of
+    tensors, as ds[i] gives them) and returning the batch."""
+
+    __gtype_name__ = 'GnnPyFunctionCollate'
+
+    def __init__(self, func):
+        super().__init__()
+        self.func = func
+
+    def do_collate(self, items, n_fields):
+        n_fields = max(int(n_fields), 1)
+        grouped = [tuple(items[i:i + n_fields]) for i in range(0, len(items), n_fields)]
+        batch = self.func(grouped)
+        if isinstance(batch, (list, tuple, dict)):
+            return batch
+        # One value: tagged with an empty uint8 tensor, so next() gives the
+        # value back however the batch crossed (threads or processes).
+        return [batch, Gnn.Tensor.empty([0], Gnn.DType.U8)]
+
+    @staticmethod
+    def unpack(batch):
+        if len(batch) == 2 and batch[1].get_dtype() == Gnn.DType.U8 and \
+                batch[1].get_shape() == [0]:
+            return batch[0]
+        return batch
+
+
+class ItemIterator(Gnn.ItemIterator):
+    """A Gnn.ItemIterator whose do_next(self) returns an item (tensors,
+    numbers, numpy arrays) or None at the end, and may raise."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _guard_vfunc(cls, 'do_next',
+                     lambda value, self: None if value is None else fields(value, None), None)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        ok, item = call_c(Gnn.ItemIterator.next, self)
+        if not ok:
+            raise StopIteration
+        return tuple(item)
+
+
+ItemIterator = override(ItemIterator)
+
+
+class Sampler(Gnn.Sampler):
+    """Samplers are iterable (indices as ints) and have len()."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __len__(self):
+        return Gnn.Sampler.get_length(self)
+
+    def __iter__(self):
+        # one epoch's indices (a new draw for random samplers)
+        return iter([int(i) for i in call_c(Gnn.Sampler.sample, self)])
+
+
+Sampler = override(Sampler)
+
+
+class BatchSampler(Gnn.BatchSampler):
+    """Iterable: yields lists of ints, as torch's BatchSampler."""
+
+    __module__ = OVERRIDE_MODULE
+    __init__ = torch_init('BatchSampler', Gnn.BatchSampler)
+
+    def __iter__(self):
+        indices = list(self.get_property('sampler'))
+        size = self.get_property('batch-size')
+        drop = self.get_property('drop-last')
+        for i in range(0, len(indices), size):
+            batch = indices[i:i + size]
+            if len(batch) == size or not drop:
+                yield batch
+
+    def __len__(self):
+        n = len(self.get_property('sampler'))
+        size = self.get_property('batch-size')
+        return n // size if self.get_property('drop-last') else -(-n // size)
+
+
+BatchSampler = override(BatchSampler)
+
+WORKER_MODES = {
+    'threads': Gnn.WorkerMode.THREADS,
+    'processes': Gnn.WorkerMode.PROCESSES,
+}
+
+
+def stop_workers(obj):
+    """Stops the workers of a loader or pass in a C call, which releases
+    the GIL, so a worker thread running Python code (get_item, collate,
+    worker_init) can finish; dropping the last reference instead would join
+    them with the GIL held."""
+    try:
+        if obj.__grefcount__ == 1:
+            obj.run_dispose()
+    except TypeError:      # not constructed
+        pass
+
+
+class DataLoader(Gnn.DataLoader):
+    """torch.utils.data.DataLoader's constructor and protocol:
+
+        loader = Gnn.DataLoader(ds, batch_size=64, shuffle=True, num_workers=2)
+        len(loader)
+        for images, labels in loader: ...
+
+    torch's positional order and keywords (see _compat_torch_signatures),
+    plus every property as a keyword; worker_mode also takes 'threads' /
+    'processes'. A batch is a list of tensors (a dict for dict items)."""
+
+    __module__ = OVERRIDE_MODULE
+    __init__ = torch_init('DataLoader', Gnn.DataLoader)
+
+    def __len__(self):
+        call_c(self.validate)   # raises PyTorch's argument errors
+        return call_c(self.get_length)
+
+    def __iter__(self):
+        it = call_c(self.iter)
+        it._gnn_loader = self
+        return it
+
+    __del__ = stop_workers
+
+    @property
+    def dataset(self):
+        return self.get_property('dataset')
+
+    @property
+    def batch_size(self):
+        return None if self.get_property('batch-sampler') else self.get_property('batch-size')
+
+    @property
+    def sampler(self):
+        return self.get_property('sampler')
+
+    @property
+    def batch_sampler(self):
+        return self.get_property('batch-sampler')
+
+    @property
+    def num_workers(self):
+        return self.get_property('num-workers')
+
+    @property
+    def drop_last(self):
+        return self.get_property('drop-last')
+
+    @property
+    def collate_fn(self):
+        collate = self.get_property('collate')
+        return getattr(collate, 'func', collate)
+
+
+DataLoader = override(DataLoader)
+
+
+def connect_worker_init(loader, func):
+    """torch's worker_init_fn(worker_id) as the worker-init signal. An
+    exception is kept for the next next(); in a forked worker the worker
+    exits (the parent reports it)."""
+    parent = os.getpid()
+    error = ErrorSlot()
+
+    def handler(_loader, info):
+        try:
+            func(info.get_id())
+        except BaseException as exc:
+            if os.getpid() != parent:
+                import traceback
+                traceback.print_exc()
+                os._exit(1)
+            error.set(exc)
+    # The handler must not reference the loader (a cycle only the garbage
+    # collector frees, joining the workers with the GIL held).
+    loader._gnn_worker_error = error
+    loader.connect('worker-init', handler)
+
+
+class ErrorSlot(object):
+    """The first exception of a worker_init_fn, for next() to raise."""
+
+    def __init__(self):
+        self.exc = None
+
+    def set(self, exc):
+        self.exc = self.exc or exc
+
+    def take(self):
+        exc, self.exc = self.exc, None
+        return exc
+
+
+class DataLoaderIter(Gnn.DataLoaderIter):
+    """One pass: an iterator of batches (lists of tensors)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        loader = getattr(self, '_gnn_loader', None)
+        try:
+            ok, batch = call_c(self.next)
+            slot = getattr(loader, '_gnn_worker_error', None)
+            error = slot.take() if slot is not None else None
+            if error is not None:
+                raise error
+        except BaseException:
+            self._stop()
+            raise
+        if not ok:
+            raise StopIteration
+        if loader is None:
+            return batch
+        collate = loader.get_property('collate')
+        if isinstance(collate, FunctionCollate):
+            return collate.unpack(batch)
+        keys = getattr(loader.dataset, '_gnn_item_keys', None)
+        return dict(zip(keys, batch)) if keys and len(keys) == len(batch) else batch
+
+    def _stop(self):
+        stop_workers(self)
+
+    __del__ = _stop
+
+    def __len__(self):
+        n = self.get_length()
+        if n < 0:
+            raise TypeError('the length of a pass over an IterableDataset is unknown')
+        return n
+
+
+DataLoaderIter = override(DataLoaderIter)
+
+
+def _worker_fork(*_args):
+    # os.fork() runs CPython's before/after-fork hooks (GIL, import lock,
+    # threading state), which a fork() from C skips. The child returns 0 into
+    # the library's worker loop and never comes back here.
+    try:
+        return os.fork()
+    except OSError:
+        return -1
+
+
+Gnn.set_worker_fork_func(_worker_fork)
+
+
+for _name in ('RandomSampler', 'SequentialSampler', 'DistributedSampler'):
+    torch_class(_name)
+
+
+def _tensor_dataset(tensors):
+    return Gnn.TensorDataset.new(list(tensors))
+
+
+def _subset(dataset, indices):
+    return Gnn.Subset.new(dataset, [int(i) for i in indices])
+
+
+def _concat(datasets):
+    return Gnn.ConcatDataset.new(list(datasets))
+
+
+def _subset_random_sampler(indices, generator=None):
+    return Gnn.SubsetRandomSampler.new([int(i) for i in indices], generator)
+
+
+def _weighted_random_sampler(weights, num_samples, replacement=True, generator=None):
+    return Gnn.WeightedRandomSampler.new([float(w) for w in weights], int(num_samples),
+                                         replacement, generator)
+
+
+torch_class('TensorDataset', _tensor_dataset, '*tensors')
+torch_class('Subset', _subset, 'dataset, indices')
+torch_class('ConcatDataset', _concat, 'datasets')
+torch_class('SubsetRandomSampler', _subset_random_sampler, 'indices, generator=None')
+torch_class('WeightedRandomSampler', _weighted_random_sampler,
+            'weights, num_samples, replacement=True, generator=None')

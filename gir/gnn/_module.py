@@ -1,0 +1,427 @@
+# _module.py: PyTorch's nn.Module protocol over Gnn.Module, and the losses'
+# (input, target) call.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import collections as _collections
+import os as _os
+
+from gi.repository import GLib as _GLib
+from gi.repository import GObject as _GObject
+
+from . import _dtype
+from ._compat_torch_signatures import torch_class
+from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, override,
+                  trampoline, type_name as _type_name)
+from ._state import StateDict, as_state_dict
+from ._tensor import parse_to
+
+_CModule = Gnn.Module
+
+def _wrap_forward(func):
+    return trampoline(func, lambda self, input: 'forward of %s' % type(self).__name__)
+
+
+def _is_initialized(module):
+    try:
+        module.__grefcount__
+        return True
+    except TypeError:   # "GObject instance is not yet created"
+        return False
+
+
+def _is_slot_pspec(pspec):
+    """A declared child slot is an object property of a module or tensor
+    type (see gnn_module_class_install_child_slot)."""
+    vtype = pspec.value_type
+    return vtype.is_a(_CModule.__gtype__) or vtype.is_a(Gnn.Tensor.__gtype__)
+
+
+def _find_pspec(module, name):
+    if not name or not name[0].isalpha():
+        return None
+    try:
+        return module.find_property(name.replace('_', '-'))
+    except TypeError:
+        return None
+
+
+class _IncompatibleKeys(_collections.namedtuple('IncompatibleKeys',
+                                                ['missing_keys', 'unexpected_keys'])):
+    """The result of Module.load_state_dict(), as in torch."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return '<All keys matched successfully>'
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _hook_flags(prepend, always_call=False):
+    flags = Gnn.HookFlags.NONE
+    if prepend:
+        flags |= Gnn.HookFlags.PREPEND
+    if always_call:
+        flags |= Gnn.HookFlags.ALWAYS_CALL
+    return flags
+
+
+def _check_attribute_free(module, name, kind_has):
+    """torch's `hasattr(self, name) and name not in self._<kind>` check for
+    what the C library cannot see: the Python instance dict and class
+    attributes."""
+    if not isinstance(name, str) or not name or '.' in name or kind_has:
+        return
+    if name in module.__dict__ or hasattr(type(module), name):
+        raise _gnn_error(Gnn.Error.NAME, "attribute '%s' already exists" % name)
+
+
+class Module(Gnn.Module):
+    """A Gnn.Module with PyTorch's nn.Module protocol.
+
+    Subclass it like torch.nn.Module: call super().__init__() first, then
+    assign children (`self.fc = Gnn.Parameter...`, `self.block = Block()`).
+    Implement `do_forward(self, x)` (or `forward(self, x)`, which is used as
+    do_forward) and optionally `do_extra_repr(self)` (or `extra_repr`)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        ns = cls.__dict__
+        if 'forward' in ns and 'do_forward' not in ns:
+            cls.do_forward = ns['forward']
+        if 'extra_repr' in ns and 'do_extra_repr' not in ns:
+            cls.do_extra_repr = ns['extra_repr']
+        if 'do_forward' in cls.__dict__ and \
+                not getattr(cls.__dict__['do_forward'], '_gnn_guarded', False):
+            cls.do_forward = _wrap_forward(cls.__dict__['do_forward'])
+
+    # -- attributes -----------------------------------------------------------
+
+    def __setattr__(self, name, value):
+        if isinstance(value, (Gnn.Parameter, _CModule)):
+            if not _is_initialized(self):
+                raise AttributeError('cannot assign %s before Module.__init__() call'
+                                     % ('parameters' if isinstance(value, Gnn.Parameter)
+                                        else 'module'))
+            if name in self.__dict__:
+                super().__delattr__(name)
+            _CModule.set_child(self, name, value)
+            return
+        if not _is_initialized(self):
+            super().__setattr__(name, value)
+            return
+        pspec = None
+        if not _CModule.has_child(self, name):
+            pspec = _find_pspec(self, name)
+            if pspec is None or (not _is_slot_pspec(pspec) and
+                                 not (pspec.flags & _GObject.ParamFlags.WRITABLE)):
+                super().__setattr__(name, value)
+                return
+            if not _is_slot_pspec(pspec):
+                self.set_property(pspec.name, value)
+                return
+        if value is None or isinstance(value, Gnn.Tensor):
+            _CModule.set_child(self, name, value)
+            return
+        # Not a GObject: let the library word the error for a stand-in
+        # object, then name the real type.
+        try:
+            _CModule.set_child(self, name, _GObject.Object())
+        except _GLib.Error as e:
+            raise _gnn_error(e.code, e.message.replace("'GObject'", "'%s'"
+                                                       % _type_name(value))) from None
+        raise AssertionError('set_child accepted a plain GObject')   # pragma: no cover
+
+    def __getattr__(self, name):
+        # Only called when normal lookup fails.
+        if name.startswith('__') and name.endswith('__'):
+            raise AttributeError("'%s' object has no attribute '%s'"
+                                 % (type(self).__name__, name))
+        if not _is_initialized(self):
+            raise AttributeError("'%s' object has no attribute '%s'"
+                                 % (type(self).__name__, name))
+        try:
+            return _CModule.get_child(self, name)
+        except _GLib.Error as e:
+            error = e
+        pspec = _find_pspec(self, name)
+        if pspec is not None and not _is_slot_pspec(pspec):
+            return self.get_property(pspec.name)
+        raise AttributeError(error.message)
+
+    def __delattr__(self, name):
+        if _is_initialized(self) and _CModule.has_child(self, name):
+            _CModule.delete_child(self, name)
+        else:
+            super().__delattr__(name)
+
+    def __dir__(self):
+        names = set(super().__dir__())
+        if _is_initialized(self):
+            names.update(n for n, _ in self.named_parameters(recurse=False))
+            names.update(n for n, _ in self.named_buffers(recurse=False))
+            names.update(n for n, _ in self.named_children())
+        return sorted(names)
+
+    @property
+    def training(self):
+        """Whether the module is in training mode (the `training` property)."""
+        return _CModule.get_training(self)
+
+    @training.setter
+    def training(self, value):
+        self.set_property('training', bool(value))
+
+    # -- registration ---------------------------------------------------------
+
+    def register_parameter(self, name, param):
+        """Registers `param` (a Gnn.Parameter or None) under `name`."""
+        if not isinstance(name, str):
+            raise TypeError('parameter name should be a string. Got %s' % type(name).__name__)
+        if param is not None and not isinstance(param, Gnn.Parameter):
+            raise _gnn_error(Gnn.Error.TYPE,
+                             "cannot assign '%s' object to parameter '%s' "
+                             "(GnnParameter or NULL required)" % (_type_name(param), name))
+        _check_attribute_free(self, name, name in self._names('parameters'))
+        _CModule.register_parameter(self, name, param)
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Registers `tensor` (a Gnn.Tensor or None) as a buffer; a
+        non-persistent buffer is not part of state_dict()."""
+        if not isinstance(name, str):
+            raise TypeError('buffer name should be a string. Got %s' % type(name).__name__)
+        if tensor is not None and not isinstance(tensor, Gnn.Tensor):
+            raise _gnn_error(Gnn.Error.TYPE,
+                             "cannot assign '%s' object to buffer '%s' "
+                             "(GnnTensor or NULL required)" % (_type_name(tensor), name))
+        _check_attribute_free(self, name, name in self._names('buffers'))
+        _CModule.register_buffer(self, name, tensor, persistent)
+
+    def register_module(self, name, module):
+        """Registers `module` (a Gnn.Module or None) as a child (add_module)."""
+        if module is not None and not isinstance(module, _CModule):
+            raise _gnn_error(Gnn.Error.TYPE, '%s is not a Module subclass'
+                             % _type_name(module))
+        if not isinstance(name, str):
+            raise TypeError('module name should be a string. Got %s' % type(name).__name__)
+        _check_attribute_free(self, name, name in self._names('modules'))
+        _CModule.register_module(self, name, module)
+
+    add_module = register_module
+
+    def _names(self, kind):
+        """The names registered in one map, empty slots included."""
+        if kind == 'modules':
+            maps = [n for n, _ in self.named_children()]
+        elif kind == 'parameters':
+            maps = [n for n, _ in self.named_parameters(recurse=False)]
+        else:
+            maps = [n for n, _ in self.named_buffers(recurse=False)]
+        return maps
+
+    # -- traversal ------------------------------------------------------------
+
+    def named_parameters(self, prefix='', recurse=True):
+        """[(name, parameter)] in torch's order; shared parameters once."""
+        values, names = _CModule.named_parameters(self, prefix, recurse)
+        return list(zip(names, values))
+
+    def named_buffers(self, prefix='', recurse=True):
+        """[(name, buffer)], non-persistent buffers included."""
+        values, names = _CModule.named_buffers(self, prefix, recurse)
+        return list(zip(names, values))
+
+    def named_children(self):
+        """[(name, module)] of the direct children."""
+        values, names = _CModule.named_children(self)
+        return list(zip(names, values))
+
+    def named_modules(self, memo=None, prefix='', remove_duplicate=True):
+        """[(name, module)], self first with `prefix`, pre-order; a module
+        reachable twice is listed once (unless remove_duplicate=False;
+        a module registered twice under the same parent is still listed
+        once there, as the C API lists a parent's children deduplicated)."""
+        if memo is None and remove_duplicate:
+            values, names = _CModule.named_modules(self, prefix)
+            return list(zip(names, values))
+        result = []
+        if memo is None:
+            memo = set()
+
+        def visit(module, pfx):
+            if remove_duplicate:
+                if module in memo:
+                    return
+                memo.add(module)
+            result.append((pfx, module))
+            for name, child in Module.named_children(module):
+                visit(child, pfx + ('.' if pfx else '') + name)
+        visit(self, prefix)
+        return result
+
+    def parameters(self, recurse=True):
+        return [p for _, p in self.named_parameters(recurse=recurse)]
+
+    def buffers(self, recurse=True):
+        return [b for _, b in self.named_buffers(recurse=recurse)]
+
+    def children(self):
+        return [m for _, m in self.named_children()]
+
+    def modules(self):
+        return [m for _, m in self.named_modules()]
+
+    def apply(self, fn):
+        """Calls fn(module) on every module, children first; returns self."""
+        _CModule.apply(self, lambda module, user_data: fn(module), None)
+        return self
+
+    def train(self, mode=True):
+        """Sets training mode on the whole tree; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError('training mode is expected to be boolean')
+        _CModule.train(self, mode)
+        return self
+
+    def eval(self):
+        """train(False); returns self."""
+        _CModule.eval(self)
+        return self
+
+    def requires_grad_(self, requires_grad=True):
+        _CModule.requires_grad_(self, requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=False):
+        _CModule.zero_grad(self, set_to_none)
+
+    # -- call -----------------------------------------------------------------
+
+    def __call__(self, input):
+        """model(x): hooks and forward (Gnn.Module.call); an exception
+        raised by Python code inside (forward, hooks) is re-raised as
+        itself, SystemExit and KeyboardInterrupt included."""
+        return call_c(_CModule.call, self, input)
+
+    def forward(self, input):
+        """Runs the module's forward without hooks."""
+        return call_c(_CModule.forward, self, input)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False):
+        """hook(module, input) runs before forward; `input` is a 1-tuple
+        (x,) as in torch. It returns None, or a replacement input (a tensor
+        or a 1-tuple). Returns a handle with remove()."""
+        def pre_hook(module, input, user_data):
+            result = hook(module, (input,))
+            if isinstance(result, tuple):
+                if len(result) != 1:
+                    raise TypeError('forward pre-hook must return None, a tensor or '
+                                    'a 1-tuple, got a %d-tuple' % len(result))
+                result = result[0]
+            return result
+        pre_hook = trampoline(pre_hook, lambda module, *args:
+                              'forward pre-hook of %s' % type(module).__name__)
+        return _CModule.register_forward_pre_hook(self, pre_hook, None, _hook_flags(prepend))
+
+    def register_forward_hook(self, hook, *, prepend=False, always_call=False):
+        """hook(module, input, output) runs after forward (`input` a 1-tuple
+        as in torch); it returns None or a replacement output. With
+        always_call it also runs when the call fails (output None).
+        Returns a handle with remove()."""
+        post_hook = trampoline(lambda module, input, output, user_data:
+                               hook(module, (input,), output),
+                               lambda module, *args: 'forward hook of %s' % type(module).__name__)
+        return _CModule.register_forward_hook(self, post_hook, None,
+                                              _hook_flags(prepend, always_call))
+
+    # -- state ----------------------------------------------------------------
+
+    def state_dict(self, destination=None, prefix='', keep_vars=False):
+        """The module's state as a Gnn.StateDict (an ordered mapping):
+        parameters, then persistent buffers, then children with dotted
+        prefixes. The tensors are the module's own (not copies)."""
+        state = _CModule.state_dict(self)
+        if destination is None and not prefix:
+            return state
+        if destination is None:
+            destination = StateDict()
+        for key in state.get_keys():
+            destination.insert(prefix + key, state.lookup(key))
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Copies `state_dict` (a Gnn.StateDict or a mapping of name to
+        Gnn.Tensor) into the module. Returns (missing_keys, unexpected_keys);
+        raises GLib.Error with torch's message on failure, after copying
+        nothing."""
+        state_dict = as_state_dict(state_dict)
+        _, missing, unexpected = _CModule.load_state_dict(self, state_dict, strict)
+        return _IncompatibleKeys(list(missing or []), list(unexpected or []))
+
+    def save(self, path, metadata=None):
+        """Saves state_dict() as a safetensors file."""
+        return _CModule.save(self, _os.fspath(path), dict(metadata) if metadata else None)
+
+    def load(self, path):
+        """Loads a safetensors file into the module (strict, atomic)."""
+        return _CModule.load(self, _os.fspath(path))
+
+    # -- dtype and device -----------------------------------------------------
+
+    def to(self, *args, **kwargs):
+        """Like torch.nn.Module.to(dtype | device): converts every floating
+        parameter and buffer (parameters stay Parameters); a device other
+        than 'cpu' raises. Returns self."""
+        dtype = parse_to(args, kwargs)
+        if dtype is None:
+            return self
+        for module in self.modules():
+            for name, p in Module.named_parameters(module, recurse=False):
+                if p is not None and _dtype.is_floating(p.get_dtype()) and \
+                        p.get_dtype() != dtype:
+                    _CModule.set_child(module, name, Gnn.Parameter.new(
+                        p.detach().to_dtype(dtype), p.get_requires_grad()))
+            for name, b in Module.named_buffers(module, recurse=False):
+                if b is not None and _dtype.is_floating(b.get_dtype()) and \
+                        b.get_dtype() != dtype:
+                    _CModule.set_child(module, name, b.to_dtype(dtype))
+        return self
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def cpu(self):
+        return self
+
+    # -- printing -------------------------------------------------------------
+
+    def __repr__(self):
+        if not _is_initialized(self):
+            return '<%s (not initialized)>' % type(self).__name__
+        return self.to_string()
+
+    __str__ = __repr__
+
+
+Module = override(Module)
+
+
+# --- losses ---------------------------------------------------------------
+# A loss module takes (input, target) but Gnn.Module's forward takes one
+# tensor, so the C API is loss.compute(input, target); criterion(x, t) maps
+# to it here as in torch. criterion(x) alone keeps torch's missing-target error.
+
+def _loss_call(self, input, target=None):
+    if target is None:
+        return Module.__call__(self, input)
+    return call_c(type(self).compute, self, input, target)
+
+
+for _name in ('CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss'):
+    torch_class(_name, extra={'__call__': _loss_call})

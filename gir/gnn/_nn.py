@@ -1,0 +1,35 @@
+# _nn.py: torch's constructors for the layers without a Python protocol of
+# their own, Parameter(t, requires_grad=True), and the Gnn.nn namespace
+# (Gnn.nn.Linear, Gnn.nn.Module, Gnn.nn.functional, Gnn.nn.init ...).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import types
+
+from ._compat_torch_signatures import torch_class
+from ._gi import EXPORTS, Gnn, export
+
+for _name in ('Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d',
+              'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax', 'LogSoftmax',
+              'Flatten'):
+    torch_class(_name)
+
+
+def _parameter(data=None, requires_grad=True):
+    if data is None:
+        data = Gnn.Tensor.empty([0], Gnn.DType.F32)
+    return Gnn.Parameter.new(data, requires_grad)
+
+
+torch_class('Parameter', _parameter, 'data=None, requires_grad=True')
+
+# Gnn.nn: the torch.nn spellings of the module classes.
+_NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
+             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+             'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
+             'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
+             'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')
+
+nn = export(types.ModuleType('Gnn.nn', 'torch.nn\'s spellings over Gnn\'s modules.'), 'nn')
+for _name in _NN_NAMES:
+    setattr(nn, _name, EXPORTS.get(_name) or getattr(Gnn, _name))

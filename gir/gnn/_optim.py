@@ -1,0 +1,140 @@
+# _optim.py: torch.optim's spellings: Gnn.optim.SGD/Adam/AdamW(params, ...)
+# (see _compat_torch_signatures), param_groups as a list of dicts whose
+# 'lr' reads and writes the optimizer's learning rate, zero_grad(set_to_none=
+# True), and Gnn.optim.lr_scheduler.StepLR / CosineAnnealingLR.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import collections.abc as abc
+import types
+
+from ._compat_torch_signatures import torch_class
+from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, override
+
+
+def add_param_groups(optimizer, params):
+    """torch's `params`: an iterable of tensors, or of one dict with
+    'params' and options (Gnn optimizers have a single group)."""
+    params = list(params)
+    if params and isinstance(params[0], abc.Mapping):
+        if len(params) != 1:
+            raise ValueError('Gnn optimizers have a single parameter group, got %d'
+                             % len(params))
+        group = dict(params[0])
+        tensors = group.pop('params')
+        tensors = [tensors] if isinstance(tensors, Gnn.Tensor) else list(tensors)
+        call_c(Gnn.Optimizer.add_params, optimizer, tensors)
+        for key, value in group.items():
+            ParamGroup(optimizer)[key] = value
+        return
+    if not params:
+        raise ValueError('optimizer got an empty parameter list')
+    call_c(Gnn.Optimizer.add_params, optimizer, params)
+
+
+class ParamGroup(abc.MutableMapping):
+    """optimizer.param_groups[0]: a live view of the optimizer's options
+    ('params', 'lr', and its properties: 'momentum', 'betas', ...)."""
+
+    def __init__(self, optimizer):
+        self._opt = optimizer
+
+    def _keys(self):
+        names = [p.name.replace('-', '_') for p in self._opt.list_properties()]
+        if 'beta1' in names:
+            names = [n for n in names if n not in ('beta1', 'beta2')] + ['betas']
+        return ['params'] + names
+
+    def __getitem__(self, key):
+        opt = self._opt
+        if key == 'params':
+            return [opt.get_param(i) for i in range(opt.get_n_params())]
+        if key == 'lr':
+            return opt.get_lr()
+        if key == 'betas' and 'betas' in self._keys():
+            return (opt.get_property('beta1'), opt.get_property('beta2'))
+        if key not in self._keys():
+            raise KeyError(key)
+        return opt.get_property(key.replace('_', '-'))
+
+    def __setitem__(self, key, value):
+        opt = self._opt
+        if key == 'lr':
+            opt.set_lr(float(value))
+        elif key == 'betas':
+            opt.set_property('beta1', float(value[0]))
+            opt.set_property('beta2', float(value[1]))
+        elif key in self._keys() and key != 'params':
+            opt.set_property(key.replace('_', '-'), value)
+        elif key == 'initial_lr':
+            pass      # schedulers keep the initial lr themselves
+        else:
+            raise KeyError('cannot set %r of a Gnn optimizer parameter group' % key)
+
+    def __delitem__(self, key):
+        raise KeyError('cannot delete %r of a Gnn optimizer parameter group' % key)
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __len__(self):
+        return len(self._keys())
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
+class Optimizer(Gnn.Optimizer):
+    """torch.optim.Optimizer's protocol: param_groups, zero_grad(), step()."""
+
+    __module__ = OVERRIDE_MODULE
+
+    @property
+    def param_groups(self):
+        return [ParamGroup(self)]
+
+    def zero_grad(self, set_to_none=True):
+        """Like torch 2.x/1.13's default for set_to_none: True."""
+        Gnn.Optimizer.zero_grad(self, set_to_none)
+
+    def step(self, closure=None):
+        loss = closure() if closure is not None else None
+        call_c(Gnn.Optimizer.step, self)
+        return loss
+
+
+Optimizer = override(Optimizer)
+
+
+SGD, Adam, AdamW = (torch_class(name) for name in ('SGD', 'Adam', 'AdamW'))
+
+
+class LRScheduler(Gnn.LRScheduler):
+    """torch's scheduler protocol: step(), get_last_lr() as a list."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def get_last_lr(self):
+        return [Gnn.LRScheduler.get_last_lr(self)]
+
+    @property
+    def last_epoch(self):
+        return Gnn.LRScheduler.get_last_epoch(self)
+
+
+LRScheduler = override(LRScheduler)
+
+
+StepLR, CosineAnnealingLR = (torch_class(name) for name in ('StepLR', 'CosineAnnealingLR'))
+
+lr_scheduler = types.ModuleType('Gnn.optim.lr_scheduler')
+lr_scheduler.StepLR = StepLR
+lr_scheduler.CosineAnnealingLR = CosineAnnealingLR
+lr_scheduler.LRScheduler = LRScheduler
+
+optim = export(types.ModuleType('Gnn.optim', "torch.optim's spellings."), 'optim')
+optim.Optimizer = Optimizer
+optim.SGD = SGD
+optim.Adam = Adam
+optim.AdamW = AdamW
+optim.lr_scheduler = lr_scheduler

@@ -1,0 +1,142 @@
+# _state.py: Gnn.StateDict as an ordered mapping, safetensors save/load, and
+# torch.save / torch.load for state dicts (safetensors underneath, never pickle).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import collections.abc as _abc
+import os as _os
+
+from ._dtype import check_device
+from ._gi import OVERRIDE_MODULE, Gnn, export, np, override
+from ._tensor import Tensor
+
+_CStateDict = Gnn.StateDict
+
+
+class StateDict(Gnn.StateDict):
+    """A Gnn.StateDict that behaves as an ordered mapping of name to tensor
+    (like the OrderedDict torch's state_dict() returns)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __len__(self):
+        return self.get_length()
+
+    def __iter__(self):
+        return iter(self.get_keys())
+
+    def __contains__(self, key):
+        return isinstance(key, str) and self.contains(key)
+
+    def __getitem__(self, key):
+        if not isinstance(key, str) or not self.contains(key):
+            raise KeyError(key)
+        return self.lookup(key)
+
+    def __setitem__(self, key, value):
+        if not isinstance(key, str):
+            raise TypeError('state dict keys must be str, not %s' % type(key).__name__)
+        if not isinstance(value, Gnn.Tensor):
+            raise TypeError("state dict values must be Gnn.Tensor, not %s"
+                            % type(value).__name__)
+        self.insert(key, value)
+
+    def __delitem__(self, key):
+        if not isinstance(key, str) or not self.remove(key):
+            raise KeyError(key)
+
+    def keys(self):
+        return list(self.get_keys())
+
+    def values(self):
+        return [self.lookup(k) for k in self.get_keys()]
+
+    def items(self):
+        return [(k, self.lookup(k)) for k in self.get_keys()]
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key, *default):
+        if key in self:
+            value = self.lookup(key)
+            self.remove(key)
+            return value
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def update(self, other=(), **kwargs):
+        pairs = other.items() if isinstance(other, _abc.Mapping) else other
+        for key, value in pairs:
+            self[key] = value
+        for key, value in kwargs.items():
+            self[key] = value
+
+    def copy(self):
+        """A new state dict with the same keys and tensors (not copied)."""
+        result = StateDict()
+        for key in self.get_keys():
+            result.insert(key, self.lookup(key))
+        return result
+
+    def __repr__(self):
+        return 'StateDict([%s])' % ', '.join(repr(k) for k in self.get_keys())
+
+    def save(self, path, metadata=None):
+        """Writes the state dict as a safetensors file (temp file + rename);
+        `metadata` is an optional dict of str -> str for `__metadata__`."""
+        return _CStateDict.save(self, _os.fspath(path), dict(metadata) if metadata else None)
+
+    @staticmethod
+    def load(path, copy=False):
+        """Loads a safetensors file: the tensors borrow a private mapping of
+        the file (zero copy), or are copied out of it with copy=True."""
+        flags = Gnn.LoadFlags.COPY if copy else Gnn.LoadFlags.NONE
+        return _CStateDict.load_with_flags(_os.fspath(path), flags)
+
+
+StateDict = override(StateDict)
+_abc.MutableMapping.register(StateDict)
+
+
+def as_state_dict(mapping):
+    """A Gnn.StateDict from a StateDict or a mapping of name to tensor or
+    numpy array."""
+    if isinstance(mapping, _CStateDict):
+        return mapping
+    if not isinstance(mapping, _abc.Mapping):
+        raise TypeError('Expected state_dict to be dict-like, got %s.' % type(mapping))
+    converted = StateDict()
+    for key, value in mapping.items():
+        if not isinstance(value, Gnn.Tensor):
+            if np is not None and isinstance(value, np.ndarray):
+                value = Tensor.from_numpy(value)
+            else:
+                raise TypeError("state_dict value for key '%s' must be a Gnn.Tensor, "
+                                "got %s" % (key, type(value).__name__))
+        converted[key] = value
+    return converted
+
+
+@export
+def save(obj, f, metadata=None):
+    """torch.save for state dicts: writes a StateDict or a mapping of name to
+    tensor as a safetensors file (never pickle). Modules, optimizers and
+    other objects raise TypeError: save their state_dict()."""
+    if isinstance(obj, Gnn.Module):
+        raise TypeError('Gnn.save() saves state dicts only (safetensors, no pickle): '
+                        'use Gnn.save(model.state_dict(), path)')
+    if not isinstance(obj, (_CStateDict, _abc.Mapping)):
+        raise TypeError('Gnn.save() saves state dicts only (a mapping of str to tensor), '
+                        'not %s' % type(obj).__name__)
+    as_state_dict(obj).save(f, metadata)
+
+
+@export
+def load(f, map_location=None, weights_only=True, mmap=None):
+    """torch.load for state dicts saved by Gnn.save (or any safetensors
+    file): a Gnn.StateDict of copied tensors. Nothing is unpickled, whatever
+    weights_only says."""
+    check_device(map_location)
+    return StateDict.load(f, copy=not mmap)

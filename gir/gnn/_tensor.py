@@ -1,0 +1,587 @@
+# _tensor.py: Gnn.Tensor with the Python number protocol, numpy conversion
+# and torch.Tensor's spellings (shape, dtype, item(), indexing, to(), ...).
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import collections
+import numbers
+
+from . import _dtype
+from . import _tensor_index
+from ._gi import OVERRIDE_MODULE, Gnn, export, np, override, require_numpy
+
+
+# --- operands ------------------------------------------------------------------
+
+def _scalar_dtype(tensor_dtype, value):
+    """The dtype of `tensor <op> value` for a Python number, as in PyTorch:
+    a scalar never widens a tensor of its own kind; a float scalar turns an
+    integer/bool tensor into float32 (torch's default dtype), an int scalar
+    turns a bool tensor into int64."""
+    if isinstance(value, bool):
+        return tensor_dtype
+    if _dtype.is_floating(tensor_dtype):
+        return tensor_dtype
+    if isinstance(value, numbers.Integral):
+        return Gnn.DType.I64 if tensor_dtype == Gnn.DType.BOOL else tensor_dtype
+    return Gnn.DType.F32
+
+
+def _coerce(a, b):
+    """Returns (a, b) as two tensors for a binary operator, or None when `b`
+    is neither a tensor nor a real number (the operator then returns
+    NotImplemented). A number becomes a 0-d tensor of the result dtype."""
+    if isinstance(b, Gnn.Tensor):
+        return a, b
+    if not isinstance(b, numbers.Real):
+        return None
+    dtype = _scalar_dtype(a.get_dtype(), b)
+    if dtype != a.get_dtype():
+        a = a.to_dtype(dtype)
+    return a, Gnn.Tensor.new_scalar(float(b), dtype)
+
+
+def _true_divide(a, b):
+    # Like torch, `/` on integer or bool tensors divides in float32.
+    if not _dtype.is_floating(a.get_dtype()) and not _dtype.is_floating(b.get_dtype()):
+        a = a.to_dtype(Gnn.DType.F32)
+        b = b.to_dtype(Gnn.DType.F32)
+    return Gnn.Tensor.div(a, b)
+
+
+_C_OPS = {'truediv': _true_divide}
+
+
+def _binary(name, reflected=False):
+    op = _C_OPS.get(name) or getattr(Gnn.Tensor, name)
+
+    def method(self, other):
+        pair = _coerce(self, other)
+        if pair is None:
+            return NotImplemented
+        a, b = pair
+        return op(b, a) if reflected else op(a, b)
+    method.__name__ = name
+    return method
+
+
+def _inplace(name):
+    op = getattr(Gnn.Tensor, name)
+
+    def method(self, other):
+        if name == 'div_' and not _dtype.is_floating(self.get_dtype()):
+            # torch: true division cannot be stored in an integer tensor
+            raise TypeError("result type Float can't be cast to the desired output type %s"
+                            % Gnn.dtype_get_name(self.get_dtype()))
+        if isinstance(other, Gnn.Tensor):
+            op(self, other)
+            return self
+        if not isinstance(other, numbers.Real):
+            raise TypeError('%s(): argument must be a Tensor or a number, not %s'
+                            % (name, type(other).__name__))
+        dtype = self.get_dtype()
+        if _scalar_dtype(dtype, other) != dtype:
+            raise TypeError("result type %s can't be cast to the desired output type %s"
+                            % ('Float' if isinstance(other, float) else 'Long',
+                               Gnn.dtype_get_name(dtype)))
+        op(self, Gnn.Tensor.new_scalar(float(other), dtype))
+        return self
+    method.__name__ = name
+    return method
+
+
+def _operator_inplace(name):
+    method = _inplace(name)
+
+    def operator(self, other):
+        if not isinstance(other, (Gnn.Tensor, numbers.Real)):
+            return NotImplemented
+        return method(self, other)
+    return operator
+
+
+def dims_arg(dim):
+    """A torch `dim` argument (None, an int, or a list/tuple of ints) as the
+    list the C reductions take (empty: all dims)."""
+    if dim is None:
+        return []
+    if isinstance(dim, numbers.Integral):
+        return [int(dim)]
+    return [int(d) for d in dim]
+
+
+def shape_arg(shape):
+    """torch's `*shape` convention: t.reshape(2, 3) or t.reshape((2, 3))."""
+    if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
+        shape = shape[0]
+    return [int(n) for n in shape]
+
+
+def parse_to(args, kwargs):
+    """The dtype of torch's .to(dtype), .to(device), .to(device, dtype),
+    .to(other) and keyword forms (None: keep); other devices raise."""
+    dtype = kwargs.pop('dtype', None)
+    _dtype.check_device(kwargs.pop('device', None))
+    kwargs.pop('non_blocking', None)
+    kwargs.pop('copy', None)
+    if kwargs:
+        raise TypeError("to() got an unexpected keyword argument '%s'" % next(iter(kwargs)))
+    for arg in args:
+        if isinstance(arg, Gnn.Tensor):
+            dtype = arg.get_dtype()
+        elif isinstance(arg, (str, device)):
+            _dtype.check_device(arg)
+        elif arg is not None:
+            dtype = _dtype.from_arg(arg)
+    return dtype
+
+
+class device(object):
+    """torch.device: only 'cpu' exists in Gnn."""
+
+    def __init__(self, type='cpu', index=None):
+        _dtype.check_device(type)
+        self.type = 'cpu'
+        self.index = index
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __str__(self):
+        return 'cpu'
+
+    def __eq__(self, other):
+        return str(other) == 'cpu'
+
+    def __hash__(self):
+        return hash('cpu')
+
+
+export(device)
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple of ints printed as Gnn.Size([2, 3])
+    (torch.Size)."""
+
+    def __repr__(self):
+        return 'Gnn.Size([%s])' % ', '.join(str(n) for n in self)
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):
+        value = tuple.__getitem__(self, key)
+        return Size(value) if isinstance(key, slice) else value
+
+
+export(Size)
+
+# torch.return_types.max / min: the (values, indices) of t.max(dim).
+_MaxResult = collections.namedtuple('max', ['values', 'indices'])
+_MinResult = collections.namedtuple('min', ['values', 'indices'])
+
+
+class Tensor(Gnn.Tensor):
+    """A Gnn.Tensor with the Python number protocol, numpy conversion and
+    PyTorch-like properties (shape, dtype, item(), len(), indexing)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    # -- numpy ----------------------------------------------------------------
+
+    @classmethod
+    def from_numpy(cls, array):
+        """Creates a tensor holding a COPY of `array`'s elements.
+
+        Unlike torch.from_numpy, memory is not shared: the elements are
+        packed (non-contiguous or non-native-byte-order arrays are made
+        contiguous and native first) and copied. Supported dtypes:
+        float32/64/16, int64/32/16/8, uint8, bool; anything else raises
+        TypeError."""
+        return _dtype.tensor_from_numpy(array)
+
+    def numpy(self):
+        """Returns a new, writable numpy array with a COPY of the elements
+        (dtype and shape as the tensor's). bfloat16 tensors raise TypeError:
+        convert them with to_dtype(Gnn.DType.F32) first."""
+        np_ = require_numpy()
+        dtype = self.get_dtype()
+        np_dtype = _dtype.DTYPE_TO_NUMPY.get(dtype)
+        if np_dtype is None:
+            raise TypeError('Got unsupported ScalarType %s' % Gnn.dtype_get_name(dtype))
+        data = self.get_bytes().get_data() or b''
+        return np_.frombuffer(data, dtype=np_dtype).reshape(self.get_shape()).copy()
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    # -- properties -----------------------------------------------------------
+
+    @property
+    def shape(self):
+        """The size of each dimension, a Gnn.Size (a tuple of ints)."""
+        return Size(self.get_shape())
+
+    @property
+    def dtype(self):
+        """The element type, printed like torch's (Gnn.float32); equal to
+        the Gnn.DType member."""
+        return _dtype.of(self.get_dtype())
+
+    @property
+    def ndim(self):
+        return self.get_ndim()
+
+    @property
+    def device(self):
+        return device('cpu')
+
+    @property
+    def is_leaf(self):
+        return Gnn.Tensor.is_leaf(self)
+
+    @property
+    def data(self):
+        """The tensor detached from autograd, sharing its storage."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value):
+        Gnn.Tensor.copy_(self, value)
+
+    def dim(self):
+        return self.get_ndim()
+
+    def size(self, dim=None):
+        """Like torch.Tensor.size(): the shape, or one dimension's size."""
+        return self.shape if dim is None else self.get_size(dim)
+
+    def numel(self):
+        return self.get_numel()
+
+    def is_floating_point(self):
+        return _dtype.is_floating(self.get_dtype())
+
+    def item(self):
+        """The only element as a Python int (integer dtypes), bool (bool) or
+        float; GLib.Error if the tensor does not have exactly one element."""
+        value = Gnn.Tensor.item(self)
+        dtype = self.get_dtype()
+        if dtype == Gnn.DType.BOOL:
+            return bool(value)
+        if dtype == Gnn.DType.I64:
+            # exact beyond 2**53 (item() goes through a double)
+            return int(self.numpy().reshape(-1)[0])
+        if not _dtype.is_floating(dtype):
+            return int(value)
+        return value
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    # -- dtype and device -----------------------------------------------------
+
+    def to(self, *args, **kwargs):
+        """Like torch.Tensor.to(dtype | device | other, ...): self when
+        nothing changes; a device other than 'cpu' raises."""
+        dtype = parse_to(args, kwargs)
+        if dtype is None or dtype == self.get_dtype():
+            return self
+        return self.to_dtype(dtype)
+
+    def type(self, dtype=None):
+        """t.type(dtype) converts; t.type() names the tensor type."""
+        if dtype is None:
+            return 'Gnn.%sTensor' % {
+                'float32': 'Float', 'float64': 'Double', 'float16': 'Half',
+                'bfloat16': 'BFloat16', 'int64': 'Long', 'int32': 'Int', 'int16': 'Short',
+                'int8': 'Char', 'uint8': 'Byte', 'bool': 'Bool'}[repr(self.dtype)[4:]]
+        return self.to(dtype)
+
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def long(self):
+        return self.to(_dtype.int64)
+
+    def int(self):
+        return self.to(_dtype.int32)
+
+    def bool(self):
+        return self.to(_dtype.bool_)
+
+    def cpu(self):
+        return self
+
+    # -- printing -------------------------------------------------------------
+
+    def __repr__(self):
+        return self.to_string()
+
+    __str__ = __repr__
+
+    # -- sequence protocol ----------------------------------------------------
+
+    def __len__(self):
+        if self.get_ndim() == 0:
+            raise TypeError('len() of a 0-d tensor')
+        return self.get_shape()[0]
+
+    def __getitem__(self, key):
+        return _tensor_index.get(self, key)
+
+    def __setitem__(self, key, value):
+        _tensor_index.set(self, key, value)
+
+    def __iter__(self):
+        if self.get_ndim() == 0:
+            raise TypeError('iteration over a 0-d tensor')
+        return (self.select(0, i) for i in range(self.get_shape()[0]))
+
+    def __bool__(self):
+        numel = self.get_numel()
+        if numel != 1:
+            raise RuntimeError('Boolean value of Tensor with %s values is ambiguous'
+                               % ('no' if numel == 0 else 'more than one'))
+        return bool(Gnn.Tensor.item(self))
+
+    def __float__(self):
+        return float(Gnn.Tensor.item(self))
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.get_numel() != 1 or _dtype.is_floating(self.get_dtype()) or \
+                self.get_dtype() == Gnn.DType.BOOL:
+            raise TypeError('only integer tensors of a single element can be converted '
+                            'to an index')
+        return int(self.item())
+
+    # -- torch-style shape, reduction and autograd conveniences --------------
+    # Each accepts torch's spellings (keywords, varargs or a tuple, defaults)
+    # as well as the C signatures (a list of dims, positional keepdim).
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return Gnn.Tensor.flatten(self, start_dim, end_dim)
+
+    def reshape(self, *shape):
+        """t.reshape(2, -1) or t.reshape((2, -1)); a view when the strides
+        allow, else a copy."""
+        return Gnn.Tensor.reshape(self, shape_arg(shape))
+
+    def view(self, *shape):
+        """t.view(2, -1) or t.view((2, -1)); GLib.Error when the strides do
+        not allow a view."""
+        return Gnn.Tensor.view(self, shape_arg(shape))
+
+    def permute(self, *dims):
+        return Gnn.Tensor.permute(self, shape_arg(dims))
+
+    def transpose(self, dim0, dim1):
+        return Gnn.Tensor.transpose(self, dim0, dim1)
+
+    def t(self):
+        return self if self.get_ndim() < 2 else Gnn.Tensor.transpose(self, 0, 1)
+
+    @property
+    def T(self):
+        """The tensor with its dimensions reversed, a view."""
+        ndim = self.get_ndim()
+        if ndim < 2:
+            return self
+        return Gnn.Tensor.permute(self, list(range(ndim - 1, -1, -1)))
+
+    def squeeze(self, dim=None):
+        """Like torch: without dim, removes every dimension of size 1."""
+        if dim is not None:
+            return Gnn.Tensor.squeeze(self, dim)
+        return Gnn.Tensor.reshape(self, [n for n in self.get_shape() if n != 1])
+
+    def sum(self, dim=None, keepdim=False):
+        return Gnn.Tensor.sum(self, dims_arg(dim), keepdim)
+
+    def mean(self, dim=None, keepdim=False):
+        return Gnn.Tensor.mean(self, dims_arg(dim), keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        """With dim None, the largest value; with an int dim, torch's
+        (values, indices) namedtuple (indices: the first largest); a
+        list/tuple of dims gives the values only (torch.amax)."""
+        if isinstance(dim, Gnn.Tensor):
+            return _maximum(self, dim)
+        if isinstance(dim, numbers.Integral):
+            return _MaxResult(Gnn.Tensor.max(self, [int(dim)], keepdim),
+                              Gnn.Tensor.argmax(self, int(dim), keepdim))
+        return Gnn.Tensor.max(self, dims_arg(dim), keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        if isinstance(dim, numbers.Integral):
+            return _MinResult(Gnn.Tensor.min(self, [int(dim)], keepdim),
+                              Gnn.Tensor.argmax(Gnn.Tensor.neg(self), int(dim), keepdim))
+        return Gnn.Tensor.min(self, dims_arg(dim), keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        """With dim None, the position in the flattened tensor."""
+        if dim is None:
+            index = Gnn.Tensor.argmax(Gnn.Tensor.reshape(self, [-1]), 0, False)
+            return Gnn.Tensor.reshape(index, [1] * self.get_ndim()) if keepdim else index
+        return Gnn.Tensor.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return Tensor.argmax(Gnn.Tensor.neg(self), dim, keepdim)
+
+    def softmax(self, dim):
+        return Gnn.Tensor.softmax(self, dim)
+
+    def log_softmax(self, dim):
+        return Gnn.Tensor.log_softmax(self, dim)
+
+    def zero_(self):
+        Gnn.Tensor.fill_(self, 0.0)
+        return self
+
+    def fill_(self, value):
+        Gnn.Tensor.fill_(self, float(value))
+        return self
+
+    def copy_(self, src):
+        Gnn.Tensor.copy_(self, src)
+        return self
+
+    def pow(self, exponent):
+        return Gnn.Tensor.pow(self, float(exponent))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return Gnn.Tensor.allclose(self, other, rtol, atol) if not equal_nan else \
+            bool(require_numpy().allclose(self.numpy(), other.numpy(), rtol, atol, True))
+
+    def equal(self, other):
+        return Gnn.Tensor.equal(self, other)
+
+    # -- autograd -------------------------------------------------------------
+
+    @property
+    def requires_grad(self):
+        return self.get_requires_grad()
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.set_requires_grad(bool(value))
+
+    def requires_grad_(self, requires_grad=True):
+        self.set_requires_grad(bool(requires_grad))
+        return self
+
+    @property
+    def grad(self):
+        return self.get_grad()
+
+    @grad.setter
+    def grad(self, value):
+        self.set_grad(value)
+
+    @property
+    def grad_fn_name(self):
+        return self.get_grad_fn_name()
+
+    def backward(self, gradient=None, retain_graph=False):
+        """Like torch.Tensor.backward(gradient=None, retain_graph=False)."""
+        return Gnn.Tensor.backward(self, gradient, retain_graph)
+
+    # -- arithmetic and comparison operators ----------------------------------
+    # Operands may be tensors (broadcast by the library) or Python numbers
+    # (0-d tensors of the result dtype). Comparisons return bool tensors as
+    # in torch; identity is `is`, and hashing stays by identity.
+
+    __hash__ = Gnn.Tensor.__hash__
+    __add__ = _binary('add')
+    __radd__ = _binary('add', reflected=True)
+    __sub__ = _binary('sub')
+    __rsub__ = _binary('sub', reflected=True)
+    __mul__ = _binary('mul')
+    __rmul__ = _binary('mul', reflected=True)
+    __truediv__ = _binary('truediv')
+    __rtruediv__ = _binary('truediv', reflected=True)
+    __eq__ = _binary('eq')
+    __ne__ = _binary('ne')
+    __lt__ = _binary('lt')
+    __le__ = _binary('le')
+    __gt__ = _binary('gt')
+    __ge__ = _binary('ge')
+
+    add = _binary('add')
+    sub = _binary('sub')
+    mul = _binary('mul')
+
+    def div(self, other, rounding_mode=None):
+        """torch's div: true division, or rounding_mode='trunc' (the C
+        division of integers) / 'floor'."""
+        if rounding_mode is None:
+            return Tensor.__truediv__(self, other)
+        a, b = _coerce(self, other)
+        if rounding_mode == 'trunc' and not _dtype.is_floating(a.get_dtype()):
+            return Gnn.Tensor.div(a, b)
+        q = _true_divide(a, b).numpy()
+        np_ = require_numpy()
+        q = np_.trunc(q) if rounding_mode == 'trunc' else np_.floor(q)
+        return Tensor.from_numpy(q.astype(_dtype.DTYPE_TO_NUMPY[_dtype.of(a.get_dtype())]))
+    eq = _binary('eq')
+    ne = _binary('ne')
+    lt = _binary('lt')
+    le = _binary('le')
+    gt = _binary('gt')
+    ge = _binary('ge')
+    add_ = _inplace('add_')
+    sub_ = _inplace('sub_')
+    mul_ = _inplace('mul_')
+    div_ = _inplace('div_')
+
+    __iadd__ = _operator_inplace('add_')
+    __isub__ = _operator_inplace('sub_')
+    __imul__ = _operator_inplace('mul_')
+    __itruediv__ = _operator_inplace('div_')
+
+    def __matmul__(self, other):
+        if not isinstance(other, Gnn.Tensor):
+            return NotImplemented
+        return Gnn.Tensor.matmul(self, other)
+
+    def __pow__(self, exponent):
+        if not isinstance(exponent, numbers.Real):
+            return NotImplemented
+        return Gnn.Tensor.pow(self, float(exponent))
+
+    def __neg__(self):
+        return self.neg()
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return Gnn.Tensor.abs(self)
+
+
+def _maximum(a, b):
+    """t.max(other): the elementwise maximum."""
+    return Gnn.Tensor.where(Gnn.Tensor.ge(a, b), a, b)
+
+
+Tensor = override(Tensor)
+
+if np is not None:
+    # numpy scalars and arrays on the left of an operator defer to Tensor.
+    Tensor.__array_priority__ = 1000

@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Python control flow through C (issue 14.5): SystemExit and
+KeyboardInterrupt raised by Python code that the C library calls (forward,
+hooks, get_item, __len__, collate, worker_init) reach the caller of
+model(x) / next(it) / len() unchanged; ordinary exceptions keep their
+contracts (forward: the exception itself; data: a GLib.Error naming the
+worker and sample)."""
+
+import sys
+import unittest
+
+import gi
+gi.require_version('Gnn', '1.0')
+from gi.repository import GLib, Gnn  # noqa: E402
+
+
+
+def raiser(kind):
+    def go(*_args):
+        if kind == 'exit':
+            sys.exit(3)
+        raise KeyboardInterrupt('stop')
+    return go
+
+
+KINDS = (('exit', SystemExit), ('interrupt', KeyboardInterrupt))
+
+
+class Ds(Gnn.Dataset):
+    def __init__(self, n=8, fail=None, fail_len=None):
+        super().__init__()
+        self.n, self.fail, self.fail_len = n, fail, fail_len
+
+    def __len__(self):
+        if self.fail_len:
+            raiser(self.fail_len)()
+        return self.n
+
+    def __getitem__(self, i):
+        if self.fail and i == 5:
+            raiser(self.fail)()
+        return Gnn.tensor([float(i)]), i
+
+
+class ModuleFlow(unittest.TestCase):
+    def check(self, expected, call):
+        with self.assertRaises(expected) as cm:
+            call()
+        if expected is SystemExit:
+            self.assertEqual(cm.exception.code, 3)
+        return cm.exception
+
+    def test_forward(self):
+        for kind, expected in KINDS:
+            class Net(Gnn.Module):
+                def forward(self, x):
+                    raiser(kind)()
+            self.check(expected, lambda: Net()(Gnn.ones(2)))
+            self.check(expected, lambda: Gnn.Sequential(Net())(Gnn.ones(2)))
+
+    def test_hooks(self):
+        for kind, expected in KINDS:
+            m = Gnn.nn.ReLU()
+            h = m.register_forward_pre_hook(raiser(kind))
+            self.check(expected, lambda: m(Gnn.ones(2)))
+            h.remove()
+            m.register_forward_hook(raiser(kind))
+            self.check(expected, lambda: m(Gnn.ones(2)))
+
+    def test_ordinary_exception_is_itself(self):
+        class Net(Gnn.Module):
+            def forward(self, x):
+                raise ValueError('bad')
+        with self.assertRaises(ValueError):
+            Net()(Gnn.ones(2))
+
+
+class DataFlow(unittest.TestCase):
+    def test_get_item(self):
+        for kind, expected in KINDS:
+            with self.assertRaises(expected):
+                Ds(fail=kind)[5]
+            for workers, mode in ((0, 'threads'), (2, 'threads'), (2, 'processes')):
+                loader = Gnn.DataLoader(Ds(fail=kind), batch_size=2, num_workers=workers,
+                                        worker_mode=mode)
+                with self.assertRaises(expected, msg='%s %d %s' % (kind, workers, mode)):
+                    list(loader)
+
+    def test_len(self):
+        for kind, expected in KINDS:
+            with self.assertRaises(expected):
+                len(Ds(fail_len=kind))
+            with self.assertRaises(expected):
+                len(Gnn.DataLoader(Ds(fail_len=kind), batch_size=2))
+        with self.assertRaises(ZeroDivisionError):
+            class Bad(Gnn.Dataset):
+                def __len__(self):
+                    return 1 // 0
+
+                def __getitem__(self, i):
+                    return i
+            len(Gnn.DataLoader(Bad()))
+
+    def test_collate(self):
+        for kind, expected in KINDS:
+            for workers in (0, 2):
+                loader = Gnn.DataLoader(Ds(), batch_size=2, num_workers=workers,
+                                        collate_fn=raiser(kind))
+                with self.assertRaises(expected):
+                    list(loader)
+
+    def test_worker_init(self):
+        for kind, expected in KINDS:
+            loader = Gnn.DataLoader(Ds(), batch_size=2, num_workers=2,
+                                    worker_init_fn=raiser(kind))
+            with self.assertRaises(expected):
+                list(loader)
+
+    def test_ordinary_data_exception_names_the_sample(self):
+        class Bad(Ds):
+            def __getitem__(self, i):
+                raise ValueError('boom at %d' % i)
+        with self.assertRaises(GLib.Error) as cm:
+            list(Gnn.DataLoader(Bad(), batch_size=2, num_workers=1))
+        self.assertIn('ValueError: boom at', cm.exception.message)
+
+
+if __name__ == '__main__':
+    unittest.main()
