@@ -36,6 +36,15 @@ def props(obj, *names):
 
 
 class Layers(unittest.TestCase):
+    def test_refused_construction_raises(self):
+        # GInitable construction errors reach Python, torch-style or GObject-style.
+        from gi.repository import GLib
+        for build in (lambda: Gnn.Linear(2**40, 2**40),
+                      lambda: Gnn.Linear(in_features=2**40, out_features=2**40),
+                      lambda: Gnn.Conv2d(3, 4, 3, groups=2)):
+            with self.assertRaises(GLib.Error):
+                build()
+
     def test_linear(self):
         self.assertEqual(props(Gnn.Linear(784, 512), 'in-features', 'out-features', 'has-bias'),
                          [784, 512, True])
