@@ -35,6 +35,9 @@ G_BEGIN_DECLS
  * @GNN_ERROR_TIMEOUT: an operation timed out
  * @GNN_ERROR_NOT_SUPPORTED: the operation is not supported for these inputs
  * @GNN_ERROR_AUTOGRAD: the autograd graph cannot do what was asked
+ * @GNN_ERROR_MEMORY: memory for a tensor could not be allocated (the message
+ *   names the byte count and the shape)
+ * @GNN_ERROR_ZERO_DIVISION: integer division or remainder by zero
  *
  * Error codes of the %GNN_ERROR domain. Messages always name the culprit:
  * the name, shape, index or path involved.
@@ -53,6 +56,8 @@ typedef enum {
   GNN_ERROR_TIMEOUT,
   GNN_ERROR_NOT_SUPPORTED,
   GNN_ERROR_AUTOGRAD,
+  GNN_ERROR_MEMORY,
+  GNN_ERROR_ZERO_DIVISION,
 } GnnError;
 
 GNN_AVAILABLE_IN_ALL

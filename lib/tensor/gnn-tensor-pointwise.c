@@ -530,7 +530,11 @@ binary_op (const BinaryOp *op,
   if (!gnn_broadcast_shapes (ap->shape, ap->ndim, bp->shape, bp->ndim, shape, &ndim, error))
     return NULL;
 
-  out = gnn_tensor_new_contiguous (op->to_bool ? GNN_DTYPE_BOOL : ap->dtype, shape, ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (op->to_bool ? GNN_DTYPE_BOOL : ap->dtype, shape, ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   outp = gnn_tensor_priv (out);
   gnn_broadcast_strides (a, shape, ndim, a_strides);
   gnn_broadcast_strides (b, shape, ndim, b_strides);
@@ -585,7 +589,9 @@ binary_inplace (const BinaryOp *op,
    * from a copy so every element sees the values from before the op. */
   if (bp->storage == sp->storage)
     {
-      other_copy = gnn_tensor_clone (other);
+      other_copy = gnn_tensor_copy_checked (other, bp->dtype, error);
+      if (other_copy == NULL)
+        return FALSE;
       other = other_copy;
       bp = gnn_tensor_priv (other);
     }
@@ -624,7 +630,11 @@ scalar_op (const BinaryOp *op,
       !scalar_to_dtype (name, p->dtype, value, &scalar, error))
     return NULL;
 
-  out = gnn_tensor_new_contiguous (p->dtype, p->shape, p->ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (p->dtype, p->shape, p->ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   outp = gnn_tensor_priv (out);
   size = gnn_dtype_get_size (p->dtype);
   run_binary (kernel, p->shape, p->ndim,
@@ -649,7 +659,9 @@ unary_op (const UnaryOp *op,
   kernel = op->kernels[p->dtype];
   if (!check_kernel (op->name, p->dtype, kernel, error))
     return NULL;
-  out = gnn_tensor_new_contiguous (p->dtype, p->shape, p->ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (p->dtype, p->shape, p->ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
   run_unary (kernel, gnn_tensor_priv (out), p, param);
   return out;
 }
@@ -1303,7 +1315,11 @@ gnn_tensor_where (GnnTensor *condition,
     default: kernel = where_64; break;
     }
 
-  out = gnn_tensor_new_contiguous (ap->dtype, shape, ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (ap->dtype, shape, ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   outp = gnn_tensor_priv (out);
   gnn_broadcast_strides (condition, shape, ndim, c_strides);
   gnn_broadcast_strides (a, shape, ndim, a_strides);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "core/gnn-checked-private.h"
 
 /**
  * GnnTensor:
@@ -196,6 +197,7 @@ gnn_contiguous_strides (const gint64 *shape,
 {
   gint64 stride = 1;
 
+  /* cannot overflow for a valid shape (see gnn_shape_numel_checked) */
   for (gint d = (gint) ndim - 1; d >= 0; d--)
     {
       strides_out[d] = stride;
@@ -224,8 +226,12 @@ gnn_tensor_new_with_storage (GnnStorage   *storage,
 {
   GnnTensor *self;
   GnnTensorPrivate *priv;
-  gint64 numel = 1;
+  gint64 numel;
 
+  /* Callers validated the shape (gnn_shape_validate); a wrapped count here
+   * would make every later kernel read out of bounds. */
+  if (!gnn_shape_numel_checked (shape, ndim, 1, &numel))
+    g_error ("gnn: internal error: unchecked tensor shape whose element count overflows");
   self = gnn_tensor_object_new (GNN_TYPE_TENSOR);
   priv = gnn_tensor_priv (self);
   priv->storage = gnn_storage_ref (storage);
@@ -236,7 +242,6 @@ gnn_tensor_new_with_storage (GnnStorage   *storage,
     {
       priv->shape[d] = shape[d];
       priv->strides[d] = strides[d];
-      numel *= shape[d];
     }
   priv->numel = numel;
   return self;
@@ -260,19 +265,14 @@ gnn_tensor_new_contiguous (GnnDType      dtype,
                            guint         ndim,
                            gboolean      zeroed)
 {
-  GnnTensor *self;
-  GnnStorage *storage;
-  gint64 strides[GNN_MAX_DIMS];
-  gint64 numel = 1;
+  g_autoptr (GError) error = NULL;
+  GnnTensor *self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, zeroed, &error);
 
-  for (guint d = 0; d < ndim; d++)
-    numel *= shape[d];
-  storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), zeroed);
-  if (storage == NULL)
-    g_error ("gnn: out of memory allocating a tensor of %" G_GINT64_FORMAT " elements", numel);
-  gnn_contiguous_strides (shape, ndim, strides);
-  self = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim, 0);
-  gnn_storage_unref (storage);
+  /* Only for shapes of tensors that already exist in memory (gradients,
+   * optimizer state); operations whose result can be larger than their
+   * inputs use the _checked form and report GNN_ERROR_MEMORY. */
+  if (self == NULL)
+    g_error ("gnn: %s", error->message);
   return self;
 }
 
@@ -283,7 +283,7 @@ gnn_shape_validate (const gint64 *shape,
                     gint64       *numel_out,
                     GError      **error)
 {
-  guint64 numel = 1;
+  gint64 numel;
   gsize elsize = gnn_dtype_get_size (dtype);
 
   if (elsize == 0)
@@ -303,27 +303,36 @@ gnn_shape_validate (const gint64 *shape,
       return FALSE;
     }
   for (guint d = 0; d < ndim; d++)
+    if (shape[d] < 0)
+      {
+        g_autofree char *s = gnn_shape_to_string (shape, ndim);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "negative dimension %" G_GINT64_FORMAT " at dim %u of shape %s",
+                     shape[d], d, s);
+        return FALSE;
+      }
+  if (!gnn_shape_numel_checked (shape, ndim, elsize, &numel))
     {
-      if (shape[d] < 0)
-        {
-          g_autofree char *s = gnn_shape_to_string (shape, ndim);
-          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                       "negative dimension %" G_GINT64_FORMAT " at dim %u of shape %s",
-                       shape[d], d, s);
-          return FALSE;
-        }
-      if (shape[d] != 0 && numel > (guint64) G_MAXINT64 / elsize / (guint64) shape[d])
-        {
-          g_autofree char *s = gnn_shape_to_string (shape, ndim);
-          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                       "shape %s is too large: its size in bytes overflows", s);
-          return FALSE;
-        }
-      numel *= (guint64) shape[d];
+      g_autofree char *s = gnn_shape_to_string (shape, ndim);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "shape %s is too large: its size in bytes overflows", s);
+      return FALSE;
     }
   if (numel_out != NULL)
-    *numel_out = (gint64) numel;
+    *numel_out = numel;
   return TRUE;
+}
+
+void
+gnn_set_alloc_error (GError      **error,
+                     gsize         nbytes,
+                     const gint64 *shape,
+                     guint         ndim)
+{
+  g_autofree char *s = gnn_shape_to_string (shape, ndim);
+
+  g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
+               "cannot allocate %" G_GSIZE_FORMAT " bytes for a tensor of shape %s", nbytes, s);
 }
 
 GnnTensor *
@@ -337,16 +346,15 @@ gnn_tensor_new_contiguous_checked (GnnDType      dtype,
   GnnStorage *storage;
   gint64 strides[GNN_MAX_DIMS];
   gint64 numel;
+  gsize nbytes;
 
   if (!gnn_shape_validate (shape, ndim, dtype, &numel, error))
     return NULL;
-  storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), zeroed);
+  nbytes = (gsize) numel * gnn_dtype_get_size (dtype);
+  storage = gnn_storage_new (nbytes, zeroed);
   if (storage == NULL)
     {
-      g_autofree char *s = gnn_shape_to_string (shape, ndim);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "out of memory allocating a %s tensor of shape %s",
-                   gnn_dtype_get_name (dtype), s);
+      gnn_set_alloc_error (error, nbytes, shape, ndim);
       return NULL;
     }
   gnn_contiguous_strides (shape, ndim, strides);
@@ -1057,7 +1065,8 @@ gnn_tensor_get_data (GnnTensor *self)
  * the bytes share its storage (no copy; they keep the storage alive);
  * otherwise they are a packed copy.
  *
- * Returns: (transfer full): the elements
+ * Returns: (transfer full) (nullable): the elements, or %NULL if memory for
+ *   the packed copy cannot be allocated
  */
 GBytes *
 gnn_tensor_get_bytes (GnnTensor *self)
@@ -1068,6 +1077,8 @@ gnn_tensor_get_bytes (GnnTensor *self)
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   packed = gnn_tensor_contiguous (self);
+  if (packed == NULL)
+    return NULL;
   priv = gnn_tensor_priv (packed);
   nbytes = (gsize) priv->numel * gnn_dtype_get_size (priv->dtype);
   return g_bytes_new_with_free_func (gnn_tensor_priv_data (priv), nbytes,
@@ -1082,8 +1093,16 @@ to_packed_array (GnnTensor *self,
 {
   GnnTensorPrivate *priv = gnn_tensor_priv (self);
   gsize elsize = gnn_dtype_get_size (dtype);
-  guint8 *out = g_malloc (MAX ((gsize) priv->numel * elsize, 1));
+  guint8 *out = g_try_malloc (MAX ((gsize) priv->numel * elsize, 1));
   gint64 strides[GNN_MAX_DIMS];
+
+  /* an expanded view can be far larger than its storage */
+  if (out == NULL)
+    {
+      if (n_values != NULL)
+        *n_values = 0;
+      return NULL;
+    }
 
   gnn_contiguous_strides (priv->shape, priv->ndim, strides);
   gnn_strided_copy (dtype, out, strides, priv->dtype, gnn_tensor_priv_data (priv),
@@ -1100,7 +1119,9 @@ to_packed_array (GnnTensor *self,
  *
  * Copies the elements, converted to float, in row-major order.
  *
- * Returns: (array length=n_values) (transfer full): the elements
+ * Returns: (array length=n_values) (transfer full) (nullable): the
+ *   elements, or %NULL (with @n_values set to 0) if memory for the copy
+ *   cannot be allocated, as for a huge expanded view
  */
 float *
 gnn_tensor_to_floats (GnnTensor *self,
@@ -1117,7 +1138,9 @@ gnn_tensor_to_floats (GnnTensor *self,
  *
  * Copies the elements, converted to double, in row-major order.
  *
- * Returns: (array length=n_values) (transfer full): the elements
+ * Returns: (array length=n_values) (transfer full) (nullable): the
+ *   elements, or %NULL (with @n_values set to 0) if memory for the copy
+ *   cannot be allocated, as for a huge expanded view
  */
 double *
 gnn_tensor_to_doubles (GnnTensor *self,
