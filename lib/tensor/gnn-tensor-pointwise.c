@@ -7,6 +7,7 @@
 
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-nditer.h"
+#include "tensor/gnn-dtype-check-private.h"
 
 /*
  * Layout of this file
@@ -176,7 +177,8 @@ name (gint64 n, void *s, gint64 ss)                                             
 #define SUB_I(T, W, x, y) ((T) ((W) (x) - (W) (y)))
 #define MUL_I(T, W, x, y) ((T) ((W) (x) * (W) (y)))
 /* Integer division truncates toward zero (torch.div(..., rounding_mode='trunc')).
- * Division by zero gives 0 instead of SIGFPE; MIN / -1 wraps to MIN. */
+ * A zero divisor is refused before the kernel runs (gnn_check_int_divisor);
+ * the y == 0 test only keeps the kernel from ever trapping. MIN / -1 wraps. */
 #define DIV_S(T, W, x, y) ((y) == 0 ? (T) 0 : (y) == -1 ? (T) (0 - (W) (x)) : (T) ((x) / (y)))
 #define DIV_U(T, W, x, y) ((y) == 0 ? (T) 0 : (T) ((x) / (y)))
 
@@ -529,6 +531,8 @@ binary_op (const BinaryOp *op,
     return NULL;
   if (!gnn_broadcast_shapes (ap->shape, ap->ndim, bp->shape, bp->ndim, shape, &ndim, error))
     return NULL;
+  if (op == &op_div && !gnn_check_int_divisor (b, error))
+    return NULL;
 
   out = gnn_tensor_new_contiguous_checked (op->to_bool ? GNN_DTYPE_BOOL : ap->dtype, shape, ndim, FALSE, error);
 
@@ -580,6 +584,8 @@ binary_inplace (const BinaryOp *op,
       return FALSE;
     }
   if (!check_no_internal_overlap (sp, error))
+    return FALSE;
+  if (op == &op_div && !gnn_check_int_divisor (other, error))
     return FALSE;
   if (!gnn_tensor_record_inplace (op == &op_add ? GNN_OP_ADD : op == &op_sub ? GNN_OP_SUB :
                                   op == &op_mul ? GNN_OP_MUL : GNN_OP_DIV, self, other, error))
@@ -742,11 +748,13 @@ gnn_tensor_mul (GnnTensor *a,
  * Integer tensors stay integers: the quotient is truncated toward zero, like
  * `torch.div (a, b, rounding_mode='trunc')` (PyTorch's plain `div` would
  * return floats; convert with [method@Gnn.Tensor.to_dtype] for that).
- * Integer division by zero does not trap: it gives 0. The most negative
- * value divided by -1 wraps around to itself.
+ * Integer division by zero fails with %GNN_ERROR_ZERO_DIVISION
+ * ("ZeroDivisionError", as PyTorch raises). The most negative value divided
+ * by -1 wraps around to itself.
  *
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
- *   or %NULL with @error set if the dtypes or shapes do not fit
+ *   or %NULL with @error set if the dtypes or shapes do not fit or an
+ *   integer divisor is zero
  */
 GnnTensor *
 gnn_tensor_div (GnnTensor *a,
@@ -824,8 +832,9 @@ gnn_tensor_mul_ (GnnTensor *self,
  * @error: return location for a #GError
  *
  * Divides @self by @other in place, with the rules of
- * [method@Gnn.Tensor.div] (integer quotients truncate; division by zero
- * gives 0); see [method@Gnn.Tensor.add_].
+ * [method@Gnn.Tensor.div] (integer quotients truncate; an integer zero
+ * divisor fails with %GNN_ERROR_ZERO_DIVISION and leaves @self unchanged);
+ * see [method@Gnn.Tensor.add_].
  *
  * Returns: %TRUE, or %FALSE with @error set
  */

@@ -497,6 +497,7 @@ gnn_tensor_sum (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_SUM, reduce_impl (RED_SUM, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -522,6 +523,7 @@ gnn_tensor_mean (GnnTensor  *self,
                  gboolean    keepdim,
                  GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_MEAN, reduce_impl (RED_MEAN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -548,6 +550,7 @@ gnn_tensor_max (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_MAX, reduce_impl (RED_MAX, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -573,6 +576,7 @@ gnn_tensor_min (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_MIN, reduce_impl (RED_MIN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }

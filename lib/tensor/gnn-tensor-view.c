@@ -142,6 +142,7 @@ gnn_tensor_view (GnnTensor    *self,
   gint64 new_strides[GNN_MAX_DIMS];
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   p = gnn_tensor_priv (self);
   if (!infer_shape (shape, ndim, p->numel, new_shape, error))
     return NULL;
@@ -181,6 +182,7 @@ gnn_tensor_reshape (GnnTensor    *self,
   g_autoptr(GnnTensor) packed = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   p = gnn_tensor_priv (self);
   if (!infer_shape (shape, ndim, p->numel, new_shape, error))
     return NULL;
@@ -615,6 +617,7 @@ gnn_tensor_permute (GnnTensor  *self,
   gboolean seen[GNN_MAX_DIMS] = { FALSE, };
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   p = gnn_tensor_priv (self);
   if (n_dims != p->ndim)
     {
@@ -672,6 +675,7 @@ gnn_tensor_expand (GnnTensor    *self,
   guint lead;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   p = gnn_tensor_priv (self);
   if (ndim < p->ndim || ndim > GNN_MAX_DIMS)
     {

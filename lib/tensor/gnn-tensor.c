@@ -481,6 +481,7 @@ gnn_tensor_empty (const gint64 *shape,
                   GnnDType      dtype,
                   GError      **error)
 {
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
 }
 
@@ -501,6 +502,7 @@ gnn_tensor_zeros (const gint64 *shape,
                   GnnDType      dtype,
                   GError      **error)
 {
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, TRUE, error);
 }
 
@@ -523,8 +525,10 @@ gnn_tensor_full (const gint64 *shape,
                  GnnDType      dtype,
                  GError      **error)
 {
-  GnnTensor *self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
+  GnnTensor *self;
 
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
+  self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
   if (self != NULL)
     gnn_tensor_fill_ (self, value, NULL);
   return self;
@@ -675,6 +679,8 @@ gnn_tensor_new_from_data (const guint8 *data,
   GnnTensor *self;
   gint64 numel;
 
+  g_return_val_if_fail (data != NULL || n_bytes == 0, NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   if (!check_byte_count (n_bytes, dtype, shape, ndim, &numel, error))
     return NULL;
   self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
@@ -715,6 +721,8 @@ gnn_tensor_new_wrap (gpointer       data,
   gint64 strides[GNN_MAX_DIMS];
   gint64 numel;
 
+  g_return_val_if_fail (data != NULL || n_bytes == 0, NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   if (!check_byte_count (n_bytes, dtype, shape, ndim, &numel, error))
     return NULL;
   if (((guintptr) data) % gnn_dtype_get_size (dtype) != 0)
@@ -756,6 +764,7 @@ gnn_tensor_new_from_bytes (GBytes       *bytes,
   gint64 numel;
 
   g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
 
   data = g_bytes_get_data (bytes, &size);
   if (!check_byte_count (size, dtype, shape, ndim, &numel, error))
@@ -787,6 +796,7 @@ gnn_tensor_new_from_floats (const float  *values,
                             guint         ndim,
                             GError      **error)
 {
+  g_return_val_if_fail (values != NULL || n_values == 0, NULL);
   return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (float),
                                    GNN_DTYPE_F32, shape, ndim, error);
 }
@@ -810,6 +820,7 @@ gnn_tensor_new_from_doubles (const double *values,
                              guint         ndim,
                              GError      **error)
 {
+  g_return_val_if_fail (values != NULL || n_values == 0, NULL);
   return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (double),
                                    GNN_DTYPE_F64, shape, ndim, error);
 }
@@ -833,6 +844,7 @@ gnn_tensor_new_from_int64s (const gint64 *values,
                             guint         ndim,
                             GError      **error)
 {
+  g_return_val_if_fail (values != NULL || n_values == 0, NULL);
   return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (gint64),
                                    GNN_DTYPE_I64, shape, ndim, error);
 }
@@ -1230,6 +1242,7 @@ gnn_tensor_get_element (GnnTensor    *self,
   guint8 *p;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), 0.0);
+  g_return_val_if_fail (index != NULL || n_index == 0, 0.0);
   p = element_address (self, index, n_index, error);
   return p ? gnn_dtype_read (gnn_tensor_priv (self)->dtype, p) : 0.0;
 }
@@ -1256,6 +1269,7 @@ gnn_tensor_set_element (GnnTensor    *self,
   guint8 *p;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (index != NULL || n_index == 0, FALSE);
   p = element_address (self, index, n_index, error);
   if (p == NULL)
     return FALSE;
