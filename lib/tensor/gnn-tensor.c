@@ -777,6 +777,28 @@ gnn_tensor_new_from_bytes (GBytes       *bytes,
                               (GDestroyNotify) g_bytes_unref, g_bytes_ref (bytes), error);
 }
 
+/* n_values × element size, checked: a wrapped byte count could match a
+ * small shape and hide a bad @n_values. */
+static GnnTensor *
+from_values (gconstpointer  values,
+             gsize          n_values,
+             GnnDType       dtype,
+             const gint64  *shape,
+             guint          ndim,
+             GError       **error)
+{
+  gsize n_bytes;
+
+  if (!g_size_checked_mul (&n_bytes, n_values, gnn_dtype_get_size (dtype)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%" G_GSIZE_FORMAT " values of %s overflow the address space",
+                   n_values, gnn_dtype_get_name (dtype));
+      return NULL;
+    }
+  return gnn_tensor_new_from_data (values, n_bytes, dtype, shape, ndim, error);
+}
+
 /**
  * gnn_tensor_new_from_floats:
  * @values: (array length=n_values): the elements in row-major order
@@ -797,8 +819,7 @@ gnn_tensor_new_from_floats (const float  *values,
                             GError      **error)
 {
   g_return_val_if_fail (values != NULL || n_values == 0, NULL);
-  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (float),
-                                   GNN_DTYPE_F32, shape, ndim, error);
+  return from_values (values, n_values, GNN_DTYPE_F32, shape, ndim, error);
 }
 
 /**
@@ -821,8 +842,7 @@ gnn_tensor_new_from_doubles (const double *values,
                              GError      **error)
 {
   g_return_val_if_fail (values != NULL || n_values == 0, NULL);
-  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (double),
-                                   GNN_DTYPE_F64, shape, ndim, error);
+  return from_values (values, n_values, GNN_DTYPE_F64, shape, ndim, error);
 }
 
 /**
@@ -845,8 +865,7 @@ gnn_tensor_new_from_int64s (const gint64 *values,
                             GError      **error)
 {
   g_return_val_if_fail (values != NULL || n_values == 0, NULL);
-  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (gint64),
-                                   GNN_DTYPE_I64, shape, ndim, error);
+  return from_values (values, n_values, GNN_DTYPE_I64, shape, ndim, error);
 }
 
 /* --- accessors ----------------------------------------------------------- */

@@ -114,6 +114,19 @@ test_numel_overflow_everywhere (void)
   }
 }
 
+/* A value count whose byte size wraps to 4 must not pass as one float. */
+static void
+test_value_count_overflow (void)
+{
+  float v = 1.0f;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_new_from_floats (&v, ((gsize) 1 << 62) + 1,
+                                                       (gint64[]) { 1 }, 1, &error);
+
+  g_assert_null (t);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_SHAPE);
+}
+
 /* A result that cannot be allocated is GNN_ERROR_MEMORY naming the bytes
  * and the shape; 2**62 bytes exceed any address space, overcommit or not. */
 static void
@@ -212,6 +225,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tensor/limits/reshape-size-overflow", test_reshape_size_overflow);
   g_test_add_func ("/tensor/limits/narrow-length-overflow", test_narrow_length_overflow);
   g_test_add_func ("/tensor/limits/numel-overflow", test_numel_overflow_everywhere);
+  g_test_add_func ("/tensor/limits/value-count-overflow", test_value_count_overflow);
   g_test_add_func ("/tensor/limits/out-of-memory", test_out_of_memory_is_an_error);
   g_test_add_func ("/tensor/limits/null-arrays", test_null_arrays);
   return g_test_run ();
