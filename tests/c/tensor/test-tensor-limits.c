@@ -213,6 +213,8 @@ test_null_arrays (void)
   EXPECT_CRITICAL (g_assert_null (gnn_tensor_cat (NULL, 2, 0, &error)));
   EXPECT_CRITICAL (g_assert_null (gnn_tensor_matmul (t, NULL, &error)));
   EXPECT_CRITICAL (g_assert_null (gnn_tensor_add (NULL, t, &error)));
+  EXPECT_CRITICAL (g_assert_cmpuint (gnn_generator_next_u64 (NULL), ==, 0));
+  EXPECT_CRITICAL (g_assert_cmpfloat (gnn_generator_next_normal (NULL), ==, 0.0));
   g_assert_no_error (error);
 #undef EXPECT_CRITICAL
 }
