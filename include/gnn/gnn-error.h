@@ -37,6 +37,9 @@ G_BEGIN_DECLS
  * @GNN_ERROR_AUTOGRAD: the autograd graph cannot do what was asked
  * @GNN_ERROR_DISTRIBUTED: a collective or process group failed (a peer died,
  *   MPI reported an error, ranks disagree)
+ * @GNN_ERROR_MEMORY: memory for a tensor could not be allocated (the message
+ *   names the byte count and the shape)
+ * @GNN_ERROR_ZERO_DIVISION: integer division or remainder by zero
  *
  * Error codes of the %GNN_ERROR domain. Messages always name the culprit:
  * the name, shape, index or path involved.
@@ -56,6 +59,8 @@ typedef enum {
   GNN_ERROR_NOT_SUPPORTED,
   GNN_ERROR_AUTOGRAD,
   GNN_ERROR_DISTRIBUTED,
+  GNN_ERROR_MEMORY,
+  GNN_ERROR_ZERO_DIVISION,
 } GnnError;
 
 GNN_AVAILABLE_IN_ALL

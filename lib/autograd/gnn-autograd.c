@@ -6,6 +6,7 @@
 
 #include "autograd/gnn-autograd-private.h"
 #include "autograd/gnn-grad-hooks-private.h"
+#include "core/gnn-fork-private.h"
 
 /* What each op's backward needs: which inputs (bit i) and whether the output. */
 typedef struct
@@ -431,9 +432,24 @@ can_adopt (GnnTensor *leaf,
   return TRUE;
 }
 
+/* Backward passes on several threads through one module meet at its
+ * leaves: the read-modify-write of .grad below is serialized per leaf by a
+ * striped lock table (uncontended, hence cheap, for a single thread), as
+ * torch's AccumulateGrad holds a mutex. */
+#define N_LEAF_LOCKS 16
+GNN_FORK_SAFE_MUTEX_ARRAY (leaf_locks, N_LEAF_LOCKS);
+
+static GMutex *
+leaf_lock (GnnTensor *leaf)
+{
+  guintptr h = GPOINTER_TO_SIZE (leaf);
+
+  return &leaf_locks[(h >> 4 ^ h >> 10) % N_LEAF_LOCKS];
+}
+
 static void
-accumulate_leaf (GnnTensor *leaf,
-                 GnnTensor *grad)
+accumulate_leaf_locked (GnnTensor *leaf,
+                        GnnTensor *grad)
 {
   GnnTensor *current = gnn_tensor_get_grad (leaf);
 
@@ -452,6 +468,17 @@ accumulate_leaf (GnnTensor *leaf,
 
       gnn_tensor_set_grad (leaf, copy);
     }
+}
+
+static void
+accumulate_leaf (GnnTensor *leaf,
+                 GnnTensor *grad)
+{
+  GMutex *lock = leaf_lock (leaf);
+
+  g_mutex_lock (lock);
+  accumulate_leaf_locked (leaf, grad);
+  g_mutex_unlock (lock);
 }
 
 static gboolean

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "module/gnn-module-private.h"
+#include "core/gnn-fork-private.h"
 
 enum { PRE = 0, POST = 1 };
 
 /* Global hooks: registered from any thread, so guarded; n_global_hooks lets
  * gnn_module_call() take the fast path without the lock. */
-static GMutex global_lock;
+GNN_FORK_SAFE_MUTEX (global_lock);
 static GPtrArray *global_hooks[2];
 static gint n_global_hooks;
 

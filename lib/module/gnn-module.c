@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "module/gnn-module-private.h"
+#include "core/gnn-fork-private.h"
 
 /**
  * GnnModule:
@@ -202,7 +203,7 @@ typedef struct
   gint                   wrapped;   /* atomic: own functions re-checked */
 } SlotClassInfo;
 
-static GMutex slot_lock;
+GNN_FORK_SAFE_MUTEX (slot_lock);
 static guint next_slot_id = 1u << 20;
 
 /* Quarks interned once in gnn_module_class_init(), which runs before any
@@ -1259,7 +1260,7 @@ typedef struct
   GPtrArray *inits;   /* MixinRegistration* (never freed) */
 } MixinPlan;
 
-static GMutex mixin_lock;
+GNN_FORK_SAFE_MUTEX (mixin_lock);
 static GHashTable *mixin_table;   /* GType → MixinRegistration* */
 static guint mixin_generation;
 

@@ -10,6 +10,7 @@
 #include "core/gnn-format-private.h"
 #include "module/gnn-module-private.h"
 #include "nn/gnn-nn-private.h"
+#include "core/gnn-fork-private.h"
 
 static void
 unref_nullable (gpointer object)
@@ -18,7 +19,7 @@ unref_nullable (gpointer object)
     g_object_unref (object);
 }
 
-static GMutex default_generator_lock;
+GNN_FORK_SAFE_MUTEX (default_generator_lock);
 static GnnGenerator *default_generator;
 
 GnnGenerator *

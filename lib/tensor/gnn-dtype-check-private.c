@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "tensor/gnn-dtype-check-private.h"
+#include "tensor/gnn-nditer.h"
 
 const char *
 gnn_torch_scalar_name (GnnDType dtype)
@@ -36,4 +37,28 @@ gnn_check_float_dtype (const char  *op,
   g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                "\"%s\" not implemented for '%s'", op, gnn_torch_scalar_name (dtype));
   return FALSE;
+}
+
+gboolean
+gnn_check_int_divisor (GnnTensor  *divisor,
+                       GError    **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (divisor);
+  gsize size = gnn_dtype_get_size (p->dtype);
+  const gint64 *strides[1] = { p->strides };
+  GnnNdIter it;
+
+  if (gnn_dtype_is_floating (p->dtype))
+    return TRUE;
+  gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
+  while (gnn_nditer_next (&it))
+    for (gint64 i = 0; i < it.inner_size; i++)
+      if (gnn_dtype_read (p->dtype, gnn_tensor_priv_data (p) +
+                          (it.offsets[0] + i * it.inner_strides[0]) * (gint64) size) == 0.0)
+        {
+          /* PyTorch's wording for integer tensors */
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_ZERO_DIVISION, "ZeroDivisionError");
+          return FALSE;
+        }
+  return TRUE;
 }

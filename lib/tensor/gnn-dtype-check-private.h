@@ -18,4 +18,9 @@ gboolean    gnn_check_float_dtype (const char  *op,
                                    GnnTensor   *t,
                                    GError     **error);
 
+/* FALSE with GNN_ERROR_ZERO_DIVISION "ZeroDivisionError" when an integer
+ * @divisor holds a zero (as torch raises); always TRUE for floating dtypes. */
+gboolean    gnn_check_int_divisor (GnnTensor   *divisor,
+                                   GError     **error);
+
 G_END_DECLS

@@ -188,6 +188,7 @@ gnn_generator_get_seed (GnnGenerator *self)
 guint64
 gnn_generator_next_u64 (GnnGenerator *self)
 {
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), 0);
   return xoshiro_next (self->s);
 }
 
@@ -250,7 +251,8 @@ gnn_generator_fill_uniform_f64 (GnnGenerator *self,
 double
 gnn_generator_next_double (GnnGenerator *self)
 {
-  return (double) (gnn_generator_next_u64 (self) >> 11) * 0x1.0p-53;
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), 0.0);
+  return (double) (xoshiro_next (self->s) >> 11) * 0x1.0p-53;
 }
 
 /**
@@ -266,6 +268,7 @@ gnn_generator_next_normal (GnnGenerator *self)
 {
   double u1, u2, r;
 
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), 0.0);
   if (self->has_spare_normal)
     {
       self->has_spare_normal = FALSE;
@@ -296,10 +299,11 @@ gnn_generator_next_below (GnnGenerator *self,
 {
   guint64 threshold, r;
 
+  g_return_val_if_fail (GNN_IS_GENERATOR (self), 0);
   g_return_val_if_fail (bound > 0, 0);
   threshold = -bound % bound;
   do
-    r = gnn_generator_next_u64 (self);
+    r = xoshiro_next (self->s);
   while (r < threshold);
   return r % bound;
 }

@@ -80,10 +80,7 @@ gnn_parameter_new_empty (GnnDType      dtype,
   pp->storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), FALSE);
   if (pp->storage == NULL)
     {
-      g_autofree char *s = gnn_shape_to_string (shape, ndim);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "out of memory allocating a %s parameter of shape %s",
-                   gnn_dtype_get_name (dtype), s);
+      gnn_set_alloc_error (error, (gsize) numel * gnn_dtype_get_size (dtype), shape, ndim);
       g_object_unref (self);
       return NULL;
     }

@@ -77,7 +77,12 @@ gnn_strided_copy (GnnDType      dst_dtype,
  * Returns @self (with a new reference) when it is already contiguous, or a
  * packed copy otherwise.
  *
- * Returns: (transfer full): a contiguous tensor with the same elements
+ * The copy of an expanded view can need far more memory than @self; use
+ * gnn_tensor_to_dtype() (with the same dtype after gnn_tensor_clone()) or
+ * check for %NULL when that may fail.
+ *
+ * Returns: (transfer full) (nullable): a contiguous tensor with the same
+ *   elements, or %NULL if memory for the copy cannot be allocated
  */
 GnnTensor *
 gnn_tensor_contiguous (GnnTensor *self)
@@ -88,13 +93,19 @@ gnn_tensor_contiguous (GnnTensor *self)
   return gnn_tensor_clone (self);
 }
 
-static GnnTensor *
-copy_as (GnnTensor *self,
-         GnnDType   dtype)
+GnnTensor *
+gnn_tensor_copy_checked (GnnTensor *self,
+                         GnnDType   dtype,
+                         GError   **error)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
-  GnnTensor *out = gnn_tensor_new_contiguous (dtype, p->shape, p->ndim, FALSE);
-  GnnTensorPrivate *op = gnn_tensor_priv (out);
+  GnnTensor *out = gnn_tensor_new_contiguous_checked (dtype, p->shape, p->ndim, FALSE, error);
+  GnnTensorPrivate *op;
+
+  /* an expanded view can be far larger than its storage */
+  if (out == NULL)
+    return NULL;
+  op = gnn_tensor_priv (out);
 
   gnn_strided_copy (dtype, gnn_tensor_priv_data (op), op->strides,
                     p->dtype, gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
@@ -107,13 +118,16 @@ copy_as (GnnTensor *self,
  *
  * Copies the elements into a new contiguous tensor of the same dtype.
  *
- * Returns: (transfer full): the copy
+ * Returns: (transfer full) (nullable): the copy, or %NULL if memory for it
+ *   cannot be allocated (an expanded view can be far larger than its storage)
  */
 GnnTensor *
 gnn_tensor_clone (GnnTensor *self)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  return gnn_tensor_record (GNN_OP_CLONE, copy_as (self, gnn_tensor_priv (self)->dtype), &self, 1, NULL);
+  return gnn_tensor_record (GNN_OP_CLONE,
+                            gnn_tensor_copy_checked (self, gnn_tensor_priv (self)->dtype, NULL),
+                            &self, 1, NULL);
 }
 
 /**
@@ -127,6 +141,7 @@ gnn_tensor_clone (GnnTensor *self)
  * become integers by truncation toward zero, as in PyTorch.
  *
  * Returns: (transfer full): the converted tensor, or %NULL for an invalid dtype
+ *   or when memory for the copy cannot be allocated (%GNN_ERROR_MEMORY)
  */
 GnnTensor *
 gnn_tensor_to_dtype (GnnTensor *self,
@@ -141,7 +156,7 @@ gnn_tensor_to_dtype (GnnTensor *self,
     }
   if (gnn_tensor_priv (self)->dtype == dtype)
     return g_object_ref (self);
-  return gnn_tensor_record (GNN_OP_TO_DTYPE, copy_as (self, dtype), &self, 1, NULL);
+  return gnn_tensor_record (GNN_OP_TO_DTYPE, gnn_tensor_copy_checked (self, dtype, error), &self, 1, NULL);
 }
 
 /**
@@ -235,7 +250,9 @@ gnn_tensor_copy_ (GnnTensor *self,
   /* Overlapping views of one storage: copy through a temporary. */
   if (dp->storage == sp->storage && self != src)
     {
-      src_safe = gnn_tensor_clone (src);
+      src_safe = gnn_tensor_copy_checked (src, sp->dtype, error);
+      if (src_safe == NULL)
+        return FALSE;
       sp = gnn_tensor_priv (src_safe);
       src = src_safe;
     }

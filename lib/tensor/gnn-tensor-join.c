@@ -108,8 +108,8 @@ gnn_tensor_cat (GnnTensor **tensors,
       /* all are 1-d and empty: the result is too (after checking dim) */
       if (!gnn_wrap_dim (dim, 1, &d, error))
         return NULL;
-      return gnn_tensor_new_contiguous (gnn_tensor_priv (tensors[0])->dtype,
-                                        (gint64[]) { 0 }, 1, FALSE);
+      return gnn_tensor_new_contiguous_checked (gnn_tensor_priv (tensors[0])->dtype,
+                                                (gint64[]) { 0 }, 1, FALSE, error);
     }
   if (!gnn_wrap_dim (dim, ref->ndim, &d, error))
     return NULL;
@@ -139,7 +139,13 @@ gnn_tensor_cat (GnnTensor **tensors,
                          d, ref->shape[e], p->shape[e], i);
             return NULL;
           }
-      shape[d] += p->shape[d];
+      if (!gnn_checked_add (shape[d], p->shape[d], &shape[d]))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "cat: the total size along dimension %u overflows at tensor number %u "
+                       "in the list", d, i);
+          return NULL;
+        }
     }
 
   out = gnn_tensor_new_contiguous_checked (ref->dtype, shape, ref->ndim, FALSE, error);

@@ -49,7 +49,7 @@ typedef struct
 
 /* Fills @op from @t viewed as [..., rows, cols] (@t has ndim >= 2). Packs
  * @t into a contiguous copy when its matrix layout does not suit CBLAS. */
-static void
+static gboolean
 operand_init (Operand      *op,
               GnnTensor    *t,
               const gint64 *mat_shape,
@@ -57,7 +57,8 @@ operand_init (Operand      *op,
               guint         ndim,
               const gint64 *batch_shape,
               guint         batch_ndim,
-              GnnTensor   **packed)
+              GnnTensor   **packed,
+              GError      **error)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (t);
   gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS];
@@ -75,8 +76,10 @@ operand_init (Operand      *op,
       /* pack the (possibly viewed) operand into a contiguous buffer */
       GnnTensor *view = gnn_tensor_new_view (t, shape, strides, ndim, p->offset);
 
-      *packed = gnn_tensor_clone (view);
+      *packed = gnn_tensor_copy_checked (view, p->dtype, error);
       g_object_unref (view);
+      if (*packed == NULL)
+        return FALSE;
       p = gnn_tensor_priv (*packed);
       memcpy (strides, p->strides, sizeof (gint64) * ndim);
       op->owner = *packed;
@@ -92,6 +95,7 @@ operand_init (Operand      *op,
 
       op->batch_strides[d] = (od < 0 || shape[od] == 1 || batch_shape[d] == 1) ? 0 : strides[od];
     }
+  return TRUE;
 }
 
 /* Whether operand A's batch dims and rows fold into a single row dimension
@@ -253,7 +257,9 @@ dot (GnnTensor  *a,
                    ap->shape[0], bp->shape[0], ap->shape[0], bp->shape[0]);
       return NULL;
     }
-  out = gnn_tensor_new_contiguous (dtype, NULL, 0, TRUE);
+  out = gnn_tensor_new_contiguous_checked (dtype, NULL, 0, TRUE, error);
+  if (out == NULL)
+    return NULL;
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
   if (n == 0)
     return out;
@@ -261,13 +267,18 @@ dot (GnnTensor  *a,
   /* BLAS wants positive increments, integers are summed in int64 */
   if (dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64)
     {
-      ac = ap->strides[0] > 0 ? g_object_ref (a) : gnn_tensor_clone (a);
-      bc = bp->strides[0] > 0 ? g_object_ref (b) : gnn_tensor_clone (b);
+      ac = ap->strides[0] > 0 ? g_object_ref (a) : gnn_tensor_copy_checked (a, dtype, error);
+      bc = bp->strides[0] > 0 ? g_object_ref (b) : gnn_tensor_copy_checked (b, dtype, error);
     }
   else
     {
-      ac = gnn_tensor_to_dtype (a, GNN_DTYPE_I64, NULL);
-      bc = gnn_tensor_to_dtype (b, GNN_DTYPE_I64, NULL);
+      ac = gnn_tensor_to_dtype (a, GNN_DTYPE_I64, error);
+      bc = ac != NULL ? gnn_tensor_to_dtype (b, GNN_DTYPE_I64, error) : NULL;
+    }
+  if (ac == NULL || bc == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
     }
   ap = gnn_tensor_priv (ac);
   bp = gnn_tensor_priv (bc);
@@ -320,7 +331,7 @@ matmul_impl (GnnTensor *a,
   gint64 b_shape[GNN_MAX_DIMS], b_strides[GNN_MAX_DIMS];
   gint64 batch_shape[GNN_MAX_DIMS], out_shape[GNN_MAX_DIMS];
   guint a_nd, b_nd, batch_ndim, out_ndim = 0;
-  gint64 m, k, n, batch = 1;
+  gint64 m, k, n, batch, numel;
   g_autoptr(GnnTensor) a_packed = NULL;
   g_autoptr(GnnTensor) b_packed = NULL;
   Operand oa, ob;
@@ -354,9 +365,9 @@ matmul_impl (GnnTensor *a,
   /* Half types: compute in float32, convert the result back. */
   if (dtype == GNN_DTYPE_F16 || dtype == GNN_DTYPE_BF16)
     {
-      g_autoptr(GnnTensor) af = gnn_tensor_to_dtype (a, GNN_DTYPE_F32, NULL);
-      g_autoptr(GnnTensor) bf = gnn_tensor_to_dtype (b, GNN_DTYPE_F32, NULL);
-      g_autoptr(GnnTensor) r = gnn_tensor_matmul (af, bf, error);
+      g_autoptr(GnnTensor) af = gnn_tensor_to_dtype (a, GNN_DTYPE_F32, error);
+      g_autoptr(GnnTensor) bf = af != NULL ? gnn_tensor_to_dtype (b, GNN_DTYPE_F32, error) : NULL;
+      g_autoptr(GnnTensor) r = bf != NULL ? gnn_tensor_matmul (af, bf, error) : NULL;
 
       return r != NULL ? gnn_tensor_to_dtype (r, dtype, error) : NULL;
     }
@@ -396,9 +407,11 @@ matmul_impl (GnnTensor *a,
       /* PyTorch folds a batched left operand into its rows when the right one is a matrix */
       gint64 rows = m;
 
+      /* saturates: the message only reports it */
       if (b_nd == 2)
         for (guint d = 0; d + 2 < a_nd; d++)
-          rows *= a_shape[d];
+          if (!gnn_checked_mul (rows, a_shape[d], &rows))
+            rows = G_MAXINT64;
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                    "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
                    G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
@@ -410,25 +423,23 @@ matmul_impl (GnnTensor *a,
     return NULL;
 
   for (guint d = 0; d < batch_ndim; d++)
-    {
-      out_shape[out_ndim++] = batch_shape[d];
-      batch *= batch_shape[d];
-    }
+    out_shape[out_ndim++] = batch_shape[d];
   if (ap->ndim > 1)
     out_shape[out_ndim++] = m;
   if (bp->ndim > 1)
     out_shape[out_ndim++] = n;
-  if (!gnn_shape_validate (out_shape, out_ndim, dtype, NULL, error))
+  /* the batch, and batch × m × n, fit: they divide the validated numel */
+  if (!gnn_shape_validate (out_shape, out_ndim, dtype, &numel, error))
     return NULL;
-
-  if (batch * m * n == 0 || k == 0)
-    return gnn_tensor_new_contiguous (dtype, out_shape, out_ndim, TRUE);
+  if (numel == 0 || k == 0)
+    return gnn_tensor_new_contiguous_checked (dtype, out_shape, out_ndim, TRUE, error);
+  batch = numel / (m * n);
 
   if (!gnn_dtype_is_floating (dtype))
     {
       /* integers: compute in int64 on packed copies, then convert */
-      g_autoptr(GnnTensor) ai = gnn_tensor_to_dtype (a, GNN_DTYPE_I64, NULL);
-      g_autoptr(GnnTensor) bi = gnn_tensor_to_dtype (b, GNN_DTYPE_I64, NULL);
+      g_autoptr(GnnTensor) ai = gnn_tensor_to_dtype (a, GNN_DTYPE_I64, error);
+      g_autoptr(GnnTensor) bi = ai != NULL ? gnn_tensor_to_dtype (b, GNN_DTYPE_I64, error) : NULL;
       g_autoptr(GnnTensor) r = NULL;
 
       if (ap->ndim == 1)
@@ -439,9 +450,14 @@ matmul_impl (GnnTensor *a,
         memcpy (b_strides, (gint64[]) { gnn_tensor_priv (bi)->strides[0], 1 }, sizeof (gint64) * 2);
       else
         memcpy (b_strides, gnn_tensor_priv (bi)->strides, sizeof (gint64) * b_nd);
-      operand_init (&oa, ai, a_shape, a_strides, a_nd, batch_shape, batch_ndim, &a_packed);
-      operand_init (&ob, bi, b_shape, b_strides, b_nd, batch_shape, batch_ndim, &b_packed);
-      r = gnn_tensor_new_contiguous (GNN_DTYPE_I64, out_shape, out_ndim, FALSE);
+      if (bi == NULL)
+        return NULL;
+      if (!operand_init (&oa, ai, a_shape, a_strides, a_nd, batch_shape, batch_ndim, &a_packed, error) ||
+          !operand_init (&ob, bi, b_shape, b_strides, b_nd, batch_shape, batch_ndim, &b_packed, error))
+        return NULL;
+      r = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, out_shape, out_ndim, FALSE, error);
+      if (r == NULL)
+        return NULL;
       c = gnn_tensor_priv_data (gnn_tensor_priv (r));
       {
         const gint64 *bs_[2] = { oa.batch_strides, ob.batch_strides };
@@ -457,7 +473,9 @@ matmul_impl (GnnTensor *a,
       }
       if (dtype == GNN_DTYPE_I64)
         return g_steal_pointer (&r);
-      out = gnn_tensor_new_contiguous (dtype, out_shape, out_ndim, FALSE);
+      out = gnn_tensor_new_contiguous_checked (dtype, out_shape, out_ndim, FALSE, error);
+      if (out == NULL)
+        return NULL;
       {
         gint64 total = gnn_tensor_priv (r)->numel;
         guint8 *d = gnn_tensor_priv_data (gnn_tensor_priv (out));
@@ -469,9 +487,12 @@ matmul_impl (GnnTensor *a,
       return out;
     }
 
-  operand_init (&oa, a, a_shape, a_strides, a_nd, batch_shape, batch_ndim, &a_packed);
-  operand_init (&ob, b, b_shape, b_strides, b_nd, batch_shape, batch_ndim, &b_packed);
-  out = gnn_tensor_new_contiguous (dtype, out_shape, out_ndim, FALSE);
+  if (!operand_init (&oa, a, a_shape, a_strides, a_nd, batch_shape, batch_ndim, &a_packed, error) ||
+      !operand_init (&ob, b, b_shape, b_strides, b_nd, batch_shape, batch_ndim, &b_packed, error))
+    return NULL;
+  out = gnn_tensor_new_contiguous_checked (dtype, out_shape, out_ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
   c = gnn_tensor_priv_data (gnn_tensor_priv (out));
   es = gnn_dtype_get_size (dtype);
 

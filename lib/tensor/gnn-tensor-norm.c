@@ -153,7 +153,9 @@ gnn_tensor_layer_norm (GnnTensor    *input,
   for (guint d = 0; d < n; d++)
     inner *= normalized_shape[d];
   outer = inner > 0 ? ip->numel / inner : 0;
-  out = gnn_tensor_new_contiguous (ip->dtype, ip->shape, ip->ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (ip->dtype, ip->shape, ip->ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
   if (ip->numel == 0)
     return out;
 
@@ -318,7 +320,11 @@ gnn_tensor_batch_norm (GnnTensor *input,
       return NULL;
     }
 
-  out = gnn_tensor_new_contiguous (ip->dtype, ip->shape, ip->ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (ip->dtype, ip->shape, ip->ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   if (ip->numel == 0)
     return out;
   w = read_doubles (weight, c, 1.0);

@@ -7,6 +7,7 @@
 
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-nditer.h"
+#include "tensor/gnn-dtype-check-private.h"
 
 /*
  * Layout of this file
@@ -176,7 +177,8 @@ name (gint64 n, void *s, gint64 ss)                                             
 #define SUB_I(T, W, x, y) ((T) ((W) (x) - (W) (y)))
 #define MUL_I(T, W, x, y) ((T) ((W) (x) * (W) (y)))
 /* Integer division truncates toward zero (torch.div(..., rounding_mode='trunc')).
- * Division by zero gives 0 instead of SIGFPE; MIN / -1 wraps to MIN. */
+ * A zero divisor is refused before the kernel runs (gnn_check_int_divisor);
+ * the y == 0 test only keeps the kernel from ever trapping. MIN / -1 wraps. */
 #define DIV_S(T, W, x, y) ((y) == 0 ? (T) 0 : (y) == -1 ? (T) (0 - (W) (x)) : (T) ((x) / (y)))
 #define DIV_U(T, W, x, y) ((y) == 0 ? (T) 0 : (T) ((x) / (y)))
 
@@ -529,8 +531,14 @@ binary_op (const BinaryOp *op,
     return NULL;
   if (!gnn_broadcast_shapes (ap->shape, ap->ndim, bp->shape, bp->ndim, shape, &ndim, error))
     return NULL;
+  if (op == &op_div && !gnn_check_int_divisor (b, error))
+    return NULL;
 
-  out = gnn_tensor_new_contiguous (op->to_bool ? GNN_DTYPE_BOOL : ap->dtype, shape, ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (op->to_bool ? GNN_DTYPE_BOOL : ap->dtype, shape, ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   outp = gnn_tensor_priv (out);
   gnn_broadcast_strides (a, shape, ndim, a_strides);
   gnn_broadcast_strides (b, shape, ndim, b_strides);
@@ -577,6 +585,8 @@ binary_inplace (const BinaryOp *op,
     }
   if (!check_no_internal_overlap (sp, error))
     return FALSE;
+  if (op == &op_div && !gnn_check_int_divisor (other, error))
+    return FALSE;
   if (!gnn_tensor_record_inplace (op == &op_add ? GNN_OP_ADD : op == &op_sub ? GNN_OP_SUB :
                                   op == &op_mul ? GNN_OP_MUL : GNN_OP_DIV, self, other, error))
     return FALSE;
@@ -585,7 +595,9 @@ binary_inplace (const BinaryOp *op,
    * from a copy so every element sees the values from before the op. */
   if (bp->storage == sp->storage)
     {
-      other_copy = gnn_tensor_clone (other);
+      other_copy = gnn_tensor_copy_checked (other, bp->dtype, error);
+      if (other_copy == NULL)
+        return FALSE;
       other = other_copy;
       bp = gnn_tensor_priv (other);
     }
@@ -624,7 +636,11 @@ scalar_op (const BinaryOp *op,
       !scalar_to_dtype (name, p->dtype, value, &scalar, error))
     return NULL;
 
-  out = gnn_tensor_new_contiguous (p->dtype, p->shape, p->ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (p->dtype, p->shape, p->ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   outp = gnn_tensor_priv (out);
   size = gnn_dtype_get_size (p->dtype);
   run_binary (kernel, p->shape, p->ndim,
@@ -649,7 +665,9 @@ unary_op (const UnaryOp *op,
   kernel = op->kernels[p->dtype];
   if (!check_kernel (op->name, p->dtype, kernel, error))
     return NULL;
-  out = gnn_tensor_new_contiguous (p->dtype, p->shape, p->ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (p->dtype, p->shape, p->ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
   run_unary (kernel, gnn_tensor_priv (out), p, param);
   return out;
 }
@@ -730,11 +748,13 @@ gnn_tensor_mul (GnnTensor *a,
  * Integer tensors stay integers: the quotient is truncated toward zero, like
  * `torch.div (a, b, rounding_mode='trunc')` (PyTorch's plain `div` would
  * return floats; convert with [method@Gnn.Tensor.to_dtype] for that).
- * Integer division by zero does not trap: it gives 0. The most negative
- * value divided by -1 wraps around to itself.
+ * Integer division by zero fails with %GNN_ERROR_ZERO_DIVISION
+ * ("ZeroDivisionError", as PyTorch raises). The most negative value divided
+ * by -1 wraps around to itself.
  *
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
- *   or %NULL with @error set if the dtypes or shapes do not fit
+ *   or %NULL with @error set if the dtypes or shapes do not fit or an
+ *   integer divisor is zero
  */
 GnnTensor *
 gnn_tensor_div (GnnTensor *a,
@@ -812,8 +832,9 @@ gnn_tensor_mul_ (GnnTensor *self,
  * @error: return location for a #GError
  *
  * Divides @self by @other in place, with the rules of
- * [method@Gnn.Tensor.div] (integer quotients truncate; division by zero
- * gives 0); see [method@Gnn.Tensor.add_].
+ * [method@Gnn.Tensor.div] (integer quotients truncate; an integer zero
+ * divisor fails with %GNN_ERROR_ZERO_DIVISION and leaves @self unchanged);
+ * see [method@Gnn.Tensor.add_].
  *
  * Returns: %TRUE, or %FALSE with @error set
  */
@@ -1303,7 +1324,11 @@ gnn_tensor_where (GnnTensor *condition,
     default: kernel = where_64; break;
     }
 
-  out = gnn_tensor_new_contiguous (ap->dtype, shape, ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (ap->dtype, shape, ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   outp = gnn_tensor_priv (out);
   gnn_broadcast_strides (condition, shape, ndim, c_strides);
   gnn_broadcast_strides (a, shape, ndim, a_strides);

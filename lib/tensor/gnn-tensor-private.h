@@ -7,6 +7,8 @@
 
 #include <gnn/gnn.h>
 
+#include "core/gnn-checked-private.h"
+
 G_BEGIN_DECLS
 
 /* Storage alignment: enough for AVX-512 loads and cache lines. */
@@ -86,9 +88,18 @@ void gnn_contiguous_strides (const gint64 *shape, guint ndim, gint64 *strides_ou
 GnnTensor *gnn_tensor_new_contiguous (GnnDType dtype, const gint64 *shape, guint ndim,
                                       gboolean zeroed);
 
-/* Same, but validates the shape first (for user-supplied shapes). */
+/* Same, but validates the shape first (for user-supplied shapes and every
+ * result that can be larger than its inputs): GNN_ERROR_SHAPE when the size
+ * overflows, GNN_ERROR_MEMORY when the storage cannot be allocated. */
 GnnTensor *gnn_tensor_new_contiguous_checked (GnnDType dtype, const gint64 *shape,
                                               guint ndim, gboolean zeroed, GError **error);
+
+/* A packed copy of @self converted to @dtype, not recorded for autograd;
+ * NULL + GNN_ERROR_MEMORY when it cannot be allocated. */
+GnnTensor *gnn_tensor_copy_checked (GnnTensor *self, GnnDType dtype, GError **error);
+
+/* GNN_ERROR_MEMORY: "cannot allocate N bytes for a tensor of shape [...]". */
+void gnn_set_alloc_error (GError **error, gsize nbytes, const gint64 *shape, guint ndim);
 
 /* A view sharing @base's storage with the given geometry (offset in elements). */
 GnnTensor *gnn_tensor_new_view (GnnTensor *base, const gint64 *shape,

@@ -355,15 +355,18 @@ reduce_impl (RedOp       op,
 
   reduced_geometry (p, reduce, keepdim, out_shape, &out_ndim, acc_strides);
   memory_order (p, acc_strides, shape, x_strides, a_strides);
+  /* only an empty input can overflow here; its mean divides nothing */
   for (guint d = 0; d < p->ndim; d++)
-    if (reduce[d])
-      count *= p->shape[d];
+    if (reduce[d] && !gnn_checked_mul (count, p->shape[d], &count))
+      count = G_MAXINT64;
 
   if (op == RED_SUM && !is_float)
     out_dtype = GNN_DTYPE_I64;
   else
     out_dtype = p->dtype;
-  out = gnn_tensor_new_contiguous (out_dtype, out_shape, out_ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (out_dtype, out_shape, out_ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
   op_ = gnn_tensor_priv (out);
   out_numel = op_->numel;
 
@@ -371,7 +374,15 @@ reduce_impl (RedOp       op,
   if (out_dtype == GNN_DTYPE_F64 || out_dtype == GNN_DTYPE_I64)
     acc = gnn_tensor_priv_data (op_);
   else
-    acc = acc_mem = g_malloc (MAX (out_numel, 1) * 8);
+    {
+      acc = acc_mem = g_try_malloc ((gsize) MAX (out_numel, 1) * 8);
+      if (acc == NULL)
+        {
+          gnn_set_alloc_error (error, (gsize) MAX (out_numel, 1) * 8, out_shape, out_ndim);
+          g_object_unref (out);
+          return NULL;
+        }
+    }
 
   if (is_float)
     {
@@ -486,6 +497,7 @@ gnn_tensor_sum (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_SUM, reduce_impl (RED_SUM, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -511,6 +523,7 @@ gnn_tensor_mean (GnnTensor  *self,
                  gboolean    keepdim,
                  GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_MEAN, reduce_impl (RED_MEAN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -537,6 +550,7 @@ gnn_tensor_max (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_MAX, reduce_impl (RED_MAX, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -562,6 +576,7 @@ gnn_tensor_min (GnnTensor  *self,
                 gboolean    keepdim,
                 GError    **error)
 {
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   return record_reduce (GNN_OP_MIN, reduce_impl (RED_MIN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -692,7 +707,11 @@ gnn_tensor_argmax (GnnTensor *self,
   if (p->ndim > 0)
     kshape[d] = 1;
 
-  out = gnn_tensor_new_contiguous (GNN_DTYPE_I64, out_shape, out_ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, out_shape, out_ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   o = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (out));
   x = gnn_tensor_priv_data (p);
   switch (p->dtype)
@@ -900,6 +919,13 @@ softmax_impl (GnnTensor  *self,
     }
   else
     src = gnn_tensor_contiguous (self);
+  if (src == NULL)
+    {
+      GnnTensorPrivate *cp = gnn_tensor_priv (self);
+
+      gnn_set_alloc_error (error, (gsize) cp->numel * gnn_dtype_get_size (work), cp->shape, cp->ndim);
+      return NULL;
+    }
   sp = gnn_tensor_priv (src);
 
   for (guint i = 0; i < sp->ndim; i++)
@@ -912,7 +938,11 @@ softmax_impl (GnnTensor  *self,
         inner *= sp->shape[i];
     }
 
-  out = gnn_tensor_new_contiguous (work, sp->shape, sp->ndim, FALSE);
+  out = gnn_tensor_new_contiguous_checked (work, sp->shape, sp->ndim, FALSE, error);
+
+  if (out == NULL)
+
+    return NULL;
   if (sp->numel > 0)
     {
       if (work == GNN_DTYPE_F32)

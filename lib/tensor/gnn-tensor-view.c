@@ -42,13 +42,30 @@ infer_shape (const gint64 *shape,
                        "invalid shape dimension %" G_GINT64_FORMAT, shape[d]);
           return FALSE;
         }
-      else
-        known *= shape[d];
+      else if (!gnn_checked_mul (known, shape[d], &known))
+        {
+          g_autofree char *s = gnn_shape_to_string (shape, ndim);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                       "shape '%s' is invalid for input of size %" G_GINT64_FORMAT
+                       " (numel: integer multiplication overflow)", s, numel);
+          return FALSE;
+        }
     }
   if (numel == known || (infer >= 0 && known > 0 && numel % known == 0))
     {
       if (infer >= 0)
-        out[infer] = numel / known;
+        {
+          /* zeros(0).view(-1, 0): any size fits the -1 */
+          if (known == 0)
+            {
+              g_autofree char *s = gnn_shape_to_string (shape, ndim);
+              g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                           "cannot reshape tensor of 0 elements into shape %s because the "
+                           "unspecified dimension size -1 can be any value and is ambiguous", s);
+              return FALSE;
+            }
+          out[infer] = numel / known;
+        }
       return TRUE;
     }
   {
@@ -125,6 +142,7 @@ gnn_tensor_view (GnnTensor    *self,
   gint64 new_strides[GNN_MAX_DIMS];
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   p = gnn_tensor_priv (self);
   if (!infer_shape (shape, ndim, p->numel, new_shape, error))
     return NULL;
@@ -164,6 +182,7 @@ gnn_tensor_reshape (GnnTensor    *self,
   g_autoptr(GnnTensor) packed = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   p = gnn_tensor_priv (self);
   if (!infer_shape (shape, ndim, p->numel, new_shape, error))
     return NULL;
@@ -174,8 +193,10 @@ gnn_tensor_reshape (GnnTensor    *self,
   {
     GnnNoGradGuard *guard = gnn_no_grad_guard_new ();   /* one node for the whole reshape */
 
-    packed = gnn_tensor_clone (self);
+    packed = gnn_tensor_copy_checked (self, p->dtype, error);
     gnn_no_grad_guard_free (guard);
+    if (packed == NULL)
+      return NULL;
   }
   gnn_contiguous_strides (new_shape, ndim, new_strides);
   return gnn_tensor_record (GNN_OP_RESHAPE, gnn_tensor_new_view (packed, new_shape, new_strides, ndim, 0),
@@ -223,7 +244,14 @@ gnn_tensor_flatten (GnnTensor *self,
     shape[nd++] = p->shape[d];
   shape[nd] = 1;
   for (guint d = s; d <= e; d++)
-    shape[nd] *= p->shape[d];
+    if (!gnn_checked_mul (shape[nd], p->shape[d], &shape[nd]))
+      {
+        /* an empty tensor such as [0, 2**32, 2**32] flattened from dim 1 */
+        g_autofree char *ss = gnn_shape_to_string (p->shape, p->ndim);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "flatten: the size of dims %u to %u of shape %s overflows", s, e, ss);
+        return NULL;
+      }
   nd++;
   for (guint d = e + 1; d < p->ndim; d++)
     shape[nd++] = p->shape[d];
@@ -354,7 +382,8 @@ gnn_tensor_narrow (GnnTensor *self,
     }
   if (start < 0)
     start += p->shape[d];
-  if (length < 0 || start + length > p->shape[d])
+  /* length > size - start: start + length could overflow */
+  if (length < 0 || length > p->shape[d] - start)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
                    "start (%" G_GINT64_FORMAT ") + length (%" G_GINT64_FORMAT
@@ -491,7 +520,9 @@ gnn_tensor_index_select (GnnTensor *self,
     }
   if (p->ndim > 0)
     shape[d] = n;
-  out = gnn_tensor_new_contiguous (p->dtype, shape, p->ndim ? nd : (ip->ndim ? 1 : 0), FALSE);
+  out = gnn_tensor_new_contiguous_checked (p->dtype, shape, p->ndim ? nd : (ip->ndim ? 1 : 0), FALSE, error);
+  if (out == NULL)
+    return NULL;
   op = gnn_tensor_priv (out);
   for (gint64 k = 0; k < n; k++)
     {
@@ -586,6 +617,7 @@ gnn_tensor_permute (GnnTensor  *self,
   gboolean seen[GNN_MAX_DIMS] = { FALSE, };
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   p = gnn_tensor_priv (self);
   if (n_dims != p->ndim)
     {
@@ -643,6 +675,7 @@ gnn_tensor_expand (GnnTensor    *self,
   guint lead;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   p = gnn_tensor_priv (self);
   if (ndim < p->ndim || ndim > GNN_MAX_DIMS)
     {
@@ -693,6 +726,9 @@ gnn_tensor_expand (GnnTensor    *self,
           }
       }
     }
+  /* expand([2**32, 2**32]) of one element: 2**64 elements wrap to 0 */
+  if (!gnn_shape_validate (out_shape, ndim, p->dtype, NULL, error))
+    return NULL;
   return gnn_tensor_record (GNN_OP_EXPAND, gnn_tensor_new_view (self, out_shape, strides, ndim, p->offset),
                             &self, 1, NULL);
 }

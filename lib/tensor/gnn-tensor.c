@@ -187,21 +187,7 @@ gnn_tensor_init (GnnTensor *self)
 {
 }
 
-/* --- internal constructors ----------------------------------------------- */
-
-void
-gnn_contiguous_strides (const gint64 *shape,
-                        guint         ndim,
-                        gint64       *strides_out)
-{
-  gint64 stride = 1;
-
-  for (gint d = (gint) ndim - 1; d >= 0; d--)
-    {
-      strides_out[d] = stride;
-      stride *= MAX (shape[d], 1);
-    }
-}
+/* --- internal constructors (the rest are in gnn-tensor-shape.c) ---------- */
 
 GnnTensor *
 gnn_tensor_object_new (GType type)
@@ -212,246 +198,6 @@ gnn_tensor_object_new (GType type)
   self = g_object_new (type, NULL);
   creating_internal = FALSE;
   return self;
-}
-
-GnnTensor *
-gnn_tensor_new_with_storage (GnnStorage   *storage,
-                             GnnDType      dtype,
-                             const gint64 *shape,
-                             const gint64 *strides,
-                             guint         ndim,
-                             gint64        offset)
-{
-  GnnTensor *self;
-  GnnTensorPrivate *priv;
-  gint64 numel = 1;
-
-  self = gnn_tensor_object_new (GNN_TYPE_TENSOR);
-  priv = gnn_tensor_priv (self);
-  priv->storage = gnn_storage_ref (storage);
-  priv->dtype = dtype;
-  priv->ndim = ndim;
-  priv->offset = offset;
-  for (guint d = 0; d < ndim; d++)
-    {
-      priv->shape[d] = shape[d];
-      priv->strides[d] = strides[d];
-      numel *= shape[d];
-    }
-  priv->numel = numel;
-  return self;
-}
-
-GnnTensor *
-gnn_tensor_new_view (GnnTensor    *base,
-                     const gint64 *shape,
-                     const gint64 *strides,
-                     guint         ndim,
-                     gint64        offset)
-{
-  GnnTensorPrivate *bp = gnn_tensor_priv (base);
-
-  return gnn_tensor_new_with_storage (bp->storage, bp->dtype, shape, strides, ndim, offset);
-}
-
-GnnTensor *
-gnn_tensor_new_contiguous (GnnDType      dtype,
-                           const gint64 *shape,
-                           guint         ndim,
-                           gboolean      zeroed)
-{
-  GnnTensor *self;
-  GnnStorage *storage;
-  gint64 strides[GNN_MAX_DIMS];
-  gint64 numel = 1;
-
-  for (guint d = 0; d < ndim; d++)
-    numel *= shape[d];
-  storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), zeroed);
-  if (storage == NULL)
-    g_error ("gnn: out of memory allocating a tensor of %" G_GINT64_FORMAT " elements", numel);
-  gnn_contiguous_strides (shape, ndim, strides);
-  self = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim, 0);
-  gnn_storage_unref (storage);
-  return self;
-}
-
-gboolean
-gnn_shape_validate (const gint64 *shape,
-                    guint         ndim,
-                    GnnDType      dtype,
-                    gint64       *numel_out,
-                    GError      **error)
-{
-  guint64 numel = 1;
-  gsize elsize = gnn_dtype_get_size (dtype);
-
-  if (elsize == 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "invalid dtype %d", (int) dtype);
-      return FALSE;
-    }
-  if (ndim > GNN_MAX_DIMS)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "too many dimensions: %u (at most %d)", ndim, GNN_MAX_DIMS);
-      return FALSE;
-    }
-  if (ndim > 0 && shape == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "shape is NULL but ndim is %u", ndim);
-      return FALSE;
-    }
-  for (guint d = 0; d < ndim; d++)
-    {
-      if (shape[d] < 0)
-        {
-          g_autofree char *s = gnn_shape_to_string (shape, ndim);
-          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                       "negative dimension %" G_GINT64_FORMAT " at dim %u of shape %s",
-                       shape[d], d, s);
-          return FALSE;
-        }
-      if (shape[d] != 0 && numel > (guint64) G_MAXINT64 / elsize / (guint64) shape[d])
-        {
-          g_autofree char *s = gnn_shape_to_string (shape, ndim);
-          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                       "shape %s is too large: its size in bytes overflows", s);
-          return FALSE;
-        }
-      numel *= (guint64) shape[d];
-    }
-  if (numel_out != NULL)
-    *numel_out = (gint64) numel;
-  return TRUE;
-}
-
-GnnTensor *
-gnn_tensor_new_contiguous_checked (GnnDType      dtype,
-                                   const gint64 *shape,
-                                   guint         ndim,
-                                   gboolean      zeroed,
-                                   GError      **error)
-{
-  GnnTensor *self;
-  GnnStorage *storage;
-  gint64 strides[GNN_MAX_DIMS];
-  gint64 numel;
-
-  if (!gnn_shape_validate (shape, ndim, dtype, &numel, error))
-    return NULL;
-  storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), zeroed);
-  if (storage == NULL)
-    {
-      g_autofree char *s = gnn_shape_to_string (shape, ndim);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "out of memory allocating a %s tensor of shape %s",
-                   gnn_dtype_get_name (dtype), s);
-      return NULL;
-    }
-  gnn_contiguous_strides (shape, ndim, strides);
-  self = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim, 0);
-  gnn_storage_unref (storage);
-  return self;
-}
-
-char *
-gnn_shape_to_string (const gint64 *shape,
-                     guint         ndim)
-{
-  GString *s = g_string_new ("[");
-
-  for (guint d = 0; d < ndim; d++)
-    g_string_append_printf (s, d ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, shape[d]);
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
-}
-
-gboolean
-gnn_wrap_dim (gint    dim,
-              guint   ndim,
-              guint  *out,
-              GError **error)
-{
-  gint n = MAX ((gint) ndim, 1);   /* a 0-d tensor accepts -1 and 0 */
-
-  if (dim < -n || dim >= n)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
-                   -n, n - 1, dim);
-      return FALSE;
-    }
-  *out = (guint) (dim < 0 ? dim + n : dim);
-  return TRUE;
-}
-
-gboolean
-gnn_broadcast_shapes (const gint64 *a,
-                      guint         a_ndim,
-                      const gint64 *b,
-                      guint         b_ndim,
-                      gint64       *out,
-                      guint        *out_ndim,
-                      GError      **error)
-{
-  guint nd = MAX (a_ndim, b_ndim);
-
-  for (guint i = 0; i < nd; i++)
-    {
-      gint64 sa = i < a_ndim ? a[a_ndim - 1 - i] : 1;
-      gint64 sb = i < b_ndim ? b[b_ndim - 1 - i] : 1;
-
-      if (sa != sb && sa != 1 && sb != 1)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                       "The size of tensor a (%" G_GINT64_FORMAT ") must match the size of "
-                       "tensor b (%" G_GINT64_FORMAT ") at non-singleton dimension %u",
-                       sa, sb, nd - 1 - i);
-          return FALSE;
-        }
-      out[nd - 1 - i] = sa == 1 ? sb : sa;
-    }
-  *out_ndim = nd;
-  return TRUE;
-}
-
-void
-gnn_broadcast_strides (GnnTensor    *self,
-                       const gint64 *shape,
-                       guint         ndim,
-                       gint64       *strides_out)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (self);
-  guint lead = ndim - p->ndim;
-
-  for (guint d = 0; d < ndim; d++)
-    {
-      if (d < lead)
-        strides_out[d] = 0;
-      else
-        {
-          guint sd = d - lead;
-          strides_out[d] = (p->shape[sd] == 1 && shape[d] != 1) ? 0 : p->strides[sd];
-        }
-    }
-}
-
-gboolean
-gnn_check_same_dtype (const char *op,
-                      GnnTensor  *a,
-                      GnnTensor  *b,
-                      GError    **error)
-{
-  GnnDType da = gnn_tensor_priv (a)->dtype;
-  GnnDType db = gnn_tensor_priv (b)->dtype;
-
-  if (da == db)
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-               "%s: expected both tensors to have the same dtype, got %s and %s",
-               op, gnn_dtype_get_name (da), gnn_dtype_get_name (db));
-  return FALSE;
 }
 
 /* --- public creation ----------------------------------------------------- */
@@ -473,6 +219,7 @@ gnn_tensor_empty (const gint64 *shape,
                   GnnDType      dtype,
                   GError      **error)
 {
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
 }
 
@@ -493,6 +240,7 @@ gnn_tensor_zeros (const gint64 *shape,
                   GnnDType      dtype,
                   GError      **error)
 {
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, TRUE, error);
 }
 
@@ -515,8 +263,10 @@ gnn_tensor_full (const gint64 *shape,
                  GnnDType      dtype,
                  GError      **error)
 {
-  GnnTensor *self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
+  GnnTensor *self;
 
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
+  self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
   if (self != NULL)
     gnn_tensor_fill_ (self, value, NULL);
   return self;
@@ -667,6 +417,8 @@ gnn_tensor_new_from_data (const guint8 *data,
   GnnTensor *self;
   gint64 numel;
 
+  g_return_val_if_fail (data != NULL || n_bytes == 0, NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   if (!check_byte_count (n_bytes, dtype, shape, ndim, &numel, error))
     return NULL;
   self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
@@ -707,6 +459,8 @@ gnn_tensor_new_wrap (gpointer       data,
   gint64 strides[GNN_MAX_DIMS];
   gint64 numel;
 
+  g_return_val_if_fail (data != NULL || n_bytes == 0, NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   if (!check_byte_count (n_bytes, dtype, shape, ndim, &numel, error))
     return NULL;
   if (((guintptr) data) % gnn_dtype_get_size (dtype) != 0)
@@ -748,6 +502,7 @@ gnn_tensor_new_from_bytes (GBytes       *bytes,
   gint64 numel;
 
   g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
 
   data = g_bytes_get_data (bytes, &size);
   if (!check_byte_count (size, dtype, shape, ndim, &numel, error))
@@ -758,6 +513,28 @@ gnn_tensor_new_from_bytes (GBytes       *bytes,
    * so writes through such a tensor are the caller's responsibility. */
   return gnn_tensor_new_wrap ((gpointer) data, size, dtype, shape, ndim,
                               (GDestroyNotify) g_bytes_unref, g_bytes_ref (bytes), error);
+}
+
+/* n_values × element size, checked: a wrapped byte count could match a
+ * small shape and hide a bad @n_values. */
+static GnnTensor *
+from_values (gconstpointer  values,
+             gsize          n_values,
+             GnnDType       dtype,
+             const gint64  *shape,
+             guint          ndim,
+             GError       **error)
+{
+  gsize n_bytes;
+
+  if (!g_size_checked_mul (&n_bytes, n_values, gnn_dtype_get_size (dtype)))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "%" G_GSIZE_FORMAT " values of %s overflow the address space",
+                   n_values, gnn_dtype_get_name (dtype));
+      return NULL;
+    }
+  return gnn_tensor_new_from_data (values, n_bytes, dtype, shape, ndim, error);
 }
 
 /**
@@ -779,8 +556,8 @@ gnn_tensor_new_from_floats (const float  *values,
                             guint         ndim,
                             GError      **error)
 {
-  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (float),
-                                   GNN_DTYPE_F32, shape, ndim, error);
+  g_return_val_if_fail (values != NULL || n_values == 0, NULL);
+  return from_values (values, n_values, GNN_DTYPE_F32, shape, ndim, error);
 }
 
 /**
@@ -802,8 +579,8 @@ gnn_tensor_new_from_doubles (const double *values,
                              guint         ndim,
                              GError      **error)
 {
-  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (double),
-                                   GNN_DTYPE_F64, shape, ndim, error);
+  g_return_val_if_fail (values != NULL || n_values == 0, NULL);
+  return from_values (values, n_values, GNN_DTYPE_F64, shape, ndim, error);
 }
 
 /**
@@ -825,8 +602,8 @@ gnn_tensor_new_from_int64s (const gint64 *values,
                             guint         ndim,
                             GError      **error)
 {
-  return gnn_tensor_new_from_data ((const guint8 *) values, n_values * sizeof (gint64),
-                                   GNN_DTYPE_I64, shape, ndim, error);
+  g_return_val_if_fail (values != NULL || n_values == 0, NULL);
+  return from_values (values, n_values, GNN_DTYPE_I64, shape, ndim, error);
 }
 
 /* --- accessors ----------------------------------------------------------- */
@@ -1057,7 +834,8 @@ gnn_tensor_get_data (GnnTensor *self)
  * the bytes share its storage (no copy; they keep the storage alive);
  * otherwise they are a packed copy.
  *
- * Returns: (transfer full): the elements
+ * Returns: (transfer full) (nullable): the elements, or %NULL if memory for
+ *   the packed copy cannot be allocated
  */
 GBytes *
 gnn_tensor_get_bytes (GnnTensor *self)
@@ -1068,6 +846,8 @@ gnn_tensor_get_bytes (GnnTensor *self)
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   packed = gnn_tensor_contiguous (self);
+  if (packed == NULL)
+    return NULL;
   priv = gnn_tensor_priv (packed);
   nbytes = (gsize) priv->numel * gnn_dtype_get_size (priv->dtype);
   return g_bytes_new_with_free_func (gnn_tensor_priv_data (priv), nbytes,
@@ -1082,8 +862,16 @@ to_packed_array (GnnTensor *self,
 {
   GnnTensorPrivate *priv = gnn_tensor_priv (self);
   gsize elsize = gnn_dtype_get_size (dtype);
-  guint8 *out = g_malloc (MAX ((gsize) priv->numel * elsize, 1));
+  guint8 *out = g_try_malloc (MAX ((gsize) priv->numel * elsize, 1));
   gint64 strides[GNN_MAX_DIMS];
+
+  /* an expanded view can be far larger than its storage */
+  if (out == NULL)
+    {
+      if (n_values != NULL)
+        *n_values = 0;
+      return NULL;
+    }
 
   gnn_contiguous_strides (priv->shape, priv->ndim, strides);
   gnn_strided_copy (dtype, out, strides, priv->dtype, gnn_tensor_priv_data (priv),
@@ -1100,7 +888,9 @@ to_packed_array (GnnTensor *self,
  *
  * Copies the elements, converted to float, in row-major order.
  *
- * Returns: (array length=n_values) (transfer full): the elements
+ * Returns: (array length=n_values) (transfer full) (nullable): the
+ *   elements, or %NULL (with @n_values set to 0) if memory for the copy
+ *   cannot be allocated, as for a huge expanded view
  */
 float *
 gnn_tensor_to_floats (GnnTensor *self,
@@ -1117,7 +907,9 @@ gnn_tensor_to_floats (GnnTensor *self,
  *
  * Copies the elements, converted to double, in row-major order.
  *
- * Returns: (array length=n_values) (transfer full): the elements
+ * Returns: (array length=n_values) (transfer full) (nullable): the
+ *   elements, or %NULL (with @n_values set to 0) if memory for the copy
+ *   cannot be allocated, as for a huge expanded view
  */
 double *
 gnn_tensor_to_doubles (GnnTensor *self,
@@ -1207,6 +999,7 @@ gnn_tensor_get_element (GnnTensor    *self,
   guint8 *p;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), 0.0);
+  g_return_val_if_fail (index != NULL || n_index == 0, 0.0);
   p = element_address (self, index, n_index, error);
   return p ? gnn_dtype_read (gnn_tensor_priv (self)->dtype, p) : 0.0;
 }
@@ -1233,6 +1026,7 @@ gnn_tensor_set_element (GnnTensor    *self,
   guint8 *p;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  g_return_val_if_fail (index != NULL || n_index == 0, FALSE);
   p = element_address (self, index, n_index, error);
   if (p == NULL)
     return FALSE;

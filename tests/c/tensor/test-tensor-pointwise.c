@@ -326,24 +326,29 @@ test_div_int_truncates (void)
     }
 }
 
-/* Integer division by zero is defined as 0 (no SIGFPE); MIN / -1 wraps to MIN. */
+/* Integer division by zero fails like torch ("ZeroDivisionError", which
+ * torch 1.13 raises for a // 0 and a % 0 on integer tensors) and leaves the
+ * in-place operand unchanged; a zero among other divisors counts too. */
 static void
-test_div_int_by_zero_is_zero (void)
+test_div_int_by_zero_fails (void)
 {
   for (gsize k = 0; k < G_N_ELEMENTS (int_dtypes); k++)
     {
       GnnDType dt = int_dtypes[k];
       g_autoptr(GError) error = NULL;
+      g_autoptr(GError) error2 = NULL;
       g_autoptr(GnnTensor) a = ints_as (dt, (gint64[]) { 7, 0, 100 }, 3, (gint64[]) { 3 }, 1);
       g_autoptr(GnnTensor) zero = ints_as (dt, (gint64[]) { 0 }, 1, (gint64[]) { 1 }, 1);
+      g_autoptr(GnnTensor) mixed = ints_as (dt, (gint64[]) { 1, 0, 2 }, 3, (gint64[]) { 3 }, 1);
       g_autoptr(GnnTensor) c = gnn_tensor_div (a, zero, &error);
       g_autoptr(GnnTensor) d = gnn_tensor_clone (a);
 
-      g_assert_no_error (error);
-      ASSERT_VALUES (c, 0, 0, 0, 0);
-      g_assert_true (gnn_tensor_div_ (d, zero, &error));
-      g_assert_no_error (error);
-      ASSERT_VALUES (d, 0, 0, 0, 0);
+      g_assert_null (c);
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_ZERO_DIVISION);
+      g_assert_cmpstr (error->message, ==, "ZeroDivisionError");
+      g_assert_false (gnn_tensor_div_ (d, mixed, &error2));
+      g_assert_error (error2, GNN_ERROR, GNN_ERROR_ZERO_DIVISION);
+      ASSERT_VALUES (d, 0, 7, 0, 100);
     }
 }
 
@@ -1095,7 +1100,7 @@ main (int    argc,
   g_test_add_func ("/tensor/arith/integer-wraps", test_add_integer_wraps);
   g_test_add_func ("/tensor/div/float-ieee", test_div_float_ieee);
   g_test_add_func ("/tensor/div/int-truncates", test_div_int_truncates);
-  g_test_add_func ("/tensor/div/int-by-zero-is-zero", test_div_int_by_zero_is_zero);
+  g_test_add_func ("/tensor/div/int-by-zero-fails", test_div_int_by_zero_fails);
   g_test_add_func ("/tensor/div/int-min-by-minus-one", test_div_int_min_by_minus_one);
   g_test_add_func ("/tensor/arith/dtype-mismatch", test_binary_dtype_mismatch);
   g_test_add_func ("/tensor/arith/shape-mismatch", test_binary_shape_mismatch);
