@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "data/gnn-worker-pool.h"
+#include "data/gnn-worker-private.h"
 
 /**
  * GnnDataLoader:
@@ -66,8 +66,8 @@ struct _GnnDataLoader
   gboolean         persistent_workers;
   double           timeout;
   guint64          seed;
-  GnnWorkerPool   *persistent_pool;   /* kept across passes with persistent-workers */
-  GnnProcessPool  *persistent_procs;  /* the same in worker-mode PROCESSES */
+  GnnWorkerBackend *persistent;      /* kept across passes with persistent-workers */
+  GnnWorkerMode    persistent_mode;
 };
 
 enum {
@@ -149,8 +149,7 @@ gnn_data_loader_set_property (GObject *object, guint prop_id, const GValue *valu
 static void
 gnn_data_loader_dispose (GObject *object)
 {
-  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent_pool, gnn_worker_pool_unref);
-  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent_procs, gnn_process_pool_unref);
+  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent, gnn_worker_backend_unref);
   G_OBJECT_CLASS (gnn_data_loader_parent_class)->dispose (object);
 }
 
@@ -534,36 +533,45 @@ sample_epoch (GnnDataLoader  *self,
   return indices;
 }
 
-/* A pass with worker processes: a persistent pool is reused while it
- * fits (same dataset, collation and size, no dead worker). */
-static GnnDataLoaderIter *
-iter_processes (GnnDataLoader  *self,
-                GnnEpoch       *epoch,
-                GnnCollate     *collate,
-                guint64         base_seed,
-                GError        **error)
+static GnnWorkerBackend *
+fork_backend_new (const GnnWorkerSetup  *setup,
+                  GError               **error)
 {
-  g_autoptr(GnnProcessPool) procs = NULL;
+  return gnn_process_backend_new (setup, FALSE, error);
+}
 
-  g_clear_pointer (&self->persistent_pool, gnn_worker_pool_unref);
-  if (self->persistent_procs != NULL &&
-      (!self->persistent_workers ||
-       gnn_process_pool_get_size (self->persistent_procs) != (guint) self->num_workers ||
-       !gnn_process_pool_is_usable (self->persistent_procs, self->dataset, collate)))
-    g_clear_pointer (&self->persistent_procs, gnn_process_pool_unref);
-  if (self->persistent_workers && self->persistent_procs != NULL)
-    procs = gnn_process_pool_ref (self->persistent_procs);
-  else
+/* One constructor per worker mode: the only place modes differ. */
+static const GnnWorkerBackendNew backend_new[] = {
+  [GNN_WORKER_MODE_THREADS] = gnn_thread_backend_new,
+  [GNN_WORKER_MODE_PROCESSES] = fork_backend_new,
+};
+
+/* The workers of a pass: a persistent backend is reused while it fits
+ * (same mode, size, dataset and collation, nothing broken). */
+static GnnWorkerBackend *
+get_backend (GnnDataLoader  *self,
+             GnnCollate     *collate,
+             guint64         base_seed,
+             GError        **error)
+{
+  GnnWorkerSetup setup = { self, self->dataset, collate, (guint) self->num_workers, base_seed };
+  GnnWorkerMode mode = self->worker_mode;
+  GnnWorkerBackend *backend;
+
+  if (self->persistent != NULL &&
+      (!self->persistent_workers || self->persistent_mode != mode ||
+       self->persistent->num_workers != (guint) self->num_workers ||
+       !self->persistent->vtable->fits (self->persistent, self->dataset, collate)))
+    g_clear_pointer (&self->persistent, gnn_worker_backend_unref);
+  if (self->persistent != NULL)
+    return gnn_worker_backend_ref (self->persistent);
+  backend = backend_new[mode] (&setup, error);
+  if (backend != NULL && self->persistent_workers)
     {
-      procs = gnn_process_pool_new (self, self->dataset, collate, (guint) self->num_workers,
-                                    base_seed, error);
-      if (procs == NULL)
-        return NULL;
-      if (self->persistent_workers)
-        self->persistent_procs = gnn_process_pool_ref (procs);
+      self->persistent = gnn_worker_backend_ref (backend);
+      self->persistent_mode = mode;
     }
-  return gnn_data_loader_iter_new_internal (self, epoch, NULL, procs,
-                                            (guint) self->prefetch_factor, self->timeout);
+  return backend;
 }
 
 /**
@@ -583,7 +591,7 @@ gnn_data_loader_iter (GnnDataLoader  *self,
 {
   g_autoptr(GnnCollate) collate = NULL;
   g_autoptr(GnnEpoch) epoch = NULL;
-  g_autoptr(GnnWorkerPool) pool = NULL;
+  g_autoptr(GnnWorkerBackend) backend = NULL;
   gint64 *indices;
   gsize n_indices = 0, batch_size = 1;
   guint64 base_seed;
@@ -607,27 +615,10 @@ gnn_data_loader_iter (GnnDataLoader  *self,
     }
   base_seed = gnn_generator_next_u64 (self->generator);
   if (self->num_workers == 0)
-    return gnn_data_loader_iter_new_internal (self, epoch, NULL, NULL, 0, self->timeout);
-
-  if (self->worker_mode == GNN_WORKER_MODE_PROCESSES)
-    return iter_processes (self, epoch, collate, base_seed, error);
-  g_clear_pointer (&self->persistent_procs, gnn_process_pool_unref);
-  if (self->persistent_pool != NULL &&
-      (!self->persistent_workers ||
-       gnn_worker_pool_get_size (self->persistent_pool) != (guint) self->num_workers ||
-       gnn_worker_pool_get_dataset (self->persistent_pool) != self->dataset))
-    g_clear_pointer (&self->persistent_pool, gnn_worker_pool_unref);
-  if (self->persistent_workers)
-    {
-      if (self->persistent_pool == NULL)
-        self->persistent_pool = gnn_worker_pool_new (self, self->dataset,
-                                                     (guint) self->num_workers, base_seed);
-      pool = gnn_worker_pool_ref (self->persistent_pool);
-    }
-  else
-    {
-      pool = gnn_worker_pool_new (self, self->dataset, (guint) self->num_workers, base_seed);
-    }
-  return gnn_data_loader_iter_new_internal (self, epoch, pool, NULL,
+    return gnn_data_loader_iter_new_internal (self, epoch, NULL, 0, self->timeout);
+  backend = get_backend (self, collate, base_seed, error);
+  if (backend == NULL)
+    return NULL;
+  return gnn_data_loader_iter_new_internal (self, epoch, backend,
                                             (guint) self->prefetch_factor, self->timeout);
 }
