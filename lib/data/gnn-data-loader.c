@@ -540,10 +540,18 @@ fork_backend_new (const GnnWorkerSetup  *setup,
   return gnn_process_backend_new (setup, FALSE, error);
 }
 
+static GnnWorkerBackend *
+spawn_backend_new (const GnnWorkerSetup  *setup,
+                   GError               **error)
+{
+  return gnn_process_backend_new (setup, TRUE, error);
+}
+
 /* One constructor per worker mode: the only place modes differ. */
 static const GnnWorkerBackendNew backend_new[] = {
   [GNN_WORKER_MODE_THREADS] = gnn_thread_backend_new,
   [GNN_WORKER_MODE_PROCESSES] = fork_backend_new,
+  [GNN_WORKER_MODE_SPAWN] = spawn_backend_new,
 };
 
 /* The workers of a pass: a persistent backend is reused while it fits

@@ -347,6 +347,56 @@ stop_children (GnnProcessPool *pool)
     }
 }
 
+static GnnBatchResult *read_result (GnnProcessPool *pool, guint i, guint epoch_id,
+                                    gboolean *dead, GError **error);
+static GError *death_error (GnnProcessPool *pool, guint i, gboolean block);
+
+/* Sends each spawned worker its setup and waits until it has rebuilt the
+ * dataset: a failure there (type not registered, a constructor error,
+ * the process dying) is an error of the loader's start. */
+static gboolean
+spawn_handshake (GnnProcessPool  *pool,
+                 GVariant        *setup,
+                 guint64          base_seed,
+                 GError         **error)
+{
+  for (guint i = 0; i < pool->num_workers; i++)
+    if (!gnn_spawn_send_setup (pool->procs[i].fd, setup, i, pool->num_workers, base_seed + i, error))
+      return FALSE;
+  for (guint i = 0; i < pool->num_workers; i++)
+    {
+      Proc *p = &pool->procs[i];
+      g_autoptr(GError) local = NULL;
+      GnnBatchResult *r = NULL;
+      gboolean dead = FALSE;
+
+      while (r == NULL && !dead && local == NULL)
+        {
+          struct pollfd fds[2] = { { p->fd, POLLIN, 0 }, { p->pidfd, POLLIN, 0 } };
+
+          if (poll (fds, 2, -1) < 0 && errno != EINTR)
+            dead = TRUE;
+          else if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
+            r = read_result (pool, i, 0, &dead, &local);
+          else if (fds[1].revents & POLLIN)
+            dead = TRUE;
+        }
+      if (r != NULL && r->error != NULL)
+        local = g_steal_pointer (&r->error);
+      g_clear_pointer (&r, gnn_batch_result_free);
+      if (local == NULL && dead)
+        local = death_error (pool, i, TRUE);
+      if (local == NULL && dead)
+        local = g_error_new (GNN_ERROR, GNN_ERROR_WORKER, "DataLoader worker %u did not start", i);
+      if (local != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The forked child: only its own end of its own socket stays open (the
  * others' must see end of stream when their owners close them), then it
  * serves and exits without finalizing the parent's state. */
@@ -384,8 +434,21 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
   GnnCollate *collate = setup->collate;
   guint num_workers = setup->num_workers;
   guint64 base_seed = setup->base_seed;
+  g_autoptr(GVariant) spawn_setup = NULL;
   gpointer control;
+  gsize control_size;
+  int control_fd;
 
+  if (spawn)
+    {
+      /* A dataset that cannot be rebuilt fails here, before any process. */
+      spawn_setup = gnn_spawn_setup_new (dataset, collate, error);
+      if (spawn_setup == NULL)
+        {
+          g_free (pool);
+          return NULL;
+        }
+    }
   gnn_worker_backend_init (&pool->parent, &process_vtable, num_workers);
   pool->loader = loader;
   pool->dataset = g_object_ref (dataset);
@@ -398,9 +461,10 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
       pool->procs[i].fd = pool->procs[i].child_fd = pool->procs[i].pidfd = -1;
       pool->procs[i].info = gnn_worker_info_new (i, num_workers, base_seed + i, dataset);
     }
-  control = mmap (NULL, sizeof (Control) + num_workers * SLOTS * sizeof (gint),
-                  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (control == MAP_FAILED)
+  /* The control page is a memfd, so that a spawned worker can map it too. */
+  control_size = sizeof (Control) + num_workers * SLOTS * sizeof (gint);
+  control_fd = gnn_process_memfd_new ("gnn-control", control_size, (guint8 **) &control);
+  if (control_fd < 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
                    "DataLoader: cannot map shared memory for the workers: %s", g_strerror (errno));
@@ -411,7 +475,7 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
   pool->shared = g_new (Shared, 1);
   g_atomic_ref_count_init (&pool->shared->ref_count);
   pool->shared->control = control;
-  pool->shared->size = sizeof (Control) + num_workers * SLOTS * sizeof (gint);
+  pool->shared->size = control_size;
   pool->cache = g_new0 (Segment *, num_workers * SLOTS);
   for (guint i = 0; i < num_workers; i++)
     {
@@ -430,14 +494,22 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
   for (guint i = 0; i < num_workers; i++)
     {
       Proc *p = &pool->procs[i];
-      GPid pid = gnn_worker_fork ();
+      GPid pid;
 
-      if (pid == 0)
-        child_main (pool, i);
-      if (pid < 0)
+      if (spawn)
+        pid = gnn_spawn_worker_start (p->child_fd, control_fd, error);
+      else
         {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
-                       "DataLoader: cannot fork worker process %u: %s", i, g_strerror (errno));
+          pid = gnn_worker_fork ();
+          if (pid == 0)
+            child_main (pool, i);
+          if (pid < 0)
+            g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
+                         "DataLoader: cannot fork worker process %u: %s", i, g_strerror (errno));
+        }
+      if (pid <= 0)
+        {
+          close (control_fd);
           process_free (&pool->parent);
           return NULL;
         }
@@ -446,8 +518,14 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
       p->pidfd = (int) syscall (SYS_pidfd_open, (pid_t) pid, 0);
 #endif
     }
+  close (control_fd);
   for (guint i = 0; i < num_workers; i++)
     close_fd (&pool->procs[i].child_fd);
+  if (spawn && !spawn_handshake (pool, spawn_setup, base_seed, error))
+    {
+      process_free (&pool->parent);
+      return NULL;
+    }
   return &pool->parent;
 }
 
@@ -636,6 +714,8 @@ read_result (GnnProcessPool  *pool,
       break;
     case GNN_MSG_END:
       r->end = TRUE;
+      break;
+    case GNN_MSG_READY:
       break;
     case GNN_MSG_ERROR:
       {

@@ -16,7 +16,9 @@ G_BEGIN_DECLS
 #define INLINE_INDICES ((MAX_MESSAGE - (gsize) sizeof (Message)) / sizeof (gint64))
 #define SHUTDOWN_GRACE_USEC (500 * 1000)
 
-enum { GNN_MSG_TASK = 1, GNN_MSG_SHUTDOWN, GNN_MSG_BATCH, GNN_MSG_ERROR, GNN_MSG_END };
+enum { GNN_MSG_TASK = 1, GNN_MSG_SHUTDOWN, GNN_MSG_BATCH, GNN_MSG_ERROR, GNN_MSG_END,
+       GNN_MSG_SETUP,     /* to a spawned worker: its setup (a GVariant in a memfd of n bytes) */
+       GNN_MSG_READY };   /* from a spawned worker: rebuilt, serving */
 
 typedef struct
 {
@@ -79,6 +81,23 @@ gboolean gnn_process_send_message    (int sock, const Message *m, const void *pa
 ssize_t  gnn_process_receive_message (int sock, guint8 *buf, int *fd);
 /* A new memfd of @size bytes mapped read-write, or -1. */
 int      gnn_process_segment_new     (gsize size, guint8 **map);
+/* The same with another name (control page, setup). */
+int      gnn_process_memfd_new       (const char *name, gsize size, guint8 **map);
 gsize    gnn_process_align_up        (gsize n);
+/* An error report for @task ("DataLoader worker ID (pid P): …"). */
+void     gnn_process_send_error      (guint id, int sock, const Message *task, GError *error);
+
+/* --- spawned workers (gnn-spawn.c) ---------------------------------------- */
+
+/* What a spawned worker needs, as a GVariant: the dataset and collation
+ * rebuilt from their type names and properties. Fails naming the type and
+ * the property that does not serialize. */
+GVariant *gnn_spawn_setup_new   (GnnDataset *dataset, GnnCollate *collate, GError **error);
+/* Starts a fresh process of the program serving on @sock with the control
+ * page @control_fd (both mapped to fixed numbers in the child). */
+GPid      gnn_spawn_worker_start (int sock, int control_fd, GError **error);
+/* Sends worker @id its setup. */
+gboolean  gnn_spawn_send_setup  (int sock, GVariant *setup, guint id, guint num_workers,
+                                 guint64 seed, GError **error);
 
 G_END_DECLS

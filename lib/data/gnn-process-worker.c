@@ -90,9 +90,17 @@ gnn_process_receive_message (int    sock,
 /* A new memfd of @size bytes mapped read-write, or -1. */
 int
 gnn_process_segment_new (gsize    size,
-             guint8 **map)
+                         guint8 **map)
 {
-  int fd = memfd_create ("gnn-batch", MFD_CLOEXEC);
+  return gnn_process_memfd_new ("gnn-batch", size, map);
+}
+
+int
+gnn_process_memfd_new (const char  *name,
+                       gsize        size,
+                       guint8     **map)
+{
+  int fd = memfd_create (name, MFD_CLOEXEC);
 
   if (fd < 0)
     return -1;
@@ -286,12 +294,11 @@ write_batch (GnnProcessWorker *w,
   return fd;
 }
 
-static void
-child_send_error (GnnProcessWorker *w,
-                  guint           id,
-                  int             sock,
-                  const Message  *task,
-                  GError         *error)
+void
+gnn_process_send_error (guint          id,
+                        int            sock,
+                        const Message *task,
+                        GError        *error)
 {
   const char *domain = g_quark_to_string (error->domain);
   g_autofree char *text = g_strdup_printf ("DataLoader worker %u (pid %d): %s", id,
@@ -366,7 +373,7 @@ child_run_task (GnnProcessWorker  *w,
     st.fd = write_batch (w, w->id, batch, &st.size, &st.slot, &st.fresh, &error);
 
   if (error != NULL)
-    child_send_error (w, w->id, w->sock, task, error);
+    gnn_process_send_error (w->id, w->sock, task, error);
   else if (end)
     {
       Message m = { GNN_MSG_END, task->epoch, task->seq, 0, 0, 0, 0 };
