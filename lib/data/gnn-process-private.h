@@ -96,6 +96,9 @@ GVariant *gnn_spawn_setup_new   (GnnDataset *dataset, GnnCollate *collate, GErro
 /* Starts a fresh process of the program serving on @sock with the control
  * page @control_fd (both mapped to fixed numbers in the child). */
 GPid      gnn_spawn_worker_start (int sock, int control_fd, GError **error);
+/* Whether this program serves spawned workers (it called
+ * gnn_worker_main_if_worker()). */
+gboolean  gnn_spawn_is_available (void);
 /* Sends worker @id its setup. */
 gboolean  gnn_spawn_send_setup  (int sock, GVariant *setup, guint id, guint num_workers,
                                  guint64 seed, GError **error);

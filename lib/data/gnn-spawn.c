@@ -27,6 +27,17 @@
 #include "data/gnn-process-private.h"
 
 #define SPAWN_ENV "GNN_SPAWN_WORKER"
+
+/* Set once the program has shown it serves spawned workers (it called
+ * gnn_worker_main_if_worker()): spawning a program that does not would run
+ * the whole program again. */
+static gint entry_seen;
+
+gboolean
+gnn_spawn_is_available (void)
+{
+  return g_atomic_int_get (&entry_seen);
+}
 #define SOCK_FD 3
 #define CONTROL_FD 4
 
@@ -335,6 +346,13 @@ gnn_spawn_worker_start (int      sock,
   gsize len = 0;
   GPid pid = 0;
 
+  if (!gnn_spawn_is_available ())
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "DataLoader: worker mode SPAWN needs a call to "
+                           "gnn_worker_main_if_worker() at the top of the program's main()");
+      return 0;
+    }
   if (exe == NULL || !g_file_get_contents ("/proc/self/cmdline", &cmdline, &len, NULL) || len == 0)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
@@ -448,6 +466,7 @@ gnn_worker_main_if_worker (void)
   struct stat st;
   gpointer control;
 
+  g_atomic_int_set (&entry_seen, 1);
   if (spec == NULL)
     return;
   g_unsetenv (SPAWN_ENV);   /* the dataset's own children are not workers */
