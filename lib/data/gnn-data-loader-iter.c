@@ -36,6 +36,7 @@ struct _GnnDataLoaderIter
   gboolean         done;
   gsize            capacity;     /* batches in flight at most */
   double           timeout;
+  GVariant        *start_state;  /* the loader's state before this pass (a{sv}) */
   GnnBatchResult **ring;         /* reorder buffer, slot = seq % capacity */
 
   /* Iterable datasets: workers whose stream is not over yet. */
@@ -118,6 +119,7 @@ gnn_data_loader_iter_finalize (GObject *object)
   GnnDataLoaderIter *self = GNN_DATA_LOADER_ITER (object);
 
   g_clear_pointer (&self->epoch, gnn_epoch_unref);
+  g_clear_pointer (&self->start_state, g_variant_unref);
   g_clear_pointer (&self->ring, g_free);
   g_clear_pointer (&self->active, g_free);
   g_clear_object (&self->loader);
@@ -143,7 +145,9 @@ gnn_data_loader_iter_new_internal (GnnDataLoader    *loader,
                                    GnnEpoch         *epoch,
                                    GnnWorkerBackend *backend,
                                    guint             prefetch_factor,
-                                   double            timeout)
+                                   double            timeout,
+                                   GVariant         *start_state,
+                                   gsize             skip)
 {
   GnnDataLoaderIter *self = g_object_new (GNN_TYPE_DATA_LOADER_ITER, NULL);
   gsize n = epoch->n_indices, bs = epoch->batch_size;
@@ -152,6 +156,10 @@ gnn_data_loader_iter_new_internal (GnnDataLoader    *loader,
   self->epoch = gnn_epoch_ref (epoch);
   self->n_batches = epoch->iterable ? G_MAXSIZE : n / bs + (n % bs != 0);
   self->timeout = timeout;
+  self->start_state = start_state != NULL ? g_variant_ref_sink (start_state) : NULL;
+  /* A resumed pass: the batches already delivered are neither fetched nor
+   * sent; batch k still goes to worker k % n, as in the uninterrupted pass. */
+  self->next_send = self->next_recv = MIN (skip, self->n_batches);
   if (backend == NULL)
     return self;
 
@@ -316,6 +324,34 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
   else
     g_ptr_array_unref (out);
   return TRUE;
+}
+
+/**
+ * gnn_data_loader_iter_get_state:
+ * @self: a #GnnDataLoaderIter
+ *
+ * Gets where this pass stands, like torchdata's
+ * `StatefulDataLoader.state_dict()`: the state of the loader before the
+ * pass (pass number, the generator states its sampling used) and the
+ * number of batches handed to the caller — not those prefetched. Give it
+ * to [func@Gnn.DataLoaderIter.new_from_state] (or
+ * [method@Gnn.DataLoader.load_state]) to continue with exactly the batches
+ * this pass would have yielded next, whatever the worker mode and count;
+ * g_variant_print() makes it a string for a checkpoint's metadata.
+ *
+ * Returns: (transfer full): the state, an `a{sv}` variant
+ *
+ * Since: 1.0
+ */
+GVariant *
+gnn_data_loader_iter_get_state (GnnDataLoaderIter *self)
+{
+  GVariantDict dict;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), NULL);
+  g_variant_dict_init (&dict, self->start_state);
+  g_variant_dict_insert (&dict, "batches", "x", (gint64) self->next_recv);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
 }
 
 /**

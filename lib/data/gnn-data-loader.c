@@ -70,6 +70,9 @@ struct _GnnDataLoader
   double           timeout;
   guint64          seed;
   GnnWorkerBackend *persistent;      /* kept across passes with persistent-workers */
+  gint64           passes;            /* passes started */
+  GVariant        *pending_state;     /* load_state: the next pass resumes from it */
+  GWeakRef         last_iter;
   GnnWorkerMode    persistent_mode;
 };
 
@@ -166,6 +169,8 @@ gnn_data_loader_finalize (GObject *object)
   g_clear_object (&self->batch_sampler);
   g_clear_object (&self->collate);
   g_clear_object (&self->generator);
+  g_clear_pointer (&self->pending_state, g_variant_unref);
+  g_weak_ref_clear (&self->last_iter);
   G_OBJECT_CLASS (gnn_data_loader_parent_class)->finalize (object);
 }
 
@@ -308,6 +313,7 @@ gnn_data_loader_init (GnnDataLoader *self)
   self->batch_size = 1;
   self->prefetch_factor = 2;
   self->generator = gnn_generator_new (0);
+  g_weak_ref_init (&self->last_iter, NULL);
 }
 
 /**
@@ -650,34 +656,105 @@ get_backend (GnnDataLoader  *self,
   return backend;
 }
 
-/**
- * gnn_data_loader_iter:
- * @self: a #GnnDataLoader
- * @error: return location for a #GError
- *
- * Validates the options, samples one pass and starts the workers, like
- * `iter(loader)` (in worker mode %GNN_WORKER_MODE_PROCESSES, forks them; a
- * failure to do so is a %GNN_ERROR_WORKER error).
- *
- * Returns: (transfer full): the iterator, or %NULL on error
- */
-GnnDataLoaderIter *
-gnn_data_loader_iter (GnnDataLoader  *self,
-                      GError        **error)
+/* The generator a user sampler draws with (its "generator" property), if any. */
+static GnnGenerator *
+sampler_generator (GnnDataLoader *self)
+{
+  GObject *sampler = self->sampler != NULL ? G_OBJECT (self->sampler) :
+                     self->batch_sampler != NULL ? G_OBJECT (gnn_batch_sampler_get_sampler (self->batch_sampler)) :
+                     NULL;
+  GParamSpec *pspec;
+  GnnGenerator *g = NULL;
+
+  if (sampler == NULL)
+    return NULL;
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (sampler), "generator");
+  if (pspec == NULL || !g_type_is_a (pspec->value_type, GNN_TYPE_GENERATOR))
+    return NULL;
+  g_object_get (sampler, "generator", &g, NULL);
+  return g;
+}
+
+static GVariant *
+bytes_variant (GBytes *bytes)
+{
+  return g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, bytes, TRUE);
+}
+
+/* The loader's state before a pass: what sampling it will consume. */
+static GVariant *
+start_state (GnnDataLoader *self)
+{
+  g_autoptr(GnnGenerator) sg = sampler_generator (self);
+  g_autoptr(GBytes) state = gnn_generator_get_state (self->generator);
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "pass", "x", self->passes);
+  g_variant_dict_insert_value (&dict, "generator", bytes_variant (state));
+  if (sg != NULL)
+    {
+      g_autoptr(GBytes) s2 = gnn_generator_get_state (sg);
+
+      g_variant_dict_insert_value (&dict, "sampler-generator", bytes_variant (s2));
+    }
+  return g_variant_dict_end (&dict);
+}
+
+static gboolean
+restore_generator (GnnGenerator  *g,
+                   GVariant      *state,
+                   const char    *key,
+                   GError       **error)
+{
+  g_autoptr(GVariant) v = g_variant_lookup_value (state, key, G_VARIANT_TYPE_BYTESTRING);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (v == NULL && g == NULL)
+    return TRUE;
+  if (v == NULL || g == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+                   "DataLoader state: \"%s\" %s", key,
+                   v == NULL ? "is missing" : "has no generator to restore in this loader");
+      return FALSE;
+    }
+  bytes = g_variant_get_data_as_bytes (v);
+  if (!gnn_generator_set_state (g, bytes, error))
+    {
+      g_prefix_error (error, "DataLoader state: \"%s\": ", key);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GnnDataLoaderIter *
+iter_from (GnnDataLoader  *self,
+           gsize           skip,
+           GError        **error)
 {
   g_autoptr(GnnCollate) collate = NULL;
   g_autoptr(GnnEpoch) epoch = NULL;
   g_autoptr(GnnWorkerBackend) backend = NULL;
+  g_autoptr(GVariant) state = NULL;
+  GnnDataLoaderIter *iter;
   gint64 *indices;
   gsize n_indices = 0, batch_size = 1;
   guint64 base_seed;
 
-  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
   if (!gnn_data_loader_validate (self, error))
     return NULL;
+  state = g_variant_ref_sink (start_state (self));
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
   if (GNN_IS_ITERABLE_DATASET (self->dataset))
     {
+      if (skip > 0)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                               "DataLoader: resuming a pass over an IterableDataset mid-epoch "
+                               "is not supported");
+          return NULL;
+        }
       epoch = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (self->dataset), collate,
                                       (gsize) self->batch_size, self->drop_last,
                                       MAX ((guint) self->num_workers, 1));
@@ -690,11 +767,155 @@ gnn_data_loader_iter (GnnDataLoader  *self,
       epoch = gnn_epoch_new (self->dataset, collate, indices, n_indices, batch_size);
     }
   base_seed = gnn_generator_next_u64 (self->generator);
-  if (self->num_workers == 0)
-    return gnn_data_loader_iter_new_internal (self, epoch, NULL, 0, self->timeout);
-  backend = get_backend (self, collate, base_seed, error);
-  if (backend == NULL)
+  self->passes++;
+  if (self->num_workers > 0)
+    {
+      backend = get_backend (self, collate, base_seed, error);
+      if (backend == NULL)
+        return NULL;
+    }
+  iter = gnn_data_loader_iter_new_internal (self, epoch, backend, (guint) self->prefetch_factor,
+                                            self->timeout, state, skip);
+  g_weak_ref_set (&self->last_iter, iter);
+  return iter;
+}
+
+/**
+ * gnn_data_loader_iter:
+ * @self: a #GnnDataLoader
+ * @error: return location for a #GError
+ *
+ * Validates the options, samples one pass and starts the workers, like
+ * `iter(loader)` (in worker mode %GNN_WORKER_MODE_PROCESSES, forks them; a
+ * failure to do so is a %GNN_ERROR_WORKER error). After
+ * [method@Gnn.DataLoader.load_state], the pass resumes where that state
+ * stood.
+ *
+ * Returns: (transfer full): the iterator, or %NULL on error
+ */
+GnnDataLoaderIter *
+gnn_data_loader_iter (GnnDataLoader  *self,
+                      GError        **error)
+{
+  g_autoptr(GVariant) pending = NULL;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  pending = g_steal_pointer (&self->pending_state);
+  if (pending != NULL)
+    return gnn_data_loader_iter_new_from_state (self, pending, error);
+  return iter_from (self, 0, error);
+}
+
+/**
+ * gnn_data_loader_iter_new_from_state:
+ * @loader: a #GnnDataLoader
+ * @state: a state from [method@Gnn.DataLoaderIter.get_state]
+ * @error: return location for a #GError
+ *
+ * Resumes a pass: restores the loader's (and its sampler's) generator to
+ * where they stood before that pass, samples it again and skips the
+ * batches already handed out, so the iterator yields exactly the batches
+ * the interrupted pass would have yielded next, and later passes follow as
+ * they would have. The loader must be configured as the one the state came
+ * from (dataset, sampler, batch size, seed); the worker mode and count may
+ * differ. Worker seeds are the same; random state a dataset keeps inside
+ * its workers restarts from those seeds. Not supported mid-pass for
+ * iterable datasets.
+ *
+ * Returns: (transfer full): the iterator, or %NULL on error (a malformed
+ *   state is a %GNN_ERROR_KEY or %GNN_ERROR_TYPE error)
+ *
+ * Since: 1.0
+ */
+GnnDataLoaderIter *
+gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
+                                     GVariant       *state,
+                                     GError        **error)
+{
+  g_autoptr(GnnGenerator) sg = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  gint64 pass = 0, batches = 0;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (loader), NULL);
+  g_return_val_if_fail (state != NULL, NULL);
+  if (!g_variant_is_of_type (state, G_VARIANT_TYPE_VARDICT) ||
+      !g_variant_lookup (state, "pass", "x", &pass) ||
+      !g_variant_lookup (state, "batches", "x", &batches) || pass < 0 || batches < 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
+                           "DataLoader state: expected an a{sv} with \"pass\" and \"batches\" "
+                           "(int64, non-negative)");
+      return NULL;
+    }
+  /* Nothing changes unless every part restores. */
+  saved = gnn_generator_get_state (loader->generator);
+  if (!restore_generator (loader->generator, state, "generator", error))
     return NULL;
-  return gnn_data_loader_iter_new_internal (self, epoch, backend,
-                                            (guint) self->prefetch_factor, self->timeout);
+  sg = sampler_generator (loader);
+  if (!restore_generator (sg, state, "sampler-generator", error))
+    {
+      gnn_generator_set_state (loader->generator, saved, NULL);
+      return NULL;
+    }
+  loader->passes = pass;
+  return iter_from (loader, (gsize) batches, error);
+}
+
+/**
+ * gnn_data_loader_get_state:
+ * @self: a #GnnDataLoader
+ *
+ * The state of the loader's latest pass if its iterator is still alive
+ * (see [method@Gnn.DataLoaderIter.get_state]), else that of the next pass
+ * to start — PyTorch's `StatefulDataLoader.state_dict()`.
+ *
+ * Returns: (transfer full): the state, an `a{sv}` variant
+ *
+ * Since: 1.0
+ */
+GVariant *
+gnn_data_loader_get_state (GnnDataLoader *self)
+{
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  GVariantDict dict;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  iter = g_weak_ref_get (&self->last_iter);
+  if (iter != NULL)
+    return gnn_data_loader_iter_get_state (iter);
+  g_variant_dict_init (&dict, start_state (self));
+  g_variant_dict_insert (&dict, "batches", "x", (gint64) 0);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+/**
+ * gnn_data_loader_load_state:
+ * @self: a #GnnDataLoader
+ * @state: a state from [method@Gnn.DataLoader.get_state]
+ * @error: return location for a #GError
+ *
+ * Makes the next [method@Gnn.DataLoader.iter] resume from @state, like
+ * `StatefulDataLoader.load_state_dict()`.
+ *
+ * Returns: %TRUE, or %FALSE if @state is not a loader state
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_data_loader_load_state (GnnDataLoader  *self,
+                            GVariant       *state,
+                            GError        **error)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), FALSE);
+  g_return_val_if_fail (state != NULL, FALSE);
+  if (!g_variant_is_of_type (state, G_VARIANT_TYPE_VARDICT) ||
+      !g_variant_lookup (state, "pass", "x", NULL) || !g_variant_lookup (state, "batches", "x", NULL))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
+                           "DataLoader state: expected an a{sv} with \"pass\" and \"batches\"");
+      return FALSE;
+    }
+  g_clear_pointer (&self->pending_state, g_variant_unref);
+  self->pending_state = g_variant_ref_sink (state);
+  return TRUE;
 }

@@ -166,6 +166,8 @@ GnnDataLoaderIter *gnn_data_loader_iter_new_internal (GnnDataLoader    *loader,
                                                       GnnEpoch         *epoch,
                                                       GnnWorkerBackend *backend,
                                                       guint             prefetch_factor,
-                                                      double            timeout);
+                                                      double            timeout,
+                                                      GVariant         *start_state,
+                                                      gsize             skip);
 
 G_END_DECLS
