@@ -1151,7 +1151,10 @@ __all__.append('ItemIterator')
 _WORKER_MODES = {
     'threads': Gnn.WorkerMode.THREADS,
     'processes': Gnn.WorkerMode.PROCESSES,
+    'spawn': Gnn.WorkerMode.SPAWN,
 }
+# --- data helper (issue 11): torch's multiprocessing_context names ---
+_MP_CONTEXTS = {'fork': 'processes', 'spawn': 'spawn', 'forkserver': 'spawn'}
 
 
 class DataLoader(Gnn.DataLoader):
@@ -1166,10 +1169,18 @@ class DataLoader(Gnn.DataLoader):
     takes 'threads' / 'processes'. A batch is a list of tensors."""
 
     def __init__(self, dataset=None, **kwargs):
+        context = kwargs.pop('multiprocessing_context', None)   # data helper (issue 11)
+        if context is not None:
+            if str(context) not in _MP_CONTEXTS:
+                raise ValueError("multiprocessing_context option should specify a valid start "
+                                 "method in %r, but got multiprocessing_context=%r"
+                                 % (list(_MP_CONTEXTS), context))
+            kwargs.setdefault('worker_mode', _MP_CONTEXTS[str(context)])
         mode = kwargs.get('worker_mode')
         if isinstance(mode, str):
             if mode.lower() not in _WORKER_MODES:
-                raise ValueError("worker_mode should be 'threads' or 'processes', not %r" % mode)
+                raise ValueError("worker_mode should be 'threads', 'processes' or 'spawn', not %r"
+                                 % mode)
             kwargs['worker_mode'] = _WORKER_MODES[mode.lower()]
         if dataset is not None:
             kwargs['dataset'] = dataset
@@ -1181,6 +1192,18 @@ class DataLoader(Gnn.DataLoader):
 
     def __iter__(self):
         return self.iter()
+
+    # data helper (issue 11): torchdata StatefulDataLoader's names
+    def state_dict(self):
+        """Where the latest pass stands (batches handed out, generator states)."""
+        return self.get_state()
+
+    def load_state_dict(self, state):
+        """The next iter() resumes from @state (from state_dict(), or its print)."""
+        if isinstance(state, str):
+            from gi.repository import GLib
+            state = GLib.Variant.parse(None, state, None, None)
+        self.load_state(state)
 
 
 DataLoader = override(DataLoader)
