@@ -165,7 +165,7 @@ def main():
             rss += ' + %.0f' % (r['children_maxrss_kib'] / 1024)
         first = r.get('first_batch_seconds')
         print('| %s | %.0f | %s | %.2f | %s | %s |' % (name, sps, vs, floor / sps, rss,
-                                                      '%.1f' % (first * 1e3) if first else ''))
+                                                      '%.1f' % (first * 1e3) if first and first > 0 else ''))
     print()
     for mode in ('threads', 'processes'):
         r = results.get('%s-2' % mode)

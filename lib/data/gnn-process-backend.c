@@ -1,10 +1,13 @@
-/* gnn-process-pool.c: the worker processes of a data loader
+/* gnn-process-backend.c: worker processes of a data loader, forked
+ * (PROCESSES) or spawned (SPAWN, see gnn-spawn.c)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The children are forked when the pool is created (at the start of a pass,
- * or once for persistent workers), so they inherit the dataset, the
- * collation and the loader's signal handlers. Each worker has one
+ * The children are started when the backend is created (at the start of a
+ * pass, or once for persistent workers). Forked ones inherit the dataset,
+ * the collation and the loader's signal handlers; spawned ones rebuild the
+ * first two from a setup message and answer READY (or an error) before the
+ * backend is handed out. Both then run gnn_process_worker_main(). Each worker has one
  * SOCK_SEQPACKET socket: the parent sends tasks (pass id, sequence number,
  * indices), the child answers with a message and, for a batch, a memfd
  * holding it (a header describing the tensors, then their data, 64-byte
@@ -14,7 +17,7 @@
  * collation stacks the items straight into the segment (one copy of the
  * data in all).
  *
- * A page of shared memory (mapped before the fork) holds the current pass
+ * A page of shared memory (a memfd, mapped by every child) holds the current pass
  * id: children skip tasks of another pass and abandon a batch between two
  * items when the pass changes, which is how dropping an iterator stops
  * them. A pidfd per child makes its death visible to poll() at once.
