@@ -21,7 +21,9 @@
  *   training    CrossEntropyLoss, SGD with momentum 0.9 (or Adam), one pass
  *               over the training set per epoch; then the test accuracy (in
  *               eval mode, without recording gradients).
- *   checkpoint  after every epoch, one safetensors file (written to a temp
+ *   checkpoint  after every epoch (and every --checkpoint-every N batches, with
+ *               the loader's state: see gnn_data_loader_iter_get_state), one
+ *               safetensors file (written to a temp
  *               file and renamed): the model's state dict under "model.",
  *               the optimizer's state dict under "optimizer." (tensors and
  *               metadata), and metadata "gnn-train.*" (model, optimizer,
@@ -34,6 +36,10 @@
  * with a seed derived from (--seed, epoch number), so epoch e shuffles the
  * same way whether or not the run was interrupted before it. --epochs is the
  * total: resuming a 1-epoch checkpoint with --epochs 3 trains epochs 2 and 3.
+ * A mid-epoch checkpoint also holds the loader's state (pass, generator
+ * states, batches handed out) and the epoch's running loss: the resumed
+ * run continues with exactly the batches the interrupted one would have
+ * had and prints the same losses.
  *
  * Threads: --workers loader threads, and --blas-threads for OpenBLAS
  * (default 1 unless OPENBLAS_NUM_THREADS is set). The GEMMs of these models
@@ -79,7 +85,20 @@ typedef struct
   gint64   seed;
   gint64   limit;
   gint     workers;
+  gint64   checkpoint_every;  /* batches; 0: at epoch ends only */
+  gint64   max_batches;       /* stop after this many batches (a test's interruption); 0: never */
 } Options;
+
+/* Where a mid-epoch checkpoint stood: the loader's state (a printed
+ * GVariant, see gnn_data_loader_iter_get_state) and the epoch's running
+ * loss, so that the resumed epoch prints the same average. */
+typedef struct
+{
+  char   *loader_state;
+  double  loss_sum;
+  gint64  loss_count;
+  gint64  samples;
+} MidEpoch;
 
 static void
 options_clear (Options *o)
@@ -92,6 +111,14 @@ options_clear (Options *o)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+static void
+mid_epoch_clear (MidEpoch *m)
+{
+  g_free (m->loader_state);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MidEpoch, mid_epoch_clear)
 
 static double
 now_seconds (void)
@@ -282,11 +309,12 @@ extract_prefixed (GnnStateDict *src,
 }
 
 static gboolean
-save_checkpoint (const Options *opt,
-                 GnnModule     *model,
-                 GnnOptimizer  *optimizer,
-                 gint64         epochs_done,
-                 GError       **error)
+save_checkpoint (const Options  *opt,
+                 GnnModule      *model,
+                 GnnOptimizer   *optimizer,
+                 gint64          epochs_done,
+                 const MidEpoch *mid,
+                 GError        **error)
 {
   g_autoptr (GnnStateDict) sd = gnn_state_dict_new ();
   g_autoptr (GnnStateDict) model_sd = gnn_module_state_dict (model);
@@ -305,6 +333,17 @@ save_checkpoint (const Options *opt,
   gnn_state_dict_set_metadata (sd, META ("seed"), seed);
   gnn_state_dict_set_metadata (sd, META ("batch-size"), batch);
   gnn_state_dict_set_metadata (sd, META ("limit"), limit);
+  if (mid != NULL)
+    {
+      char sum[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, mid->loss_count);
+      g_autofree char *samples = g_strdup_printf ("%" G_GINT64_FORMAT, mid->samples);
+
+      gnn_state_dict_set_metadata (sd, META ("loader-state"), mid->loader_state);
+      gnn_state_dict_set_metadata (sd, META ("loss-sum"), g_ascii_formatd (sum, sizeof sum, "%a", mid->loss_sum));
+      gnn_state_dict_set_metadata (sd, META ("loss-count"), count);
+      gnn_state_dict_set_metadata (sd, META ("samples"), samples);
+    }
   return gnn_state_dict_save (sd, opt->checkpoint, NULL, error);
 }
 
@@ -393,6 +432,32 @@ read_checkpoint_settings (GnnStateDict *sd,
   return TRUE;
 }
 
+/* The mid-epoch part of a checkpoint, if it has one. */
+static gboolean
+read_mid_epoch (GnnStateDict  *sd,
+                const char    *path,
+                MidEpoch      *mid,
+                GError       **error)
+{
+  const char *state = gnn_state_dict_get_metadata (sd, META ("loader-state"));
+  const char *sum = gnn_state_dict_get_metadata (sd, META ("loss-sum"));
+  char *end = NULL;
+
+  if (state == NULL)
+    return TRUE;
+  if (sum == NULL || (mid->loss_sum = g_ascii_strtod (sum, &end), *end != '\0') ||
+      !parse_meta_int (sd, path, META ("loss-count"), &mid->loss_count, error) ||
+      !parse_meta_int (sd, path, META ("samples"), &mid->samples, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                     "%s: metadata \"gnn-train.loss-sum\" is missing or not a number", path);
+      return FALSE;
+    }
+  mid->loader_state = g_strdup (state);
+  return TRUE;
+}
+
 static gboolean
 restore_checkpoint (GnnStateDict *sd,
                     const char   *path,
@@ -447,24 +512,43 @@ print_progress (gint64  epoch,
   fflush (stdout);
 }
 
+/* One epoch; @resume (consumed) continues an interrupted one. Sets
+ * *@stopped when --max-batches ends the run. */
 static gboolean
-train_epoch (GnnModule           *model,
+train_epoch (const Options       *opt,
+             GnnModule           *model,
              GnnCrossEntropyLoss *criterion,
              GnnOptimizer        *optimizer,
              GnnDataLoader       *loader,
              gint64               epoch,
-             gint64               epochs,
+             MidEpoch            *resume,
+             gint64              *total_batches,
+             gboolean            *stopped,
              gboolean             tty,
              GError             **error)
 {
   g_autoptr (GnnDataLoaderIter) iter = NULL;
   GPtrArray *batch = NULL;
-  gint64 n_batches, done = 0, samples = 0;
+  gint64 epochs = opt->epochs, n_batches, done = 0, samples = 0;
   double start = now_seconds (), last_print = 0.0, loss_sum = 0.0, elapsed;
   gint64 loss_count = 0;
 
   gnn_module_train (model, TRUE);
-  iter = gnn_data_loader_iter (loader, error);
+  if (resume->loader_state != NULL)
+    {
+      g_autoptr (GVariant) state = g_variant_parse (NULL, resume->loader_state, NULL, NULL, error);
+
+      if (state == NULL)
+        return FALSE;
+      iter = gnn_data_loader_iter_new_from_state (loader, state, error);
+      loss_sum = resume->loss_sum;
+      loss_count = resume->loss_count;
+      samples = resume->samples;
+      g_variant_lookup (state, "batches", "x", &done);
+      g_clear_pointer (&resume->loader_state, g_free);
+    }
+  else
+    iter = gnn_data_loader_iter (loader, error);
   if (iter == NULL)
     return FALSE;
   n_batches = gnn_data_loader_iter_get_length (iter);
@@ -494,6 +578,22 @@ train_epoch (GnnModule           *model,
       loss_count += gnn_tensor_get_size (x, 0, NULL);
       samples += gnn_tensor_get_size (x, 0, NULL);
       done++;
+      ++*total_batches;
+      if (opt->checkpoint_every > 0 && done % opt->checkpoint_every == 0 && done < n_batches)
+        {
+          g_autoptr (GVariant) state = gnn_data_loader_iter_get_state (iter);
+          g_autofree char *text = g_variant_print (state, TRUE);
+          MidEpoch mid = { text, loss_sum, loss_count, samples };
+
+          if (!save_checkpoint (opt, model, optimizer, epoch - 1, &mid, error))
+            return FALSE;
+        }
+      if (opt->max_batches > 0 && *total_batches >= opt->max_batches)
+        {
+          printf ("\nstopped after %" G_GINT64_FORMAT " batches (--max-batches)\n", *total_batches);
+          *stopped = TRUE;
+          return TRUE;
+        }
       if (tty)
         {
           double now = now_seconds ();
@@ -586,7 +686,9 @@ main (int argc, char **argv)
   g_autoptr (GnnTensorDataset) train_set = NULL;
   g_autoptr (GnnDataLoader) loader = NULL;
   g_autofree char *description = NULL;
-  gint64 epochs_done = 0, n_params, test_n;
+  gint64 epochs_done = 0, n_params, test_n, total_batches = 0;
+  g_auto (MidEpoch) mid = { 0 };
+  gboolean stopped = FALSE;
   gboolean tty = isatty (fileno (stdout));
   const gint64 no_value = G_MININT64;
   double lr_given = NAN;
@@ -608,6 +710,8 @@ main (int argc, char **argv)
     { "checkpoint", 0, 0, G_OPTION_ARG_FILENAME, &opt.checkpoint, "Checkpoint written after every epoch (default " DEFAULT_CHECKPOINT ")", "FILE" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &opt.resume, "Continue the run saved in FILE", "FILE" },
     { "distributed", 0, 0, G_OPTION_ARG_NONE, &distributed, "Data-parallel over the ranks of mpirun (DDP; --batch-size per rank)", NULL },
+    { "checkpoint-every", 0, 0, G_OPTION_ARG_INT64, &opt.checkpoint_every, "Also checkpoint every N batches, mid-epoch (default 0: at epoch ends only)", "N" },
+    { "max-batches", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &opt.max_batches, "Stop after N batches (an interruption, for tests)", "N" },
     G_OPTION_ENTRY_NULL
   };
 
@@ -644,6 +748,11 @@ main (int argc, char **argv)
     return usage_error ("--momentum must be in [0, 1)");
   if (opt.workers < 0)
     return usage_error ("--workers must be 0 or more");
+  if (opt.checkpoint_every < 0 || opt.max_batches < 0)
+    return usage_error ("--checkpoint-every and --max-batches must be 0 or more");
+  if (distributed && opt.checkpoint_every > 0)
+    return usage_error ("--checkpoint-every is not supported with --distributed yet "
+                        "(checkpoints are written at epoch ends by rank 0)");
   if (blas_threads == 0 || blas_threads < -1)
     return usage_error ("--blas-threads must be at least 1");
   if (blas_threads > 0)
@@ -672,7 +781,8 @@ main (int argc, char **argv)
       if (resume_sd == NULL)
         return fail ("cannot resume", error);
       if (!read_checkpoint_settings (resume_sd, &opt, batch_given != no_value, seed_given != no_value,
-                                     limit_given != no_value, &epochs_done, &error))
+                                     limit_given != no_value, &epochs_done, &error) ||
+          !read_mid_epoch (resume_sd, opt.resume, &mid, &error))
         return fail ("cannot resume", error);
     }
   if (opt.model == NULL)
@@ -738,7 +848,8 @@ main (int argc, char **argv)
   if (strcmp (opt.optimizer, "sgd") == 0 && opt.momentum != 0.9 && opt.momentum > 0)
     printf ("(momentum %g)\n", opt.momentum);
   if (opt.resume != NULL)
-    printf ("resumed from %s after epoch %" G_GINT64_FORMAT "\n", opt.resume, epochs_done);
+    printf ("resumed from %s after epoch %" G_GINT64_FORMAT "%s\n", opt.resume, epochs_done,
+            mid.loader_state != NULL ? " and part of the next" : "");
   if (epochs_done >= opt.epochs)
     printf ("the checkpoint has %" G_GINT64_FORMAT " epoch%s already: nothing to train (--epochs is the total)\n",
             epochs_done, epochs_done == 1 ? "" : "s");
@@ -752,8 +863,11 @@ main (int argc, char **argv)
       /* The data order of this epoch depends only on (seed, epoch). */
       g_object_set (loader, "seed", epoch_seed (opt.seed, epoch), NULL);
       gnn_train_distributed_set_epoch (loader, epoch);
-      if (!train_epoch (train_model, criterion, optimizer, loader, epoch, opt.epochs, tty, &error))
+      if (!train_epoch (&opt, train_model, criterion, optimizer, loader, epoch, &mid, &total_batches,
+                        &stopped, tty, &error))
         return fail ("training", error);
+      if (stopped)
+        return 0;
       if (!gnn_train_is_main_rank ())
         continue;
       eval_start = now_seconds ();
@@ -762,7 +876,7 @@ main (int argc, char **argv)
       printf ("epoch %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT ": test accuracy %.2f%% (%" G_GINT64_FORMAT
               "/%" G_GINT64_FORMAT ", %.2f s)\n", epoch, opt.epochs, 100.0 * correct / MAX (test_n, 1),
               correct, test_n, now_seconds () - eval_start);
-      if (!save_checkpoint (&opt, model, optimizer, epoch, &error))
+      if (!save_checkpoint (&opt, model, optimizer, epoch, NULL, &error))
         return fail ("saving the checkpoint", error);
       printf ("checkpoint: %s (epoch %" G_GINT64_FORMAT ")\n", opt.checkpoint, epoch);
       fflush (stdout);

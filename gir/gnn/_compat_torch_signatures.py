@@ -73,14 +73,19 @@ def _device(value):
     return {}
 
 
+# torch's start methods: fork -> forked processes; spawn and forkserver -> a
+# fresh process rebuilding the dataset from its type and properties.
+_START_METHODS = {'fork': 'processes', 'spawn': 'spawn', 'forkserver': 'spawn'}
+
+
 def _worker_context(value):
     if value is None:
         return {}
     name = value if isinstance(value, str) else value.get_start_method()
-    if name == 'spawn':
-        raise ValueError("multiprocessing_context='spawn' is not supported here; "
-                         "use 'fork' (worker processes) or threads")
-    return {'worker_mode': 'processes'}
+    if name not in _START_METHODS:
+        raise ValueError("multiprocessing_context option should specify a valid start method "
+                         "in %r, but got multiprocessing_context=%r" % (list(_START_METHODS), value))
+    return {'worker_mode': _START_METHODS[name]}
 
 
 def _generator_seed(value):
@@ -249,7 +254,7 @@ def _properties(name, args, kwargs):
         from ._data import WORKER_MODES
         mode = props['worker_mode']
         if mode.lower() not in WORKER_MODES:
-            raise ValueError("worker_mode should be 'threads' or 'processes', not %r" % mode)
+            raise ValueError("worker_mode should be 'threads', 'processes' or 'spawn', not %r" % mode)
         props['worker_mode'] = WORKER_MODES[mode.lower()]
     if name in _SEEDED and 'generator' not in props:
         # after Gnn.manual_seed, layers draw from the default generator

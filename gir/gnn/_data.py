@@ -17,6 +17,8 @@
 import numbers
 import os
 
+from gi.repository import GLib
+
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, np, override, park_pending,
                   require_numpy, trampoline)
 from ._compat_torch_signatures import torch_class, torch_init
@@ -234,6 +236,7 @@ BatchSampler = override(BatchSampler)
 WORKER_MODES = {
     'threads': Gnn.WorkerMode.THREADS,
     'processes': Gnn.WorkerMode.PROCESSES,
+    'spawn': Gnn.WorkerMode.SPAWN,
 }
 
 
@@ -297,6 +300,18 @@ class DataLoader(Gnn.DataLoader):
     @property
     def drop_last(self):
         return self.get_property('drop-last')
+
+    # torchdata's StatefulDataLoader names
+    def state_dict(self):
+        """Where the latest pass stands: batches handed to the caller and the
+        generator states, so load_state_dict() + iter() resumes exactly."""
+        return call_c(self.get_state)
+
+    def load_state_dict(self, state):
+        """The next iter() resumes from @state (from state_dict(), or its print)."""
+        if isinstance(state, str):
+            state = GLib.Variant.parse(None, state, None, None)
+        call_c(self.load_state, state)
 
     @property
     def collate_fn(self):

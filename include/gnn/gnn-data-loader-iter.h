@@ -24,5 +24,7 @@ gboolean gnn_data_loader_iter_next          (GnnDataLoaderIter  *self,
                                              GError            **error);
 GNN_AVAILABLE_IN_ALL
 gint64   gnn_data_loader_iter_get_length    (GnnDataLoaderIter  *self);
+GNN_AVAILABLE_IN_ALL
+GVariant *gnn_data_loader_iter_get_state    (GnnDataLoaderIter  *self);
 
 G_END_DECLS

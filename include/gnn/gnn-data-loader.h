@@ -36,5 +36,15 @@ gint64             gnn_data_loader_get_length (GnnDataLoader  *self);
 GNN_AVAILABLE_IN_ALL
 GnnDataLoaderIter *gnn_data_loader_iter       (GnnDataLoader  *self,
                                                GError        **error);
+GNN_AVAILABLE_IN_ALL
+GnnDataLoaderIter *gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
+                                                        GVariant       *state,
+                                                        GError        **error);
+GNN_AVAILABLE_IN_ALL
+GVariant          *gnn_data_loader_get_state  (GnnDataLoader  *self);
+GNN_AVAILABLE_IN_ALL
+gboolean           gnn_data_loader_load_state (GnnDataLoader  *self,
+                                               GVariant       *state,
+                                               GError        **error);
 
 G_END_DECLS

@@ -19,12 +19,17 @@ G_BEGIN_DECLS
  *   get_item must be safe to call from several threads at once)
  * @GNN_WORKER_MODE_PROCESSES: workers are forked processes returning batches
  *   through shared memory (memfd segments the batch tensors map)
+ * @GNN_WORKER_MODE_SPAWN: workers are fresh processes of the same program
+ *   (see [func@Gnn.worker_main_if_worker]) that rebuild the dataset from its
+ *   type name and properties; batches come back as with
+ *   %GNN_WORKER_MODE_PROCESSES. Since: 1.0
  *
  * How a [class@Gnn.DataLoader] runs its workers.
  */
 typedef enum {
   GNN_WORKER_MODE_THREADS,
   GNN_WORKER_MODE_PROCESSES,
+  GNN_WORKER_MODE_SPAWN,
 } GnnWorkerMode;
 
 /**
@@ -44,5 +49,8 @@ GNN_AVAILABLE_IN_ALL
 void gnn_set_worker_fork_func (GnnWorkerForkFunc func,
                                gpointer          user_data,
                                GDestroyNotify    notify);
+
+GNN_AVAILABLE_IN_ALL
+void gnn_worker_main_if_worker (void);
 
 G_END_DECLS

@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <gio/gio.h>
+
 #include "data/gnn-data-private.h"
 
 /**
@@ -23,7 +25,45 @@ struct _GnnBatchSampler
 enum { PROP_0, PROP_SAMPLER, PROP_BATCH_SIZE, PROP_DROP_LAST, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (GnnBatchSampler, gnn_batch_sampler, G_TYPE_OBJECT)
+static void gnn_batch_sampler_initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnBatchSampler, gnn_batch_sampler, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                      gnn_batch_sampler_initable_iface_init))
+
+static gboolean
+validate (GnnBatchSampler  *self,
+          GError          **error)
+{
+  if (self->sampler == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "BatchSampler: sampler is not set");
+      return FALSE;
+    }
+  if (self->batch_size <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "batch_size should be a positive integer value, but got batch_size=%"
+                   G_GINT64_FORMAT, self->batch_size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+gnn_batch_sampler_initable_init (GInitable     *initable,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  return validate (GNN_BATCH_SAMPLER (initable), error);
+}
+
+static void
+gnn_batch_sampler_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = gnn_batch_sampler_initable_init;
+}
 
 static void
 gnn_batch_sampler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
@@ -47,6 +87,27 @@ gnn_batch_sampler_get_property (GObject *object, guint prop_id, GValue *value, G
 }
 
 static void
+gnn_batch_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnBatchSampler *self = GNN_BATCH_SAMPLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SAMPLER:
+      g_set_object (&self->sampler, g_value_get_object (value));
+      break;
+    case PROP_BATCH_SIZE:
+      self->batch_size = g_value_get_int64 (value);
+      break;
+    case PROP_DROP_LAST:
+      self->drop_last = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 gnn_batch_sampler_finalize (GObject *object)
 {
   g_clear_object (&GNN_BATCH_SAMPLER (object)->sampler);
@@ -59,6 +120,7 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->get_property = gnn_batch_sampler_get_property;
+  object_class->set_property = gnn_batch_sampler_set_property;
   object_class->finalize = gnn_batch_sampler_finalize;
 
   /**
@@ -68,15 +130,15 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    */
   properties[PROP_SAMPLER] =
     g_param_spec_object ("sampler", NULL, NULL, GNN_TYPE_SAMPLER,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnBatchSampler:batch-size:
    *
    * The number of indices per batch.
    */
   properties[PROP_BATCH_SIZE] =
-    g_param_spec_int64 ("batch-size", NULL, NULL, 1, G_MAXINT64, 1,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    g_param_spec_int64 ("batch-size", NULL, NULL, G_MININT64, G_MAXINT64, 1,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnBatchSampler:drop-last:
    *
@@ -84,7 +146,7 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -111,21 +173,9 @@ gnn_batch_sampler_new (GnnSampler  *sampler,
                        gboolean     drop_last,
                        GError     **error)
 {
-  GnnBatchSampler *self;
-
   g_return_val_if_fail (GNN_IS_SAMPLER (sampler), NULL);
-  if (batch_size <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "batch_size should be a positive integer value, but got batch_size=%"
-                   G_GINT64_FORMAT, batch_size);
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_BATCH_SAMPLER, NULL);
-  self->sampler = g_object_ref (sampler);
-  self->batch_size = batch_size;
-  self->drop_last = drop_last;
-  return self;
+  return g_initable_new (GNN_TYPE_BATCH_SAMPLER, NULL, error, "sampler", sampler,
+                         "batch-size", batch_size, "drop-last", drop_last, NULL);
 }
 
 /**
@@ -142,6 +192,8 @@ gnn_batch_sampler_get_length (GnnBatchSampler *self)
   gint64 n;
 
   g_return_val_if_fail (GNN_IS_BATCH_SAMPLER (self), 0);
+  if (!validate (self, NULL))
+    return 0;
   n = gnn_sampler_get_length (self->sampler);
   return n / self->batch_size + (!self->drop_last && n % self->batch_size != 0);
 }
@@ -216,6 +268,8 @@ gnn_batch_sampler_sample (GnnBatchSampler  *self,
   g_return_val_if_fail (GNN_IS_BATCH_SAMPLER (self), NULL);
   g_return_val_if_fail (n_indices != NULL && n_batches != NULL, NULL);
   *n_indices = *n_batches = 0;
+  if (!validate (self, error))
+    return NULL;
   indices = gnn_sampler_sample (self->sampler, &n, error);
   if (indices == NULL)
     return NULL;

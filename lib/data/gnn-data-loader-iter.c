@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "data/gnn-worker-pool.h"
+#include "data/gnn-worker-private.h"
 
 /**
  * GnnDataLoaderIter:
@@ -27,9 +27,8 @@ struct _GnnDataLoaderIter
 
   GnnDataLoader   *loader;
   GnnEpoch        *epoch;
-  GnnWorkerPool   *pool;         /* NULL with zero workers or once stopped */
-  GnnProcessPool  *procs;        /* worker processes instead of threads */
-  guint            epoch_id;     /* this pass in @procs */
+  GnnWorkerBackend *backend;     /* NULL with zero workers or once stopped */
+  guint            pass;         /* this pass's id in @backend */
   guint            n_workers;
   gsize            n_batches;
   gsize            next_send;    /* next sequence number to dispatch */
@@ -37,6 +36,7 @@ struct _GnnDataLoaderIter
   gboolean         done;
   gsize            capacity;     /* batches in flight at most */
   double           timeout;
+  GVariant        *start_state;  /* the loader's state before this pass (a{sv}) */
   GnnBatchResult **ring;         /* reorder buffer, slot = seq % capacity */
 
   /* Iterable datasets: workers whose stream is not over yet. */
@@ -52,10 +52,7 @@ submit (GnnDataLoaderIter *self,
         guint              worker,
         gsize              seq)
 {
-  if (self->procs != NULL)
-    gnn_process_pool_submit (self->procs, worker, self->epoch, self->epoch_id, seq);
-  else
-    gnn_worker_pool_submit (self->pool, worker, self->epoch, seq);
+  self->backend->vtable->submit (self->backend, worker, self->epoch, self->pass, seq);
 }
 
 static void
@@ -83,20 +80,30 @@ dispatch (GnnDataLoaderIter *self)
     }
 }
 
-/* Ends the pass: workers skip its remaining tasks; a pool that is not
- * persistent is joined here (the last reference). */
-static void
-stop (GnnDataLoaderIter *self)
+/* Ends the pass: workers skip its remaining tasks; a backend that is not
+ * persistent is stopped here (the last reference). With @abandon (a
+ * timeout), busy workers are not waited for; returns their description. */
+static char *
+stop_full (GnnDataLoaderIter *self,
+           gboolean           abandon)
 {
+  char *stuck = NULL;
+
   self->done = TRUE;
   if (self->epoch != NULL)
     g_atomic_int_set (&self->epoch->stop, 1);
-  g_clear_pointer (&self->pool, gnn_worker_pool_unref);
-  if (self->procs != NULL)
-    gnn_process_pool_end_epoch (self->procs, self->epoch_id);
-  g_clear_pointer (&self->procs, gnn_process_pool_unref);
+  if (self->backend != NULL)
+    stuck = self->backend->vtable->stop (self->backend, self->epoch, self->pass, abandon);
+  g_clear_pointer (&self->backend, gnn_worker_backend_unref);
   for (gsize i = 0; i < self->capacity; i++)
     g_clear_pointer (&self->ring[i], gnn_batch_result_free);
+  return stuck;
+}
+
+static void
+stop (GnnDataLoaderIter *self)
+{
+  g_free (stop_full (self, FALSE));
 }
 
 static void
@@ -112,6 +119,7 @@ gnn_data_loader_iter_finalize (GObject *object)
   GnnDataLoaderIter *self = GNN_DATA_LOADER_ITER (object);
 
   g_clear_pointer (&self->epoch, gnn_epoch_unref);
+  g_clear_pointer (&self->start_state, g_variant_unref);
   g_clear_pointer (&self->ring, g_free);
   g_clear_pointer (&self->active, g_free);
   g_clear_object (&self->loader);
@@ -133,12 +141,13 @@ gnn_data_loader_iter_init (GnnDataLoaderIter *self)
 }
 
 GnnDataLoaderIter *
-gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
-                                   GnnEpoch      *epoch,
-                                   GnnWorkerPool *pool,
-                                   GnnProcessPool *procs,
-                                   guint          prefetch_factor,
-                                   double         timeout)
+gnn_data_loader_iter_new_internal (GnnDataLoader    *loader,
+                                   GnnEpoch         *epoch,
+                                   GnnWorkerBackend *backend,
+                                   guint             prefetch_factor,
+                                   double            timeout,
+                                   GVariant         *start_state,
+                                   gsize             skip)
 {
   GnnDataLoaderIter *self = g_object_new (GNN_TYPE_DATA_LOADER_ITER, NULL);
   gsize n = epoch->n_indices, bs = epoch->batch_size;
@@ -147,20 +156,16 @@ gnn_data_loader_iter_new_internal (GnnDataLoader *loader,
   self->epoch = gnn_epoch_ref (epoch);
   self->n_batches = epoch->iterable ? G_MAXSIZE : n / bs + (n % bs != 0);
   self->timeout = timeout;
-  if (pool == NULL && procs == NULL)
+  self->start_state = start_state != NULL ? g_variant_ref_sink (start_state) : NULL;
+  /* A resumed pass: the batches already delivered are neither fetched nor
+   * sent; batch k still goes to worker k % n, as in the uninterrupted pass. */
+  self->next_send = self->next_recv = MIN (skip, self->n_batches);
+  if (backend == NULL)
     return self;
 
-  if (procs != NULL)
-    {
-      self->procs = gnn_process_pool_ref (procs);
-      self->epoch_id = gnn_process_pool_begin_epoch (procs);
-      self->n_workers = gnn_process_pool_get_size (procs);
-    }
-  else
-    {
-      self->pool = gnn_worker_pool_ref (pool);
-      self->n_workers = gnn_worker_pool_get_size (pool);
-    }
+  self->backend = gnn_worker_backend_ref (backend);
+  self->pass = backend->vtable->begin (backend, epoch);
+  self->n_workers = backend->num_workers;
   self->capacity = (gsize) prefetch_factor * self->n_workers;
   self->ring = g_new0 (GnnBatchResult *, self->capacity);
   if (epoch->iterable)
@@ -181,6 +186,24 @@ fail (GnnDataLoaderIter  *self,
 {
   stop (self);
   g_propagate_error (error, err);
+  return FALSE;
+}
+
+/* PyTorch's message, plus the workers left behind (a stuck thread is
+ * abandoned, not waited for, so the loader stays droppable). */
+static gboolean
+timed_out (GnnDataLoaderIter  *self,
+           GError            **error)
+{
+  g_autofree char *stuck = stop_full (self, TRUE);
+
+  if (stuck != NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TIMEOUT,
+                 "DataLoader timed out after %g seconds (still busy, abandoned: %s)",
+                 self->timeout, stuck);
+  else
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TIMEOUT,
+                 "DataLoader timed out after %g seconds", self->timeout);
   return FALSE;
 }
 
@@ -221,7 +244,7 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
       return FALSE;
     }
 
-  if (self->pool == NULL && self->procs == NULL)   /* zero workers: load in the caller */
+  if (self->backend == NULL)   /* zero workers: load in the caller */
     {
       GError *err = NULL;
       gboolean end = FALSE;
@@ -256,28 +279,13 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
       slot = self->next_recv % self->capacity;
       while (self->ring[slot] == NULL)
         {
-          if (self->procs != NULL)
-            {
-              GError *err = NULL;
+          GError *err = NULL;
 
-              r = gnn_process_pool_receive (self->procs, self->epoch_id, deadline, &err);
-              if (err != NULL)
-                return fail (self, err, error);
-            }
-          else if (deadline != 0)
-            {
-              gint64 remaining = deadline - g_get_monotonic_time ();
-
-              r = remaining > 0 ? g_async_queue_timeout_pop (self->epoch->results, (guint64) remaining) : NULL;
-            }
-          else
-            {
-              r = g_async_queue_pop (self->epoch->results);
-            }
+          r = self->backend->vtable->receive (self->backend, self->epoch, self->pass, deadline, &err);
+          if (err != NULL)
+            return fail (self, err, error);
           if (r == NULL)
-            return fail (self, g_error_new (GNN_ERROR, GNN_ERROR_TIMEOUT,
-                                            "DataLoader timed out after %g seconds", self->timeout),
-                         error);
+            return timed_out (self, error);
           if (r->seq < self->next_recv || r->seq >= self->next_recv + self->capacity)
             {
               gnn_batch_result_free (r);   /* not ours (never happens) */
@@ -316,6 +324,34 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
   else
     g_ptr_array_unref (out);
   return TRUE;
+}
+
+/**
+ * gnn_data_loader_iter_get_state:
+ * @self: a #GnnDataLoaderIter
+ *
+ * Gets where this pass stands, like torchdata's
+ * `StatefulDataLoader.state_dict()`: the state of the loader before the
+ * pass (pass number, the generator states its sampling used) and the
+ * number of batches handed to the caller — not those prefetched. Give it
+ * to [func@Gnn.DataLoaderIter.new_from_state] (or
+ * [method@Gnn.DataLoader.load_state]) to continue with exactly the batches
+ * this pass would have yielded next, whatever the worker mode and count;
+ * g_variant_print() makes it a string for a checkpoint's metadata.
+ *
+ * Returns: (transfer full): the state, an `a{sv}` variant
+ *
+ * Since: 1.0
+ */
+GVariant *
+gnn_data_loader_iter_get_state (GnnDataLoaderIter *self)
+{
+  GVariantDict dict;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), NULL);
+  g_variant_dict_init (&dict, self->start_state);
+  g_variant_dict_insert (&dict, "batches", "x", (gint64) self->next_recv);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
 }
 
 /**

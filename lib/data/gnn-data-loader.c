@@ -2,7 +2,10 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "data/gnn-worker-pool.h"
+#include <string.h>
+#include <unistd.h>
+
+#include "data/gnn-process-private.h"
 
 /**
  * GnnDataLoader:
@@ -66,8 +69,11 @@ struct _GnnDataLoader
   gboolean         persistent_workers;
   double           timeout;
   guint64          seed;
-  GnnWorkerPool   *persistent_pool;   /* kept across passes with persistent-workers */
-  GnnProcessPool  *persistent_procs;  /* the same in worker-mode PROCESSES */
+  GnnWorkerBackend *persistent;      /* kept across passes with persistent-workers */
+  gint64           passes;            /* passes started */
+  GVariant        *pending_state;     /* load_state: the next pass resumes from it */
+  GWeakRef         last_iter;
+  GnnWorkerMode    persistent_mode;
 };
 
 enum {
@@ -149,8 +155,7 @@ gnn_data_loader_set_property (GObject *object, guint prop_id, const GValue *valu
 static void
 gnn_data_loader_dispose (GObject *object)
 {
-  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent_pool, gnn_worker_pool_unref);
-  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent_procs, gnn_process_pool_unref);
+  g_clear_pointer (&GNN_DATA_LOADER (object)->persistent, gnn_worker_backend_unref);
   G_OBJECT_CLASS (gnn_data_loader_parent_class)->dispose (object);
 }
 
@@ -164,6 +169,8 @@ gnn_data_loader_finalize (GObject *object)
   g_clear_object (&self->batch_sampler);
   g_clear_object (&self->collate);
   g_clear_object (&self->generator);
+  g_clear_pointer (&self->pending_state, g_variant_unref);
+  g_weak_ref_clear (&self->last_iter);
   G_OBJECT_CLASS (gnn_data_loader_parent_class)->finalize (object);
 }
 
@@ -306,6 +313,7 @@ gnn_data_loader_init (GnnDataLoader *self)
   self->batch_size = 1;
   self->prefetch_factor = 2;
   self->generator = gnn_generator_new (0);
+  g_weak_ref_init (&self->last_iter, NULL);
 }
 
 /**
@@ -534,66 +542,219 @@ sample_epoch (GnnDataLoader  *self,
   return indices;
 }
 
-/* A pass with worker processes: a persistent pool is reused while it
- * fits (same dataset, collation and size, no dead worker). */
-static GnnDataLoaderIter *
-iter_processes (GnnDataLoader  *self,
-                GnnEpoch       *epoch,
-                GnnCollate     *collate,
-                guint64         base_seed,
-                GError        **error)
-{
-  g_autoptr(GnnProcessPool) procs = NULL;
+/* The threads that existed when the library was loaded: those of its
+ * dependencies (OpenBLAS's pool, which stops itself around fork() with
+ * pthread_atfork handlers), not the program's. */
+#define MAX_BASELINE 64
+static char baseline[MAX_BASELINE][16];
+static guint n_baseline;
 
-  g_clear_pointer (&self->persistent_pool, gnn_worker_pool_unref);
-  if (self->persistent_procs != NULL &&
-      (!self->persistent_workers ||
-       gnn_process_pool_get_size (self->persistent_procs) != (guint) self->num_workers ||
-       !gnn_process_pool_is_usable (self->persistent_procs, self->dataset, collate)))
-    g_clear_pointer (&self->persistent_procs, gnn_process_pool_unref);
-  if (self->persistent_workers && self->persistent_procs != NULL)
-    procs = gnn_process_pool_ref (self->persistent_procs);
-  else
-    {
-      procs = gnn_process_pool_new (self, self->dataset, collate, (guint) self->num_workers,
-                                    base_seed, error);
-      if (procs == NULL)
-        return NULL;
-      if (self->persistent_workers)
-        self->persistent_procs = gnn_process_pool_ref (procs);
-    }
-  return gnn_data_loader_iter_new_internal (self, epoch, NULL, procs,
-                                            (guint) self->prefetch_factor, self->timeout);
+__attribute__ ((constructor)) static void
+record_baseline_threads (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL && n_baseline < MAX_BASELINE)
+    g_strlcpy (baseline[n_baseline++], tid, sizeof baseline[0]);
 }
 
-/**
- * gnn_data_loader_iter:
- * @self: a #GnnDataLoader
- * @error: return location for a #GError
- *
- * Validates the options, samples one pass and starts the workers, like
- * `iter(loader)` (in worker mode %GNN_WORKER_MODE_PROCESSES, forks them; a
- * failure to do so is a %GNN_ERROR_WORKER error).
- *
- * Returns: (transfer full): the iterator, or %NULL on error
- */
-GnnDataLoaderIter *
-gnn_data_loader_iter (GnnDataLoader  *self,
-                      GError        **error)
+/* Threads of this process started after the library was loaded, besides
+ * the calling one; their names in @names. */
+static guint
+count_threads (GString *names)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  g_autofree char *self = g_strdup_printf ("%d", (int) gettid ());
+  const char *tid;
+  guint n = 0;
+
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
+      g_autofree char *comm = NULL;
+      gboolean old = strcmp (tid, self) == 0;
+
+      for (guint i = 0; i < n_baseline && !old; i++)
+        old = strcmp (tid, baseline[i]) == 0;
+      if (old)
+        continue;
+      n++;
+      if (g_file_get_contents (path, &comm, NULL, NULL))
+        g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", g_strstrip (comm));
+    }
+  return n;
+}
+
+/* Forking a process with other live threads can deadlock the child on a
+ * lock one of them held (malloc arenas, GLib's slice allocator, BLAS
+ * pools): spawn the workers instead when the program serves spawned
+ * workers and the dataset can be rebuilt, warning once. */
+static GnnWorkerBackend *
+fork_backend_new (const GnnWorkerSetup  *setup,
+                  GError               **error)
+{
+  static gint warned;
+  g_autoptr(GString) names = g_string_new (NULL);
+  guint threads;
+
+  if (gnn_spawn_is_available () && (threads = count_threads (names)) > 0)
+    {
+      GnnWorkerBackend *spawned = gnn_process_backend_new (setup, TRUE, NULL);
+
+      if (spawned != NULL)
+        {
+          if (g_atomic_int_compare_and_exchange (&warned, 0, 1))
+            g_warning ("DataLoader: this process runs %u other threads (%s); forking it could "
+                       "deadlock the workers, so they are spawned instead (worker mode SPAWN)",
+                       threads, names->str);
+          return spawned;
+        }
+    }
+  return gnn_process_backend_new (setup, FALSE, error);
+}
+
+static GnnWorkerBackend *
+spawn_backend_new (const GnnWorkerSetup  *setup,
+                   GError               **error)
+{
+  return gnn_process_backend_new (setup, TRUE, error);
+}
+
+/* One constructor per worker mode: the only place modes differ. */
+static const GnnWorkerBackendNew backend_new[] = {
+  [GNN_WORKER_MODE_THREADS] = gnn_thread_backend_new,
+  [GNN_WORKER_MODE_PROCESSES] = fork_backend_new,
+  [GNN_WORKER_MODE_SPAWN] = spawn_backend_new,
+};
+
+/* The workers of a pass: a persistent backend is reused while it fits
+ * (same mode, size, dataset and collation, nothing broken). */
+static GnnWorkerBackend *
+get_backend (GnnDataLoader  *self,
+             GnnCollate     *collate,
+             guint64         base_seed,
+             GError        **error)
+{
+  GnnWorkerSetup setup = { self, self->dataset, collate, (guint) self->num_workers, base_seed };
+  GnnWorkerMode mode = self->worker_mode;
+  GnnWorkerBackend *backend;
+
+  if (self->persistent != NULL &&
+      (!self->persistent_workers || self->persistent_mode != mode ||
+       self->persistent->num_workers != (guint) self->num_workers ||
+       !self->persistent->vtable->fits (self->persistent, self->dataset, collate)))
+    g_clear_pointer (&self->persistent, gnn_worker_backend_unref);
+  if (self->persistent != NULL)
+    return gnn_worker_backend_ref (self->persistent);
+  backend = backend_new[mode] (&setup, error);
+  if (backend != NULL && self->persistent_workers)
+    {
+      self->persistent = gnn_worker_backend_ref (backend);
+      self->persistent_mode = mode;
+    }
+  return backend;
+}
+
+/* The generator a user sampler draws with (its "generator" property), if any. */
+static GnnGenerator *
+sampler_generator (GnnDataLoader *self)
+{
+  GObject *sampler = self->sampler != NULL ? G_OBJECT (self->sampler) :
+                     self->batch_sampler != NULL ? G_OBJECT (gnn_batch_sampler_get_sampler (self->batch_sampler)) :
+                     NULL;
+  GParamSpec *pspec;
+  GnnGenerator *g = NULL;
+
+  if (sampler == NULL)
+    return NULL;
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (sampler), "generator");
+  if (pspec == NULL || !g_type_is_a (pspec->value_type, GNN_TYPE_GENERATOR))
+    return NULL;
+  g_object_get (sampler, "generator", &g, NULL);
+  return g;
+}
+
+static GVariant *
+bytes_variant (GBytes *bytes)
+{
+  return g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, bytes, TRUE);
+}
+
+/* The loader's state before a pass: what sampling it will consume. */
+static GVariant *
+start_state (GnnDataLoader *self)
+{
+  g_autoptr(GnnGenerator) sg = sampler_generator (self);
+  g_autoptr(GBytes) state = gnn_generator_get_state (self->generator);
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "pass", "x", self->passes);
+  g_variant_dict_insert_value (&dict, "generator", bytes_variant (state));
+  if (sg != NULL)
+    {
+      g_autoptr(GBytes) s2 = gnn_generator_get_state (sg);
+
+      g_variant_dict_insert_value (&dict, "sampler-generator", bytes_variant (s2));
+    }
+  return g_variant_dict_end (&dict);
+}
+
+static gboolean
+restore_generator (GnnGenerator  *g,
+                   GVariant      *state,
+                   const char    *key,
+                   GError       **error)
+{
+  g_autoptr(GVariant) v = g_variant_lookup_value (state, key, G_VARIANT_TYPE_BYTESTRING);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (v == NULL && g == NULL)
+    return TRUE;
+  if (v == NULL || g == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+                   "DataLoader state: \"%s\" %s", key,
+                   v == NULL ? "is missing" : "has no generator to restore in this loader");
+      return FALSE;
+    }
+  bytes = g_variant_get_data_as_bytes (v);
+  if (!gnn_generator_set_state (g, bytes, error))
+    {
+      g_prefix_error (error, "DataLoader state: \"%s\": ", key);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GnnDataLoaderIter *
+iter_from (GnnDataLoader  *self,
+           gsize           skip,
+           GError        **error)
 {
   g_autoptr(GnnCollate) collate = NULL;
   g_autoptr(GnnEpoch) epoch = NULL;
-  g_autoptr(GnnWorkerPool) pool = NULL;
+  g_autoptr(GnnWorkerBackend) backend = NULL;
+  g_autoptr(GVariant) state = NULL;
+  GnnDataLoaderIter *iter;
   gint64 *indices;
   gsize n_indices = 0, batch_size = 1;
   guint64 base_seed;
 
-  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
   if (!gnn_data_loader_validate (self, error))
     return NULL;
+  state = g_variant_ref_sink (start_state (self));
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
   if (GNN_IS_ITERABLE_DATASET (self->dataset))
     {
+      if (skip > 0)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                               "DataLoader: resuming a pass over an IterableDataset mid-epoch "
+                               "is not supported");
+          return NULL;
+        }
       epoch = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (self->dataset), collate,
                                       (gsize) self->batch_size, self->drop_last,
                                       MAX ((guint) self->num_workers, 1));
@@ -606,28 +767,155 @@ gnn_data_loader_iter (GnnDataLoader  *self,
       epoch = gnn_epoch_new (self->dataset, collate, indices, n_indices, batch_size);
     }
   base_seed = gnn_generator_next_u64 (self->generator);
-  if (self->num_workers == 0)
-    return gnn_data_loader_iter_new_internal (self, epoch, NULL, NULL, 0, self->timeout);
+  self->passes++;
+  if (self->num_workers > 0)
+    {
+      backend = get_backend (self, collate, base_seed, error);
+      if (backend == NULL)
+        return NULL;
+    }
+  iter = gnn_data_loader_iter_new_internal (self, epoch, backend, (guint) self->prefetch_factor,
+                                            self->timeout, state, skip);
+  g_weak_ref_set (&self->last_iter, iter);
+  return iter;
+}
 
-  if (self->worker_mode == GNN_WORKER_MODE_PROCESSES)
-    return iter_processes (self, epoch, collate, base_seed, error);
-  g_clear_pointer (&self->persistent_procs, gnn_process_pool_unref);
-  if (self->persistent_pool != NULL &&
-      (!self->persistent_workers ||
-       gnn_worker_pool_get_size (self->persistent_pool) != (guint) self->num_workers ||
-       gnn_worker_pool_get_dataset (self->persistent_pool) != self->dataset))
-    g_clear_pointer (&self->persistent_pool, gnn_worker_pool_unref);
-  if (self->persistent_workers)
+/**
+ * gnn_data_loader_iter:
+ * @self: a #GnnDataLoader
+ * @error: return location for a #GError
+ *
+ * Validates the options, samples one pass and starts the workers, like
+ * `iter(loader)` (in worker mode %GNN_WORKER_MODE_PROCESSES, forks them; a
+ * failure to do so is a %GNN_ERROR_WORKER error). After
+ * [method@Gnn.DataLoader.load_state], the pass resumes where that state
+ * stood.
+ *
+ * Returns: (transfer full): the iterator, or %NULL on error
+ */
+GnnDataLoaderIter *
+gnn_data_loader_iter (GnnDataLoader  *self,
+                      GError        **error)
+{
+  g_autoptr(GVariant) pending = NULL;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  pending = g_steal_pointer (&self->pending_state);
+  if (pending != NULL)
+    return gnn_data_loader_iter_new_from_state (self, pending, error);
+  return iter_from (self, 0, error);
+}
+
+/**
+ * gnn_data_loader_iter_new_from_state:
+ * @loader: a #GnnDataLoader
+ * @state: a state from [method@Gnn.DataLoaderIter.get_state]
+ * @error: return location for a #GError
+ *
+ * Resumes a pass: restores the loader's (and its sampler's) generator to
+ * where they stood before that pass, samples it again and skips the
+ * batches already handed out, so the iterator yields exactly the batches
+ * the interrupted pass would have yielded next, and later passes follow as
+ * they would have. The loader must be configured as the one the state came
+ * from (dataset, sampler, batch size, seed); the worker mode and count may
+ * differ. Worker seeds are the same; random state a dataset keeps inside
+ * its workers restarts from those seeds. Not supported mid-pass for
+ * iterable datasets.
+ *
+ * Returns: (transfer full): the iterator, or %NULL on error (a malformed
+ *   state is a %GNN_ERROR_KEY or %GNN_ERROR_TYPE error)
+ *
+ * Since: 1.0
+ */
+GnnDataLoaderIter *
+gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
+                                     GVariant       *state,
+                                     GError        **error)
+{
+  g_autoptr(GnnGenerator) sg = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  gint64 pass = 0, batches = 0;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (loader), NULL);
+  g_return_val_if_fail (state != NULL, NULL);
+  if (!g_variant_is_of_type (state, G_VARIANT_TYPE_VARDICT) ||
+      !g_variant_lookup (state, "pass", "x", &pass) ||
+      !g_variant_lookup (state, "batches", "x", &batches) || pass < 0 || batches < 0)
     {
-      if (self->persistent_pool == NULL)
-        self->persistent_pool = gnn_worker_pool_new (self, self->dataset,
-                                                     (guint) self->num_workers, base_seed);
-      pool = gnn_worker_pool_ref (self->persistent_pool);
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
+                           "DataLoader state: expected an a{sv} with \"pass\" and \"batches\" "
+                           "(int64, non-negative)");
+      return NULL;
     }
-  else
+  /* Nothing changes unless every part restores. */
+  saved = gnn_generator_get_state (loader->generator);
+  if (!restore_generator (loader->generator, state, "generator", error))
+    return NULL;
+  sg = sampler_generator (loader);
+  if (!restore_generator (sg, state, "sampler-generator", error))
     {
-      pool = gnn_worker_pool_new (self, self->dataset, (guint) self->num_workers, base_seed);
+      gnn_generator_set_state (loader->generator, saved, NULL);
+      return NULL;
     }
-  return gnn_data_loader_iter_new_internal (self, epoch, pool, NULL,
-                                            (guint) self->prefetch_factor, self->timeout);
+  loader->passes = pass;
+  return iter_from (loader, (gsize) batches, error);
+}
+
+/**
+ * gnn_data_loader_get_state:
+ * @self: a #GnnDataLoader
+ *
+ * The state of the loader's latest pass if its iterator is still alive
+ * (see [method@Gnn.DataLoaderIter.get_state]), else that of the next pass
+ * to start — PyTorch's `StatefulDataLoader.state_dict()`.
+ *
+ * Returns: (transfer full): the state, an `a{sv}` variant
+ *
+ * Since: 1.0
+ */
+GVariant *
+gnn_data_loader_get_state (GnnDataLoader *self)
+{
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  GVariantDict dict;
+
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  iter = g_weak_ref_get (&self->last_iter);
+  if (iter != NULL)
+    return gnn_data_loader_iter_get_state (iter);
+  g_variant_dict_init (&dict, start_state (self));
+  g_variant_dict_insert (&dict, "batches", "x", (gint64) 0);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+/**
+ * gnn_data_loader_load_state:
+ * @self: a #GnnDataLoader
+ * @state: a state from [method@Gnn.DataLoader.get_state]
+ * @error: return location for a #GError
+ *
+ * Makes the next [method@Gnn.DataLoader.iter] resume from @state, like
+ * `StatefulDataLoader.load_state_dict()`.
+ *
+ * Returns: %TRUE, or %FALSE if @state is not a loader state
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_data_loader_load_state (GnnDataLoader  *self,
+                            GVariant       *state,
+                            GError        **error)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER (self), FALSE);
+  g_return_val_if_fail (state != NULL, FALSE);
+  if (!g_variant_is_of_type (state, G_VARIANT_TYPE_VARDICT) ||
+      !g_variant_lookup (state, "pass", "x", NULL) || !g_variant_lookup (state, "batches", "x", NULL))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
+                           "DataLoader state: expected an a{sv} with \"pass\" and \"batches\"");
+      return FALSE;
+    }
+  g_clear_pointer (&self->pending_state, g_variant_unref);
+  self->pending_state = g_variant_ref_sink (state);
+  return TRUE;
 }

@@ -15,15 +15,15 @@ gnn_index_array_new (gsize n)
   return g_new (gint64, MAX (n, 1));
 }
 
-/* A GArray of @n int64s (uninitialized), what sampler vfuncs return. */
-static inline GArray *
-gnn_index_garray_new (gsize n)
-{
-  GArray *a = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) MAX (n, 1));
+/* A GArray of @n int64s (uninitialized), what sampler vfuncs return; an
+ * epoch too long to materialize is a GNN_ERROR_MEMORY naming @owner and
+ * the length. */
+GArray *gnn_index_garray_try_new (gsize n, const char *owner, GError **error);
 
-  g_array_set_size (a, (guint) n);
-  return a;
-}
+/* Sampler configuration checks (GInitable.init and every sample()). */
+typedef gboolean (*GnnSamplerValidateFunc) (gpointer self, GError **error);
+void     gnn_sampler_class_set_validate (gpointer klass, GnnSamplerValidateFunc func);
+gboolean gnn_sampler_check_config       (gpointer self, GError **error);
 
 /* Fisher–Yates permutation of 0..n-1 into @out. */
 void gnn_randperm (GnnGenerator *generator, gint64 *out, gsize n);

@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <gio/gio.h>
+
 #include "data/gnn-data-private.h"
 
 /**
@@ -37,8 +39,11 @@ static gint64
 gnn_distributed_sampler_get_length_impl (GnnSampler *sampler)
 {
   GnnDistributedSampler *self = GNN_DISTRIBUTED_SAMPLER (sampler);
-  gint64 n = gnn_dataset_get_length (self->dataset);
-  gint64 r = self->num_replicas;
+  gint64 n, r = self->num_replicas;
+
+  if (self->dataset == NULL || r <= 0)
+    return 0;
+  n = gnn_dataset_get_length (self->dataset);
 
   if (self->drop_last && n % r != 0)
     return n / r;   /* ceil ((n - r) / r) for n not a multiple of r */
@@ -53,7 +58,7 @@ gnn_distributed_sampler_sample_impl (GnnSampler  *sampler,
   gsize n = (gsize) gnn_dataset_get_length (self->dataset);
   gsize num_samples = (gsize) gnn_distributed_sampler_get_length_impl (sampler);
   gsize replicas = (gsize) self->num_replicas;
-  g_autofree gint64 *all = gnn_index_array_new (n);
+  g_autofree gint64 *all = NULL;
   GArray *array;
   gint64 *out;
 
@@ -63,6 +68,17 @@ gnn_distributed_sampler_sample_impl (GnnSampler  *sampler,
                            "DistributedSampler: the dataset is empty");
       return NULL;
     }
+  all = n <= G_MAXSIZE / sizeof (gint64) ? g_try_new (gint64, MAX (n, 1)) : NULL;
+  if (all == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "DistributedSampler: cannot hold the %" G_GSIZE_FORMAT
+                   " indices of the dataset in memory", n);
+      return NULL;
+    }
+  array = gnn_index_garray_try_new (num_samples, "DistributedSampler", error);
+  if (array == NULL)
+    return NULL;
   if (self->shuffle)
     {
       g_autoptr(GnnGenerator) g = gnn_generator_new (self->seed + (guint64) self->epoch);
@@ -76,7 +92,6 @@ gnn_distributed_sampler_sample_impl (GnnSampler  *sampler,
     }
   /* Position p of the padded list is all[p % n]; the replica takes
    * positions rank, rank + R, … */
-  array = gnn_index_garray_new (num_samples);
   out = (gint64 *) array->data;
   for (gsize i = 0; i < num_samples; i++)
     out[i] = all[(i * replicas + (gsize) self->rank) % n];
@@ -119,14 +134,64 @@ gnn_distributed_sampler_get_property (GObject *object, guint prop_id, GValue *va
 static void
 gnn_distributed_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
+  GnnDistributedSampler *self = GNN_DISTRIBUTED_SAMPLER (object);
+
   switch (prop_id)
     {
+    case PROP_DATASET:
+      g_set_object (&self->dataset, g_value_get_object (value));
+      break;
+    case PROP_NUM_REPLICAS:
+      self->num_replicas = g_value_get_int64 (value);
+      break;
+    case PROP_RANK:
+      self->rank = g_value_get_int64 (value);
+      break;
+    case PROP_SHUFFLE:
+      self->shuffle = g_value_get_boolean (value);
+      break;
+    case PROP_SEED:
+      self->seed = g_value_get_uint64 (value);
+      break;
+    case PROP_DROP_LAST:
+      self->drop_last = g_value_get_boolean (value);
+      break;
     case PROP_EPOCH:
       gnn_distributed_sampler_set_epoch (GNN_DISTRIBUTED_SAMPLER (object), g_value_get_int64 (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* PyTorch's checks, in its order. */
+static gboolean
+gnn_distributed_sampler_validate (gpointer   sampler,
+                                  GError   **error)
+{
+  GnnDistributedSampler *self = GNN_DISTRIBUTED_SAMPLER (sampler);
+
+  if (self->dataset == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "DistributedSampler: dataset is not set");
+      return FALSE;
+    }
+  if (self->num_replicas <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "num_replicas should be a positive integer value, but got num_replicas=%"
+                   G_GINT64_FORMAT, self->num_replicas);
+      return FALSE;
+    }
+  if (self->rank >= self->num_replicas || self->rank < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "Invalid rank %" G_GINT64_FORMAT ", rank should be in the interval [0, %"
+                   G_GINT64_FORMAT "]", self->rank, self->num_replicas - 1);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static void
@@ -145,6 +210,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
   object_class->get_property = gnn_distributed_sampler_get_property;
   object_class->set_property = gnn_distributed_sampler_set_property;
   object_class->finalize = gnn_distributed_sampler_finalize;
+  gnn_sampler_class_set_validate (klass, gnn_distributed_sampler_validate);
   sampler_class->get_length = gnn_distributed_sampler_get_length_impl;
   sampler_class->sample = gnn_distributed_sampler_sample_impl;
 
@@ -155,23 +221,23 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnDistributedSampler:num-replicas:
    *
    * The number of replicas (processes) sharing the dataset.
    */
   properties[PROP_NUM_REPLICAS] =
-    g_param_spec_int64 ("num-replicas", NULL, NULL, 1, G_MAXINT64, 1,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    g_param_spec_int64 ("num-replicas", NULL, NULL, G_MININT64, G_MAXINT64, 1,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnDistributedSampler:rank:
    *
    * This replica's rank, in `[0, num_replicas)`.
    */
   properties[PROP_RANK] =
-    g_param_spec_int64 ("rank", NULL, NULL, 0, G_MAXINT64, 0,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    g_param_spec_int64 ("rank", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnDistributedSampler:shuffle:
    *
@@ -179,7 +245,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    */
   properties[PROP_SHUFFLE] =
     g_param_spec_boolean ("shuffle", NULL, NULL, TRUE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnDistributedSampler:seed:
    *
@@ -187,7 +253,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnDistributedSampler:drop-last:
    *
@@ -195,7 +261,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnDistributedSampler:epoch:
    *
@@ -236,31 +302,10 @@ gnn_distributed_sampler_new (GnnDataset  *dataset,
                              gboolean     drop_last,
                              GError     **error)
 {
-  GnnDistributedSampler *self;
-
   g_return_val_if_fail (GNN_IS_DATASET (dataset), NULL);
-  if (num_replicas <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "num_replicas should be a positive integer value, but got num_replicas=%"
-                   G_GINT64_FORMAT, num_replicas);
-      return NULL;
-    }
-  if (rank >= num_replicas || rank < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Invalid rank %" G_GINT64_FORMAT ", rank should be in the interval [0, %"
-                   G_GINT64_FORMAT "]", rank, num_replicas - 1);
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_DISTRIBUTED_SAMPLER, NULL);
-  self->dataset = g_object_ref (dataset);
-  self->num_replicas = num_replicas;
-  self->rank = rank;
-  self->shuffle = shuffle;
-  self->seed = seed;
-  self->drop_last = drop_last;
-  return self;
+  return g_initable_new (GNN_TYPE_DISTRIBUTED_SAMPLER, NULL, error, "dataset", dataset,
+                         "num-replicas", num_replicas, "rank", rank, "shuffle", shuffle,
+                         "seed", seed, "drop-last", drop_last, NULL);
 }
 
 /**

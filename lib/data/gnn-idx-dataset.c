@@ -24,9 +24,18 @@ struct _GnnIdxDataset
   GnnTensor  *images;
   GnnTensor  *labels;
   gint64      length;
+  char       *images_path;
+  char       *labels_path;
 };
 
-G_DEFINE_FINAL_TYPE (GnnIdxDataset, gnn_idx_dataset, GNN_TYPE_DATASET)
+enum { PROP_0, PROP_IMAGES_PATH, PROP_LABELS_PATH, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static void gnn_idx_dataset_initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnIdxDataset, gnn_idx_dataset, GNN_TYPE_DATASET,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                      gnn_idx_dataset_initable_iface_init))
 
 #define IDX_TYPE_UBYTE 0x08
 
@@ -61,7 +70,35 @@ gnn_idx_dataset_finalize (GObject *object)
 
   g_clear_object (&self->images);
   g_clear_object (&self->labels);
+  g_free (self->images_path);
+  g_free (self->labels_path);
   G_OBJECT_CLASS (gnn_idx_dataset_parent_class)->finalize (object);
+}
+
+static void
+gnn_idx_dataset_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GnnIdxDataset *self = GNN_IDX_DATASET (object);
+
+  switch (prop_id)
+    {
+    case PROP_IMAGES_PATH: g_value_set_string (value, self->images_path); break;
+    case PROP_LABELS_PATH: g_value_set_string (value, self->labels_path); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_idx_dataset_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnIdxDataset *self = GNN_IDX_DATASET (object);
+
+  switch (prop_id)
+    {
+    case PROP_IMAGES_PATH: g_free (self->images_path); self->images_path = g_value_dup_string (value); break;
+    case PROP_LABELS_PATH: g_free (self->labels_path); self->labels_path = g_value_dup_string (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -71,8 +108,32 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
   GnnDatasetClass *dataset_class = GNN_DATASET_CLASS (klass);
 
   object_class->finalize = gnn_idx_dataset_finalize;
+  object_class->get_property = gnn_idx_dataset_get_property;
+  object_class->set_property = gnn_idx_dataset_set_property;
   dataset_class->get_length = gnn_idx_dataset_get_length_impl;
   dataset_class->get_item = gnn_idx_dataset_get_item_impl;
+
+  /**
+   * GnnIdxDataset:images-path:
+   *
+   * The IDX file of the images (read by g_initable_init()).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_IMAGES_PATH] =
+    g_param_spec_string ("images-path", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnIdxDataset:labels-path:
+   *
+   * The IDX file of the labels (read by g_initable_init()).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LABELS_PATH] =
+    g_param_spec_string ("labels-path", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -226,6 +287,67 @@ read_idx (const char  *path,
   return g_bytes_new_from_bytes (raw, header, expected);
 }
 
+static gboolean
+gnn_idx_dataset_initable_init (GInitable     *initable,
+                               GCancellable  *cancellable,
+                               GError       **error)
+{
+  GnnIdxDataset *self = GNN_IDX_DATASET (initable);
+  const char *images_path = self->images_path, *labels_path = self->labels_path;
+  g_autoptr(GBytes) images = NULL, labels = NULL;
+  g_autoptr(GnnTensor) images_t = NULL, labels_t = NULL;
+  gint64 idims[3], ldims[1];
+  const guint8 *src;
+  float *dst;
+  gint64 *ldst;
+  gsize n;
+
+  if (images_path == NULL || labels_path == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "IdxDataset: images-path and labels-path must be set");
+      return FALSE;
+    }
+  if (self->images != NULL)
+    return TRUE;
+  images = read_idx (images_path, 3, idims, error);
+  if (images == NULL)
+    return FALSE;
+  labels = read_idx (labels_path, 1, ldims, error);
+  if (labels == NULL)
+    return FALSE;
+  if (idims[0] != ldims[0])
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s has %" G_GINT64_FORMAT " images but %s has %" G_GINT64_FORMAT " labels",
+                   images_path, idims[0], labels_path, ldims[0]);
+      return FALSE;
+    }
+
+  images_t = gnn_tensor_new_contiguous (GNN_DTYPE_F32, idims, 3, FALSE);
+  src = g_bytes_get_data (images, &n);
+  dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (images_t));
+  for (gsize i = 0; i < n; i++)
+    dst[i] = (float) src[i] * (1.0f / 255.0f);
+
+  labels_t = gnn_tensor_new_contiguous (GNN_DTYPE_I64, ldims, 1, FALSE);
+  src = g_bytes_get_data (labels, &n);
+  ldst = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (labels_t));
+  for (gsize i = 0; i < n; i++)
+    ldst[i] = src[i];
+
+  self->images = g_steal_pointer (&images_t);
+  self->labels = g_steal_pointer (&labels_t);
+  self->length = idims[0];
+  return TRUE;
+}
+
+static void
+gnn_idx_dataset_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = gnn_idx_dataset_initable_init;
+}
+
 /**
  * gnn_idx_dataset_new:
  * @images_path: (type filename): an IDX file of unsigned bytes with 3
@@ -246,48 +368,10 @@ gnn_idx_dataset_new (const char  *images_path,
                      const char  *labels_path,
                      GError     **error)
 {
-  g_autoptr(GBytes) images = NULL, labels = NULL;
-  g_autoptr(GnnTensor) images_t = NULL, labels_t = NULL;
-  gint64 idims[3], ldims[1];
-  const guint8 *src;
-  float *dst;
-  gint64 *ldst;
-  gsize n;
-  GnnIdxDataset *self;
-
   g_return_val_if_fail (images_path != NULL, NULL);
   g_return_val_if_fail (labels_path != NULL, NULL);
-  images = read_idx (images_path, 3, idims, error);
-  if (images == NULL)
-    return NULL;
-  labels = read_idx (labels_path, 1, ldims, error);
-  if (labels == NULL)
-    return NULL;
-  if (idims[0] != ldims[0])
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
-                   "%s has %" G_GINT64_FORMAT " images but %s has %" G_GINT64_FORMAT " labels",
-                   images_path, idims[0], labels_path, ldims[0]);
-      return NULL;
-    }
-
-  images_t = gnn_tensor_new_contiguous (GNN_DTYPE_F32, idims, 3, FALSE);
-  src = g_bytes_get_data (images, &n);
-  dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (images_t));
-  for (gsize i = 0; i < n; i++)
-    dst[i] = (float) src[i] * (1.0f / 255.0f);
-
-  labels_t = gnn_tensor_new_contiguous (GNN_DTYPE_I64, ldims, 1, FALSE);
-  src = g_bytes_get_data (labels, &n);
-  ldst = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (labels_t));
-  for (gsize i = 0; i < n; i++)
-    ldst[i] = src[i];
-
-  self = g_object_new (GNN_TYPE_IDX_DATASET, NULL);
-  self->images = g_steal_pointer (&images_t);
-  self->labels = g_steal_pointer (&labels_t);
-  self->length = idims[0];
-  return self;
+  return g_initable_new (GNN_TYPE_IDX_DATASET, NULL, error, "images-path", images_path,
+                         "labels-path", labels_path, NULL);
 }
 
 /**

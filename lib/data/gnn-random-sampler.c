@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "data/gnn-data-private.h"
 
 /**
@@ -34,7 +36,9 @@ gnn_random_sampler_get_length_impl (GnnSampler *sampler)
 {
   GnnRandomSampler *self = GNN_RANDOM_SAMPLER (sampler);
 
-  return self->num_samples >= 0 ? self->num_samples : gnn_dataset_get_length (self->data_source);
+  if (self->num_samples >= 0 || self->data_source == NULL)
+    return MAX (self->num_samples, 0);
+  return gnn_dataset_get_length (self->data_source);
 }
 
 static GArray *
@@ -53,7 +57,9 @@ gnn_random_sampler_sample_impl (GnnSampler  *sampler,
                            "RandomSampler: cannot draw samples from an empty dataset");
       return NULL;
     }
-  array = gnn_index_garray_new (count);
+  array = gnn_index_garray_try_new (count, "RandomSampler", error);
+  if (array == NULL)
+    return NULL;
   out = (gint64 *) array->data;
   if (self->replacement)
     {
@@ -62,7 +68,16 @@ gnn_random_sampler_sample_impl (GnnSampler  *sampler,
     }
   else
     {
-      g_autofree gint64 *perm = gnn_index_array_new (n);
+      g_autofree gint64 *perm = g_try_new (gint64, MAX (n, 1));
+
+      if (perm == NULL)
+        {
+          g_array_unref (array);
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "RandomSampler: cannot hold a permutation of %" G_GSIZE_FORMAT
+                       " indices in memory", n);
+          return NULL;
+        }
 
       for (gsize done = 0; done < count; done += n)
         {
@@ -98,6 +113,65 @@ gnn_random_sampler_get_property (GObject *object, guint prop_id, GValue *value, 
 }
 
 static void
+gnn_random_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnRandomSampler *self = GNN_RANDOM_SAMPLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DATA_SOURCE:
+      g_set_object (&self->data_source, g_value_get_object (value));
+      break;
+    case PROP_REPLACEMENT:
+      self->replacement = g_value_get_boolean (value);
+      break;
+    case PROP_NUM_SAMPLES:
+      self->num_samples = g_value_get_int64 (value);
+      break;
+    case PROP_GENERATOR:
+      g_set_object (&self->generator, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_random_sampler_constructed (GObject *object)
+{
+  GnnRandomSampler *self = GNN_RANDOM_SAMPLER (object);
+
+  G_OBJECT_CLASS (gnn_random_sampler_parent_class)->constructed (object);
+  if (self->generator == NULL)
+    self->generator = gnn_generator_new_unseeded ();
+}
+
+static gboolean
+gnn_random_sampler_validate (gpointer   sampler,
+                             GError   **error)
+{
+  GnnRandomSampler *self = GNN_RANDOM_SAMPLER (sampler);
+  gint64 effective;
+
+  if (self->data_source == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "RandomSampler: data_source is not set");
+      return FALSE;
+    }
+  effective = self->num_samples == -1 ? gnn_dataset_get_length (self->data_source)
+                                      : self->num_samples;
+  if (effective <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "num_samples should be a positive integer value, but got num_samples=%"
+                   G_GINT64_FORMAT, effective);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
 gnn_random_sampler_finalize (GObject *object)
 {
   GnnRandomSampler *self = GNN_RANDOM_SAMPLER (object);
@@ -114,7 +188,10 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
   GnnSamplerClass *sampler_class = GNN_SAMPLER_CLASS (klass);
 
   object_class->get_property = gnn_random_sampler_get_property;
+  object_class->set_property = gnn_random_sampler_set_property;
+  object_class->constructed = gnn_random_sampler_constructed;
   object_class->finalize = gnn_random_sampler_finalize;
+  gnn_sampler_class_set_validate (klass, gnn_random_sampler_validate);
   sampler_class->get_length = gnn_random_sampler_get_length_impl;
   sampler_class->sample = gnn_random_sampler_sample_impl;
 
@@ -125,7 +202,7 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    */
   properties[PROP_DATA_SOURCE] =
     g_param_spec_object ("data-source", NULL, NULL, GNN_TYPE_DATASET,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnRandomSampler:replacement:
    *
@@ -133,23 +210,25 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    */
   properties[PROP_REPLACEMENT] =
     g_param_spec_boolean ("replacement", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnRandomSampler:num-samples:
    *
-   * The number of indices per epoch.
+   * The number of indices per epoch; -1 (the default) follows the length
+   * of the dataset. Reads give the effective number.
    */
   properties[PROP_NUM_SAMPLES] =
-    g_param_spec_int64 ("num-samples", NULL, NULL, 0, G_MAXINT64, 0,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    g_param_spec_int64 ("num-samples", NULL, NULL, G_MININT64, G_MAXINT64, -1,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnRandomSampler:generator:
    *
-   * The generator of the draws (advanced by every epoch).
+   * The generator of the draws (advanced by every epoch); one seeded from
+   * the system when none is given.
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -180,23 +259,9 @@ gnn_random_sampler_new (GnnDataset    *data_source,
                         GnnGenerator  *generator,
                         GError       **error)
 {
-  GnnRandomSampler *self;
-  gint64 effective;
-
   g_return_val_if_fail (GNN_IS_DATASET (data_source), NULL);
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
-  effective = num_samples == -1 ? gnn_dataset_get_length (data_source) : num_samples;
-  if (effective <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "num_samples should be a positive integer value, but got num_samples=%"
-                   G_GINT64_FORMAT, effective);
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_RANDOM_SAMPLER, NULL);
-  self->data_source = g_object_ref (data_source);
-  self->replacement = replacement;
-  self->num_samples = num_samples;
-  self->generator = generator != NULL ? g_object_ref (generator) : gnn_generator_new_unseeded ();
-  return self;
+  return g_initable_new (GNN_TYPE_RANDOM_SAMPLER, NULL, error, "data-source", data_source,
+                         "replacement", replacement, "num-samples", num_samples,
+                         "generator", generator, NULL);
 }

@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "data/gnn-data-private.h"
 
 /**
@@ -16,7 +18,76 @@
  * A [class@Gnn.DataLoader] always samples in the calling thread.
  */
 
-G_DEFINE_ABSTRACT_TYPE (GnnSampler, gnn_sampler, G_TYPE_OBJECT)
+static void gnn_sampler_initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GnnSampler, gnn_sampler, G_TYPE_OBJECT,
+                                  G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                         gnn_sampler_initable_iface_init))
+
+G_DEFINE_QUARK (gnn-sampler-validate, validate_func)
+
+/* The configuration check of a sampler type, kept off the public class
+ * struct: GInitable.init and every sample() run it, so a sampler built
+ * from bare properties fails with PyTorch's message instead of crashing. */
+void
+gnn_sampler_class_set_validate (gpointer                klass,
+                                GnnSamplerValidateFunc  func)
+{
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), validate_func_quark (), (gpointer) func);
+}
+
+gboolean
+gnn_sampler_check_config (gpointer   self,
+                          GError   **error)
+{
+  for (GType t = G_OBJECT_TYPE (self); t != 0; t = g_type_parent (t))
+    {
+      GnnSamplerValidateFunc func = (GnnSamplerValidateFunc) g_type_get_qdata (t, validate_func_quark ());
+
+      if (func != NULL)
+        return func (self, error);
+    }
+  return TRUE;
+}
+
+static gboolean
+gnn_sampler_initable_init (GInitable     *initable,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  return gnn_sampler_check_config (initable, error);
+}
+
+static void
+gnn_sampler_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = gnn_sampler_initable_init;
+}
+
+GArray *
+gnn_index_garray_try_new (gsize        n,
+                          const char  *owner,
+                          GError     **error)
+{
+  gpointer probe;
+  GArray *a;
+
+  /* GArray counts in guint; beyond that (or beyond memory) an epoch cannot
+   * be materialized: say so instead of overflowing or aborting. */
+  probe = n <= G_MAXUINT ? g_try_malloc_n (MAX (n, 1), sizeof (gint64)) : NULL;
+  if (probe == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s: cannot hold an epoch of %" G_GSIZE_FORMAT " indices (%"
+                   G_GSIZE_FORMAT " bytes) in memory", owner, n,
+                   n > G_MAXSIZE / sizeof (gint64) ? G_MAXSIZE : n * sizeof (gint64));
+      return NULL;
+    }
+  g_free (probe);
+  a = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) MAX (n, 1));
+  g_array_set_size (a, (guint) n);
+  return a;
+}
 
 static void
 gnn_sampler_class_init (GnnSamplerClass *klass)
@@ -48,6 +119,8 @@ gnn_sampler_get_length (GnnSampler *self)
       g_critical ("%s does not implement get_length", G_OBJECT_TYPE_NAME (self));
       return 0;
     }
+  if (!gnn_sampler_check_config (self, NULL))
+    return 0;
   return MAX (klass->get_length (self), 0);
 }
 
@@ -80,6 +153,8 @@ gnn_sampler_sample (GnnSampler  *self,
                    "%s does not implement sample", G_OBJECT_TYPE_NAME (self));
       return NULL;
     }
+  if (!gnn_sampler_check_config (self, error))
+    return NULL;
   array = klass->sample (self, error);
   if (array == NULL)
     {

@@ -32,9 +32,12 @@ gnn_sequential_sampler_sample_impl (GnnSampler  *sampler,
                                     GError     **error)
 {
   gsize n = (gsize) gnn_sequential_sampler_get_length_impl (sampler);
-  GArray *array = gnn_index_garray_new (n);
-  gint64 *out = (gint64 *) array->data;
+  GArray *array = gnn_index_garray_try_new (n, "SequentialSampler", error);
+  gint64 *out;
 
+  if (array == NULL)
+    return NULL;
+  out = (gint64 *) array->data;
   for (gsize i = 0; i < n; i++)
     out[i] = (gint64) i;
   return array;
@@ -56,6 +59,32 @@ gnn_sequential_sampler_get_property (GObject *object, guint prop_id, GValue *val
 }
 
 static void
+gnn_sequential_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_DATA_SOURCE:
+      g_set_object (&GNN_SEQUENTIAL_SAMPLER (object)->data_source, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static gboolean
+gnn_sequential_sampler_validate (gpointer   self,
+                                 GError   **error)
+{
+  if (GNN_SEQUENTIAL_SAMPLER (self)->data_source == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "SequentialSampler: data_source is not set");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
 gnn_sequential_sampler_finalize (GObject *object)
 {
   g_clear_object (&GNN_SEQUENTIAL_SAMPLER (object)->data_source);
@@ -69,7 +98,9 @@ gnn_sequential_sampler_class_init (GnnSequentialSamplerClass *klass)
   GnnSamplerClass *sampler_class = GNN_SAMPLER_CLASS (klass);
 
   object_class->get_property = gnn_sequential_sampler_get_property;
+  object_class->set_property = gnn_sequential_sampler_set_property;
   object_class->finalize = gnn_sequential_sampler_finalize;
+  gnn_sampler_class_set_validate (klass, gnn_sequential_sampler_validate);
   sampler_class->get_length = gnn_sequential_sampler_get_length_impl;
   sampler_class->sample = gnn_sequential_sampler_sample_impl;
 
@@ -80,7 +111,7 @@ gnn_sequential_sampler_class_init (GnnSequentialSamplerClass *klass)
    */
   properties[PROP_DATA_SOURCE] =
     g_param_spec_object ("data-source", NULL, NULL, GNN_TYPE_DATASET,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -100,10 +131,6 @@ gnn_sequential_sampler_init (GnnSequentialSampler *self)
 GnnSequentialSampler *
 gnn_sequential_sampler_new (GnnDataset *data_source)
 {
-  GnnSequentialSampler *self;
-
   g_return_val_if_fail (GNN_IS_DATASET (data_source), NULL);
-  self = g_object_new (GNN_TYPE_SEQUENTIAL_SAMPLER, NULL);
-  self->data_source = g_object_ref (data_source);
-  return self;
+  return g_object_new (GNN_TYPE_SEQUENTIAL_SAMPLER, "data-source", data_source, NULL);
 }

@@ -20,7 +20,7 @@ struct _GnnSubsetRandomSampler
   gsize         n_indices;
 };
 
-enum { PROP_0, PROP_GENERATOR, N_PROPS };
+enum { PROP_0, PROP_INDICES, PROP_GENERATOR, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnSubsetRandomSampler, gnn_subset_random_sampler, GNN_TYPE_SAMPLER)
@@ -37,9 +37,12 @@ gnn_subset_random_sampler_sample_impl (GnnSampler  *sampler,
 {
   GnnSubsetRandomSampler *self = GNN_SUBSET_RANDOM_SAMPLER (sampler);
   gsize n = self->n_indices;
-  GArray *array = gnn_index_garray_new (n);
-  gint64 *out = (gint64 *) array->data;
+  GArray *array = gnn_index_garray_try_new (n, "SubsetRandomSampler", error);
+  gint64 *out;
 
+  if (array == NULL)
+    return NULL;
+  out = (gint64 *) array->data;
   gnn_randperm (self->generator, out, n);
   for (gsize i = 0; i < n; i++)
     out[i] = self->indices[out[i]];
@@ -49,14 +52,56 @@ gnn_subset_random_sampler_sample_impl (GnnSampler  *sampler,
 static void
 gnn_subset_random_sampler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
+  GnnSubsetRandomSampler *self = GNN_SUBSET_RANDOM_SAMPLER (object);
+
   switch (prop_id)
     {
+    case PROP_INDICES:
+      g_value_set_variant (value, g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, self->indices,
+                                                             self->n_indices, sizeof (gint64)));
+      break;
     case PROP_GENERATOR:
-      g_value_set_object (value, GNN_SUBSET_RANDOM_SAMPLER (object)->generator);
+      g_value_set_object (value, self->generator);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+gnn_subset_random_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnSubsetRandomSampler *self = GNN_SUBSET_RANDOM_SAMPLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_INDICES:
+      {
+        GVariant *v = g_value_get_variant (value);
+        gsize n = 0;
+        const gint64 *data = v != NULL ? g_variant_get_fixed_array (v, &n, sizeof (gint64)) : NULL;
+
+        g_free (self->indices);
+        self->indices = g_memdup2 (data, n * sizeof (gint64));
+        self->n_indices = n;
+      }
+      break;
+    case PROP_GENERATOR:
+      g_set_object (&self->generator, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_subset_random_sampler_constructed (GObject *object)
+{
+  GnnSubsetRandomSampler *self = GNN_SUBSET_RANDOM_SAMPLER (object);
+
+  G_OBJECT_CLASS (gnn_subset_random_sampler_parent_class)->constructed (object);
+  if (self->generator == NULL)
+    self->generator = gnn_generator_new_unseeded ();
 }
 
 static void
@@ -76,18 +121,31 @@ gnn_subset_random_sampler_class_init (GnnSubsetRandomSamplerClass *klass)
   GnnSamplerClass *sampler_class = GNN_SAMPLER_CLASS (klass);
 
   object_class->get_property = gnn_subset_random_sampler_get_property;
+  object_class->set_property = gnn_subset_random_sampler_set_property;
+  object_class->constructed = gnn_subset_random_sampler_constructed;
   object_class->finalize = gnn_subset_random_sampler_finalize;
   sampler_class->get_length = gnn_subset_random_sampler_get_length_impl;
   sampler_class->sample = gnn_subset_random_sampler_sample_impl;
 
   /**
+   * GnnSubsetRandomSampler:indices:
+   *
+   * The indices to permute, an `ax` variant (%NULL: none).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_INDICES] =
+    g_param_spec_variant ("indices", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
    * GnnSubsetRandomSampler:generator:
    *
-   * The generator of the permutations.
+   * The generator of the permutations (one seeded from the system when
+   * none is given).
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -111,15 +169,10 @@ gnn_subset_random_sampler_new (const gint64  *indices,
                                gsize          n_indices,
                                GnnGenerator  *generator)
 {
-  GnnSubsetRandomSampler *self;
-
   g_return_val_if_fail (indices != NULL || n_indices == 0, NULL);
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
-  self = g_object_new (GNN_TYPE_SUBSET_RANDOM_SAMPLER, NULL);
-  self->indices = gnn_index_array_new (n_indices);
-  if (n_indices > 0)
-    memcpy (self->indices, indices, n_indices * sizeof (gint64));
-  self->n_indices = n_indices;
-  self->generator = generator != NULL ? g_object_ref (generator) : gnn_generator_new_unseeded ();
-  return self;
+  return g_object_new (GNN_TYPE_SUBSET_RANDOM_SAMPLER, "indices",
+                       g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, indices, n_indices,
+                                                  sizeof (gint64)),
+                       "generator", generator, NULL);
 }

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "data/gnn-data-private.h"
 
 /**
@@ -19,13 +21,14 @@ struct _GnnWeightedRandomSampler
 {
   GnnSampler    parent_instance;
   GnnGenerator *generator;
+  double       *weights;
   double       *cumulative;   /* running sums of the weights */
   gsize         n_weights;
   gint64        num_samples;
   gboolean      replacement;
 };
 
-enum { PROP_0, PROP_NUM_SAMPLES, PROP_REPLACEMENT, PROP_GENERATOR, N_PROPS };
+enum { PROP_0, PROP_WEIGHTS, PROP_NUM_SAMPLES, PROP_REPLACEMENT, PROP_GENERATOR, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnWeightedRandomSampler, gnn_weighted_random_sampler, GNN_TYPE_SAMPLER)
@@ -51,9 +54,12 @@ gnn_weighted_random_sampler_sample_impl (GnnSampler  *sampler,
   GnnWeightedRandomSampler *self = GNN_WEIGHTED_RANDOM_SAMPLER (sampler);
   gsize n = self->n_weights, count = (gsize) self->num_samples;
   double total = self->cumulative[n - 1];
-  GArray *array = gnn_index_garray_new (count);
-  gint64 *out = (gint64 *) array->data;
+  GArray *array = gnn_index_garray_try_new (count, "WeightedRandomSampler", error);
+  gint64 *out;
 
+  if (array == NULL)
+    return NULL;
+  out = (gint64 *) array->data;
   if (self->replacement)
     {
       for (gsize i = 0; i < count; i++)
@@ -105,6 +111,10 @@ gnn_weighted_random_sampler_get_property (GObject *object, guint prop_id, GValue
 
   switch (prop_id)
     {
+    case PROP_WEIGHTS:
+      g_value_set_variant (value, g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, self->weights,
+                                                             self->n_weights, sizeof (double)));
+      break;
     case PROP_NUM_SAMPLES:
       g_value_set_int64 (value, self->num_samples);
       break;
@@ -120,11 +130,102 @@ gnn_weighted_random_sampler_get_property (GObject *object, guint prop_id, GValue
 }
 
 static void
+gnn_weighted_random_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GnnWeightedRandomSampler *self = GNN_WEIGHTED_RANDOM_SAMPLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_WEIGHTS:
+      {
+        GVariant *v = g_value_get_variant (value);
+        gsize n = 0;
+        const double *data = v != NULL ? g_variant_get_fixed_array (v, &n, sizeof (double)) : NULL;
+        double sum = 0;
+
+        g_free (self->weights);
+        g_free (self->cumulative);
+        self->weights = g_memdup2 (data, n * sizeof (double));
+        self->cumulative = g_new (double, MAX (n, 1));
+        self->n_weights = n;
+        for (gsize i = 0; i < n; i++)
+          self->cumulative[i] = sum += data[i];
+      }
+      break;
+    case PROP_NUM_SAMPLES:
+      self->num_samples = g_value_get_int64 (value);
+      break;
+    case PROP_REPLACEMENT:
+      self->replacement = g_value_get_boolean (value);
+      break;
+    case PROP_GENERATOR:
+      g_set_object (&self->generator, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+gnn_weighted_random_sampler_constructed (GObject *object)
+{
+  GnnWeightedRandomSampler *self = GNN_WEIGHTED_RANDOM_SAMPLER (object);
+
+  G_OBJECT_CLASS (gnn_weighted_random_sampler_parent_class)->constructed (object);
+  if (self->generator == NULL)
+    self->generator = gnn_generator_new_unseeded ();
+}
+
+/* PyTorch's checks (torch.multinomial's messages for the weights). */
+static gboolean
+gnn_weighted_random_sampler_validate (gpointer   sampler,
+                                      GError   **error)
+{
+  GnnWeightedRandomSampler *self = GNN_WEIGHTED_RANDOM_SAMPLER (sampler);
+  gsize nonzero = 0;
+
+  if (self->num_samples <= 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "num_samples should be a positive integer value, but got num_samples=%"
+                   G_GINT64_FORMAT, self->num_samples);
+      return FALSE;
+    }
+  for (gsize i = 0; i < self->n_weights; i++)
+    {
+      if (!(self->weights[i] >= 0) || isinf (self->weights[i]))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "invalid multinomial distribution (encountering probability entry < 0): "
+                       "weight %" G_GSIZE_FORMAT " is %g", i, self->weights[i]);
+          return FALSE;
+        }
+      nonzero += self->weights[i] > 0;
+    }
+  if (nonzero == 0 || !(self->cumulative[self->n_weights - 1] > 0))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "invalid multinomial distribution (sum of probabilities <= 0)");
+      return FALSE;
+    }
+  if (!self->replacement && (guint64) self->num_samples > nonzero)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot sample n_sample > prob_dist.size(-1) samples without replacement "
+                   "(num_samples=%" G_GINT64_FORMAT ", %" G_GSIZE_FORMAT " non-zero weights)",
+                   self->num_samples, nonzero);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
 gnn_weighted_random_sampler_finalize (GObject *object)
 {
   GnnWeightedRandomSampler *self = GNN_WEIGHTED_RANDOM_SAMPLER (object);
 
   g_clear_object (&self->generator);
+  g_clear_pointer (&self->weights, g_free);
   g_clear_pointer (&self->cumulative, g_free);
   G_OBJECT_CLASS (gnn_weighted_random_sampler_parent_class)->finalize (object);
 }
@@ -136,18 +237,31 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
   GnnSamplerClass *sampler_class = GNN_SAMPLER_CLASS (klass);
 
   object_class->get_property = gnn_weighted_random_sampler_get_property;
+  object_class->set_property = gnn_weighted_random_sampler_set_property;
+  object_class->constructed = gnn_weighted_random_sampler_constructed;
   object_class->finalize = gnn_weighted_random_sampler_finalize;
+  gnn_sampler_class_set_validate (klass, gnn_weighted_random_sampler_validate);
   sampler_class->get_length = gnn_weighted_random_sampler_get_length_impl;
   sampler_class->sample = gnn_weighted_random_sampler_sample_impl;
 
+  /**
+   * GnnWeightedRandomSampler:weights:
+   *
+   * The weight of every index, an `ad` variant.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_WEIGHTS] =
+    g_param_spec_variant ("weights", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnWeightedRandomSampler:num-samples:
    *
    * The number of indices per epoch.
    */
   properties[PROP_NUM_SAMPLES] =
-    g_param_spec_int64 ("num-samples", NULL, NULL, 1, G_MAXINT64, 1,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    g_param_spec_int64 ("num-samples", NULL, NULL, G_MININT64, G_MAXINT64, 1,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnWeightedRandomSampler:replacement:
    *
@@ -155,7 +269,7 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    */
   properties[PROP_REPLACEMENT] =
     g_param_spec_boolean ("replacement", NULL, NULL, TRUE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   /**
    * GnnWeightedRandomSampler:generator:
    *
@@ -163,7 +277,7 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -197,53 +311,11 @@ gnn_weighted_random_sampler_new (const double  *weights,
                                  GnnGenerator  *generator,
                                  GError       **error)
 {
-  GnnWeightedRandomSampler *self;
-  g_autofree double *cumulative = NULL;
-  double sum = 0;
-  gsize nonzero = 0;
-
   g_return_val_if_fail (weights != NULL || n_weights == 0, NULL);
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
-  if (num_samples <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "num_samples should be a positive integer value, but got num_samples=%"
-                   G_GINT64_FORMAT, num_samples);
-      return NULL;
-    }
-  cumulative = g_new (double, MAX (n_weights, 1));
-  for (gsize i = 0; i < n_weights; i++)
-    {
-      if (!(weights[i] >= 0) || isinf (weights[i]))
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "invalid multinomial distribution (encountering probability entry < 0): "
-                       "weight %" G_GSIZE_FORMAT " is %g", i, weights[i]);
-          return NULL;
-        }
-      sum += weights[i];
-      nonzero += weights[i] > 0;
-      cumulative[i] = sum;
-    }
-  if (!(sum > 0))
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "invalid multinomial distribution (sum of probabilities <= 0)");
-      return NULL;
-    }
-  if (!replacement && (guint64) num_samples > nonzero)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "cannot sample n_sample > prob_dist.size(-1) samples without replacement "
-                   "(num_samples=%" G_GINT64_FORMAT ", %" G_GSIZE_FORMAT " non-zero weights)",
-                   num_samples, nonzero);
-      return NULL;
-    }
-  self = g_object_new (GNN_TYPE_WEIGHTED_RANDOM_SAMPLER, NULL);
-  self->cumulative = g_steal_pointer (&cumulative);
-  self->n_weights = n_weights;
-  self->num_samples = num_samples;
-  self->replacement = replacement;
-  self->generator = generator != NULL ? g_object_ref (generator) : gnn_generator_new_unseeded ();
-  return self;
+  return g_initable_new (GNN_TYPE_WEIGHTED_RANDOM_SAMPLER, NULL, error, "weights",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, weights, n_weights,
+                                                    sizeof (double)),
+                         "num-samples", num_samples, "replacement", replacement,
+                         "generator", generator, NULL);
 }

@@ -60,6 +60,31 @@ class VsTorch(unittest.TestCase):
         got = gnn_error(lambda: Gnn.DistributedSampler.new(Range(4), 3, 3, True, 0, False))
         self.assertEqual(got, want)
 
+    def test_samplers_from_keyword_properties(self):
+        # Configuration is construct-only properties: no constructor needed.
+        s = Gnn.DistributedSampler(dataset=Range(10), num_replicas=2, rank=1, shuffle=False)
+        want = list(DistributedSampler(list(range(10)), num_replicas=2, rank=1, shuffle=False))
+        self.assertEqual(list(s.sample()), want)
+        self.assertEqual((s.props.num_replicas, s.props.rank), (2, 1))
+        b = Gnn.BatchSampler(sampler=Gnn.SequentialSampler(data_source=Range(5)), batch_size=2)
+        self.assertEqual(b.get_length(), len(BatchSampler(SequentialSampler(range(5)), 2, False)))
+        w = Gnn.WeightedRandomSampler(weights=GLib.Variant('ad', [0, 1, 0]), num_samples=3)
+        self.assertEqual(list(w.sample()), [1, 1, 1])
+
+    def test_bad_properties_raise_torch_messages(self):
+        want = torch_error(lambda: DistributedSampler(list(range(4)), num_replicas=2, rank=2))
+        s = Gnn.DistributedSampler(dataset=Range(4), num_replicas=2, rank=2)
+        self.assertEqual(gnn_error(lambda: s.init(None)), want)
+        self.assertEqual(gnn_error(s.sample), want)
+        want = torch_error(lambda: BatchSampler(SequentialSampler(range(3)), -1, False))
+        b = Gnn.BatchSampler(sampler=Gnn.SequentialSampler(data_source=Range(3)), batch_size=-1)
+        self.assertEqual(gnn_error(b.sample), want)
+
+    def test_huge_dataset_is_an_error(self):
+        for shuffle in (False, True):
+            loader = Gnn.DataLoader(dataset=Range(2**62), batch_size=4, shuffle=shuffle)
+            self.assertIn(str(2**62), gnn_error(loader.iter))
+
     def test_batch_and_loader_lengths(self):
         for n in range(0, 12):
             for bs in range(1, 5):

@@ -69,11 +69,66 @@ probe_get_item (GnnDataset *ds, gint64 index, GPtrArray **item, GError **error)
     }
 }
 
+/* Probe and Counter keep their configuration in properties (int64 views of
+ * their fields), so spawned workers rebuild them as configured. */
+static const FieldProp probe_props[] = {
+  { "length", G_STRUCT_OFFSET (Probe, length), sizeof (gint64) },
+  { "fault-index", G_STRUCT_OFFSET (Probe, fault_index), sizeof (gint64) },
+  { "fault", G_STRUCT_OFFSET (Probe, fault), sizeof (Fault) },
+  { "max-delay-us", G_STRUCT_OFFSET (Probe, max_delay_us), sizeof (guint) },
+  { "sleep-us", G_STRUCT_OFFSET (Probe, sleep_us), sizeof (guint) },
+  { "process-fields", G_STRUCT_OFFSET (Probe, process_fields), sizeof (gboolean) },
+};
+static const FieldProp counter_props[] = {
+  { "n", G_STRUCT_OFFSET (Counter, n), sizeof (gint64) },
+  { "shard", G_STRUCT_OFFSET (Counter, shard), sizeof (gboolean) },
+  { "fail-value", G_STRUCT_OFFSET (Counter, fail_value), sizeof (gint64) },
+};
+
+static void
+field_prop_get (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  const FieldProp *f = g_param_spec_get_qdata (pspec, g_quark_from_static_string ("field"));
+  guint8 *at = (guint8 *) object + f->offset;
+
+  g_value_set_int64 (value, f->size == sizeof (gint64) ? *(gint64 *) at : *(gint *) at);
+}
+
+static void
+field_prop_set (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  const FieldProp *f = g_param_spec_get_qdata (pspec, g_quark_from_static_string ("field"));
+  guint8 *at = (guint8 *) object + f->offset;
+
+  if (f->size == sizeof (gint64))
+    *(gint64 *) at = g_value_get_int64 (value);
+  else
+    *(gint *) at = (gint) g_value_get_int64 (value);
+}
+
+void
+install_field_props (GObjectClass *klass, const FieldProp *props, guint n, gint64 defaults_minus_one)
+{
+  klass->get_property = field_prop_get;
+  klass->set_property = field_prop_set;
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 def = (defaults_minus_one >> i) & 1 ? -1 : 0;
+      GParamSpec *pspec = g_param_spec_int64 (props[i].name, NULL, NULL, G_MININT64, G_MAXINT64, def,
+                                              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+
+      g_param_spec_set_qdata (pspec, g_quark_from_static_string ("field"), (gpointer) &props[i]);
+      g_object_class_install_property (klass, i + 1, pspec);
+    }
+}
+
 static void
 probe_class_init (ProbeClass *klass)
 {
   GNN_DATASET_CLASS (klass)->get_length = probe_get_length;
   GNN_DATASET_CLASS (klass)->get_item = probe_get_item;
+  /* fault-index defaults to -1; fault to FAULT_ERROR (set in init, written out) */
+  install_field_props (G_OBJECT_CLASS (klass), probe_props, G_N_ELEMENTS (probe_props), 1 << 1);
 }
 
 static void
@@ -152,6 +207,7 @@ counter_class_init (CounterClass *klass)
 {
   GNN_ITERABLE_DATASET_CLASS (klass)->create_iterator = counter_create_iterator;
   GNN_DATASET_CLASS (klass)->get_length = counter_get_length;
+  install_field_props (G_OBJECT_CLASS (klass), counter_props, G_N_ELEMENTS (counter_props), 1 << 2);
 }
 
 static void counter_init (Counter *self) { self->fail_value = -1; }

@@ -52,6 +52,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Counter, g_object_unref)
 
 Counter *counter_new (gint64 n, gboolean shard);
 
+/* int64 properties viewing struct fields (gint64 or gint sized), numbered
+ * from 1, default 0 or -1 (bit i of @defaults_minus_one): test datasets
+ * keep their configuration in properties so spawned workers rebuild them. */
+typedef struct { const char *name; gsize offset; gsize size; } FieldProp;
+void install_field_props (GObjectClass *klass, const FieldProp *props, guint n,
+                          gint64 defaults_minus_one);
+
 /* A loader with num-workers, seed 1234 and worker-mode set. */
 GnnDataLoader *loader_new (GnnDataset   *ds,
                            gint64        batch_size,

@@ -14,6 +14,10 @@
 
 #include "data-test-util.h"
 
+/* Every test runs once per process backend: forked (PROCESSES) and
+ * spawned (SPAWN) workers. */
+static GnnWorkerMode proc_mode = GNN_WORKER_MODE_PROCESSES;
+
 /* A collation that sums field 0 of the batch into a [1] tensor, or fails
  * when the batch holds @fail_value. */
 typedef struct
@@ -44,7 +48,16 @@ sum_collate_collate (GnnCollate *c, GPtrArray *items, guint n_fields, GPtrArray 
   g_ptr_array_add (*batch, gnn_tensor_new_from_doubles (&sum, 1, (gint64[]) { 1 }, 1, NULL));
 }
 
-static void sum_collate_class_init (SumCollateClass *klass) { GNN_COLLATE_CLASS (klass)->collate = sum_collate_collate; }
+static const FieldProp sum_collate_props[] = {
+  { "fail-value", G_STRUCT_OFFSET (SumCollate, fail_value), sizeof (gint64) },
+};
+
+static void
+sum_collate_class_init (SumCollateClass *klass)
+{
+  GNN_COLLATE_CLASS (klass)->collate = sum_collate_collate;
+  install_field_props (G_OBJECT_CLASS (klass), sum_collate_props, 1, 1);
+}
 static void sum_collate_init (SumCollate *self) { self->fail_value = -1; }
 
 /* --- helpers -------------------------------------------------------------- */
@@ -113,7 +126,7 @@ test_shuffle_covers_each_index_once (void)
   for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
     {
       g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, workers[w],
-                                                    GNN_WORKER_MODE_PROCESSES);
+                                                    proc_mode);
 
       for (int epoch = 0; epoch < 2; epoch++)
         {
@@ -143,7 +156,7 @@ test_same_order_as_threads_and_no_workers (void)
     for (int mode = 0; mode < 2; mode++)
       {
         g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, TRUE, workers[w],
-                                                      mode ? GNN_WORKER_MODE_PROCESSES
+                                                      mode ? proc_mode
                                                            : GNN_WORKER_MODE_THREADS);
         g_autoptr(GArray) e1 = run_epoch (loader, 5, NULL, NULL);
         g_autoptr(GArray) e2 = run_epoch (loader, 5, NULL, NULL);
@@ -157,7 +170,7 @@ static void
 test_drop_last (void)
 {
   g_autoptr(Probe) ds = probe_new (10, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, proc_mode);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) order = NULL;
 
@@ -173,7 +186,7 @@ static void
 test_order_under_random_delays (void)
 {
   g_autoptr(Probe) ds = probe_new (64, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 4, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 4, proc_mode);
   g_autoptr(GArray) order = NULL;
 
   ds->max_delay_us = 3000;
@@ -197,7 +210,7 @@ static void
 test_worker_info_seeds_and_init (void)
 {
   g_autoptr(Probe) ds = probe_new (12, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, proc_mode);
   g_autoptr(GnnDataLoaderIter) iter = NULL;
   GPtrArray *batch;
   int b = 0;
@@ -238,7 +251,7 @@ test_seeds_match_threads (void)
   for (int mode = 0; mode < 2; mode++)
     {
       g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, TRUE, 2,
-                                                    mode ? GNN_WORKER_MODE_PROCESSES : GNN_WORKER_MODE_THREADS);
+                                                    mode ? proc_mode : GNN_WORKER_MODE_THREADS);
       g_autoptr(GnnDataLoaderIter) iter = gnn_data_loader_iter (loader, NULL);
       GPtrArray *batch;
       int b = 0;
@@ -283,7 +296,7 @@ test_batches_live_in_shared_memory (void)
   g_autoptr(GnnTensor) y = gnn_tensor_arange (0, 6, 1, GNN_DTYPE_I64, NULL);
   GnnTensor *ts[] = { xs, y };
   g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (ts, 2, NULL);
-  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, proc_mode);
   GnnDataLoaderIter *iter = gnn_data_loader_iter (loader, NULL);
   GPtrArray *batch = NULL;
   GnnTensor *images;
@@ -323,7 +336,7 @@ static void
 test_persistent_workers (void)
 {
   g_autoptr(Probe) ds = probe_new (30, TRUE);
-  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, TRUE, 3, GNN_WORKER_MODE_PROCESSES);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, TRUE, 3, proc_mode);
   double pid0 = 0, seed0 = -1;
 
   g_object_set (loader, "persistent-workers", TRUE, NULL);
@@ -359,7 +372,7 @@ static void
 test_persistent_after_drop_mid_epoch (void)
 {
   g_autoptr(Probe) ds = probe_new (200, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 5, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 5, FALSE, 2, proc_mode);
   g_autoptr(GArray) order = NULL;
   GnnDataLoaderIter *iter;
   GPtrArray *batch;
@@ -382,7 +395,7 @@ static void
 test_custom_collate (void)
 {
   g_autoptr(Probe) ds = probe_new (10, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, proc_mode);
   g_autoptr(GnnCollate) collate = g_object_new (sum_collate_get_type (), NULL);
   g_autoptr(GnnDataLoaderIter) iter = NULL;
   const double sums[] = { 6, 22, 17 };
@@ -406,7 +419,7 @@ test_iterable_dataset_sharded (void)
   g_autoptr(Counter) ds = counter_new (23, TRUE);
   g_autoptr(GnnDataLoader) loader = NULL;
 
-  loader = loader_new (GNN_DATASET (ds), 4, FALSE, 3, GNN_WORKER_MODE_PROCESSES);
+  loader = loader_new (GNN_DATASET (ds), 4, FALSE, 3, proc_mode);
   g_object_set (loader, "persistent-workers", TRUE, NULL);
   for (int epoch = 0; epoch < 2; epoch++)   /* each pass restarts every stream */
     {
@@ -422,7 +435,7 @@ static void
 test_get_item_error_names_worker_and_index (void)
 {
   g_autoptr(Probe) ds = probe_new (40, TRUE);
-  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, proc_mode);
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) order = NULL;
   guint fds0, memfds0, maps0;
@@ -443,7 +456,7 @@ static void
 test_collate_error_names_worker_and_index (void)
 {
   g_autoptr(Probe) ds = probe_new (12, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, proc_mode);
   SumCollate *collate = g_object_new (sum_collate_get_type (), NULL);
   g_autoptr(GError) error = NULL;
   GPtrArray *batch;
@@ -479,7 +492,7 @@ test_default_collate_error (void)
   parts[0] = GNN_DATASET (base);
   parts[1] = GNN_DATASET (ds);
   cat = gnn_concat_dataset_new (parts, 2, NULL);
-  loader = loader_new (GNN_DATASET (cat), 10, FALSE, 1, GNN_WORKER_MODE_PROCESSES);
+  loader = loader_new (GNN_DATASET (cat), 10, FALSE, 1, proc_mode);
   g_assert_null (run_epoch (loader, 5, NULL, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
@@ -490,7 +503,7 @@ static void
 check_dead_worker (Fault fault, const char *expected)
 {
   g_autoptr(Probe) ds = probe_new (40, TRUE);
-  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, proc_mode);
   g_autoptr(GError) error = NULL;
   GnnDataLoaderIter *iter;
   GPtrArray *batch;
@@ -543,7 +556,7 @@ static void
 test_persistent_pool_replaced_after_death (void)
 {
   g_autoptr(Probe) ds = probe_new (20, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, proc_mode);
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) order = NULL;
 
@@ -561,7 +574,7 @@ static void
 test_timeout (void)
 {
   g_autoptr(Probe) ds = probe_new (4, TRUE);
-  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1, GNN_WORKER_MODE_PROCESSES);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1, proc_mode);
   GnnDataLoaderIter *iter;
   g_autoptr(GError) error = NULL;
   GPtrArray *batch = NULL;
@@ -593,7 +606,7 @@ test_drop_mid_epoch_frees_everything (void)
 
   count_resources (&fds0, &memfds0, &maps0);
   g_assert_cmpuint (memfds0, ==, 0);
-  loader = loader_new (GNN_DATASET (ds), 10, TRUE, 4, GNN_WORKER_MODE_PROCESSES);
+  loader = loader_new (GNN_DATASET (ds), 10, TRUE, 4, proc_mode);
   g_object_set (loader, "prefetch-factor", 4, NULL);
   ds->sleep_us = 500;
   iter = gnn_data_loader_iter (loader, NULL);
@@ -614,7 +627,7 @@ static void
 test_many_iterators_in_a_row (void)
 {
   g_autoptr(Probe) ds = probe_new (30, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 3, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 3, proc_mode);
   guint fds0, memfds0, maps0, fds, memfds, maps;
 
   count_resources (&fds0, &memfds0, &maps0);
@@ -646,7 +659,7 @@ static void
 test_fork_func (void)
 {
   g_autoptr(Probe) ds = probe_new (8, TRUE);
-  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 3, proc_mode);
   g_autoptr(GArray) order = NULL;
 
   gnn_set_worker_fork_func (counting_fork, &fork_calls, NULL);
@@ -656,31 +669,75 @@ test_fork_func (void)
   g_assert_cmpint (fork_calls, ==, 3);
 }
 
+typedef struct
+{
+  const char *name;
+  void      (*fn) (void);
+  gboolean    fork_only;   /* worker-init handlers, fork functions and datasets whose
+                              state is not in properties (TensorDataset) need a fork */
+} Case;
+
+typedef struct { const Case *c; GnnWorkerMode mode; } ModeCase;
+
+static void
+run_case (gconstpointer data)
+{
+  const ModeCase *mc = data;
+
+  proc_mode = mc->mode;
+  mc->c->fn ();
+}
+
 int
 main (int argc, char **argv)
 {
+  static const Case cases[] = {
+    { "shuffle-covers-each-index-once", test_shuffle_covers_each_index_once, FALSE },
+    { "same-order-as-threads-and-no-workers", test_same_order_as_threads_and_no_workers, FALSE },
+    { "drop-last", test_drop_last, FALSE },
+    { "order-under-random-delays", test_order_under_random_delays, FALSE },
+    { "worker-info-seeds-and-init", test_worker_info_seeds_and_init, TRUE },
+    { "seeds-match-threads", test_seeds_match_threads, FALSE },
+    { "batches-live-in-shared-memory", test_batches_live_in_shared_memory, TRUE },
+    { "persistent-workers", test_persistent_workers, FALSE },
+    { "persistent-after-drop-mid-epoch", test_persistent_after_drop_mid_epoch, FALSE },
+    { "custom-collate", test_custom_collate, FALSE },
+    { "iterable-dataset-sharded", test_iterable_dataset_sharded, FALSE },
+    { "get-item-error", test_get_item_error_names_worker_and_index, FALSE },
+    { "collate-error", test_collate_error_names_worker_and_index, FALSE },
+    { "default-collate-error", test_default_collate_error, TRUE },
+    { "worker-killed", test_worker_killed, FALSE },
+    { "worker-segfault", test_worker_segfault, FALSE },
+    { "worker-exit", test_worker_exit, FALSE },
+    { "persistent-pool-replaced-after-death", test_persistent_pool_replaced_after_death, FALSE },
+    { "timeout", test_timeout, FALSE },
+    { "drop-mid-epoch-frees-everything", test_drop_mid_epoch_frees_everything, FALSE },
+    { "many-iterators-in-a-row", test_many_iterators_in_a_row, FALSE },
+    { "fork-func", test_fork_func, TRUE },
+  };
+  static ModeCase runs[2 * G_N_ELEMENTS (cases)];
+  const GnnWorkerMode modes[] = { GNN_WORKER_MODE_PROCESSES, GNN_WORKER_MODE_SPAWN };
+  guint k = 0;
+
+  /* A spawned worker is this program again: register the test's types,
+   * then serve if started as a worker. */
+  g_type_ensure (probe_get_type ());
+  g_type_ensure (counter_get_type ());
+  g_type_ensure (sum_collate_get_type ());
+  gnn_worker_main_if_worker ();
+
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/data/processes/shuffle-covers-each-index-once", test_shuffle_covers_each_index_once);
-  g_test_add_func ("/data/processes/same-order-as-threads-and-no-workers", test_same_order_as_threads_and_no_workers);
-  g_test_add_func ("/data/processes/drop-last", test_drop_last);
-  g_test_add_func ("/data/processes/order-under-random-delays", test_order_under_random_delays);
-  g_test_add_func ("/data/processes/worker-info-seeds-and-init", test_worker_info_seeds_and_init);
-  g_test_add_func ("/data/processes/seeds-match-threads", test_seeds_match_threads);
-  g_test_add_func ("/data/processes/batches-live-in-shared-memory", test_batches_live_in_shared_memory);
-  g_test_add_func ("/data/processes/persistent-workers", test_persistent_workers);
-  g_test_add_func ("/data/processes/persistent-after-drop-mid-epoch", test_persistent_after_drop_mid_epoch);
-  g_test_add_func ("/data/processes/custom-collate", test_custom_collate);
-  g_test_add_func ("/data/processes/iterable-dataset-sharded", test_iterable_dataset_sharded);
-  g_test_add_func ("/data/processes/get-item-error", test_get_item_error_names_worker_and_index);
-  g_test_add_func ("/data/processes/collate-error", test_collate_error_names_worker_and_index);
-  g_test_add_func ("/data/processes/default-collate-error", test_default_collate_error);
-  g_test_add_func ("/data/processes/worker-killed", test_worker_killed);
-  g_test_add_func ("/data/processes/worker-segfault", test_worker_segfault);
-  g_test_add_func ("/data/processes/worker-exit", test_worker_exit);
-  g_test_add_func ("/data/processes/persistent-pool-replaced-after-death", test_persistent_pool_replaced_after_death);
-  g_test_add_func ("/data/processes/timeout", test_timeout);
-  g_test_add_func ("/data/processes/drop-mid-epoch-frees-everything", test_drop_mid_epoch_frees_everything);
-  g_test_add_func ("/data/processes/many-iterators-in-a-row", test_many_iterators_in_a_row);
-  g_test_add_func ("/data/processes/fork-func", test_fork_func);
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *path = NULL;
+
+        if (modes[m] == GNN_WORKER_MODE_SPAWN && cases[i].fork_only)
+          continue;
+        runs[k] = (ModeCase) { &cases[i], modes[m] };
+        path = g_strdup_printf ("/data/%s/%s", modes[m] == GNN_WORKER_MODE_SPAWN ? "spawn" : "processes",
+                                cases[i].name);
+        g_test_add_data_func (path, &runs[k++], run_case);
+      }
   return g_test_run ();
 }

@@ -1,35 +1,9 @@
-/* gnn-worker-pool.c: the worker threads of a data loader
+/* gnn-epoch.c: one pass of a loader, and the fetch-and-collate step every
+ * worker backend uses
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "data/gnn-worker-pool.h"
-
-/* A queued task; STOP_TASK ends a worker. */
-typedef struct
-{
-  GnnEpoch *epoch;
-  gsize     seq;
-} Task;
-
-static Task stop_task;
-#define STOP_TASK (&stop_task)
-
-typedef struct
-{
-  GnnWorkerPool *pool;
-  GThread       *thread;
-  GAsyncQueue   *tasks;
-  GnnWorkerInfo *info;
-} Worker;
-
-struct _GnnWorkerPool
-{
-  gatomicrefcount ref_count;
-  GnnDataLoader  *loader;       /* not owned: emits worker-init only at start */
-  GnnDataset     *dataset;
-  guint           num_workers;
-  Worker         *workers;
-};
+#include "data/gnn-worker-private.h"
 
 void
 gnn_batch_result_free (GnnBatchResult *r)
@@ -100,14 +74,14 @@ gnn_epoch_unref (GnnEpoch *epoch)
   g_free (epoch);
 }
 
-GPtrArray *
-gnn_fetch_items (GnnDataset    *dataset,
-                 const gint64  *indices,
-                 gsize          count,
-                 const gint    *stop_word,
-                 gint           expected,
-                 guint         *n_fields,
-                 GError       **error)
+static GPtrArray *
+fetch_items (GnnDataset    *dataset,
+             const gint64  *indices,
+             gsize          count,
+             const gint    *stop_word,
+             gint           expected,
+             guint         *n_fields,
+             GError       **error)
 {
   g_autoptr(GPtrArray) items = g_ptr_array_new_full ((guint) count * 2, g_object_unref);
 
@@ -144,6 +118,46 @@ gnn_fetch_items (GnnDataset    *dataset,
   return g_steal_pointer (&items);
 }
 
+void
+gnn_prefix_collate_error (GError **error,
+                          gint64   first_index)
+{
+  g_prefix_error (error, "collate of the batch starting at sample index %" G_GINT64_FORMAT ": ",
+                  first_index);
+}
+
+GPtrArray *
+gnn_fetch_and_collate (GnnDataset    *dataset,
+                       GnnCollate    *collate,
+                       const gint64  *indices,
+                       gsize          count,
+                       const gint    *stop_word,
+                       gint           expected,
+                       GnnStackFunc   stack,
+                       gpointer       stack_data,
+                       gboolean      *stacked,
+                       GError       **error)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  guint n_fields = 0;
+  GPtrArray *batch;
+
+  if (stacked != NULL)
+    *stacked = FALSE;
+  items = fetch_items (dataset, indices, count, stop_word, expected, &n_fields, error);
+  if (items == NULL)
+    return NULL;
+  if (stack != NULL && G_OBJECT_TYPE (collate) == GNN_TYPE_COLLATE)
+    {
+      *stacked = stack (stack_data, items, n_fields, error);
+      return NULL;
+    }
+  batch = gnn_collate_collate (collate, items, n_fields, error);
+  if (batch == NULL)
+    gnn_prefix_collate_error (error, indices[0]);
+  return batch;
+}
+
 GPtrArray *
 gnn_epoch_fetch_batch (GnnEpoch  *epoch,
                        gsize      seq,
@@ -151,19 +165,9 @@ gnn_epoch_fetch_batch (GnnEpoch  *epoch,
 {
   gsize start = seq * epoch->batch_size;
   gsize count = MIN (epoch->batch_size, epoch->n_indices - start);
-  g_autoptr(GPtrArray) items = NULL;
-  guint n_fields = 0;
-  GPtrArray *batch;
 
-  items = gnn_fetch_items (epoch->dataset, epoch->indices + start, count, &epoch->stop, 0,
-                           &n_fields, error);
-  if (items == NULL)
-    return NULL;
-  batch = gnn_collate_collate (epoch->collate, items, n_fields, error);
-  if (batch == NULL)
-    g_prefix_error (error, "collate of the batch starting at sample index %" G_GINT64_FORMAT ": ",
-                    epoch->indices[start]);
-  return batch;
+  return gnn_fetch_and_collate (epoch->dataset, epoch->collate, epoch->indices + start, count,
+                                &epoch->stop, 0, NULL, NULL, NULL, error);
 }
 
 GPtrArray *
@@ -239,127 +243,4 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
   if (batch == NULL)
     g_prefix_error (error, "collate: ");
   return batch;
-}
-
-static gpointer
-worker_main (gpointer data)
-{
-  Worker *w = data;
-  guint id = gnn_worker_info_get_id (w->info);
-  Task *task;
-
-  gnn_worker_info_set_current (w->info);
-  gnn_data_loader_emit_worker_init (w->pool->loader, w->info);
-  while ((task = g_async_queue_pop (w->tasks)) != STOP_TASK)
-    {
-      GnnEpoch *epoch = task->epoch;
-      GnnBatchResult *r = g_new0 (GnnBatchResult, 1);
-
-      r->seq = task->seq;
-      r->worker = id;
-      if (!g_atomic_int_get (&epoch->stop))
-        {
-          if (epoch->iterable)
-            r->batch = gnn_epoch_fetch_stream_batch (epoch, id, &r->end, &r->error);
-          else
-            r->batch = gnn_epoch_fetch_batch (epoch, r->seq, &r->error);
-          if (r->error != NULL)
-            g_prefix_error (&r->error, "DataLoader worker %u: ", id);
-        }
-      g_async_queue_push (epoch->results, r);
-      gnn_epoch_unref (epoch);
-      g_free (task);
-    }
-  gnn_worker_info_set_current (NULL);
-  return NULL;
-}
-
-static void
-task_free (gpointer data)
-{
-  Task *task = data;
-
-  if (task == STOP_TASK)
-    return;
-  gnn_epoch_unref (task->epoch);
-  g_free (task);
-}
-
-GnnWorkerPool *
-gnn_worker_pool_new (GnnDataLoader *loader,
-                     GnnDataset    *dataset,
-                     guint          num_workers,
-                     guint64        base_seed)
-{
-  GnnWorkerPool *pool = g_new0 (GnnWorkerPool, 1);
-
-  g_atomic_ref_count_init (&pool->ref_count);
-  pool->loader = loader;
-  pool->dataset = g_object_ref (dataset);
-  pool->num_workers = num_workers;
-  pool->workers = g_new0 (Worker, num_workers);
-  for (guint i = 0; i < num_workers; i++)
-    {
-      Worker *w = &pool->workers[i];
-      g_autofree char *name = g_strdup_printf ("gnn-worker-%u", i);
-
-      w->pool = pool;
-      w->tasks = g_async_queue_new_full (task_free);
-      w->info = gnn_worker_info_new (i, num_workers, base_seed + i, dataset);
-      w->thread = g_thread_new (name, worker_main, w);
-    }
-  return pool;
-}
-
-GnnWorkerPool *
-gnn_worker_pool_ref (GnnWorkerPool *pool)
-{
-  g_atomic_ref_count_inc (&pool->ref_count);
-  return pool;
-}
-
-void
-gnn_worker_pool_unref (GnnWorkerPool *pool)
-{
-  if (!g_atomic_ref_count_dec (&pool->ref_count))
-    return;
-  /* Stop ahead of any queued task, then drop what is left in the queues. */
-  for (guint i = 0; i < pool->num_workers; i++)
-    g_async_queue_push_front (pool->workers[i].tasks, STOP_TASK);
-  for (guint i = 0; i < pool->num_workers; i++)
-    {
-      Worker *w = &pool->workers[i];
-
-      g_thread_join (w->thread);
-      g_async_queue_unref (w->tasks);
-      g_object_unref (w->info);
-    }
-  g_free (pool->workers);
-  g_object_unref (pool->dataset);
-  g_free (pool);
-}
-
-guint
-gnn_worker_pool_get_size (GnnWorkerPool *pool)
-{
-  return pool->num_workers;
-}
-
-GnnDataset *
-gnn_worker_pool_get_dataset (GnnWorkerPool *pool)
-{
-  return pool->dataset;
-}
-
-void
-gnn_worker_pool_submit (GnnWorkerPool *pool,
-                        guint          worker,
-                        GnnEpoch      *epoch,
-                        gsize          seq)
-{
-  Task *task = g_new (Task, 1);
-
-  task->epoch = gnn_epoch_ref (epoch);
-  task->seq = seq;
-  g_async_queue_push (pool->workers[worker].tasks, task);
 }

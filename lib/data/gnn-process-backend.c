@@ -1,10 +1,13 @@
-/* gnn-process-pool.c: the worker processes of a data loader
+/* gnn-process-backend.c: worker processes of a data loader, forked
+ * (PROCESSES) or spawned (SPAWN, see gnn-spawn.c)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The children are forked when the pool is created (at the start of a pass,
- * or once for persistent workers), so they inherit the dataset, the
- * collation and the loader's signal handlers. Each worker has one
+ * The children are started when the backend is created (at the start of a
+ * pass, or once for persistent workers). Forked ones inherit the dataset,
+ * the collation and the loader's signal handlers; spawned ones rebuild the
+ * first two from a setup message and answer READY (or an error) before the
+ * backend is handed out. Both then run gnn_process_worker_main(). Each worker has one
  * SOCK_SEQPACKET socket: the parent sends tasks (pass id, sequence number,
  * indices), the child answers with a message and, for a batch, a memfd
  * holding it (a header describing the tensors, then their data, 64-byte
@@ -14,7 +17,7 @@
  * collation stacks the items straight into the segment (one copy of the
  * data in all).
  *
- * A page of shared memory (mapped before the fork) holds the current pass
+ * A page of shared memory (a memfd, mapped by every child) holds the current pass
  * id: children skip tasks of another pass and abandon a batch between two
  * items when the pass changes, which is how dropping an iterator stops
  * them. A pidfd per child makes its death visible to poll() at once.
@@ -29,54 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "data/gnn-worker-pool.h"
-
-#define SEGMENT_MAGIC 0x474e4e42u   /* "GNNB" */
-#define ALIGN 64
-#define MAX_MESSAGE (64 * 1024)
-#define INLINE_INDICES ((MAX_MESSAGE - (gsize) sizeof (Message)) / sizeof (gint64))
-#define SHUTDOWN_GRACE_USEC (500 * 1000)
-
-enum { GNN_MSG_TASK = 1, GNN_MSG_SHUTDOWN, GNN_MSG_BATCH, GNN_MSG_ERROR, GNN_MSG_END };
-
-typedef struct
-{
-  guint32 type;
-  guint32 epoch;
-  guint64 seq;
-  gint64  n;           /* TASK: indices (inline or in the memfd), -1: next stream batch;
-                          BATCH: segment size; ERROR: error code */
-  guint64 batch_size;  /* TASK, streams */
-  guint32 drop_last;   /* TASK, streams */
-  guint32 extra;       /* ERROR: bytes of the domain name (with its NUL) before the message */
-} Message;
-
-typedef struct
-{
-  guint32 magic;
-  guint32 n_tensors;
-} SegmentHeader;
-
-typedef struct
-{
-  gint32  dtype;
-  guint32 ndim;
-  gint64  shape[GNN_MAX_DIMS];
-  guint64 offset;
-  guint64 n_bytes;
-} SegmentTensor;
-
-/* Reusable segments: each worker keeps SLOTS memfds mapped; a slot is busy
- * from the moment the child fills it until the parent frees the last tensor
- * of the batch in it. A child without a free slot of the right size makes
- * a one-off segment. */
-#define SLOTS 8
-
-typedef struct
-{
-  gint current_epoch;   /* 0: none */
-  gint busy[];          /* num_workers × SLOTS */
-} Control;
+#include "data/gnn-process-private.h"
 
 /* The shared page, refcounted: batches still alive keep it mapped. */
 typedef struct
@@ -111,9 +67,9 @@ typedef struct
   GnnWorkerInfo *info;
 } Proc;
 
-struct _GnnProcessPool
+typedef struct
 {
-  gatomicrefcount ref_count;
+  GnnWorkerBackend parent;
   GnnDataLoader  *loader;     /* not owned: only the children emit worker-init */
   GnnDataset     *dataset;
   GnnCollate     *collate;
@@ -126,7 +82,7 @@ struct _GnnProcessPool
   guint           cursor;     /* fairness of receive */
   gboolean        broken;     /* a worker died */
   guint8         *buffer;     /* MAX_MESSAGE bytes for receiving */
-};
+} GnnProcessPool;
 
 /* --- the fork function ---------------------------------------------------- */
 
@@ -180,437 +136,6 @@ gnn_worker_fork (void)
   data = fork_func_data;
   G_UNLOCK (fork_func);
   return func != NULL ? func (data) : fork ();
-}
-
-/* --- messages ------------------------------------------------------------- */
-
-/* Sends a message, with @fd attached unless it is -1. */
-static gboolean
-send_message (int            sock,
-              const Message *m,
-              const void    *payload,
-              gsize          payload_len,
-              int            fd,
-              gboolean       block)
-{
-  struct iovec iov[2] = {
-    { (void *) m, sizeof *m },
-    { (void *) payload, payload_len },
-  };
-  union { char buf[CMSG_SPACE (sizeof (int))]; struct cmsghdr align; } control;
-  struct msghdr msg = { 0 };
-  ssize_t r;
-
-  msg.msg_iov = iov;
-  msg.msg_iovlen = payload_len > 0 ? 2 : 1;
-  if (fd >= 0)
-    {
-      struct cmsghdr *c;
-
-      memset (&control, 0, sizeof control);
-      msg.msg_control = control.buf;
-      msg.msg_controllen = sizeof control.buf;
-      c = CMSG_FIRSTHDR (&msg);
-      c->cmsg_level = SOL_SOCKET;
-      c->cmsg_type = SCM_RIGHTS;
-      c->cmsg_len = CMSG_LEN (sizeof (int));
-      memcpy (CMSG_DATA (c), &fd, sizeof (int));
-    }
-  do
-    r = sendmsg (sock, &msg, MSG_NOSIGNAL | (block ? 0 : MSG_DONTWAIT));
-  while (r < 0 && errno == EINTR);
-  return r == (ssize_t) (sizeof *m + payload_len);
-}
-
-/* Receives one message into @buf (MAX_MESSAGE bytes); *@fd gets an attached
- * descriptor or -1. Returns the size, 0 at end of stream, -1 on error. */
-static ssize_t
-receive_message (int    sock,
-                 guint8 *buf,
-                 int    *fd)
-{
-  struct iovec iov = { buf, MAX_MESSAGE };
-  union { char buf[CMSG_SPACE (sizeof (int))]; struct cmsghdr align; } control;
-  struct msghdr msg = { 0 };
-  ssize_t r;
-
-  *fd = -1;
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control.buf;
-  msg.msg_controllen = sizeof control.buf;
-  do
-    r = recvmsg (sock, &msg, MSG_CMSG_CLOEXEC);
-  while (r < 0 && errno == EINTR);
-  if (r > 0)
-    for (struct cmsghdr *c = CMSG_FIRSTHDR (&msg); c != NULL; c = CMSG_NXTHDR (&msg, c))
-      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-        memcpy (fd, CMSG_DATA (c), sizeof (int));
-  if (r > 0 && ((msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || r < (ssize_t) sizeof (Message)))
-    {
-      if (*fd >= 0)
-        close (*fd);
-      *fd = -1;
-      errno = EPROTO;
-      return -1;
-    }
-  return r;
-}
-
-/* A new memfd of @size bytes mapped read-write, or -1. */
-static int
-segment_new (gsize    size,
-             guint8 **map)
-{
-  int fd = memfd_create ("gnn-batch", MFD_CLOEXEC);
-
-  if (fd < 0)
-    return -1;
-  if (ftruncate (fd, (off_t) size) != 0)
-    {
-      close (fd);
-      return -1;
-    }
-  *map = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (*map == MAP_FAILED)
-    {
-      close (fd);
-      return -1;
-    }
-  return fd;
-}
-
-static gsize
-align_up (gsize n)
-{
-  return (n + ALIGN - 1) & ~(gsize) (ALIGN - 1);
-}
-
-/* --- the child ------------------------------------------------------------ */
-
-/* The worker's slots (only ever used in a child process). */
-static struct { int fd; guint8 *map; gsize size; } child_slots[SLOTS];
-
-/* A segment of at least @size bytes: a free slot (*@slot >= 0, *@fresh when
- * it had to be (re)made) or a one-off segment (*@slot = -1). Returns the fd
- * (owned by the slot, or by the caller for a one-off segment). */
-static int
-child_segment (GnnProcessPool *pool,
-               guint           id,
-               gsize           size,
-               guint8        **map,
-               int            *slot,
-               gboolean       *fresh)
-{
-  gint *busy = &pool->control->busy[id * SLOTS];
-  int best = -1;
-
-  *fresh = FALSE;
-  for (int k = 0; k < SLOTS; k++)
-    if (!g_atomic_int_get (&busy[k]))
-      {
-        if (child_slots[k].size == size)
-          {
-            best = k;
-            break;
-          }
-        if (best < 0)
-          best = k;
-      }
-  *slot = best;
-  if (best < 0)
-    return segment_new (size, map);
-  if (child_slots[best].size != size)
-    {
-      if (child_slots[best].size > 0)
-        {
-          munmap (child_slots[best].map, child_slots[best].size);
-          close (child_slots[best].fd);
-          child_slots[best].size = 0;
-        }
-      child_slots[best].fd = segment_new (size, &child_slots[best].map);
-      if (child_slots[best].fd < 0)
-        return -1;
-      child_slots[best].size = size;
-      *fresh = TRUE;
-    }
-  g_atomic_int_set (&busy[best], 1);
-  *map = child_slots[best].map;
-  return child_slots[best].fd;
-}
-
-static int
-segment_error (GError **error)
-{
-  int saved = errno;
-
-  g_set_error (error, GNN_ERROR, GNN_ERROR_IO,
-               "cannot create a shared-memory segment for the batch: %s", g_strerror (saved));
-  return -1;
-}
-
-/* Stacks @items straight into a new segment (the default collation). */
-static int
-write_items (GnnProcessPool *pool,
-             guint       id,
-             GPtrArray  *items,
-             guint       n_fields,
-             gsize      *size_out,
-             int        *slot,
-             gboolean   *fresh,
-             GError    **error)
-{
-  g_autofree GnnFieldPlan *plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
-  gsize offset, size;
-  SegmentHeader *h;
-  SegmentTensor *ts;
-  guint8 *map;
-  int fd;
-
-  if (!gnn_default_collate_plan (items, n_fields, plans, error))
-    return -1;
-  size = align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
-  for (guint f = 0; f < n_fields; f++)
-    size += align_up (MAX (plans[f].n_bytes, 1));
-  fd = child_segment (pool, id, size, &map, slot, fresh);
-  if (fd < 0)
-    return segment_error (error);
-  h = (SegmentHeader *) map;
-  ts = (SegmentTensor *) (h + 1);
-  h->magic = SEGMENT_MAGIC;
-  h->n_tensors = n_fields;
-  offset = align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
-  for (guint f = 0; f < n_fields; f++)
-    {
-      ts[f].dtype = plans[f].dtype;
-      ts[f].ndim = plans[f].ndim;
-      memcpy (ts[f].shape, plans[f].shape, sizeof ts[f].shape);
-      ts[f].offset = offset;
-      ts[f].n_bytes = plans[f].n_bytes;
-      gnn_default_collate_fill (items, n_fields, f, &plans[f], map + offset);
-      offset += align_up (MAX (plans[f].n_bytes, 1));
-    }
-  if (*slot < 0)
-    munmap (map, size);
-  *size_out = size;
-  return fd;
-}
-
-/* Copies a collated batch into a new segment. */
-static int
-write_batch (GnnProcessPool *pool,
-             guint       id,
-             GPtrArray  *batch,
-             gsize      *size_out,
-             int        *slot,
-             gboolean   *fresh,
-             GError    **error)
-{
-  gsize offset, size;
-  SegmentHeader *h;
-  SegmentTensor *ts;
-  guint8 *map;
-  int fd;
-
-  size = align_up (sizeof (SegmentHeader) + batch->len * sizeof (SegmentTensor));
-  for (guint i = 0; i < batch->len; i++)
-    {
-      GnnTensorPrivate *p = gnn_tensor_priv (g_ptr_array_index (batch, i));
-
-      size += align_up (MAX ((gsize) p->numel * gnn_dtype_get_size (p->dtype), 1));
-    }
-  fd = child_segment (pool, id, size, &map, slot, fresh);
-  if (fd < 0)
-    return segment_error (error);
-  h = (SegmentHeader *) map;
-  ts = (SegmentTensor *) (h + 1);
-  h->magic = SEGMENT_MAGIC;
-  h->n_tensors = batch->len;
-  offset = align_up (sizeof (SegmentHeader) + batch->len * sizeof (SegmentTensor));
-  for (guint i = 0; i < batch->len; i++)
-    {
-      GnnTensor *t = g_ptr_array_index (batch, i);
-      GnnTensorPrivate *p = gnn_tensor_priv (t);
-      gsize n_bytes = (gsize) p->numel * gnn_dtype_get_size (p->dtype);
-      gint64 strides[GNN_MAX_DIMS];
-
-      ts[i].dtype = p->dtype;
-      ts[i].ndim = p->ndim;
-      memset (ts[i].shape, 0, sizeof ts[i].shape);
-      memcpy (ts[i].shape, p->shape, p->ndim * sizeof (gint64));
-      ts[i].offset = offset;
-      ts[i].n_bytes = n_bytes;
-      if (n_bytes > 0 && gnn_tensor_is_contiguous (t))
-        memcpy (map + offset, gnn_tensor_priv_data (p), n_bytes);
-      else if (n_bytes > 0)
-        {
-          gnn_contiguous_strides (p->shape, p->ndim, strides);
-          gnn_strided_copy (p->dtype, map + offset, strides, p->dtype,
-                            gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
-        }
-      offset += align_up (MAX (n_bytes, 1));
-    }
-  if (*slot < 0)
-    munmap (map, size);
-  *size_out = size;
-  return fd;
-}
-
-static void
-child_send_error (GnnProcessPool *pool,
-                  guint           id,
-                  int             sock,
-                  const Message  *task,
-                  GError         *error)
-{
-  const char *domain = g_quark_to_string (error->domain);
-  g_autofree char *text = g_strdup_printf ("DataLoader worker %u (pid %d): %s", id,
-                                           (int) getpid (), error->message);
-  gsize dlen = strlen (domain) + 1, mlen = MIN (strlen (text), MAX_MESSAGE - sizeof (Message) - dlen - 1);
-  g_autofree char *payload = g_malloc (dlen + mlen);
-  Message m = { GNN_MSG_ERROR, task->epoch, task->seq, error->code, 0, 0, (guint32) dlen };
-
-  memcpy (payload, domain, dlen);
-  memcpy (payload + dlen, text, mlen);
-  send_message (sock, &m, payload, dlen + mlen, -1, TRUE);
-}
-
-static void
-child_run_task (GnnProcessPool  *pool,
-                guint            id,
-                int              sock,
-                const Message   *task,
-                const gint64    *indices,
-                GnnEpoch       **stream,
-                guint           *stream_epoch_id)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) batch = NULL;
-  gboolean end = FALSE, fresh = FALSE;
-  gsize size = 0;
-  int fd = -1, slot = -1;
-
-  if (task->n >= 0)
-    {
-      g_autoptr(GPtrArray) items = NULL;
-      guint n_fields = 0;
-
-      items = gnn_fetch_items (pool->dataset, indices, (gsize) task->n,
-                               &pool->control->current_epoch, (gint) task->epoch,
-                               &n_fields, &error);
-      if (items == NULL && g_atomic_int_get (&pool->control->current_epoch) != (gint) task->epoch)
-        return;   /* the pass was dropped: nobody waits for this batch */
-      if (items != NULL && G_OBJECT_TYPE (pool->collate) == GNN_TYPE_COLLATE)
-        {
-          fd = write_items (pool, id, items, n_fields, &size, &slot, &fresh, &error);
-          if (fd < 0 && !g_error_matches (error, GNN_ERROR, GNN_ERROR_IO))
-            g_prefix_error (&error, "collate of the batch starting at sample index %"
-                            G_GINT64_FORMAT ": ", indices[0]);
-        }
-      else if (items != NULL)
-        {
-          batch = gnn_collate_collate (pool->collate, items, n_fields, &error);
-          if (batch != NULL)
-            fd = write_batch (pool, id, batch, &size, &slot, &fresh, &error);
-          else
-            g_prefix_error (&error, "collate of the batch starting at sample index %"
-                            G_GINT64_FORMAT ": ", indices[0]);
-        }
-    }
-  else
-    {
-      /* An iterable dataset: this worker's own stream, new every pass. */
-      if (*stream == NULL || *stream_epoch_id != task->epoch)
-        {
-          g_clear_pointer (stream, gnn_epoch_unref);
-          *stream = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (pool->dataset), pool->collate,
-                                            task->batch_size, task->drop_last, 1);
-          *stream_epoch_id = task->epoch;
-        }
-      batch = gnn_epoch_fetch_stream_batch (*stream, 0, &end, &error);
-      if (batch != NULL)
-        fd = write_batch (pool, id, batch, &size, &slot, &fresh, &error);
-    }
-
-  if (error != NULL)
-    child_send_error (pool, id, sock, task, error);
-  else if (end)
-    {
-      Message m = { GNN_MSG_END, task->epoch, task->seq, 0, 0, 0, 0 };
-
-      send_message (sock, &m, NULL, 0, -1, TRUE);
-    }
-  else
-    {
-      /* extra: the slot + 1 (0: one-off); drop_last: a new segment in the slot */
-      Message m = { GNN_MSG_BATCH, task->epoch, task->seq, (gint64) size, 0, fresh,
-                    (guint32) (slot + 1) };
-
-      send_message (sock, &m, NULL, 0, slot < 0 || fresh ? fd : -1, TRUE);
-    }
-  if (fd >= 0 && slot < 0)
-    close (fd);
-}
-
-G_GNUC_NORETURN static void
-child_main (GnnProcessPool *pool,
-            guint           id)
-{
-  Proc *me = &pool->procs[id];
-  int sock = me->child_fd;
-  guint8 *buf = g_malloc (MAX_MESSAGE);
-  GnnEpoch *stream = NULL;
-  guint stream_epoch_id = 0;
-
-  /* Only our own end of our own socket: the others' must see end of
-   * stream when their owners close them. */
-  for (guint i = 0; i < pool->num_workers; i++)
-    {
-      if (pool->procs[i].fd >= 0)
-        close (pool->procs[i].fd);
-      if (pool->procs[i].pidfd >= 0)
-        close (pool->procs[i].pidfd);
-      if (i != id && pool->procs[i].child_fd >= 0)
-        close (pool->procs[i].child_fd);
-    }
-  signal (SIGPIPE, SIG_IGN);
-  gnn_worker_info_set_current (me->info);
-  gnn_data_loader_emit_worker_init (pool->loader, me->info);
-
-  for (;;)
-    {
-      const Message *m = (const Message *) buf;
-      const gint64 *indices = (const gint64 *) (buf + sizeof (Message));
-      gpointer mapped = NULL;
-      gsize mapped_size = 0;
-      int fd = -1;
-      ssize_t r = receive_message (sock, buf, &fd);
-
-      if (r <= 0 || m->type == GNN_MSG_SHUTDOWN)
-        break;
-      if (m->type != GNN_MSG_TASK || g_atomic_int_get (&pool->control->current_epoch) != (gint) m->epoch)
-        {
-          if (fd >= 0)
-            close (fd);
-          continue;
-        }
-      if (fd >= 0)   /* many indices: in a memfd */
-        {
-          mapped_size = MAX ((gsize) m->n * sizeof (gint64), 1);
-          mapped = mmap (NULL, mapped_size, PROT_READ, MAP_SHARED, fd, 0);
-          close (fd);
-          if (mapped == MAP_FAILED)
-            break;
-          indices = mapped;
-        }
-      else if (m->n >= 0 && (gsize) r < sizeof (Message) + (gsize) m->n * sizeof (gint64))
-        break;
-      child_run_task (pool, id, sock, m, indices, &stream, &stream_epoch_id);
-      if (mapped != NULL)
-        munmap (mapped, mapped_size);
-    }
-  /* No cleanup: the parent's state is not ours to finalize. */
-  _exit (0);
 }
 
 /* --- the parent ----------------------------------------------------------- */
@@ -780,7 +305,7 @@ stop_children (GnnProcessPool *pool)
       Proc *p = &pool->procs[i];
 
       if (p->fd >= 0)
-        send_message (p->fd, &m, NULL, 0, -1, FALSE);
+        gnn_process_send_message (p->fd, &m, NULL, 0, -1, FALSE);
       close_fd (&p->fd);
     }
   for (;;)
@@ -825,18 +350,109 @@ stop_children (GnnProcessPool *pool)
     }
 }
 
-GnnProcessPool *
-gnn_process_pool_new (GnnDataLoader  *loader,
-                      GnnDataset     *dataset,
-                      GnnCollate     *collate,
-                      guint           num_workers,
-                      guint64         base_seed,
-                      GError        **error)
+static GnnBatchResult *read_result (GnnProcessPool *pool, guint i, guint epoch_id,
+                                    gboolean *dead, GError **error);
+static GError *death_error (GnnProcessPool *pool, guint i, gboolean block);
+
+/* Sends each spawned worker its setup and waits until it has rebuilt the
+ * dataset: a failure there (type not registered, a constructor error,
+ * the process dying) is an error of the loader's start. */
+static gboolean
+spawn_handshake (GnnProcessPool  *pool,
+                 GVariant        *setup,
+                 guint64          base_seed,
+                 GError         **error)
+{
+  for (guint i = 0; i < pool->num_workers; i++)
+    if (!gnn_spawn_send_setup (pool->procs[i].fd, setup, i, pool->num_workers, base_seed + i, error))
+      return FALSE;
+  for (guint i = 0; i < pool->num_workers; i++)
+    {
+      Proc *p = &pool->procs[i];
+      g_autoptr(GError) local = NULL;
+      GnnBatchResult *r = NULL;
+      gboolean dead = FALSE;
+
+      while (r == NULL && !dead && local == NULL)
+        {
+          struct pollfd fds[2] = { { p->fd, POLLIN, 0 }, { p->pidfd, POLLIN, 0 } };
+
+          if (poll (fds, 2, -1) < 0 && errno != EINTR)
+            dead = TRUE;
+          else if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
+            r = read_result (pool, i, 0, &dead, &local);
+          else if (fds[1].revents & POLLIN)
+            dead = TRUE;
+        }
+      if (r != NULL && r->error != NULL)
+        local = g_steal_pointer (&r->error);
+      g_clear_pointer (&r, gnn_batch_result_free);
+      if (local == NULL && dead)
+        local = death_error (pool, i, TRUE);
+      if (local == NULL && dead)
+        local = g_error_new (GNN_ERROR, GNN_ERROR_WORKER, "DataLoader worker %u did not start", i);
+      if (local != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The forked child: only its own end of its own socket stays open (the
+ * others' must see end of stream when their owners close them), then it
+ * serves and exits without finalizing the parent's state. */
+G_GNUC_NORETURN static void
+child_main (GnnProcessPool *pool,
+            guint           id)
+{
+  GnnProcessWorker w = { id, pool->procs[id].child_fd, pool->control, pool->dataset,
+                         pool->collate, pool->procs[id].info, pool->loader };
+
+  for (guint i = 0; i < pool->num_workers; i++)
+    {
+      if (pool->procs[i].fd >= 0)
+        close (pool->procs[i].fd);
+      if (pool->procs[i].pidfd >= 0)
+        close (pool->procs[i].pidfd);
+      if (i != id && pool->procs[i].child_fd >= 0)
+        close (pool->procs[i].child_fd);
+    }
+  gnn_process_worker_main (&w);
+  _exit (0);
+}
+
+static const GnnWorkerBackendVTable process_vtable;
+static void process_free (GnnWorkerBackend *backend);
+
+GnnWorkerBackend *
+gnn_process_backend_new (const GnnWorkerSetup  *setup,
+                         gboolean               spawn,
+                         GError               **error)
 {
   GnnProcessPool *pool = g_new0 (GnnProcessPool, 1);
+  GnnDataLoader *loader = setup->loader;
+  GnnDataset *dataset = setup->dataset;
+  GnnCollate *collate = setup->collate;
+  guint num_workers = setup->num_workers;
+  guint64 base_seed = setup->base_seed;
+  g_autoptr(GVariant) spawn_setup = NULL;
   gpointer control;
+  gsize control_size;
+  int control_fd;
 
-  g_atomic_ref_count_init (&pool->ref_count);
+  if (spawn)
+    {
+      /* A dataset that cannot be rebuilt fails here, before any process. */
+      spawn_setup = gnn_spawn_setup_new (dataset, collate, error);
+      if (spawn_setup == NULL)
+        {
+          g_free (pool);
+          return NULL;
+        }
+    }
+  gnn_worker_backend_init (&pool->parent, &process_vtable, num_workers);
   pool->loader = loader;
   pool->dataset = g_object_ref (dataset);
   pool->collate = g_object_ref (collate);
@@ -848,20 +464,21 @@ gnn_process_pool_new (GnnDataLoader  *loader,
       pool->procs[i].fd = pool->procs[i].child_fd = pool->procs[i].pidfd = -1;
       pool->procs[i].info = gnn_worker_info_new (i, num_workers, base_seed + i, dataset);
     }
-  control = mmap (NULL, sizeof (Control) + num_workers * SLOTS * sizeof (gint),
-                  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (control == MAP_FAILED)
+  /* The control page is a memfd, so that a spawned worker can map it too. */
+  control_size = sizeof (Control) + num_workers * SLOTS * sizeof (gint);
+  control_fd = gnn_process_memfd_new ("gnn-control", control_size, (guint8 **) &control);
+  if (control_fd < 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
                    "DataLoader: cannot map shared memory for the workers: %s", g_strerror (errno));
-      gnn_process_pool_unref (pool);
+      process_free (&pool->parent);
       return NULL;
     }
   pool->control = control;
   pool->shared = g_new (Shared, 1);
   g_atomic_ref_count_init (&pool->shared->ref_count);
   pool->shared->control = control;
-  pool->shared->size = sizeof (Control) + num_workers * SLOTS * sizeof (gint);
+  pool->shared->size = control_size;
   pool->cache = g_new0 (Segment *, num_workers * SLOTS);
   for (guint i = 0; i < num_workers; i++)
     {
@@ -871,7 +488,7 @@ gnn_process_pool_new (GnnDataLoader  *loader,
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
                        "DataLoader: cannot create a socket for worker %u: %s", i, g_strerror (errno));
-          gnn_process_pool_unref (pool);
+          process_free (&pool->parent);
           return NULL;
         }
       pool->procs[i].fd = sv[0];
@@ -880,15 +497,23 @@ gnn_process_pool_new (GnnDataLoader  *loader,
   for (guint i = 0; i < num_workers; i++)
     {
       Proc *p = &pool->procs[i];
-      GPid pid = gnn_worker_fork ();
+      GPid pid;
 
-      if (pid == 0)
-        child_main (pool, i);
-      if (pid < 0)
+      if (spawn)
+        pid = gnn_spawn_worker_start (p->child_fd, control_fd, error);
+      else
         {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
-                       "DataLoader: cannot fork worker process %u: %s", i, g_strerror (errno));
-          gnn_process_pool_unref (pool);
+          pid = gnn_worker_fork ();
+          if (pid == 0)
+            child_main (pool, i);
+          if (pid < 0)
+            g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
+                         "DataLoader: cannot fork worker process %u: %s", i, g_strerror (errno));
+        }
+      if (pid <= 0)
+        {
+          close (control_fd);
+          process_free (&pool->parent);
           return NULL;
         }
       p->pid = pid;
@@ -896,23 +521,22 @@ gnn_process_pool_new (GnnDataLoader  *loader,
       p->pidfd = (int) syscall (SYS_pidfd_open, (pid_t) pid, 0);
 #endif
     }
+  close (control_fd);
   for (guint i = 0; i < num_workers; i++)
     close_fd (&pool->procs[i].child_fd);
-  return pool;
+  if (spawn && !spawn_handshake (pool, spawn_setup, base_seed, error))
+    {
+      process_free (&pool->parent);
+      return NULL;
+    }
+  return &pool->parent;
 }
 
-GnnProcessPool *
-gnn_process_pool_ref (GnnProcessPool *pool)
+static void
+process_free (GnnWorkerBackend *backend)
 {
-  g_atomic_ref_count_inc (&pool->ref_count);
-  return pool;
-}
+  GnnProcessPool *pool = (GnnProcessPool *) backend;
 
-void
-gnn_process_pool_unref (GnnProcessPool *pool)
-{
-  if (!g_atomic_ref_count_dec (&pool->ref_count))
-    return;
   if (pool->control != NULL)
     stop_children (pool);
   for (guint i = 0; i < pool->num_workers; i++)
@@ -936,17 +560,13 @@ gnn_process_pool_unref (GnnProcessPool *pool)
   g_free (pool);
 }
 
-guint
-gnn_process_pool_get_size (GnnProcessPool *pool)
+static gboolean
+process_fits (GnnWorkerBackend *backend,
+              GnnDataset       *dataset,
+              GnnCollate       *collate)
 {
-  return pool->num_workers;
-}
+  GnnProcessPool *pool = (GnnProcessPool *) backend;
 
-gboolean
-gnn_process_pool_is_usable (GnnProcessPool *pool,
-                            GnnDataset     *dataset,
-                            GnnCollate     *collate)
-{
   if (pool->broken || pool->dataset != dataset)
     return FALSE;
   /* A default collation is as good as another. */
@@ -956,29 +576,42 @@ gnn_process_pool_is_usable (GnnProcessPool *pool,
   return TRUE;
 }
 
-guint
-gnn_process_pool_begin_epoch (GnnProcessPool *pool)
+static guint
+process_begin (GnnWorkerBackend *backend,
+               GnnEpoch         *epoch)
 {
+  GnnProcessPool *pool = (GnnProcessPool *) backend;
+
   if (++pool->last_epoch == 0 || pool->last_epoch > G_MAXINT)
     pool->last_epoch = 1;
   g_atomic_int_set (&pool->control->current_epoch, (gint) pool->last_epoch);
   return pool->last_epoch;
 }
 
-void
-gnn_process_pool_end_epoch (GnnProcessPool *pool,
-                            guint           epoch_id)
+/* Dropping the pass makes the children skip its tasks; a child stuck in
+ * the dataset is killed when the backend goes (after a short grace). */
+static char *
+process_stop (GnnWorkerBackend *backend,
+              GnnEpoch         *epoch,
+              guint             pass,
+              gboolean          abandon)
 {
-  g_atomic_int_compare_and_exchange (&pool->control->current_epoch, (gint) epoch_id, 0);
+  GnnProcessPool *pool = (GnnProcessPool *) backend;
+
+  g_atomic_int_compare_and_exchange (&pool->control->current_epoch, (gint) pass, 0);
+  if (abandon)
+    pool->broken = TRUE;
+  return NULL;
 }
 
-void
-gnn_process_pool_submit (GnnProcessPool *pool,
-                         guint           worker,
-                         GnnEpoch       *epoch,
-                         guint           epoch_id,
-                         gsize           seq)
+static void
+process_submit (GnnWorkerBackend *backend,
+                guint             worker,
+                GnnEpoch         *epoch,
+                guint             epoch_id,
+                gsize             seq)
 {
+  GnnProcessPool *pool = (GnnProcessPool *) backend;
   Proc *p = &pool->procs[worker];
   Message m = { GNN_MSG_TASK, epoch_id, seq, -1, epoch->batch_size, epoch->drop_last, 0 };
   const gint64 *indices = NULL;
@@ -995,17 +628,17 @@ gnn_process_pool_submit (GnnProcessPool *pool,
       m.n = (gint64) count;
     }
   if (count <= INLINE_INDICES)
-    send_message (p->fd, &m, indices, count * sizeof (gint64), -1, TRUE);
+    gnn_process_send_message (p->fd, &m, indices, count * sizeof (gint64), -1, TRUE);
   else
     {
       guint8 *map;
-      int fd = segment_new (count * sizeof (gint64), &map);
+      int fd = gnn_process_segment_new (count * sizeof (gint64), &map);
 
       if (fd < 0)
         return;   /* the batch never comes: a timeout, if one is set */
       memcpy (map, indices, count * sizeof (gint64));
       munmap (map, count * sizeof (gint64));
-      send_message (p->fd, &m, NULL, 0, fd, TRUE);
+      gnn_process_send_message (p->fd, &m, NULL, 0, fd, TRUE);
       close (fd);
     }
   /* A failed send means the worker died: receive reports it. */
@@ -1023,7 +656,7 @@ read_result (GnnProcessPool  *pool,
   const Message *m = (const Message *) pool->buffer;
   GnnBatchResult *r;
   int fd = -1;
-  ssize_t n = receive_message (pool->procs[i].fd, pool->buffer, &fd);
+  ssize_t n = gnn_process_receive_message (pool->procs[i].fd, pool->buffer, &fd);
 
   if (n <= 0)
     {
@@ -1085,6 +718,8 @@ read_result (GnnProcessPool  *pool,
     case GNN_MSG_END:
       r->end = TRUE;
       break;
+    case GNN_MSG_READY:
+      break;
     case GNN_MSG_ERROR:
       {
         const char *payload = (const char *) (m + 1);
@@ -1126,12 +761,14 @@ death_error (GnnProcessPool *pool,
   return g_error_new_literal (GNN_ERROR, GNN_ERROR_WORKER, how);
 }
 
-GnnBatchResult *
-gnn_process_pool_receive (GnnProcessPool  *pool,
-                          guint            epoch_id,
-                          gint64           deadline,
-                          GError         **error)
+static GnnBatchResult *
+process_receive (GnnWorkerBackend  *backend,
+                 GnnEpoch          *epoch,
+                 guint              epoch_id,
+                 gint64             deadline,
+                 GError           **error)
 {
+  GnnProcessPool *pool = (GnnProcessPool *) backend;
   guint n = pool->num_workers;
   struct pollfd fds[2 * (n > 0 ? n : 1)];
 
@@ -1207,3 +844,7 @@ gnn_process_pool_receive (GnnProcessPool  *pool,
         }
     }
 }
+
+static const GnnWorkerBackendVTable process_vtable = {
+  process_begin, process_submit, process_receive, process_stop, process_fits, process_free,
+};

@@ -1,0 +1,440 @@
+/* gnn-process-worker.c: the serving loop of a worker process (forked or
+ * spawned) and the wire protocol both ends speak
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "data/gnn-process-private.h"
+
+/* --- messages ------------------------------------------------------------- */
+
+/* Sends a message, with @fd attached unless it is -1. */
+gboolean
+gnn_process_send_message (int            sock,
+              const Message *m,
+              const void    *payload,
+              gsize          payload_len,
+              int            fd,
+              gboolean       block)
+{
+  struct iovec iov[2] = {
+    { (void *) m, sizeof *m },
+    { (void *) payload, payload_len },
+  };
+  union { char buf[CMSG_SPACE (sizeof (int))]; struct cmsghdr align; } control;
+  struct msghdr msg = { 0 };
+  ssize_t r;
+
+  msg.msg_iov = iov;
+  msg.msg_iovlen = payload_len > 0 ? 2 : 1;
+  if (fd >= 0)
+    {
+      struct cmsghdr *c;
+
+      memset (&control, 0, sizeof control);
+      msg.msg_control = control.buf;
+      msg.msg_controllen = sizeof control.buf;
+      c = CMSG_FIRSTHDR (&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN (sizeof (int));
+      memcpy (CMSG_DATA (c), &fd, sizeof (int));
+    }
+  do
+    r = sendmsg (sock, &msg, MSG_NOSIGNAL | (block ? 0 : MSG_DONTWAIT));
+  while (r < 0 && errno == EINTR);
+  return r == (ssize_t) (sizeof *m + payload_len);
+}
+
+/* Receives one message into @buf (MAX_MESSAGE bytes); *@fd gets an attached
+ * descriptor or -1. Returns the size, 0 at end of stream, -1 on error. */
+ssize_t
+gnn_process_receive_message (int    sock,
+                 guint8 *buf,
+                 int    *fd)
+{
+  struct iovec iov = { buf, MAX_MESSAGE };
+  union { char buf[CMSG_SPACE (sizeof (int))]; struct cmsghdr align; } control;
+  struct msghdr msg = { 0 };
+  ssize_t r;
+
+  *fd = -1;
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.buf;
+  msg.msg_controllen = sizeof control.buf;
+  do
+    r = recvmsg (sock, &msg, MSG_CMSG_CLOEXEC);
+  while (r < 0 && errno == EINTR);
+  if (r > 0)
+    for (struct cmsghdr *c = CMSG_FIRSTHDR (&msg); c != NULL; c = CMSG_NXTHDR (&msg, c))
+      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+        memcpy (fd, CMSG_DATA (c), sizeof (int));
+  if (r > 0 && ((msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || r < (ssize_t) sizeof (Message)))
+    {
+      if (*fd >= 0)
+        close (*fd);
+      *fd = -1;
+      errno = EPROTO;
+      return -1;
+    }
+  return r;
+}
+
+/* A new memfd of @size bytes mapped read-write, or -1. */
+int
+gnn_process_segment_new (gsize    size,
+                         guint8 **map)
+{
+  return gnn_process_memfd_new ("gnn-batch", size, map);
+}
+
+int
+gnn_process_memfd_new (const char  *name,
+                       gsize        size,
+                       guint8     **map)
+{
+  int fd = memfd_create (name, MFD_CLOEXEC);
+
+  if (fd < 0)
+    return -1;
+  if (ftruncate (fd, (off_t) size) != 0)
+    {
+      close (fd);
+      return -1;
+    }
+  *map = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (*map == MAP_FAILED)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+gsize
+gnn_process_align_up (gsize n)
+{
+  return (n + ALIGN - 1) & ~(gsize) (ALIGN - 1);
+}
+
+/* --- the child ------------------------------------------------------------ */
+
+/* The worker's slots (only ever used in a child process). */
+static struct { int fd; guint8 *map; gsize size; } child_slots[SLOTS];
+
+/* A segment of at least @size bytes: a free slot (*@slot >= 0, *@fresh when
+ * it had to be (re)made) or a one-off segment (*@slot = -1). Returns the fd
+ * (owned by the slot, or by the caller for a one-off segment). */
+static int
+child_segment (GnnProcessWorker *w,
+               guint           id,
+               gsize           size,
+               guint8        **map,
+               int            *slot,
+               gboolean       *fresh)
+{
+  gint *busy = &w->control->busy[id * SLOTS];
+  int best = -1;
+
+  *fresh = FALSE;
+  for (int k = 0; k < SLOTS; k++)
+    if (!g_atomic_int_get (&busy[k]))
+      {
+        if (child_slots[k].size == size)
+          {
+            best = k;
+            break;
+          }
+        if (best < 0)
+          best = k;
+      }
+  *slot = best;
+  if (best < 0)
+    return gnn_process_segment_new (size, map);
+  if (child_slots[best].size != size)
+    {
+      if (child_slots[best].size > 0)
+        {
+          munmap (child_slots[best].map, child_slots[best].size);
+          close (child_slots[best].fd);
+          child_slots[best].size = 0;
+        }
+      child_slots[best].fd = gnn_process_segment_new (size, &child_slots[best].map);
+      if (child_slots[best].fd < 0)
+        return -1;
+      child_slots[best].size = size;
+      *fresh = TRUE;
+    }
+  g_atomic_int_set (&busy[best], 1);
+  *map = child_slots[best].map;
+  return child_slots[best].fd;
+}
+
+static int
+segment_error (GError **error)
+{
+  int saved = errno;
+
+  g_set_error (error, GNN_ERROR, GNN_ERROR_IO,
+               "cannot create a shared-memory segment for the batch: %s", g_strerror (saved));
+  return -1;
+}
+
+/* Stacks @items straight into a new segment (the default collation). */
+static int
+write_items (GnnProcessWorker *w,
+             guint       id,
+             GPtrArray  *items,
+             guint       n_fields,
+             gsize      *size_out,
+             int        *slot,
+             gboolean   *fresh,
+             GError    **error)
+{
+  g_autofree GnnFieldPlan *plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
+  gsize offset, size;
+  SegmentHeader *h;
+  SegmentTensor *ts;
+  guint8 *map;
+  int fd;
+
+  if (!gnn_default_collate_plan (items, n_fields, plans, error))
+    return -1;
+  size = gnn_process_align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
+  for (guint f = 0; f < n_fields; f++)
+    size += gnn_process_align_up (MAX (plans[f].n_bytes, 1));
+  fd = child_segment (w, id, size, &map, slot, fresh);
+  if (fd < 0)
+    return segment_error (error);
+  h = (SegmentHeader *) map;
+  ts = (SegmentTensor *) (h + 1);
+  h->magic = SEGMENT_MAGIC;
+  h->n_tensors = n_fields;
+  offset = gnn_process_align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
+  for (guint f = 0; f < n_fields; f++)
+    {
+      ts[f].dtype = plans[f].dtype;
+      ts[f].ndim = plans[f].ndim;
+      memcpy (ts[f].shape, plans[f].shape, sizeof ts[f].shape);
+      ts[f].offset = offset;
+      ts[f].n_bytes = plans[f].n_bytes;
+      gnn_default_collate_fill (items, n_fields, f, &plans[f], map + offset);
+      offset += gnn_process_align_up (MAX (plans[f].n_bytes, 1));
+    }
+  if (*slot < 0)
+    munmap (map, size);
+  *size_out = size;
+  return fd;
+}
+
+/* Copies a collated batch into a new segment. */
+static int
+write_batch (GnnProcessWorker *w,
+             guint       id,
+             GPtrArray  *batch,
+             gsize      *size_out,
+             int        *slot,
+             gboolean   *fresh,
+             GError    **error)
+{
+  gsize offset, size;
+  SegmentHeader *h;
+  SegmentTensor *ts;
+  guint8 *map;
+  int fd;
+
+  size = gnn_process_align_up (sizeof (SegmentHeader) + batch->len * sizeof (SegmentTensor));
+  for (guint i = 0; i < batch->len; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (g_ptr_array_index (batch, i));
+
+      size += gnn_process_align_up (MAX ((gsize) p->numel * gnn_dtype_get_size (p->dtype), 1));
+    }
+  fd = child_segment (w, id, size, &map, slot, fresh);
+  if (fd < 0)
+    return segment_error (error);
+  h = (SegmentHeader *) map;
+  ts = (SegmentTensor *) (h + 1);
+  h->magic = SEGMENT_MAGIC;
+  h->n_tensors = batch->len;
+  offset = gnn_process_align_up (sizeof (SegmentHeader) + batch->len * sizeof (SegmentTensor));
+  for (guint i = 0; i < batch->len; i++)
+    {
+      GnnTensor *t = g_ptr_array_index (batch, i);
+      GnnTensorPrivate *p = gnn_tensor_priv (t);
+      gsize n_bytes = (gsize) p->numel * gnn_dtype_get_size (p->dtype);
+      gint64 strides[GNN_MAX_DIMS];
+
+      ts[i].dtype = p->dtype;
+      ts[i].ndim = p->ndim;
+      memset (ts[i].shape, 0, sizeof ts[i].shape);
+      memcpy (ts[i].shape, p->shape, p->ndim * sizeof (gint64));
+      ts[i].offset = offset;
+      ts[i].n_bytes = n_bytes;
+      if (n_bytes > 0 && gnn_tensor_is_contiguous (t))
+        memcpy (map + offset, gnn_tensor_priv_data (p), n_bytes);
+      else if (n_bytes > 0)
+        {
+          gnn_contiguous_strides (p->shape, p->ndim, strides);
+          gnn_strided_copy (p->dtype, map + offset, strides, p->dtype,
+                            gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
+        }
+      offset += gnn_process_align_up (MAX (n_bytes, 1));
+    }
+  if (*slot < 0)
+    munmap (map, size);
+  *size_out = size;
+  return fd;
+}
+
+void
+gnn_process_send_error (guint          id,
+                        int            sock,
+                        const Message *task,
+                        GError        *error)
+{
+  const char *domain = g_quark_to_string (error->domain);
+  g_autofree char *text = g_strdup_printf ("DataLoader worker %u (pid %d): %s", id,
+                                           (int) getpid (), error->message);
+  gsize dlen = strlen (domain) + 1, mlen = MIN (strlen (text), MAX_MESSAGE - sizeof (Message) - dlen - 1);
+  g_autofree char *payload = g_malloc (dlen + mlen);
+  Message m = { GNN_MSG_ERROR, task->epoch, task->seq, error->code, 0, 0, (guint32) dlen };
+
+  memcpy (payload, domain, dlen);
+  memcpy (payload + dlen, text, mlen);
+  gnn_process_send_message (sock, &m, payload, dlen + mlen, -1, TRUE);
+}
+
+/* The default collation's stacking straight into a segment, for
+ * gnn_fetch_and_collate. */
+typedef struct
+{
+  GnnProcessWorker *w;
+  gsize             size;
+  int               slot;
+  gboolean          fresh;
+  int               fd;
+} Stacking;
+
+static gboolean
+stack_into_segment (gpointer    data,
+                    GPtrArray  *items,
+                    guint       n_fields,
+                    GError    **error)
+{
+  Stacking *st = data;
+
+  st->fd = write_items (st->w, st->w->id, items, n_fields, &st->size, &st->slot, &st->fresh, error);
+  return st->fd >= 0;
+}
+
+static void
+child_run_task (GnnProcessWorker  *w,
+                const Message     *task,
+                const gint64      *indices,
+                GnnEpoch         **stream,
+                guint             *stream_epoch_id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  Stacking st = { w, 0, -1, FALSE, -1 };
+  gboolean end = FALSE, stacked = FALSE;
+
+  if (task->n >= 0)
+    {
+      batch = gnn_fetch_and_collate (w->dataset, w->collate, indices, (gsize) task->n,
+                                     &w->control->current_epoch, (gint) task->epoch,
+                                     stack_into_segment, &st, &stacked, &error);
+      if (error != NULL && g_atomic_int_get (&w->control->current_epoch) != (gint) task->epoch)
+        return;   /* the pass was dropped: nobody waits for this batch */
+      if (stacked && error != NULL && !g_error_matches (error, GNN_ERROR, GNN_ERROR_IO))
+        gnn_prefix_collate_error (&error, indices[0]);
+    }
+  else
+    {
+      /* An iterable dataset: this worker's own stream, new every pass. */
+      if (*stream == NULL || *stream_epoch_id != task->epoch)
+        {
+          g_clear_pointer (stream, gnn_epoch_unref);
+          *stream = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (w->dataset), w->collate,
+                                            task->batch_size, task->drop_last, 1);
+          *stream_epoch_id = task->epoch;
+        }
+      batch = gnn_epoch_fetch_stream_batch (*stream, 0, &end, &error);
+    }
+  if (batch != NULL)
+    st.fd = write_batch (w, w->id, batch, &st.size, &st.slot, &st.fresh, &error);
+
+  if (error != NULL)
+    gnn_process_send_error (w->id, w->sock, task, error);
+  else if (end)
+    {
+      Message m = { GNN_MSG_END, task->epoch, task->seq, 0, 0, 0, 0 };
+
+      gnn_process_send_message (w->sock, &m, NULL, 0, -1, TRUE);
+    }
+  else
+    {
+      /* extra: the slot + 1 (0: one-off); drop_last: a new segment in the slot */
+      Message m = { GNN_MSG_BATCH, task->epoch, task->seq, (gint64) st.size, 0, st.fresh,
+                    (guint32) (st.slot + 1) };
+
+      gnn_process_send_message (w->sock, &m, NULL, 0, st.slot < 0 || st.fresh ? st.fd : -1, TRUE);
+    }
+  if (st.fd >= 0 && st.slot < 0)
+    close (st.fd);
+}
+
+void
+gnn_process_worker_main (GnnProcessWorker *w)
+{
+  guint8 *buf = g_malloc (MAX_MESSAGE);
+  GnnEpoch *stream = NULL;
+  guint stream_epoch_id = 0;
+
+  signal (SIGPIPE, SIG_IGN);
+  gnn_worker_info_set_current (w->info);
+  if (w->loader != NULL)
+    gnn_data_loader_emit_worker_init (w->loader, w->info);
+
+  for (;;)
+    {
+      const Message *m = (const Message *) buf;
+      const gint64 *indices = (const gint64 *) (buf + sizeof (Message));
+      gpointer mapped = NULL;
+      gsize mapped_size = 0;
+      int fd = -1;
+      ssize_t r = gnn_process_receive_message (w->sock, buf, &fd);
+
+      if (r <= 0 || m->type == GNN_MSG_SHUTDOWN)
+        break;
+      if (m->type != GNN_MSG_TASK || g_atomic_int_get (&w->control->current_epoch) != (gint) m->epoch)
+        {
+          if (fd >= 0)
+            close (fd);
+          continue;
+        }
+      if (fd >= 0)   /* many indices: in a memfd */
+        {
+          mapped_size = MAX ((gsize) m->n * sizeof (gint64), 1);
+          mapped = mmap (NULL, mapped_size, PROT_READ, MAP_SHARED, fd, 0);
+          close (fd);
+          if (mapped == MAP_FAILED)
+            break;
+          indices = mapped;
+        }
+      else if (m->n >= 0 && (gsize) r < sizeof (Message) + (gsize) m->n * sizeof (gint64))
+        break;
+      child_run_task (w, m, indices, &stream, &stream_epoch_id);
+      if (mapped != NULL)
+        munmap (mapped, mapped_size);
+    }
+  g_free (buf);
+}

@@ -1,0 +1,157 @@
+/* Resuming a pass mid-epoch: the batches (and worker seeds) the
+ * uninterrupted run would have yielded, in every worker mode and count. */
+#include <string.h>
+#include <gnn/gnn.h>
+
+#include "data-test-util.h"
+
+typedef struct { GnnWorkerMode mode; gint workers; } Config;
+
+static const Config configs[] = {
+  { GNN_WORKER_MODE_THREADS, 0 }, { GNN_WORKER_MODE_THREADS, 1 }, { GNN_WORKER_MODE_THREADS, 3 },
+  { GNN_WORKER_MODE_PROCESSES, 2 }, { GNN_WORKER_MODE_SPAWN, 2 },
+};
+
+/* Appends (index, worker seed) of every item of the next @n batches (all
+ * with n < 0) to @out; returns the number of batches read. */
+static gint
+take (GnnDataLoaderIter *iter, gint n, GArray *out)
+{
+  GPtrArray *batch;
+  gint k = 0;
+
+  while ((n < 0 || k < n) && gnn_data_loader_iter_next (iter, &batch, NULL))
+    {
+      gint64 size = gnn_tensor_get_size (g_ptr_array_index (batch, 0), 0, NULL);
+
+      for (gint64 i = 0; i < size; i++)
+        {
+          gint64 v[2] = {
+            (gint64) gnn_tensor_get_element (g_ptr_array_index (batch, 0), &i, 1, NULL),
+            (gint64) gnn_tensor_get_element (g_ptr_array_index (batch, 2), &i, 1, NULL),
+          };
+
+          g_array_append_vals (out, v, 2);
+        }
+      g_ptr_array_unref (batch);
+      k++;
+    }
+  return k;
+}
+
+static GnnDataLoader *
+make_loader (Probe *ds, const Config *c, gboolean own_sampler)
+{
+  GnnDataLoader *l = loader_new (GNN_DATASET (ds), 4, !own_sampler, c->workers, c->mode);
+
+  if (own_sampler)
+    {
+      g_autoptr(GnnGenerator) g = gnn_generator_new (99);
+      g_autoptr(GnnRandomSampler) s = gnn_random_sampler_new (GNN_DATASET (ds), FALSE, -1, g, NULL);
+
+      g_object_set (l, "sampler", s, NULL);
+    }
+  return l;
+}
+
+/* Two passes straight, against: k batches, state saved, loader dropped, a
+ * new loader (another worker mode/count) resumed from the state printed
+ * and parsed back, then the rest and the next pass. */
+static void
+check_resume (gboolean own_sampler)
+{
+  g_autoptr(Probe) ds = probe_new (23, FALSE);
+
+  for (gsize a = 0; a < G_N_ELEMENTS (configs); a++)
+    for (gint k = 0; k <= 6; k += 3)
+      {
+        const Config *b = &configs[(a + 1 + (gsize) k) % G_N_ELEMENTS (configs)];
+        g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_autofree char *text = NULL;
+        g_autoptr(GVariant) parsed = NULL;
+        g_autoptr(GError) error = NULL;
+
+        {
+          g_autoptr(GnnDataLoader) l = make_loader (ds, &configs[a], own_sampler);
+
+          for (int pass = 0; pass < 2; pass++)
+            {
+              g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, NULL);
+
+              take (it, -1, want);
+            }
+        }
+        {
+          g_autoptr(GnnDataLoader) l = make_loader (ds, &configs[a], own_sampler);
+          g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, NULL);
+          g_autoptr(GVariant) state = NULL;
+
+          g_assert_cmpint (take (it, k, got), ==, k);
+          state = gnn_data_loader_get_state (l);
+          text = g_variant_print (state, TRUE);
+        }
+        parsed = g_variant_parse (NULL, text, NULL, NULL, &error);
+        g_assert_no_error (error);
+        {
+          g_autoptr(GnnDataLoader) l = make_loader (ds, b, own_sampler);
+
+          g_assert_true (gnn_data_loader_load_state (l, parsed, &error));
+          for (int pass = 0; pass < 2; pass++)
+            {
+              g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, &error);
+
+              g_assert_no_error (error);
+              take (it, -1, got);
+            }
+        }
+        /* indices always; worker seeds when the worker count is the same */
+        g_assert_cmpuint (got->len, ==, want->len);
+        for (guint i = 0; i < want->len; i += 2)
+          {
+            g_assert_cmpint (g_array_index (got, gint64, i), ==, g_array_index (want, gint64, i));
+            if (b->workers == configs[a].workers)
+              g_assert_cmpint (g_array_index (got, gint64, i + 1), ==, g_array_index (want, gint64, i + 1));
+          }
+      }
+}
+
+static void
+test_resume_shuffled (void)
+{
+  check_resume (FALSE);
+}
+
+static void
+test_resume_with_own_sampler_generator (void)
+{
+  check_resume (TRUE);
+}
+
+static void
+test_bad_state (void)
+{
+  g_autoptr(Probe) ds = probe_new (5, FALSE);
+  g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 2, TRUE, 0, GNN_WORKER_MODE_THREADS);
+  g_autoptr(GVariant) bad = g_variant_ref_sink (g_variant_new_int32 (3));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (gnn_data_loader_load_state (l, bad, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TYPE);
+  g_clear_error (&error);
+  g_assert_null (gnn_data_loader_iter_new_from_state (l, bad, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TYPE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_type_ensure (probe_get_type ());
+  gnn_worker_main_if_worker ();
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/data/resume/shuffled", test_resume_shuffled);
+  g_test_add_func ("/data/resume/own-sampler-generator", test_resume_with_own_sampler_generator);
+  g_test_add_func ("/data/resume/bad-state", test_bad_state);
+  return g_test_run ();
+}

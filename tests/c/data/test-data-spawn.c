@@ -1,0 +1,158 @@
+/* Spawned workers (GNN_WORKER_MODE_SPAWN): datasets rebuilt from their type
+ * name and properties, and clear errors at the loader's start for those
+ * that cannot be. (The behaviours shared with forked workers run in
+ * test-data-processes.c, once per backend.) */
+#include <string.h>
+#include <sys/wait.h>
+#include <gnn/gnn.h>
+
+#include "data-test-util.h"
+
+/* A dataset with a property that cannot cross a process boundary. */
+typedef struct
+{
+  GnnDataset parent_instance;
+  gpointer   handle;
+} Opaque;
+typedef struct { GnnDatasetClass parent_class; } OpaqueClass;
+G_DEFINE_TYPE (Opaque, opaque, GNN_TYPE_DATASET)
+
+static gint64 opaque_get_length (GnnDataset *ds) { return 3; }
+
+static void
+opaque_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  g_value_set_pointer (value, ((Opaque *) object)->handle);
+}
+
+static void
+opaque_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  ((Opaque *) object)->handle = g_value_get_pointer (value);
+}
+
+static void
+opaque_class_init (OpaqueClass *klass)
+{
+  G_OBJECT_CLASS (klass)->get_property = opaque_get_property;
+  G_OBJECT_CLASS (klass)->set_property = opaque_set_property;
+  GNN_DATASET_CLASS (klass)->get_length = opaque_get_length;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), 1,
+                                   g_param_spec_pointer ("handle", NULL, NULL, G_PARAM_READWRITE));
+}
+
+static void opaque_init (Opaque *self) { }
+
+static void
+assert_no_children (void)
+{
+  int status;
+
+  g_assert_cmpint (waitpid (-1, &status, WNOHANG), ==, -1);
+}
+
+/* Seed 000's pitfall, the C way: configuration changed after construction
+ * is what every worker sees (it is rebuilt from the current properties). */
+static void
+test_workers_see_current_configuration (void)
+{
+  g_autoptr(Probe) ds = probe_new (4, TRUE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 1, FALSE, 2, GNN_WORKER_MODE_SPAWN);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) order = NULL;
+
+  g_object_set (ds, "length", (gint64) 9, NULL);
+  order = run_epoch (loader, 5, NULL, &error);
+  g_assert_no_error (error);
+  assert_each_index_once (order, 9);
+}
+
+static void
+test_property_that_does_not_serialize (void)
+{
+  Opaque *ds = g_object_new (opaque_get_type (), "handle", (gpointer) &opaque_parent_class, NULL);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 1, FALSE, 2, GNN_WORKER_MODE_SPAWN);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (gnn_data_loader_iter (loader, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_cmpstr (error->message, ==, "cannot rebuild Opaque in a spawned worker: "
+                   "property 'handle' (gpointer) does not serialize");
+  assert_no_children ();
+  g_object_unref (ds);
+}
+
+/* A TensorDataset's tensors are not properties: the rebuilt dataset would
+ * differ, and the loader says so at its start instead of serving it. */
+static void
+test_state_outside_properties_fails_at_start (void)
+{
+  g_autoptr(GnnTensor) y = gnn_tensor_arange (0, 6, 1, GNN_DTYPE_I64, NULL);
+  GnnTensor *ts[] = { y };
+  g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (ts, 1, NULL);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_SPAWN);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (gnn_data_loader_iter (loader, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
+  g_assert_nonnull (strstr (error->message, "cannot rebuild GnnTensorDataset in a spawned worker: "
+                                            "rebuilt from its properties it has length 0, "
+                                            "the parent's has 6"));
+  assert_no_children ();
+}
+
+static gint stop_spinning;
+
+static gpointer
+spin (gpointer data)
+{
+  /* Busy, and often inside malloc: what a forked child could inherit locked. */
+  while (!g_atomic_int_get (&stop_spinning))
+    {
+      g_free (g_malloc (64));
+      g_usleep (50);   /* busy, without taking the test's two cores */
+    }
+  return NULL;
+}
+
+/* PROCESSES mode in a parent with live threads spawns its workers instead
+ * of forking (one warning), and never hangs. */
+static void
+test_threaded_parent_does_not_fork (void)
+{
+  g_autoptr(Probe) ds = probe_new (12, TRUE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 2, GNN_WORKER_MODE_PROCESSES);
+  GThread *threads[2];
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("spin", spin, NULL);
+  g_test_expect_message ("Gnn", G_LOG_LEVEL_WARNING, "DataLoader: this process runs 2 other threads (*); forking*");
+  for (int epoch = 0; epoch < 50; epoch++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) order = run_epoch (loader, 5, NULL, &error);
+
+      g_assert_no_error (error);
+      assert_each_index_once (order, 12);
+    }
+  g_test_assert_expected_messages ();
+  g_atomic_int_set (&stop_spinning, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+  assert_no_children ();
+}
+
+int
+main (int argc, char **argv)
+{
+  g_type_ensure (probe_get_type ());
+  gnn_worker_main_if_worker ();
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/data/spawn/workers-see-current-configuration", test_workers_see_current_configuration);
+  g_test_add_func ("/data/spawn/property-that-does-not-serialize", test_property_that_does_not_serialize);
+  g_test_add_func ("/data/spawn/state-outside-properties-fails-at-start", test_state_outside_properties_fails_at_start);
+  g_test_add_func ("/data/spawn/threaded-parent-does-not-fork", test_threaded_parent_does_not_fork);
+  return g_test_run ();
+}
