@@ -17,14 +17,45 @@ struct _GnnConcatDataset
   gint64     *cumulative_sizes;
 };
 
-G_DEFINE_FINAL_TYPE (GnnConcatDataset, gnn_concat_dataset, GNN_TYPE_DATASET)
+static void gnn_concat_dataset_initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (GnnConcatDataset, gnn_concat_dataset, GNN_TYPE_DATASET,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                      gnn_concat_dataset_initable_iface_init))
+
+static gboolean
+check_not_empty (GnnConcatDataset  *self,
+                 GError           **error)
+{
+  if (self->datasets->len > 0)
+    return TRUE;
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "datasets should not be an empty iterable");
+  return FALSE;
+}
+
+/* Built from properties alone there is nothing to concatenate (the parts are
+ * not a property yet): g_initable_new refuses instead of an empty dataset. */
+static gboolean
+gnn_concat_dataset_initable_init (GInitable     *initable,
+                                  GCancellable  *cancellable,
+                                  GError       **error)
+{
+  return check_not_empty (GNN_CONCAT_DATASET (initable), error);
+}
+
+static void
+gnn_concat_dataset_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = gnn_concat_dataset_initable_init;
+}
 
 static gint64
 gnn_concat_dataset_get_length_impl (GnnDataset *dataset)
 {
   GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
 
-  return self->cumulative_sizes[self->datasets->len - 1];
+  return self->datasets->len > 0 ? self->cumulative_sizes[self->datasets->len - 1] : 0;
 }
 
 static void
@@ -34,7 +65,11 @@ gnn_concat_dataset_get_item_impl (GnnDataset  *dataset,
                                   GError     **error)
 {
   GnnConcatDataset *self = GNN_CONCAT_DATASET (dataset);
-  guint lo = 0, hi = self->datasets->len - 1;
+  guint lo = 0, hi;
+
+  if (!check_not_empty (self, error))
+    return;
+  hi = self->datasets->len - 1;
 
   /* bisect_right: the first part whose cumulative size exceeds index */
   while (lo < hi)

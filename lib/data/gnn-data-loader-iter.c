@@ -166,7 +166,12 @@ gnn_data_loader_iter_new_internal (GnnDataLoader    *loader,
   self->backend = gnn_worker_backend_ref (backend);
   self->pass = backend->vtable->begin (backend, epoch);
   self->n_workers = backend->num_workers;
-  self->capacity = (gsize) prefetch_factor * self->n_workers;
+  /* prefetch_factor is a hint, as in torch: beyond the batches of the pass
+   * (or 65536 in flight) more slots would only cost memory — a huge factor
+   * must not become a huge allocation. */
+  self->capacity = MIN ((gsize) prefetch_factor * self->n_workers,
+                        MIN (self->n_batches - self->next_send, (gsize) 65536));
+  self->capacity = MAX (self->capacity, 1);
   self->ring = g_new0 (GnnBatchResult *, self->capacity);
   if (epoch->iterable)
     {

@@ -178,7 +178,9 @@ static void
 gnn_data_loader_class_init (GnnDataLoaderClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  /* CONSTRUCT: a loader rebuilt from its properties (spawn workers, other
+   * ranks) gets every value, and g_object_new alone gives a valid loader. */
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS;
 
   object_class->get_property = gnn_data_loader_get_property;
   object_class->set_property = gnn_data_loader_set_property;

@@ -222,8 +222,10 @@ class Data(unittest.TestCase):
         self.assertEqual(loader.get_property('worker-mode'), Gnn.WorkerMode.PROCESSES)
         self.assertEqual([b.tolist() for b in loader], [[0, 2, 4], [6, 8, 10], [12, 14, 16],
                                                         [18]])
+        self.assertEqual(Gnn.DataLoader(ds, num_workers=1, multiprocessing_context='spawn')
+                         .get_property('worker-mode'), Gnn.WorkerMode.SPAWN)
         with self.assertRaises(ValueError):
-            Gnn.DataLoader(ds, multiprocessing_context='spawn')
+            Gnn.DataLoader(ds, multiprocessing_context='bogus')
         self.assertEqual(len(Gnn.Subset(ds, [1, 3])), 2)
         self.assertEqual(len(Gnn.ConcatDataset([ds, ds])), 20)
 

@@ -46,13 +46,9 @@ __asan_default_options (void)
  *     next() aborts in g_malloc ("failed to allocate 120259084232 bytes").
  */
 static const char *const pending[] = {
-  "GnnDistributedDataParallel",   /* needs an MPI world: tests/mpi/test-mpi.c builds it with g_initable_new + properties */
+  /* data: the parts of a ConcatDataset are not a property yet, so it cannot
+   * be rebuilt from properties (bare construction is refused cleanly). */
   "GnnConcatDataset",
-  "GnnDataLoader",
-  "GnnDistributedSampler",
-  "GnnRandomSampler",
-  "GnnSequentialSampler",
-  "GnnWeightedRandomSampler",
 };
 
 static Fixtures fixtures;
