@@ -32,6 +32,12 @@ DATA_DIR = '/usr/share/datasets/fashion-mnist'
 PIXEL_MEAN, PIXEL_STD = 0.2860, 0.3530
 N_TRAIN = 60000
 TARGET_TIME = 0.5
+# GEMM FLOPs per sample of (conv1, conv2, fc1, fc2): 2 × outputs × fan-in
+LAYER_FLOPS = (2 * 32 * 28 * 28 * 9, 2 * 64 * 14 * 14 * 32 * 9, 2 * 128 * 3136, 2 * 10 * 128)
+# the backward doubles each layer (input and weight gradients) except conv1,
+# whose input (the images) needs no gradient
+FORWARD_FLOPS = sum(LAYER_FLOPS)
+TRAIN_FLOPS = FORWARD_FLOPS + LAYER_FLOPS[0] + 2 * sum(LAYER_FLOPS[1:])
 
 
 def parse_args():
@@ -146,10 +152,15 @@ def main():
         sys.exit(f'cnn.py: Fashion-MNIST not found in {args.data_dir} (install dataset-fashion-mnist)')
     exe = os.path.abspath(os.path.join(args.build_dir, 'bench', 'bench-cnn'))
     if not args.no_build:
-        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-cnn'],
+        build = subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-cnn', 'bench/bench-tensor'],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if build.returncode != 0:
             sys.exit(f'cnn.py: building failed:\n{build.stdout}')
+
+    for name in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS'):
+        os.environ[name] = str(args.threads)
+    from train import sgemm_peak   # bench/train.py: bench-tensor's sgemm 1024² GFLOP/s
+    peak = sgemm_peak(args.build_dir)
 
     load_before = os.getloadavg()
     runs = {'gnn': [], 'torch': []}
@@ -173,19 +184,31 @@ def main():
         print(f'# {name} runs: ' + ', '.join(f'train {r["train"]:.2f} s forward {r["forward"]:.2f} s '
                                              f'loss {r["loss"]:.4f}' for r in runs[side]))
     print()
-    print('| pass | Gnn s | PyTorch s | Gnn epoch s | PyTorch epoch s | Gnn / PyTorch | target | |')
-    print('|---|---|---|---|---|---|---|---|')
-    for case, name in (('forward', 'forward only (eval, no grad)'), ('train', 'training')):
+    print('| pass | Gnn s | PyTorch s | Gnn epoch s | PyTorch epoch s | Gnn / PyTorch | FLOP floor epoch s | '
+          'target | |')
+    print('|---|---|---|---|---|---|---|---|---|')
+    floors = {}
+    for case, name, flops in (('forward', 'forward only (eval, no grad)', FORWARD_FLOPS),
+                              ('train', 'training', TRAIN_FLOPS)):
         g, t = med['gnn'][case], med['torch'][case]
         ratio = g / t
+        floors[case] = flops * N_TRAIN / (peak * 1e9) if peak else None
+        floor = f'{floors[case]:.2f}' if peak else '—'
         target = f'≤ {TARGET_TIME}' if case == 'train' else '—'
         verdict = ('pass' if ratio <= TARGET_TIME else 'MISS') if case == 'train' else ''
-        print(f'| {name} | {g:.3f} | {t:.3f} | {g * scale:.2f} | {t * scale:.2f} | {ratio:.2f} | '
+        print(f'| {name} | {g:.3f} | {t:.3f} | {g * scale:.2f} | {t * scale:.2f} | {ratio:.2f} | {floor} | '
               f'{target} | {verdict} |')
+    if peak:
+        print()
+        print(f'FLOP floor: {FORWARD_FLOPS / 1e6:.2f} MFLOP per sample forward, {TRAIN_FLOPS / 1e6:.2f} '
+              f'training, × {N_TRAIN} samples at the sgemm peak {peak:.1f} GFLOP/s (bench-tensor, 1024², '
+              f'{args.threads} thread(s)); the training floor is {floors["train"] / (med["torch"]["train"] * scale):.2f}'
+              f' × PyTorch\'s epoch.')
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'runs': runs, 'median': med, 'batches': args.batches, 'batch_size': args.batch_size,
-                       'threads': args.threads, 'load_before': load_before, 'load_after': load_after},
+                       'threads': args.threads, 'sgemm_gflops': peak, 'floors': floors,
+                       'load_before': load_before, 'load_after': load_after},
                       f, indent=2)
 
 
