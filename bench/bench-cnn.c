@@ -36,29 +36,37 @@
 #define PIXEL_MEAN 0.2860
 #define PIXEL_STD  0.3530
 
+/* The layers in order; gnn_sequential_new() takes its own references. */
 static GnnModule *
 build_cnn (GnnGenerator *gen,
            GError      **error)
 {
-  g_autoptr (GnnConv2d) conv1 = gnn_conv2d_new_full (1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, TRUE, gen, error);
-  g_autoptr (GnnConv2d) conv2 = conv1 ? gnn_conv2d_new_full (32, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, TRUE, gen, error) : NULL;
-  g_autoptr (GnnMaxPool2d) pool1 = conv2 ? gnn_max_pool2d_new (2, 2, 0, 1, FALSE, error) : NULL;
-  g_autoptr (GnnMaxPool2d) pool2 = pool1 ? gnn_max_pool2d_new (2, 2, 0, 1, FALSE, error) : NULL;
-  g_autoptr (GnnLinear) fc1 = pool2 ? gnn_linear_new (64 * 7 * 7, 128, TRUE, gen, error) : NULL;
-  g_autoptr (GnnLinear) fc2 = fc1 ? gnn_linear_new (128, 10, TRUE, gen, error) : NULL;
-  g_autoptr (GnnReLU) relu1 = gnn_relu_new (TRUE);
-  g_autoptr (GnnReLU) relu2 = gnn_relu_new (TRUE);
-  g_autoptr (GnnReLU) relu3 = gnn_relu_new (TRUE);
-  g_autoptr (GnnFlatten) flatten = gnn_flatten_new (1, -1);
-  GnnModule *layers[10];
+  g_autoptr (GPtrArray) layers = g_ptr_array_new_with_free_func (g_object_unref);
+  const gint64 channels[] = { 1, 32, 64 };
+  GnnLinear *fc;
 
-  if (fc2 == NULL)
+  for (guint i = 0; i + 1 < G_N_ELEMENTS (channels); i++)
+    {
+      GnnConv2d *conv = gnn_conv2d_new_full (channels[i], channels[i + 1], 3, 3, 1, 1, 1, 1, 1, 1, 1,
+                                             TRUE, gen, error);
+      GnnMaxPool2d *pool = conv != NULL ? gnn_max_pool2d_new (2, 2, 0, 1, FALSE, error) : NULL;
+
+      if (conv != NULL)
+        g_ptr_array_add (layers, conv);
+      if (pool == NULL)
+        return NULL;
+      g_ptr_array_add (layers, pool);
+      g_ptr_array_add (layers, gnn_relu_new (TRUE));
+    }
+  g_ptr_array_add (layers, gnn_flatten_new (1, -1));
+  if ((fc = gnn_linear_new (64 * 7 * 7, 128, TRUE, gen, error)) == NULL)
     return NULL;
-  layers[0] = GNN_MODULE (conv1), layers[1] = GNN_MODULE (pool1), layers[2] = GNN_MODULE (relu1);
-  layers[3] = GNN_MODULE (conv2), layers[4] = GNN_MODULE (pool2), layers[5] = GNN_MODULE (relu2);
-  layers[6] = GNN_MODULE (flatten), layers[7] = GNN_MODULE (fc1), layers[8] = GNN_MODULE (relu3);
-  layers[9] = GNN_MODULE (fc2);
-  return GNN_MODULE (gnn_sequential_new (layers, G_N_ELEMENTS (layers)));
+  g_ptr_array_add (layers, fc);
+  g_ptr_array_add (layers, gnn_relu_new (TRUE));
+  if ((fc = gnn_linear_new (128, 10, TRUE, gen, error)) == NULL)
+    return NULL;
+  g_ptr_array_add (layers, fc);
+  return GNN_MODULE (gnn_sequential_new ((GnnModule **) layers->pdata, layers->len));
 }
 
 /* The first @n training images [n, 1, 28, 28] (normalized) and labels [n]. */
