@@ -2,7 +2,7 @@
  *
  * conv2d and max_pool2d work in the operands' own dtype (float32 or
  * float64): conv2d's backward is im2col + GEMM (CBLAS), the transposes of
- * its forward, over chunks of the batch; max_pool2d's finds each window's
+ * its forward, over chunks of the batch (lib/tensor/gnn-conv-kernels.c); max_pool2d's finds each window's
  * winner again in the input. The others (and any other dtype) work on
  * double copies of the operands: simple loops, exact enough for float32
  * and float64.
@@ -11,175 +11,11 @@
  */
 #include <math.h>
 #include <string.h>
-#include <cblas.h>
 
 #include "autograd/gnn-autograd-private.h"
+#include "tensor/gnn-conv-kernels.h"
 
 /* --- conv2d ----------------------------------------------------------------- */
-
-typedef struct
-{
-  gint64 n, cin, h, w, cout, cin_g, kh, kw, oh, ow, groups, cout_g;
-  gint64 sh, sw, ph, pw, dh, dw;
-} ConvGeom;
-
-/* Rows of the column matrix of one image for one group: row (c, i, j) of
- * [cin_g * kh * kw, oh * ow] holds, for each output position, the input
- * pixel under kernel tap (i, j) of channel c, or 0 in the padding. The
- * output columns [ox0, ox1) of a tap are those whose input x is inside. */
-static inline void
-tap_range (const ConvGeom *g,
-           gint64          j,
-           gint64         *x_off,
-           gint64         *ox0,
-           gint64         *ox1)
-{
-  *x_off = j * g->dw - g->pw;
-  *ox0 = *x_off >= 0 ? 0 : (-*x_off + g->sw - 1) / g->sw;
-  *ox1 = g->w - *x_off <= 0 ? 0 : (g->w - *x_off + g->sw - 1) / g->sw;
-  *ox0 = MIN (*ox0, g->ow);
-  *ox1 = CLAMP (*ox1, *ox0, g->ow);
-}
-
-/* One chunk of @nb images: the columns of images b0..b0+nb of group grp go
- * side by side, [K, nb * L] (column block t is image b0 + t), so that one GEMM
- * covers the whole chunk. Gradients are [N, cout, L] and get transposed to
- * [cout_g, nb * L] the same way. */
-#define DEFINE_CONV_BACKWARD(T, suffix, GEMM, ONE, ZERO)                                  \
-static void                                                                              \
-im2col_##suffix (const ConvGeom *g, const T *img, gint64 ld, T *cols)                    \
-{                                                                                        \
-  for (gint64 c = 0; c < g->cin_g; c++)                                                  \
-    for (gint64 i = 0; i < g->kh; i++)                                                   \
-      for (gint64 j = 0; j < g->kw; j++)                                                 \
-        {                                                                                \
-          T *row = cols + ((c * g->kh + i) * g->kw + j) * ld;                            \
-          const T *plane = img + c * g->h * g->w;                                        \
-          gint64 x_off, ox0, ox1;                                                        \
-                                                                                         \
-          tap_range (g, j, &x_off, &ox0, &ox1);                                          \
-          for (gint64 oy = 0; oy < g->oh; oy++)                                          \
-            {                                                                            \
-              gint64 y = oy * g->sh - g->ph + i * g->dh;                                 \
-              T *dst = row + oy * g->ow;                                                 \
-              const T *line;                                                             \
-                                                                                         \
-              if (y < 0 || y >= g->h)                                                    \
-                {                                                                        \
-                  memset (dst, 0, sizeof (T) * (gsize) g->ow);                           \
-                  continue;                                                              \
-                }                                                                        \
-              line = plane + y * g->w + x_off;                                           \
-              for (gint64 ox = 0; ox < ox0; ox++)                                        \
-                dst[ox] = 0;                                                             \
-              if (g->sw == 1)                                                            \
-                memcpy (dst + ox0, line + ox0, sizeof (T) * (gsize) (ox1 - ox0));        \
-              else                                                                       \
-                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
-                  dst[ox] = line[ox * g->sw];                                            \
-              for (gint64 ox = ox1; ox < g->ow; ox++)                                    \
-                dst[ox] = 0;                                                             \
-            }                                                                            \
-        }                                                                                \
-}                                                                                        \
-                                                                                         \
-/* The transpose of im2col: adds each column entry back to its pixel. */                 \
-static void                                                                              \
-col2im_##suffix (const ConvGeom *g, const T *cols, gint64 ld, T *img)                    \
-{                                                                                        \
-  for (gint64 c = 0; c < g->cin_g; c++)                                                  \
-    for (gint64 i = 0; i < g->kh; i++)                                                   \
-      for (gint64 j = 0; j < g->kw; j++)                                                 \
-        {                                                                                \
-          const T *row = cols + ((c * g->kh + i) * g->kw + j) * ld;                      \
-          T *plane = img + c * g->h * g->w;                                              \
-          gint64 x_off, ox0, ox1;                                                        \
-                                                                                         \
-          tap_range (g, j, &x_off, &ox0, &ox1);                                          \
-          for (gint64 oy = 0; oy < g->oh; oy++)                                          \
-            {                                                                            \
-              gint64 y = oy * g->sh - g->ph + i * g->dh;                                 \
-              const T *src = row + oy * g->ow;                                           \
-              T *line;                                                                   \
-                                                                                         \
-              if (y < 0 || y >= g->h)                                                    \
-                continue;                                                                \
-              line = plane + y * g->w + x_off;                                           \
-              if (g->sw == 1)                                                            \
-                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
-                  line[ox] += src[ox];                                                   \
-              else                                                                       \
-                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
-                  line[ox * g->sw] += src[ox];                                           \
-            }                                                                            \
-        }                                                                                \
-}                                                                                        \
-                                                                                         \
-static void                                                                              \
-conv2d_backward_##suffix (const ConvGeom *g, const T *x, const T *wt, const T *go,       \
-                          T *gx, T *gw, T *gb)                                           \
-{                                                                                        \
-  gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
-  /* images per chunk: keep the column buffer near 8 MiB (below malloc's    */           \
-  /* mmap threshold once it has adapted, so buffers are reused, not faulted) */          \
-  gint64 per_image = MAX (k * l, 1) * (gint64) sizeof (T);                               \
-  gint64 chunk = CLAMP ((gint64) (8 << 20) / per_image, 1, MAX (g->n, 1));                \
-  T *cols = g_new (T, (gsize) (k * l * chunk));                                          \
-  T *gcols = gx != NULL ? g_new (T, (gsize) (k * l * chunk)) : NULL;                     \
-  T *got = g_new (T, (gsize) (g->cout_g * l * chunk));                                   \
-                                                                                         \
-  if (gb != NULL)                                                                        \
-    for (gint64 b = 0; b < g->n; b++)                                                    \
-      for (gint64 oc = 0; oc < g->cout; oc++)                                            \
-        {                                                                                \
-          const T *src = go + (b * g->cout + oc) * l;                                    \
-          T acc = 0;                                                                     \
-                                                                                         \
-          for (gint64 p = 0; p < l; p++)                                                 \
-            acc += src[p];                                                               \
-          gb[oc] += acc;                                                                 \
-        }                                                                                \
-  for (gint64 b0 = 0; b0 < g->n; b0 += chunk)                                            \
-    {                                                                                    \
-      gint64 nb = MIN (chunk, g->n - b0), ld = nb * l;                                   \
-                                                                                         \
-      for (gint64 grp = 0; grp < g->groups; grp++)                                       \
-        {                                                                                \
-          const T *wg = wt + grp * g->cout_g * k;                                        \
-                                                                                         \
-          /* got = grad of this group, [cout_g, nb * L] */                               \
-          for (gint64 oc = 0; oc < g->cout_g; oc++)                                      \
-            for (gint64 t = 0; t < nb; t++)                                              \
-              memcpy (got + oc * ld + t * l,                                             \
-                      go + ((b0 + t) * g->cout + grp * g->cout_g + oc) * l,              \
-                      sizeof (T) * (gsize) l);                                           \
-          if (gw != NULL)                                                                \
-            {                                                                            \
-              for (gint64 t = 0; t < nb; t++)                                            \
-                im2col_##suffix (g, x + ((b0 + t) * g->cin + grp * g->cin_g) * g->h * g->w, \
-                                 ld, cols + t * l);                                      \
-              /* gw_g [cout_g, K] += got [cout_g, nbL] · colsᵀ [nbL, K] */              \
-              GEMM (CblasRowMajor, CblasNoTrans, CblasTrans, g->cout_g, k, ld, ONE,      \
-                    got, ld, cols, ld, ONE, gw + grp * g->cout_g * k, k);                \
-            }                                                                            \
-          if (gx != NULL)                                                                \
-            {                                                                            \
-              /* gcols [K, nbL] = w_gᵀ [K, cout_g] · got [cout_g, nbL] */               \
-              GEMM (CblasRowMajor, CblasTrans, CblasNoTrans, k, ld, g->cout_g, ONE,      \
-                    wg, k, got, ld, ZERO, gcols, ld);                                    \
-              for (gint64 t = 0; t < nb; t++)                                            \
-                col2im_##suffix (g, gcols + t * l, ld,                                   \
-                                 gx + ((b0 + t) * g->cin + grp * g->cin_g) * g->h * g->w); \
-            }                                                                            \
-        }                                                                                \
-    }                                                                                    \
-  g_free (cols);                                                                         \
-  g_free (gcols);                                                                        \
-  g_free (got);                                                                          \
-}
-
-DEFINE_CONV_BACKWARD (float, f32, cblas_sgemm, 1.0f, 0.0f)
-DEFINE_CONV_BACKWARD (double, f64, cblas_dgemm, 1.0, 0.0)
 
 /* A zeroed contiguous tensor of @meta's geometry, or NULL if @wanted is FALSE. */
 static GnnTensor *
@@ -205,7 +41,7 @@ conv2d_backward_native (GnnNode    *node,
   gboolean want_x = gnn_node_needs_grad (node, 0), want_w = gnn_node_needs_grad (node, 1);
   gboolean want_b = node->n_inputs > 2 && gnn_node_needs_grad (node, 2);
   GnnDType dtype = im->dtype;
-  ConvGeom g;
+  GnnConvGeom g;
   g_autoptr(GnnTensor) x = NULL;
   g_autoptr(GnnTensor) wt = NULL;
   g_autoptr(GnnTensor) go = NULL;
@@ -232,10 +68,10 @@ conv2d_backward_native (GnnNode    *node,
   gw = zeros_if (want_w, wm);
   gb = want_b ? zeros_if (TRUE, &node->inputs[2]) : NULL;
   if (dtype == GNN_DTYPE_F32)
-    conv2d_backward_f32 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
+    gnn_conv2d_backward_f32 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
                          data_or_null (gx), data_or_null (gw), data_or_null (gb));
   else
-    conv2d_backward_f64 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
+    gnn_conv2d_backward_f64 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
                          data_or_null (gx), data_or_null (gw), data_or_null (gb));
   grads[0] = g_steal_pointer (&gx);
   grads[1] = g_steal_pointer (&gw);

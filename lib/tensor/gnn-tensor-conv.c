@@ -4,9 +4,9 @@
  */
 #include <math.h>
 #include <string.h>
-#include <cblas.h>
 
 #include "tensor/gnn-dtype-check-private.h"
+#include "tensor/gnn-conv-kernels.h"
 
 /* Checks @t and @other share a dtype ("expected scalar type Float but found Double"). */
 static gboolean
@@ -21,86 +21,6 @@ check_scalar_type (GnnTensor  *t,
   g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                "expected scalar type %s but found %s", gnn_torch_scalar_name (a), gnn_torch_scalar_name (b));
   return FALSE;
-}
-
-/* --- im2col ---------------------------------------------------------------- */
-
-typedef struct
-{
-  gint64 channels, height, width;
-  gint64 kh, kw, sh, sw, ph, pw, dh, dw;
-  gint64 out_h, out_w;
-} ConvGeom;
-
-/* Unfolds one image [channels, height, width] into columns
- * [channels * kh * kw, out_h * out_w]: row (c, i, j) holds, for every output
- * position, the input pixel under kernel tap (i, j), or 0 in the padding. */
-#define DEFINE_IM2COL(T, suffix)                                                         \
-static void                                                                              \
-im2col_##suffix (const ConvGeom *g,                                                      \
-                 const T        *src,                                                    \
-                 T              *cols)                                                   \
-{                                                                                        \
-  gint64 n_out = g->out_h * g->out_w;                                                    \
-                                                                                         \
-  for (gint64 c = 0; c < g->channels; c++)                                               \
-    for (gint64 i = 0; i < g->kh; i++)                                                   \
-      for (gint64 j = 0; j < g->kw; j++)                                                 \
-        {                                                                                \
-          T *row = cols + ((c * g->kh + i) * g->kw + j) * n_out;                         \
-          const T *plane = src + c * g->height * g->width;                               \
-          gint64 x_off = j * g->dw - g->pw;                                              \
-          /* output columns whose input x lies inside the image: [ox0, ox1) */            \
-          gint64 ox0 = x_off >= 0 ? 0 : (-x_off + g->sw - 1) / g->sw;                    \
-          gint64 ox1 = g->width - x_off <= 0 ? 0 : (g->width - x_off + g->sw - 1) / g->sw; \
-                                                                                         \
-          ox0 = MIN (ox0, g->out_w);                                                     \
-          ox1 = CLAMP (ox1, ox0, g->out_w);                                              \
-          for (gint64 oy = 0; oy < g->out_h; oy++)                                       \
-            {                                                                            \
-              gint64 y = oy * g->sh - g->ph + i * g->dh;                                 \
-              T *dst = row + oy * g->out_w;                                              \
-                                                                                         \
-              if (y < 0 || y >= g->height)                                               \
-                {                                                                        \
-                  memset (dst, 0, sizeof (T) * (gsize) g->out_w);                        \
-                  continue;                                                              \
-                }                                                                        \
-              const T *line = plane + y * g->width + x_off;                              \
-              for (gint64 ox = 0; ox < ox0; ox++)                                        \
-                dst[ox] = 0;                                                             \
-              if (g->sw == 1)                                                            \
-                memcpy (dst + ox0, line + ox0, sizeof (T) * (gsize) (ox1 - ox0));        \
-              else                                                                       \
-                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
-                  dst[ox] = line[ox * g->sw];                                            \
-              for (gint64 ox = ox1; ox < g->out_w; ox++)                                 \
-                dst[ox] = 0;                                                             \
-            }                                                                            \
-        }                                                                                \
-}
-
-DEFINE_IM2COL (float, f32)
-DEFINE_IM2COL (double, f64)
-
-static void
-gemm (GnnDType     dtype,
-      gint64       m,
-      gint64       n,
-      gint64       k,
-      const void  *a,
-      gint64       lda,
-      const void  *b,
-      gint64       ldb,
-      void        *c,
-      gint64       ldc)
-{
-  if (dtype == GNN_DTYPE_F32)
-    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
-                 a, lda, b, ldb, 0.0f, c, ldc);
-  else
-    cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
-                 a, lda, b, ldb, 0.0, c, ldc);
 }
 
 static gboolean
@@ -234,8 +154,9 @@ conv_check_input (GnnTensor  *input,
  * `H_out = (H + 2 × padding_h − dilation_h × (kH − 1) − 1) / stride_h + 1`
  * rows (and likewise columns).
  *
- * Each image (and group) is unfolded into a column matrix (im2col) and
- * multiplied with the filters by a single BLAS GEMM.
+ * The images (and groups) are unfolded into column matrices (im2col) side
+ * by side, a chunk of the batch at a time, and multiplied with the filters
+ * by one BLAS GEMM per chunk.
  *
  * Errors use PyTorch's messages, e.g. "Expected 3D (unbatched) or 4D
  * (batched) input to conv2d, but got input of size: [2, 3]" or "Given
@@ -261,16 +182,13 @@ gnn_tensor_conv2d (GnnTensor *input,
   g_autoptr(GnnTensor) xc = NULL;
   g_autoptr(GnnTensor) wc = NULL;
   g_autoptr(GnnTensor) bc = NULL;
-  g_autofree guint8 *cols = NULL;
   GnnTensorPrivate *ip, *wp;
-  gboolean batched, direct;
-  gint64 n, c_out, c_in_g, c_out_g, k, n_out, out_shape[4];
-  ConvGeom g;
-  GnnDType dtype;
-  gsize es;
+  gboolean batched;
+  gint64 out_shape[4];
+  GnnConvGeom g;
   GnnTensor *out;
-  guint8 *o;
-  const guint8 *x, *w;
+  void *o;
+  const void *x, *w, *bv;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
@@ -282,96 +200,39 @@ gnn_tensor_conv2d (GnnTensor *input,
 
   ip = gnn_tensor_priv (input);
   wp = gnn_tensor_priv (weight);
-  dtype = ip->dtype;
-  es = gnn_dtype_get_size (dtype);
   batched = ip->ndim == 4;
-  n = batched ? ip->shape[0] : 1;
-  g.channels = ip->shape[ip->ndim - 3];
-  g.height = ip->shape[ip->ndim - 2];
-  g.width = ip->shape[ip->ndim - 1];
+  g.n = batched ? ip->shape[0] : 1;
+  g.cin = ip->shape[ip->ndim - 3];
+  g.h = ip->shape[ip->ndim - 2];
+  g.w = ip->shape[ip->ndim - 1];
+  g.cout = wp->shape[0], g.cin_g = wp->shape[1];
   g.kh = wp->shape[2], g.kw = wp->shape[3];
+  g.groups = groups, g.cout_g = g.cout / groups;
   g.sh = stride_h, g.sw = stride_w;
   g.ph = padding_h, g.pw = padding_w;
   g.dh = dilation_h, g.dw = dilation_w;
-  g.out_h = (g.height + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
-  g.out_w = (g.width + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
-  c_out = wp->shape[0];
-  c_in_g = wp->shape[1];
-  c_out_g = c_out / groups;
-  k = c_in_g * g.kh * g.kw;
-  n_out = g.out_h * g.out_w;
+  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
 
-  out_shape[0] = n, out_shape[1] = c_out, out_shape[2] = g.out_h, out_shape[3] = g.out_w;
-  out = gnn_tensor_new_contiguous_checked (dtype, batched ? out_shape : out_shape + 1,
+  out_shape[0] = g.n, out_shape[1] = g.cout, out_shape[2] = g.oh, out_shape[3] = g.ow;
+  out = gnn_tensor_new_contiguous_checked (ip->dtype, batched ? out_shape : out_shape + 1,
                                            batched ? 4 : 3, FALSE, error);
   if (out == NULL)
     return NULL;
   if (gnn_tensor_priv (out)->numel == 0)
     return out;
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  if (k == 0)
-    {
-      memset (o, 0, es * (gsize) gnn_tensor_priv (out)->numel);
-    }
+  xc = gnn_tensor_contiguous (input);
+  wc = gnn_tensor_contiguous (weight);
+  bc = bias != NULL ? gnn_tensor_contiguous (bias) : NULL;
+  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
+  w = gnn_tensor_priv_data (gnn_tensor_priv (wc));
+  bv = bc != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (bc)) : NULL;
+  /* an empty kernel (cin_g == 0) gives a GEMM with K = 0: out = bias or 0 */
+  if (ip->dtype == GNN_DTYPE_F32)
+    gnn_conv2d_forward_f32 (&g, x, w, bv, o);
   else
-    {
-      xc = gnn_tensor_contiguous (input);
-      wc = gnn_tensor_contiguous (weight);
-      x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
-      w = gnn_tensor_priv_data (gnn_tensor_priv (wc));
-
-      /* A 1x1 kernel with unit stride and no padding reads the image as is. */
-      direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0;
-      if (!direct)
-        cols = g_malloc (es * (gsize) (k * n_out));
-      g.channels = c_in_g;
-
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 grp = 0; grp < groups; grp++)
-          {
-            const guint8 *img = x + es * (gsize) ((b * groups + grp) * c_in_g * g.height * g.width);
-            const guint8 *cm = img;
-
-            if (!direct)
-              {
-                if (dtype == GNN_DTYPE_F32)
-                  im2col_f32 (&g, (const float *) img, (float *) cols);
-                else
-                  im2col_f64 (&g, (const double *) img, (double *) cols);
-                cm = cols;
-              }
-            gemm (dtype, c_out_g, n_out, k,
-                  w + es * (gsize) (grp * c_out_g * k), k,
-                  cm, n_out,
-                  o + es * (gsize) ((b * c_out + grp * c_out_g) * n_out), n_out);
-          }
-    }
-
-  if (bias != NULL)
-    {
-      const guint8 *bv;
-
-      bc = gnn_tensor_contiguous (bias);
-      bv = gnn_tensor_priv_data (gnn_tensor_priv (bc));
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 c = 0; c < c_out; c++)
-          {
-            if (dtype == GNN_DTYPE_F32)
-              {
-                float *p = (float *) o + (b * c_out + c) * n_out, v = ((const float *) bv)[c];
-
-                for (gint64 i = 0; i < n_out; i++)
-                  p[i] += v;
-              }
-            else
-              {
-                double *p = (double *) o + (b * c_out + c) * n_out, v = ((const double *) bv)[c];
-
-                for (gint64 i = 0; i < n_out; i++)
-                  p[i] += v;
-              }
-          }
-    }
+    gnn_conv2d_forward_f64 (&g, x, w, bv, o);
   return gnn_tensor_record (GNN_OP_CONV2D, out, (GnnTensor *[]) { input, weight, bias }, bias ? 3 : 2,
                             &(GnnOpParams) { .ints = { stride_h, stride_w, padding_h, padding_w,
                                                        dilation_h, dilation_w, groups }, .n_ints = 7 });
@@ -625,7 +486,20 @@ gnn_tensor_max_pool2d (GnnTensor *input,
   xc = gnn_tensor_contiguous (input);
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
+  /* Windows all inside the input and no indices wanted (no backward): the
+   * loop without bounds checks. Backward needs the winners' indices, which
+   * the general loop records. */
+  if (idx == NULL && g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
+      (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width)
+    {
+      if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
+        gnn_max_pool2d_dense_f32 (g.planes, g.height, g.width, g.kh, g.kw, g.sh, g.sw, g.out_h, g.out_w,
+                                  (const float *) x, (float *) o);
+      else
+        gnn_max_pool2d_dense_f64 (g.planes, g.height, g.width, g.kh, g.kw, g.sh, g.sw, g.out_h, g.out_w,
+                                  (const double *) x, (double *) o);
+    }
+  else if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
     max_pool_f32 (&g, (const float *) x, (float *) o, idx);
   else
     max_pool_f64 (&g, (const double *) x, (double *) o, idx);

@@ -72,6 +72,9 @@ ops = [
     ('expand', lambda a: a.expand([2, 3, 4]), lambda a: a.expand(2, 3, 4), [(3, 1)]),
     ('conv2d', lambda x, w, b: Gnn.Tensor.conv2d(x, w, b, 2, 1, 1, 0, 1, 2, 1),
      lambda x, w, b: F.conv2d(x, w, b, (2, 1), (1, 0), (1, 2)), [(2, 2, 5, 6), (3, 2, 3, 2), (3,)]),
+    # columns of 2.25 MiB per image: the batch of 7 runs as GEMM chunks of 3, 3 and 1 images
+    ('conv2d-chunked', lambda x, w, b: Gnn.Tensor.conv2d(x, w, b, 1, 1, 1, 1, 1, 1, 1),
+     lambda x, w, b: F.conv2d(x, w, b, 1, 1), [(7, 8, 64, 64), (4, 8, 3, 3), (4,)]),
     ('max_pool2d', lambda x: x.max_pool2d(2, 2, 0, 0, 1, 0, 1, 1, False),
      lambda x: F.max_pool2d(x, 2, padding=(1, 0)), [(2, 2, 4, 5)]),
     ('avg_pool2d', lambda x: x.avg_pool2d(3, 2, 2, 1, 1, 1, True, False, 0),

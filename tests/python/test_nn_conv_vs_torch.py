@@ -118,6 +118,22 @@ class TestConvVsTorch(unittest.TestCase):
         self.assertEqual(g.extra_repr(), t.extra_repr())
         self.check(g, t, torch.randn(1, 2, 6, 7))
 
+    def test_max_pool2d_dense_nan(self):
+        # windows inside the input take the unchecked loop; NaN anywhere in a window wins
+        x = torch.randn(2, 3, 8, 9)
+        x[0, 0, 0, 1] = x[0, 1, 3, 3] = x[1, 2, 6, 0] = x[1, 0, 7, 7] = float('nan')
+        x[0, 2, 4, 4] = float('-inf')
+        for k, s in ((2, 2), (3, 2), (2, 1), (3, 3)):
+            t = tnn.MaxPool2d(k, s)
+            g = Gnn.MaxPool2d.new(k, s, 0, 1, False)
+            self.check(g, t, x)
+
+    def test_conv2d_batch_chunks(self):
+        # 2.25 MiB of float32 columns per image: forward GEMMs over chunks of 3, 3 and 1 images
+        t = tnn.Conv2d(16, 4, 3, padding=1)
+        g = Gnn.Conv2d.new(16, 4, 3, 1, 1, True)
+        self.check(g, t, torch.randn(7, 16, 64, 64), atol=1e-4)
+
     def test_avg_pool2d(self):
         for args in [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
                      dict(kernel_size=3, stride=2, padding=1, count_include_pad=False),
