@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "autograd/gnn-autograd-private.h"
-#include "tensor/gnn-conv-kernels.h"
+#include "tensor/gnn-conv-kernels-private.h"
 
 /* --- conv2d ----------------------------------------------------------------- */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cblas.h>
 
-#include "tensor/gnn-conv-kernels.h"
+#include "tensor/gnn-conv-kernels-private.h"
 
 #define CHUNK_BYTES (8 << 20)
 

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "tensor/gnn-dtype-check-private.h"
-#include "tensor/gnn-nditer.h"
+#include "tensor/gnn-nditer-private.h"
 
 const char *
 gnn_torch_scalar_name (GnnDType dtype)

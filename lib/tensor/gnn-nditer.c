@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "tensor/gnn-nditer.h"
+#include "tensor/gnn-nditer-private.h"
 
 void
 gnn_nditer_init (GnnNdIter          *it,

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tensor/gnn-dtype-check-private.h"
-#include "tensor/gnn-conv-kernels.h"
+#include "tensor/gnn-conv-kernels-private.h"
 
 /* Checks @t and @other share a dtype ("expected scalar type Float but found Double"). */
 static gboolean

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
-#include "tensor/gnn-nditer.h"
+#include "tensor/gnn-nditer-private.h"
 
 void
 gnn_strided_copy (GnnDType      dst_dtype,

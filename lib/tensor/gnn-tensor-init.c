@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "tensor/gnn-tensor-private.h"
-#include "tensor/gnn-nditer.h"
+#include "tensor/gnn-nditer-private.h"
 
 typedef enum {
   DIST_UNIFORM,

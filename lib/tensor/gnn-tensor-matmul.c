@@ -6,7 +6,7 @@
 #include <cblas.h>
 
 #include "tensor/gnn-tensor-private.h"
-#include "tensor/gnn-nditer.h"
+#include "tensor/gnn-nditer-private.h"
 
 /* How a strided matrix (rows x cols, strides rs/cs in elements) can be handed
  * to row-major CBLAS without a copy: as is (NoTrans, ld = rs) or as the

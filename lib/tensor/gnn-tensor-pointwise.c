@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
-#include "tensor/gnn-nditer.h"
+#include "tensor/gnn-nditer-private.h"
 #include "tensor/gnn-dtype-check-private.h"
 
 /*

@@ -143,6 +143,6 @@ GnnParameter *gnn_parameter_new_empty (GnnDType dtype, const gint64 *shape, guin
 gboolean gnn_check_same_dtype (const char *op, GnnTensor *a, GnnTensor *b, GError **error);
 
 /* The op-recording hook for autograd (grad mode, gnn_tensor_record ()). */
-#include "tensor/gnn-tensor-record.h"
+#include "tensor/gnn-tensor-record-private.h"
 
 G_END_DECLS

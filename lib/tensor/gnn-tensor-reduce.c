@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
-#include "tensor/gnn-nditer.h"
+#include "tensor/gnn-nditer-private.h"
 
 typedef enum
 {

@@ -1,4 +1,4 @@
-/* gnn-tensor-record.h: the op-recording hook between tensor ops and autograd
+/* gnn-tensor-record-private.h: the op-recording hook between tensor ops and autograd
  *
  * The tensor side knows nothing of autograd's nodes: every differentiable op
  * calls gnn_tensor_record() after computing its result, and every in-place op

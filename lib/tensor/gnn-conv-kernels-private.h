@@ -1,4 +1,4 @@
-/* gnn-conv-kernels.h: the loops of conv2d (forward and backward) and of the
+/* gnn-conv-kernels-private.h: the loops of conv2d (forward and backward) and of the
  * dense max-pooling fast path, shared by lib/tensor and lib/autograd
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

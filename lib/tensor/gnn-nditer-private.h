@@ -1,4 +1,4 @@
-/* gnn-nditer.h: walking several equally-shaped strided operands at once
+/* gnn-nditer-private.h: walking several equally-shaped strided operands at once
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
