@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# Keeps lib/ layered as docs/architecture.md draws it:
+#  - every header inside lib/ is private and says so in its name (-private.h);
+#  - a file may include another subsystem's private header only when
+#    lib/internal-api.txt lists that (subsystem, header) pair (lib/core's
+#    headers are for everyone);
+#  - every listed pair points down the dependency picture, never up.
+# Usage: check-layering.py SOURCE_ROOT
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import os
+import re
+import sys
+
+# Which subsystems each one may depend on (transitively closed below).
+DEPENDS = {
+    'core': [],
+    'tensor': ['core'],
+    'autograd': ['tensor'],
+    'io': ['tensor'],
+    'module': ['tensor', 'io'],
+    'nn': ['module', 'autograd'],
+    'optim': ['nn', 'io'],
+    'data': ['tensor', 'io'],
+    'distributed': ['module', 'autograd', 'data'],
+}
+
+
+def closure(name, seen=None):
+    seen = set() if seen is None else seen
+    for dep in DEPENDS[name]:
+        if dep not in seen:
+            seen.add(dep)
+            closure(dep, seen)
+    return seen
+
+
+def main():
+    root = sys.argv[1]
+    lib = os.path.join(root, 'lib')
+    allowed = set()
+    problems = []
+    with open(os.path.join(lib, 'internal-api.txt')) as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.split('#', 1)[0].strip()
+            if not line:
+                continue
+            user, _, header = line.partition(' ')
+            header = header.strip()
+            owner = header.split('/', 1)[0]
+            if user not in DEPENDS or owner not in DEPENDS:
+                problems.append(f'internal-api.txt:{lineno}: unknown subsystem in "{line}"')
+            elif owner not in closure(user):
+                problems.append(f'internal-api.txt:{lineno}: {user} may not depend on {owner} '
+                                f'(the arrows in docs/architecture.md point the other way)')
+            allowed.add((user, header))
+
+    include = re.compile(r'^\s*#\s*include\s+"([a-z]+)/([^"]+)"', re.M)
+    used = set()
+    for sub in sorted(os.listdir(lib)):
+        folder = os.path.join(lib, sub)
+        if not os.path.isdir(folder):
+            continue
+        if sub not in DEPENDS:
+            problems.append(f'lib/{sub}/: a subsystem missing from check-layering.py')
+            continue
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if name.endswith('.h') and not name.endswith('-private.h'):
+                problems.append(f'lib/{sub}/{name}: a header in lib/ must be named *-private.h')
+            if not name.endswith(('.c', '.h')):
+                continue
+            with open(path, encoding='utf-8') as f:
+                text = f.read()
+            for owner, rest in include.findall(text):
+                if owner == sub or owner == 'core':   # core is for everyone
+                    continue
+                header = f'{owner}/{rest}'
+                if (sub, header) not in allowed:
+                    problems.append(f'lib/{sub}/{name}: includes {header}, which '
+                                    f'lib/internal-api.txt does not allow for {sub}')
+                used.add((sub, header))
+    for user, header in sorted(allowed - used):
+        problems.append(f'internal-api.txt: "{user} {header}" is listed but unused')
+    for p in problems:
+        print(p)
+    print(f'{len(problems)} layering problems')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
