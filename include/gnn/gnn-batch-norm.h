@@ -26,6 +26,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnBatchNormBase, gnn_batch_norm_base, GNN, BATCH_NORM
  *   `_check_input_dim`); returns %FALSE with @error set to reject it
  *
  * The class of [class@Gnn.BatchNormBase].
+ *
+ * Since: 1.0
  */
 struct _GnnBatchNormBaseClass
 {

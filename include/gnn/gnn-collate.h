@@ -26,6 +26,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnCollate, gnn_collate, GNN, COLLATE, GObject)
  *
  * The virtual method of [class@Gnn.Collate]. The default implementation is
  * [func@Gnn.default_collate].
+ *
+ * Since: 1.0
  */
 struct _GnnCollateClass
 {
@@ -52,6 +54,8 @@ struct _GnnCollateClass
  *
  * Collates a batch. In Python, `do_collate (self, items, n_fields)` returns
  * a list of tensors or raises.
+ *
+ * Since: 1.0
  */
 
 GNN_AVAILABLE_IN_ALL

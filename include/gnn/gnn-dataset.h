@@ -26,6 +26,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnDataset, gnn_dataset, GNN, DATASET, GObject)
  *   in its out argument, or sets an error
  *
  * The virtual methods of [class@Gnn.Dataset]. Both must be implemented.
+ *
+ * Since: 1.0
  */
 struct _GnnDatasetClass
 {
@@ -54,6 +56,8 @@ struct _GnnDatasetClass
  * (transfer full) while [method@Gnn.Dataset.get_item] returns (transfer
  * container) arrays that own their tensors (free function set), which is
  * what bindings and C callers both handle correctly.
+ *
+ * Since: 1.0
  */
 
 GNN_AVAILABLE_IN_ALL

@@ -27,6 +27,8 @@ G_BEGIN_DECLS
  * @GNN_DTYPE_BOOL: boolean stored as one byte (torch.bool)
  *
  * The element type of a [class@Gnn.Tensor].
+ *
+ * Since: 1.0
  */
 typedef enum {
   GNN_DTYPE_F32,

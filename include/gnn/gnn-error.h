@@ -17,6 +17,8 @@ G_BEGIN_DECLS
  * GNN_ERROR:
  *
  * The error domain of every #GError that Gnn reports.
+ *
+ * Since: 1.0
  */
 #define GNN_ERROR (gnn_error_quark ())
 
@@ -43,6 +45,8 @@ G_BEGIN_DECLS
  *
  * Error codes of the %GNN_ERROR domain. Messages always name the culprit:
  * the name, shape, index or path involved.
+ *
+ * Since: 1.0
  */
 typedef enum {
   GNN_ERROR_INVALID_ARGUMENT,

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * @GNN_REDUCTION_SUM: the sum (`reduction='sum'`)
  *
  * How a loss function reduces its per-element losses.
+ *
+ * Since: 1.0
  */
 typedef enum
 {

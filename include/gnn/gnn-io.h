@@ -23,6 +23,8 @@ G_BEGIN_DECLS
  *
  * Options of [func@Gnn.StateDict.load_with_flags] and
  * [func@Gnn.StateDict.load_from_bytes].
+ *
+ * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   GNN_LOAD_FLAGS_NONE = 0,

@@ -25,6 +25,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnItemIterator, gnn_item_iterator, GNN, ITEM_ITERATOR
  *   end of the stream, or sets an error
  *
  * The virtual method of [class@Gnn.ItemIterator].
+ *
+ * Since: 1.0
  */
 struct _GnnItemIteratorClass
 {
@@ -48,6 +50,8 @@ struct _GnnItemIteratorClass
  *
  * Produces the next item. In Python, `do_next (self)` returns a list of
  * tensors, or %None at the end.
+ *
+ * Since: 1.0
  */
 
 GNN_AVAILABLE_IN_ALL

@@ -27,6 +27,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnIterableDataset, gnn_iterable_dataset, GNN, ITERABL
  *   worker, [func@Gnn.get_worker_info] tells which share to produce)
  *
  * The virtual method of [class@Gnn.IterableDataset].
+ *
+ * Since: 1.0
  */
 struct _GnnIterableDatasetClass
 {

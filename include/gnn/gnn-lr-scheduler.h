@@ -29,6 +29,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnLRScheduler, gnn_lr_scheduler, GNN, LR_SCHEDULER, G
  *   PyTorch's `get_lr()` (it may read the optimizer's current rate)
  *
  * The virtual methods of [class@Gnn.LRScheduler].
+ *
+ * Since: 1.0
  */
 struct _GnnLRSchedulerClass
 {

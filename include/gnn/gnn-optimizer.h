@@ -34,6 +34,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnOptimizer, gnn_optimizer, GNN, OPTIMIZER, GObject)
  *   any name
  *
  * The virtual methods of [class@Gnn.Optimizer].
+ *
+ * Since: 1.0
  */
 struct _GnnOptimizerClass
 {

@@ -26,6 +26,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnSampler, gnn_sampler, GNN, SAMPLER, GObject)
  *   as a #GArray of #gint64
  *
  * The virtual methods of [class@Gnn.Sampler].
+ *
+ * Since: 1.0
  */
 struct _GnnSamplerClass
 {
@@ -48,6 +50,8 @@ struct _GnnSamplerClass
  * list of ints.
  *
  * Returns: (transfer full) (element-type gint64): the indices, or %NULL on error
+ *
+ * Since: 1.0
  */
 
 GNN_AVAILABLE_IN_ALL
@@ -72,6 +76,8 @@ gint64  *gnn_sampler_sample     (GnnSampler  *self,
  *   use (index);
  * gnn_sampler_iter_clear (&iter);
  * ```
+ *
+ * Since: 1.0
  */
 typedef struct {
   /*< private >*/

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
  * GNN_MAX_DIMS:
  *
  * The largest number of dimensions a [class@Gnn.Tensor] can have.
+ *
+ * Since: 1.0
  */
 #define GNN_MAX_DIMS 16
 

@@ -22,9 +22,11 @@ G_BEGIN_DECLS
  * @GNN_WORKER_MODE_SPAWN: workers are fresh processes of the same program
  *   (see [func@Gnn.worker_main_if_worker]) that rebuild the dataset from its
  *   type name and properties; batches come back as with
- *   %GNN_WORKER_MODE_PROCESSES. Since: 1.0
+ *   %GNN_WORKER_MODE_PROCESSES.
  *
  * How a [class@Gnn.DataLoader] runs its workers.
+ *
+ * Since: 1.0
  */
 typedef enum {
   GNN_WORKER_MODE_THREADS,
@@ -42,6 +44,8 @@ typedef enum {
  *
  * Returns: the child's process id in the parent, 0 in the child, or -1 on
  *   failure
+ *
+ * Since: 1.0
  */
 typedef int (*GnnWorkerForkFunc) (gpointer user_data);
 

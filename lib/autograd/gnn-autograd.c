@@ -616,6 +616,8 @@ run_graph (GnnNode   *root,
  *   can be implicitly created only for scalar outputs") or of the wrong
  *   shape, or the graph was already freed ("Trying to backward through the
  *   graph a second time …")
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_backward (GnnTensor  *self,
@@ -692,6 +694,8 @@ gnn_tensor_backward (GnnTensor  *self,
  * `tensor.detach ()`).
  *
  * Returns: (transfer full): the detached tensor
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_detach (GnnTensor *self)
@@ -710,6 +714,8 @@ gnn_tensor_detach (GnnTensor *self)
  * with `requires_grad`).
  *
  * Returns: %TRUE for a leaf
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_is_leaf (GnnTensor *self)
@@ -726,6 +732,8 @@ gnn_tensor_is_leaf (GnnTensor *self)
  * (`"AddBackward0"`, `"MmBackward0"` …), as in `type (t.grad_fn).__name__`.
  *
  * Returns: (nullable) (transfer none): the node's name, or %NULL for a leaf
+ *
+ * Since: 1.0
  */
 const char *
 gnn_tensor_get_grad_fn_name (GnnTensor *self)

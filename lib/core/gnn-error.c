@@ -10,5 +10,7 @@
  * Gets the quark of the %GNN_ERROR domain.
  *
  * Returns: the error domain quark
+ *
+ * Since: 1.0
  */
 G_DEFINE_QUARK (gnn-error-quark, gnn_error)

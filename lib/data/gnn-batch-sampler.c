@@ -13,6 +13,8 @@
  * like `torch.utils.data.BatchSampler`; the last batch is shorter, or dropped
  * with `drop_last`. Its length is `n / batch_size` with `drop_last`, else
  * `ceil (n / batch_size)`.
+ *
+ * Since: 1.0
  */
 struct _GnnBatchSampler
 {
@@ -127,6 +129,8 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    * GnnBatchSampler:sampler:
    *
    * The sampler whose indices are grouped.
+   *
+   * Since: 1.0
    */
   properties[PROP_SAMPLER] =
     g_param_spec_object ("sampler", NULL, NULL, GNN_TYPE_SAMPLER,
@@ -135,6 +139,8 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    * GnnBatchSampler:batch-size:
    *
    * The number of indices per batch.
+   *
+   * Since: 1.0
    */
   properties[PROP_BATCH_SIZE] =
     g_param_spec_int64 ("batch-size", NULL, NULL, G_MININT64, G_MAXINT64, 1,
@@ -143,6 +149,8 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    * GnnBatchSampler:drop-last:
    *
    * Whether a last, incomplete batch is dropped.
+   *
+   * Since: 1.0
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
@@ -166,6 +174,8 @@ gnn_batch_sampler_init (GnnBatchSampler *self)
  * integer value, but got batch_size=0".
  *
  * Returns: (transfer full): the batch sampler, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnBatchSampler *
 gnn_batch_sampler_new (GnnSampler  *sampler,
@@ -185,6 +195,8 @@ gnn_batch_sampler_new (GnnSampler  *sampler,
  * Gets the number of batches, like `len(batch_sampler)`.
  *
  * Returns: the number of batches per epoch, like `len(batch_sampler)`
+ *
+ * Since: 1.0
  */
 gint64
 gnn_batch_sampler_get_length (GnnBatchSampler *self)
@@ -205,6 +217,8 @@ gnn_batch_sampler_get_length (GnnBatchSampler *self)
  * Gets [property@Gnn.BatchSampler:batch-size].
  *
  * Returns: the number of indices per batch
+ *
+ * Since: 1.0
  */
 gint64
 gnn_batch_sampler_get_batch_size (GnnBatchSampler *self)
@@ -220,6 +234,8 @@ gnn_batch_sampler_get_batch_size (GnnBatchSampler *self)
  * Gets [property@Gnn.BatchSampler:drop-last].
  *
  * Returns: whether a last, incomplete batch is dropped
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_batch_sampler_get_drop_last (GnnBatchSampler *self)
@@ -235,6 +251,8 @@ gnn_batch_sampler_get_drop_last (GnnBatchSampler *self)
  * Gets the sampler whose indices are grouped into batches.
  *
  * Returns: (transfer none): the sampler of indices
+ *
+ * Since: 1.0
  */
 GnnSampler *
 gnn_batch_sampler_get_sampler (GnnBatchSampler *self)
@@ -255,6 +273,8 @@ gnn_batch_sampler_get_sampler (GnnBatchSampler *self)
  * `drop_last`, the indices of an incomplete last batch are not returned.
  *
  * Returns: (transfer full) (array length=n_indices): the indices, or %NULL on error
+ *
+ * Since: 1.0
  */
 gint64 *
 gnn_batch_sampler_sample (GnnBatchSampler  *self,

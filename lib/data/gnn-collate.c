@@ -15,6 +15,8 @@
  * `do_collate`) for custom batching. Being a GObject type (not a closure), a
  * collate object has a type name and can be re-created in a worker process.
  * With worker threads, `collate` runs in several threads at once.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_TYPE (GnnCollate, gnn_collate, G_TYPE_OBJECT)
@@ -46,6 +48,8 @@ gnn_collate_init (GnnCollate *self)
  * Creates the default collation, which stacks each field of the items.
  *
  * Returns: (transfer full): the default collation
+ *
+ * Since: 1.0
  */
 GnnCollate *
 gnn_collate_new (void)
@@ -65,6 +69,8 @@ gnn_collate_new (void)
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the batch (the
  *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_collate_collate (GnnCollate  *self,
@@ -199,6 +205,8 @@ gnn_default_collate_fill (GPtrArray          *items,
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): one tensor per
  *   field (the array holds references), or %NULL on error
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_default_collate (GPtrArray  *items,

@@ -9,6 +9,8 @@
  *
  * Several datasets one after another, like `torch.utils.data.ConcatDataset`.
  * The lengths are taken once, at construction.
+ *
+ * Since: 1.0
  */
 struct _GnnConcatDataset
 {
@@ -123,6 +125,8 @@ gnn_concat_dataset_init (GnnConcatDataset *self)
  * an empty iterable".
  *
  * Returns: (transfer full): the dataset, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnConcatDataset *
 gnn_concat_dataset_new (GnnDataset **datasets,
@@ -161,6 +165,8 @@ gnn_concat_dataset_new (GnnDataset **datasets,
  *
  * Returns: (transfer none) (array length=n_sizes): the running totals of the
  *   lengths, like `ConcatDataset.cumulative_sizes`
+ *
+ * Since: 1.0
  */
 const gint64 *
 gnn_concat_dataset_get_cumulative_sizes (GnnConcatDataset *self,

@@ -19,6 +19,8 @@
  * reorder ring. Dropping the iterator mid-epoch tells the workers to skip
  * the rest of the pass; unless they are persistent, they are joined and
  * pending batches freed before the drop returns.
+ *
+ * Since: 1.0
  */
 
 struct _GnnDataLoaderIter
@@ -228,6 +230,8 @@ timed_out (GnnDataLoaderIter  *self,
  * pass is stopped and later calls return %FALSE.
  *
  * Returns: %TRUE with a batch, %FALSE at the end of the epoch or on error
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
@@ -366,6 +370,8 @@ gnn_data_loader_iter_get_state (GnnDataLoaderIter *self)
  * Gets the number of batches of the epoch this iterator walks.
  *
  * Returns: the number of batches of this pass, or -1 for an iterable dataset
+ *
+ * Since: 1.0
  */
 gint64
 gnn_data_loader_iter_get_length (GnnDataLoaderIter *self)

@@ -51,6 +51,8 @@
  * Killed."; dropping the iterator (or the loader, with persistent
  * workers) stops the children and reaps them. Changes made to the dataset
  * in the caller after the fork are not seen by the workers.
+ *
+ * Since: 1.0
  */
 struct _GnnDataLoader
 {
@@ -191,6 +193,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:dataset:
    *
    * The dataset to load from.
+   *
+   * Since: 1.0
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET, rw);
@@ -198,6 +202,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:batch-size:
    *
    * The number of items per batch (must stay 1 with a batch sampler).
+   *
+   * Since: 1.0
    */
   properties[PROP_BATCH_SIZE] =
     g_param_spec_int64 ("batch-size", NULL, NULL, G_MININT64, G_MAXINT64, 1, rw);
@@ -206,6 +212,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * Whether to reshuffle the items every pass (a [class@Gnn.RandomSampler]
    * on the loader's generator).
+   *
+   * Since: 1.0
    */
   properties[PROP_SHUFFLE] =
     g_param_spec_boolean ("shuffle", NULL, NULL, FALSE, rw);
@@ -213,6 +221,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:sampler:
    *
    * The sampler of item indices (exclusive with shuffle).
+   *
+   * Since: 1.0
    */
   properties[PROP_SAMPLER] =
     g_param_spec_object ("sampler", NULL, NULL, GNN_TYPE_SAMPLER, rw);
@@ -221,6 +231,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * The sampler of batches (exclusive with batch-size, shuffle, sampler
    * and drop-last).
+   *
+   * Since: 1.0
    */
   properties[PROP_BATCH_SAMPLER] =
     g_param_spec_object ("batch-sampler", NULL, NULL, GNN_TYPE_BATCH_SAMPLER, rw);
@@ -228,6 +240,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:drop-last:
    *
    * Whether to drop a last, incomplete batch.
+   *
+   * Since: 1.0
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE, rw);
@@ -235,6 +249,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:collate:
    *
    * The collation of items into batches (%NULL: the default collation).
+   *
+   * Since: 1.0
    */
   properties[PROP_COLLATE] =
     g_param_spec_object ("collate", NULL, NULL, GNN_TYPE_COLLATE, rw);
@@ -242,6 +258,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:num-workers:
    *
    * The number of workers; 0 loads in the calling thread.
+   *
+   * Since: 1.0
    */
   properties[PROP_NUM_WORKERS] =
     g_param_spec_int ("num-workers", NULL, NULL, G_MININT, G_MAXINT, 0, rw);
@@ -250,6 +268,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * How workers run: threads sharing the dataset, or forked processes
    * returning batches through shared memory.
+   *
+   * Since: 1.0
    */
   properties[PROP_WORKER_MODE] =
     g_param_spec_enum ("worker-mode", NULL, NULL, GNN_TYPE_WORKER_MODE,
@@ -258,6 +278,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:prefetch-factor:
    *
    * Batches in flight per worker.
+   *
+   * Since: 1.0
    */
   properties[PROP_PREFETCH_FACTOR] =
     g_param_spec_int ("prefetch-factor", NULL, NULL, G_MININT, G_MAXINT, 2, rw);
@@ -267,6 +289,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * Whether the worker threads outlive a pass and serve the next ones
    * (keeping their seeds), until the loader is disposed or its dataset or
    * number of workers changes.
+   *
+   * Since: 1.0
    */
   properties[PROP_PERSISTENT_WORKERS] =
     g_param_spec_boolean ("persistent-workers", NULL, NULL, FALSE, rw);
@@ -274,6 +298,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * GnnDataLoader:timeout:
    *
    * Seconds to wait for a batch from the workers; 0 waits forever.
+   *
+   * Since: 1.0
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_double ("timeout", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, rw);
@@ -282,6 +308,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * The seed of the loader's generator (shuffling and worker seeds).
    * Setting it reseeds.
+   *
+   * Since: 1.0
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0, rw);
@@ -296,6 +324,8 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * it loads anything, like PyTorch's `worker_init_fn`. Handlers run in the
    * worker thread (one emission per worker at a time, concurrently across
    * workers). Not emitted with zero workers.
+   *
+   * Since: 1.0
    */
   signals[WORKER_INIT] =
     g_signal_new ("worker-init", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -327,6 +357,8 @@ gnn_data_loader_init (GnnDataLoader *self)
  * A loader with the other options at their defaults; set them as properties.
  *
  * Returns: (transfer full): the loader
+ *
+ * Since: 1.0
  */
 GnnDataLoader *
 gnn_data_loader_new (GnnDataset *dataset,
@@ -354,6 +386,8 @@ gnn_data_loader_new (GnnDataset *dataset,
  * value, but got batch_size=0".
  *
  * Returns: %TRUE if the options are consistent
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_data_loader_validate (GnnDataLoader  *self,
@@ -460,6 +494,8 @@ gnn_data_loader_validate (GnnDataLoader  *self,
  * differ, as in PyTorch).
  *
  * Returns: the number of batches (0 if the options are invalid)
+ *
+ * Since: 1.0
  */
 gint64
 gnn_data_loader_get_length (GnnDataLoader *self)
@@ -794,6 +830,8 @@ iter_from (GnnDataLoader  *self,
  * stood.
  *
  * Returns: (transfer full): the iterator, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnDataLoaderIter *
 gnn_data_loader_iter (GnnDataLoader  *self,

@@ -16,6 +16,8 @@
  * calling the virtual method, so implementations only see valid indices.
  * A [class@Gnn.DataLoader] with worker threads calls `get_item` from several
  * threads at once: implementations must be safe for concurrent reads.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_ABSTRACT_TYPE (GnnDataset, gnn_dataset, G_TYPE_OBJECT)
@@ -37,6 +39,8 @@ gnn_dataset_init (GnnDataset *self)
  * Returns the number of items, like `len(dataset)`.
  *
  * Returns: the number of items
+ *
+ * Since: 1.0
  */
 gint64
 gnn_dataset_get_length (GnnDataset *self)
@@ -67,6 +71,8 @@ gnn_dataset_get_length (GnnDataset *self)
  * (transfer container): free it with g_ptr_array_unref().
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the item, or %NULL on error
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_dataset_get_item (GnnDataset  *self,

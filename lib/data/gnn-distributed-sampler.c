@@ -16,6 +16,8 @@
  * one with `drop_last`), and the replica takes `indices[rank::num_replicas]`.
  * Every replica must use the same seed and call
  * [method@Gnn.DistributedSampler.set_epoch] with the same epoch.
+ *
+ * Since: 1.0
  */
 struct _GnnDistributedSampler
 {
@@ -218,6 +220,8 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    * GnnDistributedSampler:dataset:
    *
    * The dataset being sharded.
+   *
+   * Since: 1.0
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
@@ -226,6 +230,8 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    * GnnDistributedSampler:num-replicas:
    *
    * The number of replicas (processes) sharing the dataset.
+   *
+   * Since: 1.0
    */
   properties[PROP_NUM_REPLICAS] =
     g_param_spec_int64 ("num-replicas", NULL, NULL, G_MININT64, G_MAXINT64, 1,
@@ -234,6 +240,8 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    * GnnDistributedSampler:rank:
    *
    * This replica's rank, in `[0, num_replicas)`.
+   *
+   * Since: 1.0
    */
   properties[PROP_RANK] =
     g_param_spec_int64 ("rank", NULL, NULL, G_MININT64, G_MAXINT64, 0,
@@ -242,6 +250,8 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    * GnnDistributedSampler:shuffle:
    *
    * Whether the indices are shuffled (by `seed + epoch`).
+   *
+   * Since: 1.0
    */
   properties[PROP_SHUFFLE] =
     g_param_spec_boolean ("shuffle", NULL, NULL, TRUE,
@@ -250,6 +260,8 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    * GnnDistributedSampler:seed:
    *
    * The shuffling seed, the same on every replica.
+   *
+   * Since: 1.0
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
@@ -258,6 +270,8 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    * GnnDistributedSampler:drop-last:
    *
    * Whether the tail is dropped (instead of padding) to divide evenly.
+   *
+   * Since: 1.0
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
@@ -266,6 +280,8 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    * GnnDistributedSampler:epoch:
    *
    * The epoch, added to the seed when shuffling.
+   *
+   * Since: 1.0
    */
   properties[PROP_EPOCH] =
     g_param_spec_int64 ("epoch", NULL, NULL, G_MININT64, G_MAXINT64, 0,
@@ -292,6 +308,8 @@ gnn_distributed_sampler_init (GnnDistributedSampler *self)
  * interval [0, 3]".
  *
  * Returns: (transfer full): the sampler, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnDistributedSampler *
 gnn_distributed_sampler_new (GnnDataset  *dataset,
@@ -314,6 +332,8 @@ gnn_distributed_sampler_new (GnnDataset  *dataset,
  * @epoch: the epoch
  *
  * Sets the epoch, so each epoch shuffles differently (the same on every replica).
+ *
+ * Since: 1.0
  */
 void
 gnn_distributed_sampler_set_epoch (GnnDistributedSampler *self,
@@ -333,6 +353,8 @@ gnn_distributed_sampler_set_epoch (GnnDistributedSampler *self,
  * Gets the number of indices over all replicas after padding or dropping.
  *
  * Returns: the padded (or cut) number of indices over all replicas
+ *
+ * Since: 1.0
  */
 gint64
 gnn_distributed_sampler_get_total_size (GnnDistributedSampler *self)

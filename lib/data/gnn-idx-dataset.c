@@ -17,6 +17,8 @@
  * shape `[N, rows, cols]` scaled to [0, 1] and one int64 tensor of shape
  * `[N]`; item `i` is (`images[i]`, `labels[i]`) as views: a `[rows, cols]`
  * float32 tensor and a 0-d int64 tensor. Reading is thread-safe.
+ *
+ * Since: 1.0
  */
 struct _GnnIdxDataset
 {
@@ -362,6 +364,8 @@ gnn_idx_dataset_initable_iface_init (GInitableIface *iface)
  * that cannot be read is a %GNN_ERROR_IO error.
  *
  * Returns: (transfer full): the dataset, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnIdxDataset *
 gnn_idx_dataset_new (const char  *images_path,
@@ -381,6 +385,8 @@ gnn_idx_dataset_new (const char  *images_path,
  * Gets the decoded images as one float32 tensor.
  *
  * Returns: (transfer none): all images, a float32 tensor `[N, rows, cols]`
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_idx_dataset_get_images (GnnIdxDataset *self)
@@ -396,6 +402,8 @@ gnn_idx_dataset_get_images (GnnIdxDataset *self)
  * Gets the labels as one int64 tensor.
  *
  * Returns: (transfer none): all labels, an int64 tensor `[N]`
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_idx_dataset_get_labels (GnnIdxDataset *self)

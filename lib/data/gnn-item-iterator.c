@@ -11,6 +11,8 @@
  * [method@Gnn.IterableDataset.create_iterator]. Subclasses implement `next`
  * (Python: `do_next` returning a list of tensors, or %None at the end).
  * An iterator is used from one thread at a time.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_ABSTRACT_TYPE (GnnItemIterator, gnn_item_iterator, G_TYPE_OBJECT)
@@ -36,6 +38,8 @@ gnn_item_iterator_init (GnnItemIterator *self)
  * Fetches the next item of an iterable dataset's stream.
  *
  * Returns: %TRUE with an item, %FALSE at the end of the stream or on error
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_item_iterator_next (GnnItemIterator  *self,

@@ -18,6 +18,8 @@
  * unless `create_iterator` shards it with [func@Gnn.get_worker_info].
  * Batches are taken from the workers in turn (worker `k % n` for batch
  * `k`), each worker batching its own stream.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_ABSTRACT_TYPE (GnnIterableDataset, gnn_iterable_dataset, GNN_TYPE_DATASET)
@@ -58,6 +60,8 @@ gnn_iterable_dataset_init (GnnIterableDataset *self)
  * Starts a new pass over the stream, like `iter(dataset)`.
  *
  * Returns: (transfer full): a new iterator, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnItemIterator *
 gnn_iterable_dataset_create_iterator (GnnIterableDataset  *self,

@@ -104,6 +104,8 @@ static GDestroyNotify fork_func_notify;
  * is imported, so that datasets written in Python work in worker processes.
  * The child returns from @func into the library, runs the worker loop and
  * ends with _exit(); it never returns to the caller's code.
+ *
+ * Since: 1.0
  */
 void
 gnn_set_worker_fork_func (GnnWorkerForkFunc func,

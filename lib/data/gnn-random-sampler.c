@@ -16,6 +16,8 @@
  * replacement, `num_samples` independent uniform draws. Without replacement
  * and with `num_samples` larger than the dataset, whole permutations are
  * chained and the last one cut short.
+ *
+ * Since: 1.0
  */
 struct _GnnRandomSampler
 {
@@ -199,6 +201,8 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    * GnnRandomSampler:data-source:
    *
    * The dataset whose indices are drawn.
+   *
+   * Since: 1.0
    */
   properties[PROP_DATA_SOURCE] =
     g_param_spec_object ("data-source", NULL, NULL, GNN_TYPE_DATASET,
@@ -207,6 +211,8 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    * GnnRandomSampler:replacement:
    *
    * Whether indices are drawn with replacement.
+   *
+   * Since: 1.0
    */
   properties[PROP_REPLACEMENT] =
     g_param_spec_boolean ("replacement", NULL, NULL, FALSE,
@@ -216,6 +222,8 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    *
    * The number of indices per epoch; -1 (the default) follows the length
    * of the dataset. Reads give the effective number.
+   *
+   * Since: 1.0
    */
   properties[PROP_NUM_SAMPLES] =
     g_param_spec_int64 ("num-samples", NULL, NULL, G_MININT64, G_MAXINT64, -1,
@@ -225,6 +233,8 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    *
    * The generator of the draws (advanced by every epoch); one seeded from
    * the system when none is given.
+   *
+   * Since: 1.0
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -251,6 +261,8 @@ gnn_random_sampler_init (GnnRandomSampler *self)
  * positive integer value, but got num_samples=0".
  *
  * Returns: (transfer full): the sampler, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnRandomSampler *
 gnn_random_sampler_new (GnnDataset    *data_source,

@@ -16,6 +16,8 @@
  * (Python: `do_get_length`, `do_sample` returning a list of ints). Random
  * samplers draw a new order on every call to [method@Gnn.Sampler.sample].
  * A [class@Gnn.DataLoader] always samples in the calling thread.
+ *
+ * Since: 1.0
  */
 
 static void gnn_sampler_initable_iface_init (GInitableIface *iface);
@@ -106,6 +108,8 @@ gnn_sampler_init (GnnSampler *self)
  * Gets the number of indices an epoch yields, like `len(sampler)`.
  *
  * Returns: the number of indices one epoch yields, like `len(sampler)`
+ *
+ * Since: 1.0
  */
 gint64
 gnn_sampler_get_length (GnnSampler *self)
@@ -133,6 +137,8 @@ gnn_sampler_get_length (GnnSampler *self)
  * Draws the indices of one epoch, like `list(sampler)`.
  *
  * Returns: (transfer full) (array length=n_indices): the indices, or %NULL on error
+ *
+ * Since: 1.0
  */
 gint64 *
 gnn_sampler_sample (GnnSampler  *self,
@@ -190,6 +196,8 @@ gnn_sampler_sample (GnnSampler  *self,
  * gnn_sampler_iter_clear() (also after a failure).
  *
  * Returns: %TRUE, or %FALSE on error
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_sampler_iter_init (GnnSamplerIter *iter,
@@ -210,6 +218,8 @@ gnn_sampler_iter_init (GnnSamplerIter *iter,
  * Advances to the next index.
  *
  * Returns: %TRUE with the next index, or %FALSE at the end of the epoch
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_sampler_iter_next (GnnSamplerIter *iter,
@@ -227,6 +237,8 @@ gnn_sampler_iter_next (GnnSamplerIter *iter,
  * @iter: a #GnnSamplerIter
  *
  * Frees what @iter holds.
+ *
+ * Since: 1.0
  */
 void
 gnn_sampler_iter_clear (GnnSamplerIter *iter)

@@ -9,6 +9,8 @@
  *
  * Yields `0, 1, …, len(data_source) - 1`, like
  * `torch.utils.data.SequentialSampler`.
+ *
+ * Since: 1.0
  */
 struct _GnnSequentialSampler
 {
@@ -108,6 +110,8 @@ gnn_sequential_sampler_class_init (GnnSequentialSamplerClass *klass)
    * GnnSequentialSampler:data-source:
    *
    * The dataset whose indices are yielded.
+   *
+   * Since: 1.0
    */
   properties[PROP_DATA_SOURCE] =
     g_param_spec_object ("data-source", NULL, NULL, GNN_TYPE_DATASET,
@@ -127,6 +131,8 @@ gnn_sequential_sampler_init (GnnSequentialSampler *self)
  * Creates a sampler yielding 0 … n-1 in order.
  *
  * Returns: (transfer full): a sampler yielding the indices of @data_source in order
+ *
+ * Since: 1.0
  */
 GnnSequentialSampler *
 gnn_sequential_sampler_new (GnnDataset *data_source)

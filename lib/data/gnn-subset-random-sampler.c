@@ -11,6 +11,8 @@
  *
  * Yields given indices in a new random order each epoch, like
  * `torch.utils.data.SubsetRandomSampler`.
+ *
+ * Since: 1.0
  */
 struct _GnnSubsetRandomSampler
 {
@@ -142,6 +144,8 @@ gnn_subset_random_sampler_class_init (GnnSubsetRandomSamplerClass *klass)
    *
    * The generator of the permutations (one seeded from the system when
    * none is given).
+   *
+   * Since: 1.0
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -163,6 +167,8 @@ gnn_subset_random_sampler_init (GnnSubsetRandomSampler *self)
  * Creates a sampler yielding the given indices in a new random order each epoch.
  *
  * Returns: (transfer full): the sampler
+ *
+ * Since: 1.0
  */
 GnnSubsetRandomSampler *
 gnn_subset_random_sampler_new (const gint64  *indices,

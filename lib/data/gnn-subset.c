@@ -12,6 +12,8 @@
  *
  * The items of another dataset at given indices, like
  * `torch.utils.data.Subset`: item `i` is `dataset[indices[i]]`.
+ *
+ * Since: 1.0
  */
 struct _GnnSubset
 {
@@ -77,6 +79,8 @@ gnn_subset_init (GnnSubset *self)
  * An index outside `[0, len(dataset))` is a %GNN_ERROR_INDEX error.
  *
  * Returns: (transfer full): the subset, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnSubset *
 gnn_subset_new (GnnDataset    *dataset,
@@ -115,6 +119,8 @@ gnn_subset_new (GnnDataset    *dataset,
  * Gets the dataset the subset indexes into.
  *
  * Returns: (transfer none): the underlying dataset
+ *
+ * Since: 1.0
  */
 GnnDataset *
 gnn_subset_get_dataset (GnnSubset *self)
@@ -131,6 +137,8 @@ gnn_subset_get_dataset (GnnSubset *self)
  * Gets the indices of the subset in the underlying dataset.
  *
  * Returns: (transfer none) (array length=n_indices): the indices
+ *
+ * Since: 1.0
  */
 const gint64 *
 gnn_subset_get_indices (GnnSubset *self,
@@ -182,6 +190,8 @@ gnn_generator_new_unseeded (void)
  *
  * Returns: (transfer container) (element-type Gnn.Subset): the subsets (the
  *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_random_split (GnnDataset    *dataset,
@@ -248,6 +258,8 @@ gnn_random_split (GnnDataset    *dataset,
  *
  * Returns: (transfer container) (element-type Gnn.Subset): the subsets (the
  *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_random_split_fractions (GnnDataset    *dataset,

@@ -10,6 +10,8 @@
  * A dataset over tensors sharing their first dimension, like
  * `torch.utils.data.TensorDataset`: item `i` holds `tensor[i]` of each tensor,
  * as views (no copy).
+ *
+ * Since: 1.0
  */
 struct _GnnTensorDataset
 {
@@ -87,6 +89,8 @@ gnn_tensor_dataset_init (GnnTensorDataset *self)
  * Tensors of different first sizes fail with "Size mismatch between tensors".
  *
  * Returns: (transfer full): the dataset, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensorDataset *
 gnn_tensor_dataset_new (GnnTensor **tensors,
@@ -141,6 +145,8 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the tensors (the
  *   array holds references: free it with g_ptr_array_unref())
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_tensor_dataset_get_tensors (GnnTensorDataset *self)

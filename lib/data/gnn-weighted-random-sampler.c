@@ -16,6 +16,8 @@
  * proportional to the weights, like `torch.utils.data.WeightedRandomSampler`
  * (`torch.multinomial`): with replacement (the default in PyTorch) or
  * without (each index at most once).
+ *
+ * Since: 1.0
  */
 struct _GnnWeightedRandomSampler
 {
@@ -258,6 +260,8 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    * GnnWeightedRandomSampler:num-samples:
    *
    * The number of indices per epoch.
+   *
+   * Since: 1.0
    */
   properties[PROP_NUM_SAMPLES] =
     g_param_spec_int64 ("num-samples", NULL, NULL, G_MININT64, G_MAXINT64, 1,
@@ -266,6 +270,8 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    * GnnWeightedRandomSampler:replacement:
    *
    * Whether indices are drawn with replacement.
+   *
+   * Since: 1.0
    */
   properties[PROP_REPLACEMENT] =
     g_param_spec_boolean ("replacement", NULL, NULL, TRUE,
@@ -274,6 +280,8 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    * GnnWeightedRandomSampler:generator:
    *
    * The generator of the draws.
+   *
+   * Since: 1.0
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -302,6 +310,8 @@ gnn_weighted_random_sampler_init (GnnWeightedRandomSampler *self)
  * without replacement".
  *
  * Returns: (transfer full): the sampler, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnWeightedRandomSampler *
 gnn_weighted_random_sampler_new (const double  *weights,

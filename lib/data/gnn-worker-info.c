@@ -12,6 +12,8 @@
  * seed (the loader's base seed for this epoch plus the id), the dataset, and
  * a generator seeded with the seed for per-worker randomness (augmentation).
  * Get it with [func@Gnn.get_worker_info] inside `get_item` or `collate`.
+ *
+ * Since: 1.0
  */
 struct _GnnWorkerInfo
 {
@@ -76,6 +78,8 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    * GnnWorkerInfo:id:
    *
    * The worker id, in `[0, num_workers)`.
+   *
+   * Since: 1.0
    */
   properties[PROP_ID] =
     g_param_spec_uint ("id", NULL, NULL, 0, G_MAXUINT, 0,
@@ -84,6 +88,8 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    * GnnWorkerInfo:num-workers:
    *
    * The number of workers of the loader.
+   *
+   * Since: 1.0
    */
   properties[PROP_NUM_WORKERS] =
     g_param_spec_uint ("num-workers", NULL, NULL, 0, G_MAXUINT, 0,
@@ -92,6 +98,8 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    * GnnWorkerInfo:seed:
    *
    * The worker's seed: the base seed of the epoch plus the id.
+   *
+   * Since: 1.0
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
@@ -100,6 +108,8 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    * GnnWorkerInfo:dataset:
    *
    * The dataset the worker reads.
+   *
+   * Since: 1.0
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
@@ -141,6 +151,8 @@ gnn_worker_info_set_current (GnnWorkerInfo *info)
  * Gets the id of the worker, from 0 to num_workers - 1.
  *
  * Returns: the worker id, in `[0, num_workers)`
+ *
+ * Since: 1.0
  */
 guint
 gnn_worker_info_get_id (GnnWorkerInfo *self)
@@ -156,6 +168,8 @@ gnn_worker_info_get_id (GnnWorkerInfo *self)
  * Gets the number of workers of the loader.
  *
  * Returns: the number of workers
+ *
+ * Since: 1.0
  */
 guint
 gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
@@ -171,6 +185,8 @@ gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
  * Gets the worker's seed: the loader's base seed plus the worker id.
  *
  * Returns: the worker's seed (base seed + id)
+ *
+ * Since: 1.0
  */
 guint64
 gnn_worker_info_get_seed (GnnWorkerInfo *self)
@@ -186,6 +202,8 @@ gnn_worker_info_get_seed (GnnWorkerInfo *self)
  * Gets the worker's dataset (in process workers, the forked copy).
  *
  * Returns: (transfer none): the dataset
+ *
+ * Since: 1.0
  */
 GnnDataset *
 gnn_worker_info_get_dataset (GnnWorkerInfo *self)
@@ -202,6 +220,8 @@ gnn_worker_info_get_dataset (GnnWorkerInfo *self)
  * worker's thread.
  *
  * Returns: (transfer none): the generator
+ *
+ * Since: 1.0
  */
 GnnGenerator *
 gnn_worker_info_get_generator (GnnWorkerInfo *self)
@@ -217,6 +237,8 @@ gnn_worker_info_get_generator (GnnWorkerInfo *self)
  * like `torch.utils.data.get_worker_info()`.
  *
  * Returns: (transfer none) (nullable): the worker info, or %NULL outside workers
+ *
+ * Since: 1.0
  */
 GnnWorkerInfo *
 gnn_get_worker_info (void)

@@ -15,6 +15,8 @@
  * (see [method@Gnn.StateDict.save]).
  *
  * Returns: %TRUE on success
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_save (GnnModule   *self,
@@ -44,6 +46,8 @@ gnn_module_save (GnnModule   *self,
  * into the module's tensors, so the file is unmapped when this returns.
  *
  * Returns: %TRUE on success
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_load (GnnModule   *self,

@@ -216,6 +216,8 @@ write_file (const char    *path,
  *   %G_IO_ERROR_NOT_REGULAR_FILE for a @path that is not a regular file),
  *   %GNN_ERROR_NAME for a tensor named `__metadata__` or names that are not
  *   UTF-8
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_state_dict_save (GnnStateDict  *self,

@@ -651,6 +651,8 @@ load_from_bytes (GBytes       *bytes,
  *   safetensors data (%GNN_ERROR_FORMAT naming the rule and the tensor,
  *   %GNN_ERROR_DTYPE for dtypes Gnn cannot hold such as U16,
  *   %GNN_ERROR_NOT_SUPPORTED for more than 16 dimensions)
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_state_dict_load_from_bytes (GBytes       *bytes,
@@ -678,6 +680,8 @@ gnn_state_dict_load_from_bytes (GBytes       *bytes,
  * the tensors out of the file, which is then unmapped before returning.
  *
  * Returns: (transfer full): a new state dict, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_state_dict_load_with_flags (const char   *path,
@@ -757,6 +761,8 @@ gnn_state_dict_load_with_flags (const char   *path,
  * load the result into a model (strictly and atomically).
  *
  * Returns: (transfer full): a new state dict, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_state_dict_load (const char  *path,

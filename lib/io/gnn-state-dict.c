@@ -12,6 +12,8 @@
  * [method@Gnn.Module.state_dict] fills one; [method@Gnn.Module.load_state_dict]
  * reads one. Inserting an existing key replaces its tensor and keeps its
  * position. The tensors are shared, not copied.
+ *
+ * Since: 1.0
  */
 struct _GnnStateDict
 {
@@ -59,6 +61,8 @@ gnn_state_dict_init (GnnStateDict *self)
  * Creates an empty state dict.
  *
  * Returns: (transfer full): a new state dict
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_state_dict_new (void)
@@ -74,6 +78,8 @@ gnn_state_dict_new (void)
  *
  * Sets @key to @tensor: a new key goes last, an existing key keeps its
  * position.
+ *
+ * Since: 1.0
  */
 void
 gnn_state_dict_insert (GnnStateDict *self,
@@ -104,6 +110,8 @@ gnn_state_dict_insert (GnnStateDict *self,
  * Looks a tensor up by name.
  *
  * Returns: (transfer none) (nullable): the tensor, or %NULL if @key is absent
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_state_dict_lookup (GnnStateDict *self,
@@ -123,6 +131,8 @@ gnn_state_dict_lookup (GnnStateDict *self,
  * Tells whether @key is present.
  *
  * Returns: %TRUE if @key is present
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_state_dict_contains (GnnStateDict *self,
@@ -142,6 +152,8 @@ gnn_state_dict_contains (GnnStateDict *self,
  * Removes @key.
  *
  * Returns: %TRUE if @key was present
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_state_dict_remove (GnnStateDict *self,
@@ -166,6 +178,8 @@ gnn_state_dict_remove (GnnStateDict *self,
  * Lists the names in insertion order.
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys
+ *
+ * Since: 1.0
  */
 char **
 gnn_state_dict_get_keys (GnnStateDict *self)
@@ -190,6 +204,8 @@ gnn_state_dict_get_keys (GnnStateDict *self)
  * Counts the tensors.
  *
  * Returns: the number of keys
+ *
+ * Since: 1.0
  */
 guint
 gnn_state_dict_get_length (GnnStateDict *self)
@@ -207,6 +223,8 @@ gnn_state_dict_get_length (GnnStateDict *self)
  *
  * Sets a string of metadata (safetensors' `__metadata__`, PyTorch's
  * per-module versions).
+ *
+ * Since: 1.0
  */
 void
 gnn_state_dict_set_metadata (GnnStateDict *self,
@@ -244,6 +262,8 @@ gnn_state_dict_set_metadata (GnnStateDict *self,
  * Looks up a string of metadata.
  *
  * Returns: (transfer none) (nullable): the value, or %NULL if absent
+ *
+ * Since: 1.0
  */
 const char *
 gnn_state_dict_get_metadata (GnnStateDict *self,
@@ -262,6 +282,8 @@ gnn_state_dict_get_metadata (GnnStateDict *self,
  * Lists the metadata keys in insertion order.
  *
  * Returns: (transfer full) (array zero-terminated=1): the metadata keys
+ *
+ * Since: 1.0
  */
 char **
 gnn_state_dict_get_metadata_keys (GnnStateDict *self)

@@ -28,6 +28,8 @@
  *     gnn_bce_with_logits_loss_new (NULL, NULL, GNN_REDUCTION_MEAN);
  * g_autoptr(GnnTensor) loss = gnn_bce_with_logits_loss_compute (criterion, logits, targets, &error);
  * ```
+ *
+ * Since: 1.0
  */
 struct _GnnBCEWithLogitsLoss
 {
@@ -48,6 +50,8 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * `"sum"` or `"none"`, PyTorch's strings. Another value makes
    * [method@Gnn.BCEWithLogitsLoss.compute] fail ("foo is not a valid value
    * for reduction").
+   *
+   * Since: 1.0
    */
   gnn_loss_class_setup (object_class, "gnn_bce_with_logits_loss_compute");
 
@@ -56,6 +60,8 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    *
    * The rescaling weight of each element's loss (broadcast to the input),
    * the buffer `weight`, or %NULL.
+   *
+   * Since: 1.0
    */
   gnn_loss_class_add_buffer (object_class, "weight");
   /**
@@ -63,6 +69,8 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    *
    * The weight of positive examples (broadcast over the last dimension: one
    * per class), the buffer `pos_weight`, or %NULL.
+   *
+   * Since: 1.0
    */
   gnn_loss_class_add_buffer (object_class, "pos_weight");
 }
@@ -86,6 +94,8 @@ gnn_bce_with_logits_loss_init (GnnBCEWithLogitsLoss *self)
  * NULL)` gives PyTorch's defaults.
  *
  * Returns: (transfer full): a new GnnBCEWithLogitsLoss
+ *
+ * Since: 1.0
  */
 GnnBCEWithLogitsLoss *
 gnn_bce_with_logits_loss_new (GnnTensor    *weight,
@@ -120,6 +130,8 @@ gnn_bce_with_logits_loss_new (GnnTensor    *weight,
  *
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_bce_with_logits_loss_compute (GnnBCEWithLogitsLoss  *self,

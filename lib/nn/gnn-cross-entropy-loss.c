@@ -28,6 +28,8 @@
  * g_autoptr(GnnTensor) loss =
  *     gnn_cross_entropy_loss_compute (criterion, logits, labels, &error);
  * ```
+ *
+ * Since: 1.0
  */
 struct _GnnCrossEntropyLoss
 {
@@ -100,6 +102,8 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * by the class weights of the targets), `"sum"` or `"none"`, PyTorch's
    * strings. Another value makes [method@Gnn.CrossEntropyLoss.compute] fail
    * ("foo is not a valid value for reduction").
+   *
+   * Since: 1.0
    */
   gnn_loss_class_setup (object_class, "gnn_cross_entropy_loss_compute");
   object_class->get_property = gnn_cross_entropy_loss_get_property;
@@ -110,6 +114,8 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    *
    * A target value that contributes neither to the loss nor to the mean's
    * denominator (PyTorch's default, -100).
+   *
+   * Since: 1.0
    */
   properties[PROP_IGNORE_INDEX] =
     g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
@@ -119,6 +125,8 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    *
    * The share of the target mass spread evenly over all classes, in
    * [0, 1] (checked by [method@Gnn.CrossEntropyLoss.compute]).
+   *
+   * Since: 1.0
    */
   properties[PROP_LABEL_SMOOTHING] =
     g_param_spec_double ("label-smoothing", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
@@ -131,6 +139,8 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * GnnCrossEntropyLoss:weight:
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
+   *
+   * Since: 1.0
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -155,6 +165,8 @@ gnn_cross_entropy_loss_init (GnnCrossEntropyLoss *self)
  * NULL)` gives PyTorch's defaults.
  *
  * Returns: (transfer full): a new GnnCrossEntropyLoss
+ *
+ * Since: 1.0
  */
 GnnCrossEntropyLoss *
 gnn_cross_entropy_loss_new (GnnTensor    *weight,
@@ -189,6 +201,8 @@ gnn_cross_entropy_loss_new (GnnTensor    *weight,
  *
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_cross_entropy_loss_compute (GnnCrossEntropyLoss  *self,

@@ -18,6 +18,8 @@
  * kept when a uniform draw in [0, 1) is below 1 - p); without one, from
  * the library-default generator described in [class@Gnn.Linear]. Inputs
  * must be float32 or float64.
+ *
+ * Since: 1.0
  */
 struct _GnnDropout
 {
@@ -189,6 +191,8 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    * GnnDropout:p:
    *
    * The probability of an element to be zeroed, in [0, 1].
+   *
+   * Since: 1.0
    */
   properties[PROP_P] =
     g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5,
@@ -198,6 +202,8 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    *
    * Whether forward modifies its input and returns it (PyTorch's
    * `inplace=True`).
+   *
+   * Since: 1.0
    */
   properties[PROP_INPLACE] =
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -207,6 +213,8 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    *
    * The generator the masks are drawn from, or %NULL for the
    * library-default one.
+   *
+   * Since: 1.0
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -233,6 +241,8 @@ gnn_dropout_init (GnnDropout *self)
  * Returns: (transfer full): a new dropout layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, "dropout probability has to be between 0
  *   and 1, but got 1.5")
+ *
+ * Since: 1.0
  */
 GnnDropout *
 gnn_dropout_new (double         p,
@@ -260,6 +270,8 @@ gnn_dropout_new (double         p,
  * Gets the probability of an element to be zeroed.
  *
  * Returns: the value of [property@Gnn.Dropout:p]
+ *
+ * Since: 1.0
  */
 double
 gnn_dropout_get_p (GnnDropout *self)
@@ -276,6 +288,8 @@ gnn_dropout_get_p (GnnDropout *self)
  * Gets whether the layer zeroes elements of its input in place.
  *
  * Returns: the value of [property@Gnn.Dropout:inplace]
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_dropout_get_inplace (GnnDropout *self)
@@ -293,6 +307,8 @@ gnn_dropout_get_inplace (GnnDropout *self)
  *
  * Returns: (transfer none) (nullable): the value of
  *   [property@Gnn.Dropout:generator]
+ *
+ * Since: 1.0
  */
 GnnGenerator *
 gnn_dropout_get_generator (GnnDropout *self)

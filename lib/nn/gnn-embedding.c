@@ -11,6 +11,8 @@
  * int32) indices and the output holds the rows of the `weight` parameter
  * (`[num_embeddings, embedding_dim]`, initialized from N(0, 1) like
  * PyTorch's) at those indices, computed by [method@Gnn.Tensor.embedding].
+ *
+ * Since: 1.0
  */
 struct _GnnEmbedding
 {
@@ -167,6 +169,8 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * GnnEmbedding:num-embeddings:
    *
    * The number of rows of the table (`num_embeddings`).
+   *
+   * Since: 1.0
    */
   properties[PROP_NUM_EMBEDDINGS] =
     g_param_spec_int64 ("num-embeddings", NULL, NULL, 0, G_MAXINT32, 1,
@@ -175,6 +179,8 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * GnnEmbedding:embedding-dim:
    *
    * The size of each embedding vector (`embedding_dim`).
+   *
+   * Since: 1.0
    */
   properties[PROP_EMBEDDING_DIM] =
     g_param_spec_int64 ("embedding-dim", NULL, NULL, 0, G_MAXINT32, 1,
@@ -185,6 +191,8 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * The generator the initial weights are drawn from, used during
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
+   *
+   * Since: 1.0
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -212,6 +220,8 @@ gnn_embedding_init (GnnEmbedding *self)
  *
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is negative or too large
+ *
+ * Since: 1.0
  */
 GnnEmbedding *
 gnn_embedding_new (gint64         num_embeddings,

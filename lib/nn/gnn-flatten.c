@@ -13,6 +13,8 @@
  * [property@Gnn.Flatten:end-dim] (inclusive, negative values count from the
  * end) into one, like `torch.nn.Flatten(start_dim=1, end_dim=-1)`. The
  * output is a view of the input when the strides allow it.
+ *
+ * Since: 1.0
  */
 struct _GnnFlatten
 {
@@ -107,6 +109,8 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    * GnnFlatten:start-dim:
    *
    * The first dimension to flatten.
+   *
+   * Since: 1.0
    */
   properties[PROP_START_DIM] =
     g_param_spec_int ("start-dim", NULL, NULL, G_MININT, G_MAXINT, 1,
@@ -116,6 +120,8 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    * GnnFlatten:end-dim:
    *
    * The last dimension to flatten (inclusive).
+   *
+   * Since: 1.0
    */
   properties[PROP_END_DIM] =
     g_param_spec_int ("end-dim", NULL, NULL, G_MININT, G_MAXINT, -1,
@@ -136,6 +142,8 @@ gnn_flatten_init (GnnFlatten *self)
  * Creates the layer, like `torch.nn.Flatten(start_dim, end_dim)`.
  *
  * Returns: (transfer full): a new GnnFlatten
+ *
+ * Since: 1.0
  */
 GnnFlatten *
 gnn_flatten_new (gint         start_dim,
@@ -151,6 +159,8 @@ gnn_flatten_new (gint         start_dim,
  * Gets the first dimension to flatten.
  *
  * Returns: the value of [property@Gnn.Flatten:start-dim]
+ *
+ * Since: 1.0
  */
 gint
 gnn_flatten_get_start_dim (GnnFlatten *self)
@@ -167,6 +177,8 @@ gnn_flatten_get_start_dim (GnnFlatten *self)
  * Gets the last dimension to flatten.
  *
  * Returns: the value of [property@Gnn.Flatten:end-dim]
+ *
+ * Since: 1.0
  */
 gint
 gnn_flatten_get_end_dim (GnnFlatten *self)

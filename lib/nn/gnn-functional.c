@@ -299,6 +299,8 @@ nll_rows (Flat        *f,
  *
  * Returns: (transfer full): the loss, or %NULL with @error set for bad
  *   shapes or dtypes or a target out of bounds ("Target 5 is out of bounds.")
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_nll_loss (GnnTensor    *input,
@@ -341,6 +343,8 @@ gnn_nll_loss (GnnTensor    *input,
  * nll term).
  *
  * Returns: (transfer full): the loss, or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_cross_entropy (GnnTensor    *input,
@@ -468,6 +472,8 @@ check_same_shape (GnnTensor *input,
  *
  * Returns: (transfer full): the loss, or %NULL with @error set if the
  *   shapes or dtypes differ
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_mse_loss (GnnTensor    *input,
@@ -528,6 +534,8 @@ softplus_neg (GnnTensor *x,
  * `(1 - t) x + (1 + (pos_weight - 1) t) softplus (-x)`, times @weight.
  *
  * Returns: (transfer full): the loss, or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_binary_cross_entropy_with_logits (GnnTensor    *input,

@@ -14,6 +14,8 @@
  * [property@Gnn.GELU:approximate] is "none", or
  * 0.5 x (1 + tanh (√(2/π) (x + 0.044715 x³))) when it is "tanh". Any other
  * value fails in forward with PyTorch's message.
+ *
+ * Since: 1.0
  */
 struct _GnnGELU
 {
@@ -141,6 +143,8 @@ gnn_gelu_class_init (GnnGELUClass *klass)
    * GnnGELU:approximate:
    *
    * The approximation: "none" (exact) or "tanh".
+   *
+   * Since: 1.0
    */
   properties[PROP_APPROXIMATE] =
     g_param_spec_string ("approximate", NULL, NULL, "none",
@@ -160,6 +164,8 @@ gnn_gelu_init (GnnGELU *self)
  * Creates the layer, like `torch.nn.GELU(approximate)`.
  *
  * Returns: (transfer full): a new GnnGELU
+ *
+ * Since: 1.0
  */
 GnnGELU *
 gnn_gelu_new (const char * approximate)
@@ -174,6 +180,8 @@ gnn_gelu_new (const char * approximate)
  * Gets the approximation used: "none" or "tanh".
  *
  * Returns: (transfer none): the value of [property@Gnn.GELU:approximate]
+ *
+ * Since: 1.0
  */
 const char *
 gnn_gelu_get_approximate (GnnGELU *self)

@@ -12,6 +12,8 @@
  * A placeholder layer that returns its input unchanged, like
  * `torch.nn.Identity()`: the output is the input tensor itself (a new
  * reference), not a copy.
+ *
+ * Since: 1.0
  */
 struct _GnnIdentity
 {
@@ -47,6 +49,8 @@ gnn_identity_init (GnnIdentity *self)
  * Creates the layer, like `torch.nn.Identity()`.
  *
  * Returns: (transfer full): a new GnnIdentity
+ *
+ * Since: 1.0
  */
 GnnIdentity *
 gnn_identity_new (void)

@@ -13,6 +13,8 @@
  * `torch.nn.LayerNorm`, computed by [method@Gnn.Tensor.layer_norm]. With
  * [property@Gnn.LayerNorm:elementwise-affine], it has a `weight` (ones) and
  * a `bias` (zeros) of the normalized shape; otherwise both slots are empty.
+ *
+ * Since: 1.0
  */
 struct _GnnLayerNorm
 {
@@ -186,6 +188,8 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
    *
    * The shape of the trailing dims normalized over (`normalized_shape`), a
    * variant of type `ax`.
+   *
+   * Since: 1.0
    */
   properties[PROP_NORMALIZED_SHAPE] =
     g_param_spec_variant ("normalized-shape", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -194,6 +198,8 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
    * GnnLayerNorm:eps:
    *
    * The value added to the variance for numerical stability (`eps`).
+   *
+   * Since: 1.0
    */
   properties[PROP_EPS] =
     g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-5,
@@ -203,6 +209,8 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
    *
    * Whether the layer has a learnable `weight` and `bias`
    * (`elementwise_affine`).
+   *
+   * Since: 1.0
    */
   properties[PROP_ELEMENTWISE_AFFINE] =
     g_param_spec_boolean ("elementwise-affine", NULL, NULL, TRUE,
@@ -232,6 +240,8 @@ gnn_layer_norm_init (GnnLayerNorm *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an empty or negative shape or a
  *   negative @eps
+ *
+ * Since: 1.0
  */
 GnnLayerNorm *
 gnn_layer_norm_new (const gint64  *normalized_shape,
@@ -277,6 +287,8 @@ gnn_layer_norm_new (const gint64  *normalized_shape,
  * Returns the shape of the trailing dims @self normalizes over.
  *
  * Returns: (transfer none) (array length=n): the normalized shape
+ *
+ * Since: 1.0
  */
 const gint64 *
 gnn_layer_norm_get_normalized_shape (GnnLayerNorm *self,

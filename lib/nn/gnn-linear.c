@@ -31,6 +31,8 @@
  * layers in the same order gets the same weights on every run. The numbers
  * differ from PyTorch's (another random number algorithm); copy weights
  * with [method@Gnn.Module.load_state_dict] to reproduce a PyTorch model.
+ *
+ * Since: 1.0
  */
 struct _GnnLinear
 {
@@ -226,6 +228,8 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * GnnLinear:in-features:
    *
    * The size of each input sample (the last dimension of the input).
+   *
+   * Since: 1.0
    */
   properties[PROP_IN_FEATURES] =
     g_param_spec_int64 ("in-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -234,6 +238,8 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * GnnLinear:out-features:
    *
    * The size of each output sample.
+   *
+   * Since: 1.0
    */
   properties[PROP_OUT_FEATURES] =
     g_param_spec_int64 ("out-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -244,6 +250,8 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * Whether the layer is built with an additive bias: PyTorch's `bias=`
    * constructor argument (the name `bias` itself is the parameter's, see
    * [property@Gnn.Linear:bias]). %FALSE leaves an empty `bias` slot.
+   *
+   * Since: 1.0
    */
   properties[PROP_HAS_BIAS] =
     g_param_spec_boolean ("has-bias", NULL, NULL, TRUE,
@@ -252,6 +260,8 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * GnnLinear:dtype:
    *
    * The dtype of the parameters (PyTorch's `dtype=` argument).
+   *
+   * Since: 1.0
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -262,6 +272,8 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * The generator the initial parameters are drawn from, used during
    * construction only (so it is write-only). %NULL draws from the
    * library-default generator (see [class@Gnn.Linear]).
+   *
+   * Since: 1.0
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -273,6 +285,8 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The `weight` parameter, of shape (out_features, in_features): a child
    * slot of the registry (PyTorch's `linear.weight`).
+   *
+   * Since: 1.0
    */
   gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_PARAMETER);
   /**
@@ -280,6 +294,8 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The `bias` parameter, of shape (out_features), or %NULL when the layer
    * has none: a child slot of the registry (PyTorch's `linear.bias`).
+   *
+   * Since: 1.0
    */
   gnn_module_class_install_child_slot (module_class, "bias", GNN_TYPE_PARAMETER);
 }
@@ -308,6 +324,8 @@ gnn_linear_init (GnnLinear *self)
  *   (%GNN_ERROR_SHAPE, "Trying to create tensor with negative dimension -1:
  *   [8, -1]") if a size is negative, or if the parameters cannot be
  *   allocated (a size in bytes that overflows, out of memory)
+ *
+ * Since: 1.0
  */
 GnnLinear *
 gnn_linear_new (gint64         in_features,
@@ -355,6 +373,8 @@ gnn_linear_new (gint64         in_features,
  * Gets the size of each input sample.
  *
  * Returns: the value of [property@Gnn.Linear:in-features]
+ *
+ * Since: 1.0
  */
 gint64
 gnn_linear_get_in_features (GnnLinear *self)
@@ -371,6 +391,8 @@ gnn_linear_get_in_features (GnnLinear *self)
  * Gets the size of each output sample.
  *
  * Returns: the value of [property@Gnn.Linear:out-features]
+ *
+ * Since: 1.0
  */
 gint64
 gnn_linear_get_out_features (GnnLinear *self)
@@ -393,6 +415,8 @@ gnn_linear_get_out_features (GnnLinear *self)
  *
  * Returns: %TRUE, or %FALSE with @error set if a registered parameter
  *   cannot be initialized (for instance it has an integer dtype)
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_linear_reset_parameters (GnnLinear     *self,

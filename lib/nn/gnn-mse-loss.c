@@ -23,6 +23,8 @@
  * g_autoptr(GnnMSELoss) criterion = gnn_mse_loss_new (GNN_REDUCTION_MEAN);
  * g_autoptr(GnnTensor) loss = gnn_mse_loss_compute (criterion, prediction, target, &error);
  * ```
+ *
+ * Since: 1.0
  */
 struct _GnnMSELoss
 {
@@ -41,6 +43,8 @@ gnn_mse_loss_class_init (GnnMSELossClass *klass)
    * `"sum"` or `"none"`, PyTorch's strings. Another value makes
    * [method@Gnn.MSELoss.compute] fail ("foo is not a valid value for
    * reduction").
+   *
+   * Since: 1.0
    */
   gnn_loss_class_setup (G_OBJECT_CLASS (klass), "gnn_mse_loss_compute");
 }
@@ -59,6 +63,8 @@ gnn_mse_loss_init (GnnMSELoss *self)
  * NULL)` gives PyTorch's defaults.
  *
  * Returns: (transfer full): a new GnnMSELoss
+ *
+ * Since: 1.0
  */
 GnnMSELoss *
 gnn_mse_loss_new (GnnReduction reduction)
@@ -86,6 +92,8 @@ gnn_mse_loss_new (GnnReduction reduction)
  *
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_mse_loss_compute (GnnMSELoss  *self,

@@ -25,6 +25,8 @@
  * g_autoptr(GnnNLLLoss) criterion = gnn_nll_loss_new (NULL, -100, GNN_REDUCTION_MEAN);
  * g_autoptr(GnnTensor) loss = gnn_nll_loss_compute (criterion, log_probs, labels, &error);
  * ```
+ *
+ * Since: 1.0
  */
 struct _GnnNLLLoss
 {
@@ -77,6 +79,8 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * by the class weights of the targets), `"sum"` or `"none"`, PyTorch's
    * strings. Another value makes [method@Gnn.NLLLoss.compute] fail
    * ("foo is not a valid value for reduction").
+   *
+   * Since: 1.0
    */
   gnn_loss_class_setup (object_class, "gnn_nll_loss_compute");
   object_class->get_property = gnn_nll_loss_get_property;
@@ -87,6 +91,8 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    *
    * A target value that contributes neither to the loss nor to the mean's
    * denominator (PyTorch's default, -100).
+   *
+   * Since: 1.0
    */
   properties[PROP_IGNORE_INDEX] =
     g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
@@ -97,6 +103,8 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * GnnNLLLoss:weight:
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
+   *
+   * Since: 1.0
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -120,6 +128,8 @@ gnn_nll_loss_init (GnnNLLLoss *self)
  * NULL)` gives PyTorch's defaults.
  *
  * Returns: (transfer full): a new GnnNLLLoss
+ *
+ * Since: 1.0
  */
 GnnNLLLoss *
 gnn_nll_loss_new (GnnTensor    *weight,
@@ -152,6 +162,8 @@ gnn_nll_loss_new (GnnTensor    *weight,
  *
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_nll_loss_compute (GnnNLLLoss  *self,

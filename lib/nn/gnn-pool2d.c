@@ -12,6 +12,8 @@
  * 2-d max pooling over `[N, C, H, W]` or `[C, H, W]` inputs,
  * `torch.nn.MaxPool2d`, computed by [method@Gnn.Tensor.max_pool2d]. It has no
  * parameters; the configuration is held in construct-only properties.
+ *
+ * Since: 1.0
  */
 
 /**
@@ -20,6 +22,8 @@
  * 2-d average pooling over `[N, C, H, W]` or `[C, H, W]` inputs,
  * `torch.nn.AvgPool2d`, computed by [method@Gnn.Tensor.avg_pool2d]. It has no
  * parameters; the configuration is held in construct-only properties.
+ *
+ * Since: 1.0
  */
 
 enum
@@ -223,47 +227,65 @@ gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
    * GnnMaxPool2d:kernel-h:
    *
    * The window height (`kernel_size[0]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:kernel-w:
    *
    * The window width (`kernel_size[1]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:stride-h:
    *
    * The vertical stride (`stride[0]`); 0 for both strides at construction
    * means the kernel size (PyTorch's `stride=None`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:stride-w:
    *
    * The horizontal stride (`stride[1]`); see [property@Gnn.MaxPool2d:stride-h].
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:padding-h:
    *
    * The implicit -inf padding on the top and bottom (`padding[0]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:padding-w:
    *
    * The implicit -inf padding on the left and right (`padding[1]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:dilation-h:
    *
    * The vertical spacing between window taps (`dilation[0]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:dilation-w:
    *
    * The horizontal spacing between window taps (`dilation[1]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnMaxPool2d:ceil-mode:
    *
    * Whether the output size is rounded up instead of down (`ceil_mode`).
+   *
+   * Since: 1.0
    */
   pool_class_init (G_OBJECT_CLASS (klass), FALSE);
 }
@@ -275,48 +297,66 @@ gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
    * GnnAvgPool2d:kernel-h:
    *
    * The window height (`kernel_size[0]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:kernel-w:
    *
    * The window width (`kernel_size[1]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:stride-h:
    *
    * The vertical stride (`stride[0]`); 0 for both strides at construction
    * means the kernel size (PyTorch's `stride=None`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:stride-w:
    *
    * The horizontal stride (`stride[1]`); see [property@Gnn.AvgPool2d:stride-h].
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:padding-h:
    *
    * The implicit zero padding on the top and bottom (`padding[0]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:padding-w:
    *
    * The implicit zero padding on the left and right (`padding[1]`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:ceil-mode:
    *
    * Whether the output size is rounded up instead of down (`ceil_mode`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:count-include-pad:
    *
    * Whether the zero padding counts in the divisor (`count_include_pad`).
+   *
+   * Since: 1.0
    */
   /**
    * GnnAvgPool2d:divisor-override:
    *
    * A fixed divisor, or 0 to divide by the window size (PyTorch's
    * `divisor_override=None`).
+   *
+   * Since: 1.0
    */
   pool_class_init (G_OBJECT_CLASS (klass), TRUE);
 }

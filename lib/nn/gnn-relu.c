@@ -11,6 +11,8 @@
  *
  * Applies max(0, x) elementwise, like `torch.nn.ReLU(inplace=False)`.
  * With [property@Gnn.ReLU:inplace] the input is modified and returned.
+ *
+ * Since: 1.0
  */
 struct _GnnReLU
 {
@@ -100,6 +102,8 @@ gnn_relu_class_init (GnnReLUClass *klass)
    *
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
+   *
+   * Since: 1.0
    */
   properties[PROP_INPLACE] =
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -119,6 +123,8 @@ gnn_relu_init (GnnReLU *self)
  * Creates the layer, like `torch.nn.ReLU(inplace)`.
  *
  * Returns: (transfer full): a new GnnReLU
+ *
+ * Since: 1.0
  */
 GnnReLU *
 gnn_relu_new (gboolean     inplace)
@@ -133,6 +139,8 @@ gnn_relu_new (gboolean     inplace)
  * Gets whether the layer modifies its input in place.
  *
  * Returns: the value of [property@Gnn.ReLU:inplace]
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_relu_get_inplace (GnnReLU *self)

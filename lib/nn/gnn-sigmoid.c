@@ -11,6 +11,8 @@
  *
  * Applies the logistic sigmoid 1 / (1 + e⁻ˣ) elementwise, like
  * `torch.nn.Sigmoid()`.
+ *
+ * Since: 1.0
  */
 struct _GnnSigmoid
 {
@@ -46,6 +48,8 @@ gnn_sigmoid_init (GnnSigmoid *self)
  * Creates the layer, like `torch.nn.Sigmoid()`.
  *
  * Returns: (transfer full): a new GnnSigmoid
+ *
+ * Since: 1.0
  */
 GnnSigmoid *
 gnn_sigmoid_new (void)

@@ -16,6 +16,8 @@
  * `dim=None` (printed as `dim=None`), which picks the dimension as PyTorch's
  * deprecated implicit choice does: 0 for inputs of 0, 1 or 3 dimensions,
  * else 1.
+ *
+ * Since: 1.0
  */
 
 /**
@@ -28,6 +30,8 @@
  * PyTorch's `dim=None` (printed as `dim=None`), which picks the dimension as
  * PyTorch's deprecated implicit choice does: 0 for inputs of 0, 1 or 3
  * dimensions, else 1.
+ *
+ * Since: 1.0
  */
 
 /* Both layers hold the same configuration; `log` is fixed by the type. */
@@ -150,6 +154,8 @@ gnn_softmax_class_init (GnnSoftmaxClass *klass)
    *
    * The dimension along which the softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
+   *
+   * Since: 1.0
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -162,6 +168,8 @@ gnn_log_softmax_class_init (GnnLogSoftmaxClass *klass)
    *
    * The dimension along which the log-softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
+   *
+   * Since: 1.0
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }

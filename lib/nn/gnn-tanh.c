@@ -10,6 +10,8 @@
  * GnnTanh:
  *
  * Applies the hyperbolic tangent elementwise, like `torch.nn.Tanh()`.
+ *
+ * Since: 1.0
  */
 struct _GnnTanh
 {
@@ -45,6 +47,8 @@ gnn_tanh_init (GnnTanh *self)
  * Creates the layer, like `torch.nn.Tanh()`.
  *
  * Returns: (transfer full): a new GnnTanh
+ *
+ * Since: 1.0
  */
 GnnTanh *
 gnn_tanh_new (void)

@@ -17,6 +17,8 @@
  * `2 * t_max`), with the recursive formula of PyTorch 1.13's
  * `torch.optim.lr_scheduler.CosineAnnealingLR.get_lr`, so the rates equal
  * PyTorch's to the last bits.
+ *
+ * Since: 1.0
  */
 struct _GnnCosineAnnealingLR
 {
@@ -146,6 +148,8 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    * GnnCosineAnnealingLR:t-max:
    *
    * The number of epochs of a half period (PyTorch's `T_max`, at least 1).
+   *
+   * Since: 1.0
    */
   properties[PROP_T_MAX] =
     g_param_spec_int64 ("t-max", NULL, NULL, 1, G_MAXINT64, 1,
@@ -154,6 +158,8 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    * GnnCosineAnnealingLR:eta-min:
    *
    * The lowest learning rate.
+   *
+   * Since: 1.0
    */
   properties[PROP_ETA_MIN] =
     g_param_spec_double ("eta-min", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
@@ -178,6 +184,8 @@ gnn_cosine_annealing_lr_init (GnnCosineAnnealingLR *self)
  *
  * Returns: (transfer full): a new scheduler,
  *   or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnCosineAnnealingLR *
 gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,

@@ -30,6 +30,8 @@
  *
  * [method@Gnn.LRScheduler.state_dict] saves `last_epoch`, `step_count`,
  * `base_lr`, `last_lr` and the subclass's settings as string metadata.
+ *
+ * Since: 1.0
  */
 
 typedef struct
@@ -193,6 +195,8 @@ gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
    * GnnLRScheduler:optimizer:
    *
    * The optimizer whose learning rate is scheduled.
+   *
+   * Since: 1.0
    */
   properties[PROP_OPTIMIZER] =
     g_param_spec_object ("optimizer", NULL, NULL, GNN_TYPE_OPTIMIZER,
@@ -201,6 +205,8 @@ gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
    * GnnLRScheduler:last-epoch:
    *
    * The index of the last epoch (0 after construction).
+   *
+   * Since: 1.0
    */
   properties[PROP_LAST_EPOCH] =
     g_param_spec_int64 ("last-epoch", NULL, NULL, -1, G_MAXINT64, -1,
@@ -223,6 +229,8 @@ gnn_lr_scheduler_init (GnnLRScheduler *self)
  * Gets the optimizer whose learning rate the scheduler sets.
  *
  * Returns: (transfer none) (nullable): the scheduled optimizer
+ *
+ * Since: 1.0
  */
 GnnOptimizer *
 gnn_lr_scheduler_get_optimizer (GnnLRScheduler *self)
@@ -243,6 +251,8 @@ gnn_lr_scheduler_get_optimizer (GnnLRScheduler *self)
  *
  * Returns: %TRUE on success, %FALSE with @error set (the scheduler's
  *   settings were invalid)
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_lr_scheduler_step (GnnLRScheduler  *self,
@@ -264,6 +274,8 @@ gnn_lr_scheduler_step (GnnLRScheduler  *self,
  *
  * Returns: the learning rate the last step set (PyTorch's
  *   `get_last_lr()[0]`)
+ *
+ * Since: 1.0
  */
 double
 gnn_lr_scheduler_get_last_lr (GnnLRScheduler *self)
@@ -282,6 +294,8 @@ gnn_lr_scheduler_get_last_lr (GnnLRScheduler *self)
  * Gets the learning rate the optimizer started with.
  *
  * Returns: the optimizer's initial learning rate (PyTorch's `base_lrs[0]`)
+ *
+ * Since: 1.0
  */
 double
 gnn_lr_scheduler_get_base_lr (GnnLRScheduler *self)
@@ -300,6 +314,8 @@ gnn_lr_scheduler_get_base_lr (GnnLRScheduler *self)
  * Gets the index of the last epoch.
  *
  * Returns: [property@Gnn.LRScheduler:last-epoch]
+ *
+ * Since: 1.0
  */
 gint64
 gnn_lr_scheduler_get_last_epoch (GnnLRScheduler *self)
@@ -319,6 +335,8 @@ gnn_lr_scheduler_get_last_epoch (GnnLRScheduler *self)
  * `_step_count`), which some schedules consult.
  *
  * Returns: the number of steps
+ *
+ * Since: 1.0
  */
 gint64
 gnn_lr_scheduler_get_step_count (GnnLRScheduler *self)
@@ -339,6 +357,8 @@ gnn_lr_scheduler_get_step_count (GnnLRScheduler *self)
  * `step_size` and `gamma`).
  *
  * Returns: (transfer full): a new state dict
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_lr_scheduler_state_dict (GnnLRScheduler *self)
@@ -372,6 +392,8 @@ gnn_lr_scheduler_state_dict (GnnLRScheduler *self)
  * checked before anything changes.
  *
  * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_lr_scheduler_load_state_dict (GnnLRScheduler  *self,

@@ -48,6 +48,8 @@
  * hyper-parameters keyed `param_groups.0.<name>` (PyTorch's spelling:
  * `weight_decay`) plus `param_groups.0.params` (the indices, "0,1,2"). Both
  * survive a safetensors file.
+ *
+ * Since: 1.0
  */
 
 typedef struct
@@ -145,6 +147,8 @@ gnn_optimizer_class_init (GnnOptimizerClass *klass)
    * The learning rate (PyTorch's `param_groups[0]['lr']`), which
    * schedulers change between steps. Negative values are rejected when the
    * optimizer is initialized.
+   *
+   * Since: 1.0
    */
   properties[PROP_LR] =
     g_param_spec_double ("lr", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1e-3,
@@ -154,6 +158,8 @@ gnn_optimizer_class_init (GnnOptimizerClass *klass)
    *
    * Whether to maximize the objective (step along the gradient) instead of
    * minimizing it.
+   *
+   * Since: 1.0
    */
   properties[PROP_MAXIMIZE] =
     g_param_spec_boolean ("maximize", NULL, NULL, FALSE,
@@ -240,6 +246,8 @@ dtype_name (GnnDType dtype)
  * optimizer. Nothing is added unless all of them can be.
  *
  * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_optimizer_add_params (GnnOptimizer  *self,
@@ -309,6 +317,8 @@ gnn_optimizer_add_params (GnnOptimizer  *self,
  * Gets the number of parameters.
  *
  * Returns: the number of parameters the optimizer trains
+ *
+ * Since: 1.0
  */
 guint
 gnn_optimizer_get_n_params (GnnOptimizer *self)
@@ -329,6 +339,8 @@ gnn_optimizer_get_n_params (GnnOptimizer *self)
  *
  * Returns: (transfer none) (nullable): the parameter, or %NULL if @index is
  *   out of range
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_optimizer_get_param (GnnOptimizer *self,
@@ -354,6 +366,8 @@ gnn_optimizer_get_param (GnnOptimizer *self,
  *
  * Returns: (transfer none) (nullable): the state, or %NULL if @index is out
  *   of range
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_optimizer_get_state (GnnOptimizer *self,
@@ -375,6 +389,8 @@ gnn_optimizer_get_state (GnnOptimizer *self,
  * Gets the number of parameter groups.
  *
  * Returns: the number of parameter groups (1 for now)
+ *
+ * Since: 1.0
  */
 guint
 gnn_optimizer_get_n_param_groups (GnnOptimizer *self)
@@ -392,6 +408,8 @@ gnn_optimizer_get_n_param_groups (GnnOptimizer *self)
  * Gets the learning rate.
  *
  * Returns: the learning rate ([property@Gnn.Optimizer:lr])
+ *
+ * Since: 1.0
  */
 double
 gnn_optimizer_get_lr (GnnOptimizer *self)
@@ -409,6 +427,8 @@ gnn_optimizer_get_lr (GnnOptimizer *self)
  * @lr: the new learning rate
  *
  * Sets [property@Gnn.Optimizer:lr]; the next step uses it.
+ *
+ * Since: 1.0
  */
 void
 gnn_optimizer_set_lr (GnnOptimizer *self,
@@ -431,6 +451,8 @@ gnn_optimizer_set_lr (GnnOptimizer *self,
  * Gets whether the optimizer maximizes the objective.
  *
  * Returns: whether the optimizer maximizes ([property@Gnn.Optimizer:maximize])
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_optimizer_get_maximize (GnnOptimizer *self)
@@ -448,6 +470,8 @@ gnn_optimizer_get_maximize (GnnOptimizer *self)
  * @maximize: whether to maximize the objective
  *
  * Sets [property@Gnn.Optimizer:maximize].
+ *
+ * Since: 1.0
  */
 void
 gnn_optimizer_set_maximize (GnnOptimizer *self,
@@ -476,6 +500,8 @@ gnn_optimizer_set_maximize (GnnOptimizer *self,
  * gradient is filled with zeros in place (and stops requiring grad); with
  * %TRUE, [property@Gnn.Tensor:grad] becomes %NULL, so the next step skips
  * the parameter until a new gradient arrives.
+ *
+ * Since: 1.0
  */
 void
 gnn_optimizer_zero_grad (GnnOptimizer *self,
@@ -567,6 +593,8 @@ check_grads (GnnOptimizer  *self,
  * gradients are accepted.
  *
  * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_optimizer_step (GnnOptimizer  *self,
@@ -602,6 +630,8 @@ gnn_optimizer_step (GnnOptimizer  *self,
  * Gets the number of steps taken.
  *
  * Returns: the number of successful steps since the optimizer was created
+ *
+ * Since: 1.0
  */
 guint64
 gnn_optimizer_get_step_count (GnnOptimizer *self)
@@ -889,6 +919,8 @@ gnn_optim_props_apply (GObject *object,
  * once a scheduler is attached, `param_groups.0.initial_lr`.
  *
  * Returns: (transfer full): a new state dict
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_optimizer_state_dict (GnnOptimizer *self)
@@ -1003,6 +1035,8 @@ check_params_list (const char  *text,
  * parameter's dtype, like PyTorch); `step` stays float32.
  *
  * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_optimizer_load_state_dict (GnnOptimizer  *self,

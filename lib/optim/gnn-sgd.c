@@ -25,6 +25,8 @@
  *
  * The per-parameter state holds `momentum_buffer` (only when momentum is
  * non-zero).
+ *
+ * Since: 1.0
  */
 struct _GnnSGD
 {
@@ -258,6 +260,8 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    * GnnSGD:momentum:
    *
    * The momentum factor (0 disables momentum).
+   *
+   * Since: 1.0
    */
   properties[PROP_MOMENTUM] = gnn_optim_double_property ("momentum", 0.0);
   /**
@@ -265,18 +269,24 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    *
    * The dampening of the momentum: the new gradient enters the buffer
    * scaled by `1 - dampening`.
+   *
+   * Since: 1.0
    */
   properties[PROP_DAMPENING] = gnn_optim_double_property ("dampening", 0.0);
   /**
    * GnnSGD:weight-decay:
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
+   *
+   * Since: 1.0
    */
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
    * GnnSGD:nesterov:
    *
    * Whether to use Nesterov momentum (needs a momentum and zero dampening).
+   *
+   * Since: 1.0
    */
   properties[PROP_NESTEROV] = gnn_optim_bool_property ("nesterov", FALSE);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -305,6 +315,8 @@ gnn_sgd_init (GnnSGD *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with
  *   @error set
+ *
+ * Since: 1.0
  */
 GnnSGD *
 gnn_sgd_new (GPtrArray  *params,

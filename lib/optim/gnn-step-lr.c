@@ -13,6 +13,8 @@
  * [property@Gnn.StepLR:step-size] epochs, like PyTorch 1.13's
  * `torch.optim.lr_scheduler.StepLR` (recursive form: the current rate is
  * multiplied, so other changes to the rate are kept).
+ *
+ * Since: 1.0
  */
 struct _GnnStepLR
 {
@@ -125,6 +127,8 @@ gnn_step_lr_class_init (GnnStepLRClass *klass)
    *
    * The period of the decay, in epochs (at least 1; GObject refuses smaller
    * values, so a step can never divide by zero).
+   *
+   * Since: 1.0
    */
   properties[PROP_STEP_SIZE] =
     g_param_spec_int64 ("step-size", NULL, NULL, 1, G_MAXINT64, 1,
@@ -134,6 +138,8 @@ gnn_step_lr_class_init (GnnStepLRClass *klass)
    *
    * The factor applied to the rate every [property@Gnn.StepLR:step-size]
    * epochs.
+   *
+   * Since: 1.0
    */
   properties[PROP_GAMMA] =
     g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
@@ -158,6 +164,8 @@ gnn_step_lr_init (GnnStepLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL
  *   with @error set
+ *
+ * Since: 1.0
  */
 GnnStepLR *
 gnn_step_lr_new (GnnOptimizer  *optimizer,

@@ -13,6 +13,8 @@
  * Gets the size of one element of @dtype.
  *
  * Returns: the size of one element of @dtype, in bytes
+ *
+ * Since: 1.0
  */
 gsize
 gnn_dtype_get_size (GnnDType dtype)
@@ -46,6 +48,8 @@ gnn_dtype_get_size (GnnDType dtype)
  * `float32`, `int64`, `bool`.
  *
  * Returns: (transfer none): the name, or `unknown` for a value that is no dtype
+ *
+ * Since: 1.0
  */
 const char *
 gnn_dtype_get_name (GnnDType dtype)
@@ -73,6 +77,8 @@ gnn_dtype_get_name (GnnDType dtype)
  * Checks whether @dtype is a floating-point type.
  *
  * Returns: whether @dtype is a floating-point type
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_dtype_is_floating (GnnDType dtype)

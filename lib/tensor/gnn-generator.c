@@ -15,6 +15,8 @@
  * (initializers, samplers, dropout, loader worker seeds) takes one, so the
  * same seed gives the same results. Not thread-safe: give each thread its
  * own, e.g. with [method@Gnn.Generator.fork].
+ *
+ * Since: 1.0
  */
 struct _GnnGenerator
 {
@@ -114,6 +116,8 @@ gnn_generator_class_init (GnnGeneratorClass *klass)
    * GnnGenerator:seed:
    *
    * The seed the generator was last seeded with. Setting it reseeds.
+   *
+   * Since: 1.0
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
@@ -134,6 +138,8 @@ gnn_generator_init (GnnGenerator *self)
  * Creates a generator seeded with @seed.
  *
  * Returns: (transfer full): a generator seeded with @seed
+ *
+ * Since: 1.0
  */
 GnnGenerator *
 gnn_generator_new (guint64 seed)
@@ -147,6 +153,8 @@ gnn_generator_new (guint64 seed)
  * @seed: the seed
  *
  * Reseeds the generator, like `torch.Generator.manual_seed`.
+ *
+ * Since: 1.0
  */
 void
 gnn_generator_manual_seed (GnnGenerator *self,
@@ -169,6 +177,8 @@ gnn_generator_manual_seed (GnnGenerator *self,
  * Gets the seed last given to the generator.
  *
  * Returns: the seed last given
+ *
+ * Since: 1.0
  */
 guint64
 gnn_generator_get_seed (GnnGenerator *self)
@@ -184,6 +194,8 @@ gnn_generator_get_seed (GnnGenerator *self)
  * Draws 64 random bits.
  *
  * Returns: 64 uniformly random bits
+ *
+ * Since: 1.0
  */
 guint64
 gnn_generator_next_u64 (GnnGenerator *self)
@@ -247,6 +259,8 @@ gnn_generator_fill_uniform_f64 (GnnGenerator *self,
  * Draws a uniform double in [0, 1).
  *
  * Returns: a uniformly distributed double in [0, 1)
+ *
+ * Since: 1.0
  */
 double
 gnn_generator_next_double (GnnGenerator *self)
@@ -262,6 +276,8 @@ gnn_generator_next_double (GnnGenerator *self)
  * Draws a standard normal sample.
  *
  * Returns: a standard normal sample (Box–Muller, pairs cached)
+ *
+ * Since: 1.0
  */
 double
 gnn_generator_next_normal (GnnGenerator *self)
@@ -292,6 +308,8 @@ gnn_generator_next_normal (GnnGenerator *self)
  * Draws a uniform integer below @bound.
  *
  * Returns: a uniformly distributed integer in [0, @bound), without modulo bias
+ *
+ * Since: 1.0
  */
 guint64
 gnn_generator_next_below (GnnGenerator *self,
@@ -316,6 +334,8 @@ gnn_generator_next_below (GnnGenerator *self,
  * [method@Gnn.Generator.set_state]).
  *
  * Returns: (transfer full): the state, 48 bytes
+ *
+ * Since: 1.0
  */
 GBytes *
 gnn_generator_get_state (GnnGenerator *self)
@@ -338,6 +358,8 @@ gnn_generator_get_state (GnnGenerator *self)
  * Restores a state saved by [method@Gnn.Generator.get_state].
  *
  * Returns: %TRUE, or %FALSE if @state has the wrong size or is all zero
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_generator_set_state (GnnGenerator *self,
@@ -380,6 +402,8 @@ gnn_generator_set_state (GnnGenerator *self,
  * (e.g. a worker id), without advancing @self.
  *
  * Returns: (transfer full): a new generator
+ *
+ * Since: 1.0
  */
 GnnGenerator *
 gnn_generator_fork (GnnGenerator *self,

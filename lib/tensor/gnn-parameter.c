@@ -12,6 +12,8 @@
  * A [class@Gnn.Tensor] that modules register as trainable, like
  * `torch.nn.Parameter`: [property@Gnn.Tensor:requires-grad] is %TRUE by
  * default and the accumulated gradient lives in [property@Gnn.Tensor:grad].
+ *
+ * Since: 1.0
  */
 struct _GnnParameter
 {
@@ -40,6 +42,8 @@ gnn_parameter_init (GnnParameter *self)
  * `torch.nn.Parameter(data, requires_grad)`.
  *
  * Returns: (transfer full): a new parameter
+ *
+ * Since: 1.0
  */
 GnnParameter *
 gnn_parameter_new (GnnTensor *data,

@@ -165,6 +165,8 @@ conv_check_input (GnnTensor  *input,
  *
  * Returns: (transfer full): the output, `[N, C_out, H_out, W_out]` (or
  *   `[C_out, H_out, W_out]` for an unbatched input), or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_conv2d (GnnTensor *input,
@@ -439,6 +441,8 @@ DEFINE_MAX_POOL (double, f64)
  * Returns: (transfer full): the pooled tensor, or %NULL on error (with
  *   PyTorch's messages, e.g. "pad should be at most half of kernel size, but
  *   got pad=2 and kernel_size=3")
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_max_pool2d (GnnTensor *input,
@@ -569,6 +573,8 @@ DEFINE_AVG_POOL (double, f64)
  * 2-d average pooling, `torch.nn.functional.avg_pool2d`.
  *
  * Returns: (transfer full): the pooled tensor, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_avg_pool2d (GnnTensor *input,

@@ -83,6 +83,8 @@ gnn_strided_copy (GnnDType      dst_dtype,
  *
  * Returns: (transfer full) (nullable): a contiguous tensor with the same
  *   elements, or %NULL if memory for the copy cannot be allocated
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_contiguous (GnnTensor *self)
@@ -120,6 +122,8 @@ gnn_tensor_copy_checked (GnnTensor *self,
  *
  * Returns: (transfer full) (nullable): the copy, or %NULL if memory for it
  *   cannot be allocated (an expanded view can be far larger than its storage)
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_clone (GnnTensor *self)
@@ -142,6 +146,8 @@ gnn_tensor_clone (GnnTensor *self)
  *
  * Returns: (transfer full): the converted tensor, or %NULL for an invalid dtype
  *   or when memory for the copy cannot be allocated (%GNN_ERROR_MEMORY)
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_to_dtype (GnnTensor *self,
@@ -168,6 +174,8 @@ gnn_tensor_to_dtype (GnnTensor *self,
  * Sets every element of @self (which may be a view) to @value.
  *
  * Returns: %TRUE
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_fill_ (GnnTensor *self,
@@ -217,6 +225,8 @@ gnn_tensor_fill_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set if @src does not broadcast to
  *   the shape of @self
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_copy_ (GnnTensor *self,

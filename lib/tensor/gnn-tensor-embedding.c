@@ -22,6 +22,8 @@
  * %GNN_ERROR_SHAPE "'weight' must be 2-D".
  *
  * Returns: (transfer full): the embeddings, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_embedding (GnnTensor *weight,

@@ -477,6 +477,8 @@ add_suffixes (GString    *out,
  * `Parameter containing:\ntensor(..., requires_grad=True)`.
  *
  * Returns: (transfer full): the text
+ *
+ * Since: 1.0
  */
 char *
 gnn_tensor_to_string (GnnTensor *self)

@@ -107,6 +107,8 @@ fill_random (GnnTensor    *self,
  *
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or the bounds are not finite with @low <= @high
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_uniform_ (GnnTensor    *self,
@@ -153,6 +155,8 @@ gnn_tensor_uniform_ (GnnTensor    *self,
  *
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or @std is negative
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_normal_ (GnnTensor    *self,
@@ -221,6 +225,8 @@ kaiming_std (const char *op,
  *
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or has fewer than 2 dimensions
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
@@ -257,6 +263,8 @@ gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
  *
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or has fewer than 2 dimensions
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_kaiming_normal_ (GnnTensor    *self,

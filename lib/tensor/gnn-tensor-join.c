@@ -65,6 +65,8 @@ copy_into_slab (GnnTensorPrivate *dp,
  * @dim; as in PyTorch, 1-d tensors with no elements are skipped.
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_cat (GnnTensor **tensors,
@@ -175,6 +177,8 @@ gnn_tensor_cat (GnnTensor **tensors,
  * Joins tensors along a new dim, like `torch.stack (tensors, dim)`.
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_stack (GnnTensor **tensors,

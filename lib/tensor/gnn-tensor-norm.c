@@ -98,6 +98,8 @@ check_affine_shape (const char   *what,
  * Returns: (transfer full): the normalized tensor (shape and dtype of
  *   @input), or %NULL on error ("Given normalized_shape=[16], expected input
  *   with shape [*, 16], but got input of size[2, 15]")
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_layer_norm (GnnTensor    *input,
@@ -254,6 +256,8 @@ check_channel_tensor (const char *name,
  *   @input), or %NULL on error ("running_mean should contain 4 elements not
  *   3", "running_mean must be defined in evaluation mode", "Expected more
  *   than 1 value per channel when training, got input size [1, 3]")
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_batch_norm (GnnTensor *input,

@@ -686,6 +686,8 @@ unary_op (const UnaryOp *op,
  *
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_add (GnnTensor *a,
@@ -706,6 +708,8 @@ gnn_tensor_add (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_sub (GnnTensor *a,
@@ -726,6 +730,8 @@ gnn_tensor_sub (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_mul (GnnTensor *a,
@@ -755,6 +761,8 @@ gnn_tensor_mul (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the dtypes or shapes do not fit or an
  *   integer divisor is zero
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_div (GnnTensor *a,
@@ -778,6 +786,8 @@ gnn_tensor_div (GnnTensor *a,
  * Returns: %TRUE, or %FALSE with @error set if the dtypes differ, @other
  *   does not broadcast to the shape of @self, or @self has overlapping
  *   elements (an expanded view)
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_add_ (GnnTensor *self,
@@ -797,6 +807,8 @@ gnn_tensor_add_ (GnnTensor *self,
  * [method@Gnn.Tensor.add_].
  *
  * Returns: %TRUE, or %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_sub_ (GnnTensor *self,
@@ -816,6 +828,8 @@ gnn_tensor_sub_ (GnnTensor *self,
  * [method@Gnn.Tensor.add_].
  *
  * Returns: %TRUE, or %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_mul_ (GnnTensor *self,
@@ -837,6 +851,8 @@ gnn_tensor_mul_ (GnnTensor *self,
  * see [method@Gnn.Tensor.add_].
  *
  * Returns: %TRUE, or %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_div_ (GnnTensor *self,
@@ -859,6 +875,8 @@ gnn_tensor_div_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype or a non-integral @value on an integer tensor
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_add_scalar (GnnTensor *self,
@@ -879,6 +897,8 @@ gnn_tensor_add_scalar (GnnTensor *self,
  * rules of [method@Gnn.Tensor.add_scalar].
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_mul_scalar (GnnTensor *self,
@@ -902,6 +922,8 @@ gnn_tensor_mul_scalar (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype or an exponent an integer tensor cannot take
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_pow (GnnTensor *self,
@@ -959,6 +981,8 @@ gnn_tensor_pow (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_relu (GnnTensor *self,
@@ -977,6 +1001,8 @@ gnn_tensor_relu (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_gelu (GnnTensor *self,
@@ -994,6 +1020,8 @@ gnn_tensor_gelu (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_tanh (GnnTensor *self,
@@ -1012,6 +1040,8 @@ gnn_tensor_tanh (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_sigmoid (GnnTensor *self,
@@ -1029,6 +1059,8 @@ gnn_tensor_sigmoid (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_exp (GnnTensor *self,
@@ -1047,6 +1079,8 @@ gnn_tensor_exp (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_log (GnnTensor *self,
@@ -1065,6 +1099,8 @@ gnn_tensor_log (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_neg (GnnTensor *self,
@@ -1083,6 +1119,8 @@ gnn_tensor_neg (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_abs (GnnTensor *self,
@@ -1101,6 +1139,8 @@ gnn_tensor_abs (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_sqrt (GnnTensor *self,
@@ -1118,6 +1158,8 @@ gnn_tensor_sqrt (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set for an unsupported dtype or a
  *   tensor with overlapping elements (an expanded view)
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_relu_ (GnnTensor *self,
@@ -1159,6 +1201,8 @@ gnn_tensor_relu_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_eq (GnnTensor *a,
@@ -1178,6 +1222,8 @@ gnn_tensor_eq (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_ne (GnnTensor *a,
@@ -1197,6 +1243,8 @@ gnn_tensor_ne (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_lt (GnnTensor *a,
@@ -1216,6 +1264,8 @@ gnn_tensor_lt (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_le (GnnTensor *a,
@@ -1235,6 +1285,8 @@ gnn_tensor_le (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_gt (GnnTensor *a,
@@ -1254,6 +1306,8 @@ gnn_tensor_gt (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_ge (GnnTensor *a,
@@ -1278,6 +1332,8 @@ gnn_tensor_ge (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape
  *   and the dtype of @a, or %NULL with @error set if @condition is not bool,
  *   the dtypes of @a and @b differ or the shapes do not broadcast
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_where (GnnTensor *condition,

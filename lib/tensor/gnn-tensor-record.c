@@ -65,6 +65,8 @@ gnn_tensor_grad_fn_name (GnnTensor *self)
  * Turns gradient recording on or off for the calling thread, like
  * `torch.set_grad_enabled (enabled)`. Grad mode is on by default in every
  * thread.
+ *
+ * Since: 1.0
  */
 void
 gnn_set_grad_enabled (gboolean enabled)
@@ -79,6 +81,8 @@ gnn_set_grad_enabled (gboolean enabled)
  *
  * Returns: whether the calling thread records operations for autograd, like
  *   `torch.is_grad_enabled ()`
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_is_grad_enabled (void)
@@ -92,6 +96,8 @@ gnn_is_grad_enabled (void)
  * Enters a no-grad scope in the calling thread (like `with torch.no_grad():`):
  * saves the current grad mode and turns recording off until the matching
  * [func@Gnn.no_grad_pop]. Scopes nest (up to 256 deep).
+ *
+ * Since: 1.0
  */
 void
 gnn_no_grad_push (void)
@@ -110,6 +116,8 @@ gnn_no_grad_push (void)
  *
  * Leaves the innermost no-grad scope of the calling thread, restoring the
  * grad mode from before the matching [func@Gnn.no_grad_push].
+ *
+ * Since: 1.0
  */
 void
 gnn_no_grad_pop (void)
@@ -129,6 +137,8 @@ gnn_no_grad_pop (void)
  * `g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();`.
  *
  * Returns: (transfer full): the guard, to free with gnn_no_grad_guard_free()
+ *
+ * Since: 1.0
  */
 GnnNoGradGuard *
 gnn_no_grad_guard_new (void)
@@ -142,6 +152,8 @@ gnn_no_grad_guard_new (void)
  * @guard: a guard from gnn_no_grad_guard_new()
  *
  * Leaves the guard's no-grad scope.
+ *
+ * Since: 1.0
  */
 void
 gnn_no_grad_guard_free (GnnNoGradGuard *guard)

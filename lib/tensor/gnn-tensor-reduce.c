@@ -489,6 +489,8 @@ record_reduce (GnnOpKind   op,
  *
  * Returns: (transfer full): the sums, or %NULL if a dim is out of range or
  *   listed twice
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_sum (GnnTensor  *self,
@@ -515,6 +517,8 @@ gnn_tensor_sum (GnnTensor  *self,
  *
  * Returns: (transfer full): the means, or %NULL if @self is not floating
  *   point or a dim is out of range or listed twice
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_mean (GnnTensor  *self,
@@ -542,6 +546,8 @@ gnn_tensor_mean (GnnTensor  *self,
  *
  * Returns: (transfer full): the maxima, with the dtype of @self, or %NULL
  *   on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_max (GnnTensor  *self,
@@ -568,6 +574,8 @@ gnn_tensor_max (GnnTensor  *self,
  *
  * Returns: (transfer full): the minima, with the dtype of @self, or %NULL
  *   on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_min (GnnTensor  *self,
@@ -673,6 +681,8 @@ DEFINE_ARGMAX (u8, guint8, gint64, LOAD_PLAIN)
  *
  * Returns: (transfer full): an int64 tensor of positions, or %NULL if @dim is
  *   out of range or has size 0
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_argmax (GnnTensor *self,
@@ -974,6 +984,8 @@ softmax_impl (GnnTensor  *self,
  *
  * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
  *   @self, or %NULL if @self is not floating point or @dim is out of range
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_softmax (GnnTensor *self,
@@ -995,6 +1007,8 @@ gnn_tensor_softmax (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
  *   @self, or %NULL if @self is not floating point or @dim is out of range
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_log_softmax (GnnTensor *self,

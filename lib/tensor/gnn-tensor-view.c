@@ -130,6 +130,8 @@ compute_view_strides (GnnTensorPrivate *p,
  * [method@Gnn.Tensor.reshape]).
  *
  * Returns: (transfer full): the view, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_view (GnnTensor    *self,
@@ -169,6 +171,8 @@ gnn_tensor_view (GnnTensor    *self,
  * contiguous copy.
  *
  * Returns: (transfer full): the reshaped tensor, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_reshape (GnnTensor    *self,
@@ -213,6 +217,8 @@ gnn_tensor_reshape (GnnTensor    *self,
  * Like `torch.flatten(self, start_dim, end_dim)`.
  *
  * Returns: (transfer full): the flattened tensor (a view when possible), or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_flatten (GnnTensor *self,
@@ -268,6 +274,8 @@ gnn_tensor_flatten (GnnTensor *self,
  * returns a view of the same shape.
  *
  * Returns: (transfer full): the view, or %NULL if @dim is out of range
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_squeeze (GnnTensor *self,
@@ -302,6 +310,8 @@ gnn_tensor_squeeze (GnnTensor *self,
  * Like `tensor.unsqueeze(dim)`.
  *
  * Returns: (transfer full): the view, or %NULL if @dim is out of range
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_unsqueeze (GnnTensor *self,
@@ -350,6 +360,8 @@ gnn_tensor_unsqueeze (GnnTensor *self,
  * Like `tensor.narrow(dim, start, length)`.
  *
  * Returns: (transfer full): the view, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_narrow (GnnTensor *self,
@@ -409,6 +421,8 @@ gnn_tensor_narrow (GnnTensor *self,
  * Like `tensor.select(dim, index)`: the slice at @index, without @dim.
  *
  * Returns: (transfer full): the view, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_select (GnnTensor *self,
@@ -462,6 +476,8 @@ gnn_tensor_select (GnnTensor *self,
  * slices of @self at the given indices, in that order.
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_index_select (GnnTensor *self,
@@ -567,6 +583,8 @@ gnn_tensor_index_select (GnnTensor *self,
  * Like `tensor.transpose(dim0, dim1)`: a view with the two dimensions swapped.
  *
  * Returns: (transfer full): the view, or %NULL if a dimension is out of range
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_transpose (GnnTensor *self,
@@ -605,6 +623,8 @@ gnn_tensor_transpose (GnnTensor *self,
  * Like `tensor.permute(dims)`.
  *
  * Returns: (transfer full): the view, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_permute (GnnTensor  *self,
@@ -663,6 +683,8 @@ gnn_tensor_permute (GnnTensor  *self,
  * have stride 0.
  *
  * Returns: (transfer full): the view, or %NULL on error
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_expand (GnnTensor    *self,

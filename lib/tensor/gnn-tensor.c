@@ -20,6 +20,8 @@
  * reports bad input (shape mismatch, bad dimension, dtype mismatch, index
  * out of range) as a #GError in the %GNN_ERROR domain whose message names
  * the shapes or dimensions involved, and leaves its inputs unchanged.
+ *
+ * Since: 1.0
  */
 
 enum {
@@ -142,6 +144,8 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    * GnnTensor:dtype:
    *
    * The element type.
+   *
+   * Since: 1.0
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -150,6 +154,8 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    * GnnTensor:ndim:
    *
    * The number of dimensions (0 for a scalar).
+   *
+   * Since: 1.0
    */
   properties[PROP_NDIM] =
     g_param_spec_uint ("ndim", NULL, NULL, 0, GNN_MAX_DIMS, 0,
@@ -158,6 +164,8 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    * GnnTensor:numel:
    *
    * The number of elements.
+   *
+   * Since: 1.0
    */
   properties[PROP_NUMEL] =
     g_param_spec_int64 ("numel", NULL, NULL, 0, G_MAXINT64, 1,
@@ -166,6 +174,8 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    * GnnTensor:requires-grad:
    *
    * Whether autograd records operations on this tensor.
+   *
+   * Since: 1.0
    */
   properties[PROP_REQUIRES_GRAD] =
     g_param_spec_boolean ("requires-grad", NULL, NULL, FALSE,
@@ -174,6 +184,8 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    * GnnTensor:grad:
    *
    * The accumulated gradient, or %NULL.
+   *
+   * Since: 1.0
    */
   properties[PROP_GRAD] =
     g_param_spec_object ("grad", NULL, NULL, GNN_TYPE_TENSOR,
@@ -212,6 +224,8 @@ gnn_tensor_object_new (GType type)
  * Creates a contiguous tensor whose elements are not initialized.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_empty (const gint64 *shape,
@@ -233,6 +247,8 @@ gnn_tensor_empty (const gint64 *shape,
  * Creates a contiguous tensor filled with zeros.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_zeros (const gint64 *shape,
@@ -255,6 +271,8 @@ gnn_tensor_zeros (const gint64 *shape,
  * Creates a contiguous tensor filled with @value (converted to @dtype).
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_full (const gint64 *shape,
@@ -282,6 +300,8 @@ gnn_tensor_full (const gint64 *shape,
  * Creates a contiguous tensor filled with ones.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_ones (const gint64 *shape,
@@ -300,6 +320,8 @@ gnn_tensor_ones (const gint64 *shape,
  * Creates a 0-dimensional tensor holding @value.
  *
  * Returns: (transfer full): a new tensor
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_new_scalar (double   value,
@@ -325,6 +347,8 @@ gnn_tensor_new_scalar (double   value,
  * @step, like `torch.arange (start, end, step, dtype=dtype)`.
  *
  * Returns: (transfer full): a new tensor, or %NULL on invalid arguments
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_arange (double   start,
@@ -405,6 +429,8 @@ check_byte_count (gsize         n_bytes,
  * Creates a contiguous tensor holding a copy of @data.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_new_from_data (const guint8 *data,
@@ -443,6 +469,8 @@ gnn_tensor_new_from_data (const guint8 *data,
  * not called.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_new_wrap (gpointer       data,
@@ -489,6 +517,8 @@ gnn_tensor_new_wrap (gpointer       data,
  * copied instead.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_new_from_bytes (GBytes       *bytes,
@@ -548,6 +578,8 @@ from_values (gconstpointer  values,
  * Creates a float32 tensor from an array of floats (convenient from bindings).
  *
  * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_new_from_floats (const float  *values,
@@ -571,6 +603,8 @@ gnn_tensor_new_from_floats (const float  *values,
  * Creates a float64 tensor from an array of doubles.
  *
  * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_new_from_doubles (const double *values,
@@ -594,6 +628,8 @@ gnn_tensor_new_from_doubles (const double *values,
  * Creates an int64 tensor from an array of 64-bit integers.
  *
  * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_new_from_int64s (const gint64 *values,
@@ -615,6 +651,8 @@ gnn_tensor_new_from_int64s (const gint64 *values,
  * Gets the element type of @self.
  *
  * Returns: the element type
+ *
+ * Since: 1.0
  */
 GnnDType
 gnn_tensor_get_dtype (GnnTensor *self)
@@ -630,6 +668,8 @@ gnn_tensor_get_dtype (GnnTensor *self)
  * Gets the number of dimensions of @self (0 for a scalar).
  *
  * Returns: the number of dimensions
+ *
+ * Since: 1.0
  */
 guint
 gnn_tensor_get_ndim (GnnTensor *self)
@@ -646,6 +686,8 @@ gnn_tensor_get_ndim (GnnTensor *self)
  * Gets the size of each dimension, like `tensor.shape`.
  *
  * Returns: (array length=ndim) (transfer none): the size of each dimension
+ *
+ * Since: 1.0
  */
 const gint64 *
 gnn_tensor_get_shape (GnnTensor *self,
@@ -668,6 +710,8 @@ gnn_tensor_get_shape (GnnTensor *self,
  * Gets the stride of each dimension, in elements, like `tensor.stride()`.
  *
  * Returns: (array length=ndim) (transfer none): the stride of each dimension, in elements
+ *
+ * Since: 1.0
  */
 const gint64 *
 gnn_tensor_get_strides (GnnTensor *self,
@@ -691,6 +735,8 @@ gnn_tensor_get_strides (GnnTensor *self,
  * Gets the size of one dimension, like `tensor.size(dim)`.
  *
  * Returns: the size of dimension @dim, or -1 if @dim is out of range
+ *
+ * Since: 1.0
  */
 gint64
 gnn_tensor_get_size (GnnTensor *self,
@@ -720,6 +766,8 @@ gnn_tensor_get_size (GnnTensor *self,
  * Gets the storage offset of @self, like `tensor.storage_offset()`.
  *
  * Returns: the position of the first element in the storage, in elements
+ *
+ * Since: 1.0
  */
 gint64
 gnn_tensor_get_offset (GnnTensor *self)
@@ -735,6 +783,8 @@ gnn_tensor_get_offset (GnnTensor *self)
  * Gets the number of elements, like `tensor.numel()`.
  *
  * Returns: the number of elements
+ *
+ * Since: 1.0
  */
 gint64
 gnn_tensor_get_numel (GnnTensor *self)
@@ -750,6 +800,8 @@ gnn_tensor_get_numel (GnnTensor *self)
  * Gets the size of the elements in bytes.
  *
  * Returns: numel × element size, in bytes
+ *
+ * Since: 1.0
  */
 gsize
 gnn_tensor_get_nbytes (GnnTensor *self)
@@ -769,6 +821,8 @@ gnn_tensor_get_nbytes (GnnTensor *self)
  *
  * Returns: whether the elements are packed in row-major order (dimensions
  *   of size 1 may have any stride, as in PyTorch)
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_is_contiguous (GnnTensor *self)
@@ -799,6 +853,8 @@ gnn_tensor_is_contiguous (GnnTensor *self)
  * Checks whether two tensors are views of the same storage.
  *
  * Returns: whether both tensors are views of the same storage
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_shares_storage (GnnTensor *self,
@@ -818,6 +874,8 @@ gnn_tensor_shares_storage (GnnTensor *self,
  * [method@Gnn.Tensor.contiguous] before treating it as a packed array.
  *
  * Returns: (transfer none): the address of element 0
+ *
+ * Since: 1.0
  */
 gpointer
 gnn_tensor_get_data (GnnTensor *self)
@@ -836,6 +894,8 @@ gnn_tensor_get_data (GnnTensor *self)
  *
  * Returns: (transfer full) (nullable): the elements, or %NULL if memory for
  *   the packed copy cannot be allocated
+ *
+ * Since: 1.0
  */
 GBytes *
 gnn_tensor_get_bytes (GnnTensor *self)
@@ -891,6 +951,8 @@ to_packed_array (GnnTensor *self,
  * Returns: (array length=n_values) (transfer full) (nullable): the
  *   elements, or %NULL (with @n_values set to 0) if memory for the copy
  *   cannot be allocated, as for a huge expanded view
+ *
+ * Since: 1.0
  */
 float *
 gnn_tensor_to_floats (GnnTensor *self,
@@ -910,6 +972,8 @@ gnn_tensor_to_floats (GnnTensor *self,
  * Returns: (array length=n_values) (transfer full) (nullable): the
  *   elements, or %NULL (with @n_values set to 0) if memory for the copy
  *   cannot be allocated, as for a huge expanded view
+ *
+ * Since: 1.0
  */
 double *
 gnn_tensor_to_doubles (GnnTensor *self,
@@ -928,6 +992,8 @@ gnn_tensor_to_doubles (GnnTensor *self,
  *
  * Returns: the only element as a double, or 0 with @error set when the
  *   tensor has more or fewer than one element
+ *
+ * Since: 1.0
  */
 double
 gnn_tensor_item (GnnTensor *self,
@@ -989,6 +1055,8 @@ element_address (GnnTensor    *self,
  * Reads one element, converted to a double.
  *
  * Returns: the element at @index as a double, or 0 with @error set
+ *
+ * Since: 1.0
  */
 double
 gnn_tensor_get_element (GnnTensor    *self,
@@ -1015,6 +1083,8 @@ gnn_tensor_get_element (GnnTensor    *self,
  * Writes one element, converted to the tensor's dtype.
  *
  * Returns: %TRUE, or %FALSE with @error set if @index is out of range
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_set_element (GnnTensor    *self,
@@ -1041,6 +1111,8 @@ gnn_tensor_set_element (GnnTensor    *self,
  * Gets [property@Gnn.Tensor:requires-grad].
  *
  * Returns: whether autograd records operations on @self
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_get_requires_grad (GnnTensor *self)
@@ -1055,6 +1127,8 @@ gnn_tensor_get_requires_grad (GnnTensor *self)
  * @requires_grad: whether autograd should record operations on @self
  *
  * Sets [property@Gnn.Tensor:requires-grad].
+ *
+ * Since: 1.0
  */
 void
 gnn_tensor_set_requires_grad (GnnTensor *self,
@@ -1078,6 +1152,8 @@ gnn_tensor_set_requires_grad (GnnTensor *self,
  * Gets [property@Gnn.Tensor:grad], the gradient accumulated by backward.
  *
  * Returns: (transfer none) (nullable): the accumulated gradient
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_tensor_get_grad (GnnTensor *self)
@@ -1092,6 +1168,8 @@ gnn_tensor_get_grad (GnnTensor *self)
  * @grad: (nullable): the new gradient, or %NULL to clear it
  *
  * Sets [property@Gnn.Tensor:grad].
+ *
+ * Since: 1.0
  */
 void
 gnn_tensor_set_grad (GnnTensor *self,
@@ -1126,6 +1204,8 @@ same_shape (GnnTensorPrivate *a,
  * whatever the dtypes).
  *
  * Returns: whether @a and @b are equal
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_equal (GnnTensor *a,
@@ -1145,6 +1225,8 @@ gnn_tensor_equal (GnnTensor *a,
  * every element; NaNs are never close.
  *
  * Returns: whether @a and @b have the same shape and close elements
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_tensor_allclose (GnnTensor *a,
