@@ -8,7 +8,7 @@ import numbers
 
 from . import _dtype
 from . import _tensor_index
-from ._gi import OVERRIDE_MODULE, Gnn, export, np, override, require_numpy
+from ._gi import OVERRIDE_MODULE, Gnn, export, gnn_error, np, override, require_numpy
 
 
 # --- operands ------------------------------------------------------------------
@@ -187,6 +187,13 @@ _MaxResult = collections.namedtuple('max', ['values', 'indices'])
 _MinResult = collections.namedtuple('min', ['values', 'indices'])
 
 
+def _allocated(result, source, what):
+    if result is None:
+        raise gnn_error(Gnn.Error.MEMORY, 'cannot allocate memory for %s() of a tensor of shape %s'
+                        % (what, list(source.get_shape())))
+    return result
+
+
 class Tensor(Gnn.Tensor):
     """A Gnn.Tensor with the Python number protocol, numpy conversion and
     PyTorch-like properties (shape, dtype, item(), len(), indexing)."""
@@ -217,6 +224,14 @@ class Tensor(Gnn.Tensor):
             raise TypeError('Got unsupported ScalarType %s' % Gnn.dtype_get_name(dtype))
         data = self.get_bytes().get_data() or b''
         return np_.frombuffer(data, dtype=np_dtype).reshape(self.get_shape()).copy()
+
+    # contiguous()/clone() have no GError in C: NULL means the copy could not
+    # be allocated, which Python reports like any other library error.
+    def contiguous(self):
+        return _allocated(Gnn.Tensor.contiguous(self), self, 'contiguous')
+
+    def clone(self):
+        return _allocated(Gnn.Tensor.clone(self), self, 'clone')
 
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()

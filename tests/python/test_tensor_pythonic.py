@@ -22,6 +22,15 @@ def pair(shape, seed=0):
 
 
 class PythonicTest(unittest.TestCase):
+    def test_huge_contiguous_raises(self):
+        from gi.repository import GLib
+        huge = Gnn.Tensor.ones([1], Gnn.DType.F32).expand([2**40])
+        with self.assertRaises(GLib.Error) as caught:
+            huge.contiguous()
+        self.assertIn('cannot allocate', caught.exception.message)
+        with self.assertRaises(GLib.Error):
+            huge.clone()
+
 
     def check(self, got, want, atol=1e-6):
         self.assertIsInstance(got, Gnn.Tensor)
