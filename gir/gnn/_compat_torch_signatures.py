@@ -56,6 +56,17 @@ def _none_or(name):
     return convert
 
 
+def _from_default_group(name, getter):
+    """torch's DistributedSampler: num_replicas/rank None -> the default
+    process group's world size/rank (without one: 1 replica, rank 0)."""
+    def convert(value):
+        if value is None and Gnn.distributed_is_initialized():
+            value = getattr(Gnn.get_default_process_group(), getter)()
+        return {} if value is None else {name: value}
+    convert.on_default = True    # also runs when the argument is left out
+    return convert
+
+
 def _only(expected, what):
     def convert(value):
         if value != expected:
@@ -180,8 +191,8 @@ TABLE = {
     'BatchSampler': ('sampler, batch_size, drop_last', {}),
     'DistributedSampler': ('dataset, num_replicas=None, rank=None, shuffle=True, seed=0, '
                            'drop_last=False',
-                           {'num_replicas': _none_or('num_replicas'),
-                            'rank': _none_or('rank')}),
+                           {'num_replicas': _from_default_group('num_replicas', 'get_world_size'),
+                            'rank': _from_default_group('rank', 'get_rank')}),
     'DataLoader': ('dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, '
                    'num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, '
                    'timeout=0, worker_init_fn=None, multiprocessing_context=None, '
@@ -249,6 +260,9 @@ def _properties(name, args, kwargs):
             posts.append((how.func, value))
         else:
             props.update(how(value))
+    for arg, how in mapping.items():
+        if getattr(how, 'on_default', False) and arg not in bound.arguments:
+            props.update(how(None))
     props.update(extra)
     if isinstance(props.get('worker_mode'), str):
         from ._data import WORKER_MODES

@@ -44,6 +44,10 @@ def collectives(rank, world):
     outs = [tensor([0.0]) for _ in range(world)]
     dist.all_gather(outs, tensor([float(rank)]))
     check([o.numpy()[0] for o in outs] == list(range(world)), 'all_gather')
+    ds = Gnn.TensorDataset(tensor([float(i) for i in range(10)]))
+    sampler = Gnn.DistributedSampler(ds)   # rank and world size from the group, as torch's
+    check((sampler.props.num_replicas, sampler.props.rank) == (world, rank),
+          'DistributedSampler defaults from the process group')
     work = dist.all_reduce(tensor([1.0]), async_op=True)
     check(work.wait() is True and work.is_completed(), 'async work')
     dist.barrier()
