@@ -1,4 +1,5 @@
-/* gnn-module-private.h: the module registry shared by the lib/module sources
+/* gnn-module-private.h: GnnModule's private state, shared by the lib/module
+ * sources only (lib/nn uses gnn-module-registry-private.h)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -6,31 +7,9 @@
 
 #include <gnn/gnn.h>
 
+#include "module/gnn-module-registry-private.h"
+
 G_BEGIN_DECLS
-
-/* One registry map: insertion-ordered name → value (value may be NULL, the
- * "None" slot). The hash table's keys point into the entries' names; it is
- * NULL while the map is small (look names up with gnn_ordered_map_lookup()). */
-typedef struct
-{
-  char    *name;
-  GObject *value;   /* owned, nullable */
-} GnnMapEntry;
-
-typedef struct
-{
-  GPtrArray  *entries;  /* GnnMapEntry*, insertion order */
-  GHashTable *index;    /* name → GnnMapEntry*, NULL while small */
-} GnnOrderedMap;
-
-typedef enum
-{
-  GNN_MAP_NONE = -1,
-  GNN_MAP_PARAMETERS = 0,
-  GNN_MAP_BUFFERS,
-  GNN_MAP_MODULES,
-  GNN_N_MAPS
-} GnnMapKind;
 
 /* A registered hook; refcounted so a call can snapshot the list while a hook
  * removes itself (or another) through its handle. */
@@ -58,8 +37,39 @@ typedef struct
 
 GnnModulePrivate *gnn_module_priv              (GnnModule *self);
 
-GnnMapEntry      *gnn_ordered_map_lookup       (GnnOrderedMap *map,
-                                                const char    *name);
+/* The map holding @name, or GNN_MAP_NONE. */
+GnnMapKind        gnn_module_find_kind         (GnnModulePrivate *priv,
+                                                const char       *name);
+
+/* --- child slots (gnn-module-slots.c) --- */
+
+/* The GObject property of @self named @name, or NULL. */
+GParamSpec       *gnn_module_find_property     (GnnModule  *self,
+                                                const char *name);
+/* @pspec (the property named @name, nullable) if it is a child slot. */
+GParamSpec       *gnn_module_property_as_slot  (GParamSpec *pspec,
+                                                const char *name);
+/* TRUE if @pspec (nullable) is a property that is not a child slot. */
+gboolean          gnn_module_property_is_plain (GParamSpec *pspec);
+/* The map kind a declared slot's values go to. */
+GnnMapKind        gnn_module_slot_kind         (GParamSpec *slot);
+/* At each instance: re-takes the property functions of classes that
+ * installed slots (once per class). */
+void              gnn_module_wrap_slot_classes (GType final_type);
+
+/* --- mixins (gnn-mixin.c) --- */
+
+void              gnn_module_init_mixins       (GnnModule *self,
+                                                GType      final_type);
+
+/* --- registry (gnn-module-registry.c) --- */
+
+void              gnn_module_registry_class_init (GnnModuleClass *klass);
+/* Detaches every child of @self (dispose), finalizing the detached ones
+ * iteratively so that a deep chain does not recurse. */
+void              gnn_module_registry_dispose  (GnnModule *self);
+
+/* --- hooks (gnn-module-call.c, gnn-hook-handle.c) --- */
 
 GnnHook          *gnn_hook_ref                 (GnnHook *hook);
 void              gnn_hook_unref               (GnnHook *hook);

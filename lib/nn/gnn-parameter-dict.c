@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 

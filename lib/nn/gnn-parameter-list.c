@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -160,12 +160,15 @@ gnn_parameter_list_append (GnnParameterList *self,
                            GnnTensor        *value)
 {
   g_autoptr(GnnParameter) parameter = NULL;
+  g_autoptr(GError) error = NULL;
 
   g_return_if_fail (GNN_IS_PARAMETER_LIST (self));
   g_return_if_fail (GNN_IS_TENSOR (value));
 
   parameter = gnn_nn_as_parameter (value);
-  gnn_container_append (GNN_MODULE (self), GNN_MAP_PARAMETERS, G_OBJECT (parameter), G_STRFUNC);
+  /* Cannot fail: the key `str(len(self))` is free and a parameter fits. */
+  if (!gnn_container_append (GNN_MODULE (self), GNN_MAP_PARAMETERS, G_OBJECT (parameter), &error))
+    g_critical ("%s: %s", G_STRFUNC, error->message);
 }
 
 /**

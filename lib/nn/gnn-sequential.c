@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -97,7 +97,8 @@ gnn_sequential_new (GnnModule **modules,
     g_return_val_if_fail (GNN_IS_MODULE (modules[i]), NULL);
 
   self = g_object_new (GNN_TYPE_SEQUENTIAL, NULL);
-  gnn_sequential_extend (self, modules, n_modules);
+  /* A new container is in no tree, so no cycle: this cannot fail. */
+  gnn_container_extend_modules (GNN_MODULE (self), modules, n_modules, NULL);
   return self;
 }
 
@@ -168,18 +169,25 @@ gnn_sequential_set (GnnSequential *self,
  * gnn_sequential_append:
  * @self: a sequential container
  * @module: the module to add
+ * @error: return location for a #GError
  *
  * Adds @module at the end under the key `str(len(self))`, like
  * `sequential.append(module)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT)
+ *   if @module is @self or contains it; then @self is unchanged
+ *
+ * Since: 1.0
  */
-void
+gboolean
 gnn_sequential_append (GnnSequential *self,
-                       GnnModule     *module)
+                       GnnModule *module,
+                       GError **error)
 {
-  g_return_if_fail (GNN_IS_SEQUENTIAL (self));
-  g_return_if_fail (GNN_IS_MODULE (module));
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
 
-  gnn_container_append (GNN_MODULE (self), GNN_MAP_MODULES, G_OBJECT (module), G_STRFUNC);
+  return gnn_container_append (GNN_MODULE (self), GNN_MAP_MODULES, G_OBJECT (module), error);
 }
 
 /**
@@ -204,7 +212,7 @@ gnn_sequential_insert (GnnSequential *self,
   g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
 
-  return gnn_nn_insert_module (GNN_MODULE (self), index, module, error);
+  return gnn_container_insert_module (GNN_MODULE (self), index, module, error);
 }
 
 /**
@@ -212,19 +220,25 @@ gnn_sequential_insert (GnnSequential *self,
  * @self: a sequential container
  * @modules: (array length=n_modules) (nullable): the modules to add
  * @n_modules: the number of @modules
+ * @error: return location for a #GError
  *
  * Appends each of @modules, like `sequential.extend(modules)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set as by
+ *   [method@Gnn.Sequential.append]; then none of @modules was added
+ *
+ * Since: 1.0
  */
-void
+gboolean
 gnn_sequential_extend (GnnSequential *self,
-                       GnnModule    **modules,
-                       guint          n_modules)
+                       GnnModule **modules,
+                       guint n_modules,
+                       GError **error)
 {
-  g_return_if_fail (GNN_IS_SEQUENTIAL (self));
-  g_return_if_fail (modules != NULL || n_modules == 0);
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
+  g_return_val_if_fail (modules != NULL || n_modules == 0, FALSE);
 
-  for (guint i = 0; i < n_modules; i++)
-    gnn_sequential_append (self, modules[i]);
+  return gnn_container_extend_modules (GNN_MODULE (self), modules, n_modules, error);
 }
 
 /**
