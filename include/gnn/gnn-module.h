@@ -191,6 +191,19 @@ void           gnn_module_zero_grad          (GnnModule    *self,
 
 /* --- call and hooks ------------------------------------------------------ */
 
+/**
+ * GNN_MODULE_MAX_CALL_DEPTH:
+ *
+ * The most [method@Gnn.Module.call]s that may nest on one thread (a
+ * container calling its children, and so on); one more fails with
+ * %GNN_ERROR_NOT_SUPPORTED, "maximum recursion depth exceeded", like
+ * PyTorch's `RecursionError`. It keeps the C stack (a few hundred bytes per
+ * level) far from its end even on small thread stacks.
+ *
+ * Since: 1.0
+ */
+#define GNN_MODULE_MAX_CALL_DEPTH 2048
+
 GNN_AVAILABLE_IN_ALL
 GnnTensor     *gnn_module_forward            (GnnModule    *self,
                                               GnnTensor    *input,

@@ -69,6 +69,37 @@ void              gnn_module_registry_class_init (GnnModuleClass *klass);
  * iteratively so that a deep chain does not recurse. */
 void              gnn_module_registry_dispose  (GnnModule *self);
 
+/* --- tree walks (gnn-module-walk.c) --- */
+
+/* A depth-first walk over the child-module edges of a tree with an explicit
+ * stack, so that no traversal recurses on the C stack (trees may be
+ * 100,000 modules deep). Every module on the stack is referenced. */
+typedef struct
+{
+  GArray  *stack;   /* WalkFrame */
+  GString *path;    /* dotted path of the current edge's child; may be NULL */
+  GnnModule *left;  /* the module of the last LEAVE, released at the next step */
+} GnnModuleWalk;
+
+typedef enum
+{
+  GNN_WALK_CHILD,   /* @entry: the next child edge of @parent (value may be NULL) */
+  GNN_WALK_LEAVE,   /* @parent's children are all done; it left the stack */
+  GNN_WALK_DONE
+} GnnWalkStep;
+
+/* @path (nullable) holds @root's dotted path and is kept current. */
+void        gnn_module_walk_init  (GnnModuleWalk *walk,
+                                   GnnModule     *root,
+                                   GString       *path);
+GnnWalkStep gnn_module_walk_next  (GnnModuleWalk *walk,
+                                   GnnModule    **parent,
+                                   GnnMapEntry  **entry);
+/* Descends into @child, the module of the edge just returned. */
+void        gnn_module_walk_enter (GnnModuleWalk *walk,
+                                   GnnModule     *child);
+void        gnn_module_walk_clear (GnnModuleWalk *walk);
+
 /* --- hooks (gnn-module-call.c, gnn-hook-handle.c) --- */
 
 GnnHook          *gnn_hook_ref                 (GnnHook *hook);
