@@ -33,6 +33,7 @@ typedef struct
   gboolean      training;
   GPtrArray    *pre_hooks;        /* GnnHook*, NULL when none */
   GPtrArray    *hooks;            /* GnnHook*, NULL when none */
+  guint         n_parents;        /* module-map entries holding this module */
 } GnnModulePrivate;
 
 GnnModulePrivate *gnn_module_priv              (GnnModule *self);

@@ -45,6 +45,7 @@ registry_put (GnnModule  *self,
   GnnModulePrivate *priv = gnn_module_priv (self);
   g_autoptr(GObject) old = NULL;
   g_autofree char *key = g_strdup (name);   /* @name may be an entry's own */
+  GnnMapKind old_kind = gnn_module_find_kind (priv, key);
   GObject *replaced;
 
   /* A name lives in at most one map, so at most one steal finds it. */
@@ -64,12 +65,16 @@ registry_put (GnnModule  *self,
     }
   if (kind != GNN_MAP_BUFFERS && priv->non_persistent != NULL)
     g_hash_table_remove (priv->non_persistent, key);
+  if (kind == GNN_MAP_MODULES && value != NULL)
+    gnn_module_priv (GNN_MODULE (value))->n_parents++;
   replaced = gnn_ordered_map_put (&priv->maps[kind], key, value);
   if (replaced != NULL)
     {
       g_assert (old == NULL);
       old = replaced;
     }
+  if (old_kind == GNN_MAP_MODULES && old != NULL)
+    gnn_module_priv (GNN_MODULE (old))->n_parents--;
 
   if (old == value)
     return;
@@ -95,8 +100,11 @@ gnn_module_registry_check_no_cycle (GnnModule  *self,
 
   if (child == NULL)
     return TRUE;
-  /* A leaf (the common case: a layer) reaches only itself. */
-  if (child != self && gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0)
+  /* Only a module that is some module's child can be below @child; and a
+   * leaf (the common case: a layer) reaches only itself. Both keep building
+   * a tree bottom-up linear. */
+  if (child != self && (gnn_module_priv (self)->n_parents == 0 ||
+                        gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0))
     return TRUE;
   visited = g_hash_table_new (NULL, NULL);
   stack = g_ptr_array_new ();
@@ -553,6 +561,8 @@ gnn_module_registry_remove (GnnModule  *self,
     }
   key = g_strdup (name);   /* @name may be the entry's own */
   old = gnn_ordered_map_steal (&priv->maps[kind], key, &found);
+  if (kind == GNN_MAP_MODULES && old != NULL)
+    gnn_module_priv (GNN_MODULE (old))->n_parents--;
   if (priv->non_persistent != NULL)
     g_hash_table_remove (priv->non_persistent, key);
   if (old != NULL)
@@ -649,8 +659,12 @@ gnn_module_registry_dispose (GnnModule *self)
       for (guint i = 0; entries != NULL && i < entries->len; i++)
         {
           GnnMapEntry *entry = g_ptr_array_index (entries, i);
-          if (entry->value != NULL)
-            g_ptr_array_add (release_queue, g_steal_pointer (&entry->value));
+
+          if (entry->value == NULL)
+            continue;
+          if (k == GNN_MAP_MODULES)
+            gnn_module_priv (GNN_MODULE (entry->value))->n_parents--;
+          g_ptr_array_add (release_queue, g_steal_pointer (&entry->value));
         }
       gnn_ordered_map_reset (&priv->maps[k]);
     }
