@@ -23,6 +23,8 @@ G_BEGIN_DECLS
  * (typically registering its children). Gnn calls it exactly once per
  * instance, from [class@Gnn.Module]'s instance init, after the inits of
  * the mixin's prerequisites.
+ *
+ * Since: 1.0
  */
 typedef void (*GnnMixinInitFunc) (GnnModule *module,
                                   gpointer   user_data);

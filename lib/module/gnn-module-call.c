@@ -146,6 +146,8 @@ register_global_hook (int            list_kind,
  * replace the input (PyTorch's `register_forward_pre_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_forward_pre_hook (GnnModule            *self,
@@ -173,6 +175,8 @@ gnn_module_register_forward_pre_hook (GnnModule            *self,
  * replace the output (PyTorch's `register_forward_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_forward_hook (GnnModule         *self,
@@ -198,6 +202,8 @@ gnn_module_register_forward_hook (GnnModule         *self,
  * pre-hooks (PyTorch's `register_module_forward_pre_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
@@ -221,6 +227,8 @@ gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
  * forward hooks (PyTorch's `register_module_forward_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
@@ -244,6 +252,8 @@ gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
  * [method@Gnn.Module.call].
  *
  * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_module_forward (GnnModule  *self,
@@ -505,6 +515,8 @@ failed:
  * recursion limit stops PyTorch, instead of overflowing the C stack.
  *
  * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_module_call (GnnModule  *self,

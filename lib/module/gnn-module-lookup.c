@@ -54,6 +54,8 @@ lookup_submodule (GnnModule  *self,
  *
  * Returns: (transfer none): the module, or %NULL with @error set
  *   ("GnnNet has no attribute `x`", "`x` is not an nn.Module")
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_module_get_submodule (GnnModule  *self,
@@ -98,6 +100,8 @@ lookup_owner (GnnModule   *self,
  * Returns: (transfer none): the parameter, or %NULL with @error set
  *   ("`x` is not an nn.Parameter" if @path names something else or an empty
  *   slot)
+ *
+ * Since: 1.0
  */
 GnnParameter *
 gnn_module_get_parameter (GnnModule  *self,
@@ -133,6 +137,8 @@ gnn_module_get_parameter (GnnModule  *self,
  *
  * Returns: (transfer none) (nullable): the buffer (%NULL for an empty
  *   buffer slot), or %NULL with @error set ("`x` is not a buffer")
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_module_get_buffer (GnnModule  *self,

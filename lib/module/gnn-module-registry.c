@@ -336,6 +336,8 @@ gnn_module_registry_insert (GnnModule   *self,
  * fit a declared slot of that name.
  *
  * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_register_parameter (GnnModule    *self,
@@ -367,6 +369,8 @@ gnn_module_register_parameter (GnnModule    *self,
  * already exists").
  *
  * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_register_buffer (GnnModule  *self,
@@ -420,6 +424,8 @@ gnn_module_register_buffer (GnnModule  *self,
  * the stack in `state_dict()`).
  *
  * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_register_module (GnnModule  *self,
@@ -464,6 +470,8 @@ gnn_module_register_module (GnnModule  *self,
  * keeps such values in the Python object's `__dict__`, as PyTorch does.)
  *
  * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_set_child (GnnModule  *self,
@@ -499,6 +507,8 @@ set_no_attribute_error (GnnModule  *self,
  * Returns: (transfer none) (nullable): the child, or %NULL for an empty
  *   slot; %NULL with @error set (%GNN_ERROR_KEY, "'GnnNet' object has no
  *   attribute 'x'") if @name is not registered
+ *
+ * Since: 1.0
  */
 GObject *
 gnn_module_get_child (GnnModule  *self,
@@ -530,6 +540,8 @@ gnn_module_get_child (GnnModule  *self,
  * module), even as an empty slot.
  *
  * Returns: %TRUE if @name is registered
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_has_child (GnnModule  *self,
@@ -586,6 +598,8 @@ gnn_module_registry_remove (GnnModule  *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_KEY) if @name is not
  *   registered
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_delete_child (GnnModule  *self,
@@ -607,6 +621,8 @@ gnn_module_delete_child (GnnModule  *self,
  *
  * Returns: %TRUE if @name is a persistent buffer, %FALSE if it is not a
  *   buffer or not persistent
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_is_buffer_persistent (GnnModule  *self,

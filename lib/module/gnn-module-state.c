@@ -50,6 +50,8 @@ save_own_state (GnnModule    *module,
  * appears under both. The tensors are the module's own (shared, not copied).
  *
  * Returns: (transfer full): a new state dict
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_module_state_dict (GnnModule *self)
@@ -127,6 +129,8 @@ to_strv (GPtrArray *keys)
  * is copied when there is an error.
  *
  * Returns: %TRUE on success
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_load_state_dict (GnnModule     *self,
@@ -228,6 +232,8 @@ gnn_module_load_state_dict (GnnModule     *self,
  * Subclasses implement the vfunc; the default is empty.
  *
  * Returns: (transfer full) (nullable): the extra representation
+ *
+ * Since: 1.0
  */
 char *
 gnn_module_extra_repr (GnnModule *self)
@@ -303,6 +309,8 @@ open_repr (GString   *out,
  * `None`. The name is [method@Gnn.Module.get_name].
  *
  * Returns: (transfer full): the text
+ *
+ * Since: 1.0
  */
 char *
 gnn_module_to_string (GnnModule *self)

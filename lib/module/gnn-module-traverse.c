@@ -172,6 +172,8 @@ path_push (GString    *path,
  * slots and modules registered twice (PyTorch's `named_children`).
  *
  * Returns: (transfer container) (element-type Gnn.Module): the children
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_children (GnnModule  *self,
@@ -266,6 +268,8 @@ walk_modules (GnnModule  *root,
  * (PyTorch's `named_modules`).
  *
  * Returns: (transfer container) (element-type Gnn.Module): the modules
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_modules (GnnModule  *self,
@@ -338,6 +342,8 @@ named_tensors (GnnModule   *self,
  * `named_parameters`).
  *
  * Returns: (transfer container) (element-type Gnn.Parameter): the parameters
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_parameters (GnnModule  *self,
@@ -362,6 +368,8 @@ gnn_module_named_parameters (GnnModule  *self,
  * [method@Gnn.Module.named_parameters] (PyTorch's `named_buffers`).
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the buffers
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_buffers (GnnModule  *self,
@@ -383,6 +391,8 @@ gnn_module_named_buffers (GnnModule  *self,
  * once (`sum(p.numel() for p in model.parameters())`).
  *
  * Returns: the number of parameter elements
+ *
+ * Since: 1.0
  */
 gint64
 gnn_module_count_parameters (GnnModule *self,
@@ -435,6 +445,8 @@ is_first_child_edge (GnnModule   *parent,
  * Calls @func on every child tree first (recursively), then on @self, like
  * PyTorch's `apply` (typically to initialize weights). The walk keeps its
  * own stack, so any depth of tree is fine.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_apply (GnnModule         *self,
@@ -468,6 +480,8 @@ gnn_module_apply (GnnModule         *self,
  *
  * Sets [property@Gnn.Module:training] on @self, then on its children
  * recursively, like PyTorch's `train(mode)`.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_train (GnnModule *self,
@@ -496,6 +510,8 @@ gnn_module_train (GnnModule *self,
  * @self: a module
  *
  * Puts the tree in evaluation mode: `gnn_module_train (self, FALSE)`.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_eval (GnnModule *self)
@@ -510,6 +526,8 @@ gnn_module_eval (GnnModule *self)
  * Tells whether @self is in training mode.
  *
  * Returns: the value of [property@Gnn.Module:training]
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_get_training (GnnModule *self)
@@ -526,6 +544,8 @@ gnn_module_get_training (GnnModule *self)
  *
  * Sets [property@Gnn.Tensor:requires-grad] on every parameter of the tree
  * (PyTorch's `requires_grad_`), e.g. to freeze a pretrained part.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_requires_grad_ (GnnModule *self,
@@ -547,6 +567,8 @@ gnn_module_requires_grad_ (GnnModule *self,
  *
  * Resets the gradient of every parameter of the tree (PyTorch's
  * `zero_grad`; 1.13's default is @set_to_none %FALSE).
+ *
+ * Since: 1.0
  */
 void
 gnn_module_zero_grad (GnnModule *self,

@@ -33,6 +33,8 @@
  *
  * Subclasses implement [vfunc@Gnn.Module.forward]; callers use
  * [method@Gnn.Module.call], which runs the forward hooks.
+ *
+ * Since: 1.0
  */
 
 enum {
@@ -107,6 +109,8 @@ gnn_module_priv (GnnModule *self)
  * `Linear`, so a model's repr reads the same in both).
  *
  * Returns: (transfer none): the module's type name
+ *
+ * Since: 1.0
  */
 const char *
 gnn_module_get_name (GnnModule *self)

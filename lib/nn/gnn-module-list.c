@@ -20,6 +20,8 @@
  * %GNN_ERROR_INDEX ("index 3 is out of range").
  * [method@Gnn.ModuleList.slice] and [method@Gnn.ModuleList.pop] renumber
  * the children.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_TYPE (GnnModuleList, gnn_module_list, GNN_TYPE_MODULE)
@@ -44,6 +46,8 @@ gnn_module_list_init (GnnModuleList *self)
  * times (its parameters are shared).
  *
  * Returns: (transfer full): a new module list
+ *
+ * Since: 1.0
  */
 GnnModuleList *
 gnn_module_list_new (GnnModule **modules,
@@ -68,6 +72,8 @@ gnn_module_list_new (GnnModule **modules,
  * Returns the number of children, like `len(module_list)`.
  *
  * Returns: the number of child modules
+ *
+ * Since: 1.0
  */
 guint
 gnn_module_list_get_length (GnnModuleList *self)
@@ -88,6 +94,8 @@ gnn_module_list_get_length (GnnModuleList *self)
  * Returns: (transfer none) (nullable): the child, or %NULL with @error set
  *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
  *   an empty slot
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_module_list_get (GnnModuleList *self,
@@ -111,6 +119,8 @@ gnn_module_list_get (GnnModuleList *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
  *   is out of range, or an error of [method@Gnn.Module.set_child])
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_list_set (GnnModuleList *self,
@@ -161,6 +171,8 @@ gnn_module_list_append (GnnModuleList *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
  *   of range: 7")
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_list_insert (GnnModuleList *self,
@@ -211,6 +223,8 @@ gnn_module_list_extend (GnnModuleList *self,
  *
  * Returns: (transfer full) (nullable): the removed child, or %NULL with
  *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_module_list_pop (GnnModuleList *self,
@@ -238,6 +252,8 @@ gnn_module_list_pop (GnnModuleList *self,
  *
  * Returns: (transfer full): the new list, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
+ *
+ * Since: 1.0
  */
 GnnModuleList *
 gnn_module_list_slice (GnnModuleList *self,

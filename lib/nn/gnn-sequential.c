@@ -25,6 +25,8 @@
  * range"). [method@Gnn.Sequential.slice] keeps the original keys, as
  * slicing a PyTorch `Sequential` does; [method@Gnn.Sequential.pop] renumbers
  * the remaining children.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_TYPE (GnnSequential, gnn_sequential, GNN_TYPE_MODULE)
@@ -85,6 +87,8 @@ gnn_sequential_init (GnnSequential *self)
  * times (its parameters are shared).
  *
  * Returns: (transfer full): a new sequential container
+ *
+ * Since: 1.0
  */
 GnnSequential *
 gnn_sequential_new (GnnModule **modules,
@@ -109,6 +113,8 @@ gnn_sequential_new (GnnModule **modules,
  * Returns the number of children, like `len(sequential)`.
  *
  * Returns: the number of child modules
+ *
+ * Since: 1.0
  */
 guint
 gnn_sequential_get_length (GnnSequential *self)
@@ -129,6 +135,8 @@ gnn_sequential_get_length (GnnSequential *self)
  * Returns: (transfer none) (nullable): the child, or %NULL with @error set
  *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
  *   an empty slot
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_sequential_get (GnnSequential *self,
@@ -152,6 +160,8 @@ gnn_sequential_get (GnnSequential *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
  *   is out of range, or an error of [method@Gnn.Module.set_child])
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_sequential_set (GnnSequential *self,
@@ -202,6 +212,8 @@ gnn_sequential_append (GnnSequential *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
  *   of range: 7")
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_sequential_insert (GnnSequential *self,
@@ -252,6 +264,8 @@ gnn_sequential_extend (GnnSequential *self,
  *
  * Returns: (transfer full) (nullable): the removed child, or %NULL with
  *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_sequential_pop (GnnSequential *self,
@@ -279,6 +293,8 @@ gnn_sequential_pop (GnnSequential *self,
  *
  * Returns: (transfer full): the new container, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
+ *
+ * Since: 1.0
  */
 GnnSequential *
 gnn_sequential_slice (GnnSequential *self,
