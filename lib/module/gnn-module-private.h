@@ -74,12 +74,15 @@ void              gnn_module_registry_dispose  (GnnModule *self);
 
 /* A depth-first walk over the child-module edges of a tree with an explicit
  * stack, so that no traversal recurses on the C stack (trees may be
- * 100,000 modules deep). Every module on the stack is referenced. */
+ * 100,000 modules deep). With @hold, every module on the stack is
+ * referenced: walks that run callbacks (which may change the tree) hold
+ * them; read-only walks do not pay for it. */
 typedef struct
 {
   GArray  *stack;   /* WalkFrame */
   GString *path;    /* dotted path of the current edge's child; may be NULL */
   GnnModule *left;  /* the module of the last LEAVE, released at the next step */
+  gboolean   hold;  /* reference the modules on the stack */
 } GnnModuleWalk;
 
 typedef enum
@@ -92,7 +95,8 @@ typedef enum
 /* @path (nullable) holds @root's dotted path and is kept current. */
 void        gnn_module_walk_init  (GnnModuleWalk *walk,
                                    GnnModule     *root,
-                                   GString       *path);
+                                   GString       *path,
+                                   gboolean       hold);
 GnnWalkStep gnn_module_walk_next  (GnnModuleWalk *walk,
                                    GnnModule    **parent,
                                    GnnMapEntry  **entry);

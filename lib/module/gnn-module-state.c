@@ -69,7 +69,7 @@ gnn_module_state_dict (GnnModule *self)
   path = g_string_sized_new (64);
   save_own_state (self, path, state_dict);
   /* Pre-order on an explicit stack: trees may be arbitrarily deep. */
-  gnn_module_walk_init (&walk, self, path);
+  gnn_module_walk_init (&walk, self, path, FALSE);
   while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
     if (step == GNN_WALK_CHILD && entry->value != NULL)
       {
@@ -329,7 +329,7 @@ gnn_module_to_string (GnnModule *self)
   out = g_string_new (NULL);
   if (!open_repr (out, self, 0))
     return g_string_free (out, FALSE);
-  gnn_module_walk_init (&walk, self, NULL);
+  gnn_module_walk_init (&walk, self, NULL, TRUE);
   while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
     {
       if (step == GNN_WALK_LEAVE)

@@ -248,7 +248,7 @@ walk_modules (GnnModule  *root,
 
   if (!visit_module (root, path, c, tensor_kind, tensors))
     return;
-  gnn_module_walk_init (&walk, root, path);
+  gnn_module_walk_init (&walk, root, path, FALSE);
   while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
     if (step == GNN_WALK_CHILD && entry->value != NULL &&
         visit_module (GNN_MODULE (entry->value), path, c, tensor_kind, tensors))
@@ -462,7 +462,7 @@ gnn_module_apply (GnnModule         *self,
   g_return_if_fail (func != NULL);
 
   /* Post-order: a module when its children are done. */
-  gnn_module_walk_init (&walk, self, NULL);
+  gnn_module_walk_init (&walk, self, NULL, TRUE);
   while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
     {
       if (step == GNN_WALK_LEAVE)
@@ -495,7 +495,7 @@ gnn_module_train (GnnModule *self,
   g_return_if_fail (GNN_IS_MODULE (self));
 
   g_object_set (self, "training", !!mode, NULL);
-  gnn_module_walk_init (&walk, self, NULL);
+  gnn_module_walk_init (&walk, self, NULL, TRUE);
   while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
     if (step == GNN_WALK_CHILD && is_first_child_edge (parent, entry))
       {

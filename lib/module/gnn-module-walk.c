@@ -14,11 +14,13 @@ typedef struct
 void
 gnn_module_walk_init (GnnModuleWalk *walk,
                       GnnModule     *root,
-                      GString       *path)
+                      GString       *path,
+                      gboolean       hold)
 {
   walk->stack = g_array_sized_new (FALSE, FALSE, sizeof (WalkFrame), 16);
   walk->path = path;
   walk->left = NULL;
+  walk->hold = hold;
   gnn_module_walk_enter (walk, root);
 }
 
@@ -26,7 +28,8 @@ void
 gnn_module_walk_enter (GnnModuleWalk *walk,
                        GnnModule     *child)
 {
-  WalkFrame frame = { g_object_ref (child), 0, walk->path != NULL ? walk->path->len : 0 };
+  WalkFrame frame = { walk->hold ? g_object_ref (child) : child, 0,
+                      walk->path != NULL ? walk->path->len : 0 };
 
   g_array_append_val (walk->stack, frame);
 }
@@ -39,7 +42,8 @@ gnn_module_walk_next (GnnModuleWalk *walk,
   WalkFrame *frame;
   GPtrArray *entries;
 
-  g_clear_object (&walk->left);
+  if (walk->hold)
+    g_clear_object (&walk->left);
   if (walk->stack->len == 0)
     return GNN_WALK_DONE;
   frame = &g_array_index (walk->stack, WalkFrame, walk->stack->len - 1);
@@ -68,8 +72,11 @@ gnn_module_walk_next (GnnModuleWalk *walk,
 void
 gnn_module_walk_clear (GnnModuleWalk *walk)
 {
-  for (guint i = 0; i < walk->stack->len; i++)
-    g_object_unref (g_array_index (walk->stack, WalkFrame, i).module);
+  if (walk->hold)
+    {
+      for (guint i = 0; i < walk->stack->len; i++)
+        g_object_unref (g_array_index (walk->stack, WalkFrame, i).module);
+      g_clear_object (&walk->left);
+    }
   g_clear_pointer (&walk->stack, g_array_unref);
-  g_clear_object (&walk->left);
 }
