@@ -76,7 +76,8 @@ void              gnn_module_registry_dispose  (GnnModule *self);
  * stack, so that no traversal recurses on the C stack (trees may be
  * 100,000 modules deep). With @hold, every module on the stack is
  * referenced: walks that run callbacks (which may change the tree) hold
- * them; read-only walks do not pay for it. */
+ * them; read-only walks do not pay for it, and get no LEAVE for a module
+ * without children. */
 typedef struct
 {
   GArray  *stack;   /* WalkFrame */

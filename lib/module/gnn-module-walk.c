@@ -28,9 +28,14 @@ void
 gnn_module_walk_enter (GnnModuleWalk *walk,
                        GnnModule     *child)
 {
-  WalkFrame frame = { walk->hold ? g_object_ref (child) : child, 0,
-                      walk->path != NULL ? walk->path->len : 0 };
+  WalkFrame frame = { child, 0, walk->path != NULL ? walk->path->len : 0 };
 
+  /* A read-only walk skips the frame of a leaf (most modules): it would
+   * only yield its LEAVE, which such walks ignore. */
+  if (!walk->hold && gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0)
+    return;
+  if (walk->hold)
+    g_object_ref (child);
   g_array_append_val (walk->stack, frame);
 }
 
