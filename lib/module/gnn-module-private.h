@@ -36,7 +36,15 @@ typedef struct
   guint         n_parents;        /* module-map entries holding this module */
 } GnnModulePrivate;
 
-GnnModulePrivate *gnn_module_priv              (GnnModule *self);
+/* Set once by gnn_module_get_type(); inline because every registry access
+ * goes through it. */
+extern int gnn_module_private_offset;
+
+static inline GnnModulePrivate *
+gnn_module_priv (GnnModule *self)
+{
+  return G_STRUCT_MEMBER_P (self, gnn_module_private_offset);
+}
 
 /* The map holding @name, or GNN_MAP_NONE. */
 GnnMapKind        gnn_module_find_kind         (GnnModulePrivate *priv,
@@ -70,7 +78,7 @@ void              gnn_module_registry_class_init (GnnModuleClass *klass);
  * iteratively so that a deep chain does not recurse. */
 void              gnn_module_registry_dispose  (GnnModule *self);
 
-/* --- tree walks (gnn-module-walk.c) --- */
+/* --- tree walks (inline: they are the inner loop of every traversal) --- */
 
 /* A depth-first walk over the child-module edges of a tree with an explicit
  * stack, so that no traversal recurses on the C stack (trees may be
@@ -80,7 +88,7 @@ void              gnn_module_registry_dispose  (GnnModule *self);
  * without children. */
 typedef struct
 {
-  GArray  *stack;   /* WalkFrame */
+  GArray  *stack;   /* GnnWalkFrame */
   GString *path;    /* dotted path of the current edge's child; may be NULL */
   GnnModule *left;  /* the module of the last LEAVE, released at the next step */
   gboolean   hold;  /* reference the modules on the stack */
@@ -93,18 +101,87 @@ typedef enum
   GNN_WALK_DONE
 } GnnWalkStep;
 
-/* @path (nullable) holds @root's dotted path and is kept current. */
-void        gnn_module_walk_init  (GnnModuleWalk *walk,
-                                   GnnModule     *root,
-                                   GString       *path,
-                                   gboolean       hold);
-GnnWalkStep gnn_module_walk_next  (GnnModuleWalk *walk,
-                                   GnnModule    **parent,
-                                   GnnMapEntry  **entry);
-/* Descends into @child, the module of the edge just returned. */
-void        gnn_module_walk_enter (GnnModuleWalk *walk,
-                                   GnnModule     *child);
-void        gnn_module_walk_clear (GnnModuleWalk *walk);
+typedef struct
+{
+  GnnModule *module;     /* referenced */
+  guint      next;       /* index of the next child edge */
+  gsize      path_len;   /* length of the module's own path */
+} GnnWalkFrame;
+
+static inline void
+gnn_module_walk_enter (GnnModuleWalk *walk,
+                       GnnModule     *child)
+{
+  GnnWalkFrame frame = { child, 0, walk->path != NULL ? walk->path->len : 0 };
+
+  /* A read-only walk skips the frame of a leaf (most modules): it would
+   * only yield its LEAVE, which such walks ignore. */
+  if (!walk->hold && gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0)
+    return;
+  if (walk->hold)
+    g_object_ref (child);
+  g_array_append_val (walk->stack, frame);
+}
+
+static inline void
+gnn_module_walk_init (GnnModuleWalk *walk,
+                      GnnModule     *root,
+                      GString       *path,
+                      gboolean       hold)
+{
+  walk->stack = g_array_sized_new (FALSE, FALSE, sizeof (GnnWalkFrame), 16);
+  walk->path = path;
+  walk->left = NULL;
+  walk->hold = hold;
+  gnn_module_walk_enter (walk, root);
+}
+
+static inline GnnWalkStep
+gnn_module_walk_next (GnnModuleWalk *walk,
+                      GnnModule    **parent,
+                      GnnMapEntry  **entry)
+{
+  GnnWalkFrame *frame;
+  GPtrArray *entries;
+
+  if (walk->hold)
+    g_clear_object (&walk->left);
+  if (walk->stack->len == 0)
+    return GNN_WALK_DONE;
+  frame = &g_array_index (walk->stack, GnnWalkFrame, walk->stack->len - 1);
+  entries = gnn_module_priv (frame->module)->maps[GNN_MAP_MODULES].entries;
+  if (walk->path != NULL)
+    g_string_truncate (walk->path, frame->path_len);
+  /* Bounds re-read each step: a callback may have changed the registry. */
+  if (entries == NULL || frame->next >= entries->len)
+    {
+      *parent = walk->left = frame->module;   /* valid until the next step */
+      *entry = NULL;
+      g_array_set_size (walk->stack, walk->stack->len - 1);
+      return GNN_WALK_LEAVE;
+    }
+  *parent = frame->module;
+  *entry = g_ptr_array_index (entries, frame->next++);
+  if (walk->path != NULL)
+    {
+      if (walk->path->len > 0)
+        g_string_append_c (walk->path, '.');
+      g_string_append (walk->path, (*entry)->name);
+    }
+  return GNN_WALK_CHILD;
+}
+
+static inline void
+gnn_module_walk_clear (GnnModuleWalk *walk)
+{
+  if (walk->hold)
+    {
+      for (guint i = 0; i < walk->stack->len; i++)
+        g_object_unref (g_array_index (walk->stack, GnnWalkFrame, i).module);
+      g_clear_object (&walk->left);
+    }
+  g_clear_pointer (&walk->stack, g_array_unref);
+}
 
 /* --- hooks (gnn-module-call.c, gnn-hook-handle.c) --- */
 

@@ -45,7 +45,7 @@ registry_put (GnnModule  *self,
   GnnModulePrivate *priv = gnn_module_priv (self);
   g_autoptr(GObject) old = NULL;
   g_autofree char *key = g_strdup (name);   /* @name may be an entry's own */
-  GnnMapKind old_kind = gnn_module_find_kind (priv, key);
+  GnnMapKind old_kind = kind;
   GObject *replaced;
 
   /* A name lives in at most one map, so at most one steal finds it. */
@@ -61,6 +61,7 @@ registry_put (GnnModule  *self,
         {
           g_assert (old == NULL);
           old = stolen;
+          old_kind = k;
         }
     }
   if (kind != GNN_MAP_BUFFERS && priv->non_persistent != NULL)
@@ -657,33 +658,38 @@ gnn_module_registry_lookup (GnnModule  *self,
  * outermost dispose drops them one by one, so a child's dispose adds its own
  * children here instead of recursing (a 100,000-deep chain finalizes in a
  * loop). */
+#if defined(__GNUC__) && defined(__ELF__)
+static _Thread_local GPtrArray *release_queue __attribute__ ((tls_model ("initial-exec")));
+#else
 static _Thread_local GPtrArray *release_queue;
+#endif
 
 void
 gnn_module_registry_dispose (GnnModule *self)
 {
   GnnModulePrivate *priv = gnn_module_priv (self);
-  gboolean outermost = release_queue == NULL;
+  GPtrArray *modules = priv->maps[GNN_MAP_MODULES].entries;
+  gboolean outermost;
 
+  /* Keep the maps so a late access after dispose still finds a registry.
+   * Tensors go with the reset: they hold no modules. */
+  gnn_ordered_map_reset (&priv->maps[GNN_MAP_PARAMETERS]);
+  gnn_ordered_map_reset (&priv->maps[GNN_MAP_BUFFERS]);
+  if (modules == NULL || modules->len == 0)
+    return;
+  outermost = release_queue == NULL;
   if (outermost)
     release_queue = g_ptr_array_new ();
-  /* Keep the maps so a late access after dispose still finds a registry. */
-  for (int k = 0; k < GNN_N_MAPS; k++)
+  for (guint i = 0; i < modules->len; i++)
     {
-      GPtrArray *entries = priv->maps[k].entries;
+      GnnMapEntry *entry = g_ptr_array_index (modules, i);
 
-      for (guint i = 0; entries != NULL && i < entries->len; i++)
-        {
-          GnnMapEntry *entry = g_ptr_array_index (entries, i);
-
-          if (entry->value == NULL)
-            continue;
-          if (k == GNN_MAP_MODULES)
-            gnn_module_priv (GNN_MODULE (entry->value))->n_parents--;
-          g_ptr_array_add (release_queue, g_steal_pointer (&entry->value));
-        }
-      gnn_ordered_map_reset (&priv->maps[k]);
+      if (entry->value == NULL)
+        continue;
+      gnn_module_priv (GNN_MODULE (entry->value))->n_parents--;
+      g_ptr_array_add (release_queue, g_steal_pointer (&entry->value));
     }
+  gnn_ordered_map_reset (&priv->maps[GNN_MAP_MODULES]);
   if (!outermost)
     return;
   /* The queue grows while it drains: a released child queues its own. */

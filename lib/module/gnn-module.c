@@ -60,14 +60,14 @@ static void gnn_module_init (GnnModule *self,
  * construct properties) and is skipped by a subclass that does not chain
  * up; a custom `constructor` would take g_object_new() off its fast path. */
 static gpointer gnn_module_parent_class;
-static int GnnModule_private_offset;
+int gnn_module_private_offset;
 
 static void
 gnn_module_class_intern_init (gpointer klass,
                               gpointer class_data)
 {
   gnn_module_parent_class = g_type_class_peek_parent (klass);
-  g_type_class_adjust_private_offset (klass, &GnnModule_private_offset);
+  g_type_class_adjust_private_offset (klass, &gnn_module_private_offset);
   gnn_module_class_init (klass);
 }
 
@@ -85,16 +85,10 @@ gnn_module_get_type (void)
                                                sizeof (GnnModule),
                                                (GInstanceInitFunc) gnn_module_init,
                                                G_TYPE_FLAG_ABSTRACT);
-      GnnModule_private_offset = g_type_add_instance_private (t, sizeof (GnnModulePrivate));
+      gnn_module_private_offset = g_type_add_instance_private (t, sizeof (GnnModulePrivate));
       g_once_init_leave (&type_id, t);
     }
   return type_id;
-}
-
-GnnModulePrivate *
-gnn_module_priv (GnnModule *self)
-{
-  return G_STRUCT_MEMBER_P (self, GnnModule_private_offset);
 }
 
 /**
