@@ -1,7 +1,9 @@
 /* mixins.c: a module composed of mixins, with a diamond
  *
  * A mixin is a GInterface whose prerequisite is GnnModule and which
- * registers a per-instance init with gnn_mixin_register(). Here:
+ * registers a per-instance init with gnn_mixin_register();
+ * GNN_DEFINE_MIXIN() writes both, GNN_IMPLEMENT_MIXIN() adds one to a
+ * module type. Here:
  *
  *            HasStep            (registers buffer "step")
  *           /       \
@@ -27,8 +29,6 @@ static int step_inits;   /* how many times HasStep's init ran */
 
 #define EX_TYPE_HAS_STEP (ex_has_step_get_type ())
 G_DECLARE_INTERFACE (ExHasStep, ex_has_step, EX, HAS_STEP, GnnModule)
-struct _ExHasStepInterface { GTypeInterface g_iface; };
-G_DEFINE_INTERFACE (ExHasStep, ex_has_step, GNN_TYPE_MODULE)
 
 /* Runs from GnnModule's instance init: the registry exists, the subclass's
  * own instance init has not run yet. */
@@ -42,20 +42,14 @@ has_step_init (GnnModule *module, gpointer user_data)
   gnn_module_register_buffer (module, "step", step, TRUE, NULL);
 }
 
-static void
-ex_has_step_default_init (ExHasStepInterface *iface)
-{
-  /* default_init runs once per interface type: the right place to
-   * register the per-instance init. */
-  gnn_mixin_register (EX_TYPE_HAS_STEP, has_step_init, NULL, NULL);
-}
+/* The interface type, whose default_init (run once per interface type)
+ * registers has_step_init with gnn_mixin_register(). */
+GNN_DEFINE_MIXIN (ExHasStep, ex_has_step, GNN_TYPE_MODULE, has_step_init)
 
 /* --- HasScale and HasShift: two mixins requiring HasStep -------------------- */
 
 #define EX_TYPE_HAS_SCALE (ex_has_scale_get_type ())
 G_DECLARE_INTERFACE (ExHasScale, ex_has_scale, EX, HAS_SCALE, GnnModule)
-struct _ExHasScaleInterface { GTypeInterface g_iface; };
-G_DEFINE_INTERFACE (ExHasScale, ex_has_scale, EX_TYPE_HAS_STEP)
 
 static void
 has_scale_init (GnnModule *module, gpointer user_data)
@@ -70,16 +64,10 @@ has_scale_init (GnnModule *module, gpointer user_data)
   gnn_module_register_parameter (module, "scale", scale, NULL);
 }
 
-static void
-ex_has_scale_default_init (ExHasScaleInterface *iface)
-{
-  gnn_mixin_register (EX_TYPE_HAS_SCALE, has_scale_init, NULL, NULL);
-}
+GNN_DEFINE_MIXIN (ExHasScale, ex_has_scale, EX_TYPE_HAS_STEP, has_scale_init)
 
 #define EX_TYPE_HAS_SHIFT (ex_has_shift_get_type ())
 G_DECLARE_INTERFACE (ExHasShift, ex_has_shift, EX, HAS_SHIFT, GnnModule)
-struct _ExHasShiftInterface { GTypeInterface g_iface; };
-G_DEFINE_INTERFACE (ExHasShift, ex_has_shift, EX_TYPE_HAS_STEP)
 
 static void
 has_shift_init (GnnModule *module, gpointer user_data)
@@ -93,11 +81,7 @@ has_shift_init (GnnModule *module, gpointer user_data)
   gnn_module_register_parameter (module, "shift", shift, NULL);
 }
 
-static void
-ex_has_shift_default_init (ExHasShiftInterface *iface)
-{
-  gnn_mixin_register (EX_TYPE_HAS_SHIFT, has_shift_init, NULL, NULL);
-}
+GNN_DEFINE_MIXIN (ExHasShift, ex_has_shift, EX_TYPE_HAS_STEP, has_shift_init)
 
 /* --- ScaleShift: the diamond -------------------------------------------------- */
 
@@ -105,18 +89,13 @@ ex_has_shift_default_init (ExHasShiftInterface *iface)
 G_DECLARE_FINAL_TYPE (ExScaleShift, ex_scale_shift, EX, SCALE_SHIFT, GnnModule)
 struct _ExScaleShift { GnnModule parent_instance; };
 
-/* The mixins have no vfuncs: their interface init functions are empty. */
-static void ex_scale_shift_step_iface (ExHasStepInterface *iface) {}
-static void ex_scale_shift_scale_iface (ExHasScaleInterface *iface) {}
-static void ex_scale_shift_shift_iface (ExHasShiftInterface *iface) {}
-
 /* GObject wants a prerequisite interface added before the interfaces that
  * require it, so HasStep is listed first. It is still one interface of the
  * type, hence one init, however many mixins require it. */
 G_DEFINE_FINAL_TYPE_WITH_CODE (ExScaleShift, ex_scale_shift, GNN_TYPE_MODULE,
-                               G_IMPLEMENT_INTERFACE (EX_TYPE_HAS_STEP, ex_scale_shift_step_iface)
-                               G_IMPLEMENT_INTERFACE (EX_TYPE_HAS_SCALE, ex_scale_shift_scale_iface)
-                               G_IMPLEMENT_INTERFACE (EX_TYPE_HAS_SHIFT, ex_scale_shift_shift_iface))
+                               GNN_IMPLEMENT_MIXIN (EX_TYPE_HAS_STEP)
+                               GNN_IMPLEMENT_MIXIN (EX_TYPE_HAS_SCALE)
+                               GNN_IMPLEMENT_MIXIN (EX_TYPE_HAS_SHIFT))
 
 /* forward: x * scale + shift, with the children the mixins registered. */
 static GnnTensor *

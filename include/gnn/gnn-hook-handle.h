@@ -23,6 +23,8 @@ G_BEGIN_DECLS
  *
  * Options of [method@Gnn.Module.register_forward_pre_hook] and
  * [method@Gnn.Module.register_forward_hook].
+ *
+ * Since: 1.0
  */
 typedef enum /*< flags >*/
 {

@@ -48,17 +48,19 @@ gboolean       gnn_module_list_set        (GnnModuleList *self,
                                           GnnModule     *module,
                                           GError       **error);
 GNN_AVAILABLE_IN_ALL
-void           gnn_module_list_append     (GnnModuleList *self,
-                                          GnnModule     *module);
+gboolean       gnn_module_list_append     (GnnModuleList *self,
+                                          GnnModule     *module,
+                                          GError       **error);
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_list_insert     (GnnModuleList *self,
                                           gint64         index,
                                           GnnModule     *module,
                                           GError       **error);
 GNN_AVAILABLE_IN_ALL
-void           gnn_module_list_extend     (GnnModuleList *self,
+gboolean       gnn_module_list_extend     (GnnModuleList *self,
                                           GnnModule    **modules,
-                                          guint          n_modules);
+                                          guint          n_modules,
+                                          GError       **error);
 GNN_AVAILABLE_IN_ALL
 GnnModule     *gnn_module_list_pop        (GnnModuleList *self,
                                           gint64         index,

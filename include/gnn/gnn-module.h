@@ -31,6 +31,8 @@ G_DECLARE_DERIVABLE_TYPE (GnnModule, gnn_module, GNN, MODULE, GObject)
  *   [method@Gnn.Module.to_string] (PyTorch's `extra_repr`), or %NULL
  *
  * The class of [class@Gnn.Module]. Subclasses implement @forward.
+ *
+ * Since: 1.0
  */
 struct _GnnModuleClass
 {
@@ -56,6 +58,8 @@ struct _GnnModuleClass
  *
  * Returns: (transfer full) (nullable): a replacement input, or %NULL to keep
  *   @input (or %NULL with @error set to fail the call)
+ *
+ * Since: 1.0
  */
 typedef GnnTensor *(*GnnForwardPreHookFunc) (GnnModule  *module,
                                              GnnTensor  *input,
@@ -75,6 +79,8 @@ typedef GnnTensor *(*GnnForwardPreHookFunc) (GnnModule  *module,
  *
  * Returns: (transfer full) (nullable): a replacement output, or %NULL to
  *   keep @output (or %NULL with @error set to fail the call)
+ *
+ * Since: 1.0
  */
 typedef GnnTensor *(*GnnForwardHookFunc) (GnnModule  *module,
                                           GnnTensor  *input,
@@ -88,6 +94,8 @@ typedef GnnTensor *(*GnnForwardHookFunc) (GnnModule  *module,
  * @user_data: the data given to [method@Gnn.Module.apply]
  *
  * The function [method@Gnn.Module.apply] calls on every module.
+ *
+ * Since: 1.0
  */
 typedef void (*GnnModuleApplyFunc) (GnnModule *module,
                                     gpointer   user_data);
@@ -190,6 +198,19 @@ void           gnn_module_zero_grad          (GnnModule    *self,
                                               gboolean      set_to_none);
 
 /* --- call and hooks ------------------------------------------------------ */
+
+/**
+ * GNN_MODULE_MAX_CALL_DEPTH:
+ *
+ * The most [method@Gnn.Module.call]s that may nest on one thread (a
+ * container calling its children, and so on); one more fails with
+ * %GNN_ERROR_NOT_SUPPORTED, "maximum recursion depth exceeded", like
+ * PyTorch's `RecursionError`. It keeps the C stack (a few hundred bytes per
+ * level) far from its end even on small thread stacks.
+ *
+ * Since: 1.0
+ */
+#define GNN_MODULE_MAX_CALL_DEPTH 2048
 
 GNN_AVAILABLE_IN_ALL
 GnnTensor     *gnn_module_forward            (GnnModule    *self,

@@ -48,17 +48,19 @@ gboolean       gnn_sequential_set        (GnnSequential *self,
                                           GnnModule     *module,
                                           GError       **error);
 GNN_AVAILABLE_IN_ALL
-void           gnn_sequential_append     (GnnSequential *self,
-                                          GnnModule     *module);
+gboolean       gnn_sequential_append     (GnnSequential *self,
+                                          GnnModule     *module,
+                                          GError       **error);
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_sequential_insert     (GnnSequential *self,
                                           gint64         index,
                                           GnnModule     *module,
                                           GError       **error);
 GNN_AVAILABLE_IN_ALL
-void           gnn_sequential_extend     (GnnSequential *self,
+gboolean       gnn_sequential_extend     (GnnSequential *self,
                                           GnnModule    **modules,
-                                          guint          n_modules);
+                                          guint          n_modules,
+                                          GError       **error);
 GNN_AVAILABLE_IN_ALL
 GnnModule     *gnn_sequential_pop        (GnnSequential *self,
                                           gint64         index,

@@ -11,6 +11,8 @@
  * PyTorch's `RemovableHandle`: [method@Gnn.HookHandle.remove] unregisters
  * the hook. Dropping the handle does not remove the hook. A handle does not
  * keep its module alive.
+ *
+ * Since: 1.0
  */
 struct _GnnHookHandle
 {
@@ -66,8 +68,11 @@ gnn_hook_handle_new (GnnModule *module,
  * @self: a hook handle
  *
  * Unregisters the hook. Removing it again, or after its module is gone, does
- * nothing. A hook removed while a call is running its hooks is not run
- * afterwards in that call.
+ * nothing. A hook removed while a call is running its hooks still runs in
+ * that call, which runs the hooks registered when it started (as PyTorch
+ * does), and not in later calls.
+ *
+ * Since: 1.0
  */
 void
 gnn_hook_handle_remove (GnnHookHandle *self)
@@ -94,6 +99,8 @@ gnn_hook_handle_remove (GnnHookHandle *self)
  * Tells whether the hook is still registered.
  *
  * Returns: %FALSE once [method@Gnn.HookHandle.remove] was called
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_hook_handle_is_active (GnnHookHandle *self)

@@ -15,6 +15,16 @@ GNN_FORK_SAFE_MUTEX (global_lock);
 static GPtrArray *global_hooks[2];
 static gint n_global_hooks;
 
+/* Nested gnn_module_call()s on this thread (see GNN_MODULE_MAX_CALL_DEPTH).
+ * initial-exec: a plain %fs-relative access instead of a __tls_get_addr()
+ * call on every module call (a 4-byte variable fits glibc's static TLS
+ * reserve even when the library is dlopen()ed by a binding). */
+#if defined(__GNUC__) && defined(__ELF__)
+static _Thread_local int call_depth __attribute__ ((tls_model ("initial-exec")));
+#else
+static _Thread_local int call_depth;
+#endif
+
 GnnHook *
 gnn_hook_ref (GnnHook *hook)
 {
@@ -144,6 +154,8 @@ register_global_hook (int            list_kind,
  * replace the input (PyTorch's `register_forward_pre_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_forward_pre_hook (GnnModule            *self,
@@ -171,6 +183,8 @@ gnn_module_register_forward_pre_hook (GnnModule            *self,
  * replace the output (PyTorch's `register_forward_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_forward_hook (GnnModule         *self,
@@ -196,6 +210,8 @@ gnn_module_register_forward_hook (GnnModule         *self,
  * pre-hooks (PyTorch's `register_module_forward_pre_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
@@ -219,6 +235,8 @@ gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
  * forward hooks (PyTorch's `register_module_forward_hook`).
  *
  * Returns: (transfer full): a handle that removes the hook
+ *
+ * Since: 1.0
  */
 GnnHookHandle *
 gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
@@ -242,6 +260,8 @@ gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
  * [method@Gnn.Module.call].
  *
  * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 1.0
  */
 GnnTensor *
 gnn_module_forward (GnnModule  *self,
@@ -343,6 +363,23 @@ snapshot_clear (HookSnapshot *snap)
   snap->len = 0;
 }
 
+/* A hook's replacement must be a tensor (a binding may hand back any
+ * object); anything else fails the call instead of being passed on. */
+static void
+check_hook_result (GObject   **replaced,
+                   const char *what,
+                   GnnModule  *self,
+                   GError    **error)
+{
+  if (GNN_IS_TENSOR (*replaced))
+    return;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+               "%s of %s returned a %s instead of a GnnTensor or NULL", what,
+               gnn_module_get_name (self),
+               G_OBJECT_TYPE_NAME (*replaced));
+  g_clear_object (replaced);
+}
+
 /* After a failure: the always-call forward hooks that have not run yet run
  * now; their own errors are dropped so the caller sees the first one. */
 static void
@@ -362,6 +399,8 @@ run_always_call_hooks (GnnModule    *self,
         continue;
       replaced = ((GnnForwardHookFunc) hook->func) (self, input, *output,
                                                     hook->user_data, &hook_error);
+      if (hook_error == NULL && replaced != NULL)
+        check_hook_result ((GObject **) &replaced, "forward hook", self, &hook_error);
       if (hook_error != NULL)
         {
           g_debug ("forward hook with always-call failed while another error was "
@@ -377,42 +416,17 @@ run_always_call_hooks (GnnModule    *self,
     }
 }
 
-/**
- * gnn_module_call:
- * @self: a module
- * @input: the input
- * @error: return location for a #GError
- *
- * Calls the module, like PyTorch's `module(input)`: global forward
- * pre-hooks, the module's pre-hooks (each may replace the input),
- * [method@Gnn.Module.forward], global forward hooks, the module's forward
- * hooks (each may replace the output). When any step fails, the hooks
- * registered with %GNN_HOOK_FLAGS_ALWAYS_CALL that have not run yet still
- * run (with the output so far, possibly %NULL), and the caller gets the
- * first error. With no hooks registered this calls forward directly.
- *
- * Returns: (transfer full): the output, or %NULL with @error set
- */
-GnnTensor *
-gnn_module_call (GnnModule  *self,
-                 GnnTensor  *input,
-                 GError    **error)
+static GnnTensor *
+call_with_hooks (GnnModule        *self,
+                 GnnModulePrivate *priv,
+                 GnnTensor        *input,
+                 GError          **error)
 {
-  GnnModulePrivate *priv;
   HookSnapshot pre, post;
   GnnTensor *current_input;
   GnnTensor *output = NULL;
   GError *local_error = NULL;
   guint i;
-
-  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  priv = gnn_module_priv (self);
-
-  if (priv->pre_hooks == NULL && priv->hooks == NULL &&
-      g_atomic_int_get (&n_global_hooks) == 0)
-    return gnn_module_forward (self, input, error);
 
   /* Keep the module alive even if a hook drops the caller's last ref. */
   g_object_ref (self);
@@ -425,10 +439,12 @@ gnn_module_call (GnnModule  *self,
       GnnHook *hook = pre.hooks[i];
       GnnTensor *replaced;
 
-      if (hook->removed)
-        continue;
+      /* Hooks run as captured at call start, even if one removed another
+       * meanwhile (PyTorch iterates a tuple of them). */
       replaced = ((GnnForwardPreHookFunc) hook->func) (self, current_input,
                                                        hook->user_data, &local_error);
+      if (local_error == NULL && replaced != NULL)
+        check_hook_result ((GObject **) &replaced, "forward pre-hook", self, &local_error);
       if (local_error != NULL)
         {
           g_clear_object (&replaced);
@@ -450,10 +466,10 @@ gnn_module_call (GnnModule  *self,
       GnnHook *hook = post.hooks[i];
       GnnTensor *replaced;
 
-      if (hook->removed)
-        continue;
       replaced = ((GnnForwardHookFunc) hook->func) (self, current_input, output,
                                                     hook->user_data, &local_error);
+      if (local_error == NULL && replaced != NULL)
+        check_hook_result ((GObject **) &replaced, "forward hook", self, &local_error);
       if (local_error != NULL)
         {
           g_clear_object (&replaced);
@@ -485,4 +501,57 @@ failed:
   g_object_unref (current_input);
   g_object_unref (self);
   return NULL;
+}
+
+/**
+ * gnn_module_call:
+ * @self: a module
+ * @input: the input
+ * @error: return location for a #GError
+ *
+ * Calls the module, like PyTorch's `module(input)`: global forward
+ * pre-hooks, the module's pre-hooks (each may replace the input),
+ * [method@Gnn.Module.forward], global forward hooks, the module's forward
+ * hooks (each may replace the output). When any step fails, the hooks
+ * registered with %GNN_HOOK_FLAGS_ALWAYS_CALL that have not run yet still
+ * run (with the output so far, possibly %NULL), and the caller gets the
+ * first error. With no hooks registered this calls forward directly.
+ *
+ * Calls nest (a container calls its children): more than
+ * %GNN_MODULE_MAX_CALL_DEPTH nested calls on one thread fail with
+ * %GNN_ERROR_NOT_SUPPORTED ("maximum recursion depth exceeded"), as Python's
+ * recursion limit stops PyTorch, instead of overflowing the C stack.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_module_call (GnnModule  *self,
+                 GnnTensor  *input,
+                 GError    **error)
+{
+  GnnModulePrivate *priv;
+  GnnTensor *output;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  priv = gnn_module_priv (self);
+
+  if (G_UNLIKELY (call_depth >= GNN_MODULE_MAX_CALL_DEPTH))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "maximum recursion depth exceeded while calling %s (more than %d nested "
+                   "module calls)", gnn_module_get_name (self), GNN_MODULE_MAX_CALL_DEPTH);
+      return NULL;
+    }
+  call_depth++;
+  if (priv->pre_hooks == NULL && priv->hooks == NULL &&
+      g_atomic_int_get (&n_global_hooks) == 0)
+    output = gnn_module_forward (self, input, error);
+  else
+    output = call_with_hooks (self, priv, input, error);
+  call_depth--;
+  return output;
 }

@@ -1,4 +1,5 @@
-/* gnn-module-private.h: the module registry shared by the lib/module sources
+/* gnn-module-private.h: GnnModule's private state, shared by the lib/module
+ * sources only (lib/nn uses gnn-module-registry-private.h)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -6,31 +7,9 @@
 
 #include <gnn/gnn.h>
 
+#include "module/gnn-module-registry-private.h"
+
 G_BEGIN_DECLS
-
-/* One registry map: insertion-ordered name → value (value may be NULL, the
- * "None" slot). The hash table's keys point into the entries' names; it is
- * NULL while the map is small (look names up with gnn_ordered_map_lookup()). */
-typedef struct
-{
-  char    *name;
-  GObject *value;   /* owned, nullable */
-} GnnMapEntry;
-
-typedef struct
-{
-  GPtrArray  *entries;  /* GnnMapEntry*, insertion order */
-  GHashTable *index;    /* name → GnnMapEntry*, NULL while small */
-} GnnOrderedMap;
-
-typedef enum
-{
-  GNN_MAP_NONE = -1,
-  GNN_MAP_PARAMETERS = 0,
-  GNN_MAP_BUFFERS,
-  GNN_MAP_MODULES,
-  GNN_N_MAPS
-} GnnMapKind;
 
 /* A registered hook; refcounted so a call can snapshot the list while a hook
  * removes itself (or another) through its handle. */
@@ -54,12 +33,157 @@ typedef struct
   gboolean      training;
   GPtrArray    *pre_hooks;        /* GnnHook*, NULL when none */
   GPtrArray    *hooks;            /* GnnHook*, NULL when none */
+  guint         n_parents;        /* module-map entries holding this module */
 } GnnModulePrivate;
 
-GnnModulePrivate *gnn_module_priv              (GnnModule *self);
+/* Set once by gnn_module_get_type(); inline because every registry access
+ * goes through it. */
+extern int gnn_module_private_offset;
 
-GnnMapEntry      *gnn_ordered_map_lookup       (GnnOrderedMap *map,
-                                                const char    *name);
+static inline GnnModulePrivate *
+gnn_module_priv (GnnModule *self)
+{
+  return G_STRUCT_MEMBER_P (self, gnn_module_private_offset);
+}
+
+/* The map holding @name, or GNN_MAP_NONE. */
+GnnMapKind        gnn_module_find_kind         (GnnModulePrivate *priv,
+                                                const char       *name);
+
+/* --- child slots (gnn-module-slots.c) --- */
+
+/* The GObject property of @self named @name, or NULL. */
+GParamSpec       *gnn_module_find_property     (GnnModule  *self,
+                                                const char *name);
+/* @pspec (the property named @name, nullable) if it is a child slot. */
+GParamSpec       *gnn_module_property_as_slot  (GParamSpec *pspec,
+                                                const char *name);
+/* TRUE if @pspec (nullable) is a property that is not a child slot. */
+gboolean          gnn_module_property_is_plain (GParamSpec *pspec);
+/* The map kind a declared slot's values go to. */
+GnnMapKind        gnn_module_slot_kind         (GParamSpec *slot);
+/* At each instance: re-takes the property functions of classes that
+ * installed slots (once per class). */
+void              gnn_module_wrap_slot_classes (GType final_type);
+
+/* --- mixins (gnn-mixin.c) --- */
+
+void              gnn_module_init_mixins       (GnnModule *self,
+                                                GType      final_type);
+
+/* --- registry (gnn-module-registry.c) --- */
+
+void              gnn_module_registry_class_init (GnnModuleClass *klass);
+/* Detaches every child of @self (dispose), finalizing the detached ones
+ * iteratively so that a deep chain does not recurse. */
+void              gnn_module_registry_dispose  (GnnModule *self);
+
+/* --- tree walks (inline: they are the inner loop of every traversal) --- */
+
+/* A depth-first walk over the child-module edges of a tree with an explicit
+ * stack, so that no traversal recurses on the C stack (trees may be
+ * 100,000 modules deep). With @hold, every module on the stack is
+ * referenced: walks that run callbacks (which may change the tree) hold
+ * them; read-only walks do not pay for it, and get no LEAVE for a module
+ * without children. */
+typedef struct
+{
+  GArray  *stack;   /* GnnWalkFrame */
+  GString *path;    /* dotted path of the current edge's child; may be NULL */
+  GnnModule *left;  /* the module of the last LEAVE, released at the next step */
+  gboolean   hold;  /* reference the modules on the stack */
+} GnnModuleWalk;
+
+typedef enum
+{
+  GNN_WALK_CHILD,   /* @entry: the next child edge of @parent (value may be NULL) */
+  GNN_WALK_LEAVE,   /* @parent's children are all done; it left the stack */
+  GNN_WALK_DONE
+} GnnWalkStep;
+
+typedef struct
+{
+  GnnModule *module;     /* referenced */
+  guint      next;       /* index of the next child edge */
+  gsize      path_len;   /* length of the module's own path */
+} GnnWalkFrame;
+
+static inline void
+gnn_module_walk_enter (GnnModuleWalk *walk,
+                       GnnModule     *child)
+{
+  GnnWalkFrame frame = { child, 0, walk->path != NULL ? walk->path->len : 0 };
+
+  /* A read-only walk skips the frame of a leaf (most modules): it would
+   * only yield its LEAVE, which such walks ignore. */
+  if (!walk->hold && gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0)
+    return;
+  if (walk->hold)
+    g_object_ref (child);
+  g_array_append_val (walk->stack, frame);
+}
+
+static inline void
+gnn_module_walk_init (GnnModuleWalk *walk,
+                      GnnModule     *root,
+                      GString       *path,
+                      gboolean       hold)
+{
+  walk->stack = g_array_sized_new (FALSE, FALSE, sizeof (GnnWalkFrame), 16);
+  walk->path = path;
+  walk->left = NULL;
+  walk->hold = hold;
+  gnn_module_walk_enter (walk, root);
+}
+
+static inline GnnWalkStep
+gnn_module_walk_next (GnnModuleWalk *walk,
+                      GnnModule    **parent,
+                      GnnMapEntry  **entry)
+{
+  GnnWalkFrame *frame;
+  GPtrArray *entries;
+
+  if (walk->hold)
+    g_clear_object (&walk->left);
+  if (walk->stack->len == 0)
+    return GNN_WALK_DONE;
+  frame = &g_array_index (walk->stack, GnnWalkFrame, walk->stack->len - 1);
+  entries = gnn_module_priv (frame->module)->maps[GNN_MAP_MODULES].entries;
+  if (walk->path != NULL)
+    g_string_truncate (walk->path, frame->path_len);
+  /* Bounds re-read each step: a callback may have changed the registry. */
+  if (entries == NULL || frame->next >= entries->len)
+    {
+      *parent = walk->left = frame->module;   /* valid until the next step */
+      *entry = NULL;
+      g_array_set_size (walk->stack, walk->stack->len - 1);
+      return GNN_WALK_LEAVE;
+    }
+  *parent = frame->module;
+  *entry = g_ptr_array_index (entries, frame->next++);
+  if (walk->path != NULL)
+    {
+      if (walk->path->len > 0)
+        g_string_append_c (walk->path, '.');
+      g_string_append (walk->path, (*entry)->name);
+    }
+  return GNN_WALK_CHILD;
+}
+
+static inline void
+gnn_module_walk_clear (GnnModuleWalk *walk)
+{
+  if (walk->hold)
+    {
+      for (guint i = 0; i < walk->stack->len; i++)
+        g_object_unref (g_array_index (walk->stack, GnnWalkFrame, i).module);
+      g_clear_object (&walk->left);
+    }
+  g_clear_pointer (&walk->stack, g_array_unref);
+}
+
+/* --- hooks (gnn-module-call.c, gnn-hook-handle.c) --- */
 
 GnnHook          *gnn_hook_ref                 (GnnHook *hook);
 void              gnn_hook_unref               (GnnHook *hook);

@@ -9,50 +9,34 @@
 
 /* --- state_dict ---------------------------------------------------------- */
 
-/* Adds @module's entries under @path (the dotted prefix, ending in "." or
- * empty; one buffer for the whole walk, restored on return). */
+/* Adds @module's parameters and persistent buffers under @path (its dotted
+ * path, restored on return). */
 static void
-save_state (GnnModule    *module,
-            GString      *path,
-            GnnStateDict *state_dict)
+save_own_state (GnnModule    *module,
+                GString      *path,
+                GnnStateDict *state_dict)
 {
   GnnModulePrivate *priv = gnn_module_priv (module);
-  GPtrArray *params = priv->maps[GNN_MAP_PARAMETERS].entries;
-  GPtrArray *buffers = priv->maps[GNN_MAP_BUFFERS].entries;
-  GPtrArray *modules = priv->maps[GNN_MAP_MODULES].entries;
   gsize len = path->len;
 
-  for (guint i = 0; i < params->len; i++)
+  for (int k = GNN_MAP_PARAMETERS; k <= GNN_MAP_BUFFERS; k++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (params, i);
+      GPtrArray *entries = priv->maps[k].entries;
 
-      if (entry->value == NULL)
-        continue;
-      g_string_append (path, entry->name);
-      gnn_state_dict_insert (state_dict, path->str, GNN_TENSOR (entry->value));
-      g_string_truncate (path, len);
-    }
-  for (guint i = 0; i < buffers->len; i++)
-    {
-      GnnMapEntry *entry = g_ptr_array_index (buffers, i);
+      for (guint i = 0; i < entries->len; i++)
+        {
+          GnnMapEntry *entry = g_ptr_array_index (entries, i);
 
-      if (entry->value == NULL ||
-          (priv->non_persistent != NULL && g_hash_table_contains (priv->non_persistent, entry->name)))
-        continue;
-      g_string_append (path, entry->name);
-      gnn_state_dict_insert (state_dict, path->str, GNN_TENSOR (entry->value));
-      g_string_truncate (path, len);
-    }
-  for (guint i = 0; i < modules->len; i++)
-    {
-      GnnMapEntry *entry = g_ptr_array_index (modules, i);
-
-      if (entry->value == NULL)
-        continue;
-      g_string_append (path, entry->name);
-      g_string_append_c (path, '.');
-      save_state (GNN_MODULE (entry->value), path, state_dict);
-      g_string_truncate (path, len);
+          if (entry->value == NULL ||
+              (k == GNN_MAP_BUFFERS && priv->non_persistent != NULL &&
+               g_hash_table_contains (priv->non_persistent, entry->name)))
+            continue;
+          if (len > 0)
+            g_string_append_c (path, '.');
+          g_string_append (path, entry->name);
+          gnn_state_dict_insert (state_dict, path->str, GNN_TENSOR (entry->value));
+          g_string_truncate (path, len);
+        }
     }
 }
 
@@ -66,18 +50,33 @@ save_state (GnnModule    *module,
  * appears under both. The tensors are the module's own (shared, not copied).
  *
  * Returns: (transfer full): a new state dict
+ *
+ * Since: 1.0
  */
 GnnStateDict *
 gnn_module_state_dict (GnnModule *self)
 {
   g_autoptr(GString) path = NULL;
   GnnStateDict *state_dict;
+  GnnModuleWalk walk;
+  GnnModule *parent;
+  GnnMapEntry *entry;
+  GnnWalkStep step;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
 
   state_dict = gnn_state_dict_new ();
   path = g_string_sized_new (64);
-  save_state (self, path, state_dict);
+  save_own_state (self, path, state_dict);
+  /* Pre-order on an explicit stack: trees may be arbitrarily deep. */
+  gnn_module_walk_init (&walk, self, path, FALSE);
+  while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
+    if (step == GNN_WALK_CHILD && entry->value != NULL)
+      {
+        save_own_state (GNN_MODULE (entry->value), path, state_dict);
+        gnn_module_walk_enter (&walk, GNN_MODULE (entry->value));
+      }
+  gnn_module_walk_clear (&walk);
   return state_dict;
 }
 
@@ -130,6 +129,8 @@ to_strv (GPtrArray *keys)
  * is copied when there is an error.
  *
  * Returns: %TRUE on success
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_load_state_dict (GnnModule     *self,
@@ -231,6 +232,8 @@ gnn_module_load_state_dict (GnnModule     *self,
  * Subclasses implement the vfunc; the default is empty.
  *
  * Returns: (transfer full) (nullable): the extra representation
+ *
+ * Since: 1.0
  */
 char *
 gnn_module_extra_repr (GnnModule *self)
@@ -243,19 +246,48 @@ gnn_module_extra_repr (GnnModule *self)
   return klass->extra_repr != NULL ? klass->extra_repr (self) : NULL;
 }
 
-/* PyTorch's _addindent: every line but the first gets @n spaces. */
 static void
-append_indented (GString    *out,
-                 const char *text,
-                 guint       n)
+append_newline_indent (GString *out,
+                       guint    indent)
 {
-  for (const char *p = text; *p != '\0'; p++)
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < indent; i++)
+    g_string_append_c (out, ' ');
+}
+
+/* Writes the opening of @module's repr, whose lines after the first are
+ * indented by @indent (PyTorch's nested _addindent, applied once here):
+ * `Name(extra)` or `Name()` for a module without children (then FALSE), else
+ * `Name(` and the extra lines (then TRUE: the children and `)` follow). */
+static gboolean
+open_repr (GString   *out,
+           GnnModule *module,
+           guint      indent)
+{
+  g_autofree char *extra = gnn_module_extra_repr (module);
+  g_auto(GStrv) lines = extra != NULL && extra[0] != '\0' ? g_strsplit (extra, "\n", -1) : NULL;
+  guint n_lines = lines != NULL ? g_strv_length (lines) : 0;
+  gboolean has_children = gnn_module_priv (module)->maps[GNN_MAP_MODULES].entries->len > 0;
+
+  g_string_append (out, gnn_module_get_name (module));
+  g_string_append_c (out, '(');
+  if (n_lines == 1 && !has_children)
     {
-      g_string_append_c (out, *p);
-      if (*p == '\n')
-        for (guint i = 0; i < n; i++)
-          g_string_append_c (out, ' ');
+      g_string_append (out, lines[0]);
+      g_string_append_c (out, ')');
+      return FALSE;
     }
+  for (guint i = 0; i < n_lines; i++)
+    {
+      append_newline_indent (out, indent + 2);
+      g_string_append (out, lines[i]);
+    }
+  if (has_children)
+    return TRUE;
+  if (n_lines > 0)
+    append_newline_indent (out, indent);
+  g_string_append_c (out, ')');
+  return FALSE;
 }
 
 /**
@@ -277,55 +309,46 @@ append_indented (GString    *out,
  * `None`. The name is [method@Gnn.Module.get_name].
  *
  * Returns: (transfer full): the text
+ *
+ * Since: 1.0
  */
 char *
 gnn_module_to_string (GnnModule *self)
 {
-  GPtrArray *modules;
-  g_autofree char *extra = NULL;
-  g_auto(GStrv) extra_lines = NULL;
-  g_autoptr(GPtrArray) lines = NULL;
   GString *out;
-  guint n_extra = 0;
+  GnnModuleWalk walk;
+  GnnModule *parent;
+  GnnMapEntry *entry;
+  GnnWalkStep step;
+  guint indent = 0;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
-  modules = gnn_module_priv (self)->maps[GNN_MAP_MODULES].entries;
 
-  lines = g_ptr_array_new_with_free_func (g_free);
-  extra = gnn_module_extra_repr (self);
-  if (extra != NULL && extra[0] != '\0')
+  /* One pass into one string: each line is indented once by its depth, so
+   * the work is linear in the output, and the walk keeps its own stack. */
+  out = g_string_new (NULL);
+  if (!open_repr (out, self, 0))
+    return g_string_free (out, FALSE);
+  gnn_module_walk_init (&walk, self, NULL, TRUE);
+  while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
     {
-      extra_lines = g_strsplit (extra, "\n", -1);
-      n_extra = g_strv_length (extra_lines);
-      for (guint i = 0; i < n_extra; i++)
-        g_ptr_array_add (lines, g_strdup (extra_lines[i]));
-    }
-  for (guint i = 0; i < modules->len; i++)
-    {
-      GnnMapEntry *entry = g_ptr_array_index (modules, i);
-      g_autofree char *child = entry->value != NULL
-                               ? gnn_module_to_string (GNN_MODULE (entry->value))
-                               : g_strdup ("None");
-      GString *line = g_string_new (NULL);
-
-      g_string_append_printf (line, "(%s): ", entry->name);
-      append_indented (line, child, 2);
-      g_ptr_array_add (lines, g_string_free (line, FALSE));
-    }
-
-  out = g_string_new (gnn_module_get_name (self));
-  g_string_append_c (out, '(');
-  if (n_extra == 1 && modules->len == 0)
-    g_string_append (out, extra_lines[0]);
-  else if (lines->len > 0)
-    {
-      for (guint i = 0; i < lines->len; i++)
+      if (step == GNN_WALK_LEAVE)
         {
-          g_string_append (out, "\n  ");
-          g_string_append (out, g_ptr_array_index (lines, i));
+          append_newline_indent (out, indent);   /* @parent's own indent */
+          g_string_append_c (out, ')');
+          indent = indent >= 2 ? indent - 2 : 0;
+          continue;
         }
-      g_string_append_c (out, '\n');
+      append_newline_indent (out, indent + 2);
+      g_string_append_printf (out, "(%s): ", entry->name);
+      if (entry->value == NULL)
+        g_string_append (out, "None");
+      else if (open_repr (out, GNN_MODULE (entry->value), indent + 2))
+        {
+          gnn_module_walk_enter (&walk, GNN_MODULE (entry->value));
+          indent += 2;
+        }
     }
-  g_string_append_c (out, ')');
+  gnn_module_walk_clear (&walk);
   return g_string_free (out, FALSE);
 }

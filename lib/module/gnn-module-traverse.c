@@ -172,6 +172,8 @@ path_push (GString    *path,
  * slots and modules registered twice (PyTorch's `named_children`).
  *
  * Returns: (transfer container) (element-type Gnn.Module): the children
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_children (GnnModule  *self,
@@ -193,60 +195,65 @@ gnn_module_named_children (GnnModule  *self,
   return collector_finish (&c, names);
 }
 
-/* The pre-order walk of named_modules with the dotted path of @module in
- * @path (one buffer for the whole walk, restored on return). With
- * @tensor_kind other than GNN_MAP_NONE, yields the tensors of that map of
- * every module at its visit (which is named_parameters' order: modules in
- * named_modules order, each module's tensors in registration order) into
- * @tensors, the modules only going into @c's memo (not its arrays). */
-static void
-walk_modules (GnnModule  *module,
+/* The first visit of @module in the walk of named_modules, at @path:
+ * yields it into @c, or with @tensor_kind other than GNN_MAP_NONE its
+ * tensors of that map into @tensors (named_parameters' order: modules in
+ * named_modules order, each module's tensors in registration order), the
+ * module only going into @c's memo. FALSE if it was already visited. */
+static gboolean
+visit_module (GnnModule  *module,
               GString    *path,
               Collector  *c,
               GnnMapKind  tensor_kind,
               Collector  *tensors)
 {
-  GnnModulePrivate *priv = gnn_module_priv (module);
-  GnnOrderedMap *map = &priv->maps[GNN_MAP_MODULES];
+  GPtrArray *entries;
   gsize len = path->len;
 
   if (tensor_kind == GNN_MAP_NONE)
+    return collector_add_len (c, path->str, path->len, G_OBJECT (module));
+  if (!ptr_set_add (&c->memo, module))
+    return FALSE;
+  entries = gnn_module_priv (module)->maps[tensor_kind].entries;
+  for (guint i = 0; i < entries->len; i++)
     {
-      if (!collector_add_len (c, path->str, path->len, G_OBJECT (module)))
-        return;
-    }
-  else
-    {
-      if (!ptr_set_add (&c->memo, module))
-        return;
-      GPtrArray *entries = priv->maps[tensor_kind].entries;
-
-      for (guint i = 0; i < entries->len; i++)
-        {
-          GnnMapEntry *entry = g_ptr_array_index (entries, i);
-
-          if (entry->value == NULL)
-            continue;
-          if (tensors->names != NULL)
-            {
-              path_push (path, entry->name);
-              collector_add_len (tensors, path->str, path->len, entry->value);
-              g_string_truncate (path, len);
-            }
-          else
-            collector_add_len (tensors, NULL, 0, entry->value);
-        }
-    }
-  for (guint i = 0; i < map->entries->len; i++)
-    {
-      GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
+      GnnMapEntry *entry = g_ptr_array_index (entries, i);
 
       if (entry->value == NULL)
         continue;
-      path_push (path, entry->name);
-      walk_modules (GNN_MODULE (entry->value), path, c, tensor_kind, tensors);
-      g_string_truncate (path, len);
+      if (tensors->names != NULL)
+        {
+          path_push (path, entry->name);
+          collector_add_len (tensors, path->str, path->len, entry->value);
+          g_string_truncate (path, len);
+        }
+      else
+        collector_add_len (tensors, NULL, 0, entry->value);
     }
+  return TRUE;
+}
+
+/* The pre-order walk of named_modules from @root at @path. */
+static void
+walk_modules (GnnModule  *root,
+              GString    *path,
+              Collector  *c,
+              GnnMapKind  tensor_kind,
+              Collector  *tensors)
+{
+  GnnModuleWalk walk;
+  GnnModule *parent;
+  GnnMapEntry *entry;
+  GnnWalkStep step;
+
+  if (!visit_module (root, path, c, tensor_kind, tensors))
+    return;
+  gnn_module_walk_init (&walk, root, path, FALSE);
+  while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
+    if (step == GNN_WALK_CHILD && entry->value != NULL &&
+        visit_module (GNN_MODULE (entry->value), path, c, tensor_kind, tensors))
+      gnn_module_walk_enter (&walk, GNN_MODULE (entry->value));
+  gnn_module_walk_clear (&walk);
 }
 
 /**
@@ -261,6 +268,8 @@ walk_modules (GnnModule  *module,
  * (PyTorch's `named_modules`).
  *
  * Returns: (transfer container) (element-type Gnn.Module): the modules
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_modules (GnnModule  *self,
@@ -333,6 +342,8 @@ named_tensors (GnnModule   *self,
  * `named_parameters`).
  *
  * Returns: (transfer container) (element-type Gnn.Parameter): the parameters
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_parameters (GnnModule  *self,
@@ -357,6 +368,8 @@ gnn_module_named_parameters (GnnModule  *self,
  * [method@Gnn.Module.named_parameters] (PyTorch's `named_buffers`).
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the buffers
+ *
+ * Since: 1.0
  */
 GPtrArray *
 gnn_module_named_buffers (GnnModule  *self,
@@ -378,6 +391,8 @@ gnn_module_named_buffers (GnnModule  *self,
  * once (`sum(p.numel() for p in model.parameters())`).
  *
  * Returns: the number of parameter elements
+ *
+ * Since: 1.0
  */
 gint64
 gnn_module_count_parameters (GnnModule *self,
@@ -398,6 +413,29 @@ gnn_module_count_parameters (GnnModule *self,
   return total;
 }
 
+/* TRUE if @entry of @parent holds a module that no earlier entry of
+ * @parent holds: PyTorch's apply and train recurse into `children()`,
+ * which lists a module registered twice in one parent once. */
+static gboolean
+is_first_child_edge (GnnModule   *parent,
+                     GnnMapEntry *entry)
+{
+  GPtrArray *entries = gnn_module_priv (parent)->maps[GNN_MAP_MODULES].entries;
+
+  if (entry->value == NULL)
+    return FALSE;
+  for (guint i = 0; i < entries->len; i++)
+    {
+      GnnMapEntry *earlier = g_ptr_array_index (entries, i);
+
+      if (earlier == entry)
+        return TRUE;
+      if (earlier->value == entry->value)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * gnn_module_apply:
  * @self: a module
@@ -405,22 +443,34 @@ gnn_module_count_parameters (GnnModule *self,
  * @user_data: data for @func
  *
  * Calls @func on every child tree first (recursively), then on @self, like
- * PyTorch's `apply` (typically to initialize weights).
+ * PyTorch's `apply` (typically to initialize weights). The walk keeps its
+ * own stack, so any depth of tree is fine.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_apply (GnnModule         *self,
                   GnnModuleApplyFunc func,
                   gpointer           user_data)
 {
-  g_autoptr(GPtrArray) children = NULL;
+  GnnModuleWalk walk;
+  GnnModule *parent;
+  GnnMapEntry *entry;
+  GnnWalkStep step;
 
   g_return_if_fail (GNN_IS_MODULE (self));
   g_return_if_fail (func != NULL);
 
-  children = gnn_module_named_children (self, NULL);
-  for (guint i = 0; i < children->len; i++)
-    gnn_module_apply (g_ptr_array_index (children, i), func, user_data);
-  func (self, user_data);
+  /* Post-order: a module when its children are done. */
+  gnn_module_walk_init (&walk, self, NULL, TRUE);
+  while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
+    {
+      if (step == GNN_WALK_LEAVE)
+        func (parent, user_data);
+      else if (is_first_child_edge (parent, entry))
+        gnn_module_walk_enter (&walk, GNN_MODULE (entry->value));
+    }
+  gnn_module_walk_clear (&walk);
 }
 
 /**
@@ -430,19 +480,29 @@ gnn_module_apply (GnnModule         *self,
  *
  * Sets [property@Gnn.Module:training] on @self, then on its children
  * recursively, like PyTorch's `train(mode)`.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_train (GnnModule *self,
                   gboolean   mode)
 {
-  g_autoptr(GPtrArray) children = NULL;
+  GnnModuleWalk walk;
+  GnnModule *parent;
+  GnnMapEntry *entry;
+  GnnWalkStep step;
 
   g_return_if_fail (GNN_IS_MODULE (self));
 
   g_object_set (self, "training", !!mode, NULL);
-  children = gnn_module_named_children (self, NULL);
-  for (guint i = 0; i < children->len; i++)
-    gnn_module_train (g_ptr_array_index (children, i), mode);
+  gnn_module_walk_init (&walk, self, NULL, TRUE);
+  while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
+    if (step == GNN_WALK_CHILD && is_first_child_edge (parent, entry))
+      {
+        g_object_set (entry->value, "training", !!mode, NULL);
+        gnn_module_walk_enter (&walk, GNN_MODULE (entry->value));
+      }
+  gnn_module_walk_clear (&walk);
 }
 
 /**
@@ -450,6 +510,8 @@ gnn_module_train (GnnModule *self,
  * @self: a module
  *
  * Puts the tree in evaluation mode: `gnn_module_train (self, FALSE)`.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_eval (GnnModule *self)
@@ -464,6 +526,8 @@ gnn_module_eval (GnnModule *self)
  * Tells whether @self is in training mode.
  *
  * Returns: the value of [property@Gnn.Module:training]
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_get_training (GnnModule *self)
@@ -480,6 +544,8 @@ gnn_module_get_training (GnnModule *self)
  *
  * Sets [property@Gnn.Tensor:requires-grad] on every parameter of the tree
  * (PyTorch's `requires_grad_`), e.g. to freeze a pretrained part.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_requires_grad_ (GnnModule *self,
@@ -501,6 +567,8 @@ gnn_module_requires_grad_ (GnnModule *self,
  *
  * Resets the gradient of every parameter of the tree (PyTorch's
  * `zero_grad`; 1.13's default is @set_to_none %FALSE).
+ *
+ * Since: 1.0
  */
 void
 gnn_module_zero_grad (GnnModule *self,

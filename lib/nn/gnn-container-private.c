@@ -6,25 +6,18 @@
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
-static GnnOrderedMap *
-container_map (GnnModule  *self,
-               GnnMapKind  kind)
-{
-  return &gnn_module_priv (self)->maps[kind];
-}
-
 guint
 gnn_container_get_length (GnnModule  *self,
                           GnnMapKind  kind)
 {
-  return container_map (self, kind)->entries->len;
+  return gnn_module_registry_entries (self, kind)->len;
 }
 
 char **
 gnn_container_get_keys (GnnModule  *self,
                         GnnMapKind  kind)
 {
-  GPtrArray *entries = container_map (self, kind)->entries;
+  GPtrArray *entries = gnn_module_registry_entries (self, kind);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
   for (guint i = 0; i < entries->len; i++)
@@ -39,9 +32,7 @@ gnn_container_register (GnnModule   *self,
                         GObject     *value,
                         GError     **error)
 {
-  if (kind == GNN_MAP_PARAMETERS)
-    return gnn_module_register_parameter (self, key, (GnnParameter *) value, error);
-  return gnn_module_register_module (self, key, (GnnModule *) value, error);
+  return gnn_module_registry_insert (self, kind, key, value, error);
 }
 
 GnnMapEntry *
@@ -51,7 +42,7 @@ gnn_container_entry_at (GnnModule   *self,
                         guint       *position,
                         GError     **error)
 {
-  GPtrArray *entries = container_map (self, kind)->entries;
+  GPtrArray *entries = gnn_module_registry_entries (self, kind);
   guint i;
 
   if (!gnn_nn_normalize_index (index, entries->len, &i, error))
@@ -87,18 +78,55 @@ gnn_container_set_module_at (GnnModule  *self,
   return gnn_module_set_child (self, key, G_OBJECT (module), error);
 }
 
-void
+gboolean
 gnn_container_append (GnnModule   *self,
                       GnnMapKind   kind,
                       GObject     *value,
-                      const char  *func)
+                      GError     **error)
 {
-  g_autoptr(GError) error = NULL;
   char key[24];
 
   g_snprintf (key, sizeof key, "%u", gnn_container_get_length (self, kind));
-  if (!gnn_container_register (self, kind, key, value, &error))
-    g_critical ("%s: %s", func, error->message);
+  return gnn_container_register (self, kind, key, value, error);
+}
+
+gboolean
+gnn_container_extend_modules (GnnModule   *self,
+                              GnnModule  **modules,
+                              guint        n_modules,
+                              GError     **error)
+{
+  guint old_len = gnn_container_get_length (self, GNN_MAP_MODULES);
+
+  for (guint i = 0; i < n_modules; i++)
+    if (!gnn_container_append (self, GNN_MAP_MODULES, G_OBJECT (modules[i]), error))
+      {
+        /* All or nothing: drop what this call appended. */
+        while (gnn_container_get_length (self, GNN_MAP_MODULES) > old_len)
+          {
+            GPtrArray *entries = gnn_module_registry_entries (self, GNN_MAP_MODULES);
+            g_autofree char *key =
+              g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, entries->len - 1))->name);
+
+            gnn_module_registry_remove (self, key, NULL, NULL);
+          }
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
+gnn_container_insert_module (GnnModule  *self,
+                             gint64      index,
+                             GnnModule  *module,
+                             GError    **error)
+{
+  char key[24];
+
+  /* Checked before the later children move, so a cycle changes nothing. */
+  g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT, index);
+  return gnn_module_registry_check_no_cycle (self, key, module, error) &&
+         gnn_nn_insert_module (self, index, module, error);
 }
 
 /* Takes the entry out of the map, returning a reference to its value. */
@@ -108,13 +136,9 @@ take_entry (GnnModule    *self,
             GObject     **value,
             GError      **error)
 {
-  g_autoptr(GObject) taken = entry->value != NULL ? g_object_ref (entry->value) : NULL;
-  g_autofree char *key = g_strdup (entry->name);   /* entry dies with the delete */
+  g_autofree char *key = g_strdup (entry->name);   /* entry dies with the removal */
 
-  if (!gnn_module_delete_child (self, key, error))
-    return FALSE;
-  *value = g_steal_pointer (&taken);
-  return TRUE;
+  return gnn_module_registry_remove (self, key, value, error);
 }
 
 GObject *
@@ -155,8 +179,8 @@ gnn_container_slice_modules (GnnModule  *self,
       char key[24];
 
       g_snprintf (key, sizeof key, "%u", i);
-      if (!gnn_module_register_module (result, renumber ? key : entry->name,
-                                       (GnnModule *) entry->value, error))
+      if (!gnn_module_registry_insert (result, GNN_MAP_MODULES, renumber ? key : entry->name,
+                                       entry->value, error))
         return NULL;
     }
   return g_steal_pointer (&result);
@@ -168,7 +192,7 @@ gnn_container_entry_for (GnnModule   *self,
                          const char  *key,
                          GError     **error)
 {
-  GnnMapEntry *entry = gnn_ordered_map_lookup (container_map (self, kind), key);
+  GnnMapEntry *entry = gnn_module_registry_lookup (self, kind, key);
 
   if (entry == NULL)
     g_set_error (error, GNN_ERROR, GNN_ERROR_KEY, "'%s' is not a key of %s",
@@ -208,5 +232,5 @@ gnn_container_clear (GnnModule  *self,
   g_auto(GStrv) keys = gnn_container_get_keys (self, kind);
 
   for (guint i = 0; keys[i] != NULL; i++)
-    gnn_module_delete_child (self, keys[i], NULL);
+    gnn_module_registry_remove (self, keys[i], NULL, NULL);
 }

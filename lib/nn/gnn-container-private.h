@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 
 G_BEGIN_DECLS
 
@@ -48,12 +48,23 @@ gboolean      gnn_container_set_module_at (GnnModule  *self,
                                            GnnModule  *module,
                                            GError    **error);
 
-/* Registers @value under `str(len(self))`; a failure is a g_critical()
- * naming @func, as append has no error to return. */
-void          gnn_container_append       (GnnModule   *self,
+/* Registers @value under `str(len(self))` (fails on a cycle). */
+gboolean      gnn_container_append       (GnnModule   *self,
                                           GnnMapKind   kind,
                                           GObject     *value,
-                                          const char  *func);
+                                          GError     **error);
+
+/* Appends each of @modules, or none of them on failure. */
+gboolean      gnn_container_extend_modules (GnnModule  *self,
+                                            GnnModule **modules,
+                                            guint       n_modules,
+                                            GError    **error);
+
+/* Inserts @module before @index; a cycle fails before anything moves. */
+gboolean      gnn_container_insert_module (GnnModule  *self,
+                                           gint64      index,
+                                           GnnModule  *module,
+                                           GError    **error);
 
 /* Removes the child module at @index and renames the rest "0".."n-1". */
 GObject      *gnn_container_pop_module   (GnnModule   *self,

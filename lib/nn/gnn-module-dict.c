@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -17,6 +17,8 @@
  *
  * A module dict has no forward: calling it fails with
  * %GNN_ERROR_NOT_SUPPORTED, as in PyTorch.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_TYPE (GnnModuleDict, gnn_module_dict, GNN_TYPE_MODULE)
@@ -38,6 +40,8 @@ gnn_module_dict_init (GnnModuleDict *self)
  * with [method@Gnn.ModuleDict.set].
  *
  * Returns: (transfer full): a new module dict
+ *
+ * Since: 1.0
  */
 GnnModuleDict *
 gnn_module_dict_new (void)
@@ -52,6 +56,8 @@ gnn_module_dict_new (void)
  * Returns the number of entries, like `len(module_dict)`.
  *
  * Returns: the number of entries
+ *
+ * Since: 1.0
  */
 guint
 gnn_module_dict_get_length (GnnModuleDict *self)
@@ -68,6 +74,8 @@ gnn_module_dict_get_length (GnnModuleDict *self)
  * Returns the keys in insertion order, like `module_dict.keys()`.
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys
+ *
+ * Since: 1.0
  */
 char **
 gnn_module_dict_get_keys (GnnModuleDict *self)
@@ -85,6 +93,8 @@ gnn_module_dict_get_keys (GnnModuleDict *self)
  * Tells whether @key is in the dict, like `key in module_dict`.
  *
  * Returns: %TRUE if @key is an entry
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_dict_contains (GnnModuleDict *self,
@@ -106,6 +116,8 @@ gnn_module_dict_contains (GnnModuleDict *self,
  *
  * Returns: (transfer none) (nullable): the module, or %NULL with @error set
  *   (%GNN_ERROR_KEY, "'x' is not a key of GnnModuleDict")
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_module_dict_get (GnnModuleDict *self,
@@ -131,6 +143,8 @@ gnn_module_dict_get (GnnModuleDict *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_NAME: "module name
  *   can't contain ".", got: a.b", "module name can't be empty string """,
  *   "attribute 'x' already exists")
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_dict_set (GnnModuleDict *self,
@@ -156,6 +170,8 @@ gnn_module_dict_set (GnnModuleDict *self,
  *
  * Returns: (transfer full) (nullable): the module, or %NULL with @error set
  *   (%GNN_ERROR_KEY) if @key is not in the dict
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_module_dict_pop (GnnModuleDict *self,
@@ -178,6 +194,8 @@ gnn_module_dict_pop (GnnModuleDict *self,
  * `module_dict.update(other)`. Stops at the first key that fails.
  *
  * Returns: %TRUE, or %FALSE with @error set
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_dict_update (GnnModuleDict *self,
@@ -208,6 +226,8 @@ gnn_module_dict_update (GnnModuleDict *self,
  * @self: a module dict
  *
  * Removes every entry, like `module_dict.clear()`.
+ *
+ * Since: 1.0
  */
 void
 gnn_module_dict_clear (GnnModuleDict *self)

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -20,6 +20,8 @@
  * %GNN_ERROR_INDEX ("index 3 is out of range").
  * [method@Gnn.ModuleList.slice] and [method@Gnn.ModuleList.pop] renumber
  * the children.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_TYPE (GnnModuleList, gnn_module_list, GNN_TYPE_MODULE)
@@ -44,6 +46,8 @@ gnn_module_list_init (GnnModuleList *self)
  * times (its parameters are shared).
  *
  * Returns: (transfer full): a new module list
+ *
+ * Since: 1.0
  */
 GnnModuleList *
 gnn_module_list_new (GnnModule **modules,
@@ -56,7 +60,8 @@ gnn_module_list_new (GnnModule **modules,
     g_return_val_if_fail (GNN_IS_MODULE (modules[i]), NULL);
 
   self = g_object_new (GNN_TYPE_MODULE_LIST, NULL);
-  gnn_module_list_extend (self, modules, n_modules);
+  /* A new container is in no tree, so no cycle: this cannot fail. */
+  gnn_container_extend_modules (GNN_MODULE (self), modules, n_modules, NULL);
   return self;
 }
 
@@ -67,6 +72,8 @@ gnn_module_list_new (GnnModule **modules,
  * Returns the number of children, like `len(module_list)`.
  *
  * Returns: the number of child modules
+ *
+ * Since: 1.0
  */
 guint
 gnn_module_list_get_length (GnnModuleList *self)
@@ -87,6 +94,8 @@ gnn_module_list_get_length (GnnModuleList *self)
  * Returns: (transfer none) (nullable): the child, or %NULL with @error set
  *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
  *   an empty slot
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_module_list_get (GnnModuleList *self,
@@ -110,6 +119,8 @@ gnn_module_list_get (GnnModuleList *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
  *   is out of range, or an error of [method@Gnn.Module.set_child])
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_list_set (GnnModuleList *self,
@@ -127,18 +138,25 @@ gnn_module_list_set (GnnModuleList *self,
  * gnn_module_list_append:
  * @self: a module list
  * @module: the module to add
+ * @error: return location for a #GError
  *
  * Adds @module at the end under the key `str(len(self))`, like
  * `module_list.append(module)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT)
+ *   if @module is @self or contains it; then @self is unchanged
+ *
+ * Since: 1.0
  */
-void
+gboolean
 gnn_module_list_append (GnnModuleList *self,
-                       GnnModule     *module)
+                        GnnModule *module,
+                        GError **error)
 {
-  g_return_if_fail (GNN_IS_MODULE_LIST (self));
-  g_return_if_fail (GNN_IS_MODULE (module));
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
 
-  gnn_container_append (GNN_MODULE (self), GNN_MAP_MODULES, G_OBJECT (module), G_STRFUNC);
+  return gnn_container_append (GNN_MODULE (self), GNN_MAP_MODULES, G_OBJECT (module), error);
 }
 
 /**
@@ -153,6 +171,8 @@ gnn_module_list_append (GnnModuleList *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
  *   of range: 7")
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_module_list_insert (GnnModuleList *self,
@@ -163,7 +183,7 @@ gnn_module_list_insert (GnnModuleList *self,
   g_return_val_if_fail (GNN_IS_MODULE_LIST (self), FALSE);
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
 
-  return gnn_nn_insert_module (GNN_MODULE (self), index, module, error);
+  return gnn_container_insert_module (GNN_MODULE (self), index, module, error);
 }
 
 /**
@@ -171,19 +191,25 @@ gnn_module_list_insert (GnnModuleList *self,
  * @self: a module list
  * @modules: (array length=n_modules) (nullable): the modules to add
  * @n_modules: the number of @modules
+ * @error: return location for a #GError
  *
  * Appends each of @modules, like `module_list.extend(modules)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set as by
+ *   [method@Gnn.ModuleList.append]; then none of @modules was added
+ *
+ * Since: 1.0
  */
-void
+gboolean
 gnn_module_list_extend (GnnModuleList *self,
-                       GnnModule    **modules,
-                       guint          n_modules)
+                        GnnModule **modules,
+                        guint n_modules,
+                        GError **error)
 {
-  g_return_if_fail (GNN_IS_MODULE_LIST (self));
-  g_return_if_fail (modules != NULL || n_modules == 0);
+  g_return_val_if_fail (GNN_IS_MODULE_LIST (self), FALSE);
+  g_return_val_if_fail (modules != NULL || n_modules == 0, FALSE);
 
-  for (guint i = 0; i < n_modules; i++)
-    gnn_module_list_append (self, modules[i]);
+  return gnn_container_extend_modules (GNN_MODULE (self), modules, n_modules, error);
 }
 
 /**
@@ -197,6 +223,8 @@ gnn_module_list_extend (GnnModuleList *self,
  *
  * Returns: (transfer full) (nullable): the removed child, or %NULL with
  *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_module_list_pop (GnnModuleList *self,
@@ -224,6 +252,8 @@ gnn_module_list_pop (GnnModuleList *self,
  *
  * Returns: (transfer full): the new list, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
+ *
+ * Since: 1.0
  */
 GnnModuleList *
 gnn_module_list_slice (GnnModuleList *self,

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/gnn-format-private.h"
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-nn-private.h"
 #include "core/gnn-fork-private.h"
 
@@ -176,13 +176,13 @@ gnn_nn_slice_positions (guint    len,
 GPtrArray *
 gnn_nn_module_entries (GnnModule *self)
 {
-  return gnn_module_priv (self)->maps[GNN_MAP_MODULES].entries;
+  return gnn_module_registry_entries (self, GNN_MAP_MODULES);
 }
 
 GPtrArray *
 gnn_nn_parameter_entries (GnnModule *self)
 {
-  return gnn_module_priv (self)->maps[GNN_MAP_PARAMETERS].entries;
+  return gnn_module_registry_entries (self, GNN_MAP_PARAMETERS);
 }
 
 gboolean

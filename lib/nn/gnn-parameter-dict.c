@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -18,6 +18,8 @@
  *
  * Calling the dict fails with %GNN_ERROR_NOT_SUPPORTED ("ParameterDict
  * should not be called.").
+ *
+ * Since: 1.0
  */
 struct _GnnParameterDict
 {
@@ -63,6 +65,8 @@ gnn_parameter_dict_init (GnnParameterDict *self)
  * entries with [method@Gnn.ParameterDict.set].
  *
  * Returns: (transfer full): a new parameter dict
+ *
+ * Since: 1.0
  */
 GnnParameterDict *
 gnn_parameter_dict_new (void)
@@ -77,6 +81,8 @@ gnn_parameter_dict_new (void)
  * Returns the number of entries, like `len(parameter_dict)`.
  *
  * Returns: the number of entries
+ *
+ * Since: 1.0
  */
 guint
 gnn_parameter_dict_get_length (GnnParameterDict *self)
@@ -93,6 +99,8 @@ gnn_parameter_dict_get_length (GnnParameterDict *self)
  * Returns the keys in insertion order, like `parameter_dict.keys()`.
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys
+ *
+ * Since: 1.0
  */
 char **
 gnn_parameter_dict_get_keys (GnnParameterDict *self)
@@ -110,6 +118,8 @@ gnn_parameter_dict_get_keys (GnnParameterDict *self)
  * Tells whether @key is in the dict, like `key in parameter_dict`.
  *
  * Returns: %TRUE if @key is an entry
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_parameter_dict_contains (GnnParameterDict *self,
@@ -131,6 +141,8 @@ gnn_parameter_dict_contains (GnnParameterDict *self,
  *
  * Returns: (transfer none) (nullable): the parameter, or %NULL with @error
  *   set (%GNN_ERROR_KEY, "'x' is not a key of GnnParameterDict")
+ *
+ * Since: 1.0
  */
 GnnParameter *
 gnn_parameter_dict_get (GnnParameterDict *self,
@@ -155,6 +167,8 @@ gnn_parameter_dict_get (GnnParameterDict *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_NAME: "parameter
  *   name can't contain ".""; "parameter name can't be empty string """)
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_parameter_dict_set (GnnParameterDict *self,
@@ -183,6 +197,8 @@ gnn_parameter_dict_set (GnnParameterDict *self,
  *
  * Returns: (transfer full) (nullable): the parameter, or %NULL with @error
  *   set (%GNN_ERROR_KEY) if @key is not in the dict
+ *
+ * Since: 1.0
  */
 GnnParameter *
 gnn_parameter_dict_pop (GnnParameterDict *self,
@@ -200,6 +216,8 @@ gnn_parameter_dict_pop (GnnParameterDict *self,
  * @self: a parameter dict
  *
  * Removes every entry, like `parameter_dict.clear()`.
+ *
+ * Since: 1.0
  */
 void
 gnn_parameter_dict_clear (GnnParameterDict *self)

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -17,6 +17,8 @@
  *
  * Calling the list fails with %GNN_ERROR_NOT_SUPPORTED ("ParameterList
  * should not be called.").
+ *
+ * Since: 1.0
  */
 struct _GnnParameterList
 {
@@ -64,6 +66,8 @@ gnn_parameter_list_init (GnnParameterList *self)
  * `torch.nn.ParameterList(values)`.
  *
  * Returns: (transfer full): a new parameter list
+ *
+ * Since: 1.0
  */
 GnnParameterList *
 gnn_parameter_list_new (GnnTensor **values,
@@ -87,6 +91,8 @@ gnn_parameter_list_new (GnnTensor **values,
  * Returns the number of entries, like `len(parameter_list)`.
  *
  * Returns: the number of parameters
+ *
+ * Since: 1.0
  */
 guint
 gnn_parameter_list_get_length (GnnParameterList *self)
@@ -106,6 +112,8 @@ gnn_parameter_list_get_length (GnnParameterList *self)
  *
  * Returns: (transfer none) (nullable): the parameter, or %NULL with @error
  *   set (%GNN_ERROR_INDEX, "index 2 is out of range")
+ *
+ * Since: 1.0
  */
 GnnParameter *
 gnn_parameter_list_get (GnnParameterList *self,
@@ -127,6 +135,8 @@ gnn_parameter_list_get (GnnParameterList *self,
  * Replaces the parameter at @index, like `parameter_list[index] = value`.
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX)
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_parameter_list_set (GnnParameterList *self,
@@ -154,18 +164,23 @@ gnn_parameter_list_set (GnnParameterList *self,
  * @value: a tensor or parameter (a plain tensor is wrapped into a parameter)
  *
  * Adds @value at the end, like `parameter_list.append(value)`.
+ *
+ * Since: 1.0
  */
 void
 gnn_parameter_list_append (GnnParameterList *self,
                            GnnTensor        *value)
 {
   g_autoptr(GnnParameter) parameter = NULL;
+  g_autoptr(GError) error = NULL;
 
   g_return_if_fail (GNN_IS_PARAMETER_LIST (self));
   g_return_if_fail (GNN_IS_TENSOR (value));
 
   parameter = gnn_nn_as_parameter (value);
-  gnn_container_append (GNN_MODULE (self), GNN_MAP_PARAMETERS, G_OBJECT (parameter), G_STRFUNC);
+  /* Cannot fail: the key `str(len(self))` is free and a parameter fits. */
+  if (!gnn_container_append (GNN_MODULE (self), GNN_MAP_PARAMETERS, G_OBJECT (parameter), &error))
+    g_critical ("%s: %s", G_STRFUNC, error->message);
 }
 
 /**
@@ -175,6 +190,8 @@ gnn_parameter_list_append (GnnParameterList *self,
  * @n_values: the number of @values
  *
  * Appends each of @values, like `parameter_list.extend(values)`.
+ *
+ * Since: 1.0
  */
 void
 gnn_parameter_list_extend (GnnParameterList *self,

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "module/gnn-module-private.h"
+#include "module/gnn-module-registry-private.h"
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
@@ -25,6 +25,8 @@
  * range"). [method@Gnn.Sequential.slice] keeps the original keys, as
  * slicing a PyTorch `Sequential` does; [method@Gnn.Sequential.pop] renumbers
  * the remaining children.
+ *
+ * Since: 1.0
  */
 
 G_DEFINE_TYPE (GnnSequential, gnn_sequential, GNN_TYPE_MODULE)
@@ -85,6 +87,8 @@ gnn_sequential_init (GnnSequential *self)
  * times (its parameters are shared).
  *
  * Returns: (transfer full): a new sequential container
+ *
+ * Since: 1.0
  */
 GnnSequential *
 gnn_sequential_new (GnnModule **modules,
@@ -97,7 +101,8 @@ gnn_sequential_new (GnnModule **modules,
     g_return_val_if_fail (GNN_IS_MODULE (modules[i]), NULL);
 
   self = g_object_new (GNN_TYPE_SEQUENTIAL, NULL);
-  gnn_sequential_extend (self, modules, n_modules);
+  /* A new container is in no tree, so no cycle: this cannot fail. */
+  gnn_container_extend_modules (GNN_MODULE (self), modules, n_modules, NULL);
   return self;
 }
 
@@ -108,6 +113,8 @@ gnn_sequential_new (GnnModule **modules,
  * Returns the number of children, like `len(sequential)`.
  *
  * Returns: the number of child modules
+ *
+ * Since: 1.0
  */
 guint
 gnn_sequential_get_length (GnnSequential *self)
@@ -128,6 +135,8 @@ gnn_sequential_get_length (GnnSequential *self)
  * Returns: (transfer none) (nullable): the child, or %NULL with @error set
  *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
  *   an empty slot
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_sequential_get (GnnSequential *self,
@@ -151,6 +160,8 @@ gnn_sequential_get (GnnSequential *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
  *   is out of range, or an error of [method@Gnn.Module.set_child])
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_sequential_set (GnnSequential *self,
@@ -168,18 +179,25 @@ gnn_sequential_set (GnnSequential *self,
  * gnn_sequential_append:
  * @self: a sequential container
  * @module: the module to add
+ * @error: return location for a #GError
  *
  * Adds @module at the end under the key `str(len(self))`, like
  * `sequential.append(module)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT)
+ *   if @module is @self or contains it; then @self is unchanged
+ *
+ * Since: 1.0
  */
-void
+gboolean
 gnn_sequential_append (GnnSequential *self,
-                       GnnModule     *module)
+                       GnnModule *module,
+                       GError **error)
 {
-  g_return_if_fail (GNN_IS_SEQUENTIAL (self));
-  g_return_if_fail (GNN_IS_MODULE (module));
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
+  g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
 
-  gnn_container_append (GNN_MODULE (self), GNN_MAP_MODULES, G_OBJECT (module), G_STRFUNC);
+  return gnn_container_append (GNN_MODULE (self), GNN_MAP_MODULES, G_OBJECT (module), error);
 }
 
 /**
@@ -194,6 +212,8 @@ gnn_sequential_append (GnnSequential *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
  *   of range: 7")
+ *
+ * Since: 1.0
  */
 gboolean
 gnn_sequential_insert (GnnSequential *self,
@@ -204,7 +224,7 @@ gnn_sequential_insert (GnnSequential *self,
   g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
   g_return_val_if_fail (GNN_IS_MODULE (module), FALSE);
 
-  return gnn_nn_insert_module (GNN_MODULE (self), index, module, error);
+  return gnn_container_insert_module (GNN_MODULE (self), index, module, error);
 }
 
 /**
@@ -212,19 +232,25 @@ gnn_sequential_insert (GnnSequential *self,
  * @self: a sequential container
  * @modules: (array length=n_modules) (nullable): the modules to add
  * @n_modules: the number of @modules
+ * @error: return location for a #GError
  *
  * Appends each of @modules, like `sequential.extend(modules)`.
+ *
+ * Returns: %TRUE, or %FALSE with @error set as by
+ *   [method@Gnn.Sequential.append]; then none of @modules was added
+ *
+ * Since: 1.0
  */
-void
+gboolean
 gnn_sequential_extend (GnnSequential *self,
-                       GnnModule    **modules,
-                       guint          n_modules)
+                       GnnModule **modules,
+                       guint n_modules,
+                       GError **error)
 {
-  g_return_if_fail (GNN_IS_SEQUENTIAL (self));
-  g_return_if_fail (modules != NULL || n_modules == 0);
+  g_return_val_if_fail (GNN_IS_SEQUENTIAL (self), FALSE);
+  g_return_val_if_fail (modules != NULL || n_modules == 0, FALSE);
 
-  for (guint i = 0; i < n_modules; i++)
-    gnn_sequential_append (self, modules[i]);
+  return gnn_container_extend_modules (GNN_MODULE (self), modules, n_modules, error);
 }
 
 /**
@@ -238,6 +264,8 @@ gnn_sequential_extend (GnnSequential *self,
  *
  * Returns: (transfer full) (nullable): the removed child, or %NULL with
  *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
+ *
+ * Since: 1.0
  */
 GnnModule *
 gnn_sequential_pop (GnnSequential *self,
@@ -265,6 +293,8 @@ gnn_sequential_pop (GnnSequential *self,
  *
  * Returns: (transfer full): the new container, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
+ *
+ * Since: 1.0
  */
 GnnSequential *
 gnn_sequential_slice (GnnSequential *self,

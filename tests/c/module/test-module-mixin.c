@@ -7,8 +7,6 @@ static int norm_inits;
 /* HasConfig: registers buffer "config". */
 #define TEST_TYPE_HAS_CONFIG (test_has_config_get_type ())
 G_DECLARE_INTERFACE (TestHasConfig, test_has_config, TEST, HAS_CONFIG, GnnModule)
-struct _TestHasConfigInterface { GTypeInterface g_iface; };
-G_DEFINE_INTERFACE (TestHasConfig, test_has_config, GNN_TYPE_MODULE)
 
 static void
 has_config_init (GnnModule *module, gpointer user_data)
@@ -21,17 +19,11 @@ has_config_init (GnnModule *module, gpointer user_data)
   g_assert_true (gnn_module_register_buffer (module, "config", t, TRUE, NULL));
 }
 
-static void
-test_has_config_default_init (TestHasConfigInterface *iface)
-{
-  gnn_mixin_register (TEST_TYPE_HAS_CONFIG, has_config_init, NULL, NULL);
-}
+GNN_DEFINE_MIXIN (TestHasConfig, test_has_config, GNN_TYPE_MODULE, has_config_init)
 
 /* HasNorm (requires HasConfig): registers buffer "norm". */
 #define TEST_TYPE_HAS_NORM (test_has_norm_get_type ())
 G_DECLARE_INTERFACE (TestHasNorm, test_has_norm, TEST, HAS_NORM, GnnModule)
-struct _TestHasNormInterface { GTypeInterface g_iface; };
-G_DEFINE_INTERFACE (TestHasNorm, test_has_norm, TEST_TYPE_HAS_CONFIG)
 
 static void
 has_norm_init (GnnModule *module, gpointer user_data)
@@ -43,17 +35,11 @@ has_norm_init (GnnModule *module, gpointer user_data)
   g_assert_true (gnn_module_register_buffer (module, "norm", t, TRUE, NULL));
 }
 
-static void
-test_has_norm_default_init (TestHasNormInterface *iface)
-{
-  gnn_mixin_register (TEST_TYPE_HAS_NORM, has_norm_init, NULL, NULL);
-}
+GNN_DEFINE_MIXIN (TestHasNorm, test_has_norm, TEST_TYPE_HAS_CONFIG, has_norm_init)
 
 /* HasDropout (requires HasConfig): registers buffer "drop". */
 #define TEST_TYPE_HAS_DROPOUT (test_has_dropout_get_type ())
 G_DECLARE_INTERFACE (TestHasDropout, test_has_dropout, TEST, HAS_DROPOUT, GnnModule)
-struct _TestHasDropoutInterface { GTypeInterface g_iface; };
-G_DEFINE_INTERFACE (TestHasDropout, test_has_dropout, TEST_TYPE_HAS_CONFIG)
 
 static void
 has_dropout_init (GnnModule *module, gpointer user_data)
@@ -64,25 +50,17 @@ has_dropout_init (GnnModule *module, gpointer user_data)
   g_assert_true (gnn_module_register_buffer (module, "drop", t, TRUE, NULL));
 }
 
-static void
-test_has_dropout_default_init (TestHasDropoutInterface *iface)
-{
-  gnn_mixin_register (TEST_TYPE_HAS_DROPOUT, has_dropout_init, NULL, NULL);
-}
+GNN_DEFINE_MIXIN (TestHasDropout, test_has_dropout, TEST_TYPE_HAS_CONFIG, has_dropout_init)
 
 /* TestBoth: a diamond (HasNorm and HasDropout both require HasConfig). */
 #define TEST_TYPE_BOTH (test_both_get_type ())
 G_DECLARE_DERIVABLE_TYPE (TestBoth, test_both, TEST, BOTH, GnnModule)
 struct _TestBothClass { GnnModuleClass parent_class; };
 
-static void test_both_config_iface (TestHasConfigInterface *iface) {}
-static void test_both_norm_iface (TestHasNormInterface *iface) {}
-static void test_both_dropout_iface (TestHasDropoutInterface *iface) {}
-
 G_DEFINE_TYPE_WITH_CODE (TestBoth, test_both, GNN_TYPE_MODULE,
-                         G_IMPLEMENT_INTERFACE (TEST_TYPE_HAS_CONFIG, test_both_config_iface)
-                         G_IMPLEMENT_INTERFACE (TEST_TYPE_HAS_NORM, test_both_norm_iface)
-                         G_IMPLEMENT_INTERFACE (TEST_TYPE_HAS_DROPOUT, test_both_dropout_iface))
+                         GNN_IMPLEMENT_MIXIN (TEST_TYPE_HAS_CONFIG)
+                         GNN_IMPLEMENT_MIXIN (TEST_TYPE_HAS_NORM)
+                         GNN_IMPLEMENT_MIXIN (TEST_TYPE_HAS_DROPOUT))
 
 static void test_both_class_init (TestBothClass *klass) {}
 static void test_both_init (TestBoth *self)
@@ -104,7 +82,7 @@ static void test_both_sub_init (TestBothSub *self) {}
 G_DECLARE_DERIVABLE_TYPE (TestConfigOnly, test_config_only, TEST, CONFIG_ONLY, GnnModule)
 struct _TestConfigOnlyClass { GnnModuleClass parent_class; };
 G_DEFINE_TYPE_WITH_CODE (TestConfigOnly, test_config_only, GNN_TYPE_MODULE,
-                         G_IMPLEMENT_INTERFACE (TEST_TYPE_HAS_CONFIG, test_both_config_iface))
+                         GNN_IMPLEMENT_MIXIN (TEST_TYPE_HAS_CONFIG))
 static void test_config_only_class_init (TestConfigOnlyClass *klass) {}
 static void test_config_only_init (TestConfigOnly *self) {}
 
@@ -112,7 +90,7 @@ static void test_config_only_init (TestConfigOnly *self) {}
 G_DECLARE_FINAL_TYPE (TestConfigThenNorm, test_config_then_norm, TEST, CONFIG_THEN_NORM, TestConfigOnly)
 struct _TestConfigThenNorm { TestConfigOnly parent_instance; };
 G_DEFINE_FINAL_TYPE_WITH_CODE (TestConfigThenNorm, test_config_then_norm, TEST_TYPE_CONFIG_ONLY,
-                               G_IMPLEMENT_INTERFACE (TEST_TYPE_HAS_NORM, test_both_norm_iface))
+                               GNN_IMPLEMENT_MIXIN (TEST_TYPE_HAS_NORM))
 static void test_config_then_norm_class_init (TestConfigThenNormClass *klass) {}
 static void test_config_then_norm_init (TestConfigThenNorm *self) {}
 

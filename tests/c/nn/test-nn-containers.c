@@ -119,7 +119,7 @@ test_sequential_append_insert_pop (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  gnn_sequential_append (seq, tanh);
+  g_assert_true (gnn_sequential_append (seq, tanh, NULL));
   g_assert_true (gnn_sequential_insert (seq, 1, sig, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (gnn_sequential_get_length (seq), ==, 5);

@@ -1,0 +1,166 @@
+/* gnn-module-lookup.c: dotted-path lookups (get_submodule, get_parameter,
+ * get_buffer)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "module/gnn-module-private.h"
+
+/* get_submodule's walk; @path_len bytes of @path. */
+static GnnModule *
+lookup_submodule (GnnModule  *self,
+                  const char *path,
+                  gsize       path_len,
+                  GError    **error)
+{
+  g_autofree char *copy = g_strndup (path, path_len);
+  g_auto(GStrv) atoms = NULL;
+  GnnModule *mod = self;
+
+  if (path_len == 0)
+    return self;
+  atoms = g_strsplit (copy, ".", -1);
+  for (guint i = 0; atoms[i] != NULL; i++)
+    {
+      GnnModulePrivate *priv = gnn_module_priv (mod);
+      GObject *child;
+
+      if (gnn_module_find_kind (priv, atoms[i]) == GNN_MAP_NONE)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+                       "%s has no attribute `%s`", gnn_module_get_name (mod), atoms[i]);
+          return NULL;
+        }
+      child = gnn_module_get_child (mod, atoms[i], NULL);
+      if (child == NULL || !GNN_IS_MODULE (child))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                       "`%s` is not an nn.Module", atoms[i]);
+          return NULL;
+        }
+      mod = GNN_MODULE (child);
+    }
+  return mod;
+}
+
+/**
+ * gnn_module_get_submodule:
+ * @self: a module
+ * @path: a dotted path such as `"encoder.layers.0"`; `""` is @self
+ * @error: return location for a #GError
+ *
+ * Finds the module at @path, like `get_submodule`.
+ *
+ * Returns: (transfer none): the module, or %NULL with @error set
+ *   ("GnnNet has no attribute `x`", "`x` is not an nn.Module")
+ *
+ * Since: 1.0
+ */
+GnnModule *
+gnn_module_get_submodule (GnnModule  *self,
+                          const char *path,
+                          GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return lookup_submodule (self, path, strlen (path), error);
+}
+
+/* Splits @path at its last dot into the owning module and the last atom. */
+static GnnModule *
+lookup_owner (GnnModule   *self,
+              const char  *path,
+              const char **last,
+              GError     **error)
+{
+  const char *dot = strrchr (path, '.');
+  GnnModule *mod;
+
+  mod = lookup_submodule (self, path, dot != NULL ? (gsize) (dot - path) : 0, error);
+  *last = dot != NULL ? dot + 1 : path;
+  if (mod != NULL && gnn_module_find_kind (gnn_module_priv (mod), *last) == GNN_MAP_NONE)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+                   "%s has no attribute `%s`", gnn_module_get_name (mod), *last);
+      return NULL;
+    }
+  return mod;
+}
+
+/**
+ * gnn_module_get_parameter:
+ * @self: a module
+ * @path: a dotted path such as `"encoder.fc.weight"`
+ * @error: return location for a #GError
+ *
+ * Finds the parameter at @path, like `get_parameter`.
+ *
+ * Returns: (transfer none): the parameter, or %NULL with @error set
+ *   ("`x` is not an nn.Parameter" if @path names something else or an empty
+ *   slot)
+ *
+ * Since: 1.0
+ */
+GnnParameter *
+gnn_module_get_parameter (GnnModule  *self,
+                          const char *path,
+                          GError    **error)
+{
+  const char *last;
+  GnnModule *mod;
+  GObject *child;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  mod = lookup_owner (self, path, &last, error);
+  if (mod == NULL)
+    return NULL;
+  child = gnn_module_get_child (mod, last, NULL);
+  if (child == NULL || !GNN_IS_PARAMETER (child))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "`%s` is not an nn.Parameter", last);
+      return NULL;
+    }
+  return GNN_PARAMETER (child);
+}
+
+/**
+ * gnn_module_get_buffer:
+ * @self: a module
+ * @path: a dotted path such as `"bn.running_mean"`
+ * @error: return location for a #GError
+ *
+ * Finds the buffer at @path, like `get_buffer`.
+ *
+ * Returns: (transfer none) (nullable): the buffer (%NULL for an empty
+ *   buffer slot), or %NULL with @error set ("`x` is not a buffer")
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_module_get_buffer (GnnModule  *self,
+                       const char *path,
+                       GError    **error)
+{
+  const char *last;
+  GnnModule *mod;
+  GnnMapEntry *entry;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  mod = lookup_owner (self, path, &last, error);
+  if (mod == NULL)
+    return NULL;
+  entry = gnn_ordered_map_lookup (&gnn_module_priv (mod)->maps[GNN_MAP_BUFFERS], last);
+  if (entry == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "`%s` is not a buffer", last);
+      return NULL;
+    }
+  return (GnnTensor *) entry->value;
+}
+

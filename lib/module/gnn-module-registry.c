@@ -1,0 +1,735 @@
+/* gnn-module-registry.c: the registry of GnnModule — three ordered maps
+ * (parameters, buffers, child modules) and the one way into them
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every registration goes through registry_validate(), which decides the map
+ * and runs the name, kind, slot and cycle checks once, in PyTorch's order,
+ * and then registry_put(), the unchecked insert that emits the signals.
+ */
+#include <string.h>
+
+#include "module/gnn-module-private.h"
+
+enum {
+  SIGNAL_CHILD_ADDED,
+  SIGNAL_CHILD_REMOVED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const char *const kind_words[GNN_N_MAPS] = { "parameter", "buffer", "module" };
+
+GnnMapKind
+gnn_module_find_kind (GnnModulePrivate *priv,
+                      const char       *name)
+{
+  for (int k = 0; k < GNN_N_MAPS; k++)
+    if (gnn_ordered_map_lookup (&priv->maps[k], name) != NULL)
+      return k;
+  return GNN_MAP_NONE;
+}
+
+/* The unchecked insert, the one place that changes the registry: puts
+ * @value (nullable) under @name in map @kind, removing @name from the other
+ * maps, then emits child-removed / child-added and the notify of @slot (the
+ * child slot named @name, or NULL). */
+static void
+registry_put (GnnModule  *self,
+              GnnMapKind  kind,
+              const char *name,
+              GObject    *value,
+              GParamSpec *slot)
+{
+  GnnModulePrivate *priv = gnn_module_priv (self);
+  g_autoptr(GObject) old = NULL;
+  g_autofree char *key = g_strdup (name);   /* @name may be an entry's own */
+  GnnMapKind old_kind = kind;
+  GObject *replaced;
+
+  /* A name lives in at most one map, so at most one steal finds it. */
+  for (int k = 0; k < GNN_N_MAPS; k++)
+    {
+      gboolean found;
+      GObject *stolen;
+
+      if (k == (int) kind)
+        continue;
+      stolen = gnn_ordered_map_steal (&priv->maps[k], key, &found);
+      if (found)
+        {
+          g_assert (old == NULL);
+          old = stolen;
+          old_kind = k;
+        }
+    }
+  if (kind != GNN_MAP_BUFFERS && priv->non_persistent != NULL)
+    g_hash_table_remove (priv->non_persistent, key);
+  if (kind == GNN_MAP_MODULES && value != NULL)
+    gnn_module_priv (GNN_MODULE (value))->n_parents++;
+  replaced = gnn_ordered_map_put (&priv->maps[kind], key, value);
+  if (replaced != NULL)
+    {
+      g_assert (old == NULL);
+      old = replaced;
+    }
+  if (old_kind == GNN_MAP_MODULES && old != NULL)
+    gnn_module_priv (GNN_MODULE (old))->n_parents--;
+
+  if (old == value)
+    return;
+  if (old != NULL)
+    g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
+  if (value != NULL)
+    g_signal_emit (self, signals[SIGNAL_CHILD_ADDED], 0, key, value);
+  if (slot != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), slot);
+}
+
+/* PyTorch lets a module contain itself and then overflows the stack in
+ * state_dict() or repr(); Gnn refuses the cycle up front. The walk uses an
+ * explicit stack: the tree may be arbitrarily deep. */
+gboolean
+gnn_module_registry_check_no_cycle (GnnModule  *self,
+                                    const char *name,
+                                    GnnModule  *child,
+                                    GError    **error)
+{
+  g_autoptr(GHashTable) visited = NULL;
+  g_autoptr(GPtrArray) stack = NULL;
+
+  if (child == NULL)
+    return TRUE;
+  /* Only a module that is some module's child can be below @child; and a
+   * leaf (the common case: a layer) reaches only itself. Both keep building
+   * a tree bottom-up linear. */
+  if (child != self && (gnn_module_priv (self)->n_parents == 0 ||
+                        gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0))
+    return TRUE;
+  visited = g_hash_table_new (NULL, NULL);
+  stack = g_ptr_array_new ();
+  g_ptr_array_add (stack, child);
+  while (stack->len > 0)
+    {
+      GnnModule *module = g_ptr_array_steal_index_fast (stack, stack->len - 1);
+      GPtrArray *entries;
+
+      if (module == self)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "cannot assign '%s' as child module '%s': it contains this module "
+                       "(a cycle)", G_OBJECT_TYPE_NAME (child), name);
+          return FALSE;
+        }
+      if (!g_hash_table_add (visited, module))
+        continue;
+      entries = gnn_module_priv (module)->maps[GNN_MAP_MODULES].entries;
+      for (guint i = 0; i < entries->len; i++)
+        {
+          GnnMapEntry *entry = g_ptr_array_index (entries, i);
+          if (entry->value != NULL)
+            g_ptr_array_add (stack, entry->value);
+        }
+    }
+  return TRUE;
+}
+
+/* The name rules of register_parameter / register_buffer / add_module, in
+ * PyTorch's order (add_module checks "already exists" first). @current: the
+ * map holding @name; @property: the property named @name (nullable). */
+static gboolean
+check_name (const char  *name,
+            GnnMapKind   kind,
+            GnnMapKind   current,
+            GParamSpec  *property,
+            GError     **error)
+{
+  gboolean taken = (current != GNN_MAP_NONE && current != kind) ||
+                   gnn_module_property_is_plain (property);
+
+  if (kind == GNN_MAP_MODULES && taken)
+    goto taken;
+  if (strchr (name, '.') != NULL)
+    {
+      if (kind == GNN_MAP_MODULES)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
+                     "module name can't contain \".\", got: %s", name);
+      else
+        g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
+                     "%s name can't contain \".\"", kind_words[kind]);
+      return FALSE;
+    }
+  if (name[0] == '\0')
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
+                   "%s name can't be empty string \"\"", kind_words[kind]);
+      return FALSE;
+    }
+  if (!taken)
+    return TRUE;
+taken:
+  g_set_error (error, GNN_ERROR, GNN_ERROR_NAME, "attribute '%s' already exists", name);
+  return FALSE;
+}
+
+/* register_*'s type check: @value (nullable) must be of map @kind's type. */
+static gboolean
+check_value_type (GObject     *value,
+                  GnnMapKind   kind,
+                  const char  *name,
+                  GError     **error)
+{
+  if (value == NULL)
+    return TRUE;
+  if (kind == GNN_MAP_MODULES && !GNN_IS_MODULE (value))
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                 "%s is not a Module subclass", G_OBJECT_TYPE_NAME (value));
+  else if (kind == GNN_MAP_PARAMETERS && !GNN_IS_PARAMETER (value))
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                 "cannot assign '%s' object to parameter '%s' (GnnParameter or NULL required)",
+                 G_OBJECT_TYPE_NAME (value), name);
+  else if (kind == GNN_MAP_BUFFERS && !GNN_IS_TENSOR (value))
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                 "cannot assign '%s' object to buffer '%s' (GnnTensor or NULL required)",
+                 G_OBJECT_TYPE_NAME (value), name);
+  else
+    return TRUE;
+  return FALSE;
+}
+
+/* @value (nullable) must fit the declared slot @slot (nullable). */
+static gboolean
+check_slot_type (GnnModule   *self,
+                 const char  *name,
+                 GObject     *value,
+                 GParamSpec  *slot,
+                 GError     **error)
+{
+  if (value == NULL || slot == NULL || g_type_is_a (G_OBJECT_TYPE (value), slot->value_type))
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+               "cannot assign '%s' as child slot '%s' of '%s' (%s or NULL expected)",
+               G_OBJECT_TYPE_NAME (value), name, gnn_module_get_name (self),
+               g_type_name (slot->value_type));
+  return FALSE;
+}
+
+/* PyTorch's "cannot assign '<type>' as parameter '<name>' (... or None
+ * expected)" for a value of the wrong kind into a registered name. */
+static gboolean
+wrong_kind_error (GObject    *value,
+                  const char *what,
+                  const char *name,
+                  const char *expected,
+                  GError    **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+               "cannot assign '%s' as %s '%s' (%s or NULL expected)",
+               G_OBJECT_TYPE_NAME (value), what, name, expected);
+  return FALSE;
+}
+
+/* Module.__setattr__'s choice of map for @value (nullable) under a name held
+ * by map @current, or GNN_MAP_NONE if it is not a child at all. */
+static GnnMapKind
+sort_value (GObject    *value,
+            GnnMapKind  current,
+            GParamSpec *slot)
+{
+  if (value != NULL && GNN_IS_PARAMETER (value))
+    return GNN_MAP_PARAMETERS;
+  if (value != NULL && GNN_IS_MODULE (value))
+    return GNN_MAP_MODULES;
+  if (current != GNN_MAP_NONE)
+    return current;
+  return slot != NULL ? gnn_module_slot_kind (slot) : GNN_MAP_NONE;
+}
+
+/* The one validation of a registration. @request is the map the caller
+ * asked for (register_*), or GNN_MAP_NONE for set_child, which sorts @value
+ * like Module.__setattr__. On success @kind and @slot say where it goes. */
+static gboolean
+registry_validate (GnnModule   *self,
+                   const char  *name,
+                   GObject     *value,
+                   GnnMapKind   request,
+                   GnnMapKind  *kind,
+                   GParamSpec **slot,
+                   GError     **error)
+{
+  GnnMapKind current = gnn_module_find_kind (gnn_module_priv (self), name);
+  GParamSpec *property = gnn_module_find_property (self, name);
+
+  *slot = gnn_module_property_as_slot (property, name);
+  *kind = request;
+  if (request == GNN_MAP_NONE)
+    {
+      /* PyTorch's messages come first where PyTorch has one. */
+      if (value != NULL && current == GNN_MAP_PARAMETERS && !GNN_IS_PARAMETER (value))
+        return wrong_kind_error (value, "parameter", name, "GnnParameter", error);
+      if (value != NULL && current == GNN_MAP_MODULES && !GNN_IS_MODULE (value) &&
+          !GNN_IS_PARAMETER (value))   /* torch: a Parameter may replace a module */
+        return wrong_kind_error (value, "child module", name, "GnnModule", error);
+      if (!check_slot_type (self, name, value, *slot, error))
+        return FALSE;
+      *kind = sort_value (value, current, *slot);
+      if (*kind == GNN_MAP_NONE)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                       "cannot assign '%s' to new attribute '%s' of '%s': only a GnnParameter "
+                       "or a GnnModule registers a new child (use gnn_module_register_buffer() "
+                       "for buffers)", value != NULL ? G_OBJECT_TYPE_NAME (value) : "NULL",
+                       name, gnn_module_get_name (self));
+          return FALSE;
+        }
+      if (*kind == GNN_MAP_BUFFERS && value != NULL && !GNN_IS_TENSOR (value))
+        return wrong_kind_error (value, "buffer", name, "GnnTensor", error);
+      /* PyTorch removes a registered name from the other maps before
+       * registering it again, so only a new name meets the name rules. */
+      if (current == GNN_MAP_NONE && !check_name (name, *kind, current, property, error))
+        return FALSE;
+    }
+  else
+    {
+      if (request == GNN_MAP_MODULES && !check_value_type (value, request, name, error))
+        return FALSE;
+      if (!check_name (name, request, current, property, error))
+        return FALSE;
+      if (request != GNN_MAP_MODULES && !check_value_type (value, request, name, error))
+        return FALSE;
+      if (!check_slot_type (self, name, value, *slot, error))
+        return FALSE;
+    }
+  return *kind != GNN_MAP_MODULES ||
+         gnn_module_registry_check_no_cycle (self, name, (GnnModule *) value, error);
+}
+
+gboolean
+gnn_module_registry_insert (GnnModule   *self,
+                            GnnMapKind   kind,
+                            const char  *name,
+                            GObject     *value,
+                            GError     **error)
+{
+  GParamSpec *slot;
+
+  if (!registry_validate (self, name, value, kind, &kind, &slot, error))
+    return FALSE;
+  registry_put (self, kind, name, value, slot);
+  return TRUE;
+}
+
+/**
+ * gnn_module_register_parameter:
+ * @self: a module
+ * @name: the parameter's name
+ * @parameter: (nullable): the parameter, or %NULL for an empty slot
+ * @error: return location for a #GError
+ *
+ * Registers @parameter under @name, like `register_parameter`. Replaces a
+ * parameter of the same name (keeping its position).
+ *
+ * Fails with %GNN_ERROR_NAME if @name contains a dot ("parameter name can't
+ * contain "."") or is empty, or if it is already a buffer, a child module or
+ * a (non-slot) property ("attribute 'x' already exists"); with
+ * %GNN_ERROR_TYPE if @parameter is not a [class@Gnn.Parameter] or does not
+ * fit a declared slot of that name.
+ *
+ * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_register_parameter (GnnModule    *self,
+                               const char   *name,
+                               GnnParameter *parameter,
+                               GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (parameter == NULL || G_IS_OBJECT (parameter), FALSE);
+
+  return gnn_module_registry_insert (self, GNN_MAP_PARAMETERS, name, (GObject *) parameter, error);
+}
+
+/**
+ * gnn_module_register_buffer:
+ * @self: a module
+ * @name: the buffer's name
+ * @tensor: (nullable): the tensor, or %NULL for an empty slot
+ * @persistent: whether the buffer is part of [method@Gnn.Module.state_dict]
+ * @error: return location for a #GError
+ *
+ * Registers @tensor as a buffer (state that is not trained, such as running
+ * statistics), like `register_buffer`. Replaces a buffer of the same name
+ * (keeping its position) and sets its persistence.
+ *
+ * Fails like [method@Gnn.Module.register_parameter] ("buffer name can't
+ * contain "."", "buffer name can't be empty string """, "attribute 'x'
+ * already exists").
+ *
+ * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_register_buffer (GnnModule  *self,
+                            const char *name,
+                            GnnTensor  *tensor,
+                            gboolean    persistent,
+                            GError    **error)
+{
+  GnnModulePrivate *priv;
+  GParamSpec *slot;
+  GnnMapKind kind;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (tensor == NULL || G_IS_OBJECT (tensor), FALSE);
+  priv = gnn_module_priv (self);
+
+  if (!registry_validate (self, name, (GObject *) tensor, GNN_MAP_BUFFERS, &kind, &slot, error))
+    return FALSE;
+  if (persistent)
+    {
+      if (priv->non_persistent != NULL)
+        g_hash_table_remove (priv->non_persistent, name);
+    }
+  else
+    {
+      if (priv->non_persistent == NULL)
+        priv->non_persistent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_add (priv->non_persistent, g_strdup (name));
+    }
+  registry_put (self, kind, name, (GObject *) tensor, slot);
+  return TRUE;
+}
+
+/**
+ * gnn_module_register_module:
+ * @self: a module
+ * @name: the child's name
+ * @module: (nullable): the child, or %NULL for an empty slot
+ * @error: return location for a #GError
+ *
+ * Registers @module as a child, like `add_module`. Replaces a child of the
+ * same name (keeping its position). A module may be the child of several
+ * parents; traversals visit it once.
+ *
+ * Fails with %GNN_ERROR_TYPE if @module is not a [class@Gnn.Module] ("X is
+ * not a Module subclass") or does not fit a declared slot of that name; with
+ * %GNN_ERROR_NAME if @name is already a parameter, buffer or property,
+ * contains a dot or is empty; with %GNN_ERROR_INVALID_ARGUMENT if @module
+ * is @self or contains it (PyTorch accepts such a cycle and then overflows
+ * the stack in `state_dict()`).
+ *
+ * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_register_module (GnnModule  *self,
+                            const char *name,
+                            GnnModule  *module,
+                            GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (module == NULL || G_IS_OBJECT (module), FALSE);
+
+  return gnn_module_registry_insert (self, GNN_MAP_MODULES, name, (GObject *) module, error);
+}
+
+/**
+ * gnn_module_set_child:
+ * @self: a module
+ * @name: the child's name
+ * @value: (nullable): a [class@Gnn.Module], a [class@Gnn.Tensor] or %NULL
+ * @error: return location for a #GError
+ *
+ * Assigns @value to @name, sorting it like PyTorch's `Module.__setattr__`
+ * (Python's `self.name = value`):
+ *
+ * - a [class@Gnn.Parameter] becomes a parameter, a [class@Gnn.Module] a child
+ *   module; @name is removed from the other maps;
+ * - into an existing parameter or module slot, anything but a value of that
+ *   kind or %NULL fails ("cannot assign 'GnnTensor' as parameter 'w'
+ *   (GnnParameter or NULL expected)") and changes nothing;
+ * - into an existing buffer, a tensor or %NULL replaces the value and keeps
+ *   its persistence;
+ * - %NULL keeps the slot, empty (PyTorch's `None`);
+ * - into a declared child slot (see
+ *   [method@Gnn.ModuleClass.install_child_slot]) the value must fit the
+ *   slot's type; a tensor or %NULL goes to the slot's kind of map (a tensor
+ *   slot is a persistent buffer).
+ *
+ * PyTorch stores anything else (a plain tensor or `None` under a new name)
+ * as an ordinary instance attribute, which is not a child. A C object has no
+ * instance dictionary, so here that is a %GNN_ERROR_TYPE error; register a
+ * new buffer with [method@Gnn.Module.register_buffer]. (The Python override
+ * keeps such values in the Python object's `__dict__`, as PyTorch does.)
+ *
+ * Returns: %TRUE on success; on failure nothing changes
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_set_child (GnnModule  *self,
+                      const char *name,
+                      GObject    *value,
+                      GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (value == NULL || G_IS_OBJECT (value), FALSE);
+
+  return gnn_module_registry_insert (self, GNN_MAP_NONE, name, value, error);
+}
+
+static void
+set_no_attribute_error (GnnModule  *self,
+                        const char *name,
+                        GError    **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+               "'%s' object has no attribute '%s'", gnn_module_get_name (self), name);
+}
+
+/**
+ * gnn_module_get_child:
+ * @self: a module
+ * @name: the child's name
+ * @error: return location for a #GError
+ *
+ * Looks @name up in the parameters, then the buffers, then the child
+ * modules (PyTorch's `Module.__getattr__`).
+ *
+ * Returns: (transfer none) (nullable): the child, or %NULL for an empty
+ *   slot; %NULL with @error set (%GNN_ERROR_KEY, "'GnnNet' object has no
+ *   attribute 'x'") if @name is not registered
+ *
+ * Since: 1.0
+ */
+GObject *
+gnn_module_get_child (GnnModule  *self,
+                      const char *name,
+                      GError    **error)
+{
+  GnnModulePrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  priv = gnn_module_priv (self);
+
+  for (int k = 0; k < GNN_N_MAPS; k++)
+    {
+      GnnMapEntry *entry = gnn_ordered_map_lookup (&priv->maps[k], name);
+      if (entry != NULL)
+        return entry->value;
+    }
+  set_no_attribute_error (self, name, error);
+  return NULL;
+}
+
+/**
+ * gnn_module_has_child:
+ * @self: a module
+ * @name: a name
+ *
+ * Tells whether @name is registered (as a parameter, buffer or child
+ * module), even as an empty slot.
+ *
+ * Returns: %TRUE if @name is registered
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_has_child (GnnModule  *self,
+                      const char *name)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  return gnn_module_find_kind (gnn_module_priv (self), name) != GNN_MAP_NONE;
+}
+
+gboolean
+gnn_module_registry_remove (GnnModule  *self,
+                            const char *name,
+                            GObject   **value,
+                            GError    **error)
+{
+  GnnModulePrivate *priv = gnn_module_priv (self);
+  g_autoptr(GObject) old = NULL;
+  g_autofree char *key = NULL;
+  GnnMapKind kind = gnn_module_find_kind (priv, name);
+  GParamSpec *slot;
+  gboolean found;
+
+  if (kind == GNN_MAP_NONE)
+    {
+      set_no_attribute_error (self, name, error);
+      return FALSE;
+    }
+  key = g_strdup (name);   /* @name may be the entry's own */
+  old = gnn_ordered_map_steal (&priv->maps[kind], key, &found);
+  if (kind == GNN_MAP_MODULES && old != NULL)
+    gnn_module_priv (GNN_MODULE (old))->n_parents--;
+  if (priv->non_persistent != NULL)
+    g_hash_table_remove (priv->non_persistent, key);
+  if (old != NULL)
+    g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
+  slot = gnn_module_property_as_slot (gnn_module_find_property (self, key), key);
+  if (slot != NULL && old != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), slot);
+  if (value != NULL)
+    *value = g_steal_pointer (&old);
+  return TRUE;
+}
+
+/**
+ * gnn_module_delete_child:
+ * @self: a module
+ * @name: the child's name
+ * @error: return location for a #GError
+ *
+ * Removes @name from whichever map holds it (PyTorch's `del self.name`).
+ * Emits [signal@Gnn.Module::child-removed] if it held a value.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_KEY) if @name is not
+ *   registered
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_delete_child (GnnModule  *self,
+                         const char *name,
+                         GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  return gnn_module_registry_remove (self, name, NULL, error);
+}
+
+/**
+ * gnn_module_is_buffer_persistent:
+ * @self: a module
+ * @name: a buffer name
+ *
+ * Tells whether the buffer @name is part of the state dict.
+ *
+ * Returns: %TRUE if @name is a persistent buffer, %FALSE if it is not a
+ *   buffer or not persistent
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_is_buffer_persistent (GnnModule  *self,
+                                 const char *name)
+{
+  GnnModulePrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  priv = gnn_module_priv (self);
+
+  return gnn_ordered_map_lookup (&priv->maps[GNN_MAP_BUFFERS], name) != NULL &&
+         (priv->non_persistent == NULL || !g_hash_table_contains (priv->non_persistent, name));
+}
+
+GPtrArray *
+gnn_module_registry_entries (GnnModule  *self,
+                             GnnMapKind  kind)
+{
+  return gnn_module_priv (self)->maps[kind].entries;
+}
+
+GnnMapEntry *
+gnn_module_registry_lookup (GnnModule  *self,
+                            GnnMapKind  kind,
+                            const char *name)
+{
+  return gnn_ordered_map_lookup (&gnn_module_priv (self)->maps[kind], name);
+}
+
+/* Values released by a dispose on this thread, or NULL outside one: the
+ * outermost dispose drops them one by one, so a child's dispose adds its own
+ * children here instead of recursing (a 100,000-deep chain finalizes in a
+ * loop). */
+#if defined(__GNUC__) && defined(__ELF__)
+static _Thread_local GPtrArray *release_queue __attribute__ ((tls_model ("initial-exec")));
+#else
+static _Thread_local GPtrArray *release_queue;
+#endif
+
+void
+gnn_module_registry_dispose (GnnModule *self)
+{
+  GnnModulePrivate *priv = gnn_module_priv (self);
+  GPtrArray *modules = priv->maps[GNN_MAP_MODULES].entries;
+  gboolean outermost;
+
+  /* Keep the maps so a late access after dispose still finds a registry.
+   * Tensors go with the reset: they hold no modules. */
+  gnn_ordered_map_reset (&priv->maps[GNN_MAP_PARAMETERS]);
+  gnn_ordered_map_reset (&priv->maps[GNN_MAP_BUFFERS]);
+  if (modules == NULL || modules->len == 0)
+    return;
+  outermost = release_queue == NULL;
+  if (outermost)
+    release_queue = g_ptr_array_new ();
+  for (guint i = 0; i < modules->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (modules, i);
+
+      if (entry->value == NULL)
+        continue;
+      gnn_module_priv (GNN_MODULE (entry->value))->n_parents--;
+      g_ptr_array_add (release_queue, g_steal_pointer (&entry->value));
+    }
+  gnn_ordered_map_reset (&priv->maps[GNN_MAP_MODULES]);
+  if (!outermost)
+    return;
+  /* The queue grows while it drains: a released child queues its own. */
+  for (guint i = 0; i < release_queue->len; i++)
+    g_object_unref (g_ptr_array_index (release_queue, i));
+  g_clear_pointer (&release_queue, g_ptr_array_unref);
+}
+
+void
+gnn_module_registry_class_init (GnnModuleClass *klass)
+{
+  /**
+   * GnnModule::child-added:
+   * @self: the module
+   * @name: the child's name
+   * @child: the parameter, buffer or module now registered under @name
+   *
+   * Emitted after a value is registered (a new name, or a new value for an
+   * existing name). Not emitted for empty (%NULL) slots.
+   *
+   * Since: 1.0
+   */
+  signals[SIGNAL_CHILD_ADDED] =
+    g_signal_new ("child-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_OBJECT);
+
+  /**
+   * GnnModule::child-removed:
+   * @self: the module
+   * @name: the child's name
+   * @child: the value that was registered under @name
+   *
+   * Emitted after a value leaves the registry (deleted, replaced, or moved
+   * out by a value of another kind).
+   *
+   * Since: 1.0
+   */
+  signals[SIGNAL_CHILD_REMOVED] =
+    g_signal_new ("child-removed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_OBJECT);
+}

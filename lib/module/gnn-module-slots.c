@@ -1,0 +1,215 @@
+/* gnn-module-slots.c: child slots, GObject properties whose values live in
+ * the module registry
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A class that installs slots has its set_property/get_property taken over
+ * by a dispatcher: slot pspecs (marked with qdata) go to the registry, every
+ * other pspec to the class's own functions, remembered per class.
+ */
+#include <string.h>
+
+#include "module/gnn-module-private.h"
+#include "core/gnn-fork-private.h"
+
+/* Per class that installed slots. */
+typedef struct
+{
+  GObjectSetPropertyFunc own_set;
+  GObjectGetPropertyFunc own_get;
+  guint                  n_slots;   /* slot property ids are per class */
+  gint                   wrapped;   /* atomic: own functions re-checked */
+} SlotClassInfo;
+
+/* Slot ids start high so they never meet a class's own PROP_* ids (the
+ * dispatcher routes by pspec, so ids only need to be distinct per class). */
+#define SLOT_ID_BASE (1u << 20)
+
+GNN_FORK_SAFE_MUTEX (slot_lock);
+
+G_DEFINE_QUARK (gnn-module-slot-class-info, slot_class_info)
+G_DEFINE_QUARK (gnn-module-slot-name, slot_name)
+
+static void
+slot_dispatch_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  const char *slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
+  SlotClassInfo *info;
+
+  if (slot != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!gnn_module_set_child (GNN_MODULE (object), slot,
+                                 g_value_get_object (value), &error))
+        g_warning ("%s", error->message);
+      return;
+    }
+  info = g_type_get_qdata (pspec->owner_type, slot_class_info_quark ());
+  if (info != NULL && info->own_set != NULL)
+    info->own_set (object, prop_id, value, pspec);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+slot_dispatch_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  const char *slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
+  SlotClassInfo *info;
+
+  if (slot != NULL)
+    {
+      GnnModule *self = GNN_MODULE (object);
+
+      g_value_set_object (value, gnn_module_has_child (self, slot)
+                                 ? gnn_module_get_child (self, slot, NULL) : NULL);
+      return;
+    }
+  info = g_type_get_qdata (pspec->owner_type, slot_class_info_quark ());
+  if (info != NULL && info->own_get != NULL)
+    info->own_get (object, prop_id, value, pspec);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+/* Takes over the class's property functions, remembering its own ones.
+ * Called with slot_lock held. */
+static void
+slot_class_take_over (GObjectClass  *object_class,
+                      SlotClassInfo *info)
+{
+  if (object_class->set_property != slot_dispatch_set_property)
+    {
+      info->own_set = object_class->set_property;
+      object_class->set_property = slot_dispatch_set_property;
+    }
+  if (object_class->get_property != slot_dispatch_get_property)
+    {
+      info->own_get = object_class->get_property;
+      object_class->get_property = slot_dispatch_get_property;
+    }
+}
+
+/**
+ * gnn_module_class_install_child_slot:
+ * @klass: the class being initialized
+ * @name: the child's name, a valid GObject property name
+ * @child_type: the slot's value type: a [class@Gnn.Module] type, a
+ *   [class@Gnn.Parameter] type, or a [class@Gnn.Tensor] type (a buffer)
+ *
+ * Declares a child slot as a read-write object property of @klass, to call
+ * once per slot in class_init (like
+ * `gtk_widget_class_bind_template_child()`).
+ *
+ * `g_object_set (net, "fc1", linear, NULL)` registers the value through
+ * [method@Gnn.Module.set_child] (a tensor into a tensor slot becomes a
+ * persistent buffer; %NULL keeps an empty slot), `g_object_get` reads the
+ * registry, `notify::fc1` is emitted whenever the registered value changes
+ * (by whatever means), and the slot is listed by
+ * g_object_class_list_properties(). Nothing is stored in the instance
+ * struct. The class keeps its own `set_property`/`get_property` for its
+ * other properties and may assign them before or after this call. A value
+ * the registry rejects through a property set is reported with g_warning();
+ * use [method@Gnn.Module.set_child] to get a #GError instead.
+ *
+ * Since: 1.0
+ */
+void
+gnn_module_class_install_child_slot (GnnModuleClass *klass,
+                                     const char     *name,
+                                     GType           child_type)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GType class_type = G_OBJECT_CLASS_TYPE (klass);
+  SlotClassInfo *info;
+  GParamSpec *pspec;
+  guint prop_id;
+
+  g_return_if_fail (GNN_IS_MODULE_CLASS (klass));
+  g_return_if_fail (name != NULL && g_param_spec_is_valid_name (name));
+  g_return_if_fail (g_type_is_a (child_type, GNN_TYPE_MODULE) ||
+                    g_type_is_a (child_type, GNN_TYPE_TENSOR));
+
+  g_mutex_lock (&slot_lock);
+  info = g_type_get_qdata (class_type, slot_class_info_quark ());
+  if (info == NULL)
+    {
+      info = g_new0 (SlotClassInfo, 1);   /* lives as long as the type */
+      g_type_set_qdata (class_type, slot_class_info_quark (), info);
+    }
+  slot_class_take_over (object_class, info);
+  prop_id = SLOT_ID_BASE + info->n_slots++;
+  g_mutex_unlock (&slot_lock);
+
+  pspec = g_param_spec_object (name, NULL, NULL, child_type,
+                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                               G_PARAM_STATIC_NICK | G_PARAM_STATIC_BLURB);
+  g_param_spec_set_qdata_full (pspec, slot_name_quark (), g_strdup (name), g_free);
+  g_object_class_install_property (object_class, prop_id, pspec);
+}
+
+/* A class may have assigned its own set_property/get_property after
+ * installing slots, so take over again at its first instance. */
+void
+gnn_module_wrap_slot_classes (GType final_type)
+{
+  for (GType t = final_type; t != GNN_TYPE_MODULE && t != 0; t = g_type_parent (t))
+    {
+      SlotClassInfo *info = g_type_get_qdata (t, slot_class_info_quark ());
+
+      if (info == NULL || g_atomic_int_get (&info->wrapped))
+        continue;
+      g_mutex_lock (&slot_lock);
+      if (!info->wrapped)
+        {
+          slot_class_take_over (g_type_class_peek (t), info);
+          g_atomic_int_set (&info->wrapped, TRUE);
+        }
+      g_mutex_unlock (&slot_lock);
+    }
+}
+
+GParamSpec *
+gnn_module_find_property (GnnModule  *self,
+                          const char *name)
+{
+  if (!g_ascii_isalpha (name[0]))
+    return NULL;
+  return g_object_class_find_property (gnn_module_priv (self)->final_class, name);
+}
+
+GParamSpec *
+gnn_module_property_as_slot (GParamSpec *pspec,
+                             const char *name)
+{
+  const char *slot;
+
+  if (pspec == NULL)
+    return NULL;
+  slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
+  return slot != NULL && strcmp (slot, name) == 0 ? pspec : NULL;
+}
+
+/* PyTorch's `hasattr (self, name)` for a name outside the registry. */
+gboolean
+gnn_module_property_is_plain (GParamSpec *pspec)
+{
+  return pspec != NULL && g_param_spec_get_qdata (pspec, slot_name_quark ()) == NULL;
+}
+
+GnnMapKind
+gnn_module_slot_kind (GParamSpec *slot)
+{
+  if (g_type_is_a (slot->value_type, GNN_TYPE_MODULE))
+    return GNN_MAP_MODULES;
+  if (g_type_is_a (slot->value_type, GNN_TYPE_PARAMETER))
+    return GNN_MAP_PARAMETERS;
+  return GNN_MAP_BUFFERS;
+}

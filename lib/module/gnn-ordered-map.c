@@ -1,0 +1,115 @@
+/* gnn-ordered-map.c: the insertion-ordered name → object map of the module
+ * registry
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "module/gnn-ordered-map-private.h"
+
+/* Most maps hold a handful of names (Linear: weight, bias), where a scan
+ * beats hashing and a hash table per map per module is most of the cost of
+ * creating one; the index is built once a map reaches this size. */
+#define ORDERED_MAP_INDEX_MIN 8
+
+static void
+map_entry_free (gpointer data)
+{
+  GnnMapEntry *entry = data;
+
+  g_free (entry->name);
+  g_clear_object (&entry->value);
+  g_free (entry);
+}
+
+void
+gnn_ordered_map_init (GnnOrderedMap *map)
+{
+  map->entries = g_ptr_array_new_with_free_func (map_entry_free);
+  map->index = NULL;
+}
+
+void
+gnn_ordered_map_clear (GnnOrderedMap *map)
+{
+  g_clear_pointer (&map->index, g_hash_table_unref);
+  g_clear_pointer (&map->entries, g_ptr_array_unref);
+}
+
+void
+gnn_ordered_map_reset (GnnOrderedMap *map)
+{
+  if (map->entries == NULL)
+    return;
+  if (map->index != NULL)
+    g_hash_table_remove_all (map->index);
+  g_ptr_array_set_size (map->entries, 0);
+}
+
+GnnMapEntry *
+gnn_ordered_map_lookup (GnnOrderedMap *map,
+                        const char    *name)
+{
+  if (map->index != NULL)
+    return g_hash_table_lookup (map->index, name);
+  if (map->entries == NULL)
+    return NULL;
+  for (guint i = 0; i < map->entries->len; i++)
+    {
+      GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
+
+      if (strcmp (entry->name, name) == 0)
+        return entry;
+    }
+  return NULL;
+}
+
+GObject *
+gnn_ordered_map_put (GnnOrderedMap *map,
+                     const char    *name,
+                     GObject       *value)
+{
+  GnnMapEntry *entry = gnn_ordered_map_lookup (map, name);
+  GObject *old;
+
+  if (entry != NULL)
+    {
+      old = g_steal_pointer (&entry->value);
+      entry->value = value != NULL ? g_object_ref (value) : NULL;
+      return old;
+    }
+  entry = g_new0 (GnnMapEntry, 1);
+  entry->name = g_strdup (name);
+  entry->value = value != NULL ? g_object_ref (value) : NULL;
+  g_ptr_array_add (map->entries, entry);
+  if (map->index != NULL)
+    g_hash_table_insert (map->index, entry->name, entry);
+  else if (map->entries->len >= ORDERED_MAP_INDEX_MIN)
+    {
+      map->index = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < map->entries->len; i++)
+        {
+          GnnMapEntry *e = g_ptr_array_index (map->entries, i);
+          g_hash_table_insert (map->index, e->name, e);
+        }
+    }
+  return NULL;
+}
+
+GObject *
+gnn_ordered_map_steal (GnnOrderedMap *map,
+                       const char    *name,
+                       gboolean      *found)
+{
+  GnnMapEntry *entry = gnn_ordered_map_lookup (map, name);
+  GObject *old;
+
+  *found = entry != NULL;
+  if (entry == NULL)
+    return NULL;
+  old = g_steal_pointer (&entry->value);
+  if (map->index != NULL)
+    g_hash_table_remove (map->index, entry->name);
+  g_ptr_array_remove (map->entries, entry);
+  return old;
+}
