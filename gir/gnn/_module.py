@@ -22,6 +22,14 @@ def _wrap_forward(func):
     return trampoline(func, lambda self, input: 'forward of %s' % type(self).__name__)
 
 
+def _checked_name(kind, name):
+    """C strings end at the first NUL: 'a\x00b' would be registered as 'a'."""
+    if isinstance(name, str) and '\x00' in name:
+        raise _gnn_error(Gnn.Error.NAME, "%s name can't contain a NUL character, got: %r"
+                         % (kind, name))
+    return name
+
+
 def _is_initialized(module):
     try:
         module.__grefcount__
@@ -106,6 +114,7 @@ class Module(Gnn.Module):
                 raise AttributeError('cannot assign %s before Module.__init__() call'
                                      % ('parameters' if isinstance(value, Gnn.Parameter)
                                         else 'module'))
+            _checked_name('module' if isinstance(value, _CModule) else 'parameter', name)
             if name in self.__dict__:
                 super().__delattr__(name)
             _CModule.set_child(self, name, value)
@@ -124,7 +133,7 @@ class Module(Gnn.Module):
                 self.set_property(pspec.name, value)
                 return
         if value is None or isinstance(value, Gnn.Tensor):
-            _CModule.set_child(self, name, value)
+            _CModule.set_child(self, _checked_name('attribute', name), value)
             return
         # Not a GObject: let the library word the error for a stand-in
         # object, then name the real type.
@@ -186,7 +195,7 @@ class Module(Gnn.Module):
                              "cannot assign '%s' object to parameter '%s' "
                              "(GnnParameter or NULL required)" % (_type_name(param), name))
         _check_attribute_free(self, name, name in self._names('parameters'))
-        _CModule.register_parameter(self, name, param)
+        _CModule.register_parameter(self, _checked_name('parameter', name), param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """Registers `tensor` (a Gnn.Tensor or None) as a buffer; a
@@ -198,7 +207,7 @@ class Module(Gnn.Module):
                              "cannot assign '%s' object to buffer '%s' "
                              "(GnnTensor or NULL required)" % (_type_name(tensor), name))
         _check_attribute_free(self, name, name in self._names('buffers'))
-        _CModule.register_buffer(self, name, tensor, persistent)
+        _CModule.register_buffer(self, _checked_name('buffer', name), tensor, persistent)
 
     def register_module(self, name, module):
         """Registers `module` (a Gnn.Module or None) as a child (add_module)."""
@@ -208,7 +217,7 @@ class Module(Gnn.Module):
         if not isinstance(name, str):
             raise TypeError('module name should be a string. Got %s' % type(name).__name__)
         _check_attribute_free(self, name, name in self._names('modules'))
-        _CModule.register_module(self, name, module)
+        _CModule.register_module(self, _checked_name('module', name), module)
 
     add_module = register_module
 

@@ -235,6 +235,20 @@ class TestAttributes(unittest.TestCase):
 
 
 class TestRegistration(unittest.TestCase):
+    def test_name_with_nul_is_refused(self):
+        # C names end at NUL: 'a\x00b' must not silently become 'a'.
+        net = Gnn.Sequential()
+        lin = Gnn.Linear(2, 2)
+        for register in (lambda: net.register_module('a\x00b', lin),
+                         lambda: net.add_module('a\x00b', lin),
+                         lambda: setattr(net, 'a\x00b', lin),
+                         lambda: net.register_buffer('a\x00b', Gnn.zeros(2)),
+                         lambda: net.register_parameter('a\x00b', lin.weight)):
+            with self.assertRaises(GLib.Error) as caught:
+                register()
+            self.assertIn('NUL', caught.exception.message)
+        self.assertEqual([n for n, _ in net.named_children()], [])
+
     def test_register_buffer_default_persistent(self):
         leaf = Leaf()
         leaf.register_buffer('extra', ones(1))
