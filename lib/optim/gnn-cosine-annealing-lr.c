@@ -82,14 +82,18 @@ gnn_cosine_annealing_lr_set_property (GObject      *object,
 
 /* The GObject range already refuses t_max < 1 on g_object_set; the C
  * constructor checks first so its caller gets a GError, not a warning. */
+/* The schedule works modulo 2 * t_max: keep that far from overflow. */
+#define T_MAX_LIMIT (G_MAXINT64 / 4)
+
 static gboolean
 check_t_max (gint64    t_max,
              GError  **error)
 {
-  if (t_max < 1)
+  if (t_max < 1 || t_max > T_MAX_LIMIT)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "CosineAnnealingLR: T_max must be a positive integer, got %" G_GINT64_FORMAT,
+                   "CosineAnnealingLR: T_max must be a positive integer below 2**61, got %"
+                   G_GINT64_FORMAT,
                    t_max);
       return FALSE;
     }
@@ -152,7 +156,7 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    * Since: 1.0
    */
   properties[PROP_T_MAX] =
-    g_param_spec_int64 ("t-max", NULL, NULL, 1, G_MAXINT64, 1,
+    g_param_spec_int64 ("t-max", NULL, NULL, 1, T_MAX_LIMIT, 1,
                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
   /**
    * GnnCosineAnnealingLR:eta-min:
