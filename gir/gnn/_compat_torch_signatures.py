@@ -289,12 +289,12 @@ def torch_init(name, base):
         parsed = _properties(name, args, dict(kwargs))
         if parsed is None:
             base.__init__(self, **kwargs)
-            _initable_init(self)
+            initable_init(self)
             return
         props, posts = parsed
         _check_writable(base, props)
         base.__init__(self, **props)
-        _initable_init(self)
+        initable_init(self)
         for func, value in posts:
             func(self, value)
     __init__.__signature__ = signature
@@ -302,7 +302,7 @@ def torch_init(name, base):
     return __init__
 
 
-def _initable_init(obj):
+def initable_init(obj):
     """PyGObject's constructor never calls GInitable.init: without this a
     construction the library refuses (Linear(2**40, 2**40)) would give an
     object with empty slots instead of raising the construction's error."""

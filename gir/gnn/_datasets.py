@@ -6,7 +6,8 @@
 
 import os
 
-from ._gi import Gnn, call_c, export
+from ._compat_torch_signatures import initable_init
+from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, override
 from ._data import Dataset
 
 _ROOTS = {'FashionMNIST': '/usr/share/datasets/fashion-mnist',
@@ -76,3 +77,18 @@ def _has_files(folder, train):
 
 FashionMNIST = export(_idx_dataset('FashionMNIST'))
 MNIST = export(_idx_dataset('MNIST'))
+
+
+class IdxDataset(Gnn.IdxDataset):
+    """Gnn.IdxDataset(images_path=..., labels_path=...): the files are read
+    at construction, and a bad file raises (PyGObject alone never runs
+    GInitable.init, which would leave an empty dataset)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init__(self, **kwargs):
+        Gnn.IdxDataset.__init__(self, **kwargs)
+        initable_init(self)
+
+
+IdxDataset = override(IdxDataset)

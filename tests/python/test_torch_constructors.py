@@ -41,7 +41,8 @@ class Layers(unittest.TestCase):
         from gi.repository import GLib
         for build in (lambda: Gnn.Linear(2**40, 2**40),
                       lambda: Gnn.Linear(in_features=2**40, out_features=2**40),
-                      lambda: Gnn.Conv2d(3, 4, 3, groups=2)):
+                      lambda: Gnn.Conv2d(3, 4, 3, groups=2),
+                      lambda: Gnn.IdxDataset(images_path='/nonexistent', labels_path='/x')):
             with self.assertRaises(GLib.Error):
                 build()
 
