@@ -64,4 +64,16 @@ void     gnn_default_collate_fill (GPtrArray *items, guint n_fields, guint f,
  * gnn_set_worker_fork_func() (fork() by default). */
 GPid gnn_worker_fork (void);
 
+/* --- tensors shared with spawned workers (gnn-shared-tensor.c) ----------- */
+
+/* A contiguous tensor in a memfd of its own (uninitialized). */
+GnnTensor *gnn_shared_tensor_new    (GnnDType dtype, const gint64 *shape, guint ndim,
+                                     GError **error);
+/* A new descriptor of a memfd holding @tensor's data from *@offset bytes
+ * on: its own memfd, or a packed snapshot. The caller closes it. */
+int        gnn_shared_tensor_dup_fd (GnnTensor *tensor, gsize *offset, GError **error);
+/* The worker's side: @fd mapped copy-on-write as a contiguous tensor. */
+GnnTensor *gnn_shared_tensor_map    (int fd, gsize offset, GnnDType dtype,
+                                     const gint64 *shape, guint ndim, GError **error);
+
 G_END_DECLS

@@ -30,7 +30,7 @@ struct _GnnIdxDataset
   char       *labels_path;
 };
 
-enum { PROP_0, PROP_IMAGES_PATH, PROP_LABELS_PATH, N_PROPS };
+enum { PROP_0, PROP_IMAGES_PATH, PROP_LABELS_PATH, PROP_IMAGES, PROP_LABELS, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 static void gnn_idx_dataset_initable_iface_init (GInitableIface *iface);
@@ -86,6 +86,8 @@ gnn_idx_dataset_get_property (GObject *object, guint prop_id, GValue *value, GPa
     {
     case PROP_IMAGES_PATH: g_value_set_string (value, self->images_path); break;
     case PROP_LABELS_PATH: g_value_set_string (value, self->labels_path); break;
+    case PROP_IMAGES: g_value_set_object (value, self->images); break;
+    case PROP_LABELS: g_value_set_object (value, self->labels); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -99,6 +101,8 @@ gnn_idx_dataset_set_property (GObject *object, guint prop_id, const GValue *valu
     {
     case PROP_IMAGES_PATH: g_free (self->images_path); self->images_path = g_value_dup_string (value); break;
     case PROP_LABELS_PATH: g_free (self->labels_path); self->labels_path = g_value_dup_string (value); break;
+    case PROP_IMAGES: g_set_object (&self->images, g_value_get_object (value)); break;
+    case PROP_LABELS: g_set_object (&self->labels, g_value_get_object (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -134,6 +138,29 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    */
   properties[PROP_LABELS_PATH] =
     g_param_spec_string ("labels-path", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnIdxDataset:images:
+   *
+   * The decoded images, a float32 tensor `[N, rows, cols]`. Given at
+   * construction (with #GnnIdxDataset:labels), the files are not read: this
+   * is how a spawned worker gets the parent's decoded data, mapped from
+   * its shared memory rather than decoded again.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_IMAGES] =
+    g_param_spec_object ("images", NULL, NULL, GNN_TYPE_TENSOR,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnIdxDataset:labels:
+   *
+   * The labels, an int64 tensor `[N]` (see #GnnIdxDataset:images).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LABELS] =
+    g_param_spec_object ("labels", NULL, NULL, GNN_TYPE_TENSOR,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -289,6 +316,38 @@ read_idx (const char  *path,
   return g_bytes_new_from_bytes (raw, header, expected);
 }
 
+/* Decoded tensors given as properties: the shapes and dtypes decoding makes
+ * (item views index them directly). */
+static gboolean
+check_decoded (GnnIdxDataset  *self,
+               GError        **error)
+{
+  GnnTensorPrivate *ip, *lp;
+
+  if (self->images == NULL || self->labels == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "IdxDataset: images and labels must be set together");
+      return FALSE;
+    }
+  ip = gnn_tensor_priv (self->images);
+  lp = gnn_tensor_priv (self->labels);
+  if (ip->dtype != GNN_DTYPE_F32 || ip->ndim != 3 || lp->dtype != GNN_DTYPE_I64 ||
+      lp->ndim != 1 || ip->shape[0] != lp->shape[0])
+    {
+      g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
+      g_autofree char *ls = gnn_shape_to_string (lp->shape, lp->ndim);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "IdxDataset: images must be float32 [N, rows, cols] and labels int64 [N], "
+                   "got %s %s and %s %s", gnn_dtype_get_name (ip->dtype), is,
+                   gnn_dtype_get_name (lp->dtype), ls);
+      return FALSE;
+    }
+  self->length = ip->shape[0];
+  return TRUE;
+}
+
 static gboolean
 gnn_idx_dataset_initable_init (GInitable     *initable,
                                GCancellable  *cancellable,
@@ -304,14 +363,14 @@ gnn_idx_dataset_initable_init (GInitable     *initable,
   gint64 *ldst;
   gsize n;
 
+  if (self->images != NULL || self->labels != NULL)
+    return check_decoded (self, error);
   if (images_path == NULL || labels_path == NULL)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                            "IdxDataset: images-path and labels-path must be set");
       return FALSE;
     }
-  if (self->images != NULL)
-    return TRUE;
   images = read_idx (images_path, 3, idims, error);
   if (images == NULL)
     return FALSE;
@@ -326,13 +385,16 @@ gnn_idx_dataset_initable_init (GInitable     *initable,
       return FALSE;
     }
 
-  images_t = gnn_tensor_new_contiguous (GNN_DTYPE_F32, idims, 3, FALSE);
+  /* In shared memory: spawned workers map it instead of decoding again. */
+  images_t = gnn_shared_tensor_new (GNN_DTYPE_F32, idims, 3, error);
+  labels_t = gnn_shared_tensor_new (GNN_DTYPE_I64, ldims, 1, error);
+  if (images_t == NULL || labels_t == NULL)
+    return FALSE;
   src = g_bytes_get_data (images, &n);
   dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (images_t));
   for (gsize i = 0; i < n; i++)
     dst[i] = (float) src[i] * (1.0f / 255.0f);
 
-  labels_t = gnn_tensor_new_contiguous (GNN_DTYPE_I64, ldims, 1, FALSE);
   src = g_bytes_get_data (labels, &n);
   ldst = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (labels_t));
   for (gsize i = 0; i < n; i++)

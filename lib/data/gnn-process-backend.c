@@ -362,11 +362,13 @@ static GError *death_error (GnnProcessPool *pool, guint i, gboolean block);
 static gboolean
 spawn_handshake (GnnProcessPool  *pool,
                  GVariant        *setup,
+                 GArray          *fds,
                  guint64          base_seed,
                  GError         **error)
 {
   for (guint i = 0; i < pool->num_workers; i++)
-    if (!gnn_spawn_send_setup (pool->procs[i].fd, setup, i, pool->num_workers, base_seed + i, error))
+    if (!gnn_spawn_send_setup (pool->procs[i].fd, setup, fds, i, pool->num_workers, base_seed + i,
+                               error))
       return FALSE;
   for (guint i = 0; i < pool->num_workers; i++)
     {
@@ -440,6 +442,7 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
   guint num_workers = setup->num_workers;
   guint64 base_seed = setup->base_seed;
   g_autoptr(GVariant) spawn_setup = NULL;
+  g_autoptr(GArray) spawn_fds = NULL;
   gpointer control;
   gsize control_size;
   int control_fd;
@@ -447,7 +450,8 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
   if (spawn)
     {
       /* A dataset that cannot be rebuilt fails here, before any process. */
-      spawn_setup = gnn_spawn_setup_new (dataset, collate, error);
+      spawn_fds = gnn_spawn_fds_new ();
+      spawn_setup = gnn_spawn_setup_new (dataset, collate, spawn_fds, error);
       if (spawn_setup == NULL)
         {
           g_free (pool);
@@ -526,7 +530,7 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
   close (control_fd);
   for (guint i = 0; i < num_workers; i++)
     close_fd (&pool->procs[i].child_fd);
-  if (spawn && !spawn_handshake (pool, spawn_setup, base_seed, error))
+  if (spawn && !spawn_handshake (pool, spawn_setup, spawn_fds, base_seed, error))
     {
       process_free (&pool->parent);
       return NULL;

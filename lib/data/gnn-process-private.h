@@ -29,7 +29,8 @@ typedef struct
                           BATCH: segment size; ERROR: error code */
   guint64 batch_size;  /* TASK, streams */
   guint32 drop_last;   /* TASK, streams */
-  guint32 extra;       /* ERROR: bytes of the domain name (with its NUL) before the message */
+  guint32 extra;       /* ERROR: bytes of the domain name (with its NUL) before the message;
+                          SETUP: number of shared-tensor memfds that follow, one a message */
 } Message;
 
 typedef struct
@@ -92,7 +93,10 @@ void     gnn_process_send_error      (guint id, int sock, const Message *task, G
 /* What a spawned worker needs, as a GVariant: the dataset and collation
  * rebuilt from their type names and properties. Fails naming the type and
  * the property that does not serialize. */
-GVariant *gnn_spawn_setup_new   (GnnDataset *dataset, GnnCollate *collate, GError **error);
+GVariant *gnn_spawn_setup_new   (GnnDataset *dataset, GnnCollate *collate, GArray *fds,
+                                 GError **error);
+/* The descriptors of a setup's shared tensors (closed when freed). */
+GArray   *gnn_spawn_fds_new     (void);
 /* Starts a fresh process of the program serving on @sock with the control
  * page @control_fd (both mapped to fixed numbers in the child). */
 GPid      gnn_spawn_worker_start (int sock, int control_fd, GError **error);
@@ -100,7 +104,7 @@ GPid      gnn_spawn_worker_start (int sock, int control_fd, GError **error);
  * gnn_worker_main_if_worker()). */
 gboolean  gnn_spawn_is_available (void);
 /* Sends worker @id its setup. */
-gboolean  gnn_spawn_send_setup  (int sock, GVariant *setup, guint id, guint num_workers,
+gboolean  gnn_spawn_send_setup  (int sock, GVariant *setup, GArray *fds, guint id, guint num_workers,
                                  guint64 seed, GError **error);
 
 G_END_DECLS

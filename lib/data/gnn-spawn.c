@@ -43,16 +43,41 @@ gnn_spawn_is_available (void)
 
 /* --- properties to GVariant and back --------------------------------------- */
 
-static GVariant *serialize_object (GObject *object, const char *owner, GError **error);
+static GVariant *serialize_object (GObject *object, const char *owner, GArray *fds,
+                                   GError **error);
+
+/* A tensor travels as its memfd (see gnn-shared-tensor.c): (dtype, shape,
+ * index of the descriptor sent after the setup, byte offset in it). */
+static GVariant *
+serialize_tensor (GnnTensor  *tensor,
+                  GArray     *fds,
+                  GError    **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (tensor);
+  gsize offset = 0;
+  int fd = gnn_shared_tensor_dup_fd (tensor, &offset, error);
+
+  if (fd < 0)
+    return NULL;
+  g_array_append_val (fds, fd);
+  return g_variant_new ("(u@axut)", (guint32) p->dtype,
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, p->shape, p->ndim,
+                                                   sizeof (gint64)),
+                        fds->len - 1, (guint64) offset);
+}
 
 /* One property value, or NULL with @error naming @owner and the property. */
 static GVariant *
 serialize_value (const GValue  *value,
                  GParamSpec    *pspec,
                  const char    *owner,
+                 GArray        *fds,
                  GError       **error)
 {
   GType t = G_TYPE_FUNDAMENTAL (pspec->value_type);
+
+  if (g_type_is_a (pspec->value_type, GNN_TYPE_TENSOR) && g_value_get_object (value) != NULL)
+    return serialize_tensor (g_value_get_object (value), fds, error);
 
   switch (t)
     {
@@ -83,7 +108,7 @@ serialize_value (const GValue  *value,
         {
           g_autofree char *inner = g_strdup_printf ("%s:%s", owner, pspec->name);
 
-          return serialize_object (g_value_get_object (value), inner, error);
+          return serialize_object (g_value_get_object (value), inner, fds, error);
         }
       break;
     default:
@@ -99,6 +124,7 @@ serialize_value (const GValue  *value,
 static GVariant *
 serialize_object (GObject     *object,
                   const char  *owner,
+                  GArray      *fds,
                   GError     **error)
 {
   g_auto(GVariantBuilder) props = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
@@ -125,7 +151,7 @@ serialize_object (GObject     *object,
       at_default = g_param_value_defaults (pspecs[i], &value);
       if (at_default && (pspecs[i]->flags & (G_PARAM_CONSTRUCT | G_PARAM_CONSTRUCT_ONLY)))
         continue;
-      v = serialize_value (&value, pspecs[i], name, at_default ? NULL : error);
+      v = serialize_value (&value, pspecs[i], name, fds, at_default ? NULL : error);
       if (v == NULL && at_default)
         continue;
       if (v == NULL)
@@ -165,15 +191,52 @@ find_type (const char *name)
   return get_type != NULL ? get_type () : 0;
 }
 
-static GObject *deserialize_object (GVariant *v, GType expected, GError **error);
+static GObject *deserialize_object (GVariant *v, GType expected, GArray *fds, GError **error);
+
+static GnnTensor *
+deserialize_tensor (GVariant  *v,
+                    GArray    *fds,
+                    GError   **error)
+{
+  g_autoptr(GVariant) shape = NULL;
+  const gint64 *dims;
+  guint32 dtype, index;
+  guint64 offset;
+  gsize ndim;
+
+  if (!g_variant_is_of_type (v, G_VARIANT_TYPE ("(uaxut)")))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_FORMAT, "malformed tensor in the worker setup");
+      return NULL;
+    }
+  g_variant_get (v, "(u@axut)", &dtype, &shape, &index, &offset);
+  dims = g_variant_get_fixed_array (shape, &ndim, sizeof (gint64));
+  if (index >= fds->len || ndim > GNN_MAX_DIMS || dtype > GNN_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_FORMAT, "malformed tensor in the worker setup");
+      return NULL;
+    }
+  return gnn_shared_tensor_map (g_array_index (fds, int, index), (gsize) offset,
+                                (GnnDType) dtype, dims, (guint) ndim, error);
+}
 
 static gboolean
 deserialize_value (GVariant    *v,
                    GParamSpec  *pspec,
                    GValue      *value,
+                   GArray      *fds,
                    GError     **error)
 {
   g_value_init (value, pspec->value_type);
+  if (g_type_is_a (pspec->value_type, GNN_TYPE_TENSOR))
+    {
+      GnnTensor *t = deserialize_tensor (v, fds, error);
+
+      if (t == NULL)
+        return FALSE;
+      g_value_take_object (value, t);
+      return TRUE;
+    }
   switch (G_TYPE_FUNDAMENTAL (pspec->value_type))
     {
     case G_TYPE_BOOLEAN: g_value_set_boolean (value, g_variant_get_boolean (v)); break;
@@ -198,7 +261,7 @@ deserialize_value (GVariant    *v,
     case G_TYPE_BOXED: g_value_take_boxed (value, g_variant_dup_strv (v, NULL)); break;
     case G_TYPE_OBJECT:
       {
-        GObject *o = deserialize_object (v, pspec->value_type, error);
+        GObject *o = deserialize_object (v, pspec->value_type, fds, error);
 
         if (o == NULL)
           return FALSE;
@@ -217,6 +280,7 @@ deserialize_value (GVariant    *v,
 static GObject *
 deserialize_object (GVariant  *v,
                     GType      expected,
+                    GArray    *fds,
                     GError   **error)
 {
   g_autoptr(GVariant) props = NULL;
@@ -255,7 +319,7 @@ deserialize_object (GVariant  *v,
                                                         g_type_class_peek (type) :
                                                         g_type_class_ref (type), key);
 
-      if (pspec == NULL || !deserialize_value (pv, pspec, &values[k], error))
+      if (pspec == NULL || !deserialize_value (pv, pspec, &values[k], fds, error))
         {
           if (pspec == NULL)
             g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
@@ -279,17 +343,34 @@ out:
   return object;
 }
 
+static void
+close_fd_at (gpointer fd)
+{
+  close (*(int *) fd);
+}
+
+GArray *
+gnn_spawn_fds_new (void)
+{
+  GArray *fds = g_array_new (FALSE, FALSE, sizeof (int));
+
+  g_array_set_clear_func (fds, close_fd_at);
+  return fds;
+}
+
 GVariant *
 gnn_spawn_setup_new (GnnDataset  *dataset,
                      GnnCollate  *collate,
+                     GArray      *fds,
                      GError     **error)
 {
-  g_autoptr(GVariant) ds = serialize_object (G_OBJECT (dataset), G_OBJECT_TYPE_NAME (dataset), error);
+  g_autoptr(GVariant) ds = serialize_object (G_OBJECT (dataset), G_OBJECT_TYPE_NAME (dataset),
+                                             fds, error);
   g_autoptr(GVariant) co = NULL;
 
   if (ds == NULL)
     return NULL;
-  co = serialize_object (G_OBJECT (collate), G_OBJECT_TYPE_NAME (collate), error);
+  co = serialize_object (G_OBJECT (collate), G_OBJECT_TYPE_NAME (collate), fds, error);
   if (co == NULL)
     return NULL;
   return g_variant_ref_sink (g_variant_new ("(@(sa{sv})@(sa{sv})x)", ds, co,
@@ -301,6 +382,7 @@ gnn_spawn_setup_new (GnnDataset  *dataset,
 gboolean
 gnn_spawn_send_setup (int        sock,
                       GVariant  *setup,
+                      GArray    *fds,
                       guint      id,
                       guint      num_workers,
                       guint64    seed,
@@ -310,7 +392,7 @@ gnn_spawn_send_setup (int        sock,
                                                                 seed, setup));
   g_autoptr(GBytes) data = g_variant_get_data_as_bytes (all);
   gsize size = g_bytes_get_size (data);
-  Message m = { GNN_MSG_SETUP, 0, 0, (gint64) size, 0, 0, 0 };
+  Message m = { GNN_MSG_SETUP, 0, 0, (gint64) size, 0, 0, fds->len };
   guint8 *map;
   int fd = gnn_process_memfd_new ("gnn-setup", MAX (size, 1), &map);
   gboolean ok;
@@ -325,6 +407,13 @@ gnn_spawn_send_setup (int        sock,
   munmap (map, MAX (size, 1));
   ok = gnn_process_send_message (sock, &m, NULL, 0, fd, TRUE);
   close (fd);
+  /* then the shared tensors' memfds, one a message, in index order */
+  for (guint i = 0; ok && i < fds->len; i++)
+    {
+      Message t = { GNN_MSG_SETUP, 0, i, 0, 0, 0, 0 };
+
+      ok = gnn_process_send_message (sock, &t, NULL, 0, g_array_index (fds, int, i), TRUE);
+    }
   if (!ok)
     g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
                  "DataLoader: cannot send worker %u its setup: %s", id, g_strerror (errno));
@@ -365,6 +454,11 @@ gnn_spawn_worker_start (int      sock,
       g_ptr_array_add (argv, cmdline + i);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, SPAWN_ENV, value, TRUE);
+  /* One compute thread a worker, as torch's workers set: a worker's
+   * parallelism is the pool; BLAS threads would only oversubscribe (and
+   * starting them is most of an exec's cost). */
+  envp = g_environ_setenv (envp, "OPENBLAS_NUM_THREADS", "1", TRUE);
+  envp = g_environ_setenv (envp, "OMP_NUM_THREADS", "1", TRUE);
   if (!g_spawn_async_with_pipes_and_fds (NULL, (const char * const *) argv->pdata,
                                          (const char * const *) envp,
                                          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, -1, -1, -1,
@@ -388,6 +482,8 @@ worker_setup (int               sock,
   const Message *m = (const Message *) buf;
   g_autoptr(GVariant) all = NULL, setup = NULL, ds = NULL, co = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GArray) fds = gnn_spawn_fds_new ();
+  guint n_fds;
   guint64 seed;
   gint64 length;
   guint num_workers;
@@ -399,6 +495,7 @@ worker_setup (int               sock,
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "no setup from the parent");
       return FALSE;
     }
+  n_fds = m->extra;
   map = mmap (NULL, MAX ((gsize) m->n, 1), PROT_READ, MAP_SHARED, fd, 0);
   close (fd);
   if (map == MAP_FAILED)
@@ -408,6 +505,19 @@ worker_setup (int               sock,
     }
   bytes = g_bytes_new (map, (gsize) m->n);
   munmap (map, MAX ((gsize) m->n, 1));
+  for (guint i = 0; i < n_fds; i++)
+    {
+      if (gnn_process_receive_message (sock, buf, &fd) <= 0 || m->type != GNN_MSG_SETUP ||
+          m->seq != i || fd < 0)
+        {
+          if (fd >= 0)
+            close (fd);
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
+                               "incomplete setup from the parent (shared tensors)");
+          return FALSE;
+        }
+      g_array_append_val (fds, fd);
+    }
   all = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE ("(uutv)"), bytes, FALSE));
   if (!g_variant_is_normal_form (all))
     {
@@ -421,7 +531,7 @@ worker_setup (int               sock,
       return FALSE;
     }
   g_variant_get (setup, "(@(sa{sv})@(sa{sv})x)", &ds, &co, &length);
-  w->dataset = (GnnDataset *) deserialize_object (ds, GNN_TYPE_DATASET, error);
+  w->dataset = (GnnDataset *) deserialize_object (ds, GNN_TYPE_DATASET, fds, error);
   if (w->dataset == NULL)
     return FALSE;
   /* State outside the properties would make a different dataset: the
@@ -435,7 +545,7 @@ worker_setup (int               sock,
                    G_OBJECT_TYPE_NAME (w->dataset), gnn_dataset_get_length (w->dataset), length);
       return FALSE;
     }
-  w->collate = (GnnCollate *) deserialize_object (co, GNN_TYPE_COLLATE, error);
+  w->collate = (GnnCollate *) deserialize_object (co, GNN_TYPE_COLLATE, fds, error);
   if (w->collate == NULL)
     return FALSE;
   w->info = gnn_worker_info_new (w->id, num_workers, seed, w->dataset);

@@ -4,6 +4,7 @@
  * test-data-processes.c, once per backend.) */
 #include <string.h>
 #include <sys/wait.h>
+#include <glib/gstdio.h>
 #include <gnn/gnn.h>
 
 #include "data-test-util.h"
@@ -143,6 +144,70 @@ test_threaded_parent_does_not_fork (void)
   assert_no_children ();
 }
 
+/* Runs one SPAWN pass of @ds (batches of 4, in order) and checks every
+ * batch against the dataset's own tensors. */
+static void
+assert_spawn_pass_matches (GnnIdxDataset *ds)
+{
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, FALSE, 2, GNN_WORKER_MODE_SPAWN);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (loader, &error);
+  GnnTensor *images = gnn_idx_dataset_get_images (ds), *labels = gnn_idx_dataset_get_labels (ds);
+  gint64 n = gnn_dataset_get_length (GNN_DATASET (ds)), seen = 0;
+  GPtrArray *batch = NULL;
+
+  g_assert_no_error (error);
+  while (gnn_data_loader_iter_next (it, &batch, &error) && batch != NULL)
+    {
+      gint64 m = gnn_tensor_get_shape (g_ptr_array_index (batch, 1), NULL)[0];
+      g_autoptr(GnnTensor) want_x = gnn_tensor_narrow (images, 0, seen, m, NULL);
+      g_autoptr(GnnTensor) want_y = gnn_tensor_narrow (labels, 0, seen, m, NULL);
+
+      g_assert_true (gnn_tensor_equal (g_ptr_array_index (batch, 0), want_x));
+      g_assert_true (gnn_tensor_equal (g_ptr_array_index (batch, 1), want_y));
+      seen += m;
+      g_ptr_array_unref (batch);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpint (seen, ==, n);
+}
+
+/* Tensor-valued properties reach a spawned worker as the parent's memory:
+ * decoded IDX data is mapped, not read again (the files are gone by then),
+ * and any other tensor travels as a snapshot. */
+static void
+test_tensor_properties_are_shared (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("gnn-spawn-XXXXXX", NULL);
+  g_autofree char *ip = g_build_filename (dir, "images", NULL);
+  g_autofree char *lp = g_build_filename (dir, "labels", NULL);
+  guint8 idata[16 + 10 * 6] = { 0, 0, 8, 3, 0, 0, 0, 10, 0, 0, 0, 2, 0, 0, 0, 3 };
+  guint8 ldata[8 + 10] = { 0, 0, 8, 1, 0, 0, 0, 10 };
+  g_autoptr(GnnIdxDataset) decoded = NULL, given = NULL;
+  g_autoptr(GnnTensor) flat = gnn_tensor_arange (0, 60, 1, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) x = gnn_tensor_reshape (flat, (gint64[]) { 10, 2, 3 }, 3, NULL);
+  g_autoptr(GnnTensor) y = gnn_tensor_arange (100, 110, 1, GNN_DTYPE_I64, NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 60; i++)
+    idata[16 + i] = (guint8) (i * 7);
+  for (guint i = 0; i < 10; i++)
+    ldata[8 + i] = (guint8) (9 - i);
+  g_assert_true (g_file_set_contents (ip, (const char *) idata, sizeof idata, NULL));
+  g_assert_true (g_file_set_contents (lp, (const char *) ldata, sizeof ldata, NULL));
+  decoded = gnn_idx_dataset_new (ip, lp, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_unlink (ip), ==, 0);
+  g_assert_cmpint (g_unlink (lp), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  assert_spawn_pass_matches (decoded);
+
+  given = g_initable_new (GNN_TYPE_IDX_DATASET, NULL, &error, "images", x, "labels", y, NULL);
+  g_assert_no_error (error);
+  assert_spawn_pass_matches (given);
+  assert_no_children ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -154,5 +219,6 @@ main (int argc, char **argv)
   g_test_add_func ("/data/spawn/property-that-does-not-serialize", test_property_that_does_not_serialize);
   g_test_add_func ("/data/spawn/state-outside-properties-fails-at-start", test_state_outside_properties_fails_at_start);
   g_test_add_func ("/data/spawn/threaded-parent-does-not-fork", test_threaded_parent_does_not_fork);
+  g_test_add_func ("/data/spawn/tensor-properties-are-shared", test_tensor_properties_are_shared);
   return g_test_run ();
 }
