@@ -167,12 +167,13 @@ main (int argc, char **argv)
   g_autofree char *dir = g_strdup (FASHION);
   g_autofree char *images_path = NULL, *labels_path = NULL, *config = NULL;
   gint workers = 0, passes = 3, batch_size = 64;
-  gboolean use_memcpy = FALSE, run_smoke = FALSE;
+  gboolean use_memcpy = FALSE, run_smoke = FALSE, persistent = FALSE;
   GOptionEntry entries[] = {
     { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Loader workers (default 0)", "N" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &mode, "threads, processes or spawn (default threads)", "MODE" },
     { "passes", 0, 0, G_OPTION_ARG_INT, &passes, "Timed passes (default 3)", "N" },
     { "batch-size", 0, 0, G_OPTION_ARG_INT, &batch_size, "Batch size (default 64)", "N" },
+    { "persistent", 0, 0, G_OPTION_ARG_NONE, &persistent, "Keep the workers across passes", NULL },
     { "memcpy", 0, 0, G_OPTION_ARG_NONE, &use_memcpy, "Time the memcpy floor instead", NULL },
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &dir, "Fashion-MNIST directory", "DIR" },
     { "smoke", 0, 0, G_OPTION_ARG_NONE, &run_smoke, "Tiny synthetic run (meson test)", NULL },
@@ -215,8 +216,9 @@ main (int argc, char **argv)
                          "worker-mode", strcmp (mode, "processes") == 0 ? GNN_WORKER_MODE_PROCESSES :
                                         strcmp (mode, "spawn") == 0 ? GNN_WORKER_MODE_SPAWN :
                                         GNN_WORKER_MODE_THREADS,
-                         NULL);
-  config = use_memcpy ? g_strdup ("memcpy") : g_strdup_printf ("%s-%d", mode, workers);
+                         "persistent-workers", persistent && workers > 0, NULL);
+  config = use_memcpy ? g_strdup ("memcpy")
+         : g_strdup_printf ("%s-%s%d", mode, persistent ? "persistent-" : "", workers);
   times = g_new (double, passes);
   for (int p = 0; p < passes; p++)
     {

@@ -626,30 +626,35 @@ count_threads (GString *names)
 
 /* Forking a process with other live threads can deadlock the child on a
  * lock one of them held (malloc arenas, GLib's slice allocator, BLAS
- * pools): spawn the workers instead when the program serves spawned
- * workers and the dataset can be rebuilt, warning once. */
+ * pools, an MPI library's progress threads after MPI_Init): spawn the
+ * workers instead when the program serves spawned workers and the dataset
+ * can be rebuilt, else run them as threads; warning once either way. */
 static GnnWorkerBackend *
 fork_backend_new (const GnnWorkerSetup  *setup,
                   GError               **error)
 {
   static gint warned;
   g_autoptr(GString) names = g_string_new (NULL);
-  guint threads;
+  guint threads = count_threads (names);
+  GnnWorkerBackend *backend = NULL;
+  const char *instead = NULL;
 
-  if (gnn_spawn_is_available () && (threads = count_threads (names)) > 0)
+  if (threads == 0)
+    return gnn_process_backend_new (setup, FALSE, error);
+  if (gnn_spawn_is_available ())
     {
-      GnnWorkerBackend *spawned = gnn_process_backend_new (setup, TRUE, NULL);
-
-      if (spawned != NULL)
-        {
-          if (g_atomic_int_compare_and_exchange (&warned, 0, 1))
-            g_warning ("DataLoader: this process runs %u other threads (%s); forking it could "
-                       "deadlock the workers, so they are spawned instead (worker mode SPAWN)",
-                       threads, names->str);
-          return spawned;
-        }
+      backend = gnn_process_backend_new (setup, TRUE, NULL);
+      instead = "spawned instead (worker mode SPAWN)";
     }
-  return gnn_process_backend_new (setup, FALSE, error);
+  if (backend == NULL)
+    {
+      backend = gnn_thread_backend_new (setup, error);
+      instead = "run as threads instead (worker mode THREADS)";
+    }
+  if (backend != NULL && g_atomic_int_compare_and_exchange (&warned, 0, 1))
+    g_warning ("DataLoader: this process runs %u other threads (%s); forking it could "
+               "deadlock the workers, so they are %s", threads, names->str, instead);
+  return backend;
 }
 
 static GnnWorkerBackend *

@@ -288,3 +288,43 @@ assert_each_index_once (GArray *order, gint64 n)
       seen[v] = TRUE;
     }
 }
+
+struct _Spinners
+{
+  gint     stop;
+  guint    n;
+  GThread *threads[];
+};
+
+static gpointer
+spin (gpointer data)
+{
+  Spinners *s = data;
+
+  while (!g_atomic_int_get (&s->stop))
+    {
+      g_free (g_malloc (64));
+      g_usleep (50);   /* busy, without taking the test's two cores */
+    }
+  return NULL;
+}
+
+Spinners *
+spinners_start (guint n)
+{
+  Spinners *s = g_malloc0 (sizeof (Spinners) + n * sizeof (GThread *));
+
+  s->n = n;
+  for (guint i = 0; i < n; i++)
+    s->threads[i] = g_thread_new ("spin", spin, s);
+  return s;
+}
+
+void
+spinners_stop (Spinners *s)
+{
+  g_atomic_int_set (&s->stop, 1);
+  for (guint i = 0; i < s->n; i++)
+    g_thread_join (s->threads[i]);
+  g_free (s);
+}

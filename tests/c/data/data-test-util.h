@@ -81,3 +81,9 @@ GArray *run_epoch (GnnDataLoader *loader,
 /* Asserts that @order holds each of 0..n-1 exactly once. */
 void assert_each_index_once (GArray *order,
                              gint64  n);
+
+/* @n busy threads, often inside malloc: what a forked child could inherit
+ * locked. */
+typedef struct _Spinners Spinners;
+Spinners *spinners_start (guint n);
+void      spinners_stop  (Spinners *spinners);

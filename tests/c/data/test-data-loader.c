@@ -1,6 +1,7 @@
 /* GnnDataLoader: order, coverage, seeding, worker threads, errors,
  * timeouts, dropping mid-epoch and PyTorch's argument messages. */
 #include <string.h>
+#include <unistd.h>
 #include <gnn/gnn.h>
 
 #include "data-test-util.h"
@@ -425,6 +426,37 @@ test_persistent_workers_after_drop_mid_epoch (void)
     g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
 }
 
+/* PROCESSES mode in a parent with live threads, in a program that does
+ * not serve spawned workers: its workers run as threads (one warning),
+ * never a fork that could hang. */
+static void
+test_threaded_parent_without_spawn_uses_threads (void)
+{
+  g_autoptr(Probe) ds = probe_new (12, TRUE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  Spinners *spinners = spinners_start (2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) it = NULL;
+  GPtrArray *batch = NULL;
+
+  g_test_expect_message ("Gnn", G_LOG_LEVEL_WARNING,
+                         "DataLoader: this process runs * other threads (*); forking*run as threads*");
+  it = gnn_data_loader_iter (loader, &error);
+  g_assert_no_error (error);
+  while (gnn_data_loader_iter_next (it, &batch, &error) && batch != NULL)
+    {
+      g_autoptr(GnnTensor) pids = gnn_tensor_to_dtype (g_ptr_array_index (batch, 4), GNN_DTYPE_I64,
+                                                        NULL);
+
+      /* the workers' pid is this process's */
+      g_assert_cmpint (((const gint64 *) gnn_tensor_get_data (pids))[0], ==, getpid ());
+      g_ptr_array_unref (batch);
+    }
+  g_assert_no_error (error);
+  g_test_assert_expected_messages ();
+  spinners_stop (spinners);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -438,6 +470,8 @@ main (int argc, char **argv)
   g_test_add_func ("/data/loader/error-names-worker-and-index", test_error_names_worker_and_index);
   g_test_add_func ("/data/loader/error-stops-iteration", test_error_stops_iteration);
   g_test_add_func ("/data/loader/timeout", test_timeout);
+  g_test_add_func ("/data/loader/threaded-parent-without-spawn-uses-threads",
+                   test_threaded_parent_without_spawn_uses_threads);
   g_test_add_func ("/data/loader/drop-mid-epoch-joins-workers", test_drop_mid_epoch_joins_workers);
   g_test_add_func ("/data/loader/many-iterators-in-a-row", test_many_iterators_in_a_row);
   g_test_add_func ("/data/loader/sampler-and-batch-sampler", test_sampler_and_batch_sampler);

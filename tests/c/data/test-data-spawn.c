@@ -103,20 +103,6 @@ test_state_outside_properties_fails_at_start (void)
   assert_no_children ();
 }
 
-static gint stop_spinning;
-
-static gpointer
-spin (gpointer data)
-{
-  /* Busy, and often inside malloc: what a forked child could inherit locked. */
-  while (!g_atomic_int_get (&stop_spinning))
-    {
-      g_free (g_malloc (64));
-      g_usleep (50);   /* busy, without taking the test's two cores */
-    }
-  return NULL;
-}
-
 /* PROCESSES mode in a parent with live threads spawns its workers instead
  * of forking (one warning), and never hangs. */
 static void
@@ -124,10 +110,8 @@ test_threaded_parent_does_not_fork (void)
 {
   g_autoptr(Probe) ds = probe_new (12, TRUE);
   g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 3, TRUE, 2, GNN_WORKER_MODE_PROCESSES);
-  GThread *threads[2];
+  Spinners *spinners = spinners_start (2);
 
-  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
-    threads[i] = g_thread_new ("spin", spin, NULL);
   g_test_expect_message ("Gnn", G_LOG_LEVEL_WARNING, "DataLoader: this process runs 2 other threads (*); forking*");
   for (int epoch = 0; epoch < 50; epoch++)
     {
@@ -138,9 +122,7 @@ test_threaded_parent_does_not_fork (void)
       assert_each_index_once (order, 12);
     }
   g_test_assert_expected_messages ();
-  g_atomic_int_set (&stop_spinning, 1);
-  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
-    g_thread_join (threads[i]);
+  spinners_stop (spinners);
   assert_no_children ();
 }
 
