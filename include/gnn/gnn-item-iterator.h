@@ -23,6 +23,9 @@ G_DECLARE_DERIVABLE_TYPE (GnnItemIterator, gnn_item_iterator, GNN, ITEM_ITERATOR
  * @parent_class: the parent class
  * @next: stores the next item in its out argument, leaves it %NULL at the
  *   end of the stream, or sets an error
+ * @skip: optional: moves past the next @n items without producing them
+ *   (a file reader seeks); returns how many it skipped (fewer at the end
+ *   of the stream) or -1 with an error. Without it, skipping calls @next.
  *
  * The virtual method of [class@Gnn.ItemIterator].
  *
@@ -32,12 +35,15 @@ struct _GnnItemIteratorClass
 {
   GObjectClass parent_class;
 
-  void (*next) (GnnItemIterator  *self,
-                GPtrArray       **item,
-                GError          **error);
+  void   (*next) (GnnItemIterator  *self,
+                  GPtrArray       **item,
+                  GError          **error);
+  gint64 (*skip) (GnnItemIterator  *self,
+                  gint64            n,
+                  GError          **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 /**
@@ -57,6 +63,11 @@ struct _GnnItemIteratorClass
 GNN_AVAILABLE_IN_ALL
 gboolean gnn_item_iterator_next (GnnItemIterator  *self,
                                  GPtrArray       **item,
+                                 GError          **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_item_iterator_skip (GnnItemIterator  *self,
+                                 gint64            n,
+                                 gint64           *skipped,
                                  GError          **error);
 
 G_END_DECLS

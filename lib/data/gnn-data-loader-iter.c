@@ -45,6 +45,8 @@ struct _GnnDataLoaderIter
   gboolean        *active;
   guint            n_active;
   guint            cursor;       /* next worker to try, round-robin */
+  gint64          *delivered;    /* batches handed out from each stream */
+  guint            next_stream;  /* whose batch the caller gets next */
 };
 
 G_DEFINE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, G_TYPE_OBJECT)
@@ -124,6 +126,7 @@ gnn_data_loader_iter_finalize (GObject *object)
   g_clear_pointer (&self->start_state, g_variant_unref);
   g_clear_pointer (&self->ring, g_free);
   g_clear_pointer (&self->active, g_free);
+  g_clear_pointer (&self->delivered, g_free);
   g_clear_object (&self->loader);
   G_OBJECT_CLASS (gnn_data_loader_iter_parent_class)->finalize (object);
 }
@@ -162,6 +165,14 @@ gnn_data_loader_iter_new_internal (GnnDataLoader    *loader,
   /* A resumed pass: the batches already delivered are neither fetched nor
    * sent; batch k still goes to worker k % n, as in the uninterrupted pass. */
   self->next_send = self->next_recv = MIN (skip, self->n_batches);
+  if (epoch->iterable)
+    {
+      /* a resumed pass counts on from what its streams skip */
+      self->delivered = g_new0 (gint64, epoch->n_streams);
+      for (guint i = 0; i < epoch->n_streams; i++)
+        self->delivered[i] = epoch->skip[i] / (gint64) MAX (epoch->batch_size, 1);
+      self->next_stream = self->cursor = epoch->first_stream;
+    }
   if (backend == NULL)
     return self;
 
@@ -269,6 +280,8 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
           stop (self);
           return FALSE;
         }
+      if (self->epoch->iterable)
+        self->delivered[0]++;
       if (batch != NULL)
         *batch = out;
       else
@@ -326,6 +339,11 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
       break;
     }
   dispatch (self);
+  if (self->epoch->iterable)
+    {
+      self->delivered[r->worker]++;
+      self->next_stream = (r->worker + 1) % self->n_workers;
+    }
   out = g_steal_pointer (&r->batch);
   gnn_batch_result_free (r);
   if (batch != NULL)
@@ -348,6 +366,12 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
  * this pass would have yielded next, whatever the worker mode and count;
  * g_variant_print() makes it a string for a checkpoint's metadata.
  *
+ * Over an iterable dataset the state also holds how many batches each
+ * worker's stream delivered and whose turn is next: a resumed pass (with
+ * the same number of workers, since the streams are the workers' shares)
+ * skips those items in each stream — through the iterator's `skip` method
+ * when it can seek — and yields exactly the batches that would have come.
+ *
  * Returns: (transfer full): the state, an `a{sv}` variant
  *
  * Since: 1.0
@@ -359,7 +383,21 @@ gnn_data_loader_iter_get_state (GnnDataLoaderIter *self)
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), NULL);
   g_variant_dict_init (&dict, self->start_state);
-  g_variant_dict_insert (&dict, "batches", "x", (gint64) self->next_recv);
+  if (self->epoch->iterable)
+    {
+      gint64 total = 0;
+
+      for (guint i = 0; i < self->epoch->n_streams; i++)
+        total += self->delivered[i];
+      g_variant_dict_insert (&dict, "batches", "x", total);
+      g_variant_dict_insert_value (&dict, "stream-batches",
+                                   g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, self->delivered,
+                                                              self->epoch->n_streams,
+                                                              sizeof (gint64)));
+      g_variant_dict_insert (&dict, "next-stream", "u", self->next_stream);
+    }
+  else
+    g_variant_dict_insert (&dict, "batches", "x", (gint64) self->next_recv);
   return g_variant_ref_sink (g_variant_dict_end (&dict));
 }
 

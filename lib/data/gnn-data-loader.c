@@ -771,9 +771,66 @@ restore_generator (GnnGenerator  *g,
   return TRUE;
 }
 
+/* A resumed pass over an iterable dataset: the items each stream skips
+ * and whose turn is first, from @resume's "stream-batches" and
+ * "next-stream". */
+static gboolean
+resume_streams (GnnEpoch   *epoch,
+                GVariant   *resume,
+                gsize       batches,
+                GError    **error)
+{
+  g_autoptr(GVariant) counts = NULL;
+  const gint64 *per_stream;
+  gsize n = 0;
+  guint32 next = 0;
+
+  if (resume != NULL)
+    counts = g_variant_lookup_value (resume, "stream-batches", G_VARIANT_TYPE ("ax"));
+  if (counts == NULL)
+    {
+      if (batches == 0)
+        return TRUE;
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_KEY,
+                           "DataLoader state: resuming a pass over an IterableDataset needs "
+                           "\"stream-batches\"");
+      return FALSE;
+    }
+  per_stream = g_variant_get_fixed_array (counts, &n, sizeof (gint64));
+  if (n != epoch->n_streams)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "DataLoader state: the pass over an IterableDataset had %" G_GSIZE_FORMAT
+                   " streams (one per worker), this loader makes %u: resume it with the same "
+                   "num_workers", n, epoch->n_streams);
+      return FALSE;
+    }
+  if (!g_variant_lookup (resume, "next-stream", "u", &next) || next >= n)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_KEY,
+                           "DataLoader state: \"next-stream\" is missing or out of range");
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      if (per_stream[i] < 0 || (epoch->batch_size > 0 &&
+                                per_stream[i] > G_MAXINT64 / (gint64) epoch->batch_size))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "DataLoader state: stream %" G_GSIZE_FORMAT " has a bad batch count "
+                       "(%" G_GINT64_FORMAT ")", i, per_stream[i]);
+          return FALSE;
+        }
+      epoch->skip[i] = per_stream[i] * (gint64) epoch->batch_size;
+    }
+  epoch->first_stream = next;
+  return TRUE;
+}
+
 static GnnDataLoaderIter *
 iter_from (GnnDataLoader  *self,
            gsize           skip,
+           GVariant       *resume,
            GError        **error)
 {
   g_autoptr(GnnCollate) collate = NULL;
@@ -791,16 +848,12 @@ iter_from (GnnDataLoader  *self,
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
   if (GNN_IS_ITERABLE_DATASET (self->dataset))
     {
-      if (skip > 0)
-        {
-          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                               "DataLoader: resuming a pass over an IterableDataset mid-epoch "
-                               "is not supported");
-          return NULL;
-        }
       epoch = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (self->dataset), collate,
                                       (gsize) self->batch_size, self->drop_last,
                                       MAX ((guint) self->num_workers, 1));
+      if (!resume_streams (epoch, resume, skip, error))
+        return NULL;
+      skip = 0;   /* sequence numbers start afresh: the streams skip instead */
     }
   else
     {
@@ -848,7 +901,7 @@ gnn_data_loader_iter (GnnDataLoader  *self,
   pending = g_steal_pointer (&self->pending_state);
   if (pending != NULL)
     return gnn_data_loader_iter_new_from_state (self, pending, error);
-  return iter_from (self, 0, error);
+  return iter_from (self, 0, NULL, error);
 }
 
 /**
@@ -864,8 +917,10 @@ gnn_data_loader_iter (GnnDataLoader  *self,
  * they would have. The loader must be configured as the one the state came
  * from (dataset, sampler, batch size, seed); the worker mode and count may
  * differ. Worker seeds are the same; random state a dataset keeps inside
- * its workers restarts from those seeds. Not supported mid-pass for
- * iterable datasets.
+ * its workers restarts from those seeds. Over an iterable dataset each
+ * worker's stream skips what it delivered (see
+ * [method@Gnn.DataLoaderIter.get_state]); the worker count must then be
+ * the same.
  *
  * Returns: (transfer full): the iterator, or %NULL on error (a malformed
  *   state is a %GNN_ERROR_KEY or %GNN_ERROR_TYPE error)
@@ -878,8 +933,9 @@ gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
                                      GError        **error)
 {
   g_autoptr(GnnGenerator) sg = NULL;
-  g_autoptr(GBytes) saved = NULL;
-  gint64 pass = 0, batches = 0;
+  g_autoptr(GBytes) saved = NULL, saved_sg = NULL;
+  GnnDataLoaderIter *iter;
+  gint64 pass = 0, batches = 0, saved_passes;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER (loader), NULL);
   g_return_val_if_fail (state != NULL, NULL);
@@ -897,13 +953,23 @@ gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
   if (!restore_generator (loader->generator, state, "generator", error))
     return NULL;
   sg = sampler_generator (loader);
+  saved_sg = sg != NULL ? gnn_generator_get_state (sg) : NULL;
   if (!restore_generator (sg, state, "sampler-generator", error))
     {
       gnn_generator_set_state (loader->generator, saved, NULL);
       return NULL;
     }
+  saved_passes = loader->passes;
   loader->passes = pass;
-  return iter_from (loader, (gsize) batches, error);
+  iter = iter_from (loader, (gsize) batches, state, error);
+  if (iter == NULL)
+    {
+      gnn_generator_set_state (loader->generator, saved, NULL);
+      if (sg != NULL)
+        gnn_generator_set_state (sg, saved_sg, NULL);
+      loader->passes = saved_passes;
+    }
+  return iter;
 }
 
 /**

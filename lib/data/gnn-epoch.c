@@ -48,6 +48,7 @@ gnn_epoch_new_iterable (GnnIterableDataset *dataset,
   e->n_streams = n_streams;
   e->streams = g_new0 (GnnItemIterator *, n_streams);
   e->ended = g_new0 (gboolean, n_streams);
+  e->skip = g_new0 (gint64, n_streams);
   return e;
 }
 
@@ -71,6 +72,7 @@ gnn_epoch_unref (GnnEpoch *epoch)
     g_clear_object (&epoch->streams[i]);
   g_free (epoch->streams);
   g_free (epoch->ended);
+  g_free (epoch->skip);
   g_free (epoch);
 }
 
@@ -191,7 +193,8 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
     {
       epoch->streams[stream] =
         gnn_iterable_dataset_create_iterator (GNN_ITERABLE_DATASET (epoch->dataset), error);
-      if (epoch->streams[stream] == NULL)
+      if (epoch->streams[stream] == NULL ||
+          !gnn_item_iterator_skip (epoch->streams[stream], epoch->skip[stream], NULL, error))
         {
           epoch->ended[stream] = TRUE;
           return NULL;

@@ -85,3 +85,78 @@ gnn_item_iterator_next (GnnItemIterator  *self,
     g_ptr_array_unref (out);
   return TRUE;
 }
+
+/**
+ * gnn_item_iterator_skip:
+ * @self: a #GnnItemIterator
+ * @n: how many items to move past
+ * @skipped: (out) (optional): how many were skipped: @n, or fewer when the
+ *   stream ended first
+ * @error: return location for a #GError
+ *
+ * Moves past the next @n items: what a resumed data loader pass does with
+ * the items it already delivered. Uses the iterator's `skip` method when
+ * it has one (a stream that can seek), else produces and drops the items.
+ *
+ * Returns: %TRUE, or %FALSE on error (a negative @n is a
+ *   %GNN_ERROR_INVALID_ARGUMENT error)
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_item_iterator_skip (GnnItemIterator  *self,
+                        gint64            n,
+                        gint64           *skipped,
+                        GError          **error)
+{
+  GnnItemIteratorClass *klass;
+  gint64 done = 0;
+
+  g_return_val_if_fail (GNN_IS_ITEM_ITERATOR (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (skipped != NULL)
+    *skipped = 0;
+  if (n < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "cannot skip a negative number of items (%" G_GINT64_FORMAT ")", n);
+      return FALSE;
+    }
+  klass = GNN_ITEM_ITERATOR_GET_CLASS (self);
+  if (klass->skip != NULL && n > 0)
+    {
+      GError *local = NULL;
+
+      done = klass->skip (self, n, &local);
+      if (local != NULL || done < 0 || done > n)
+        {
+          if (local == NULL)
+            local = g_error_new (GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                                 "%s skip: skipped %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+                                 " items", G_OBJECT_TYPE_NAME (self), done, n);
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+    }
+  else
+    while (done < n)
+      {
+        GPtrArray *item = NULL;
+        GError *local = NULL;
+
+        if (!gnn_item_iterator_next (self, &item, &local))
+          {
+            if (local != NULL)
+              {
+                g_propagate_error (error, local);
+                return FALSE;
+              }
+            break;
+          }
+        g_ptr_array_unref (item);
+        done++;
+      }
+  if (skipped != NULL)
+    *skipped = done;
+  return TRUE;
+}

@@ -619,7 +619,8 @@ process_submit (GnnWorkerBackend *backend,
 {
   GnnProcessPool *pool = (GnnProcessPool *) backend;
   Proc *p = &pool->procs[worker];
-  Message m = { GNN_MSG_TASK, epoch_id, seq, -1, epoch->batch_size, epoch->drop_last, 0 };
+  Message m = { GNN_MSG_TASK, epoch_id, seq, epoch->iterable ? -1 - epoch->skip[worker] : -1,
+                epoch->batch_size, epoch->drop_last, 0 };
   const gint64 *indices = NULL;
   gsize count = 0;
 

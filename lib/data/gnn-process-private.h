@@ -25,7 +25,8 @@ typedef struct
   guint32 type;
   guint32 epoch;
   guint64 seq;
-  gint64  n;           /* TASK: indices (inline or in the memfd), -1: next stream batch;
+  gint64  n;           /* TASK: indices (inline or in the memfd), or < 0: the next batch of
+                          the stream, which first skips -1 - n items (a resumed pass);
                           BATCH: segment size; ERROR: error code */
   guint64 batch_size;  /* TASK, streams */
   guint32 drop_last;   /* TASK, streams */

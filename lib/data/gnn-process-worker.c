@@ -365,6 +365,7 @@ child_run_task (GnnProcessWorker  *w,
           g_clear_pointer (stream, gnn_epoch_unref);
           *stream = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (w->dataset), w->collate,
                                             task->batch_size, task->drop_last, 1);
+          (*stream)->skip[0] = -1 - task->n;
           *stream_epoch_id = task->epoch;
         }
       batch = gnn_epoch_fetch_stream_batch (*stream, 0, &end, &error);

@@ -48,6 +48,8 @@ typedef struct
   guint             n_streams;
   GnnItemIterator **streams;
   gboolean         *ended;
+  gint64           *skip;         /* items each stream skips first (a resumed pass) */
+  guint             first_stream; /* whose turn comes first (a resumed pass) */
 } GnnEpoch;
 
 GnnEpoch  *gnn_epoch_new   (GnnDataset *dataset, GnnCollate *collate, gint64 *indices,
@@ -75,7 +77,8 @@ GPtrArray *gnn_fetch_and_collate (GnnDataset *dataset, GnnCollate *collate,
 GPtrArray *gnn_epoch_fetch_batch (GnnEpoch *epoch, gsize seq, GError **error);
 
 /* Iterable datasets: the next batch of stream @stream (creating its
- * iterator on first use); NULL with *@end set when the stream is over. */
+ * iterator on first use and skipping what a resumed pass already
+ * delivered); NULL with *@end set when the stream is over. */
 GPtrArray *gnn_epoch_fetch_stream_batch (GnnEpoch *epoch, guint stream, gboolean *end,
                                          GError **error);
 

@@ -83,6 +83,7 @@ static const FieldProp counter_props[] = {
   { "n", G_STRUCT_OFFSET (Counter, n), sizeof (gint64) },
   { "shard", G_STRUCT_OFFSET (Counter, shard), sizeof (gboolean) },
   { "fail-value", G_STRUCT_OFFSET (Counter, fail_value), sizeof (gint64) },
+  { "seekable", G_STRUCT_OFFSET (Counter, seekable), sizeof (gboolean) },
 };
 
 static void
@@ -179,19 +180,42 @@ count_iter_next (GnnItemIterator *it, GPtrArray **item, GError **error)
 static void count_iter_class_init (CountIterClass *klass) { GNN_ITEM_ITERATOR_CLASS (klass)->next = count_iter_next; }
 static void count_iter_init (CountIter *self) { }
 
+/* The same stream, able to seek. */
+typedef struct { CountIter parent_instance; gint *seeks; } SeekIter;
+typedef struct { CountIterClass parent_class; } SeekIterClass;
+GType seek_iter_get_type (void);
+G_DEFINE_TYPE (SeekIter, seek_iter, count_iter_get_type ())
+
+static gint64
+seek_iter_skip (GnnItemIterator *it, gint64 n, GError **error)
+{
+  CountIter *self = (CountIter *) it;
+  gint64 left = self->next >= self->n ? 0 : (self->n - self->next + self->step - 1) / self->step;
+  gint64 done = MIN (n, left);
+
+  g_atomic_int_inc (((SeekIter *) it)->seeks);
+  self->next += done * self->step;
+  return done;
+}
+
+static void seek_iter_class_init (SeekIterClass *klass) { GNN_ITEM_ITERATOR_CLASS (klass)->skip = seek_iter_skip; }
+static void seek_iter_init (SeekIter *self) { }
+
 G_DEFINE_TYPE (Counter, counter, GNN_TYPE_ITERABLE_DATASET)
 
 static GnnItemIterator *
 counter_create_iterator (GnnIterableDataset *ds, GError **error)
 {
   Counter *self = (Counter *) ds;
-  CountIter *it = g_object_new (count_iter_get_type (), NULL);
+  CountIter *it = g_object_new (self->seekable ? seek_iter_get_type () : count_iter_get_type (), NULL);
   GnnWorkerInfo *info = gnn_get_worker_info ();
 
   g_atomic_int_inc (&self->iterators);
   it->n = self->n;
   it->step = 1;
   it->fail_value = self->fail_value;
+  if (self->seekable)
+    ((SeekIter *) it)->seeks = &self->seeks;
   if (self->shard && info != NULL)
     {
       it->next = gnn_worker_info_get_id (info);

@@ -45,6 +45,8 @@ typedef struct
   gboolean shard;
   gint64   fail_value;
   gint     iterators;
+  gboolean seekable;    /* its iterators implement skip (arithmetic) */
+  gint     seeks;       /* skip calls (atomic) */
 } Counter;
 typedef struct { GnnIterableDatasetClass parent_class; } CounterClass;
 GType counter_get_type (void);

@@ -143,15 +143,136 @@ test_bad_state (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_TYPE);
 }
 
+/* The values of the next @n batches of a Counter (all with n < 0). */
+static gint
+take_values (GnnDataLoaderIter *iter, gint n, GArray *out)
+{
+  GPtrArray *batch;
+  gint k = 0;
+
+  while ((n < 0 || k < n) && gnn_data_loader_iter_next (iter, &batch, NULL))
+    {
+      GnnTensor *t = g_ptr_array_index (batch, 0);
+
+      for (gint64 i = 0; i < gnn_tensor_get_size (t, 0, NULL); i++)
+        {
+          gint64 v = (gint64) gnn_tensor_get_element (t, &i, 1, NULL);
+
+          g_array_append_val (out, v);
+        }
+      g_ptr_array_unref (batch);
+      k++;
+    }
+  return k;
+}
+
+/* An iterable dataset (sharded: each worker its stream, of unequal
+ * lengths) stopped after k batches and resumed from the printed state by
+ * a loader of another mode with the same worker count: the same values in
+ * the same order. With a seekable stream the iterators seek. */
+static void
+check_iterable_resume (gboolean seekable)
+{
+  static const Config iconfigs[] = {
+    { GNN_WORKER_MODE_THREADS, 0 }, { GNN_WORKER_MODE_THREADS, 2 },
+    { GNN_WORKER_MODE_PROCESSES, 2 }, { GNN_WORKER_MODE_SPAWN, 2 }, { GNN_WORKER_MODE_THREADS, 3 },
+  };
+
+  for (gsize a = 0; a < G_N_ELEMENTS (iconfigs); a++)
+    for (gint k = 0; k <= 6; k += 2)
+      {
+        const Config *c = &iconfigs[a];
+        const Config *b = c->workers == 2 ? &iconfigs[1 + (a % 3)] : c;
+        g_autoptr(Counter) ds = counter_new (23, TRUE);
+        g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) parsed = NULL;
+        g_autofree char *text = NULL;
+
+        ds->seekable = seekable;
+        {
+          g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, FALSE, c->workers, c->mode);
+          g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, NULL);
+
+          take_values (it, -1, want);
+        }
+        {
+          g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, FALSE, c->workers, c->mode);
+          g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, NULL);
+          g_autoptr(GVariant) state = NULL;
+
+          g_assert_cmpint (take_values (it, k, got), ==, k);
+          state = gnn_data_loader_get_state (l);
+          text = g_variant_print (state, TRUE);
+        }
+        parsed = g_variant_parse (NULL, text, NULL, NULL, &error);
+        g_assert_no_error (error);
+        {
+          g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, FALSE, b->workers, b->mode);
+          g_autoptr(GnnDataLoaderIter) it = NULL;
+
+          g_assert_true (gnn_data_loader_load_state (l, parsed, &error));
+          it = gnn_data_loader_iter (l, &error);
+          g_assert_no_error (error);
+          take_values (it, -1, got);
+        }
+        g_assert_cmpuint (got->len, ==, want->len);
+        for (guint i = 0; i < want->len; i++)
+          g_assert_cmpint (g_array_index (got, gint64, i), ==, g_array_index (want, gint64, i));
+        if (seekable && k > 0 && b->mode == GNN_WORKER_MODE_THREADS)
+          g_assert_cmpint (g_atomic_int_get (&ds->seeks), >, 0);
+      }
+}
+
+static void
+test_resume_iterable (void)
+{
+  check_iterable_resume (FALSE);
+}
+
+static void
+test_resume_iterable_seeking (void)
+{
+  check_iterable_resume (TRUE);
+}
+
+/* The streams are the workers' shares: another worker count is refused,
+ * and the loader is left as it was. */
+static void
+test_resume_iterable_needs_same_workers (void)
+{
+  g_autoptr(Counter) ds = counter_new (10, TRUE);
+  g_autoptr(GnnDataLoader) a = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_THREADS);
+  g_autoptr(GnnDataLoader) b = loader_new (GNN_DATASET (ds), 2, FALSE, 3, GNN_WORKER_MODE_THREADS);
+  g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (a, NULL);
+  g_autoptr(GArray) sink = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GVariant) state = NULL, before = NULL, after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (take_values (it, 1, sink), ==, 1);
+  state = gnn_data_loader_get_state (a);
+  before = gnn_data_loader_get_state (b);
+  g_assert_null (gnn_data_loader_iter_new_from_state (b, state, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "had 2 streams (one per worker), this loader makes 3"));
+  after = gnn_data_loader_get_state (b);
+  g_assert_true (g_variant_equal (before, after));
+}
+
 int
 main (int argc, char **argv)
 {
   g_type_ensure (probe_get_type ());
+  g_type_ensure (counter_get_type ());
   gnn_worker_main_if_worker ();
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/data/resume/shuffled", test_resume_shuffled);
   g_test_add_func ("/data/resume/own-sampler-generator", test_resume_with_own_sampler_generator);
   g_test_add_func ("/data/resume/bad-state", test_bad_state);
+  g_test_add_func ("/data/resume/iterable", test_resume_iterable);
+  g_test_add_func ("/data/resume/iterable-seeking", test_resume_iterable_seeking);
+  g_test_add_func ("/data/resume/iterable-needs-same-workers", test_resume_iterable_needs_same_workers);
   return g_test_run ();
 }
