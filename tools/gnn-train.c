@@ -512,11 +512,13 @@ print_progress (gint64  epoch,
   fflush (stdout);
 }
 
-/* One epoch; @resume (consumed) continues an interrupted one. Sets
+/* One epoch of @model (the model, or DDP around @bare, whose keys the
+ * checkpoints hold); @resume (consumed) continues an interrupted one. Sets
  * *@stopped when --max-batches ends the run. */
 static gboolean
 train_epoch (const Options       *opt,
              GnnModule           *model,
+             GnnModule           *bare,
              GnnCrossEntropyLoss *criterion,
              GnnOptimizer        *optimizer,
              GnnDataLoader       *loader,
@@ -579,13 +581,16 @@ train_epoch (const Options       *opt,
       samples += gnn_tensor_get_size (x, 0, NULL);
       done++;
       ++*total_batches;
-      if (opt->checkpoint_every > 0 && done % opt->checkpoint_every == 0 && done < n_batches)
+      /* Rank 0 writes (the ranks' loader states differ only by rank, which
+       * each resumed rank's sampler brings itself). */
+      if (opt->checkpoint_every > 0 && done % opt->checkpoint_every == 0 && done < n_batches &&
+          gnn_train_is_main_rank ())
         {
           g_autoptr (GVariant) state = gnn_data_loader_iter_get_state (iter);
           g_autofree char *text = g_variant_print (state, TRUE);
           MidEpoch mid = { text, loss_sum, loss_count, samples };
 
-          if (!save_checkpoint (opt, model, optimizer, epoch - 1, &mid, error))
+          if (!save_checkpoint (opt, bare, optimizer, epoch - 1, &mid, error))
             return FALSE;
         }
       if (opt->max_batches > 0 && *total_batches >= opt->max_batches)
@@ -750,9 +755,6 @@ main (int argc, char **argv)
     return usage_error ("--workers must be 0 or more");
   if (opt.checkpoint_every < 0 || opt.max_batches < 0)
     return usage_error ("--checkpoint-every and --max-batches must be 0 or more");
-  if (distributed && opt.checkpoint_every > 0)
-    return usage_error ("--checkpoint-every is not supported with --distributed yet "
-                        "(checkpoints are written at epoch ends by rank 0)");
   if (blas_threads == 0 || blas_threads < -1)
     return usage_error ("--blas-threads must be at least 1");
   if (blas_threads > 0)
@@ -863,7 +865,7 @@ main (int argc, char **argv)
       /* The data order of this epoch depends only on (seed, epoch). */
       g_object_set (loader, "seed", epoch_seed (opt.seed, epoch), NULL);
       gnn_train_distributed_set_epoch (loader, epoch);
-      if (!train_epoch (&opt, train_model, criterion, optimizer, loader, epoch, &mid, &total_batches,
+      if (!train_epoch (&opt, train_model, model, criterion, optimizer, loader, epoch, &mid, &total_batches,
                         &stopped, tty, &error))
         return fail ("training", error);
       if (stopped)
