@@ -147,39 +147,64 @@ plan_field (GPtrArray     *items,
 }
 
 gboolean
-gnn_default_collate_plan (GPtrArray     *items,
-                          guint          n_fields,
-                          GnnFieldPlan  *plans,
-                          GError       **error)
+gnn_default_collate_plan (const GnnBatchSource  *src,
+                          GnnFieldPlan          *plans,
+                          GError               **error)
 {
-  if (n_fields == 0 || items->len == 0 || items->len % n_fields != 0)
+  guint n_fields = src->n_fields;
+
+  if (src->items == NULL)
+    {
+      for (guint f = 0; f < n_fields; f++)
+        {
+          GnnTensorPrivate *c = gnn_tensor_priv (src->columns[f]);
+
+          plans[f].dtype = c->dtype;
+          plans[f].ndim = c->ndim;
+          plans[f].shape[0] = (gint64) src->count;
+          memcpy (plans[f].shape + 1, c->shape + 1, (c->ndim - 1) * sizeof (gint64));
+          plans[f].item_bytes = (gsize) (c->shape[0] > 0 ? c->numel / c->shape[0] : 0) *
+                                gnn_dtype_get_size (c->dtype);
+          plans[f].n_bytes = plans[f].item_bytes * src->count;
+        }
+      return TRUE;
+    }
+  if (n_fields == 0 || src->items->len == 0 || src->items->len % n_fields != 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "default_collate: %u tensors cannot be split into items of %u fields",
-                   items->len, n_fields);
+                   src->items->len, n_fields);
       return FALSE;
     }
   for (guint f = 0; f < n_fields; f++)
-    if (!plan_field (items, n_fields, f, &plans[f], error))
+    if (!plan_field (src->items, n_fields, f, &plans[f], error))
       return FALSE;
   return TRUE;
 }
 
 void
-gnn_default_collate_fill (GPtrArray          *items,
-                          guint               n_fields,
-                          guint               f,
-                          const GnnFieldPlan *plan,
-                          gpointer            dest)
+gnn_default_collate_fill (const GnnBatchSource *src,
+                          guint                 f,
+                          const GnnFieldPlan   *plan,
+                          gpointer              dest)
 {
-  guint n_items = items->len / n_fields;
   gint64 dst_strides[GNN_MAX_DIMS];
   guint8 *dst = dest;
+  guint n_items;
 
+  if (src->items == NULL)
+    {
+      const guint8 *base = gnn_tensor_priv_data (gnn_tensor_priv (src->columns[f]));
+
+      for (gsize i = 0; i < src->count; i++, dst += plan->item_bytes)
+        memcpy (dst, base + (gsize) src->indices[i] * plan->item_bytes, plan->item_bytes);
+      return;
+    }
+  n_items = src->items->len / src->n_fields;
   gnn_contiguous_strides (plan->shape + 1, plan->ndim - 1, dst_strides);
   for (guint i = 0; i < n_items; i++, dst += plan->item_bytes)
     {
-      GnnTensor *t = g_ptr_array_index (items, i * n_fields + f);
+      GnnTensor *t = g_ptr_array_index (src->items, i * src->n_fields + f);
       GnnTensorPrivate *p = gnn_tensor_priv (t);
 
       if (gnn_tensor_is_contiguous (t))
@@ -188,6 +213,75 @@ gnn_default_collate_fill (GPtrArray          *items,
         gnn_strided_copy (plan->dtype, dst, dst_strides, p->dtype,
                           gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
     }
+}
+
+GPtrArray *
+gnn_default_collate_source (const GnnBatchSource  *src,
+                            GError               **error)
+{
+  g_autofree GnnFieldPlan *plans = g_new (GnnFieldPlan, MAX (src->n_fields, 1));
+  g_autoptr(GPtrArray) batch = NULL;
+
+  if (!gnn_default_collate_plan (src, plans, error))
+    return NULL;
+  batch = g_ptr_array_new_full (src->n_fields, g_object_unref);
+  for (guint f = 0; f < src->n_fields; f++)
+    {
+      GnnTensor *t = gnn_tensor_new_contiguous_checked (plans[f].dtype, plans[f].shape,
+                                                        plans[f].ndim, FALSE, error);
+
+      if (t == NULL)
+        return NULL;
+      gnn_default_collate_fill (src, f, &plans[f], gnn_tensor_priv_data (gnn_tensor_priv (t)));
+      g_ptr_array_add (batch, t);
+    }
+  return g_steal_pointer (&batch);
+}
+
+/* Columns whose rows are the items: contiguous, at least 1-d, of the
+ * dataset's length (the types whose get_item is exactly that). */
+gboolean
+gnn_batch_source_rows (GnnDataset      *dataset,
+                       const gint64    *indices,
+                       gsize            count,
+                       GnnBatchSource  *src)
+{
+  GPtrArray *tensors = NULL;
+  gint64 length = gnn_dataset_get_length (dataset);
+  GType type = G_OBJECT_TYPE (dataset);
+
+  if (type == GNN_TYPE_TENSOR_DATASET)
+    tensors = gnn_tensor_dataset_get_tensors (GNN_TENSOR_DATASET (dataset));
+  else if (type == GNN_TYPE_IDX_DATASET)
+    {
+      src->columns[0] = gnn_idx_dataset_get_images (GNN_IDX_DATASET (dataset));
+      src->columns[1] = gnn_idx_dataset_get_labels (GNN_IDX_DATASET (dataset));
+      src->n_fields = 2;
+    }
+  else
+    return FALSE;
+  if (tensors != NULL)
+    {
+      if (tensors->len == 0 || tensors->len > GNN_BATCH_SOURCE_MAX_COLUMNS)
+        return FALSE;
+      for (guint f = 0; f < tensors->len; f++)
+        src->columns[f] = g_ptr_array_index (tensors, f);
+      src->n_fields = tensors->len;
+    }
+  for (guint f = 0; f < src->n_fields; f++)
+    {
+      GnnTensorPrivate *c = gnn_tensor_priv (src->columns[f]);
+
+      if (c->ndim < 1 || c->shape[0] != length || !gnn_tensor_is_contiguous (src->columns[f]))
+        return FALSE;
+    }
+  for (gsize i = 0; i < count; i++)
+    if (indices[i] < 0 || indices[i] >= length)
+      return FALSE;
+  src->items = NULL;
+  src->indices = indices;
+  src->count = count;
+  return count > 0;
 }
 
 /**
@@ -213,23 +307,10 @@ gnn_default_collate (GPtrArray  *items,
                      guint       n_fields,
                      GError    **error)
 {
-  g_autoptr(GPtrArray) batch = NULL;
-  g_autofree GnnFieldPlan *plans = NULL;
+  GnnBatchSource src = { n_fields, items, NULL, NULL, 0 };
 
   g_return_val_if_fail (items != NULL, NULL);
   for (guint i = 0; i < items->len; i++)
     g_return_val_if_fail (GNN_IS_TENSOR (g_ptr_array_index (items, i)), NULL);
-  plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
-  if (!gnn_default_collate_plan (items, n_fields, plans, error))
-    return NULL;
-  batch = g_ptr_array_new_full (n_fields, g_object_unref);
-  for (guint f = 0; f < n_fields; f++)
-    {
-      GnnTensor *t = gnn_tensor_new_contiguous (plans[f].dtype, plans[f].shape, plans[f].ndim, FALSE);
-
-      gnn_default_collate_fill (items, n_fields, f, &plans[f],
-                                gnn_tensor_priv_data (gnn_tensor_priv (t)));
-      g_ptr_array_add (batch, t);
-    }
-  return g_steal_pointer (&batch);
+  return gnn_default_collate_source (&src, error);
 }

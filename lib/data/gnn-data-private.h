@@ -55,10 +55,32 @@ typedef struct
   gsize    n_bytes;
 } GnnFieldPlan;
 
-gboolean gnn_default_collate_plan (GPtrArray *items, guint n_fields, GnnFieldPlan *plans,
-                                   GError **error);
-void     gnn_default_collate_fill (GPtrArray *items, guint n_fields, guint f,
-                                   const GnnFieldPlan *plan, gpointer dest);
+/* What one batch is collated from: the fetched items' tensors, or — for a
+ * dataset whose item i is row i of contiguous tensors (TensorDataset,
+ * IdxDataset) — those rows, gathered straight into the batch without a
+ * tensor per item (the memcpy floor's loop). */
+#define GNN_BATCH_SOURCE_MAX_COLUMNS 16
+
+typedef struct
+{
+  guint          n_fields;
+  GPtrArray     *items;     /* item-major: field f of item i is items[i * n_fields + f] */
+  GnnTensor    **columns;   /* or, when items is NULL: field f of item i is row indices[i]
+                               (an array of GNN_BATCH_SOURCE_MAX_COLUMNS) */
+  const gint64  *indices;
+  gsize          count;
+} GnnBatchSource;
+
+gboolean   gnn_default_collate_plan (const GnnBatchSource *src, GnnFieldPlan *plans,
+                                     GError **error);
+void       gnn_default_collate_fill (const GnnBatchSource *src, guint f,
+                                     const GnnFieldPlan *plan, gpointer dest);
+/* Plan and fill into new batch tensors. */
+GPtrArray *gnn_default_collate_source (const GnnBatchSource *src, GError **error);
+/* A row source for @dataset's items at @indices, if it is one (its
+ * columns, n_fields, all indices in range); FALSE otherwise. */
+gboolean   gnn_batch_source_rows    (GnnDataset *dataset, const gint64 *indices, gsize count,
+                                     GnnBatchSource *src);
 
 /* Forks a worker process with the fork function set by
  * gnn_set_worker_fork_func() (fork() by default). */

@@ -141,20 +141,42 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
                        GError       **error)
 {
   g_autoptr(GPtrArray) items = NULL;
-  guint n_fields = 0;
+  GnnTensor *columns[GNN_BATCH_SOURCE_MAX_COLUMNS];
+  GnnBatchSource src = { 0, NULL, columns, NULL, 0 };
+  gboolean default_collate = G_OBJECT_TYPE (collate) == GNN_TYPE_COLLATE;
   GPtrArray *batch;
 
   if (stacked != NULL)
     *stacked = FALSE;
-  items = fetch_items (dataset, indices, count, stop_word, expected, &n_fields, error);
+  /* Rows of contiguous tensors under the default collation: gathered
+   * straight into the batch (or the shared-memory segment). */
+  if (default_collate && gnn_batch_source_rows (dataset, indices, count, &src))
+    {
+      if (g_atomic_int_get (stop_word) != expected)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "DataLoader iterator stopped");
+          return NULL;
+        }
+      if (stack != NULL)
+        {
+          *stacked = stack (stack_data, &src, error);
+          return NULL;
+        }
+      batch = gnn_default_collate_source (&src, error);
+      if (batch == NULL)
+        gnn_prefix_collate_error (error, indices[0]);
+      return batch;
+    }
+  items = fetch_items (dataset, indices, count, stop_word, expected, &src.n_fields, error);
   if (items == NULL)
     return NULL;
-  if (stack != NULL && G_OBJECT_TYPE (collate) == GNN_TYPE_COLLATE)
+  src.items = items;
+  if (stack != NULL && default_collate)
     {
-      *stacked = stack (stack_data, items, n_fields, error);
+      *stacked = stack (stack_data, &src, error);
       return NULL;
     }
-  batch = gnn_collate_collate (collate, items, n_fields, error);
+  batch = gnn_collate_collate (collate, items, src.n_fields, error);
   if (batch == NULL)
     gnn_prefix_collate_error (error, indices[0]);
   return batch;

@@ -189,15 +189,15 @@ segment_error (GError **error)
 
 /* Stacks @items straight into a new segment (the default collation). */
 static int
-write_items (GnnProcessWorker *w,
-             guint       id,
-             GPtrArray  *items,
-             guint       n_fields,
+write_items (GnnProcessWorker     *w,
+             guint                 id,
+             const GnnBatchSource *src,
              gsize      *size_out,
              int        *slot,
              gboolean   *fresh,
              GError    **error)
 {
+  guint n_fields = src->n_fields;
   g_autofree GnnFieldPlan *plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
   gsize offset, size;
   SegmentHeader *h;
@@ -205,7 +205,7 @@ write_items (GnnProcessWorker *w,
   guint8 *map;
   int fd;
 
-  if (!gnn_default_collate_plan (items, n_fields, plans, error))
+  if (!gnn_default_collate_plan (src, plans, error))
     return -1;
   size = gnn_process_align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
   for (guint f = 0; f < n_fields; f++)
@@ -225,7 +225,7 @@ write_items (GnnProcessWorker *w,
       memcpy (ts[f].shape, plans[f].shape, sizeof ts[f].shape);
       ts[f].offset = offset;
       ts[f].n_bytes = plans[f].n_bytes;
-      gnn_default_collate_fill (items, n_fields, f, &plans[f], map + offset);
+      gnn_default_collate_fill (src, f, &plans[f], map + offset);
       offset += gnn_process_align_up (MAX (plans[f].n_bytes, 1));
     }
   if (*slot < 0)
@@ -324,14 +324,13 @@ typedef struct
 } Stacking;
 
 static gboolean
-stack_into_segment (gpointer    data,
-                    GPtrArray  *items,
-                    guint       n_fields,
-                    GError    **error)
+stack_into_segment (gpointer              data,
+                    const GnnBatchSource *src,
+                    GError              **error)
 {
   Stacking *st = data;
 
-  st->fd = write_items (st->w, st->w->id, items, n_fields, &st->size, &st->slot, &st->fresh, error);
+  st->fd = write_items (st->w, st->w->id, src, &st->size, &st->slot, &st->fresh, error);
   return st->fd >= 0;
 }
 

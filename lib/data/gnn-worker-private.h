@@ -65,7 +65,7 @@ void       gnn_epoch_unref (GnnEpoch *epoch);
  * and the default collation, the items go to @stack (a worker process
  * stacking straight into shared memory) and %NULL is returned with
  * *@stacked set. Errors name the sample index. */
-typedef gboolean (*GnnStackFunc) (gpointer data, GPtrArray *items, guint n_fields, GError **error);
+typedef gboolean (*GnnStackFunc) (gpointer data, const GnnBatchSource *src, GError **error);
 
 GPtrArray *gnn_fetch_and_collate (GnnDataset *dataset, GnnCollate *collate,
                                   const gint64 *indices, gsize count,

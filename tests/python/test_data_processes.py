@@ -155,6 +155,7 @@ class WorkerTests(unittest.TestCase):
         self.assertEqual(_init_marker, 0)
 
     def test_with_other_python_threads_alive(self):
+        threads_before = len(os.listdir('/proc/self/task'))
         stop = threading.Event()
         spinners = [threading.Thread(target=lambda: [time.sleep(0.001) for _ in iter(stop.is_set, True)])
                     for _ in range(3)]
@@ -169,6 +170,11 @@ class WorkerTests(unittest.TestCase):
             stop.set()
             for t in spinners:
                 t.join()
+            # join() returns before the OS thread is gone; until it is, a
+            # PROCESSES loader would (rightly) not fork this process
+            deadline = time.monotonic() + 5
+            while len(os.listdir('/proc/self/task')) > threads_before and time.monotonic() < deadline:
+                time.sleep(0.001)
 
     def test_persistent_workers(self):
         loader = Gnn.DataLoader(Probe(12), batch_size=3, shuffle=True, num_workers=2,

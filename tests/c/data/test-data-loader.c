@@ -457,6 +457,55 @@ test_threaded_parent_without_spawn_uses_threads (void)
   spinners_stop (spinners);
 }
 
+/* A TensorDataset's batches are gathered row by row from its contiguous
+ * columns (no tensor per item) and taken item by item from the others: the
+ * same batches either way, in every mode. Column 1 (ids) tells which rows
+ * a batch holds. */
+static void
+test_tensor_dataset_batches_gather_rows (void)
+{
+  const gint64 n = 13;
+  g_autoptr(GnnTensor) flat = gnn_tensor_arange (0, n * 6, 1, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) x = gnn_tensor_reshape (flat, (gint64[]) { n, 2, 3 }, 3, NULL);
+  g_autoptr(GnnTensor) ids = gnn_tensor_arange (0, n, 1, GNN_DTYPE_I64, NULL);
+  g_autoptr(GnnTensor) zflat = gnn_tensor_arange (0, n * 4, 1, GNN_DTYPE_F64, NULL);
+  g_autoptr(GnnTensor) zt = gnn_tensor_reshape (zflat, (gint64[]) { 4, n }, 2, NULL);
+  g_autoptr(GnnTensor) z = gnn_tensor_transpose (zt, 0, 1, NULL);   /* not contiguous */
+  const GnnWorkerMode modes[] = { GNN_WORKER_MODE_THREADS, GNN_WORKER_MODE_THREADS,
+                                  GNN_WORKER_MODE_PROCESSES };
+  const gint workers[] = { 0, 2, 2 };
+
+  for (guint with_z = 0; with_z < 2; with_z++)
+    for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+      {
+        GnnTensor *columns[] = { x, ids, z };
+        g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (columns, with_z ? 3 : 2, NULL);
+        g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 4, TRUE, workers[m], modes[m]);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (loader, &error);
+        GPtrArray *batch = NULL;
+        gint64 seen = 0;
+
+        g_assert_no_error (error);
+        while (gnn_data_loader_iter_next (it, &batch, &error) && batch != NULL)
+          {
+            GnnTensor *idx = g_ptr_array_index (batch, 1);
+
+            g_assert_cmpuint (batch->len, ==, with_z ? 3 : 2);
+            for (guint f = 0; f < batch->len; f++)
+              {
+                g_autoptr(GnnTensor) want = gnn_tensor_index_select (columns[f], 0, idx, NULL);
+
+                g_assert_true (gnn_tensor_equal (g_ptr_array_index (batch, f), want));
+              }
+            seen += gnn_tensor_get_size (idx, 0, NULL);
+            g_ptr_array_unref (batch);
+          }
+        g_assert_no_error (error);
+        g_assert_cmpint (seen, ==, n);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -469,6 +518,10 @@ main (int argc, char **argv)
   g_test_add_func ("/data/loader/no-workers-runs-in-caller", test_no_workers_runs_in_caller);
   g_test_add_func ("/data/loader/error-names-worker-and-index", test_error_names_worker_and_index);
   g_test_add_func ("/data/loader/error-stops-iteration", test_error_stops_iteration);
+  /* before the timeout tests, which abandon a stuck worker thread (a
+   * threaded process would not fork its PROCESSES workers) */
+  g_test_add_func ("/data/loader/tensor-dataset-batches-gather-rows",
+                   test_tensor_dataset_batches_gather_rows);
   g_test_add_func ("/data/loader/timeout", test_timeout);
   g_test_add_func ("/data/loader/threaded-parent-without-spawn-uses-threads",
                    test_threaded_parent_without_spawn_uses_threads);
