@@ -467,6 +467,52 @@ scenario_buffers (void)
   g_assert_cmpint (*(gint64 *) gnn_tensor_get_data (gnn_module_get_buffer (GNN_MODULE (bn), "num_batches_tracked", NULL)), ==, 1);
 }
 
+static char *loader_warning;
+
+static void
+record_warning (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
+{
+  g_free (loader_warning);
+  loader_warning = g_strdup (message);
+}
+
+/* After MPI_Init the process has Open MPI's threads: a PROCESSES loader
+ * must not fork it. This program serves no spawned workers, so the
+ * workers run as threads (one warning) and the batches are right. */
+static void
+scenario_loader (void)
+{
+  g_autoptr(GnnTensor) ids = gnn_tensor_arange (0, 20, 1, GNN_DTYPE_I64, NULL);
+  GnnTensor *columns[] = { ids };
+  g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (columns, 1, NULL);
+  g_autoptr(GnnDataLoader) loader = g_object_new (GNN_TYPE_DATA_LOADER, "dataset", ds,
+                                                  "batch-size", (gint64) 4, "num-workers", 2,
+                                                  "worker-mode", GNN_WORKER_MODE_PROCESSES, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) it = NULL;
+  GPtrArray *batch = NULL;
+  gint64 next = 0;
+  guint handler = g_log_set_handler ("Gnn", G_LOG_LEVEL_WARNING, record_warning, NULL);
+
+  it = gnn_data_loader_iter (loader, &error);
+  g_assert_no_error (error);
+  while (gnn_data_loader_iter_next (it, &batch, &error) && batch != NULL)
+    {
+      GnnTensor *b = g_ptr_array_index (batch, 0);
+
+      for (gint64 i = 0; i < gnn_tensor_get_size (b, 0, NULL); i++)
+        g_assert_cmpint ((gint64) gnn_tensor_get_element (b, &i, 1, NULL), ==, next++);
+      g_ptr_array_unref (batch);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpint (next, ==, 20);
+  g_log_remove_handler ("Gnn", handler);
+  g_assert_nonnull (loader_warning);
+  g_assert_nonnull (strstr (loader_warning, "run as threads instead"));
+  printf ("rank %d: %s\n", rank, loader_warning);
+  g_free (loader_warning);
+}
+
 /* Rank world-1 dies while the others are in an all_reduce. */
 static void
 scenario_killed (void)
@@ -527,6 +573,8 @@ main (int argc, char **argv)
     scenario_buffers ();
   else if (strcmp (scenario, "killed") == 0)
     scenario_killed ();
+  else if (strcmp (scenario, "loader") == 0)
+    scenario_loader ();
   else
     {
       g_printerr ("test-mpi: unknown scenario '%s'\n", scenario);
