@@ -157,6 +157,35 @@ test_meta_errors (void)
   gnn_tensor_get_element (w, idx, 2, &error);
   assert_meta_error (error, "element access");
   g_clear_error (&error);
+  g_assert_null (gnn_tensor_cat ((GnnTensor *[]) { cpu, w }, 2, 0, &error));
+  assert_meta_error (error, "cat");
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_stack ((GnnTensor *[]) { w, w }, 2, 0, &error));
+  assert_meta_error (error, "stack");
+  g_clear_error (&error);
+  {
+    g_autoptr(GPtrArray) params = gnn_module_named_parameters (GNN_MODULE (l), NULL, TRUE, NULL);
+    g_autoptr(GnnSGD) sgd = gnn_sgd_new (params, 0.1, 0, 0, 0, FALSE, NULL);
+
+    gnn_tensor_set_grad (w, cpu);
+    g_assert_false (gnn_optimizer_step (GNN_OPTIMIZER (sgd), &error));
+    g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+    g_assert_nonnull (strstr (error->message, "no storage (meta)"));
+    g_clear_error (&error);
+    gnn_tensor_set_grad (w, NULL);
+  }
+  g_assert_null (gnn_mse_loss (cpu, w, GNN_REDUCTION_MEAN, &error));
+  assert_meta_error (error, "mse_loss");
+  g_clear_error (&error);
+  {
+    g_autoptr(GPtrArray) items = g_ptr_array_new ();
+
+    g_ptr_array_add (items, cpu);
+    g_ptr_array_add (items, w);
+    g_assert_null (gnn_default_collate (items, 1, &error));
+    assert_meta_error (error, "default_collate");
+    g_clear_error (&error);
+  }
   g_assert_null (gnn_tensor_to_floats (w, &n));
   g_assert_cmpuint (n, ==, 0);
   g_assert_false (gnn_tensor_equal (w, cpu));
