@@ -42,6 +42,13 @@ class MetaConstruction(unittest.TestCase):
         for g, t in cases:
             self.assertEqual(str(g), str(t))
         self.assertFalse(Gnn.zeros(2).is_meta)
+        for g, t in [(Gnn.empty(2, 3, device='meta'), torch.empty(2, 3, device='meta')),
+                     (Gnn.full((4,), 2.0, device='meta'), torch.full((4,), 2.0, device='meta')),
+                     (Gnn.randn(5, device='meta'), torch.randn(5, device='meta'))]:
+            self.assertEqual(str(g), str(t))
+            self.assertEqual(str(g.device), 'meta')
+        with self.assertRaises(RuntimeError):
+            Gnn.tensor([1.0], device='meta')   # only the factories build meta tensors
 
     def test_device_scope_builds_a_tree_without_draws(self):
         Gnn.manual_seed(5)
