@@ -79,7 +79,14 @@ def _ignore(value):
     return {}
 
 
+# device='meta' is no property: construction runs under the meta default
+# device instead (see torch_init).
+_META = object()
+
+
 def _device(value):
+    if value is not None and str(value) == 'meta':
+        return {_META: True}
     _dtype.check_device(value)
     return {}
 
@@ -292,8 +299,14 @@ def torch_init(name, base):
             initable_init(self)
             return
         props, posts = parsed
+        meta = props.pop(_META, False)
         _check_writable(base, props)
-        base.__init__(self, **props)
+        previous = Gnn.set_default_device(Gnn.Device.META) if meta else None
+        try:
+            base.__init__(self, **props)
+        finally:
+            if meta:
+                Gnn.set_default_device(previous)
         initable_init(self)
         for func, value in posts:
             func(self, value)

@@ -48,8 +48,24 @@ def initial_seed():
     return default_generator().get_seed()
 
 
+def _on_device(device, make, *args):
+    """make(*args), under the meta default device for device='meta' (the
+    factories' torch spelling); other devices than the CPU raise."""
+    if device is None or str(device) != 'meta':
+        _dtype.check_device(device)
+        return make(*args)
+    previous = Gnn.set_default_device(Gnn.Device.META)
+    try:
+        return make(*args)
+    finally:
+        Gnn.set_default_device(previous)
+
+
 def _finish(t, dtype, requires_grad, device):
-    _dtype.check_device(device)
+    # device='meta' is honoured by the factories that build through
+    # _on_device; the others refuse it like any non-CPU device.
+    if device is None or str(device) != 'meta' or not Gnn.Tensor.is_meta(t):
+        _dtype.check_device(device)
     if dtype is not None:
         t = t.to(dtype)
     if requires_grad:
@@ -89,7 +105,8 @@ def _factory(make, name, doc):
         if out is not None:
             raise TypeError('Gnn tensor factories do not take out=')
         dt = _dtype.float32 if dtype is None else _dtype.from_arg(dtype)
-        return _finish(make(shape_arg(size), dt), None, requires_grad, device)
+        return _finish(_on_device(device, make, shape_arg(size), dt), None, requires_grad,
+                       device)
     factory.__name__ = name
     factory.__doc__ = doc
     return factory
@@ -109,16 +126,16 @@ empty = export(_factory(Gnn.Tensor.empty, 'empty', 'Like torch.empty(*size): zer
 @export
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Like torch.rand: uniform in [0, 1)."""
-    t = _random(shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
-                Gnn.Tensor.uniform_, generator)
+    t = _on_device(device, _random, shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
+                   Gnn.Tensor.uniform_, generator)
     return _finish(t, None, requires_grad, device)
 
 
 @export
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Like torch.randn: standard normal."""
-    t = _random(shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
-                Gnn.Tensor.normal_, generator)
+    t = _on_device(device, _random, shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
+                   Gnn.Tensor.normal_, generator)
     return _finish(t, None, requires_grad, device)
 
 
@@ -138,7 +155,8 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     if dtype is None:
         dtype = (_dtype.bool_ if isinstance(fill_value, bool) else
                  _dtype.int64 if isinstance(fill_value, numbers.Integral) else _dtype.float32)
-    t = Gnn.Tensor.full(shape_arg((size,)), float(fill_value), _dtype.from_arg(dtype))
+    t = _on_device(device, Gnn.Tensor.full, shape_arg((size,)), float(fill_value),
+                   _dtype.from_arg(dtype))
     return _finish(t, None, requires_grad, device)
 
 

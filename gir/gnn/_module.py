@@ -361,22 +361,40 @@ class Module(Gnn.Module):
             destination.insert(prefix + key, state.lookup(key))
         return destination
 
-    def load_state_dict(self, state_dict, strict=True):
+    def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copies `state_dict` (a Gnn.StateDict or a mapping of name to
         Gnn.Tensor) into the module. Returns (missing_keys, unexpected_keys);
         raises GLib.Error with torch's message on failure, after copying
-        nothing."""
+        nothing. With assign=True (torch 2.x) the state dict's tensors become
+        the module's storage instead (zero copy; the parameter objects and
+        their requires_grad stay), the way to fill a module built on the
+        'meta' device."""
         state_dict = as_state_dict(state_dict)
-        _, missing, unexpected = _CModule.load_state_dict(self, state_dict, strict)
+        flags = Gnn.LoadStateFlags.STRICT if strict else Gnn.LoadStateFlags.NONE
+        if assign:
+            flags |= Gnn.LoadStateFlags.ASSIGN
+        _, missing, unexpected = _CModule.load_state_dict_with_flags(self, state_dict, flags)
         return _IncompatibleKeys(list(missing or []), list(unexpected or []))
 
     def save(self, path, metadata=None):
         """Saves state_dict() as a safetensors file."""
         return _CModule.save(self, _os.fspath(path), dict(metadata) if metadata else None)
 
-    def load(self, path):
-        """Loads a safetensors file into the module (strict, atomic)."""
-        return _CModule.load(self, _os.fspath(path))
+    def load(self, path, assign=False):
+        """Loads a safetensors file into the module (strict, atomic). With
+        assign=True the module's tensors become the memory-mapped file's
+        (zero copy)."""
+        flags = Gnn.LoadFlags.ASSIGN if assign else Gnn.LoadFlags.NONE
+        return _CModule.load_with_flags(self, _os.fspath(path), flags)
+
+    def to_empty(self, *, device='cpu', recurse=True):
+        """torch's to_empty(device='cpu'): meta parameters and buffers get
+        uninitialized memory (the parameter objects stay). Returns self."""
+        _dtype.check_device(device)
+        if not recurse:
+            raise ValueError('to_empty(recurse=False) is not supported by Gnn')
+        _CModule.to_empty(self)
+        return self
 
     # -- dtype and device -----------------------------------------------------
 

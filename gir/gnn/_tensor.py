@@ -137,24 +137,39 @@ def parse_to(args, kwargs):
 
 
 class device(object):
-    """torch.device: only 'cpu' exists in Gnn."""
+    """torch.device: 'cpu', or 'meta' for tensors without memory. Like
+    torch 2.x's device, it is also a context manager: inside
+    `with Gnn.device('meta'):` tensor factories and module constructors
+    create meta tensors (no memory, no random draws; see
+    Gnn.set_default_device)."""
 
     def __init__(self, type='cpu', index=None):
-        _dtype.check_device(type)
-        self.type = 'cpu'
+        if str(type) != 'meta':
+            _dtype.check_device(type)
+        self.type = 'meta' if str(type) == 'meta' else 'cpu'
         self.index = index
+        self._previous = []
 
     def __repr__(self):
-        return "device(type='cpu')"
+        return "device(type='%s')" % self.type
 
     def __str__(self):
-        return 'cpu'
+        return self.type
 
     def __eq__(self, other):
-        return str(other) == 'cpu'
+        return str(other) == self.type
 
     def __hash__(self):
-        return hash('cpu')
+        return hash(self.type)
+
+    def __enter__(self):
+        which = Gnn.Device.META if self.type == 'meta' else Gnn.Device.CPU
+        self._previous.append(Gnn.set_default_device(which))
+        return self
+
+    def __exit__(self, *exc):
+        Gnn.set_default_device(self._previous.pop())
+        return False
 
 
 export(device)
@@ -222,6 +237,8 @@ class Tensor(Gnn.Tensor):
         np_dtype = _dtype.DTYPE_TO_NUMPY.get(dtype)
         if np_dtype is None:
             raise TypeError('Got unsupported ScalarType %s' % Gnn.dtype_get_name(dtype))
+        if self.is_meta:
+            raise gnn_error(Gnn.Error.NOT_SUPPORTED, 'numpy: tensor has no storage (meta)')
         data = self.get_bytes().get_data() or b''
         return np_.frombuffer(data, dtype=np_dtype).reshape(self.get_shape()).copy()
 
@@ -256,7 +273,12 @@ class Tensor(Gnn.Tensor):
 
     @property
     def device(self):
-        return device('cpu')
+        return device('meta' if Gnn.Tensor.is_meta(self) else 'cpu')
+
+    @property
+    def is_meta(self):
+        """Whether the tensor has no memory (built under device 'meta')."""
+        return Gnn.Tensor.is_meta(self)
 
     @property
     def is_leaf(self):

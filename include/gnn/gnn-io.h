@@ -20,15 +20,21 @@ G_BEGIN_DECLS
  * @GNN_LOAD_FLAGS_NONE: map the file and borrow its memory (zero copy)
  * @GNN_LOAD_FLAGS_COPY: copy every tensor into memory of its own, so that
  *   nothing refers to the file or buffer once loading returns
+ * @GNN_LOAD_FLAGS_ASSIGN: for [method@Gnn.Module.load_with_flags]: the
+ *   loaded tensors become the module's parameters and buffers
+ *   (%GNN_LOAD_STATE_ASSIGN) instead of being copied into them; without
+ *   %GNN_LOAD_FLAGS_COPY the module then uses the mapped file (zero copy)
  *
- * Options of [func@Gnn.StateDict.load_with_flags] and
- * [func@Gnn.StateDict.load_from_bytes].
+ * Options of [func@Gnn.StateDict.load_with_flags],
+ * [func@Gnn.StateDict.load_from_bytes] (which ignore
+ * %GNN_LOAD_FLAGS_ASSIGN) and [method@Gnn.Module.load_with_flags].
  *
  * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   GNN_LOAD_FLAGS_NONE = 0,
   GNN_LOAD_FLAGS_COPY = 1 << 0,
+  GNN_LOAD_FLAGS_ASSIGN = 1 << 1,
 } GnnLoadFlags;
 
 /* state dicts */
@@ -58,6 +64,11 @@ gboolean       gnn_module_save               (GnnModule    *self,
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_load               (GnnModule    *self,
                                               const char   *path,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_load_with_flags    (GnnModule    *self,
+                                              const char   *path,
+                                              GnnLoadFlags  flags,
                                               GError      **error);
 
 G_END_DECLS

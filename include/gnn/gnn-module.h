@@ -17,6 +17,25 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GnnLoadStateFlags:
+ * @GNN_LOAD_STATE_NONE: copy, and report missing and unexpected keys only
+ *   through the out arguments
+ * @GNN_LOAD_STATE_STRICT: missing and unexpected keys are errors
+ * @GNN_LOAD_STATE_ASSIGN: make the tensors of the state dict the module's
+ *   parameters and buffers instead of copying their values (PyTorch 2.x's
+ *   `assign=True`)
+ *
+ * How [method@Gnn.Module.load_state_dict_with_flags] loads.
+ *
+ * Since: 1.0
+ */
+typedef enum /*< flags >*/ {
+  GNN_LOAD_STATE_NONE = 0,
+  GNN_LOAD_STATE_STRICT = 1 << 0,
+  GNN_LOAD_STATE_ASSIGN = 1 << 1,
+} GnnLoadStateFlags;
+
 #define GNN_TYPE_MODULE (gnn_module_get_type ())
 
 GNN_AVAILABLE_IN_ALL
@@ -29,6 +48,9 @@ G_DECLARE_DERIVABLE_TYPE (GnnModule, gnn_module, GNN, MODULE, GObject)
  *   [method@Gnn.Module.forward]
  * @extra_repr: returns the text between the parentheses of
  *   [method@Gnn.Module.to_string] (PyTorch's `extra_repr`), or %NULL
+ * @reset_parameters: re-initializes the module's own parameters and buffers
+ *   (PyTorch's per-layer `reset_parameters`); see
+ *   [method@Gnn.Module.reset_parameters]
  *
  * The class of [class@Gnn.Module]. Subclasses implement @forward.
  *
@@ -42,9 +64,11 @@ struct _GnnModuleClass
                             GnnTensor  *input,
                             GError    **error);
   char      *(*extra_repr) (GnnModule  *self);
+  gboolean   (*reset_parameters) (GnnModule  *self,
+                                  GError    **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 /**
@@ -196,6 +220,19 @@ void           gnn_module_requires_grad_     (GnnModule    *self,
 GNN_AVAILABLE_IN_ALL
 void           gnn_module_zero_grad          (GnnModule    *self,
                                               gboolean      set_to_none);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_load_state_dict_with_flags (GnnModule         *self,
+                                                      GnnStateDict      *state_dict,
+                                                      GnnLoadStateFlags  flags,
+                                                      char            ***missing_keys,
+                                                      char            ***unexpected_keys,
+                                                      GError           **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_to_empty           (GnnModule    *self,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_reset_parameters   (GnnModule    *self,
+                                              GError      **error);
 
 /* --- call and hooks ------------------------------------------------------ */
 

@@ -11,6 +11,7 @@
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
 #include <gnn/gnn-dtype.h>
+#include <gnn/gnn-device.h>
 #include <gnn/gnn-generator.h>
 
 G_BEGIN_DECLS
@@ -137,6 +138,10 @@ gboolean       gnn_tensor_is_contiguous    (GnnTensor     *self);
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_tensor_shares_storage   (GnnTensor     *self,
                                             GnnTensor     *other);
+GNN_AVAILABLE_IN_ALL
+GnnDevice      gnn_tensor_get_device       (GnnTensor     *self);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_tensor_is_meta          (GnnTensor     *self);
 GNN_AVAILABLE_IN_ALL
 gpointer       gnn_tensor_get_data         (GnnTensor     *self);
 GNN_AVAILABLE_IN_ALL

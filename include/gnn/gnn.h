@@ -11,6 +11,7 @@
 #include <gnn/gnn-enum-types.h>
 #include <gnn/gnn-error.h>
 #include <gnn/gnn-dtype.h>
+#include <gnn/gnn-device.h>
 
 /* tensor */
 #include <gnn/gnn-generator.h>

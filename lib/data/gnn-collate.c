@@ -114,6 +114,9 @@ plan_field (GPtrArray     *items,
                    f, first->ndim, GNN_MAX_DIMS);
       return FALSE;
     }
+  for (guint i = 0; i < n_items; i++)
+    GNN_CHECK_STORAGE ("default_collate", g_ptr_array_index (items, i * n_fields + f), error,
+                       FALSE);
   for (guint i = 1; i < n_items; i++)
     {
       GnnTensorPrivate *p = gnn_tensor_priv (g_ptr_array_index (items, i * n_fields + f));

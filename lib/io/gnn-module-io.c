@@ -54,13 +54,48 @@ gnn_module_load (GnnModule   *self,
                  const char  *path,
                  GError     **error)
 {
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return gnn_module_load_with_flags (self, path, GNN_LOAD_FLAGS_NONE, error);
+}
+
+/**
+ * gnn_module_load_with_flags:
+ * @self: a module
+ * @path: (type filename): a safetensors file
+ * @flags: #GnnLoadFlags
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Module.load] with options. With %GNN_LOAD_FLAGS_ASSIGN the
+ * file's tensors become the module's parameters and buffers
+ * ([method@Gnn.Module.load_state_dict_with_flags] with
+ * %GNN_LOAD_STATE_ASSIGN): without %GNN_LOAD_FLAGS_COPY nothing is copied
+ * and the module reads the memory-mapped file (pages are read on first use;
+ * writes to a parameter stay private to the process). Together with a
+ * module built under %GNN_DEVICE_META this builds and loads a model without
+ * allocating or initializing its parameters. Loading is strict and atomic.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_load_with_flags (GnnModule     *self,
+                            const char    *path,
+                            GnnLoadFlags   flags,
+                            GError       **error)
+{
   g_autoptr(GnnStateDict) state_dict = NULL;
+  GnnLoadStateFlags state_flags = GNN_LOAD_STATE_STRICT;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  state_dict = gnn_state_dict_load (path, error);
+  state_dict = gnn_state_dict_load_with_flags (path, flags & GNN_LOAD_FLAGS_COPY, error);
   if (state_dict == NULL)
     return FALSE;
-  return gnn_module_load_state_dict (self, state_dict, TRUE, NULL, NULL, error);
+  if ((flags & GNN_LOAD_FLAGS_ASSIGN) != 0)
+    state_flags |= GNN_LOAD_STATE_ASSIGN;
+  return gnn_module_load_state_dict_with_flags (self, state_dict, state_flags, NULL, NULL, error);
 }

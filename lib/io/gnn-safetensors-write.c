@@ -260,6 +260,12 @@ gnn_state_dict_save (GnnStateDict  *self,
         }
       if (!check_utf8 ("a tensor name", keys[i], error))
         return FALSE;
+      if (gnn_tensor_is_meta (gnn_state_dict_lookup (self, keys[i])))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "safetensors: cannot save \"%s\": tensor has no storage (meta)", keys[i]);
+          return FALSE;
+        }
       tensors[i] = gnn_state_dict_lookup (self, keys[i]);
       layout[i] = i;
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "module/gnn-module-private.h"
+#include "tensor/gnn-tensor-private.h"
 #include "core/gnn-fork-private.h"
 
 enum { PRE = 0, POST = 1 };
@@ -284,6 +285,11 @@ gnn_module_forward (GnnModule  *self,
                    gnn_module_get_name (self));
       return NULL;
     }
+  /* Meta parameters would reach kernels through forward fast paths: refuse
+   * them here (free while no meta storage exists). */
+  if (G_UNLIKELY (g_atomic_int_get (&gnn_storage_meta_live) > 0) &&
+      !gnn_module_check_storage (self, input, error))
+    return NULL;
   output = klass->forward (self, input, &local_error);
   if (local_error != NULL)
     {

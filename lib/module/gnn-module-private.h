@@ -71,6 +71,14 @@ void              gnn_module_wrap_slot_classes (GType final_type);
 void              gnn_module_init_mixins       (GnnModule *self,
                                                 GType      final_type);
 
+/* --- meta tensors (gnn-module-device.c) --- */
+
+/* FALSE + GNN_ERROR_NOT_SUPPORTED if @input or one of @self's own
+ * parameters or buffers has no storage (meta). */
+gboolean          gnn_module_check_storage     (GnnModule  *self,
+                                                GnnTensor  *input,
+                                                GError    **error);
+
 /* --- registry (gnn-module-registry.c) --- */
 
 void              gnn_module_registry_class_init (GnnModuleClass *klass);

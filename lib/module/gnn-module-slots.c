@@ -30,13 +30,42 @@ GNN_FORK_SAFE_MUTEX (slot_lock);
 G_DEFINE_QUARK (gnn-module-slot-class-info, slot_class_info)
 G_DEFINE_QUARK (gnn-module-slot-name, slot_name)
 
+/* Slot pspecs also carry this user flag, so the frequent question "is this
+ * pspec a slot?" (every property set of a slot class, every registration)
+ * is a bit test instead of a qdata lookup. */
+#define SLOT_PARAM_FLAG (1u << G_PARAM_USER_SHIFT)
+
+static inline const char *
+slot_name_of (GParamSpec *pspec)
+{
+  if ((pspec->flags & SLOT_PARAM_FLAG) == 0)
+    return NULL;
+  return g_param_spec_get_qdata (pspec, slot_name_quark ());
+}
+
+/* The SlotClassInfo of @type, cached per thread: construction sets several
+ * properties of the same class in a row. Infos are never freed. */
+static SlotClassInfo *
+slot_class_info (GType type)
+{
+  static _Thread_local GType cached_type;
+  static _Thread_local SlotClassInfo *cached_info;
+
+  if (type != cached_type || cached_info == NULL)
+    {
+      cached_info = g_type_get_qdata (type, slot_class_info_quark ());
+      cached_type = type;
+    }
+  return cached_info;
+}
+
 static void
 slot_dispatch_set_property (GObject      *object,
                             guint         prop_id,
                             const GValue *value,
                             GParamSpec   *pspec)
 {
-  const char *slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
+  const char *slot = slot_name_of (pspec);
   SlotClassInfo *info;
 
   if (slot != NULL)
@@ -48,7 +77,7 @@ slot_dispatch_set_property (GObject      *object,
         g_warning ("%s", error->message);
       return;
     }
-  info = g_type_get_qdata (pspec->owner_type, slot_class_info_quark ());
+  info = slot_class_info (pspec->owner_type);
   if (info != NULL && info->own_set != NULL)
     info->own_set (object, prop_id, value, pspec);
   else
@@ -61,7 +90,7 @@ slot_dispatch_get_property (GObject    *object,
                             GValue     *value,
                             GParamSpec *pspec)
 {
-  const char *slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
+  const char *slot = slot_name_of (pspec);
   SlotClassInfo *info;
 
   if (slot != NULL)
@@ -72,7 +101,7 @@ slot_dispatch_get_property (GObject    *object,
                                  ? gnn_module_get_child (self, slot, NULL) : NULL);
       return;
     }
-  info = g_type_get_qdata (pspec->owner_type, slot_class_info_quark ());
+  info = slot_class_info (pspec->owner_type);
   if (info != NULL && info->own_get != NULL)
     info->own_get (object, prop_id, value, pspec);
   else
@@ -150,7 +179,7 @@ gnn_module_class_install_child_slot (GnnModuleClass *klass,
 
   pspec = g_param_spec_object (name, NULL, NULL, child_type,
                                G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
-                               G_PARAM_STATIC_NICK | G_PARAM_STATIC_BLURB);
+                               G_PARAM_STATIC_NICK | G_PARAM_STATIC_BLURB | SLOT_PARAM_FLAG);
   g_param_spec_set_qdata_full (pspec, slot_name_quark (), g_strdup (name), g_free);
   g_object_class_install_property (object_class, prop_id, pspec);
 }
@@ -193,7 +222,7 @@ gnn_module_property_as_slot (GParamSpec *pspec,
 
   if (pspec == NULL)
     return NULL;
-  slot = g_param_spec_get_qdata (pspec, slot_name_quark ());
+  slot = slot_name_of (pspec);
   return slot != NULL && strcmp (slot, name) == 0 ? pspec : NULL;
 }
 
@@ -201,7 +230,7 @@ gnn_module_property_as_slot (GParamSpec *pspec,
 gboolean
 gnn_module_property_is_plain (GParamSpec *pspec)
 {
-  return pspec != NULL && g_param_spec_get_qdata (pspec, slot_name_quark ()) == NULL;
+  return pspec != NULL && slot_name_of (pspec) == NULL;
 }
 
 GnnMapKind

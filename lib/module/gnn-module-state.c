@@ -126,7 +126,8 @@ to_strv (GPtrArray *keys)
  * %GNN_ERROR_KEY).
  *
  * Unlike PyTorch, loading is atomic: everything is checked first and nothing
- * is copied when there is an error.
+ * is copied when there is an error. See
+ * [method@Gnn.Module.load_state_dict_with_flags] for loading by assignment.
  *
  * Returns: %TRUE on success
  *
@@ -140,12 +141,115 @@ gnn_module_load_state_dict (GnnModule     *self,
                             char        ***unexpected_keys,
                             GError       **error)
 {
+  return gnn_module_load_state_dict_with_flags (self, state_dict,
+                                                strict ? GNN_LOAD_STATE_STRICT : GNN_LOAD_STATE_NONE,
+                                                missing_keys, unexpected_keys, error);
+}
+
+static const char *
+torch_dtype (GnnDType dtype)
+{
+  static const char *const names[] = {
+    "torch.float32", "torch.float64", "torch.float16", "torch.bfloat16", "torch.int64",
+    "torch.int32", "torch.int16", "torch.int8", "torch.uint8", "torch.bool",
+  };
+
+  return (guint) dtype < G_N_ELEMENTS (names) ? names[dtype] : "torch.unknown";
+}
+
+/* The per-key problem of loading @source into @target, or NULL; @code gets
+ * the error code it deserves. */
+static char *
+check_entry (const char *key,
+             GnnTensor  *target,
+             GnnTensor  *source,
+             gboolean    assign,
+             GnnError   *code)
+{
+  GnnTensorPrivate *tp = gnn_tensor_priv (target);
+  GnnTensorPrivate *sp = gnn_tensor_priv (source);
+
+  if (tp->ndim != sp->ndim || memcmp (tp->shape, sp->shape, tp->ndim * sizeof (gint64)) != 0)
+    {
+      g_autofree char *sstr = gnn_shape_to_string (sp->shape, sp->ndim);
+      g_autofree char *tstr = gnn_shape_to_string (tp->shape, tp->ndim);
+
+      *code = GNN_ERROR_SHAPE;
+      return g_strdup_printf ("size mismatch for %s: copying a param with shape %s "
+                              "from checkpoint, the shape in current model is %s.",
+                              key, sstr, tstr);
+    }
+  if (assign && tp->dtype != sp->dtype)
+    {
+      *code = GNN_ERROR_DTYPE;
+      return g_strdup_printf ("dtype mismatch for %s: assigning a param with dtype %s "
+                              "from checkpoint, the dtype in current model is %s.",
+                              key, torch_dtype (sp->dtype), torch_dtype (tp->dtype));
+    }
+  if (!assign && source != target && (gnn_tensor_priv_is_meta (tp) || gnn_tensor_priv_is_meta (sp)))
+    {
+      *code = GNN_ERROR_NOT_SUPPORTED;
+      return g_strdup_printf ("cannot copy %s: the %s tensor has no storage (meta); "
+                              "load with assign instead", key,
+                              gnn_tensor_priv_is_meta (tp) ? "model's" : "checkpoint's");
+    }
+  return NULL;
+}
+
+/**
+ * gnn_module_load_state_dict_with_flags:
+ * @self: a module
+ * @state_dict: the state to load
+ * @flags: #GnnLoadStateFlags
+ * @missing_keys: (out) (optional) (array zero-terminated=1) (transfer full):
+ *   the keys of @self's state that @state_dict lacks
+ * @unexpected_keys: (out) (optional) (array zero-terminated=1) (transfer full):
+ *   the keys of @state_dict that @self does not have
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Module.load_state_dict] with options. With
+ * %GNN_LOAD_STATE_ASSIGN nothing is copied: each parameter and buffer
+ * adopts the storage of its state-dict tensor (for a state dict from
+ * [func@Gnn.StateDict.load], the memory-mapped file: zero copy, and writes
+ * stay private to the process). This follows PyTorch 2.x's
+ * `load_state_dict(sd, assign=True)` (PyTorch 1.13 has no `assign`): the
+ * module's tensors report the loaded values and keep their requires-grad
+ * flag. Unlike PyTorch, the parameter objects themselves are kept, so
+ * references to them (optimizers, hooks, tied weights) see the loaded
+ * values. It is the way to give a module built under %GNN_DEVICE_META (see
+ * [func@Gnn.set_default_device]) its values without ever allocating.
+ *
+ * Assignment cannot convert, so a dtype that differs from the module's is
+ * an error "dtype mismatch for w: assigning a param with dtype
+ * torch.float64 from checkpoint, the dtype in current model is
+ * torch.float32." (%GNN_ERROR_DTYPE), where PyTorch would change the
+ * module's dtype. Copying into or out of a meta tensor (without ASSIGN) is
+ * a %GNN_ERROR_NOT_SUPPORTED error, where PyTorch 2.x warns and does
+ * nothing. Shape errors and strictness are those of
+ * [method@Gnn.Module.load_state_dict], and loading stays atomic: on any
+ * error nothing changes.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_load_state_dict_with_flags (GnnModule         *self,
+                                       GnnStateDict      *state_dict,
+                                       GnnLoadStateFlags  flags,
+                                       char            ***missing_keys,
+                                       char            ***unexpected_keys,
+                                       GError           **error)
+{
   g_autoptr(GnnStateDict) own = NULL;
   g_auto(GStrv) own_keys = NULL;
   g_auto(GStrv) given_keys = NULL;
   g_autoptr(GPtrArray) missing = g_ptr_array_new ();
   g_autoptr(GPtrArray) unexpected = g_ptr_array_new ();
   g_autoptr(GPtrArray) mismatches = g_ptr_array_new_with_free_func (g_free);
+  gboolean strict = (flags & GNN_LOAD_STATE_STRICT) != 0;
+  gboolean assign = (flags & GNN_LOAD_STATE_ASSIGN) != 0;
+  GnnError code = GNN_ERROR_KEY;
   gboolean failed;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
@@ -160,25 +264,21 @@ gnn_module_load_state_dict (GnnModule     *self,
     {
       GnnTensor *target = gnn_state_dict_lookup (own, own_keys[i]);
       GnnTensor *source = gnn_state_dict_lookup (state_dict, own_keys[i]);
-      guint tn, sn;
-      const gint64 *ts, *ss;
+      GnnError entry_code = GNN_ERROR_KEY;
+      char *problem;
 
       if (source == NULL)
         {
           g_ptr_array_add (missing, own_keys[i]);
           continue;
         }
-      ts = gnn_tensor_get_shape (target, &tn);
-      ss = gnn_tensor_get_shape (source, &sn);
-      if (tn != sn || memcmp (ts, ss, tn * sizeof (gint64)) != 0)
+      problem = check_entry (own_keys[i], target, source, assign, &entry_code);
+      if (problem != NULL)
         {
-          g_autofree char *sstr = gnn_shape_to_string (ss, sn);
-          g_autofree char *tstr = gnn_shape_to_string (ts, tn);
-
-          g_ptr_array_add (mismatches,
-                           g_strdup_printf ("size mismatch for %s: copying a param with shape %s "
-                                            "from checkpoint, the shape in current model is %s.",
-                                            own_keys[i], sstr, tstr));
+          g_ptr_array_add (mismatches, problem);
+          /* the first shape error wins, then dtype, then the rest */
+          if (code == GNN_ERROR_KEY || (entry_code == GNN_ERROR_SHAPE && code != GNN_ERROR_SHAPE))
+            code = entry_code;
         }
     }
   for (guint i = 0; given_keys[i] != NULL; i++)
@@ -203,19 +303,22 @@ gnn_module_load_state_dict (GnnModule     *self,
         append_quoted_keys (msg, "Unexpected key(s) in state_dict", unexpected);
       for (guint i = 0; i < mismatches->len; i++)
         g_string_append_printf (msg, "\n\t%s", (char *) g_ptr_array_index (mismatches, i));
-      g_set_error_literal (error, GNN_ERROR,
-                           mismatches->len > 0 ? GNN_ERROR_SHAPE : GNN_ERROR_KEY, msg->str);
+      g_set_error_literal (error, GNN_ERROR, code, msg->str);
       return FALSE;
     }
 
-  /* Everything fits: shapes are equal, so copy_ cannot fail. */
+  /* Everything fits: shapes (and for assign, dtypes) are equal and no
+   * tensor is meta where it matters, so neither path can fail. */
   for (guint i = 0; own_keys[i] != NULL; i++)
     {
       GnnTensor *source = gnn_state_dict_lookup (state_dict, own_keys[i]);
       GnnTensor *target = gnn_state_dict_lookup (own, own_keys[i]);
 
-      if (source != NULL && source != target &&
-          !gnn_tensor_copy_ (target, source, error))
+      if (source == NULL || source == target)
+        continue;
+      if (assign)
+        gnn_tensor_assign_storage (target, source);
+      else if (!gnn_tensor_copy_ (target, source, error))
         return FALSE;
     }
   return TRUE;

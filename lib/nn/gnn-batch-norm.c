@@ -85,6 +85,18 @@ create_tensors (GnnModule  *module,
          gnn_module_register_buffer (module, "num_batches_tracked", count, TRUE, error);
 }
 
+/* PyTorch's reset_running_stats + ones/zeros for the affine parameters. */
+static gboolean
+reset_parameters_vfunc (GnnModule  *module,
+                        GError    **error)
+{
+  return gnn_nn_reset_fill (module, "running_mean", 0.0, error) &&
+         gnn_nn_reset_fill (module, "running_var", 1.0, error) &&
+         gnn_nn_reset_fill (module, "num_batches_tracked", 0.0, error) &&
+         gnn_nn_reset_fill (module, "weight", 1.0, error) &&
+         gnn_nn_reset_fill (module, "bias", 0.0, error);
+}
+
 static void
 gnn_batch_norm_base_constructed (GObject *object)
 {
@@ -238,6 +250,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
   object_class->set_property = gnn_batch_norm_base_set_property;
   module_class->forward = gnn_batch_norm_base_forward;
   module_class->extra_repr = gnn_batch_norm_base_extra_repr;
+  module_class->reset_parameters = reset_parameters_vfunc;
 
   /**
    * GnnBatchNormBase:num-features:

@@ -78,6 +78,23 @@ gnn_container_set_module_at (GnnModule  *self,
   return gnn_module_set_child (self, key, G_OBJECT (module), error);
 }
 
+/* "%u" of @index into @key (at least 11 bytes), without printf's cost:
+ * building a Sequential of 1,000 layers formats 1,000 keys. */
+static void
+index_key (char  *key,
+           guint  index)
+{
+  char digits[10];
+  int n = 0;
+
+  do
+    digits[n++] = (char) ('0' + index % 10);
+  while ((index /= 10) != 0);
+  while (n > 0)
+    *key++ = digits[--n];
+  *key = '\0';
+}
+
 gboolean
 gnn_container_append (GnnModule   *self,
                       GnnMapKind   kind,
@@ -86,7 +103,7 @@ gnn_container_append (GnnModule   *self,
 {
   char key[24];
 
-  g_snprintf (key, sizeof key, "%u", gnn_container_get_length (self, kind));
+  index_key (key, gnn_container_get_length (self, kind));
   return gnn_container_register (self, kind, key, value, error);
 }
 
@@ -178,7 +195,7 @@ gnn_container_slice_modules (GnnModule  *self,
       GnnMapEntry *entry = g_ptr_array_index (entries, g_array_index (positions, guint, i));
       char key[24];
 
-      g_snprintf (key, sizeof key, "%u", i);
+      index_key (key, i);
       if (!gnn_module_registry_insert (result, GNN_MAP_MODULES, renumber ? key : entry->name,
                                        entry->value, error))
         return NULL;

@@ -124,6 +124,20 @@ reset_parameters (GnnConv2d     *self,
          gnn_module_register_parameter (GNN_MODULE (self), "bias", bp, error);
 }
 
+/* New parameters drawn from the default generator (on the default device). */
+static gboolean
+reset_parameters_vfunc (GnnModule  *module,
+                        GError    **error)
+{
+  gboolean ok;
+
+  if (!gnn_nn_check_constructed (module, error))
+    return FALSE;
+  ok = reset_parameters (GNN_CONV2D (module), gnn_nn_default_generator_lock (), error);
+  gnn_nn_default_generator_unlock ();
+  return ok;
+}
+
 static void
 gnn_conv2d_constructed (GObject *object)
 {
@@ -272,6 +286,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
   object_class->set_property = gnn_conv2d_set_property;
   module_class->forward = gnn_conv2d_forward;
   module_class->extra_repr = gnn_conv2d_extra_repr;
+  module_class->reset_parameters = reset_parameters_vfunc;
 
   /**
    * GnnConv2d:in-channels:

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-nn-private.h"
+#include "tensor/gnn-tensor-private.h"
 
 /**
  * GnnEmbedding:
@@ -35,6 +36,23 @@ enum
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* N(0, 1) from the default generator, as PyTorch's reset_parameters. */
+static gboolean
+reset_parameters_vfunc (GnnModule  *module,
+                        GError    **error)
+{
+  GObject *w = gnn_module_get_child (module, "weight", NULL);
+  gboolean ok;
+
+  if (w == NULL)
+    return TRUE;
+  if (!gnn_tensor_materialize (GNN_TENSOR (w), error))
+    return FALSE;
+  ok = gnn_tensor_normal_ (GNN_TENSOR (w), 0.0, 1.0, gnn_nn_default_generator_lock (), error);
+  gnn_nn_default_generator_unlock ();
+  return ok;
+}
 
 static void
 gnn_embedding_constructed (GObject *object)
@@ -164,6 +182,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
   object_class->set_property = gnn_embedding_set_property;
   module_class->forward = gnn_embedding_forward;
   module_class->extra_repr = gnn_embedding_extra_repr;
+  module_class->reset_parameters = reset_parameters_vfunc;
 
   /**
    * GnnEmbedding:num-embeddings:

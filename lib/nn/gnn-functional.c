@@ -7,6 +7,8 @@
 
 #include <gnn/gnn.h>
 
+#include "tensor/gnn-tensor-private.h"
+
 /* Only the public tensor API: the losses are compositions of
  * differentiable ops, and autograd records them. */
 
@@ -317,6 +319,9 @@ gnn_nll_loss (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
+  GNN_CHECK_STORAGE ("nll_loss", input, error, NULL);
+  GNN_CHECK_STORAGE ("nll_loss", target, error, NULL);
+  GNN_CHECK_STORAGE ("nll_loss", weight, error, NULL);
   if (!check_reduction (reduction, error) ||
       !flatten_classes ("nll_loss", input, target, &f, error) ||
       !target_masks ("nll_loss", &f, weight, ignore_index, gnn_tensor_get_dtype (input),
@@ -373,6 +378,9 @@ gnn_cross_entropy (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
+  GNN_CHECK_STORAGE ("cross_entropy", input, error, NULL);
+  GNN_CHECK_STORAGE ("cross_entropy", target, error, NULL);
+  GNN_CHECK_STORAGE ("cross_entropy", weight, error, NULL);
   if (!check_reduction (reduction, error))
     return NULL;
   if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
@@ -486,6 +494,8 @@ gnn_mse_loss (GnnTensor    *input,
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
+  GNN_CHECK_STORAGE ("mse_loss", input, error, NULL);
+  GNN_CHECK_STORAGE ("mse_loss", target, error, NULL);
   if (!check_reduction (reduction, error) || !check_same_shape (input, target, error))
     return NULL;
   TRY (d = gnn_tensor_sub (input, target, error));
@@ -557,6 +567,10 @@ gnn_binary_cross_entropy_with_logits (GnnTensor    *input,
   g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (pos_weight == NULL || GNN_IS_TENSOR (pos_weight), NULL);
+  GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", input, error, NULL);
+  GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", target, error, NULL);
+  GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", weight, error, NULL);
+  GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", pos_weight, error, NULL);
   if (!check_reduction (reduction, error) || !check_same_shape (input, target, error))
     return NULL;
 

@@ -74,6 +74,15 @@ gnn_layer_norm_constructed (GObject *object)
   gnn_module_register_parameter (GNN_MODULE (self), "bias", bp, NULL);
 }
 
+/* Ones and zeros, as PyTorch's reset_parameters. */
+static gboolean
+reset_parameters_vfunc (GnnModule  *module,
+                        GError    **error)
+{
+  return gnn_nn_reset_fill (module, "weight", 1.0, error) &&
+         gnn_nn_reset_fill (module, "bias", 0.0, error);
+}
+
 static GnnTensor *
 gnn_layer_norm_forward (GnnModule  *module,
                         GnnTensor  *input,
@@ -182,6 +191,7 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
   object_class->set_property = gnn_layer_norm_set_property;
   module_class->forward = gnn_layer_norm_forward;
   module_class->extra_repr = gnn_layer_norm_extra_repr;
+  module_class->reset_parameters = reset_parameters_vfunc;
 
   /**
    * GnnLayerNorm:normalized-shape:

@@ -92,6 +92,13 @@ gnn_linear_forward (GnnModule  *module,
   return g_steal_pointer (&output);
 }
 
+static gboolean
+reset_parameters_vfunc (GnnModule  *module,
+                        GError    **error)
+{
+  return gnn_linear_reset_parameters (GNN_LINEAR (module), NULL, error);
+}
+
 static char *
 gnn_linear_extra_repr (GnnModule *module)
 {
@@ -101,6 +108,51 @@ gnn_linear_extra_repr (GnnModule *module)
   return g_strdup_printf ("in_features=%" G_GINT64_FORMAT ", out_features=%" G_GINT64_FORMAT
                           ", bias=%s", self->in_features, self->out_features,
                           gnn_nn_bool_str (has_bias));
+}
+
+/* Kaiming-uniform weight, uniform bias (no-ops on meta tensors). */
+static gboolean
+init_parameters (GnnLinear     *self,
+                 GnnGenerator  *generator,
+                 GError       **error)
+{
+  GObject *weight, *bias;
+  GnnGenerator *gen = generator;
+  gboolean ok = TRUE;
+
+  weight = gnn_module_get_child (GNN_MODULE (self), "weight", NULL);
+  bias = gnn_module_get_child (GNN_MODULE (self), "bias", NULL);
+  if (gen == NULL)
+    gen = gnn_nn_default_generator_lock ();
+
+  if (weight != NULL)
+    ok = gnn_tensor_kaiming_uniform_ (GNN_TENSOR (weight), sqrt (5.0), gen, error);
+  if (ok && bias != NULL)
+    {
+      gint64 fan_in = self->in_features;
+
+      if (weight != NULL && gnn_tensor_get_ndim (GNN_TENSOR (weight)) >= 2)
+        {
+          guint ndim;
+          const gint64 *shape = gnn_tensor_get_shape (GNN_TENSOR (weight), &ndim);
+
+          fan_in = 1;
+          for (guint d = 1; d < ndim; d++)
+            fan_in *= shape[d];
+        }
+
+      if (fan_in > 0)
+        {
+          double bound = 1.0 / sqrt ((double) fan_in);
+          ok = gnn_tensor_uniform_ (GNN_TENSOR (bias), -bound, bound, gen, error);
+        }
+      else
+        ok = gnn_tensor_fill_ (GNN_TENSOR (bias), 0.0, error);
+    }
+
+  if (generator == NULL)
+    gnn_nn_default_generator_unlock ();
+  return ok;
 }
 
 /* Allocates and initializes the parameters; a failure (a size whose bytes
@@ -126,7 +178,7 @@ create_parameters (GnnLinear  *self,
   if (!gnn_module_register_parameter (GNN_MODULE (self), "weight", weight_param, error) ||
       !gnn_module_register_parameter (GNN_MODULE (self), "bias", bias_param, error))
     return FALSE;
-  return gnn_linear_reset_parameters (self, self->generator, error);
+  return init_parameters (self, self->generator, error);
 }
 
 static void
@@ -223,6 +275,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
   object_class->set_property = gnn_linear_set_property;
   module_class->forward = gnn_linear_forward;
   module_class->extra_repr = gnn_linear_extra_repr;
+  module_class->reset_parameters = reset_parameters_vfunc;
 
   /**
    * GnnLinear:in-features:
@@ -411,7 +464,8 @@ gnn_linear_get_out_features (GnnLinear *self)
  *
  * Re-initializes the registered `weight` and `bias` in place as PyTorch's
  * `reset_parameters()` does: Kaiming-uniform with a = √5 for the weight,
- * U(-1/√fan_in, 1/√fan_in) for the bias (zero when fan_in is 0).
+ * U(-1/√fan_in, 1/√fan_in) for the bias (zero when fan_in is 0). Meta
+ * parameters (see [func@Gnn.set_default_device]) get memory first.
  *
  * Returns: %TRUE, or %FALSE with @error set if a registered parameter
  *   cannot be initialized (for instance it has an integer dtype)
@@ -424,43 +478,15 @@ gnn_linear_reset_parameters (GnnLinear     *self,
                              GError       **error)
 {
   GObject *weight, *bias;
-  GnnGenerator *gen = generator;
-  gboolean ok = TRUE;
 
   g_return_val_if_fail (GNN_IS_LINEAR (self), FALSE);
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
+  /* A layer built under the meta device gets its memory here. */
   weight = gnn_module_get_child (GNN_MODULE (self), "weight", NULL);
   bias = gnn_module_get_child (GNN_MODULE (self), "bias", NULL);
-  if (gen == NULL)
-    gen = gnn_nn_default_generator_lock ();
-
-  if (weight != NULL)
-    ok = gnn_tensor_kaiming_uniform_ (GNN_TENSOR (weight), sqrt (5.0), gen, error);
-  if (ok && bias != NULL)
-    {
-      gint64 fan_in = self->in_features;
-
-      if (weight != NULL && gnn_tensor_get_ndim (GNN_TENSOR (weight)) >= 2)
-        {
-          guint ndim;
-          const gint64 *shape = gnn_tensor_get_shape (GNN_TENSOR (weight), &ndim);
-
-          fan_in = 1;
-          for (guint d = 1; d < ndim; d++)
-            fan_in *= shape[d];
-        }
-
-      if (fan_in > 0)
-        {
-          double bound = 1.0 / sqrt ((double) fan_in);
-          ok = gnn_tensor_uniform_ (GNN_TENSOR (bias), -bound, bound, gen, error);
-        }
-      else
-        ok = gnn_tensor_fill_ (GNN_TENSOR (bias), 0.0, error);
-    }
-
-  if (generator == NULL)
-    gnn_nn_default_generator_unlock ();
-  return ok;
+  if ((weight != NULL && !gnn_tensor_materialize (GNN_TENSOR (weight), error)) ||
+      (bias != NULL && !gnn_tensor_materialize (GNN_TENSOR (bias), error)))
+    return FALSE;
+  return init_parameters (self, generator, error);
 }

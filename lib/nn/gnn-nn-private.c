@@ -11,6 +11,7 @@
 #include "module/gnn-module-registry-private.h"
 #include "nn/gnn-nn-private.h"
 #include "core/gnn-fork-private.h"
+#include "tensor/gnn-tensor-private.h"
 
 static void
 unref_nullable (gpointer object)
@@ -346,4 +347,22 @@ gnn_nn_as_parameter (GnnTensor *value)
   if (GNN_IS_PARAMETER (value))
     return g_object_ref (GNN_PARAMETER (value));
   return gnn_parameter_new (value, TRUE);
+}
+
+gboolean
+gnn_nn_reset_fill (GnnModule  *module,
+                   const char *name,
+                   double      value,
+                   GError    **error)
+{
+  GnnMapEntry *entry = gnn_module_registry_lookup (module, GNN_MAP_PARAMETERS, name);
+  GObject *t;
+
+  if (entry == NULL)
+    entry = gnn_module_registry_lookup (module, GNN_MAP_BUFFERS, name);
+  t = entry != NULL ? entry->value : NULL;
+  if (t == NULL)
+    return TRUE;
+  return gnn_tensor_materialize (GNN_TENSOR (t), error) &&
+         gnn_tensor_fill_ (GNN_TENSOR (t), value, error);
 }

@@ -17,6 +17,14 @@ G_BEGIN_DECLS
 GnnGenerator *gnn_nn_default_generator_lock   (void);
 void          gnn_nn_default_generator_unlock (void);
 
+/* For reset_parameters: fills the parameter or buffer @name of @module
+ * (skipped when the slot is empty) with @value, giving a meta tensor memory
+ * first. */
+gboolean      gnn_nn_reset_fill               (GnnModule  *module,
+                                               const char *name,
+                                               double      value,
+                                               GError    **error);
+
 /* Python's repr() of a float: gnn_format_double_shortest() (lib/core, the
  * library's one float formatter) with ".0" added to an integral value
  * ("0.5", "1.0"). */

@@ -554,6 +554,13 @@ check_grads (GnnOptimizer  *self,
         continue;
       pp = gnn_tensor_priv (p);
       gp = gnn_tensor_priv (grad);
+      if (gnn_tensor_priv_is_meta (pp) || gnn_tensor_priv_is_meta (gp))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                       "%s.step: parameter %u %s no storage (meta)", type_name, i,
+                       gnn_tensor_priv_is_meta (pp) ? "has" : "has a gradient with");
+          return FALSE;
+        }
       if (gp->dtype != pp->dtype)
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,

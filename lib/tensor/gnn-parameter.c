@@ -79,6 +79,8 @@ gnn_parameter_new_empty (GnnDType      dtype,
 
   if (!gnn_shape_validate (shape, ndim, dtype, &numel, error))
     return NULL;
+  if (gnn_get_default_device () == GNN_DEVICE_META)
+    return GNN_PARAMETER (gnn_tensor_new_meta (GNN_TYPE_PARAMETER, dtype, shape, ndim));
   self = GNN_PARAMETER (gnn_tensor_object_new (GNN_TYPE_PARAMETER));
   pp = gnn_tensor_priv (GNN_TENSOR (self));
   pp->storage = gnn_storage_new ((gsize) numel * gnn_dtype_get_size (dtype), FALSE);

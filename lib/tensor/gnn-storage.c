@@ -80,6 +80,21 @@ gnn_storage_new_wrap (gpointer       data,
   return storage;
 }
 
+gint gnn_storage_meta_live;
+
+/* Meta storages: a header with a size but no memory (data NULL). */
+GnnStorage *
+gnn_storage_new_meta (gsize nbytes)
+{
+  GnnStorage *storage = g_new0 (GnnStorage, 1);
+
+  g_atomic_ref_count_init (&storage->ref_count);
+  storage->nbytes = nbytes;
+  storage->meta = TRUE;
+  g_atomic_int_inc (&gnn_storage_meta_live);
+  return storage;
+}
+
 GnnStorage *
 gnn_storage_ref (GnnStorage *storage)
 {
@@ -97,6 +112,8 @@ gnn_storage_unref (GnnStorage *storage)
       free (storage);   /* header and data are one block */
       return;
     }
+  if (storage->meta)
+    g_atomic_int_add (&gnn_storage_meta_live, -1);
   if (storage->destroy != NULL)
     storage->destroy (storage->destroy_data);
   g_free (storage);

@@ -64,6 +64,8 @@ gnn_tensor_eq (GnnTensor *a,
                GnnTensor *b,
                GError   **error)
 {
+  GNN_CHECK_STORAGE ("eq", a, error, NULL);
+  GNN_CHECK_STORAGE ("eq", b, error, NULL);
   return gnn_tensor_compare_op (GNN_COMPARE_EQ, a, b, error);
 }
 
@@ -85,6 +87,8 @@ gnn_tensor_ne (GnnTensor *a,
                GnnTensor *b,
                GError   **error)
 {
+  GNN_CHECK_STORAGE ("ne", a, error, NULL);
+  GNN_CHECK_STORAGE ("ne", b, error, NULL);
   return gnn_tensor_compare_op (GNN_COMPARE_NE, a, b, error);
 }
 
@@ -106,6 +110,8 @@ gnn_tensor_lt (GnnTensor *a,
                GnnTensor *b,
                GError   **error)
 {
+  GNN_CHECK_STORAGE ("lt", a, error, NULL);
+  GNN_CHECK_STORAGE ("lt", b, error, NULL);
   return gnn_tensor_compare_op (GNN_COMPARE_LT, a, b, error);
 }
 
@@ -127,6 +133,8 @@ gnn_tensor_le (GnnTensor *a,
                GnnTensor *b,
                GError   **error)
 {
+  GNN_CHECK_STORAGE ("le", a, error, NULL);
+  GNN_CHECK_STORAGE ("le", b, error, NULL);
   return gnn_tensor_compare_op (GNN_COMPARE_LE, a, b, error);
 }
 
@@ -148,6 +156,8 @@ gnn_tensor_gt (GnnTensor *a,
                GnnTensor *b,
                GError   **error)
 {
+  GNN_CHECK_STORAGE ("gt", a, error, NULL);
+  GNN_CHECK_STORAGE ("gt", b, error, NULL);
   return gnn_tensor_compare_op (GNN_COMPARE_GT, a, b, error);
 }
 
@@ -169,6 +179,8 @@ gnn_tensor_ge (GnnTensor *a,
                GnnTensor *b,
                GError   **error)
 {
+  GNN_CHECK_STORAGE ("ge", a, error, NULL);
+  GNN_CHECK_STORAGE ("ge", b, error, NULL);
   return gnn_tensor_compare_op (GNN_COMPARE_GE, a, b, error);
 }
 
@@ -196,6 +208,9 @@ gnn_tensor_where (GnnTensor *condition,
                   GnnTensor *b,
                   GError   **error)
 {
+  GNN_CHECK_STORAGE ("where", condition, error, NULL);
+  GNN_CHECK_STORAGE ("where", a, error, NULL);
+  GNN_CHECK_STORAGE ("where", b, error, NULL);
   GnnTensorPrivate *cp, *ap, *bp, *outp;
   gint64 shape_ca[GNN_MAX_DIMS], shape[GNN_MAX_DIMS];
   gint64 c_strides[GNN_MAX_DIMS], a_strides[GNN_MAX_DIMS], b_strides[GNN_MAX_DIMS];

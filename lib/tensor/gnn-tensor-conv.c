@@ -181,6 +181,9 @@ gnn_tensor_conv2d (GnnTensor *input,
                    gint64     groups,
                    GError   **error)
 {
+  GNN_CHECK_STORAGE ("conv2d", input, error, NULL);
+  GNN_CHECK_STORAGE ("conv2d", weight, error, NULL);
+  GNN_CHECK_STORAGE ("conv2d", bias, error, NULL);
   g_autoptr(GnnTensor) xc = NULL;
   g_autoptr(GnnTensor) wc = NULL;
   g_autoptr(GnnTensor) bc = NULL;
@@ -467,6 +470,7 @@ gnn_tensor_max_pool2d (GnnTensor *input,
   gint64 *idx = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  GNN_CHECK_STORAGE ("max_pool2d", input, error, NULL);
 
   if (!pool_setup ("max_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
                    padding_h, padding_w, dilation_h, dilation_w, ceil_mode, &g, out_shape, error))
@@ -597,6 +601,7 @@ gnn_tensor_avg_pool2d (GnnTensor *input,
   guint8 *o;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  GNN_CHECK_STORAGE ("avg_pool2d", input, error, NULL);
 
   if (!pool_setup ("avg_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
                    padding_h, padding_w, 1, 1, ceil_mode, &g, out_shape, error))

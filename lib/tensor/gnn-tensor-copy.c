@@ -101,8 +101,13 @@ gnn_tensor_copy_checked (GnnTensor *self,
                          GError   **error)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
-  GnnTensor *out = gnn_tensor_new_contiguous_checked (dtype, p->shape, p->ndim, FALSE, error);
+  GnnTensor *out;
   GnnTensorPrivate *op;
+
+  /* clone and contiguous of a meta tensor: a meta tensor, as in PyTorch */
+  if (gnn_tensor_priv_is_meta (p))
+    return gnn_tensor_new_meta (GNN_TYPE_TENSOR, dtype, p->shape, p->ndim);
+  out = gnn_tensor_new_contiguous_checked (dtype, p->shape, p->ndim, FALSE, error);
 
   /* an expanded view can be far larger than its storage */
   if (out == NULL)
@@ -155,6 +160,7 @@ gnn_tensor_to_dtype (GnnTensor *self,
                      GError   **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  GNN_CHECK_STORAGE ("to_dtype", self, error, NULL);
   if (gnn_dtype_get_size (dtype) == 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "invalid dtype %d", (int) dtype);
@@ -190,6 +196,8 @@ gnn_tensor_fill_ (GnnTensor *self,
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
   p = gnn_tensor_priv (self);
+  if (gnn_tensor_priv_is_meta (p))   /* nothing to fill, as in PyTorch */
+    return TRUE;
   elsize = gnn_dtype_get_size (p->dtype);
   gnn_dtype_write (p->dtype, pattern, value);
   strides[0] = p->strides;
@@ -233,6 +241,8 @@ gnn_tensor_copy_ (GnnTensor *self,
                   GnnTensor *src,
                   GError   **error)
 {
+  GNN_CHECK_STORAGE ("copy_", self, error, FALSE);
+  GNN_CHECK_STORAGE ("copy_", src, error, FALSE);
   GnnTensorPrivate *dp, *sp;
   gint64 out_shape[GNN_MAX_DIMS];
   gint64 src_strides[GNN_MAX_DIMS];

@@ -10,6 +10,23 @@
 
 /* --- public creation ----------------------------------------------------- */
 
+/* The factories' allocation: memory-less under the META default device. */
+static GnnTensor *
+new_on_default_device (GnnDType      dtype,
+                       const gint64 *shape,
+                       guint         ndim,
+                       gboolean      zeroed,
+                       GError      **error)
+{
+  gint64 numel;
+
+  if (gnn_get_default_device () != GNN_DEVICE_META)
+    return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, zeroed, error);
+  if (!gnn_shape_validate (shape, ndim, dtype, &numel, error))
+    return NULL;
+  return gnn_tensor_new_meta (GNN_TYPE_TENSOR, dtype, shape, ndim);
+}
+
 /**
  * gnn_tensor_empty:
  * @shape: (array length=ndim) (nullable): the size of each dimension
@@ -18,6 +35,8 @@
  * @error: return location for a #GError
  *
  * Creates a contiguous tensor whose elements are not initialized.
+ * Under the %GNN_DEVICE_META default device (see
+ * [func@Gnn.set_default_device]) it is a meta tensor without memory.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
  *
@@ -30,7 +49,7 @@ gnn_tensor_empty (const gint64 *shape,
                   GError      **error)
 {
   g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
-  return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
+  return new_on_default_device (dtype, shape, ndim, FALSE, error);
 }
 
 /**
@@ -40,7 +59,8 @@ gnn_tensor_empty (const gint64 *shape,
  * @dtype: the element type
  * @error: return location for a #GError
  *
- * Creates a contiguous tensor filled with zeros.
+ * Creates a contiguous tensor filled with zeros. A meta tensor under
+ * the %GNN_DEVICE_META default device.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
  *
@@ -53,7 +73,7 @@ gnn_tensor_zeros (const gint64 *shape,
                   GError      **error)
 {
   g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
-  return gnn_tensor_new_contiguous_checked (dtype, shape, ndim, TRUE, error);
+  return new_on_default_device (dtype, shape, ndim, TRUE, error);
 }
 
 /**
@@ -64,7 +84,7 @@ gnn_tensor_zeros (const gint64 *shape,
  * @dtype: the element type
  * @error: return location for a #GError
  *
- * Creates a contiguous tensor filled with @value (converted to @dtype).
+ * Creates a contiguous tensor filled with @value (converted to @dtype). A meta tensor under the %GNN_DEVICE_META default device.
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
  *
@@ -80,7 +100,7 @@ gnn_tensor_full (const gint64 *shape,
   GnnTensor *self;
 
   g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
-  self = gnn_tensor_new_contiguous_checked (dtype, shape, ndim, FALSE, error);
+  self = new_on_default_device (dtype, shape, ndim, FALSE, error);
   if (self != NULL)
     gnn_tensor_fill_ (self, value, NULL);
   return self;

@@ -30,6 +30,8 @@ gnn_tensor_embedding (GnnTensor *weight,
                       GnnTensor *indices,
                       GError   **error)
 {
+  GNN_CHECK_STORAGE ("embedding", weight, error, NULL);
+  GNN_CHECK_STORAGE ("embedding", indices, error, NULL);
   GnnTensorPrivate *wp, *ip;
   g_autoptr(GnnTensor) wc = NULL;
   g_autoptr(GnnTensor) idx = NULL;

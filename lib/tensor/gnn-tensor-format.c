@@ -474,7 +474,8 @@ add_suffixes (GString    *out,
  * summarized with `...`, and the suffixes `dtype=torch.int32` (for dtypes
  * other than float32, int64 and bool), `size=(0, 3)` (for empty tensors)
  * and `requires_grad=True`. A [class@Gnn.Parameter] prints as
- * `Parameter containing:\ntensor(..., requires_grad=True)`.
+ * `Parameter containing:\ntensor(..., requires_grad=True)`. A meta tensor
+ * prints as `tensor(..., device='meta', size=(8, 4))`.
  *
  * Returns: (transfer full): the text
  *
@@ -497,7 +498,22 @@ gnn_tensor_to_string (GnnTensor *self)
     g_string_append (out, "Parameter containing:\n");
   g_string_append (out, prefix);
 
-  if (p->numel == 0)
+  if (gnn_tensor_priv_is_meta (p))
+    {
+      /* torch: "tensor(..., device='meta', size=(8, 4))" and dtype unless float32 */
+      GString *size = g_string_new ("size=(");
+
+      g_ptr_array_add (suffixes, g_strdup ("device='meta'"));
+      for (guint d = 0; d < p->ndim; d++)
+        g_string_append_printf (size, d ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT,
+                                p->shape[d]);
+      g_string_append (size, p->ndim == 1 ? ",)" : ")");
+      g_ptr_array_add (suffixes, g_string_free (size, FALSE));
+      if (p->dtype != GNN_DTYPE_F32)
+        g_ptr_array_add (suffixes, g_strconcat ("dtype=", torch_dtype_name (p->dtype), NULL));
+      g_string_append (out, "...");
+    }
+  else if (p->numel == 0)
     {
       if (p->ndim != 1)
         {

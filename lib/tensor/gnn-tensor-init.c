@@ -67,6 +67,10 @@ fill_random (GnnTensor    *self,
   gsize elsize = gnn_dtype_get_size (p->dtype);
   GnnNdIter it;
 
+  /* Meta tensors: checked like the others, but nothing to fill and no
+   * draws (the generator's state is unchanged), as in PyTorch. */
+  if (gnn_tensor_priv_is_meta (p))
+    return;
   gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
   while (gnn_nditer_next (&it))
     {

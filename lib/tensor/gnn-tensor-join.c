@@ -91,6 +91,7 @@ gnn_tensor_cat (GnnTensor **tensors,
   for (guint i = 0; i < n_tensors; i++)
     {
       g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), NULL);
+      GNN_CHECK_STORAGE ("cat", tensors[i], error, NULL);
       if (gnn_tensor_priv (tensors[i])->ndim == 0)
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
@@ -199,7 +200,10 @@ gnn_tensor_stack (GnnTensor **tensors,
       return NULL;
     }
   for (guint i = 0; i < n_tensors; i++)
-    g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), NULL);
+    {
+      g_return_val_if_fail (GNN_IS_TENSOR (tensors[i]), NULL);
+      GNN_CHECK_STORAGE ("stack", tensors[i], error, NULL);
+    }
   first = gnn_tensor_priv (tensors[0]);
   if (!gnn_wrap_dim (dim, first->ndim + 1, &d, error))
     return NULL;

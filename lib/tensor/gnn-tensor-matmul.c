@@ -533,5 +533,7 @@ gnn_tensor_matmul (GnnTensor *a,
                    GnnTensor *b,
                    GError   **error)
 {
+  GNN_CHECK_STORAGE ("matmul", a, error, NULL);
+  GNN_CHECK_STORAGE ("matmul", b, error, NULL);
   return gnn_tensor_record (GNN_OP_MATMUL, matmul_impl (a, b, error), (GnnTensor *[]) { a, b }, 2, NULL);
 }

@@ -124,6 +124,9 @@ gnn_tensor_layer_norm (GnnTensor    *input,
   g_return_val_if_fail (normalized_shape != NULL || n == 0, NULL);
   g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  GNN_CHECK_STORAGE ("layer_norm", input, error, NULL);
+  GNN_CHECK_STORAGE ("layer_norm", weight, error, NULL);
+  GNN_CHECK_STORAGE ("layer_norm", bias, error, NULL);
   ip = gnn_tensor_priv (input);
 
   if (n == 0)
@@ -270,6 +273,11 @@ gnn_tensor_batch_norm (GnnTensor *input,
                        double     eps,
                        GError   **error)
 {
+  GNN_CHECK_STORAGE ("batch_norm", input, error, NULL);
+  GNN_CHECK_STORAGE ("batch_norm", running_mean, error, NULL);
+  GNN_CHECK_STORAGE ("batch_norm", running_var, error, NULL);
+  GNN_CHECK_STORAGE ("batch_norm", weight, error, NULL);
+  GNN_CHECK_STORAGE ("batch_norm", bias, error, NULL);
   GnnTensorPrivate *ip;
   g_autoptr(GnnTensor) xc = NULL;
   g_autofree double *w = NULL;

@@ -662,6 +662,8 @@ gnn_tensor_add (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("add", a, error, NULL);
+  GNN_CHECK_STORAGE ("add", b, error, NULL);
   return gnn_tensor_record (GNN_OP_ADD, binary_op (&op_add, a, b, error),
                             (GnnTensor *[]) { a, b }, 2, NULL);
 }
@@ -684,6 +686,8 @@ gnn_tensor_sub (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("sub", a, error, NULL);
+  GNN_CHECK_STORAGE ("sub", b, error, NULL);
   return gnn_tensor_record (GNN_OP_SUB, binary_op (&op_sub, a, b, error),
                             (GnnTensor *[]) { a, b }, 2, NULL);
 }
@@ -706,6 +710,8 @@ gnn_tensor_mul (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("mul", a, error, NULL);
+  GNN_CHECK_STORAGE ("mul", b, error, NULL);
   return gnn_tensor_record (GNN_OP_MUL, binary_op (&op_mul, a, b, error),
                             (GnnTensor *[]) { a, b }, 2, NULL);
 }
@@ -737,6 +743,8 @@ gnn_tensor_div (GnnTensor *a,
                 GnnTensor *b,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("div", a, error, NULL);
+  GNN_CHECK_STORAGE ("div", b, error, NULL);
   return gnn_tensor_record (GNN_OP_DIV, binary_op (&op_div, a, b, error),
                             (GnnTensor *[]) { a, b }, 2, NULL);
 }
@@ -762,6 +770,8 @@ gnn_tensor_add_ (GnnTensor *self,
                  GnnTensor *other,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("add_", self, error, FALSE);
+  GNN_CHECK_STORAGE ("add_", other, error, FALSE);
   return binary_inplace (&op_add, self, other, error);
 }
 
@@ -783,6 +793,8 @@ gnn_tensor_sub_ (GnnTensor *self,
                  GnnTensor *other,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("sub_", self, error, FALSE);
+  GNN_CHECK_STORAGE ("sub_", other, error, FALSE);
   return binary_inplace (&op_sub, self, other, error);
 }
 
@@ -804,6 +816,8 @@ gnn_tensor_mul_ (GnnTensor *self,
                  GnnTensor *other,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("mul_", self, error, FALSE);
+  GNN_CHECK_STORAGE ("mul_", other, error, FALSE);
   return binary_inplace (&op_mul, self, other, error);
 }
 
@@ -827,6 +841,8 @@ gnn_tensor_div_ (GnnTensor *self,
                  GnnTensor *other,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("div_", self, error, FALSE);
+  GNN_CHECK_STORAGE ("div_", other, error, FALSE);
   return binary_inplace (&op_div, self, other, error);
 }
 
@@ -851,6 +867,7 @@ gnn_tensor_add_scalar (GnnTensor *self,
                        double     value,
                        GError   **error)
 {
+  GNN_CHECK_STORAGE ("add_scalar", self, error, NULL);
   return gnn_tensor_record (GNN_OP_ADD_SCALAR, scalar_op (&op_add, "add_scalar", self, value, error),
                             &self, 1, NULL);
 }
@@ -873,6 +890,7 @@ gnn_tensor_mul_scalar (GnnTensor *self,
                        double     value,
                        GError   **error)
 {
+  GNN_CHECK_STORAGE ("mul_scalar", self, error, NULL);
   return gnn_tensor_record (GNN_OP_MUL_SCALAR, scalar_op (&op_mul, "mul_scalar", self, value, error),
                             &self, 1, &(GnnOpParams) { .scalar = value });
 }
@@ -901,6 +919,7 @@ gnn_tensor_pow (GnnTensor *self,
   GnnDType dtype;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  GNN_CHECK_STORAGE ("pow", self, error, NULL);
   dtype = gnn_tensor_priv (self)->dtype;
   if (!check_kernel ("pow", dtype, op_pow.kernels[dtype], error))
     return NULL;
@@ -956,6 +975,7 @@ GnnTensor *
 gnn_tensor_relu (GnnTensor *self,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("relu", self, error, NULL);
   return gnn_tensor_record (GNN_OP_RELU, unary_op (&op_relu, self, 0, error), &self, 1, NULL);
 }
 
@@ -976,6 +996,7 @@ GnnTensor *
 gnn_tensor_gelu (GnnTensor *self,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("gelu", self, error, NULL);
   return gnn_tensor_record (GNN_OP_GELU, unary_op (&op_gelu, self, 0, error), &self, 1, NULL);
 }
 
@@ -995,6 +1016,7 @@ GnnTensor *
 gnn_tensor_tanh (GnnTensor *self,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("tanh", self, error, NULL);
   return gnn_tensor_record (GNN_OP_TANH, unary_op (&op_tanh, self, 0, error), &self, 1, NULL);
 }
 
@@ -1015,6 +1037,7 @@ GnnTensor *
 gnn_tensor_sigmoid (GnnTensor *self,
                     GError   **error)
 {
+  GNN_CHECK_STORAGE ("sigmoid", self, error, NULL);
   return gnn_tensor_record (GNN_OP_SIGMOID, unary_op (&op_sigmoid, self, 0, error), &self, 1, NULL);
 }
 
@@ -1034,6 +1057,7 @@ GnnTensor *
 gnn_tensor_exp (GnnTensor *self,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("exp", self, error, NULL);
   return gnn_tensor_record (GNN_OP_EXP, unary_op (&op_exp, self, 0, error), &self, 1, NULL);
 }
 
@@ -1054,6 +1078,7 @@ GnnTensor *
 gnn_tensor_log (GnnTensor *self,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("log", self, error, NULL);
   return gnn_tensor_record (GNN_OP_LOG, unary_op (&op_log, self, 0, error), &self, 1, NULL);
 }
 
@@ -1074,6 +1099,7 @@ GnnTensor *
 gnn_tensor_neg (GnnTensor *self,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("neg", self, error, NULL);
   return gnn_tensor_record (GNN_OP_NEG, unary_op (&op_neg, self, 0, error), &self, 1, NULL);
 }
 
@@ -1094,6 +1120,7 @@ GnnTensor *
 gnn_tensor_abs (GnnTensor *self,
                 GError   **error)
 {
+  GNN_CHECK_STORAGE ("abs", self, error, NULL);
   return gnn_tensor_record (GNN_OP_ABS, unary_op (&op_abs, self, 0, error), &self, 1, NULL);
 }
 
@@ -1114,6 +1141,7 @@ GnnTensor *
 gnn_tensor_sqrt (GnnTensor *self,
                  GError   **error)
 {
+  GNN_CHECK_STORAGE ("sqrt", self, error, NULL);
   return gnn_tensor_record (GNN_OP_SQRT, unary_op (&op_sqrt, self, 0, error), &self, 1, NULL);
 }
 
@@ -1140,6 +1168,7 @@ gnn_tensor_relu_ (GnnTensor *self,
   GnnNdIter it;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  GNN_CHECK_STORAGE ("relu_", self, error, FALSE);
   p = gnn_tensor_priv (self);
   kernel = relu_inplace_kernels[p->dtype];
   if (!check_kernel ("relu_", p->dtype, kernel, error) ||

@@ -25,10 +25,12 @@ struct _GnnStorage
   GDestroyNotify  destroy;
   gpointer        destroy_data;
   gboolean        inline_block;   /* header and data allocated together */
+  gboolean        meta;           /* no memory at all: data is NULL (device "meta") */
 };
 
 GnnStorage *gnn_storage_new      (gsize nbytes, gboolean zeroed);
 GnnStorage *gnn_storage_new_wrap (gpointer data, gsize nbytes, GDestroyNotify destroy, gpointer destroy_data);
+GnnStorage *gnn_storage_new_meta (gsize nbytes);
 GnnStorage *gnn_storage_ref      (GnnStorage *storage);
 void        gnn_storage_unref    (GnnStorage *storage);
 
@@ -49,6 +51,39 @@ typedef struct
 } GnnTensorPrivate;
 
 GnnTensorPrivate *gnn_tensor_priv (GnnTensor *self);
+
+/* The number of live meta storages: checks that only meta tensors can fail
+ * (module forward) are skipped while it is 0. */
+extern gint gnn_storage_meta_live;
+
+static inline gboolean
+gnn_tensor_priv_is_meta (GnnTensorPrivate *p)
+{
+  return G_UNLIKELY (p->storage->meta);
+}
+
+/* TRUE if @t has memory; else GNN_ERROR_NOT_SUPPORTED
+ * "<op>: tensor has no storage (meta)". */
+gboolean gnn_check_storage (const char *op, GnnTensor *t, GError **error);
+
+/* The guard at the top of every public operation that touches elements
+ * (@t may be NULL for optional operands). */
+#define GNN_CHECK_STORAGE(op, t, error, rv) G_STMT_START {              \
+    if ((t) != NULL && !gnn_check_storage ((op), (t), (error)))       \
+      return (rv);                                                    \
+  } G_STMT_END
+
+/* Gives a meta @t fresh, uninitialized contiguous memory (torch's
+ * to_empty); a no-op for other tensors. GNN_ERROR_MEMORY on failure. */
+gboolean gnn_tensor_materialize (GnnTensor *t, GError **error);
+
+/* Makes @t use @src's storage and geometry (same shape; dtype taken from
+ * @src); @t keeps its identity, requires-grad, grad and hooks. */
+void gnn_tensor_assign_storage (GnnTensor *t, GnnTensor *src);
+
+/* A contiguous tensor of @type (GNN_TYPE_TENSOR or GNN_TYPE_PARAMETER)
+ * without memory. Shape must be valid. */
+GnnTensor *gnn_tensor_new_meta (GType type, GnnDType dtype, const gint64 *shape, guint ndim);
 
 /* Fast access for kernels. */
 static inline guint8 *

@@ -500,6 +500,7 @@ gnn_tensor_sum (GnnTensor  *self,
                 GError    **error)
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  GNN_CHECK_STORAGE ("sum", self, error, NULL);
   return record_reduce (GNN_OP_SUM, reduce_impl (RED_SUM, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -528,6 +529,7 @@ gnn_tensor_mean (GnnTensor  *self,
                  GError    **error)
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  GNN_CHECK_STORAGE ("mean", self, error, NULL);
   return record_reduce (GNN_OP_MEAN, reduce_impl (RED_MEAN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -557,6 +559,7 @@ gnn_tensor_max (GnnTensor  *self,
                 GError    **error)
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  GNN_CHECK_STORAGE ("max", self, error, NULL);
   return record_reduce (GNN_OP_MAX, reduce_impl (RED_MAX, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -585,6 +588,7 @@ gnn_tensor_min (GnnTensor  *self,
                 GError    **error)
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  GNN_CHECK_STORAGE ("min", self, error, NULL);
   return record_reduce (GNN_OP_MIN, reduce_impl (RED_MIN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
@@ -690,6 +694,7 @@ gnn_tensor_argmax (GnnTensor *self,
                    gboolean   keepdim,
                    GError   **error)
 {
+  GNN_CHECK_STORAGE ("argmax", self, error, NULL);
   GnnTensorPrivate *p;
   gboolean reduce[GNN_MAX_DIMS] = { FALSE };
   gint64 out_shape[GNN_MAX_DIMS], o_strides[GNN_MAX_DIMS], kshape[GNN_MAX_DIMS];
@@ -992,6 +997,7 @@ gnn_tensor_softmax (GnnTensor *self,
                     gint       dim,
                     GError   **error)
 {
+  GNN_CHECK_STORAGE ("softmax", self, error, NULL);
   return gnn_tensor_record (GNN_OP_SOFTMAX, softmax_impl (self, dim, FALSE, error), &self, 1,
                             &(GnnOpParams) { .dim = dim });
 }
@@ -1015,6 +1021,7 @@ gnn_tensor_log_softmax (GnnTensor *self,
                         gint       dim,
                         GError   **error)
 {
+  GNN_CHECK_STORAGE ("log_softmax", self, error, NULL);
   return gnn_tensor_record (GNN_OP_LOG_SOFTMAX, softmax_impl (self, dim, TRUE, error), &self, 1,
                             &(GnnOpParams) { .dim = dim });
 }

@@ -187,6 +187,7 @@ gnn_tensor_reshape (GnnTensor    *self,
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
+  GNN_CHECK_STORAGE ("reshape", self, error, NULL);
   p = gnn_tensor_priv (self);
   if (!infer_shape (shape, ndim, p->numel, new_shape, error))
     return NULL;
@@ -485,6 +486,8 @@ gnn_tensor_index_select (GnnTensor *self,
                          GnnTensor *index,
                          GError   **error)
 {
+  GNN_CHECK_STORAGE ("index_select", self, error, NULL);
+  GNN_CHECK_STORAGE ("index_select", index, error, NULL);
   GnnTensorPrivate *p, *ip;
   gint64 shape[GNN_MAX_DIMS];
   GnnTensor *out;

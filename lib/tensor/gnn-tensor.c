@@ -443,7 +443,8 @@ gnn_tensor_shares_storage (GnnTensor *self,
  * strides say; check [method@Gnn.Tensor.is_contiguous] or call
  * [method@Gnn.Tensor.contiguous] before treating it as a packed array.
  *
- * Returns: (transfer none): the address of element 0
+ * Returns: (transfer none) (nullable): the address of element 0, or %NULL
+ *   for a meta tensor (which has no memory)
  *
  * Since: 1.0
  */
@@ -451,6 +452,8 @@ gpointer
 gnn_tensor_get_data (GnnTensor *self)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (gnn_tensor_priv_is_meta (gnn_tensor_priv (self)))
+    return NULL;
   return gnn_tensor_priv_data (gnn_tensor_priv (self));
 }
 
@@ -463,7 +466,7 @@ gnn_tensor_get_data (GnnTensor *self)
  * otherwise they are a packed copy.
  *
  * Returns: (transfer full) (nullable): the elements, or %NULL if memory for
- *   the packed copy cannot be allocated
+ *   the packed copy cannot be allocated or @self is a meta tensor
  *
  * Since: 1.0
  */
@@ -475,6 +478,8 @@ gnn_tensor_get_bytes (GnnTensor *self)
   gsize nbytes;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  if (gnn_tensor_priv_is_meta (gnn_tensor_priv (self)))
+    return NULL;
   packed = gnn_tensor_contiguous (self);
   if (packed == NULL)
     return NULL;
@@ -496,8 +501,10 @@ to_packed_array (GnnTensor *self,
   gint64 strides[GNN_MAX_DIMS];
 
   /* an expanded view can be far larger than its storage */
-  if (out == NULL)
+  if (out == NULL || gnn_tensor_priv_is_meta (priv))
     {
+      g_free (out);
+      out = NULL;
       if (n_values != NULL)
         *n_values = 0;
       return NULL;
@@ -520,7 +527,8 @@ to_packed_array (GnnTensor *self,
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the
  *   elements, or %NULL (with @n_values set to 0) if memory for the copy
- *   cannot be allocated, as for a huge expanded view
+ *   cannot be allocated, as for a huge expanded view, or @self is a meta
+ *   tensor
  *
  * Since: 1.0
  */
@@ -541,7 +549,8 @@ gnn_tensor_to_floats (GnnTensor *self,
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the
  *   elements, or %NULL (with @n_values set to 0) if memory for the copy
- *   cannot be allocated, as for a huge expanded view
+ *   cannot be allocated, as for a huge expanded view, or @self is a meta
+ *   tensor
  *
  * Since: 1.0
  */
@@ -572,6 +581,7 @@ gnn_tensor_item (GnnTensor *self,
   GnnTensorPrivate *priv;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), 0.0);
+  GNN_CHECK_STORAGE ("item", self, error, 0.0);
   priv = gnn_tensor_priv (self);
   if (priv->numel != 1)
     {
@@ -592,6 +602,7 @@ element_address (GnnTensor    *self,
   GnnTensorPrivate *priv = gnn_tensor_priv (self);
   gint64 offset = priv->offset;
 
+  GNN_CHECK_STORAGE ("element access", self, error, NULL);
   if (n_index != priv->ndim)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
@@ -667,6 +678,7 @@ gnn_tensor_set_element (GnnTensor    *self,
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
   g_return_val_if_fail (index != NULL || n_index == 0, FALSE);
+  GNN_CHECK_STORAGE ("set_element", self, error, FALSE);
   p = element_address (self, index, n_index, error);
   if (p == NULL)
     return FALSE;
@@ -814,6 +826,8 @@ gnn_tensor_allclose (GnnTensor *a,
     return FALSE;
   va = gnn_tensor_to_doubles (a, &n);
   vb = gnn_tensor_to_doubles (b, &n);
+  if (va == NULL || vb == NULL)   /* meta, or too large to copy */
+    return FALSE;
   for (gsize i = 0; i < n; i++)
     {
       if (va[i] == vb[i])
