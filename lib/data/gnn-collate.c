@@ -275,7 +275,9 @@ gnn_batch_source_rows (GnnDataset      *dataset,
     {
       GnnTensorPrivate *c = gnn_tensor_priv (src->columns[f]);
 
-      if (c->ndim < 1 || c->shape[0] != length || !gnn_tensor_is_contiguous (src->columns[f]))
+      /* (meta columns take the item path, which reports them) */
+      if (c->ndim < 1 || c->shape[0] != length || gnn_tensor_priv_is_meta (c) ||
+          !gnn_tensor_is_contiguous (src->columns[f]))
         return FALSE;
     }
   for (gsize i = 0; i < count; i++)

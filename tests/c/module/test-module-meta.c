@@ -186,6 +186,20 @@ test_meta_errors (void)
     assert_meta_error (error, "default_collate");
     g_clear_error (&error);
   }
+  {
+    /* a loader over meta rows reports them (no row gather from NULL) */
+    GnnTensor *columns[] = { w };
+    g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (columns, 1, NULL);
+    g_autoptr(GnnDataLoader) loader = gnn_data_loader_new (GNN_DATASET (ds), 2, FALSE);
+    g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (loader, &error);
+    GPtrArray *batch = NULL;
+
+    g_assert_no_error (error);
+    g_assert_false (gnn_data_loader_iter_next (it, &batch, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "no storage (meta)"));
+    g_clear_error (&error);
+  }
   g_assert_null (gnn_tensor_to_floats (w, &n));
   g_assert_cmpuint (n, ==, 0);
   g_assert_false (gnn_tensor_equal (w, cpu));
