@@ -288,6 +288,10 @@ class SpawnHost(Gnn.WorkerSpawnHost):
         return GLib.Bytes.new(payload)
 
     def do_rebuild(self, payload):
+        failed = _worker.pop('bootstrap_error', None)
+        if failed is not None:
+            raise gnn_error(Gnn.Error.NOT_SUPPORTED, 'cannot import the main script %r in a '
+                            'spawned worker: %s' % (_worker.get('main'), _traceback_text(failed)))
         try:
             _attrs, dataset, collate, init_fn = pickle.loads(payload.get_data())
         except BaseException as exc:
@@ -335,9 +339,14 @@ def worker_main():
             stream.reconfigure(line_buffering=True, write_through=False)
         except Exception:
             pass
+    _worker['main'] = data.get('init_main_from_path', data.get('init_main_from_name'))
     _bootstrapping = True
     try:
         multiprocessing.spawn.prepare(data)
+    except BaseException as exc:
+        # reported as this worker's setup error (do_rebuild), with the id and
+        # pid, rather than as an exit code
+        _worker['bootstrap_error'] = exc
     finally:
         _bootstrapping = False
     from gi.repository import Gnn as GnnOverride   # the host is set on import

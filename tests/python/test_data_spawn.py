@@ -9,11 +9,13 @@
 
 import gc
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import textwrap
 import threading
+import time
 import unittest
 
 import gi
@@ -31,10 +33,11 @@ class Squares(Gnn.Dataset):
     scale = 1.0          # a class attribute the parent changes (see test_class_attributes)
     registry = {}        # mutated through an instance, as in seed 000
 
-    def __init__(self, n, fail_at=-1):
+    def __init__(self, n, fail_at=-1, kill_at=-1):
         super().__init__()
         self.n = n
         self.fail_at = fail_at
+        self.kill_at = kill_at
         self.marker = -1
 
     def __len__(self):
@@ -43,6 +46,8 @@ class Squares(Gnn.Dataset):
     def __getitem__(self, index):
         if index == self.fail_at:
             raise ValueError('boom at %d' % index)
+        if index == self.kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
         return (index, index * self.scale, np.full(3, index, dtype=np.float32),
                 self.marker, self.registry.get('seen', 0))
 
@@ -199,6 +204,34 @@ class SpawnTests(unittest.TestCase):
         self.assertIn('Traceback (most recent call last)', message)
         self.assertIn('in __getitem__', message)
 
+    def test_killed_worker(self):
+        loader = Gnn.DataLoader(Squares(20, kill_at=7), batch_size=2, num_workers=2,
+                                worker_mode='spawn')
+        it = iter(loader)
+        start = time.monotonic()
+        with self.assertRaises(GLib.Error) as cm:
+            list(it)
+        self.assertLess(time.monotonic() - start, 1.0)
+        self.assertRegex(cm.exception.message,
+                         r'^DataLoader worker \(pid \d+\) is killed by signal: Killed\.')
+        del it, loader
+        gc.collect()
+        with self.assertRaises(ChildProcessError):
+            os.waitpid(-1, os.WNOHANG)   # no zombie left
+
+    def test_unguarded_main_script_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, 'unguarded.py')
+            with open(path, 'w') as f:
+                f.write(UNGUARDED)
+            out = subprocess.run([sys.executable, path], capture_output=True, text=True,
+                                 timeout=120, cwd=folder)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertRegex(out.stderr, r'DataLoader worker \d \(pid \d+\): cannot import the '
+                                     r'main script .*unguarded.py')
+        self.assertIn("guard the entry point of the program with `if __name__ == '__main__':`",
+                      out.stderr)
+
     def test_dropped_mid_epoch_leaves_nothing(self):
         before_children, before_shm = children(), shm_entries()
         loader = Gnn.DataLoader(Squares(40), batch_size=2, num_workers=2, worker_mode='spawn')
@@ -223,6 +256,25 @@ class SpawnTests(unittest.TestCase):
         spawn = as_lists(Gnn.DataLoader(ds, batch_size=4, num_workers=2, worker_mode='spawn'))
         self.assertEqual(spawn, as_lists(Gnn.DataLoader(ds, batch_size=4)))
         self.assertEqual(spawn[1][1], [4, 5])
+
+
+UNGUARDED = '''
+import gi
+gi.require_version('Gnn', '1.0')
+from gi.repository import Gnn
+
+
+class Numbers(Gnn.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return index
+
+
+print(list(Gnn.DataLoader(Numbers(), batch_size=2, num_workers=1,
+                          multiprocessing_context='spawn')))
+'''
 
 
 def first_fields(items):
