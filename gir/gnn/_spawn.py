@@ -83,6 +83,14 @@ def _rebuild_tensor_dataset(tensors):
     return Gnn.TensorDataset.new(list(tensors))
 
 
+def _rebuild_subset(dataset, indices):
+    return Gnn.Subset.new(dataset, list(indices))
+
+
+def _rebuild_concat_dataset(datasets):
+    return Gnn.ConcatDataset.new(list(datasets))
+
+
 def _is_python_class(cls):
     module = getattr(cls, '__module__', '') or ''
     return not module.startswith('gi.')
@@ -101,7 +109,8 @@ def _properties(obj):
 def reduce_gobject(obj):
     """The pickle reduction of a GObject: Python-defined classes by class,
     properties and __dict__; library objects by GType name and properties
-    (a TensorDataset by its tensors, a tensor by its bytes)."""
+    (a TensorDataset by its tensors, a Subset by its dataset and indices, a
+    ConcatDataset by its datasets, a tensor by its bytes)."""
     if isinstance(obj, Gnn.Tensor):
         c = obj.contiguous()
         return (_rebuild_tensor, (int(obj.get_dtype()), list(obj.get_shape()),
@@ -109,8 +118,13 @@ def reduce_gobject(obj):
     cls = type(obj)
     if _is_python_class(cls):
         return (_rebuild_python_object, (cls, _properties(obj), dict(obj.__dict__)))
+    # the library's datasets whose contents are not properties
     if isinstance(obj, Gnn.TensorDataset):
         return (_rebuild_tensor_dataset, (list(obj.get_tensors()),))
+    if isinstance(obj, Gnn.Subset):
+        return (_rebuild_subset, (obj.get_dataset(), [int(i) for i in obj.get_indices()]))
+    if isinstance(obj, Gnn.ConcatDataset):
+        return (_rebuild_concat_dataset, (list(obj.get_datasets()),))
     return (_rebuild_c_object, (obj.__gtype__.name, _properties(obj)))
 
 

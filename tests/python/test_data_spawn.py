@@ -257,6 +257,13 @@ class SpawnTests(unittest.TestCase):
         self.assertEqual(spawn, as_lists(Gnn.DataLoader(ds, batch_size=4)))
         self.assertEqual(spawn[1][1], [4, 5])
 
+    def test_subset_and_concat_of_python_datasets(self):
+        ds = Squares(10)
+        for wrapped in (Gnn.Subset(ds, [1, 3, 5, 7, 9]), Gnn.ConcatDataset([ds, Squares(3)])):
+            spawn = as_lists(Gnn.DataLoader(wrapped, batch_size=4, num_workers=2,
+                                            worker_mode='spawn'))
+            self.assertEqual(spawn, as_lists(Gnn.DataLoader(wrapped, batch_size=4)))
+
 
 UNGUARDED = '''
 import gi
