@@ -270,7 +270,10 @@ def _preparation_data():
     return data
 
 
-_BOOT = 'from gnn._spawn import worker_main; worker_main()'
+# The parent's sys.path first, so that gnn (and gi) are found however the
+# parent found them.
+_BOOT = ('import json, sys; sys.path[:0] = json.loads(sys.argv[1])["sys_path"]; '
+         'from gnn._spawn import worker_main; worker_main()')
 
 
 class SpawnHost(Gnn.WorkerSpawnHost):
