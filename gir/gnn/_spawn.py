@@ -33,6 +33,7 @@ import os
 import pickle
 import sys
 import traceback
+import weakref
 
 from gi.repository import GLib, GObject
 
@@ -42,7 +43,7 @@ from ._gi import Gnn, gnn_error
 _LIBRARY_MODULES = ('gi', 'gnn', 'builtins', 'abc', 'typing')
 
 # class -> {attribute: pickle of its value at class creation, or None}
-_snapshots = {}
+_snapshots = weakref.WeakKeyDictionary()
 
 # Set while a spawned worker runs the parent's main script: a loader that
 # spawns workers then is an unguarded entry point.
