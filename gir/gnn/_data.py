@@ -10,7 +10,8 @@
 # message (the C side adds the worker id and sample index) while
 # SystemExit / KeyboardInterrupt reach the caller as themselves; samplers
 # iterable with len(); DataLoader with torch's signature (see
-# _compat_torch_signatures) and os.fork() as the fork of worker processes.
+# _compat_torch_signatures) and os.fork() as the fork of worker processes
+# (spawned workers: _spawn).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -22,6 +23,7 @@ from gi.repository import GLib
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, np, override, park_pending,
                   require_numpy, trampoline)
 from ._compat_torch_signatures import torch_class, torch_init
+from ._spawn import reduce_gobject, snapshot_classes
 from ._tensor import Tensor
 
 
@@ -108,6 +110,13 @@ class Dataset(Gnn.Dataset):
         _guard_vfunc(cls, 'do_get_item',
                      lambda value, self, index: fields(value, where=None, owner=self),
                      lambda self, index: None)
+        snapshot_classes(cls)   # class attributes as the class statement left them
+
+    def __reduce_ex__(self, protocol):
+        # pickle (spawned workers): properties + __dict__, no __init__ call;
+        # the class by name, so a script's classes resolve through
+        # __main__ (aliased to __mp_main__ in a worker)
+        return reduce_gobject(self)
 
     def __len__(self):
         return call_c(Gnn.Dataset.get_length, self)
@@ -137,6 +146,9 @@ class Collate(Gnn.Collate):
         super().__init_subclass__(**kwargs)
         _guard_vfunc(cls, 'do_collate',
                      lambda value, self, items, n_fields: fields(value, None), None)
+
+    def __reduce_ex__(self, protocol):
+        return reduce_gobject(self)
 
 
 Collate = override(Collate)
@@ -341,6 +353,7 @@ def connect_worker_init(loader, func):
     # The handler must not reference the loader (a cycle only the garbage
     # collector frees, joining the workers with the GIL held).
     loader._gnn_worker_error = error
+    loader._gnn_worker_init_fn = func   # spawned workers get it pickled (_spawn)
     loader.connect('worker-init', handler)
 
 

@@ -24,6 +24,8 @@ GnnConcatDataset *gnn_concat_dataset_new          (GnnDataset       **datasets,
                                                    guint              n_datasets,
                                                    GError           **error);
 GNN_AVAILABLE_IN_ALL
+GPtrArray        *gnn_concat_dataset_get_datasets (GnnConcatDataset *self);
+GNN_AVAILABLE_IN_ALL
 const gint64     *gnn_concat_dataset_get_cumulative_sizes (GnnConcatDataset *self,
                                                            guint            *n_sizes);
 

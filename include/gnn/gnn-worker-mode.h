@@ -21,7 +21,8 @@ G_BEGIN_DECLS
  *   through shared memory (memfd segments the batch tensors map)
  * @GNN_WORKER_MODE_SPAWN: workers are fresh processes of the same program
  *   (see [func@Gnn.worker_main_if_worker]) that rebuild the dataset from its
- *   type name and properties; batches come back as with
+ *   type name and properties, or through a language binding's
+ *   [class@Gnn.WorkerSpawnHost]; batches come back as with
  *   %GNN_WORKER_MODE_PROCESSES.
  *
  * How a [class@Gnn.DataLoader] runs its workers.

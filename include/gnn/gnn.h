@@ -74,6 +74,7 @@
 #include <gnn/gnn-worker-info.h>
 #include <gnn/gnn-data-loader-iter.h>
 #include <gnn/gnn-data-loader.h>
+#include <gnn/gnn-worker-spawn-host.h>
 
 /* io */
 

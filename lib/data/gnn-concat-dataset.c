@@ -177,3 +177,28 @@ gnn_concat_dataset_get_cumulative_sizes (GnnConcatDataset *self,
     *n_sizes = self->datasets->len;
   return self->cumulative_sizes;
 }
+
+/**
+ * gnn_concat_dataset_get_datasets:
+ * @self: a #GnnConcatDataset
+ *
+ * Gets the datasets, in order (what a binding needs to rebuild the
+ * concatenation elsewhere, e.g. in a spawned worker).
+ *
+ * Returns: (transfer container) (element-type Gnn.Dataset): a new array
+ *   holding the datasets (not references)
+ *
+ * Since: 1.0
+ */
+GPtrArray *
+gnn_concat_dataset_get_datasets (GnnConcatDataset *self)
+{
+  GPtrArray *out;
+
+  g_return_val_if_fail (GNN_IS_CONCAT_DATASET (self), NULL);
+
+  out = g_ptr_array_sized_new (self->datasets->len);
+  for (guint i = 0; i < self->datasets->len; i++)
+    g_ptr_array_add (out, g_ptr_array_index (self->datasets, i));
+  return out;
+}

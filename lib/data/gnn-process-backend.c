@@ -451,7 +451,7 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
     {
       /* A dataset that cannot be rebuilt fails here, before any process. */
       spawn_fds = gnn_spawn_fds_new ();
-      spawn_setup = gnn_spawn_setup_new (dataset, collate, spawn_fds, error);
+      spawn_setup = gnn_spawn_setup_new (loader, dataset, collate, spawn_fds, error);
       if (spawn_setup == NULL)
         {
           g_free (pool);

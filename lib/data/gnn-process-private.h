@@ -91,11 +91,13 @@ void     gnn_process_send_error      (guint id, int sock, const Message *task, G
 
 /* --- spawned workers (gnn-spawn.c) ---------------------------------------- */
 
-/* What a spawned worker needs, as a GVariant: the dataset and collation
- * rebuilt from their type names and properties. Fails naming the type and
- * the property that does not serialize. */
-GVariant *gnn_spawn_setup_new   (GnnDataset *dataset, GnnCollate *collate, GArray *fds,
-                                 GError **error);
+/* What a spawned worker needs, as a GVariant: the spawn host's payload
+ * (gnn-worker-spawn-host.c) when a host gives one, else the dataset and
+ * collation as their type names and properties (tensor-valued ones as
+ * descriptors appended to @fds). Fails naming the type and the property
+ * that does not serialize (or with the host's error). */
+GVariant *gnn_spawn_setup_new   (GnnDataLoader *loader, GnnDataset *dataset, GnnCollate *collate,
+                                 GArray *fds, GError **error);
 /* The descriptors of a setup's shared tensors (closed when freed). */
 GArray   *gnn_spawn_fds_new     (void);
 /* Starts a fresh process of the program serving on @sock with the control
@@ -107,5 +109,8 @@ gboolean  gnn_spawn_is_available (void);
 /* Sends worker @id its setup. */
 gboolean  gnn_spawn_send_setup  (int sock, GVariant *setup, GArray *fds, guint id, guint num_workers,
                                  guint64 seed, GError **error);
+
+/* The process's spawn host (gnn_set_worker_spawn_host()), or NULL. */
+GnnWorkerSpawnHost *gnn_worker_spawn_host_dup_default (void);
 
 G_END_DECLS

@@ -14,6 +14,13 @@
  * contract), so state the parent changed after construction cannot go
  * stale, and nothing a forked child could inherit half-locked (threads,
  * mutexes) exists in the worker.
+ *
+ * An interpreter can do neither (the script would run again, its classes
+ * have no stable GType names): a spawn host (gnn-worker-spawn-host.c) gives
+ * the worker's command line and an opaque payload that replaces the
+ * properties in the setup, "(ayx)" instead of "((sa{sv})(sa{sv})x)"; the
+ * worker hands it to the host's rebuild and runs the host's worker_init
+ * once the worker info is current.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -359,15 +366,35 @@ gnn_spawn_fds_new (void)
 }
 
 GVariant *
-gnn_spawn_setup_new (GnnDataset  *dataset,
-                     GnnCollate  *collate,
-                     GArray      *fds,
-                     GError     **error)
+gnn_spawn_setup_new (GnnDataLoader  *loader,
+                     GnnDataset     *dataset,
+                     GnnCollate     *collate,
+                     GArray         *fds,
+                     GError        **error)
 {
-  g_autoptr(GVariant) ds = serialize_object (G_OBJECT (dataset), G_OBJECT_TYPE_NAME (dataset),
-                                             fds, error);
+  g_autoptr(GnnWorkerSpawnHost) host = gnn_worker_spawn_host_dup_default ();
+  g_autoptr(GVariant) ds = NULL;
   g_autoptr(GVariant) co = NULL;
 
+  /* A host's payload, when it gives one: "(ayx)"; its error is the
+   * loader's start error, as it stands. */
+  if (host != NULL)
+    {
+      g_autoptr(GError) local = NULL;
+      g_autoptr(GBytes) payload = gnn_worker_spawn_host_save (host, loader, dataset, collate, &local);
+
+      if (local != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      if (payload != NULL)
+        return g_variant_ref_sink (g_variant_new ("(@ayx)",
+                                                  g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING,
+                                                                            payload, TRUE),
+                                                  gnn_dataset_get_length (dataset)));
+    }
+  ds = serialize_object (G_OBJECT (dataset), G_OBJECT_TYPE_NAME (dataset), fds, error);
   if (ds == NULL)
     return NULL;
   co = serialize_object (G_OBJECT (collate), G_OBJECT_TYPE_NAME (collate), fds, error);
@@ -425,7 +452,9 @@ gnn_spawn_worker_start (int      sock,
                         int      control_fd,
                         GError **error)
 {
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autoptr(GnnWorkerSpawnHost) host = gnn_worker_spawn_host_dup_default ();
+  g_auto(GStrv) host_argv = host != NULL ? gnn_worker_spawn_host_dup_argv (host) : NULL;
+  g_autofree char *exe = NULL;
   g_autofree char *cmdline = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) envp = g_get_environ ();
@@ -435,23 +464,30 @@ gnn_spawn_worker_start (int      sock,
   gsize len = 0;
   GPid pid = 0;
 
-  if (!gnn_spawn_is_available ())
+  if (!gnn_spawn_is_available () && host == NULL)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                            "DataLoader: worker mode SPAWN needs a call to "
                            "gnn_worker_main_if_worker() at the top of the program's main()");
       return 0;
     }
-  if (exe == NULL || !g_file_get_contents ("/proc/self/cmdline", &cmdline, &len, NULL) || len == 0)
+  if (host_argv != NULL)   /* the host's command line (an interpreter in worker mode) */
+    for (guint i = 0; host_argv[i] != NULL; i++)
+      g_ptr_array_add (argv, host_argv[i]);
+  else
     {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
-                           "DataLoader: cannot find this program to spawn a worker");
-      return 0;
+      exe = g_file_read_link ("/proc/self/exe", NULL);
+      if (exe == NULL || !g_file_get_contents ("/proc/self/cmdline", &cmdline, &len, NULL) || len == 0)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
+                               "DataLoader: cannot find this program to spawn a worker");
+          return 0;
+        }
+      g_ptr_array_add (argv, exe);
+      for (gsize i = 0; i < len; i += strlen (cmdline + i) + 1)
+        if (i > 0)
+          g_ptr_array_add (argv, cmdline + i);
     }
-  g_ptr_array_add (argv, exe);
-  for (gsize i = 0; i < len; i += strlen (cmdline + i) + 1)
-    if (i > 0)
-      g_ptr_array_add (argv, cmdline + i);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, SPAWN_ENV, value, TRUE);
   /* One compute thread a worker, as torch's workers set: a worker's
@@ -461,7 +497,8 @@ gnn_spawn_worker_start (int      sock,
   envp = g_environ_setenv (envp, "OMP_NUM_THREADS", "1", TRUE);
   if (!g_spawn_async_with_pipes_and_fds (NULL, (const char * const *) argv->pdata,
                                          (const char * const *) envp,
-                                         G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, -1, -1, -1,
+                                         G_SPAWN_DO_NOT_REAP_CHILD |
+                                         (host_argv != NULL ? G_SPAWN_SEARCH_PATH : 0), NULL, NULL, -1, -1, -1,
                                          source_fds, target_fds, G_N_ELEMENTS (source_fds),
                                          &pid, NULL, NULL, NULL, error))
     {
@@ -474,9 +511,10 @@ gnn_spawn_worker_start (int      sock,
 /* --- the worker's side ---------------------------------------------------- */
 
 static gboolean
-worker_setup (int               sock,
-              GnnProcessWorker *w,
-              GError          **error)
+worker_setup (int                  sock,
+              GnnProcessWorker    *w,
+              GnnWorkerSpawnHost **host,
+              GError             **error)
 {
   g_autofree guint8 *buf = g_malloc (MAX_MESSAGE);
   const Message *m = (const Message *) buf;
@@ -525,15 +563,38 @@ worker_setup (int               sock,
       return FALSE;
     }
   g_variant_get (all, "(uutv)", &w->id, &num_workers, &seed, &setup);
-  if (!g_variant_is_of_type (setup, G_VARIANT_TYPE ("((sa{sv})(sa{sv})x)")))
+  if (g_variant_is_of_type (setup, G_VARIANT_TYPE ("(ayx)")))
+    {
+      /* The host's payload: its rebuild gives the dataset and collation. */
+      g_autoptr(GVariant) payload = NULL;
+      g_autoptr(GBytes) data = NULL;
+
+      *host = gnn_worker_spawn_host_dup_default ();
+      if (*host == NULL)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                               "the setup holds a spawn host's payload, but this worker has no "
+                               "host (set it before calling gnn_worker_main_if_worker())");
+          return FALSE;
+        }
+      g_variant_get (setup, "(@ayx)", &payload, &length);
+      data = g_variant_get_data_as_bytes (payload);
+      w->dataset = gnn_worker_spawn_host_rebuild (*host, data, &w->collate, error);
+      if (w->dataset == NULL)
+        return FALSE;
+    }
+  else if (!g_variant_is_of_type (setup, G_VARIANT_TYPE ("((sa{sv})(sa{sv})x)")))
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_FORMAT, "malformed worker setup");
       return FALSE;
     }
-  g_variant_get (setup, "(@(sa{sv})@(sa{sv})x)", &ds, &co, &length);
-  w->dataset = (GnnDataset *) deserialize_object (ds, GNN_TYPE_DATASET, fds, error);
-  if (w->dataset == NULL)
-    return FALSE;
+  else
+    {
+      g_variant_get (setup, "(@(sa{sv})@(sa{sv})x)", &ds, &co, &length);
+      w->dataset = (GnnDataset *) deserialize_object (ds, GNN_TYPE_DATASET, fds, error);
+      if (w->dataset == NULL)
+        return FALSE;
+    }
   /* State outside the properties would make a different dataset: the
    * length is the check that catches it (never a silent default). */
   if (gnn_dataset_get_length (w->dataset) != length)
@@ -545,7 +606,8 @@ worker_setup (int               sock,
                    G_OBJECT_TYPE_NAME (w->dataset), gnn_dataset_get_length (w->dataset), length);
       return FALSE;
     }
-  w->collate = (GnnCollate *) deserialize_object (co, GNN_TYPE_COLLATE, fds, error);
+  if (w->collate == NULL)
+    w->collate = (GnnCollate *) deserialize_object (co, GNN_TYPE_COLLATE, fds, error);
   if (w->collate == NULL)
     return FALSE;
   w->info = gnn_worker_info_new (w->id, num_workers, seed, w->dataset);
@@ -562,7 +624,9 @@ worker_setup (int               sock,
  * rebuilds the dataset from its type name and properties. A dataset type
  * the program has not registered yet is found through its get_type
  * function when the executable exports it (link with `-rdynamic`), or can
- * be registered with g_type_ensure() before this call.
+ * be registered with g_type_ensure() before this call. A program with a
+ * spawn host ([class@Gnn.WorkerSpawnHost]) sets it before this call: the
+ * worker then rebuilds the dataset from the host's payload.
  *
  * Since: 1.0
  */
@@ -571,6 +635,7 @@ gnn_worker_main_if_worker (void)
 {
   const char *spec = g_getenv (SPAWN_ENV);
   g_autoptr(GError) error = NULL;
+  g_autoptr(GnnWorkerSpawnHost) host = NULL;
   GnnProcessWorker w = { 0, SOCK_FD, NULL, NULL, NULL, NULL, NULL };
   Message ready = { GNN_MSG_READY, 0, 0, 0, 0, 0, 0 };
   struct stat st;
@@ -586,7 +651,12 @@ gnn_worker_main_if_worker (void)
     _exit (126);
   close (CONTROL_FD);
   w.control = control;
-  if (!worker_setup (SOCK_FD, &w, &error))
+  /* With a host, its worker_init runs once the worker info is current
+   * (torch's worker_init_fn sees get_worker_info()) and before READY, so
+   * that its failure is the loader's start error. */
+  if (!worker_setup (SOCK_FD, &w, &host, &error) ||
+      (host != NULL && (gnn_worker_info_set_current (w.info),
+                        !gnn_worker_spawn_host_worker_init (host, w.info, &error))))
     {
       gnn_process_send_error (w.id, SOCK_FD, &ready, error);
       _exit (1);

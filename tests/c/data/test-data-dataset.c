@@ -102,9 +102,13 @@ test_concat_indexes_across_parts (void)
   g_autoptr(GnnTensorDataset) c = make_range_dataset (4);
   GnnDataset *parts[] = { GNN_DATASET (a), GNN_DATASET (b), GNN_DATASET (c) };
   g_autoptr(GnnConcatDataset) cat = gnn_concat_dataset_new (parts, 3, NULL);
+  g_autoptr(GPtrArray) got = gnn_concat_dataset_get_datasets (cat);
   const gint64 *cum;
   guint n;
 
+  g_assert_cmpuint (got->len, ==, 3);
+  for (guint i = 0; i < got->len; i++)
+    g_assert_true (g_ptr_array_index (got, i) == parts[i]);
   g_assert_cmpint (gnn_dataset_get_length (GNN_DATASET (cat)), ==, 7);
   cum = gnn_concat_dataset_get_cumulative_sizes (cat, &n);
   g_assert_cmpuint (n, ==, 3);
