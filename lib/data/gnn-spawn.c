@@ -394,6 +394,18 @@ gnn_spawn_setup_new (GnnDataLoader  *loader,
                                                                             payload, TRUE),
                                                   gnn_dataset_get_length (dataset)));
     }
+  /* Signal handlers are functions and data of this process: a rebuilt
+   * worker has no loader to emit them on. Refused rather than skipped. */
+  if (loader != NULL &&
+      g_signal_has_handler_pending (loader, g_signal_lookup ("worker-init", GNN_TYPE_DATA_LOADER),
+                                    0, FALSE))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                           "DataLoader: worker-init handlers cannot run in spawned workers (they "
+                           "live in this process); use worker mode THREADS or PROCESSES, or "
+                           "initialize in the dataset, which a spawned worker rebuilds");
+      return NULL;
+    }
   ds = serialize_object (G_OBJECT (dataset), G_OBJECT_TYPE_NAME (dataset), fds, error);
   if (ds == NULL)
     return NULL;

@@ -190,6 +190,27 @@ test_tensor_properties_are_shared (void)
   assert_no_children ();
 }
 
+static void
+noop_worker_init (GnnDataLoader *loader, GnnWorkerInfo *info, gpointer data)
+{
+}
+
+/* worker-init handlers are this process's functions: refused at the start
+ * of a spawned pass, never silently skipped. */
+static void
+test_worker_init_handlers_refused (void)
+{
+  g_autoptr(Probe) ds = probe_new (4, FALSE);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 2, FALSE, 2, GNN_WORKER_MODE_SPAWN);
+  g_autoptr(GError) error = NULL;
+
+  g_signal_connect (loader, "worker-init", G_CALLBACK (noop_worker_init), NULL);
+  g_assert_null (gnn_data_loader_iter (loader, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "worker-init handlers cannot run in spawned workers"));
+  assert_no_children ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -202,5 +223,6 @@ main (int argc, char **argv)
   g_test_add_func ("/data/spawn/state-outside-properties-fails-at-start", test_state_outside_properties_fails_at_start);
   g_test_add_func ("/data/spawn/threaded-parent-does-not-fork", test_threaded_parent_does_not_fork);
   g_test_add_func ("/data/spawn/tensor-properties-are-shared", test_tensor_properties_are_shared);
+  g_test_add_func ("/data/spawn/worker-init-handlers-refused", test_worker_init_handlers_refused);
   return g_test_run ();
 }
