@@ -1,0 +1,50 @@
+/* gnn-gemm-small-private.h: a float32 GEMM for small matrices
+ *
+ * OpenBLAS's sgemm/sgemv spend more on dispatch (argument checks, kernel
+ * selection, buffer setup) than a 16×16 product costs; below a measured size
+ * (bench/README.md, "Small GEMM crossover") lib/tensor computes the product
+ * with these plain loops instead. The file depends on nothing but GLib's
+ * types so that tests/c/tensor/test-gemm-small.c can compile it next to
+ * OpenBLAS and compare the two on random shapes.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Largest m·n·k computed by gnn_sgemm_small() rather than OpenBLAS: the
+ * crossover measured on x86-64 (bench/README.md), where OpenBLAS's AVX-512
+ * kernels overtake these baseline-SSE loops. */
+#define GNN_SGEMM_SMALL_MAX_WORK 512
+
+static inline gboolean
+gnn_sgemm_small_fits (gint64 m,
+                      gint64 n,
+                      gint64 k)
+{
+  return m <= GNN_SGEMM_SMALL_MAX_WORK && n <= GNN_SGEMM_SMALL_MAX_WORK &&
+         k <= GNN_SGEMM_SMALL_MAX_WORK && m * n * k <= GNN_SGEMM_SMALL_MAX_WORK;
+}
+
+/* C = A·B (+ bias broadcast over the rows), row-major like
+ * cblas_sgemm (CblasRowMajor, ta, tb, m, n, k, 1, a, lda, b, ldb, 0, c, ldc):
+ * A(i, p) is a[i·lda + p], or a[p·lda + i] when @trans_a; B(p, j) is
+ * b[p·ldb + j], or b[j·ldb + p] when @trans_b. @bias (length n) may be NULL.
+ * C must not overlap A, B or bias. */
+void gnn_sgemm_small (gboolean     trans_a,
+                      gboolean     trans_b,
+                      gint64       m,
+                      gint64       n,
+                      gint64       k,
+                      const float *a,
+                      gint64       lda,
+                      const float *b,
+                      gint64       ldb,
+                      const float *bias,
+                      float       *c,
+                      gint64       ldc);
+
+G_END_DECLS
