@@ -16,17 +16,23 @@
 G_BEGIN_DECLS
 
 /* Largest m·n·k computed by gnn_sgemm_small() rather than OpenBLAS: the
- * crossover measured on x86-64 (bench/README.md), where OpenBLAS's AVX-512
- * kernels overtake these baseline-SSE loops. */
-#define GNN_SGEMM_SMALL_MAX_WORK 512
+ * crossovers measured on x86-64 (bench/README.md, "Small GEMM crossover"),
+ * where OpenBLAS's AVX-512 kernels overtake these baseline-SSE loops. The
+ * dot-product form (B transposed, A row-major: Linear's x·Wᵀ) holds out
+ * longer than the axpy form (every other combination). */
+#define GNN_SGEMM_SMALL_MAX_WORK_DOT 768
+#define GNN_SGEMM_SMALL_MAX_WORK 128
 
 static inline gboolean
-gnn_sgemm_small_fits (gint64 m,
-                      gint64 n,
-                      gint64 k)
+gnn_sgemm_small_fits (gboolean trans_a,
+                      gboolean trans_b,
+                      gint64   m,
+                      gint64   n,
+                      gint64   k)
 {
-  return m <= GNN_SGEMM_SMALL_MAX_WORK && n <= GNN_SGEMM_SMALL_MAX_WORK &&
-         k <= GNN_SGEMM_SMALL_MAX_WORK && m * n * k <= GNN_SGEMM_SMALL_MAX_WORK;
+  gint64 max = trans_b && !trans_a ? GNN_SGEMM_SMALL_MAX_WORK_DOT : GNN_SGEMM_SMALL_MAX_WORK;
+
+  return m <= max && n <= max && k <= max && m * n * k <= max;
 }
 
 /* C = A·B (+ bias broadcast over the rows), row-major like

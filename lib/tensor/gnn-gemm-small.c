@@ -112,8 +112,46 @@ gnn_sgemm_small (gboolean     trans_a,
     {
       float *restrict crow = c + i * ldc;
       const float *ai = a + i * ars;
+      gint64 j = 0;
 
-      for (gint64 j = 0; j < n; j++)
+      /* four dot products at a time share the loads of the row of A */
+      if (acs == 1)
+        for (; j + 4 <= n; j += 4)
+          {
+            const float *b0 = b + j * ldb, *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
+            Lanes s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
+            float r[4];
+            gint64 p = 0;
+
+            for (; p + LANES <= k; p += LANES)
+              {
+                Lanes av, v0, v1, v2, v3;
+
+                LOAD_LANES (av, ai + p);
+                LOAD_LANES (v0, b0 + p);
+                LOAD_LANES (v1, b1 + p);
+                LOAD_LANES (v2, b2 + p);
+                LOAD_LANES (v3, b3 + p);
+                s0 += av * v0;
+                s1 += av * v1;
+                s2 += av * v2;
+                s3 += av * v3;
+              }
+            r[0] = (s0[0] + s0[2]) + (s0[1] + s0[3]);
+            r[1] = (s1[0] + s1[2]) + (s1[1] + s1[3]);
+            r[2] = (s2[0] + s2[2]) + (s2[1] + s2[3]);
+            r[3] = (s3[0] + s3[2]) + (s3[1] + s3[3]);
+            for (; p < k; p++)
+              {
+                r[0] += ai[p] * b0[p];
+                r[1] += ai[p] * b1[p];
+                r[2] += ai[p] * b2[p];
+                r[3] += ai[p] * b3[p];
+              }
+            for (guint q = 0; q < 4; q++)
+              crow[j + q] = (bias != NULL ? bias[j + q] : 0.0f) + r[q];
+          }
+      for (; j < n; j++)
         crow[j] = (bias != NULL ? bias[j] : 0.0f) + dot (ai, acs, b + j * ldb, k);
     }
 }

@@ -95,7 +95,7 @@ gnn_tensor_linear_nograd (GnnTensor  *input,
   b = bp != NULL ? (const float *) gnn_tensor_priv_data (bp) : NULL;
   c = (float *) gnn_tensor_priv_data (gnn_tensor_priv (*out));
 
-  if (gnn_sgemm_small_fits (m, n, k))
+  if (gnn_sgemm_small_fits (FALSE, trans_b, m, n, k))
     {
       gnn_sgemm_small (FALSE, trans_b, m, n, k, x, lda, w, ldb, b, c, n);
       return TRUE;

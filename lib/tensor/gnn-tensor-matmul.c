@@ -141,7 +141,7 @@ gemm (GnnDType        dtype,
   if (dtype == GNN_DTYPE_F32)
     {
       /* below the crossover OpenBLAS's dispatch costs more than the product */
-      if (gnn_sgemm_small_fits (m, n, k))
+      if (gnn_sgemm_small_fits (a->trans == CblasTrans, b->trans == CblasTrans, m, n, k))
         {
           gnn_sgemm_small (a->trans == CblasTrans, b->trans == CblasTrans, m, n, k,
                            (const float *) ap, a->ld, (const float *) bp, b->ld, NULL,

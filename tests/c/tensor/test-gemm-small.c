@@ -88,7 +88,7 @@ test_kernel_vs_openblas (void)
       gint64 m = g_rand_int_range (rng, 1, 40), n = g_rand_int_range (rng, 1, 40);
       gint64 k = g_rand_int_range (rng, 1, 40);
 
-      if (m * n * k > 2 * GNN_SGEMM_SMALL_MAX_WORK && iter % 8 != 0)
+      if (m * n * k > 2 * GNN_SGEMM_SMALL_MAX_WORK_DOT && iter % 8 != 0)
         continue;
       check_kernel_shape (rng, iter & 1, (iter >> 1) & 1, m, n, k, (iter >> 2) & 1);
     }
@@ -137,10 +137,11 @@ static void
 test_matmul_around_threshold (void)
 {
   g_autoptr(GRand) rng = g_rand_new_with_seed (7);
-  /* below, at and above GNN_SGEMM_SMALL_MAX_WORK (512) */
+  /* below, at and above the thresholds (128 and 768) */
   const gint64 shapes[][3] = {
     { 1, 16, 16 }, { 2, 16, 16 }, { 1, 16, 32 }, { 1, 32, 32 }, { 8, 8, 8 }, { 8, 8, 9 },
     { 16, 1, 16 }, { 16, 16, 1 }, { 3, 5, 7 }, { 9, 9, 9 }, { 64, 64, 1 }, { 1, 64, 64 },
+    { 4, 4, 8 }, { 4, 8, 4 }, { 2, 8, 8 }, { 3, 16, 16 }, { 1, 24, 32 }, { 1, 24, 33 },
   };
 
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
