@@ -8,8 +8,11 @@
  *     A and a row of Bᵀ, summed in 4 independent lanes (a fixed-width vector,
  *     then a fixed tree), so the order does not depend on the compiler.
  * Lanes of 4 floats are SSE registers, the x86-64 baseline (8 would be
- * expanded element by element without -mavx).
- * Results differ from OpenBLAS's by float rounding only.
+ * expanded element by element without -mavx). lib/meson.build also
+ * compiles this file with -mavx2 and with -mavx512f (8 lanes each) under
+ * other names; gnn-cpu.c picks one at run time (GNN_CPU_LEVEL forces one).
+ * Results differ from OpenBLAS's, and between the variants, by float
+ * rounding only.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,12 +20,26 @@
 
 #include "tensor/gnn-gemm-small-private.h"
 
-#define LANES 4
+#ifndef GNN_SGEMM_SMALL_VARIANT
+# define GNN_SGEMM_SMALL_VARIANT gnn_sgemm_small_baseline
+# define LANES 4
+#endif
 
 typedef float Lanes __attribute__ ((vector_size (LANES * sizeof (float))));
 
 /* unaligned loads; no function returns a Lanes (an ABI that depends on -mavx) */
 #define LOAD_LANES(v, p) memcpy (&(v), (p), sizeof (Lanes))
+
+/* the sum of the lanes, as a fixed tree (halves added until one is left) */
+#define HSUM(v, out)                                    \
+  G_STMT_START {                                        \
+    float h_[LANES];                                    \
+    memcpy (h_, &(v), sizeof h_);                       \
+    for (guint w_ = LANES / 2; w_ >= 1; w_ /= 2)        \
+      for (guint q_ = 0; q_ < w_; q_++)                 \
+        h_[q_] += h_[q_ + w_];                          \
+    (out) = h_[0];                                      \
+  } G_STMT_END
 
 /* Σ_p x[p·incx] · y[p], with x contiguous when incx == 1. */
 static inline float
@@ -46,7 +63,7 @@ dot (const float *x,
           LOAD_LANES (yv, y + p);
           acc += xv * yv;
         }
-      s = (acc[0] + acc[2]) + (acc[1] + acc[3]);
+      HSUM (acc, s);
     }
   else
     s = 0.0f;
@@ -55,19 +72,7 @@ dot (const float *x,
   return s;
 }
 
-void
-gnn_sgemm_small (gboolean     trans_a,
-                 gboolean     trans_b,
-                 gint64       m,
-                 gint64       n,
-                 gint64       k,
-                 const float *a,
-                 gint64       lda,
-                 const float *b,
-                 gint64       ldb,
-                 const float *bias,
-                 float       *c,
-                 gint64       ldc)
+GNN_SGEMM_SMALL_DECLARE (GNN_SGEMM_SMALL_VARIANT)
 {
   /* A(i, p) = a[i·ars + p·acs] */
   gint64 ars = trans_a ? 1 : lda, acs = trans_a ? lda : 1;
@@ -137,10 +142,10 @@ gnn_sgemm_small (gboolean     trans_a,
                 s2 += av * v2;
                 s3 += av * v3;
               }
-            r[0] = (s0[0] + s0[2]) + (s0[1] + s0[3]);
-            r[1] = (s1[0] + s1[2]) + (s1[1] + s1[3]);
-            r[2] = (s2[0] + s2[2]) + (s2[1] + s2[3]);
-            r[3] = (s3[0] + s3[2]) + (s3[1] + s3[3]);
+            HSUM (s0, r[0]);
+            HSUM (s1, r[1]);
+            HSUM (s2, r[2]);
+            HSUM (s3, r[3]);
             for (; p < k; p++)
               {
                 r[0] += ai[p] * b0[p];

@@ -3,13 +3,36 @@
  * in the four transpose combinations (x·Wᵀ forward, gᵀ·x and g·W backward),
  * with padded leading dimensions and with/without a bias; then the same
  * shapes through gnn_tensor_matmul (which picks one or the other by size)
- * and through Linear's fused no-grad path, against the recorded path. */
+ * and through Linear's fused no-grad path, against the recorded path.
+ * Every CPU-level variant this machine runs (AVX2, AVX-512) is checked the
+ * same way, directly and forced through GNN_CPU_LEVEL in a subprocess. */
 #include <math.h>
 #include <cblas.h>
 #include <gnn/gnn.h>
 
 #include "gnn-test-util.h"
 #include "tensor/gnn-gemm-small-private.h"
+
+typedef void (*SgemmSmall) (gboolean, gboolean, gint64, gint64, gint64, const float *, gint64,
+                            const float *, gint64, const float *, float *, gint64);
+
+static const char *const level_names[] = { "baseline", "avx2", "avx512" };
+
+/* The variant of @level, or NULL when this build or CPU lacks it. */
+static SgemmSmall
+variant (guint level)
+{
+  if (level == 0)
+    return gnn_sgemm_small_baseline;
+#if defined(TEST_HAVE_CPU_VARIANTS) && defined(__x86_64__)
+  __builtin_cpu_init ();
+  if (level == 1 && __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
+    return gnn_sgemm_small_avx2;
+  if (level == 2 && __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512vl"))
+    return gnn_sgemm_small_avx512;
+#endif
+  return NULL;
+}
 
 static float
 uniform (GRand *rng)
@@ -37,7 +60,8 @@ assert_close (const float *got,
 }
 
 static void
-check_kernel_shape (GRand   *rng,
+check_kernel_shape (SgemmSmall kernel,
+                    GRand   *rng,
                     gboolean ta,
                     gboolean tb,
                     gint64   m,
@@ -68,21 +92,28 @@ check_kernel_shape (GRand   *rng,
       }
   cblas_sgemm (CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
                m, n, k, 1.0f, a, lda, b, ldb, 1.0f, want, ldc);
-  gnn_sgemm_small (ta, tb, m, n, k, a, lda, b, ldb, with_bias ? bias : NULL, c, ldc);
+  kernel (ta, tb, m, n, k, a, lda, b, ldb, with_bias ? bias : NULL, c, ldc);
   assert_close (c, want, m, n, ldc, k);
 }
 
 static void
-test_kernel_vs_openblas (void)
+test_kernel_vs_openblas (gconstpointer data)
 {
+  SgemmSmall kernel = variant (GPOINTER_TO_UINT (data));
   g_autoptr(GRand) rng = g_rand_new_with_seed (13);
 
-  /* every small shape, then random ones up to twice the crossover's work */
+  if (kernel == NULL)
+    {
+      g_test_skip ("this build or CPU lacks the variant");
+      return;
+    }
+  /* every small shape (both sides of the 4/8/16-lane blocks), then random
+   * ones up to twice the crossover's work */
   for (gint64 m = 1; m <= 9; m++)
-    for (gint64 n = 1; n <= 9; n++)
-      for (gint64 k = 1; k <= 9; k++)
+    for (gint64 n = 1; n <= 18; n++)
+      for (gint64 k = 1; k <= 18; k++)
         for (guint t = 0; t < 4; t++)
-          check_kernel_shape (rng, t & 1, t >> 1, m, n, k, (m + n + k) % 2);
+          check_kernel_shape (kernel, rng, t & 1, t >> 1, m, n, k, (m + n + k) % 2);
   for (guint iter = 0; iter < 2000; iter++)
     {
       gint64 m = g_rand_int_range (rng, 1, 40), n = g_rand_int_range (rng, 1, 40);
@@ -90,7 +121,7 @@ test_kernel_vs_openblas (void)
 
       if (m * n * k > 2 * GNN_SGEMM_SMALL_MAX_WORK_DOT && iter % 8 != 0)
         continue;
-      check_kernel_shape (rng, iter & 1, (iter >> 1) & 1, m, n, k, (iter >> 2) & 1);
+      check_kernel_shape (kernel, rng, iter & 1, (iter >> 1) & 1, m, n, k, (iter >> 2) & 1);
     }
 }
 
@@ -137,11 +168,12 @@ static void
 test_matmul_around_threshold (void)
 {
   g_autoptr(GRand) rng = g_rand_new_with_seed (7);
-  /* below, at and above the thresholds (128 and 768) */
+  /* below, at and above the thresholds (128, 768, 1024) */
   const gint64 shapes[][3] = {
     { 1, 16, 16 }, { 2, 16, 16 }, { 1, 16, 32 }, { 1, 32, 32 }, { 8, 8, 8 }, { 8, 8, 9 },
     { 16, 1, 16 }, { 16, 16, 1 }, { 3, 5, 7 }, { 9, 9, 9 }, { 64, 64, 1 }, { 1, 64, 64 },
     { 4, 4, 8 }, { 4, 8, 4 }, { 2, 8, 8 }, { 3, 16, 16 }, { 1, 24, 32 }, { 1, 24, 33 },
+    { 1, 32, 32 }, { 1, 32, 33 }, { 4, 16, 16 }, { 4, 16, 17 },
   };
 
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
@@ -183,11 +215,46 @@ test_linear_nograd_matches_recorded (void)
       }
 }
 
+static void test_matmul_around_threshold (void);
+static void test_linear_nograd_matches_recorded (void);
+
+/* The library's dispatcher forced to one level (read once per process, so
+ * in a subprocess): matmul and Linear still give the right numbers. */
+static void
+test_forced_level (gconstpointer data)
+{
+  guint level = GPOINTER_TO_UINT (data);
+
+  if (variant (level) == NULL)
+    {
+      g_test_skip ("this build or CPU lacks the variant");
+      return;
+    }
+  if (g_test_subprocess ())
+    {
+      g_setenv ("GNN_CPU_LEVEL", level_names[level], TRUE);
+      test_matmul_around_threshold ();
+      test_linear_nograd_matches_recorded ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/tensor/gemm-small/kernel-vs-openblas", test_kernel_vs_openblas);
+  for (guint level = 0; level < G_N_ELEMENTS (level_names); level++)
+    {
+      g_autofree char *kernel = g_strdup_printf ("/tensor/gemm-small/kernel-vs-openblas/%s",
+                                                 level_names[level]);
+      g_autofree char *forced = g_strdup_printf ("/tensor/gemm-small/forced/%s",
+                                                 level_names[level]);
+
+      g_test_add_data_func (kernel, GUINT_TO_POINTER (level), test_kernel_vs_openblas);
+      g_test_add_data_func (forced, GUINT_TO_POINTER (level), test_forced_level);
+    }
   g_test_add_func ("/tensor/gemm-small/matmul-around-threshold", test_matmul_around_threshold);
   g_test_add_func ("/tensor/gemm-small/linear-nograd-matches-recorded",
                    test_linear_nograd_matches_recorded);
