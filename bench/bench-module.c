@@ -17,6 +17,10 @@
  *   call_<m>_<h> gnn_module_call() on m = identity | linear (Linear(16,16)
  *                on a 1x16 input) with h = 0 hooks or 2 no-op hooks (a
  *                forward pre-hook and a forward hook); the output is unrefed;
+ *                Like PyTorch's side (under torch.no_grad()), the call and
+ *                forward cases run in a no-grad scope;
+ *   mlp          gnn_module_call() on Sequential(Linear(64,64), ReLU,
+ *                Linear(64,10)) with a 1×64 input (tiny-MLP inference);
  *   forward_<m>  gnn_module_forward() on the same module; each call_ case
  *                also times forward, its repetitions interleaved with the
  *                calls', and prints {"type": "overhead", ...}: the call
@@ -282,6 +286,7 @@ bench_call (const char *module_name,
   g_autoptr(GnnTensor) input = NULL;
   g_autoptr(GnnHookHandle) pre = NULL;
   g_autoptr(GnnHookHandle) post = NULL;
+  g_autoptr(GnnNoGradGuard) no_grad = gnn_no_grad_guard_new ();   /* as torch.no_grad() */
   g_autofree char *name = NULL;
   const gint64 shape[2] = { 1, FEATURES };
   float values[FEATURES];
@@ -354,6 +359,102 @@ bench_call (const char *module_name,
   return TRUE;
 }
 
+/* --- tiny MLP ------------------------------------------------------------ */
+
+#define MLP_IN 64
+#define MLP_HIDDEN 64
+#define MLP_OUT 10
+
+/* y = W2 relu(W1 x + b1) + b2 in double, against the model's output. */
+static gboolean
+check_mlp (GnnModule *model,
+           GnnTensor *input,
+           GError   **error)
+{
+  const char *names[4] = { "0.weight", "0.bias", "2.weight", "2.bias" };
+  g_autofree float *p[4] = { NULL };
+  g_autofree float *x = NULL, *y = NULL;
+  g_autoptr(GnnTensor) out = gnn_module_call (model, input, error);
+  double h[MLP_HIDDEN];
+  gsize n = 0;
+
+  if (out == NULL)
+    return FALSE;
+  for (guint i = 0; i < 4; i++)
+    {
+      GnnParameter *t = gnn_module_get_parameter (model, names[i], error);
+
+      if (t == NULL)
+        return FALSE;
+      p[i] = gnn_tensor_to_floats (GNN_TENSOR (t), &n);
+    }
+  x = gnn_tensor_to_floats (input, &n);
+  y = gnn_tensor_to_floats (out, &n);
+  if (n != MLP_OUT)
+    return fail_check (error, "mlp output size", "expected 10");
+  for (guint o = 0; o < MLP_HIDDEN; o++)
+    {
+      h[o] = p[1][o];
+      for (guint k = 0; k < MLP_IN; k++)
+        h[o] += (double) x[k] * p[0][o * MLP_IN + k];
+      h[o] = MAX (h[o], 0.0);
+    }
+  for (guint o = 0; o < MLP_OUT; o++)
+    {
+      double want = p[3][o];
+
+      for (guint k = 0; k < MLP_HIDDEN; k++)
+        want += h[k] * p[2][o * MLP_HIDDEN + k];
+      if (fabs (y[o] - want) > 1e-4 * (1.0 + fabs (want)))
+        return fail_check (error, "mlp output value", "differs from x W1ᵀ + b1, relu, W2ᵀ + b2");
+    }
+  return TRUE;
+}
+
+static gboolean
+bench_mlp (guint    reps,
+           double   min_time,
+           GError **error)
+{
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (4321);
+  g_autoptr(GnnModule) model = NULL;
+  g_autoptr(GnnTensor) input = NULL;
+  g_autoptr(GnnNoGradGuard) no_grad = gnn_no_grad_guard_new ();
+  const gint64 shape[2] = { 1, MLP_IN };
+  float values[MLP_IN];
+  GnnModule *layers[3];
+  CallData d = { 0 };
+  Timing t;
+
+  for (guint i = 0; i < MLP_IN; i++)
+    values[i] = (float) (2.0 * gnn_generator_next_double (gen) - 1.0);
+  input = gnn_tensor_new_from_floats (values, MLP_IN, shape, 2, error);
+  if (input == NULL)
+    return FALSE;
+  layers[0] = GNN_MODULE (gnn_linear_new (MLP_IN, MLP_HIDDEN, TRUE, gen, error));
+  if (layers[0] == NULL)
+    return FALSE;
+  layers[1] = GNN_MODULE (gnn_relu_new (FALSE));
+  layers[2] = GNN_MODULE (gnn_linear_new (MLP_HIDDEN, MLP_OUT, TRUE, gen, error));
+  if (layers[2] == NULL)
+    {
+      g_object_unref (layers[0]);
+      g_object_unref (layers[1]);
+      return FALSE;
+    }
+  model = GNN_MODULE (gnn_sequential_new (layers, 3));
+  for (guint i = 0; i < 3; i++)
+    g_object_unref (layers[i]);
+  if (!check_mlp (model, input, error))
+    return FALSE;
+  d.module = model;
+  d.input = input;
+  if (!measure (op_call, &d, reps, min_time, &t, error))
+    return FALSE;
+  print_result ("mlp", MLP_IN, &t);
+  return TRUE;
+}
+
 /* --- state_dict ---------------------------------------------------------- */
 
 static gboolean
@@ -397,7 +498,7 @@ check_state_dict (GnnModule *model,
 
 static const char *all_cases =
   "build,walk,build_walk,call_identity_0,call_identity_2,forward_identity,"
-  "call_linear_0,call_linear_2,forward_linear,state_dict";
+  "call_linear_0,call_linear_2,forward_linear,mlp,state_dict";
 
 int
 main (int argc, char **argv)
@@ -480,6 +581,8 @@ main (int argc, char **argv)
         }
       else if (g_str_equal (c, "forward_identity") || g_str_equal (c, "forward_linear"))
         ok = bench_call (c + strlen ("forward_"), 0, TRUE, (guint) reps, min_time, &error);
+      else if (g_str_equal (c, "mlp"))
+        ok = bench_mlp ((guint) reps, min_time, &error);
       else if (g_str_equal (c, "state_dict"))
         {
           g_autoptr(GnnModule) model = build_model ((guint) sd_modules, &error);

@@ -33,9 +33,10 @@ CASES = {
     'call_identity_0':  ('call Identity, 0 hooks', 10.0),
     'call_identity_2':  ('call Identity, 2 no-op hooks', 10.0),
     'forward_identity': ('forward Identity (no call path)', None),
-    'call_linear_0':    ('call Linear(16,16) on 1x16, 0 hooks', None),
+    'call_linear_0':    ('call Linear(16,16) on 1x16, 0 hooks', 10.0),
     'call_linear_2':    ('call Linear(16,16) on 1x16, 2 hooks', None),
     'forward_linear':   ('forward Linear(16,16) (no call path)', None),
+    'mlp':              ('tiny MLP 64-64-10 (ReLU) on 1x64, call', None),
     'state_dict':       ('state_dict of Sequential(100 x Linear)', None),
 }
 
@@ -162,6 +163,14 @@ class TorchCases:
             check(list(sd) == [f'{i // 2}.{"bias" if i % 2 else "weight"}'
                                for i in range(2 * args.sd_modules)], 'state_dict keys')
             return model.state_dict
+        if case == 'mlp':
+            model = nn.Sequential(nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 10))
+            x = torch.rand(1, 64) * 2 - 1
+            with torch.no_grad():
+                want = torch.relu(x @ model[0].weight.T + model[0].bias) @ model[2].weight.T \
+                    + model[2].bias
+                check(torch.allclose(model(x), want, atol=1e-5), 'mlp output')
+            return lambda: model(x)
         kind, rest = case.split('_', 1)
         linear = rest.startswith('linear')
         module = nn.Linear(FEATURES, FEATURES) if linear else nn.Identity()

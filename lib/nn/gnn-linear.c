@@ -81,6 +81,14 @@ gnn_linear_forward (GnnModule  *module,
     }
   bias = gnn_module_get_child (module, "bias", NULL);
 
+  /* Nothing to record (grad off, or no operand requires grad): one fused
+   * product with the bias, no intermediate tensors. */
+  if (!gnn_tensor_would_record ((GnnTensor *[]) { input, GNN_TENSOR (weight),
+                                                  bias != NULL ? GNN_TENSOR (bias) : NULL }, 3) &&
+      gnn_tensor_linear_nograd (input, GNN_TENSOR (weight), bias != NULL ? GNN_TENSOR (bias) : NULL,
+                                &output, error))
+    return g_steal_pointer (&output);
+
   weight_t = gnn_tensor_transpose (GNN_TENSOR (weight), 0, 1, error);
   if (weight_t == NULL)
     return NULL;

@@ -21,19 +21,102 @@
  * small tensors). */
 #define HEADER_SIZE ((sizeof (GnnStorage) + GNN_STORAGE_ALIGN - 1) / GNN_STORAGE_ALIGN * GNN_STORAGE_ALIGN)
 
+/* --- a per-thread cache of small blocks ----------------------------------
+ *
+ * aligned_alloc goes through glibc's memalign path (several hundred
+ * instructions, more than a 1×16 Linear's arithmetic); the small blocks that
+ * tiny ops allocate and free at a high rate are kept per thread instead, a
+ * few of each padded size up to CACHE_MAX_BYTES (freed at thread exit).
+ * Off under AddressSanitizer, which should see every free. */
+#define CACHE_MAX_BYTES 1024
+#define CACHE_CLASSES (CACHE_MAX_BYTES / GNN_STORAGE_ALIGN)
+#define CACHE_DEPTH 8
+
+typedef struct
+{
+  guint   n[CACHE_CLASSES];
+  guint8 *blocks[CACHE_CLASSES][CACHE_DEPTH];
+} BlockCache;
+
+static _Thread_local BlockCache *tls_cache;
+static _Thread_local gboolean tls_cache_closed;
+
+static void
+cache_free (gpointer data)
+{
+  BlockCache *cache = data;
+
+  tls_cache_closed = TRUE;
+  tls_cache = NULL;
+  for (guint c = 0; c < CACHE_CLASSES; c++)
+    while (cache->n[c] > 0)
+      free (cache->blocks[c][--cache->n[c]]);
+  g_free (cache);
+}
+
+static GPrivate cache_key = G_PRIVATE_INIT (cache_free);
+
+#if defined(__SANITIZE_ADDRESS__)
+# define CACHE_ENABLED FALSE
+#else
+# define CACHE_ENABLED TRUE
+#endif
+
+/* The cache class of a padded data size, or -1. */
+static inline gint
+cache_class (gsize padded)
+{
+  return padded <= CACHE_MAX_BYTES ? (gint) (padded / GNN_STORAGE_ALIGN) - 1 : -1;
+}
+
+static gsize
+padded_size (gsize nbytes)
+{
+  gsize padded = (nbytes + GNN_STORAGE_ALIGN - 1) / GNN_STORAGE_ALIGN * GNN_STORAGE_ALIGN;
+
+  return padded == 0 ? GNN_STORAGE_ALIGN : padded;
+}
+
+static guint8 *
+block_alloc (gsize padded)
+{
+  gint c = cache_class (padded);
+
+  if (c >= 0 && tls_cache != NULL && tls_cache->n[c] > 0)
+    return tls_cache->blocks[c][--tls_cache->n[c]];
+  return aligned_alloc (GNN_STORAGE_ALIGN, HEADER_SIZE + padded);
+}
+
+static void
+block_free (guint8 *block,
+            gsize   padded)
+{
+  gint c = cache_class (padded);
+  BlockCache *cache = tls_cache;
+
+  if (c >= 0 && cache == NULL && CACHE_ENABLED && !tls_cache_closed)
+    {
+      cache = g_new0 (BlockCache, 1);
+      g_private_set (&cache_key, cache);
+      tls_cache = cache;
+    }
+  if (c >= 0 && cache != NULL && cache->n[c] < CACHE_DEPTH)
+    cache->blocks[c][cache->n[c]++] = block;
+  else
+    free (block);
+}
+
 GnnStorage *
 gnn_storage_new (gsize nbytes, gboolean zeroed)
 {
   GnnStorage *storage;
   /* aligned_alloc wants a size that is a multiple of the alignment; a
    * non-empty allocation also keeps data non-NULL for empty tensors. */
-  gsize padded = (nbytes + GNN_STORAGE_ALIGN - 1) / GNN_STORAGE_ALIGN * GNN_STORAGE_ALIGN;
+  gsize padded = padded_size (nbytes);
 
-  if (padded == 0)
-    padded = GNN_STORAGE_ALIGN;
   if (padded < HUGE_THRESHOLD)
     {
-      guint8 *block = aligned_alloc (GNN_STORAGE_ALIGN, HEADER_SIZE + padded);
+      guint8 *block = block_alloc (padded);
 
       /* Callers turn NULL into a GError naming the shape. */
       if (block == NULL)
@@ -109,7 +192,7 @@ gnn_storage_unref (GnnStorage *storage)
     return;
   if (storage->inline_block)
     {
-      free (storage);   /* header and data are one block */
+      block_free ((guint8 *) storage, padded_size (storage->nbytes));   /* header and data are one block */
       return;
     }
   if (storage->meta)

@@ -7,6 +7,7 @@
 
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-nditer-private.h"
+#include "tensor/gnn-gemm-small-private.h"
 
 /* How a strided matrix (rows x cols, strides rs/cs in elements) can be handed
  * to row-major CBLAS without a copy: as is (NoTrans, ld = rs) or as the
@@ -139,6 +140,14 @@ gemm (GnnDType        dtype,
 
   if (dtype == GNN_DTYPE_F32)
     {
+      /* below the crossover OpenBLAS's dispatch costs more than the product */
+      if (gnn_sgemm_small_fits (a->trans == CblasTrans, b->trans == CblasTrans, m, n, k))
+        {
+          gnn_sgemm_small (a->trans == CblasTrans, b->trans == CblasTrans, m, n, k,
+                           (const float *) ap, a->ld, (const float *) bp, b->ld, NULL,
+                           (float *) c, n);
+          return;
+        }
       if (m == 1 && n > 1)
         {
           cblas_sgemv (CblasRowMajor, tb, bm, bn, 1.0f, (const float *) bp, b->ld,

@@ -10,6 +10,7 @@
 #include "tensor/gnn-nditer-private.h"
 #include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-pointwise-private.h"
+#include "tensor/gnn-cpu-private.h"
 
 /*
  * Layout of this file
@@ -37,10 +38,13 @@ typedef void (*UnaryKernel)   (gint64 n, void *o, gint64 os, const void *a, gint
                                double param);
 typedef void (*UnaryInplaceKernel) (gint64 n, void *s, gint64 ss);
 
+/* Each kernel's loop (name##_typed, always inlined) is compiled for every
+ * CPU level by DISPATCH_KERNEL (gnn-cpu-private.h). */
+
 /* --- kernel generators --------------------------------------------------- */
 
 #define DEFINE_BINARY_KERNEL(name, OT, T, W, EXPR)                              \
-static inline void                                                              \
+static inline __attribute__ ((always_inline)) void                             \
 name##_typed (gint64 n, OT *restrict o, gint64 os,                              \
               const T *restrict a, gint64 as, const T *restrict b, gint64 bs)   \
 {                                                                               \
@@ -63,16 +67,12 @@ name##_typed (gint64 n, OT *restrict o, gint64 os,                              
     for (gint64 i = 0; i < n; i++)                                              \
       o[i * os] = EXPR (T, W, a[i * as], b[i * bs]);                            \
 }                                                                               \
-static void                                                                     \
-name (gint64 n, void *o, gint64 os, const void *a, gint64 as,                   \
-      const void *b, gint64 bs)                                                 \
-{                                                                               \
-  name##_typed (n, o, os, a, as, b, bs);                                        \
-}
+DISPATCH_KERNEL (name, (gint64 n, void *o, gint64 os, const void *a, gint64 as,  \
+                         const void *b, gint64 bs), (n, o, os, a, as, b, bs))
 
 /* s = s op b; @b never aliases @s (drivers copy it first if it might). */
 #define DEFINE_INPLACE_KERNEL(name, T, W, EXPR)                                 \
-static inline void                                                              \
+static inline __attribute__ ((always_inline)) void                             \
 name##_typed (gint64 n, T *restrict s, gint64 ss, const T *restrict b, gint64 bs) \
 {                                                                               \
   if (ss == 1 && bs == 1)                                                       \
@@ -88,16 +88,13 @@ name##_typed (gint64 n, T *restrict s, gint64 ss, const T *restrict b, gint64 bs
     for (gint64 i = 0; i < n; i++)                                              \
       s[i * ss] = EXPR (T, W, s[i * ss], b[i * bs]);                            \
 }                                                                               \
-static void                                                                     \
-name (gint64 n, void *s, gint64 ss, const void *b, gint64 bs)                   \
-{                                                                               \
-  name##_typed (n, s, ss, b, bs);                                               \
-}
+DISPATCH_KERNEL (name, (gint64 n, void *s, gint64 ss, const void *b, gint64 bs), \
+                 (n, s, ss, b, bs))
 
 /* Unary expressions are EXPR (T, W, x, param); @param is the op's scalar
  * argument (the exponent of pow), unused by the others. */
 #define DEFINE_UNARY_KERNEL(name, T, W, EXPR)                                   \
-static inline void                                                              \
+static inline __attribute__ ((always_inline)) void                             \
 name##_typed (gint64 n, T *restrict o, gint64 os, const T *restrict a, gint64 as, \
               double param)                                                     \
 {                                                                               \
@@ -109,14 +106,11 @@ name##_typed (gint64 n, T *restrict o, gint64 os, const T *restrict a, gint64 as
     for (gint64 i = 0; i < n; i++)                                              \
       o[i * os] = EXPR (T, W, a[i * as], param);                                \
 }                                                                               \
-static void                                                                     \
-name (gint64 n, void *o, gint64 os, const void *a, gint64 as, double param)     \
-{                                                                               \
-  name##_typed (n, o, os, a, as, param);                                        \
-}
+DISPATCH_KERNEL (name, (gint64 n, void *o, gint64 os, const void *a, gint64 as,  \
+                         double param), (n, o, os, a, as, param))
 
 #define DEFINE_UNARY_INPLACE_KERNEL(name, T, W, EXPR)                           \
-static inline void                                                              \
+static inline __attribute__ ((always_inline)) void                             \
 name##_typed (gint64 n, T *restrict s, gint64 ss)                               \
 {                                                                               \
   if (ss == 1)                                                                  \
@@ -126,11 +120,7 @@ name##_typed (gint64 n, T *restrict s, gint64 ss)                               
     for (gint64 i = 0; i < n; i++)                                              \
       s[i * ss] = EXPR (T, W, s[i * ss], 0);                                    \
 }                                                                               \
-static void                                                                     \
-name (gint64 n, void *s, gint64 ss)                                             \
-{                                                                               \
-  name##_typed (n, s, ss);                                                      \
-}
+DISPATCH_KERNEL (name, (gint64 n, void *s, gint64 ss), (n, s, ss))
 
 /* Instantiation over dtype families. FLOAT: f32, f64. SIGNED: i64, i32,
  * i16, i8 (W is the unsigned type arithmetic wraps in). UNSIGNED: u8.

@@ -174,6 +174,11 @@ GnnTensor *gnn_tensor_object_new (GType type);
 GnnParameter *gnn_parameter_new_empty (GnnDType dtype, const gint64 *shape, guint ndim,
                                        GError **error);
 
+/* y = x·Wᵀ + b (@bias may be NULL) for Linear when nothing is recorded; see
+ * gnn-tensor-linear.c. FALSE (no error) when the general path must run. */
+gboolean gnn_tensor_linear_nograd (GnnTensor *input, GnnTensor *weight, GnnTensor *bias,
+                                   GnnTensor **out, GError **error);
+
 /* Error helper: "add: expected both tensors to have the same dtype, got float32 and int64". */
 gboolean gnn_check_same_dtype (const char *op, GnnTensor *a, GnnTensor *b, GError **error);
 

@@ -103,6 +103,20 @@ GnnTensor *gnn_tensor_record_slow (GnnOpKind op, GnnTensor *out, GnnTensor *cons
 gboolean   gnn_tensor_record_inplace_slow (GnnOpKind op, GnnTensor *self, GnnTensor *other,
                                            GError **error);
 
+/* Whether an op on @inputs (entries may be %NULL) would be recorded: grad
+ * mode is on and some input requires grad. One branch when grad is off. */
+static inline gboolean
+gnn_tensor_would_record (GnnTensor *const *inputs,
+                         guint             n_inputs)
+{
+  if (gnn_grad_mode_off)
+    return FALSE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (inputs[i] != NULL && G_UNLIKELY (gnn_tensor_priv (inputs[i])->requires_grad))
+      return TRUE;
+  return FALSE;
+}
+
 /* Records @out (transfer full, may be %NULL on error: returned as is) as the
  * result of @op on @inputs (entries may be %NULL). Returns @out. */
 static inline GnnTensor *
@@ -112,12 +126,9 @@ gnn_tensor_record (GnnOpKind          op,
                    guint              n_inputs,
                    const GnnOpParams *params)
 {
-  if (gnn_grad_mode_off || out == NULL)
+  if (out == NULL || !gnn_tensor_would_record (inputs, n_inputs))
     return out;
-  for (guint i = 0; i < n_inputs; i++)
-    if (inputs[i] != NULL && G_UNLIKELY (gnn_tensor_priv (inputs[i])->requires_grad))
-      return gnn_tensor_record_slow (op, out, inputs, n_inputs, params);
-  return out;
+  return gnn_tensor_record_slow (op, out, inputs, n_inputs, params);
 }
 
 /* Called by an in-place op after validating its arguments and before

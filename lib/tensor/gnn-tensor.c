@@ -65,15 +65,129 @@ gnn_tensor_constructed (GObject *object)
     }
 }
 
+/* Drops what a tensor holds: its autograd node, gradient and storage. */
+static void
+release_private (GnnTensorPrivate *priv)
+{
+  if (priv->grad_fn_destroy != NULL && priv->grad_fn != NULL)
+    priv->grad_fn_destroy (priv->grad_fn);
+  priv->grad_fn = NULL;
+  priv->grad_fn_destroy = NULL;
+  g_clear_object (&priv->grad);
+  g_clear_pointer (&priv->storage, gnn_storage_unref);
+}
+
+/* --- a per-thread pool of plain tensor instances -------------------------
+ *
+ * Every op returns a new tensor, and g_object_new + the last g_object_unref
+ * of an instance cost more than a small op's arithmetic (the notify-queue
+ * freeze and thaw, three qdata clears, the slice allocator). So the last
+ * unref of a plain GnnTensor (not a subclass) that carries no qdata but
+ * GLib's own notify queue (no weak refs or weak pointers, no toggle ref,
+ * hence no Python or GJS wrapper, no user data) releases its storage,
+ * gradient and node at once, disconnects its signal handlers — what dispose and finalize do — and
+ * keeps the instance in a small per-thread pool, resurrected from dispose
+ * as GObject allows; gnn_tensor_object_new() hands it out again with its
+ * fields zeroed and one reference. Anything with qdata takes the normal
+ * path, so weak refs are notified and wrappers dropped as before. The pool
+ * is off under AddressSanitizer (it would hide a use after the last unref).
+ */
+#define POOL_SIZE 32
+
+typedef struct
+{
+  guint      n;
+  GnnTensor *items[POOL_SIZE];
+} TensorPool;
+
+static _Thread_local TensorPool *tls_pool;
+static _Thread_local gboolean tls_pool_closed;
+
+static void
+pool_free (gpointer data)
+{
+  TensorPool *pool = data;
+
+  tls_pool_closed = TRUE;   /* the last unrefs below must not refill it */
+  tls_pool = NULL;
+  while (pool->n > 0)
+    g_object_unref (pool->items[--pool->n]);
+  g_free (pool);
+}
+
+static GPrivate pool_key = G_PRIVATE_INIT (pool_free);
+
+#if defined(__SANITIZE_ADDRESS__)
+# define POOL_ENABLED FALSE
+#else
+# define POOL_ENABLED TRUE
+#endif
+
+/* GLib (2.74) freezes the notify queue, kept in qdata, around the last
+ * unref's dispose: that entry is the only one a plain tensor may carry. */
+static GQuark notify_queue_quark;
+
+static void
+count_foreign_qdata (GQuark   key,
+                     gpointer data,
+                     gpointer user_data)
+{
+  if (key != notify_queue_quark)
+    (*(guint *) user_data)++;
+}
+
+static gboolean
+has_foreign_qdata (GObject *object)
+{
+  guint foreign = 0;
+
+  if (object->qdata == NULL)
+    return FALSE;
+  g_datalist_foreach (&object->qdata, count_foreign_qdata, &foreign);
+  return foreign > 0;
+}
+
+static gboolean
+pool_put (GnnTensor *self)
+{
+  TensorPool *pool = tls_pool;
+  GnnTensorPrivate *priv;
+
+  if (pool == NULL)
+    {
+      if (!POOL_ENABLED || tls_pool_closed)
+        return FALSE;
+      pool = g_new0 (TensorPool, 1);
+      g_private_set (&pool_key, pool);
+      tls_pool = pool;
+    }
+  if (pool->n >= POOL_SIZE)
+    return FALSE;
+  priv = gnn_tensor_priv (self);
+  g_signal_handlers_destroy (self);
+  release_private (priv);
+  memset (priv, 0, sizeof *priv);
+  /* releasing the node may have released other tensors into the pool */
+  if (pool->n >= POOL_SIZE || tls_pool != pool)
+    return FALSE;
+  pool->items[pool->n++] = g_object_ref (self);
+  return TRUE;
+}
+
+static void
+gnn_tensor_dispose (GObject *object)
+{
+  /* the exact type: subclasses (GnnParameter, Python classes) have state of their own */
+  if (G_OBJECT_TYPE (object) == GNN_TYPE_TENSOR && !has_foreign_qdata (object) &&
+      pool_put ((GnnTensor *) object))
+    return;
+  G_OBJECT_CLASS (gnn_tensor_parent_class)->dispose (object);
+}
+
 static void
 gnn_tensor_finalize (GObject *object)
 {
-  GnnTensorPrivate *priv = gnn_tensor_priv (GNN_TENSOR (object));
-
-  if (priv->grad_fn_destroy != NULL && priv->grad_fn != NULL)
-    priv->grad_fn_destroy (priv->grad_fn);
-  g_clear_object (&priv->grad);
-  g_clear_pointer (&priv->storage, gnn_storage_unref);
+  release_private (gnn_tensor_priv (GNN_TENSOR (object)));
 
   G_OBJECT_CLASS (gnn_tensor_parent_class)->finalize (object);
 }
@@ -136,6 +250,8 @@ gnn_tensor_class_init (GnnTensorClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->constructed = gnn_tensor_constructed;
+  object_class->dispose = gnn_tensor_dispose;
+  notify_queue_quark = g_quark_from_static_string ("GObject-notify-queue");
   object_class->finalize = gnn_tensor_finalize;
   object_class->get_property = gnn_tensor_get_property;
   object_class->set_property = gnn_tensor_set_property;
@@ -206,6 +322,8 @@ gnn_tensor_object_new (GType type)
 {
   GnnTensor *self;
 
+  if (type == GNN_TYPE_TENSOR && tls_pool != NULL && tls_pool->n > 0)
+    return tls_pool->items[--tls_pool->n];   /* one reference, fields zeroed */
   creating_internal = TRUE;
   self = g_object_new (type, NULL);
   creating_internal = FALSE;

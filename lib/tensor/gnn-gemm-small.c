@@ -1,0 +1,162 @@
+/* gnn-gemm-small.c: a float32 GEMM for small matrices (see the header)
+ *
+ * Two loop orders, written with fixed-width vectors (GCC's vector
+ * extension) so no sum is reassociated behind the compiler's back:
+ *   B row-major (NoTrans): 4 columns of a row of C at a time, accumulated
+ *     in registers as A(i, p) times 4 contiguous entries of row p of B;
+ *   B transposed (Linear's x·Wᵀ): each C(i, j) is a dot product of a row of
+ *     A and a row of Bᵀ, summed in 4 independent lanes (a fixed-width vector,
+ *     then a fixed tree), so the order does not depend on the compiler.
+ * Lanes of 4 floats are SSE registers, the x86-64 baseline (8 would be
+ * expanded element by element without -mavx). lib/meson.build also
+ * compiles this file with -mavx2 and with -mavx512f (8 lanes each) under
+ * other names; gnn-cpu.c picks one at run time (GNN_CPU_LEVEL forces one).
+ * Results differ from OpenBLAS's, and between the variants, by float
+ * rounding only.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "tensor/gnn-gemm-small-private.h"
+
+#ifndef GNN_SGEMM_SMALL_VARIANT
+# define GNN_SGEMM_SMALL_VARIANT gnn_sgemm_small_baseline
+# define LANES 4
+#endif
+
+typedef float Lanes __attribute__ ((vector_size (LANES * sizeof (float))));
+
+/* unaligned loads; no function returns a Lanes (an ABI that depends on -mavx) */
+#define LOAD_LANES(v, p) memcpy (&(v), (p), sizeof (Lanes))
+
+/* the sum of the lanes, as a fixed tree (halves added until one is left) */
+#define HSUM(v, out)                                    \
+  G_STMT_START {                                        \
+    float h_[LANES];                                    \
+    memcpy (h_, &(v), sizeof h_);                       \
+    for (guint w_ = LANES / 2; w_ >= 1; w_ /= 2)        \
+      for (guint q_ = 0; q_ < w_; q_++)                 \
+        h_[q_] += h_[q_ + w_];                          \
+    (out) = h_[0];                                      \
+  } G_STMT_END
+
+/* Σ_p x[p·incx] · y[p], with x contiguous when incx == 1. */
+static inline float
+dot (const float *x,
+     gint64       incx,
+     const float *y,
+     gint64       k)
+{
+  float s;
+  gint64 p = 0;
+
+  if (incx == 1 && k >= LANES)
+    {
+      Lanes acc = { 0 };
+
+      for (; p + LANES <= k; p += LANES)
+        {
+          Lanes xv, yv;
+
+          LOAD_LANES (xv, x + p);
+          LOAD_LANES (yv, y + p);
+          acc += xv * yv;
+        }
+      HSUM (acc, s);
+    }
+  else
+    s = 0.0f;
+  for (; p < k; p++)
+    s += x[p * incx] * y[p];
+  return s;
+}
+
+GNN_SGEMM_SMALL_DECLARE (GNN_SGEMM_SMALL_VARIANT)
+{
+  /* A(i, p) = a[i·ars + p·acs] */
+  gint64 ars = trans_a ? 1 : lda, acs = trans_a ? lda : 1;
+
+  if (!trans_b)
+    {
+      for (gint64 i = 0; i < m; i++)
+        {
+          float *crow = c + i * ldc;
+          const float *ai = a + i * ars;
+          gint64 j = 0;
+
+          /* LANES columns at a time, their sums held in registers over p */
+          for (; j + LANES <= n; j += LANES)
+            {
+              Lanes acc = { 0 };
+
+              if (bias != NULL)
+                LOAD_LANES (acc, bias + j);
+              for (gint64 p = 0; p < k; p++)
+                {
+                  Lanes bv;
+
+                  LOAD_LANES (bv, b + p * ldb + j);
+                  acc += ai[p * acs] * bv;
+                }
+              memcpy (crow + j, &acc, sizeof acc);
+            }
+          for (; j < n; j++)
+            {
+              float s = bias != NULL ? bias[j] : 0.0f;
+
+              for (gint64 p = 0; p < k; p++)
+                s += ai[p * acs] * b[p * ldb + j];
+              crow[j] = s;
+            }
+        }
+      return;
+    }
+
+  for (gint64 i = 0; i < m; i++)
+    {
+      float *restrict crow = c + i * ldc;
+      const float *ai = a + i * ars;
+      gint64 j = 0;
+
+      /* four dot products at a time share the loads of the row of A */
+      if (acs == 1)
+        for (; j + 4 <= n; j += 4)
+          {
+            const float *b0 = b + j * ldb, *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
+            Lanes s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
+            float r[4];
+            gint64 p = 0;
+
+            for (; p + LANES <= k; p += LANES)
+              {
+                Lanes av, v0, v1, v2, v3;
+
+                LOAD_LANES (av, ai + p);
+                LOAD_LANES (v0, b0 + p);
+                LOAD_LANES (v1, b1 + p);
+                LOAD_LANES (v2, b2 + p);
+                LOAD_LANES (v3, b3 + p);
+                s0 += av * v0;
+                s1 += av * v1;
+                s2 += av * v2;
+                s3 += av * v3;
+              }
+            HSUM (s0, r[0]);
+            HSUM (s1, r[1]);
+            HSUM (s2, r[2]);
+            HSUM (s3, r[3]);
+            for (; p < k; p++)
+              {
+                r[0] += ai[p] * b0[p];
+                r[1] += ai[p] * b1[p];
+                r[2] += ai[p] * b2[p];
+                r[3] += ai[p] * b3[p];
+              }
+            for (guint q = 0; q < 4; q++)
+              crow[j + q] = (bias != NULL ? bias[j + q] : 0.0f) + r[q];
+          }
+      for (; j < n; j++)
+        crow[j] = (bias != NULL ? bias[j] : 0.0f) + dot (ai, acs, b + j * ldb, k);
+    }
+}
