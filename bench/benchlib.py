@@ -42,3 +42,18 @@ def measure(fn, reps, min_time, max_inner):
     time_calls(inner)  # warm-up repetition
     per_call = sorted(time_calls(inner) / inner for _ in range(reps))
     return per_call[0], statistics.median(per_call), inner
+
+
+def parse_kv(text):
+    """key=value words of a C driver's output, as floats."""
+    return {k: float(v) for k, v in (line.split('=', 1) for line in text.split() if '=' in line)}
+
+
+def best(fn, repeat):
+    """The least wall time of @repeat calls of @fn."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)

@@ -19,22 +19,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import best, parse_kv  # noqa: E402
 
 N, IN, OUT = 64, 4096, 1024
-
-
-def parse_kv(text):
-    return {k: float(v) for k, v in (line.split('=', 1) for line in text.split() if '=' in line)}
-
-
-def best(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main():
