@@ -254,7 +254,7 @@ gnn_batch_source_rows (GnnDataset      *dataset,
   GType type = G_OBJECT_TYPE (dataset);
 
   if (type == GNN_TYPE_TENSOR_DATASET)
-    tensors = gnn_tensor_dataset_get_tensors (GNN_TENSOR_DATASET (dataset));
+    tensors = gnn_tensor_dataset_peek_tensors (GNN_TENSOR_DATASET (dataset));
   else if (type == GNN_TYPE_IDX_DATASET)
     {
       src->columns[0] = gnn_idx_dataset_get_images (GNN_IDX_DATASET (dataset));

@@ -988,13 +988,15 @@ GVariant *
 gnn_data_loader_get_state (GnnDataLoader *self)
 {
   g_autoptr(GnnDataLoaderIter) iter = NULL;
+  g_autoptr(GVariant) start = NULL;
   GVariantDict dict;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
   iter = g_weak_ref_get (&self->last_iter);
   if (iter != NULL)
     return gnn_data_loader_iter_get_state (iter);
-  g_variant_dict_init (&dict, start_state (self));
+  start = g_variant_ref_sink (start_state (self));   /* the dict copies its entries */
+  g_variant_dict_init (&dict, start);
   g_variant_dict_insert (&dict, "batches", "x", (gint64) 0);
   return g_variant_ref_sink (g_variant_dict_end (&dict));
 }

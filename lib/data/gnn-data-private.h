@@ -59,6 +59,9 @@ typedef struct
  * dataset whose item i is row i of contiguous tensors (TensorDataset,
  * IdxDataset) — those rows, gathered straight into the batch without a
  * tensor per item (the memcpy floor's loop). */
+/* The dataset's own array of tensors (no copy: for the per-batch path). */
+GPtrArray *gnn_tensor_dataset_peek_tensors (GnnTensorDataset *self);
+
 #define GNN_BATCH_SOURCE_MAX_COLUMNS 16
 
 typedef struct

@@ -149,6 +149,12 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
  * Since: 1.0
  */
 GPtrArray *
+gnn_tensor_dataset_peek_tensors (GnnTensorDataset *self)
+{
+  return self->tensors;
+}
+
+GPtrArray *
 gnn_tensor_dataset_get_tensors (GnnTensorDataset *self)
 {
   GPtrArray *out;

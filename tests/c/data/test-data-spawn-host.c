@@ -24,12 +24,11 @@ static GBytes *
 test_host_save (GnnWorkerSpawnHost *self, GnnDataLoader *loader, GnnDataset *dataset,
                 GnnCollate *collate, GError **error)
 {
-  GnnTensor *t;
-
   if (GNN_IS_TENSOR_DATASET (dataset))
     {
-      t = g_ptr_array_index (gnn_tensor_dataset_get_tensors (GNN_TENSOR_DATASET (dataset)), 0);
-      return gnn_tensor_get_bytes (t);
+      g_autoptr(GPtrArray) tensors = gnn_tensor_dataset_get_tensors (GNN_TENSOR_DATASET (dataset));
+
+      return gnn_tensor_get_bytes (g_ptr_array_index (tensors, 0));
     }
   if (gnn_dataset_get_length (dataset) == REFUSED_LENGTH)
     g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED, "test host refuses %s of length %d",
