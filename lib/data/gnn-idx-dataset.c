@@ -28,9 +28,11 @@ struct _GnnIdxDataset
   gint64      length;
   char       *images_path;
   char       *labels_path;
+  gboolean    shared_memory;
 };
 
-enum { PROP_0, PROP_IMAGES_PATH, PROP_LABELS_PATH, PROP_IMAGES, PROP_LABELS, N_PROPS };
+enum { PROP_0, PROP_IMAGES_PATH, PROP_LABELS_PATH, PROP_IMAGES, PROP_LABELS, PROP_SHARED_MEMORY,
+       N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 static void gnn_idx_dataset_initable_iface_init (GInitableIface *iface);
@@ -88,6 +90,7 @@ gnn_idx_dataset_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_LABELS_PATH: g_value_set_string (value, self->labels_path); break;
     case PROP_IMAGES: g_value_set_object (value, self->images); break;
     case PROP_LABELS: g_value_set_object (value, self->labels); break;
+    case PROP_SHARED_MEMORY: g_value_set_boolean (value, self->shared_memory); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -103,6 +106,7 @@ gnn_idx_dataset_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_LABELS_PATH: g_free (self->labels_path); self->labels_path = g_value_dup_string (value); break;
     case PROP_IMAGES: g_set_object (&self->images, g_value_get_object (value)); break;
     case PROP_LABELS: g_set_object (&self->labels, g_value_get_object (value)); break;
+    case PROP_SHARED_MEMORY: self->shared_memory = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -162,6 +166,23 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
   properties[PROP_LABELS] =
     g_param_spec_object ("labels", NULL, NULL, GNN_TYPE_TENSOR,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnIdxDataset:shared-memory:
+   *
+   * Whether the files are decoded into shared memory (a memfd) rather than
+   * private memory. Spawned workers ([enum@Gnn.WorkerMode.SPAWN]) map
+   * shared memory as it is, so they start in the time of an exec; private
+   * memory they get as a copy made at each loader start. Forked workers
+   * prefer private memory: it is inherited in huge pages, where a shared
+   * mapping is entered 4 KiB page by page in each new process (5× slower
+   * non-persistent PROCESSES passes over Fashion-MNIST on the VM this was
+   * measured on). Choose it for spawned workers.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_SHARED_MEMORY] =
+    g_param_spec_boolean ("shared-memory", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -385,9 +406,17 @@ gnn_idx_dataset_initable_init (GInitable     *initable,
       return FALSE;
     }
 
-  /* In shared memory: spawned workers map it instead of decoding again. */
-  images_t = gnn_shared_tensor_new (GNN_DTYPE_F32, idims, 3, error);
-  labels_t = gnn_shared_tensor_new (GNN_DTYPE_I64, ldims, 1, error);
+  if (self->shared_memory)
+    {
+      images_t = gnn_shared_tensor_new (GNN_DTYPE_F32, idims, 3, error);
+      labels_t = gnn_shared_tensor_new (GNN_DTYPE_I64, ldims, 1, error);
+    }
+  else
+    {
+      images_t = gnn_tensor_new_contiguous_checked (GNN_DTYPE_F32, idims, 3, FALSE, error);
+      labels_t = images_t == NULL ? NULL
+                 : gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, ldims, 1, FALSE, error);
+    }
   if (images_t == NULL || labels_t == NULL)
     return FALSE;
   src = g_bytes_get_data (images, &n);

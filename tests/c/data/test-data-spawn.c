@@ -155,7 +155,7 @@ assert_spawn_pass_matches (GnnIdxDataset *ds)
 }
 
 /* Tensor-valued properties reach a spawned worker as the parent's memory:
- * decoded IDX data is mapped, not read again (the files are gone by then),
+ * decoded IDX data is mapped or copied, not read again (the files are gone),
  * and any other tensor travels as a snapshot. */
 static void
 test_tensor_properties_are_shared (void)
@@ -165,7 +165,7 @@ test_tensor_properties_are_shared (void)
   g_autofree char *lp = g_build_filename (dir, "labels", NULL);
   guint8 idata[16 + 10 * 6] = { 0, 0, 8, 3, 0, 0, 0, 10, 0, 0, 0, 2, 0, 0, 0, 3 };
   guint8 ldata[8 + 10] = { 0, 0, 8, 1, 0, 0, 0, 10 };
-  g_autoptr(GnnIdxDataset) decoded = NULL, given = NULL;
+  g_autoptr(GnnIdxDataset) decoded = NULL, shared = NULL, given = NULL;
   g_autoptr(GnnTensor) flat = gnn_tensor_arange (0, 60, 1, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) x = gnn_tensor_reshape (flat, (gint64[]) { 10, 2, 3 }, 3, NULL);
   g_autoptr(GnnTensor) y = gnn_tensor_arange (100, 110, 1, GNN_DTYPE_I64, NULL);
@@ -179,10 +179,14 @@ test_tensor_properties_are_shared (void)
   g_assert_true (g_file_set_contents (lp, (const char *) ldata, sizeof ldata, NULL));
   decoded = gnn_idx_dataset_new (ip, lp, &error);
   g_assert_no_error (error);
+  shared = g_initable_new (GNN_TYPE_IDX_DATASET, NULL, &error, "images-path", ip,
+                           "labels-path", lp, "shared-memory", TRUE, NULL);
+  g_assert_no_error (error);
   g_assert_cmpint (g_unlink (ip), ==, 0);
   g_assert_cmpint (g_unlink (lp), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
-  assert_spawn_pass_matches (decoded);
+  assert_spawn_pass_matches (decoded);   /* private memory: a snapshot */
+  assert_spawn_pass_matches (shared);    /* its own memfd */
 
   given = g_initable_new (GNN_TYPE_IDX_DATASET, NULL, &error, "images", x, "labels", y, NULL);
   g_assert_no_error (error);
