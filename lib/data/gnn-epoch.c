@@ -76,6 +76,18 @@ gnn_epoch_unref (GnnEpoch *epoch)
   g_free (epoch);
 }
 
+/* Whether the pass was dropped (*@stop_word moved off @expected). */
+static gboolean
+stopped (const gint  *stop_word,
+         gint         expected,
+         GError     **error)
+{
+  if (g_atomic_int_get (stop_word) == expected)
+    return FALSE;
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "DataLoader iterator stopped");
+  return TRUE;
+}
+
 static GPtrArray *
 fetch_items (GnnDataset    *dataset,
              const gint64  *indices,
@@ -93,11 +105,8 @@ fetch_items (GnnDataset    *dataset,
       gint64 index = indices[i];
       GPtrArray *item;
 
-      if (g_atomic_int_get (stop_word) != expected)
-        {
-          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "DataLoader iterator stopped");
-          return NULL;
-        }
+      if (stopped (stop_word, expected, error))
+        return NULL;
       item = gnn_dataset_get_item_unchecked (dataset, index, error);
       if (item == NULL)
         {
@@ -152,31 +161,23 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
    * straight into the batch (or the shared-memory segment). */
   if (default_collate && gnn_batch_source_rows (dataset, indices, count, &src))
     {
-      if (g_atomic_int_get (stop_word) != expected)
-        {
-          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "DataLoader iterator stopped");
-          return NULL;
-        }
-      if (stack != NULL)
-        {
-          *stacked = stack (stack_data, &src, error);
-          return NULL;
-        }
-      batch = gnn_default_collate_source (&src, error);
-      if (batch == NULL)
-        gnn_prefix_collate_error (error, indices[0]);
-      return batch;
+      if (stopped (stop_word, expected, error))
+        return NULL;
     }
-  items = fetch_items (dataset, indices, count, stop_word, expected, &src.n_fields, error);
-  if (items == NULL)
-    return NULL;
-  src.items = items;
+  else
+    {
+      items = fetch_items (dataset, indices, count, stop_word, expected, &src.n_fields, error);
+      if (items == NULL)
+        return NULL;
+      src.items = items;
+    }
   if (stack != NULL && default_collate)
     {
       *stacked = stack (stack_data, &src, error);
       return NULL;
     }
-  batch = gnn_collate_collate (collate, items, src.n_fields, error);
+  batch = items == NULL ? gnn_default_collate_source (&src, error)
+                        : gnn_collate_collate (collate, items, src.n_fields, error);
   if (batch == NULL)
     gnn_prefix_collate_error (error, indices[0]);
   return batch;
@@ -228,11 +229,8 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
       g_autoptr(GError) local = NULL;
       GPtrArray *item = NULL;
 
-      if (g_atomic_int_get (&epoch->stop))
-        {
-          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "DataLoader iterator stopped");
-          return NULL;
-        }
+      if (stopped (&epoch->stop, 0, error))
+        return NULL;
       if (!gnn_item_iterator_next (epoch->streams[stream], &item, &local))
         {
           if (local != NULL)

@@ -19,13 +19,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "data/gnn-data-private.h"
+#include "data/gnn-process-private.h"
 
 typedef struct
 {
   int         fd;
-  GnnStorage *storage;   /* what the memfd holds: the tensor's storage or a packed copy */
-  gsize       offset;    /* of the tensor's first element in the memfd */
+  GnnStorage *storage;   /* the storage the memfd holds */
 } SharedRecord;
 
 G_DEFINE_QUARK (gnn-shared-tensor, shared_record)
@@ -56,23 +55,16 @@ mapping_free (gpointer data)
   g_free (m);
 }
 
-/* A storage over @size bytes of @fd mapped with @prot/@flags, or NULL. */
+/* A storage over the mapping @map of @size bytes (unmapped with it). */
 static GnnStorage *
-storage_map (int    fd,
-             gsize  size,
-             int    prot,
-             int    flags)
+storage_wrap (gpointer map,
+              gsize    size)
 {
   Mapping *m = g_new (Mapping, 1);
 
+  m->map = map;
   m->size = MAX (size, 1);
-  m->map = mmap (NULL, m->size, prot, flags, fd, 0);
-  if (m->map == MAP_FAILED)
-    {
-      g_free (m);
-      return NULL;
-    }
-  return gnn_storage_new_wrap (m->map, size, mapping_free, m);
+  return gnn_storage_new_wrap (map, size, mapping_free, m);
 }
 
 static gboolean
@@ -96,24 +88,23 @@ gnn_shared_tensor_new (GnnDType       dtype,
                        guint          ndim,
                        GError       **error)
 {
-  GnnStorage *storage = NULL;
   gint64 strides[GNN_MAX_DIMS];
   SharedRecord *record;
+  GnnStorage *storage;
   GnnTensor *tensor;
+  guint8 *map;
   gsize nbytes;
   int fd;
 
   if (!checked_nbytes (dtype, shape, ndim, &nbytes, error))
     return NULL;
-  fd = memfd_create ("gnn-shared-tensor", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate (fd, (off_t) MAX (nbytes, 1)) != 0 ||
-      (storage = storage_map (fd, nbytes, PROT_READ | PROT_WRITE, MAP_SHARED)) == NULL)
+  fd = gnn_process_memfd_new ("gnn-shared-tensor", MAX (nbytes, 1), &map);
+  if (fd < 0)
     {
-      if (fd >= 0)
-        close (fd);
       gnn_set_alloc_error (error, nbytes, shape, ndim);
       return NULL;
     }
+  storage = storage_wrap (map, nbytes);
   gnn_contiguous_strides (shape, ndim, strides);
   tensor = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim, 0);
   record = g_new0 (SharedRecord, 1);
@@ -169,6 +160,7 @@ gnn_shared_tensor_map (int            fd,
   GnnTensor *tensor;
   gint64 strides[GNN_MAX_DIMS];
   struct stat st;
+  gpointer map;
   gsize nbytes, elem = gnn_dtype_get_size (dtype);
 
   if (!checked_nbytes (dtype, shape, ndim, &nbytes, error))
@@ -181,14 +173,15 @@ gnn_shared_tensor_map (int            fd,
       return NULL;
     }
   /* Private: the worker reads the parent's pages; a write copies its own. */
-  storage = storage_map (fd, (gsize) st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE);
-  if (storage == NULL)
+  map = mmap (NULL, MAX ((gsize) st.st_size, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
                    "cannot map a shared tensor of %" G_GSIZE_FORMAT " bytes: %s",
                    nbytes, g_strerror (errno));
       return NULL;
     }
+  storage = storage_wrap (map, (gsize) st.st_size);
   gnn_contiguous_strides (shape, ndim, strides);
   tensor = gnn_tensor_new_with_storage (storage, dtype, shape, strides, ndim,
                                         (gint64) (offset / elem));

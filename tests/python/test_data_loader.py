@@ -215,5 +215,20 @@ class LoaderTests(unittest.TestCase):
         self.assertEqual(n, 10000)
 
 
+    def test_idx_dataset_from_decoded_tensors(self):
+        # the construct properties a spawned worker is rebuilt from
+        images = Gnn.arange(24.0).reshape([4, 2, 3])
+        labels = Gnn.arange(4)
+        ds = Gnn.IdxDataset(images=images, labels=labels)
+        self.assertEqual(len(ds), 4)
+        self.assertFalse(ds.props.shared_memory)
+        got = [int(v) for _, y in batches(Gnn.DataLoader(dataset=ds, batch_size=3)) for v in y.tolist()]
+        self.assertEqual(got, [0, 1, 2, 3])
+        with self.assertRaisesRegex(GLib.Error, 'images and labels must be set together'):
+            Gnn.IdxDataset(images=images)
+        with self.assertRaisesRegex(GLib.Error, 'labels int64 \\[N\\], got float32'):
+            Gnn.IdxDataset(images=images, labels=Gnn.arange(4.0))
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -15,6 +15,8 @@ import gi
 gi.require_version('Gnn', '1.0')
 from gi.repository import GLib, Gnn  # noqa: E402
 
+from data_streams import Stream  # noqa: E402
+
 import numpy as np  # noqa: E402
 
 MODES = ('threads', 'processes')
@@ -42,30 +44,6 @@ class Probe(Gnn.Dataset):
         info = Gnn.get_worker_info()
         return (index, info.get_id() if info else -1, os.getpid(), _init_marker,
                 index / 2, np.full(3, index, dtype=np.float32))
-
-
-class Stream(Gnn.IterableDataset):
-    def __init__(self, n):
-        super().__init__()
-        self.n = n
-
-    def do_get_length(self):
-        return self.n
-
-    def do_create_iterator(self):
-        info = Gnn.get_worker_info()
-        start, step = (info.get_id(), info.get_num_workers()) if info else (0, 1)
-        return Counter(range(start, self.n, step))
-
-
-class Counter(Gnn.ItemIterator):
-    def __init__(self, values):
-        super().__init__()
-        self.values = iter(values)
-
-    def do_next(self):
-        v = next(self.values, None)
-        return None if v is None else (v,)
 
 
 class SumCollate(Gnn.Collate):

@@ -9,6 +9,8 @@ import gi
 gi.require_version('Gnn', '1.0')
 from gi.repository import GLib, Gnn  # noqa: E402
 
+from data_streams import Stream  # noqa: E402
+
 
 class Range(Gnn.Dataset):
     def __init__(self, n):
@@ -20,41 +22,6 @@ class Range(Gnn.Dataset):
 
     def do_get_item(self, index):
         return [Gnn.Tensor.new_scalar(index, Gnn.DType.I64)]
-
-
-class SeekIter(Gnn.ItemIterator):
-    """start, start+step, ... < stop; seeks when resumed (do_skip)."""
-
-    def __init__(self, start, stop, step, seeks):
-        super().__init__()
-        self.next, self.stop, self.step, self.seeks = start, stop, step, seeks
-
-    def do_next(self):
-        if self.next >= self.stop:
-            return None
-        v, self.next = self.next, self.next + self.step
-        return [Gnn.Tensor.new_scalar(v, Gnn.DType.I64)]
-
-    def do_skip(self, n):
-        self.seeks.append(n)
-        left = max(0, -(-(self.stop - self.next) // self.step))
-        done = min(n, left)
-        self.next += done * self.step
-        return done
-
-
-class Stream(Gnn.IterableDataset):
-    """0..n-1, sharded across loader workers by worker info"""
-
-    def __init__(self, n):
-        super().__init__()
-        self.n = n
-        self.seeks = []
-
-    def do_create_iterator(self):
-        info = Gnn.get_worker_info()
-        start, step = (0, 1) if info is None else (info.get_id(), info.get_num_workers())
-        return SeekIter(start, self.n, step, self.seeks)
 
 
 def indices(batches):
@@ -102,6 +69,13 @@ class Resume(unittest.TestCase):
                 got += list(second)
                 self.assertEqual(indices(got), want, (workers, k))
                 self.assertTrue(ds.seeks and all(n > 0 for n in ds.seeks), ds.seeks)
+
+    def test_item_iterator_skip(self):
+        it = Stream(10).do_create_iterator()     # seeks (do_skip)
+        self.assertEqual(tuple(it.skip(3)), (True, 3))
+        self.assertEqual(tuple(it.skip(100)), (True, 7))   # the stream ended first
+        with self.assertRaisesRegex(GLib.Error, 'cannot skip a negative number of items'):
+            it.skip(-1)
 
     def test_bad_state(self):
         with self.assertRaises(GLib.Error):

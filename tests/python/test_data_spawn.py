@@ -22,6 +22,8 @@ import gi
 gi.require_version('Gnn', '1.0')
 from gi.repository import GLib, Gnn  # noqa: E402
 
+from data_streams import Stream  # noqa: E402
+
 import numpy as np  # noqa: E402
 
 MODES = ('threads', 'processes', 'spawn')
@@ -58,29 +60,6 @@ class Squares(Gnn.Dataset):
     def collate(self, items):
         return [np.array([int(item[0]) * self.n for item in items]),
                 np.array([int(item[3]) for item in items])]
-
-
-class Stream(Gnn.IterableDataset):
-    def __init__(self, n):
-        super().__init__()
-        self.n = n
-
-    def do_get_length(self):
-        return self.n
-
-    def do_create_iterator(self):
-        info = Gnn.get_worker_info()
-        start, step = (info.get_id(), info.get_num_workers()) if info else (0, 1)
-        return Counter(range(start, self.n, step))
-
-
-class Counter(Gnn.ItemIterator):
-    def __init__(self, values):
-        super().__init__()
-        self.values = iter(values)
-
-    def do_next(self):
-        return next(self.values, None)
 
 
 def as_lists(loader):
