@@ -60,3 +60,15 @@ gnn_test_assert_values (GnnTensor    *t,
         g_assert_cmpfloat_with_epsilon (got[i], expected[i], tol);
     }
 }
+
+/* Removes @dir and everything below it (a test's scratch directory). */
+static inline void
+gnn_test_remove_tree (const char *dir)
+{
+  const char *argv[] = { "rm", "-rf", "--", dir, NULL };
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                     &status, NULL) || !g_spawn_check_wait_status (status, NULL))
+    g_printerr ("could not remove %s\n", dir);
+}

@@ -14,6 +14,8 @@
 #include <glib/gstdio.h>
 #include <gnn/gnn.h>
 
+#include "gnn-test-util.h"
+
 static char *tmp_dir;
 
 static char *
@@ -298,11 +300,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/io/files/save/sigkill-leaves-nothing", test_sigkill_during_save_leaves_nothing);
 
   ret = g_test_run ();
-  {
-    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmp_dir);
-    if (system (cmd) != 0)
-      g_printerr ("could not remove %s\n", tmp_dir);
-  }
+  gnn_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   return ret;
 }
