@@ -24,6 +24,7 @@ typedef struct
   GnnDType   dtype;
   gint64     numel;
   GnnTensor *flat;
+  GnnTensor *scale;     /* 0-d: 1 / world size, in the bucket's dtype */
   GArray    *members;   /* guint: parameter indices */
   guint      pending;   /* members not ready in this backward */
   GnnWork   *work;
@@ -84,7 +85,7 @@ build_buckets (GnnReducer *r,
         b = NULL;
       if (b == NULL)
         {
-          Bucket nb = { dtype, 0, NULL, g_array_new (FALSE, FALSE, sizeof (guint)), 0, NULL };
+          Bucket nb = { dtype, 0, NULL, NULL, g_array_new (FALSE, FALSE, sizeof (guint)), 0, NULL };
 
           g_array_append_val (r->buckets, nb);
           open[dtype] = (gint) r->buckets->len - 1;
@@ -100,6 +101,7 @@ build_buckets (GnnReducer *r,
       Bucket *b = &g_array_index (r->buckets, Bucket, i);
 
       b->flat = gnn_tensor_zeros (&b->numel, 1, b->dtype, NULL);
+      b->scale = gnn_tensor_new_scalar (1.0 / gnn_process_group_get_world_size (r->group), b->dtype);
       bucket_reset (b);
     }
 }
@@ -125,7 +127,8 @@ launch_ready_buckets (GnnReducer *r)
 
       if (b->pending > 0)
         return;
-      b->work = gnn_process_group_all_reduce (r->group, b->flat, GNN_REDUCE_OP_AVG, &error);
+      /* The slots already hold grad / world (copy_grad_in): a SUM averages. */
+      b->work = gnn_process_group_all_reduce (r->group, b->flat, GNN_REDUCE_OP_SUM, &error);
       /* A broken group: the failure is reported when the work is waited for. */
       if (b->work == NULL)
         {
@@ -146,10 +149,14 @@ mark_ready (GnnReducer *r,
   b->pending--;
 }
 
+/* Like torch's Reducer, the division by the world size happens here, on
+ * data that is hot in cache (slot = grad * (1 / world)), not as a separate
+ * pass over the bucket after the all_reduce. */
 static void
 copy_grad_in (GnnReducer *r,
               guint       k)
 {
+  Bucket *b = &g_array_index (r->buckets, Bucket, r->bucket_of[k]);
   GnnTensor *p = g_ptr_array_index (r->params, k);
   GnnTensor *grad = gnn_tensor_get_grad (p);
   g_autoptr(GnnTensor) slot = slot_view (r, k);
@@ -163,6 +170,8 @@ copy_grad_in (GnnReducer *r,
   flat_grad = gnn_tensor_reshape (grad, (gint64[]) { gnn_tensor_get_numel (grad) }, 1, NULL);
   if (flat_grad == NULL || !gnn_tensor_copy_ (slot, flat_grad, NULL))
     gnn_tensor_fill_ (slot, 0.0, NULL);
+  else if (gnn_process_group_get_world_size (r->group) > 1)
+    gnn_tensor_mul_ (slot, b->scale, NULL);
 }
 
 static void
@@ -335,6 +344,7 @@ gnn_reducer_free (GnnReducer *r)
         gnn_work_wait (b->work, -1, NULL);
       g_clear_object (&b->work);
       g_clear_object (&b->flat);
+      g_clear_object (&b->scale);
       g_array_unref (b->members);
     }
   g_array_unref (r->buckets);
