@@ -1,7 +1,7 @@
 /* bench-ddp.c: the C driver of bench/ddp.py (run under mpirun)
  *
  *   mpirun -np N bench-ddp allreduce [--max-bytes B]   Gnn all_reduce vs MPI_Allreduce
- *   mpirun -np N bench-ddp train mlp|cnn [--steps S] [--batch B] [--no-ddp]
+ *   mpirun -np N bench-ddp train mlp|cnn [--steps S] [--batch B] [--no-ddp] [--grad-view]
  *   bench-ddp --smoke                                   tiny sizes, checks results
  *
  * Rank 0 prints one JSON line per measurement. allreduce: for each size the
@@ -9,7 +9,8 @@
  * communication thread) and of MPI_Allreduce called directly on the same
  * communicator size (the engine's limit); bandwidth is PyTorch's "algbw",
  * bytes / seconds. train: SGD steps on synthetic Fashion-MNIST-shaped data
- * (batch per rank), DDP-wrapped unless --no-ddp; steps/s after warm-up, all
+ * (batch per rank), DDP-wrapped unless --no-ddp (--grad-view: with
+ * gradient_as_bucket_view); steps/s after warm-up, all
  * ranks started together by a barrier.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -155,13 +156,15 @@ build_model (const char *name, GnnGenerator *gen)
 }
 
 static int
-run_train (const char *name, int steps, gint64 batch, gboolean use_ddp)
+run_train (const char *name, int steps, gint64 batch, gboolean use_ddp, gboolean grad_view)
 {
   GError *error = NULL;
   g_autoptr(GnnGenerator) gen = gnn_generator_new (1 + rank);
   g_autoptr(GnnModule) model = build_model (name, gen);
-  g_autoptr(GnnModule) trained = use_ddp ? GNN_MODULE (gnn_distributed_data_parallel_new (model, pg, &error))
-                                         : g_object_ref (model);
+  g_autoptr(GnnModule) trained =
+    use_ddp ? g_initable_new (GNN_TYPE_DISTRIBUTED_DATA_PARALLEL, NULL, &error, "module", model,
+                              "process-group", pg, "gradient-as-bucket-view", grad_view, NULL)
+            : g_object_ref (model);
   g_autoptr(GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
   g_autoptr(GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.01, 0.9, 0, 0, FALSE, &error));
   g_autoptr(GnnCrossEntropyLoss) ce = gnn_cross_entropy_loss_new (NULL, -100, GNN_REDUCTION_MEAN, 0.0);
@@ -200,9 +203,10 @@ run_train (const char *name, int steps, gint64 batch, gboolean use_ddp)
     {
       double secs = bench_now_seconds () - start;
 
-      printf ("{\"kind\": \"train\", \"model\": \"%s\", \"ranks\": %d, \"ddp\": %s, \"batch_per_rank\": %"
-              G_GINT64_FORMAT ", \"steps\": %d, \"seconds\": %.6g, \"steps_per_s\": %.6g, \"samples_per_s\": %.6g}\n",
-              name, world, use_ddp ? "true" : "false", batch, steps, secs, steps / secs,
+      printf ("{\"kind\": \"train\", \"model\": \"%s\", \"ranks\": %d, \"ddp\": %s, \"grad_view\": %s, "
+              "\"batch_per_rank\": %" G_GINT64_FORMAT ", \"steps\": %d, \"seconds\": %.6g, \"steps_per_s\": %.6g, "
+              "\"samples_per_s\": %.6g}\n",
+              name, world, use_ddp ? "true" : "false", grad_view ? "true" : "false", batch, steps, secs, steps / secs,
               steps * batch * world / secs);
       fflush (stdout);
     }
@@ -217,7 +221,7 @@ main (int argc, char **argv)
   const char *mode = smoke ? "smoke" : argc > 1 ? argv[1] : "";
   gint64 max_bytes = 64 << 20, batch = 64;
   int steps = 50;
-  gboolean no_ddp = FALSE;
+  gboolean no_ddp = FALSE, grad_view = FALSE;
   const char *model = "mlp";
 
   for (int i = 2; i < argc; i++)
@@ -230,6 +234,8 @@ main (int argc, char **argv)
         batch = g_ascii_strtoll (argv[++i], NULL, 10);
       else if (strcmp (argv[i], "--no-ddp") == 0)
         no_ddp = TRUE;
+      else if (strcmp (argv[i], "--grad-view") == 0)
+        grad_view = TRUE;
       else
         model = argv[i];
     }
@@ -239,11 +245,13 @@ main (int argc, char **argv)
   rank = gnn_process_group_get_rank (pg);
   world = gnn_process_group_get_world_size (pg);
   if (smoke)
-    return run_allreduce (16 << 10, TRUE) || run_train ("mlp", 2, 8, TRUE);
+    return run_allreduce (16 << 10, TRUE) || run_train ("mlp", 2, 8, TRUE, FALSE) ||
+           run_train ("mlp", 2, 8, TRUE, TRUE);
   if (strcmp (mode, "allreduce") == 0)
     return run_allreduce (max_bytes, FALSE);
   if (strcmp (mode, "train") == 0)
-    return run_train (model, steps, batch, !no_ddp);
-  fprintf (stderr, "usage: bench-ddp allreduce|train [mlp|cnn] [--steps S] [--batch B] [--no-ddp] | --smoke\n");
+    return run_train (model, steps, batch, !no_ddp, grad_view);
+  fprintf (stderr, "usage: bench-ddp allreduce|train [mlp|cnn] [--steps S] [--batch B] [--no-ddp] "
+           "[--grad-view] | --smoke\n");
   return 2;
 }

@@ -154,7 +154,8 @@ def ddp_methods(c_class):
         c_class.__init__(self, module=module, process_group=process_group,
                          bucket_cap_mb=float(bucket_cap_mb),
                          broadcast_buffers=bool(broadcast_buffers),
-                         find_unused_parameters=bool(find_unused_parameters))
+                         find_unused_parameters=bool(find_unused_parameters),
+                         gradient_as_bucket_view=bool(gradient_as_bucket_view))
         try:
             self.init(None)   # GInitable: the collective part of construction
         except GLib.Error as exc:

@@ -18,13 +18,13 @@
 
 #include "distributed/gnn-distributed-private.h"
 #include "autograd/gnn-grad-hooks-private.h"
+#include "tensor/gnn-pointwise-private.h"
 
 typedef struct
 {
   GnnDType   dtype;
   gint64     numel;
   GnnTensor *flat;
-  GnnTensor *scale;     /* 0-d: 1 / world size, in the bucket's dtype */
   GArray    *members;   /* guint: parameter indices */
   guint      pending;   /* members not ready in this backward */
   GnnWork   *work;
@@ -42,6 +42,8 @@ struct _GnnReducer
   GPtrArray       *params;
   char           **names;
   gboolean         find_unused;
+  gboolean         as_view;     /* gradient_as_bucket_view */
+  double           scale;       /* 1 / world size */
   guint           *bucket_of;   /* per parameter */
   gint64          *offset_of;   /* per parameter, in elements */
   guint           *hook_ids;
@@ -85,7 +87,7 @@ build_buckets (GnnReducer *r,
         b = NULL;
       if (b == NULL)
         {
-          Bucket nb = { dtype, 0, NULL, NULL, g_array_new (FALSE, FALSE, sizeof (guint)), 0, NULL };
+          Bucket nb = { dtype, 0, NULL, g_array_new (FALSE, FALSE, sizeof (guint)), 0, NULL };
 
           g_array_append_val (r->buckets, nb);
           open[dtype] = (gint) r->buckets->len - 1;
@@ -101,7 +103,6 @@ build_buckets (GnnReducer *r,
       Bucket *b = &g_array_index (r->buckets, Bucket, i);
 
       b->flat = gnn_tensor_zeros (&b->numel, 1, b->dtype, NULL);
-      b->scale = gnn_tensor_new_scalar (1.0 / gnn_process_group_get_world_size (r->group), b->dtype);
       bucket_reset (b);
     }
 }
@@ -149,29 +150,61 @@ mark_ready (GnnReducer *r,
   b->pending--;
 }
 
-/* Like torch's Reducer, the division by the world size happens here, on
- * data that is hot in cache (slot = grad * (1 / world)), not as a separate
- * pass over the bucket after the all_reduce. */
+/* Whether @grad already is parameter @k's slot (gradient_as_bucket_view). */
+static gboolean
+grad_is_slot (GnnTensor *grad,
+              GnnTensor *slot)
+{
+  return gnn_tensor_get_data (grad) == gnn_tensor_get_data (slot) &&
+         gnn_tensor_get_numel (grad) == gnn_tensor_get_numel (slot) &&
+         gnn_tensor_is_contiguous (grad);
+}
+
+/* Like torch's Reducer, the division by the world size happens here, in
+ * the copy into the bucket (slot = grad * (1 / world), one pass over data
+ * that is hot in cache), not as a separate pass after the all_reduce. With
+ * gradient_as_bucket_view the parameter's .grad then becomes the slot, so
+ * the average lands in it without a copy back, and a .grad that already is
+ * the slot (accumulated in place) is only scaled. */
 static void
 copy_grad_in (GnnReducer *r,
               guint       k)
 {
-  Bucket *b = &g_array_index (r->buckets, Bucket, r->bucket_of[k]);
   GnnTensor *p = g_ptr_array_index (r->params, k);
   GnnTensor *grad = gnn_tensor_get_grad (p);
   g_autoptr(GnnTensor) slot = slot_view (r, k);
-  g_autoptr(GnnTensor) flat_grad = NULL;
 
   if (grad == NULL)
     {
       gnn_tensor_fill_ (slot, 0.0, NULL);
       return;
     }
-  flat_grad = gnn_tensor_reshape (grad, (gint64[]) { gnn_tensor_get_numel (grad) }, 1, NULL);
-  if (flat_grad == NULL || !gnn_tensor_copy_ (slot, flat_grad, NULL))
-    gnn_tensor_fill_ (slot, 0.0, NULL);
-  else if (gnn_process_group_get_world_size (r->group) > 1)
-    gnn_tensor_mul_ (slot, b->scale, NULL);
+  if (r->as_view && grad_is_slot (grad, slot))
+    {
+      gnn_tensor_mul_scalar_into (slot, slot, r->scale, NULL);
+      return;
+    }
+  if (!gnn_tensor_mul_scalar_into (slot, grad, r->scale, NULL))
+    {
+      /* A strided gradient: copy through a (possibly copying) reshape. */
+      g_autoptr(GnnTensor) flat_grad =
+        gnn_tensor_reshape (grad, (gint64[]) { gnn_tensor_get_numel (grad) }, 1, NULL);
+
+      if (flat_grad == NULL || !gnn_tensor_copy_ (slot, flat_grad, NULL) ||
+          !gnn_tensor_mul_scalar_into (slot, slot, r->scale, NULL))
+        {
+          gnn_tensor_fill_ (slot, 0.0, NULL);
+          return;
+        }
+    }
+  if (r->as_view)
+    {
+      guint ndim;
+      const gint64 *shape = gnn_tensor_get_shape (p, &ndim);
+      g_autoptr(GnnTensor) shaped = gnn_tensor_reshape (slot, shape, ndim, NULL);
+
+      gnn_tensor_set_grad (p, shaped);
+    }
 }
 
 static void
@@ -185,9 +218,12 @@ copy_grads_out (GnnReducer *r,
       g_autoptr(GnnTensor) slot = slot_view (r, k);
       guint ndim;
       const gint64 *shape = gnn_tensor_get_shape (p, &ndim);
-      g_autoptr(GnnTensor) shaped = gnn_tensor_reshape (slot, shape, ndim, NULL);
+      g_autoptr(GnnTensor) shaped = NULL;
       GnnTensor *grad = gnn_tensor_get_grad (p);
 
+      if (grad != NULL && r->as_view && grad_is_slot (grad, slot))
+        continue;   /* the average is already in .grad */
+      shaped = gnn_tensor_reshape (slot, shape, ndim, NULL);
       if (grad != NULL && gnn_tensor_copy_ (grad, shaped, NULL))
         continue;
       {
@@ -304,7 +340,8 @@ gnn_reducer_new (GnnProcessGroup *group,
                  char           **names,
                  gsize            first_bucket_bytes,
                  gsize            bucket_bytes,
-                 gboolean         find_unused)
+                 gboolean         find_unused,
+                 gboolean         gradient_as_bucket_view)
 {
   GnnReducer *r = g_new0 (GnnReducer, 1);
   guint n = params->len;
@@ -313,6 +350,8 @@ gnn_reducer_new (GnnProcessGroup *group,
   r->params = g_ptr_array_ref (params);
   r->names = g_strdupv (names);
   r->find_unused = find_unused;
+  r->as_view = gradient_as_bucket_view;
+  r->scale = 1.0 / gnn_process_group_get_world_size (group);
   r->bucket_of = g_new0 (guint, n);
   r->offset_of = g_new0 (gint64, n);
   r->hook_ids = g_new0 (guint, n);
@@ -344,7 +383,6 @@ gnn_reducer_free (GnnReducer *r)
         gnn_work_wait (b->work, -1, NULL);
       g_clear_object (&b->work);
       g_clear_object (&b->flat);
-      g_clear_object (&b->scale);
       g_array_unref (b->members);
     }
   g_array_unref (r->buckets);

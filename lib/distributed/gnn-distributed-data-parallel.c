@@ -53,6 +53,7 @@ struct _GnnDistributedDataParallel
   double           bucket_cap_mb;
   gboolean         broadcast_buffers;
   gboolean         find_unused;
+  gboolean         as_view;
   gboolean         require_sync;
   GnnReducer      *reducer;
 };
@@ -63,6 +64,7 @@ enum {
   PROP_BUCKET_CAP_MB,
   PROP_BROADCAST_BUFFERS,
   PROP_FIND_UNUSED_PARAMETERS,
+  PROP_GRADIENT_AS_BUCKET_VIEW,
   PROP_REQUIRE_BACKWARD_GRAD_SYNC,
   N_PROPS
 };
@@ -255,7 +257,7 @@ gnn_ddp_initable_init (GInitable     *initable,
   cap = (gsize) (self->bucket_cap_mb * 1024 * 1024);
   self->reducer = gnn_reducer_new (self->group, params, (char **) names->pdata,
                                    MIN (FIRST_BUCKET_BYTES, MAX (cap, 1)), MAX (cap, 1),
-                                   self->find_unused);
+                                   self->find_unused, self->as_view);
   return TRUE;
 }
 
@@ -331,6 +333,7 @@ gnn_ddp_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec 
     case PROP_BUCKET_CAP_MB: g_value_set_double (value, self->bucket_cap_mb); break;
     case PROP_BROADCAST_BUFFERS: g_value_set_boolean (value, self->broadcast_buffers); break;
     case PROP_FIND_UNUSED_PARAMETERS: g_value_set_boolean (value, self->find_unused); break;
+    case PROP_GRADIENT_AS_BUCKET_VIEW: g_value_set_boolean (value, self->as_view); break;
     case PROP_REQUIRE_BACKWARD_GRAD_SYNC: g_value_set_boolean (value, self->require_sync); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -347,6 +350,7 @@ gnn_ddp_set_property (GObject *object, guint prop_id, const GValue *value, GPara
     case PROP_BUCKET_CAP_MB: self->bucket_cap_mb = g_value_get_double (value); break;
     case PROP_BROADCAST_BUFFERS: self->broadcast_buffers = g_value_get_boolean (value); break;
     case PROP_FIND_UNUSED_PARAMETERS: self->find_unused = g_value_get_boolean (value); break;
+    case PROP_GRADIENT_AS_BUCKET_VIEW: self->as_view = g_value_get_boolean (value); break;
     case PROP_REQUIRE_BACKWARD_GRAD_SYNC: self->require_sync = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -403,6 +407,19 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    */
   properties[PROP_FIND_UNUSED_PARAMETERS] =
     g_param_spec_boolean ("find-unused-parameters", NULL, NULL, FALSE, construct);
+  /**
+   * GnnDistributedDataParallel:gradient-as-bucket-view:
+   *
+   * Whether each parameter's `.grad` becomes a view of its slot in the
+   * gradient bucket (torch's `gradient_as_bucket_view`): the averaged
+   * gradient then needs no copy back, and the bucket is the only gradient
+   * memory. As in torch, a `.grad` replaced by the user stops being a view
+   * until the next synchronized backward.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_GRADIENT_AS_BUCKET_VIEW] =
+    g_param_spec_boolean ("gradient-as-bucket-view", NULL, NULL, FALSE, construct);
   /**
    * GnnDistributedDataParallel:require-backward-grad-sync:
    *

@@ -83,7 +83,8 @@ GnnReducer *gnn_reducer_new                  (GnnProcessGroup *group,
                                               char           **names,
                                               gsize            first_bucket_bytes,
                                               gsize            bucket_bytes,
-                                              gboolean         find_unused);
+                                              gboolean         find_unused,
+                                              gboolean         gradient_as_bucket_view);
 void        gnn_reducer_free                 (GnnReducer      *reducer);
 /* Fails with torch's message when the previous backward left parameters
  * without gradients. */

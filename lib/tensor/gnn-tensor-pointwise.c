@@ -595,9 +595,7 @@ scalar_op (const BinaryOp *op,
     return NULL;
 
   out = gnn_tensor_new_contiguous_checked (p->dtype, p->shape, p->ndim, FALSE, error);
-
   if (out == NULL)
-
     return NULL;
   outp = gnn_tensor_priv (out);
   size = gnn_dtype_get_size (p->dtype);
@@ -606,6 +604,31 @@ scalar_op (const BinaryOp *op,
               gnn_tensor_priv_data (p), p->strides,
               (const guint8 *) &scalar, zeros, size);
   return out;
+}
+
+gboolean
+gnn_tensor_mul_scalar_into (GnnTensor  *out,
+                            GnnTensor  *self,
+                            double      value,
+                            GError    **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self), *outp = gnn_tensor_priv (out);
+  gint64 n = p->numel, one = 1, zero = 0, scalar = 0;
+  gsize size = gnn_dtype_get_size (p->dtype);
+
+  if (outp->dtype != p->dtype || outp->numel != n ||
+      !gnn_tensor_is_contiguous (out) || !gnn_tensor_is_contiguous (self))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "mul_scalar_into: needs contiguous tensors of one dtype and size");
+      return FALSE;
+    }
+  if (!check_kernel ("mul_scalar", p->dtype, op_mul.kernels[p->dtype], error) ||
+      !scalar_to_dtype ("mul_scalar", p->dtype, value, &scalar, error))
+    return FALSE;
+  run_binary (op_mul.kernels[p->dtype], &n, 1, gnn_tensor_priv_data (outp), size, &one,
+              gnn_tensor_priv_data (p), &one, (const guint8 *) &scalar, &zero, size);
+  return TRUE;
 }
 
 static GnnTensor *

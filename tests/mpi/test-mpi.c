@@ -238,13 +238,17 @@ loss_backward (GnnModule *model, GnnTensor *x, GnnTensor *y)
   g_assert_no_error (error);
 }
 
+/* The "-view" scenarios run with gradient_as_bucket_view. */
+static gboolean grad_view;
+
 static GnnDistributedDataParallel *
 wrap (GnnModule *model, double bucket_mb, gboolean find_unused)
 {
   g_autoptr(GError) error = NULL;
   GnnDistributedDataParallel *ddp =
     g_initable_new (GNN_TYPE_DISTRIBUTED_DATA_PARALLEL, NULL, &error, "module", model,
-                    "bucket-cap-mb", bucket_mb, "find-unused-parameters", find_unused, NULL);
+                    "bucket-cap-mb", bucket_mb, "find-unused-parameters", find_unused,
+                    "gradient-as-bucket-view", grad_view, NULL);
 
   g_assert_no_error (error);
   return ddp;
@@ -306,7 +310,8 @@ scenario_ddp (void)
   g_autoptr(GError) error = NULL;
   /* different initial weights per rank: DDP must broadcast rank 0's */
   g_autoptr(GnnModule) model = make_mlp (100 + rank);
-  g_autoptr(GnnDistributedDataParallel) ddp = wrap (model, 0.0005, FALSE);
+  /* one bucket with gradient views (to see them side by side), many without */
+  g_autoptr(GnnDistributedDataParallel) ddp = wrap (model, grad_view ? 25 : 0.0005, FALSE);
   g_autoptr(GnnModule) ref = reference_copy (ddp);
   g_autoptr(GnnTensor) x = NULL;
   g_autoptr(GnnTensor) y = NULL;
@@ -316,7 +321,10 @@ scenario_ddp (void)
   g_autoptr(GnnSGD) ref_opt = gnn_sgd_new (ref_params, 0.1, 0.9, 0, 0, FALSE, &error);
 
   g_assert_true (gnn_distributed_data_parallel_get_module (ddp) == model);
-  g_assert_cmpuint (gnn_distributed_data_parallel_get_n_buckets (ddp), >, 1);
+  if (grad_view)
+    g_assert_cmpuint (gnn_distributed_data_parallel_get_n_buckets (ddp), ==, 1);
+  else
+    g_assert_cmpuint (gnn_distributed_data_parallel_get_n_buckets (ddp), >, 1);
   assert_params_same_across_ranks (model);
   for (int step = 0; step < 4; step++)
     {
@@ -333,6 +341,15 @@ scenario_ddp (void)
       loss_backward (GNN_MODULE (ddp), xr, yr);
       loss_backward (ref, x, y);   /* single process, the concatenated batch */
       assert_grads_equal (model, ref, 1e-5);
+      if (grad_view)
+        {
+          /* the gradients are the bucket: 2.bias, then 2.weight, side by side */
+          GnnTensor *b2 = gnn_tensor_get_grad (GNN_TENSOR (gnn_module_get_parameter (model, "2.bias", NULL)));
+          GnnTensor *w2 = gnn_tensor_get_grad (GNN_TENSOR (gnn_module_get_parameter (model, "2.weight", NULL)));
+
+          g_assert_true ((float *) gnn_tensor_get_data (w2) ==
+                         (float *) gnn_tensor_get_data (b2) + gnn_tensor_get_numel (b2));
+        }
       g_assert_true (gnn_optimizer_step (GNN_OPTIMIZER (opt), &error));
       g_assert_true (gnn_optimizer_step (GNN_OPTIMIZER (ref_opt), &error));
     }
@@ -388,6 +405,11 @@ scenario_no_sync (void)
   loss_backward (GNN_MODULE (ddp), xbr, ybr);
   loss_backward (ref, xa, ya);
   loss_backward (ref, xb, yb);
+  assert_grads_equal (model, ref, 1e-5);
+  /* one more synchronized backward accumulates onto the averages (with
+   * gradient views: into the bucket itself, which is then only scaled) */
+  loss_backward (GNN_MODULE (ddp), xar, yar);
+  loss_backward (ref, xa, ya);
   assert_grads_equal (model, ref, 1e-5);
 }
 
@@ -552,6 +574,7 @@ main (int argc, char **argv)
 {
   g_autoptr(GError) error = NULL;
   const char *scenario = argc > 1 ? argv[1] : "";
+  g_autofree char *base = NULL;
 
   pg = gnn_init_process_group ("mpi", &error);
   if (pg == NULL)
@@ -561,6 +584,9 @@ main (int argc, char **argv)
     }
   rank = gnn_process_group_get_rank (pg);
   world = gnn_process_group_get_world_size (pg);
+  grad_view = g_str_has_suffix (scenario, "-view");
+  base = grad_view ? g_strndup (scenario, strlen (scenario) - 5) : g_strdup (scenario);
+  scenario = base;
   if (strcmp (scenario, "collectives") == 0)
     scenario_collectives ();
   else if (strcmp (scenario, "ddp") == 0)
