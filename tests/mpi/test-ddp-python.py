@@ -104,6 +104,17 @@ def main():
     loss_fn(ddp_model(tensor(x)), tensor(y)).backward()
     grads = {n: p.grad.numpy().copy() for n, p in model.named_parameters()}
 
+    # torch's gradient_as_bucket_view=True: the same averages, left in the bucket
+    model_v = Gnn.Sequential(Gnn.Linear.new(10, 10, True, None), Gnn.ReLU.new(False),
+                             Gnn.Linear.new(10, 5, True, None))
+    model_v.load_state_dict(model.state_dict())
+    ddp_v = DDP(model_v, gradient_as_bucket_view=True)
+    check(ddp_v.props.gradient_as_bucket_view, 'gradient_as_bucket_view property')
+    loss_fn(ddp_v(tensor(x)), tensor(y)).backward()
+    for n, p in model_v.named_parameters():
+        check(np.array_equal(p.grad.numpy(), grads[n]), 'bucket-view gradient of %s differs' % n)
+    del ddp_v, model_v
+
     # torch side by side
     tdist, tddp, torch = torch_ddp(state, rank, world)
     torch.nn.functional.mse_loss(tddp(torch.from_numpy(x).float()),
