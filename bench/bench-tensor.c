@@ -78,6 +78,22 @@ op_relu_inplace (const Operands *ops, GError **error)
   return gnn_tensor_relu_ (ops->a, error) ? g_object_ref (ops->a) : NULL;
 }
 
+/* Reductions (CPU-dispatched like the elementwise kernels): a whole-tensor
+ * sum, and softmax over the last dim of rows of 1024. */
+#define SOFTMAX_ROW 1024
+
+static GnnTensor *
+op_sum (const Operands *ops, GError **error)
+{
+  return gnn_tensor_sum (ops->a, NULL, 0, FALSE, error);
+}
+
+static GnnTensor *
+op_softmax (const Operands *ops, GError **error)
+{
+  return gnn_tensor_softmax (ops->b, 1, error);
+}
+
 typedef BenchTiming Timing;
 
 typedef struct
@@ -275,6 +291,76 @@ bench_elementwise (gboolean is_add, gboolean inplace, gint64 n, guint reps, doub
   return TRUE;
 }
 
+/* Checks the sum against a double-precision sum, and that softmax rows
+ * are positive and add up to 1. */
+static gboolean
+check_reduction (const Operands *ops, gboolean is_sum, GError **error)
+{
+  g_autoptr (GnnTensor) r = is_sum ? op_sum (ops, error) : op_softmax (ops, error);
+  const float *x = gnn_tensor_get_data (ops->a);
+  gint64 n = gnn_tensor_get_numel (ops->a);
+
+  if (r == NULL)
+    return FALSE;
+  if (is_sum)
+    {
+      double want = 0;
+
+      for (gint64 i = 0; i < n; i++)
+        want += x[i];
+      if (fabs (gnn_tensor_item (r, NULL) - want) > 1e-4 * n)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "sum: %g, expected %g",
+                       gnn_tensor_item (r, NULL), want);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  {
+    const float *y = gnn_tensor_get_data (r);
+
+    for (gint64 row = 0; row < n / SOFTMAX_ROW; row += 997)
+      {
+        double total = 0;
+
+        for (gint64 k = 0; k < SOFTMAX_ROW; k++)
+          total += y[row * SOFTMAX_ROW + k];
+        if (fabs (total - 1.0) > 1e-4)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "softmax row %" G_GINT64_FORMAT
+                         " adds up to %g", row, total);
+            return FALSE;
+          }
+      }
+  }
+  return TRUE;
+}
+
+static gboolean
+bench_reduction (gboolean is_sum, gint64 n, guint reps, double min_time,
+                 GnnGenerator *gen, GError **error)
+{
+  g_autoptr (GnnTensor) a = NULL;
+  g_autoptr (GnnTensor) rows = NULL;
+  g_autofree char *label = NULL;
+  Operands ops;
+  Timing t;
+
+  n = MAX (n / SOFTMAX_ROW, 1) * SOFTMAX_ROW;
+  label = n % (1 << 20) == 0 ? g_strdup_printf ("%" G_GINT64_FORMAT "M", n >> 20)
+                             : g_strdup_printf ("%" G_GINT64_FORMAT, n);
+  a = random_tensor (gen, &n, 1, error);
+  rows = a ? gnn_tensor_view (a, (gint64[]) { n / SOFTMAX_ROW, SOFTMAX_ROW }, 2, error) : NULL;
+  ops = (Operands) { a, rows };
+  if (rows == NULL || !check_reduction (&ops, is_sum, error) ||
+      !measure (is_sum ? op_sum : op_softmax, &ops, reps, min_time, &t, error))
+    return FALSE;
+  /* Bytes moved per element: sum reads a float, softmax reads and writes one. */
+  print_result (is_sum ? "sum" : "softmax", n, label, "GB/s",
+                (double) n * (is_sum ? 1 : 2) * sizeof (float), &t);
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -292,7 +378,7 @@ main (int argc, char **argv)
   double min_time = 0.2;
   gboolean smoke = FALSE;
   GOptionEntry entries[] = {
-    { "ops", 0, 0, G_OPTION_ARG_STRING, &ops_arg, "Comma-separated operations (default sgemm,add,relu,add_,relu_)", "OPS" },
+    { "ops", 0, 0, G_OPTION_ARG_STRING, &ops_arg, "Comma-separated operations (default sgemm,add,relu,add_,relu_,sum,softmax)", "OPS" },
     { "sgemm-sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg, "Comma-separated square sgemm sizes (default 256,1024,2048)", "N,..." },
     { "elems", 0, 0, G_OPTION_ARG_INT64, &elems, "Elements for add and relu (default 16777216)", "N" },
     { "reps", 0, 0, G_OPTION_ARG_INT, &reps, "Timed repetitions (default 5)", "N" },
@@ -321,7 +407,7 @@ main (int argc, char **argv)
       g_printerr ("bench-tensor: --reps and --elems must be positive, --min-time not negative\n");
       return 1;
     }
-  ops_list = g_strsplit (ops_arg ? ops_arg : "sgemm,add,relu,add_,relu_", ",", -1);
+  ops_list = g_strsplit (ops_arg ? ops_arg : "sgemm,add,relu,add_,relu_,sum,softmax", ",", -1);
   sizes_list = g_strsplit (sizes_arg ? sizes_arg : "256,1024,2048", ",", -1);
 
   /* g_strescape's escapes are valid JSON for the plain ASCII OpenBLAS returns. */
@@ -358,9 +444,12 @@ main (int argc, char **argv)
                g_str_equal (op, "add_") || g_str_equal (op, "relu_"))
         ok = bench_elementwise (g_str_has_prefix (op, "add"), g_str_has_suffix (op, "_"),
                                 elems, (guint) reps, min_time, gen, &error);
+      else if (g_str_equal (op, "sum") || g_str_equal (op, "softmax"))
+        ok = bench_reduction (g_str_equal (op, "sum"), elems, (guint) reps, min_time, gen, &error);
       else
         {
-          g_printerr ("bench-tensor: unknown operation '%s' (known: sgemm, add, relu, add_, relu_)\n", op);
+          g_printerr ("bench-tensor: unknown operation '%s' (known: sgemm, add, relu, add_, relu_, "
+                      "sum, softmax)\n", op);
           return 1;
         }
       if (!ok)

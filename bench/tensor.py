@@ -23,9 +23,9 @@ import time
 
 import benchlib
 
-# (op, size) -> minimum Gnn/PyTorch ratio. sgemm 256² and the in-place rows
-# (add_, relu_: the kernels without allocating the result) are reported
-# without a target.
+# (op, size) -> minimum Gnn/PyTorch ratio. sgemm 256², the in-place rows
+# (add_, relu_: the kernels without allocating the result) and the
+# reductions (sum, softmax over rows of 1024) are reported without a target.
 TARGETS = {
     ('sgemm', 1024): 0.90,
     ('sgemm', 2048): 0.90,
@@ -35,7 +35,8 @@ TARGETS = {
 
 SGEMM_SIZES = [256, 1024, 2048]
 ELEMS = 16 << 20
-CASES = [('sgemm', n) for n in SGEMM_SIZES] + [(op, ELEMS) for op in ('add', 'relu', 'add_', 'relu_')]
+CASES = [('sgemm', n) for n in SGEMM_SIZES] + [(op, ELEMS) for op in ('add', 'relu', 'add_', 'relu_',
+                                                                       'sum', 'softmax')]
 
 
 def parse_args():
@@ -95,13 +96,17 @@ def run_torch(torch, args, op, size):
             a = torch.rand(size) * 2 - 1
             b = torch.rand(size) * 2 - 1
             label, unit = f'{size >> 20}M', 'GB/s'
-            # bytes read + written per element: add 2 + 1 floats, relu 1 + 1
-            work = (3.0 if op.startswith('add') else 2.0) * 4 * size
+            rows = a.view(-1, 1024)
+            # bytes read + written per element: add 2 + 1 floats, relu and
+            # softmax 1 + 1, sum 1
+            work = {'add': 3.0, 'add_': 3.0, 'sum': 1.0}.get(op, 2.0) * 4 * size
             fn = {'add': lambda: torch.add(a, b),
                   'relu': lambda: torch.relu(a),
                   # in place: the kernels without result allocation
                   'add_': lambda: a.add_(b),
-                  'relu_': lambda: torch.relu_(a)}[op]
+                  'relu_': lambda: torch.relu_(a),
+                  'sum': lambda: torch.sum(a),
+                  'softmax': lambda: torch.softmax(rows, 1)}[op]
         best, median, inner = measure(fn, args.reps, args.min_time)
     return {'op': op, 'size': size, 'size_label': label, 'unit': unit,
             'best': work / best / 1e9, 'median': work / median / 1e9,

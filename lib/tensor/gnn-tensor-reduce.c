@@ -2,6 +2,10 @@
  *
  * Built with -O3 (see lib/meson.build): the run kernels below are written so
  * that gcc vectorizes them (unit-stride loops, independent partial sums).
+ * The sum/max/min runs and softmax are compiled for every CPU level by
+ * DISPATCH_KERNEL (gnn-cpu-private.h): their partial sums live in 8 fixed
+ * lanes, so a wider vector changes how many lanes one instruction updates,
+ * never the order of the additions; every level gives the same bits.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,6 +14,10 @@
 
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-nditer-private.h"
+#include "tensor/gnn-cpu-private.h"
+
+/* Inlined into each CPU level's copy of the dispatched kernels. */
+#define KERNEL_INLINE static inline __attribute__ ((always_inline))
 
 typedef enum
 {
@@ -58,7 +66,7 @@ torch_type_name (GnnDType dtype)
 /* Max or min of a run. The horizontal case keeps 8 independent lanes so it
  * vectorizes; NaN is tracked with a flag and the first NaN is the result. */
 #define EXTREMUM_RUN(TAG, CTYPE, ATYPE, LOAD, NAME, CMP)                         \
-static void                                                                     \
+KERNEL_INLINE void                                                              \
 NAME##_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)   \
 {                                                                               \
   if (as == 0)                                                                  \
@@ -119,7 +127,7 @@ NAME##_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)   
 }
 
 #define DEFINE_RUN_KERNELS(TAG, CTYPE, ATYPE, LOAD)                              \
-static inline ATYPE                                                             \
+KERNEL_INLINE ATYPE                                                             \
 hsum_##TAG (const CTYPE *x, gint64 s, gint64 n)                                 \
 {                                                                               \
   ATYPE a[8] = { 0 };                                                           \
@@ -135,7 +143,7 @@ hsum_##TAG (const CTYPE *x, gint64 s, gint64 n)                                 
   return t + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); \
 }                                                                               \
                                                                                 \
-static void                                                                     \
+KERNEL_INLINE void                                                              \
 sum_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)      \
 {                                                                               \
   if (as == 0)                                                                  \
@@ -151,8 +159,8 @@ sum_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)      
 EXTREMUM_RUN (TAG, CTYPE, ATYPE, LOAD, max, >)                                  \
 EXTREMUM_RUN (TAG, CTYPE, ATYPE, LOAD, min, <)                                  \
                                                                                 \
-static void                                                                     \
-reduce_runs_##TAG (RedOp op, ATYPE *acc, const gint64 *acc_strides,             \
+KERNEL_INLINE void                                                              \
+reduce_runs_##TAG##_typed (RedOp op, ATYPE *acc, const gint64 *acc_strides,     \
                    const CTYPE *x, const gint64 *x_strides,                     \
                    const gint64 *shape, guint ndim)                             \
 {                                                                               \
@@ -175,7 +183,13 @@ reduce_runs_##TAG (RedOp op, ATYPE *acc, const gint64 *acc_strides,             
         sum_run_##TAG (a, it.inner_strides[0], p, it.inner_strides[1],          \
                        it.inner_size);                                          \
     }                                                                           \
-}
+}                                                                               \
+                                                                                \
+DISPATCH_KERNEL (reduce_runs_##TAG,                                             \
+                 (RedOp op, ATYPE *acc, const gint64 *acc_strides,              \
+                  const CTYPE *x, const gint64 *x_strides,                      \
+                  const gint64 *shape, guint ndim),                             \
+                 (op, acc, acc_strides, x, x_strides, shape, ndim))
 
 DEFINE_RUN_KERNELS (f32, float, double, LOAD_PLAIN)
 DEFINE_RUN_KERNELS (f64, double, double, LOAD_PLAIN)
@@ -776,7 +790,7 @@ gnn_tensor_argmax (GnnTensor *self,
  * (libm's expf is a call per element). Cephes' range reduction (rounding
  * through the 1.5 * 2^23 trick, no int conversion) and degree-6 polynomial:
  * about 1 ulp. exp (-inf) is exactly 0 (masked logits), NaN propagates. */
-static inline float
+KERNEL_INLINE float
 vexpf (float x)
 {
   union { float f; gint32 i; } kb, pow2;
@@ -803,9 +817,9 @@ vexpf (float x)
  * combined element-wise with a row of running maxima and sums, so every
  * loop is unit-stride. */
 #define DEFINE_SOFTMAX(TAG, CTYPE, EXP, LOG)                                    \
-static void                                                                    \
-softmax_##TAG (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n, gint64 inner, \
-               gboolean log_softmax)                                           \
+KERNEL_INLINE void                                                             \
+softmax_##TAG##_typed (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n,       \
+                       gint64 inner, gboolean log_softmax)                     \
 {                                                                              \
   if (inner == 1)                                                              \
     {                                                                          \
@@ -890,7 +904,12 @@ softmax_##TAG (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n, gint64 inner, \
           }                                                                    \
       }                                                                        \
   }                                                                            \
-}
+}                                                                              \
+                                                                               \
+DISPATCH_KERNEL (softmax_##TAG,                                                \
+                 (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n,            \
+                  gint64 inner, gboolean log_softmax),                         \
+                 (x, y, outer, n, inner, log_softmax))
 
 DEFINE_SOFTMAX (f32, float, vexpf, log)
 DEFINE_SOFTMAX (f64, double, exp, log)

@@ -1,10 +1,17 @@
-/* Run-time CPU dispatch of the elementwise kernels (gnn-cpu-private.h):
- * each level this CPU has is forced with GNN_CPU_LEVEL in a subprocess (the
- * level is read once per process), and every result must equal, bit for
- * bit, the same C expression evaluated here element by element — the
- * AVX2/AVX-512 copies only widen the loops, they never change the
- * arithmetic. Contiguous, broadcast-scalar and strided operands, lengths
- * that are not a multiple of any vector width. */
+/* Run-time CPU dispatch of the elementwise and reduction kernels
+ * (gnn-cpu-private.h): each level this CPU has is forced with GNN_CPU_LEVEL
+ * in a subprocess (the level is read once per process).
+ *
+ * Elementwise: every result must equal, bit for bit, the same C expression
+ * evaluated here element by element — the AVX2/AVX-512 copies only widen
+ * the loops, they never change the arithmetic. Contiguous, broadcast-scalar
+ * and strided operands, lengths that are not a multiple of any vector width.
+ *
+ * Reductions (sum, mean, max, min, softmax, log_softmax over each dim of
+ * a matrix, contiguous and transposed): each level's results are checked
+ * against references (exact sums of dyadic values, expf softmax within
+ * float tolerance) and written to a file; the last case asserts that every
+ * level wrote the same bytes as the baseline. */
 #include <math.h>
 #include <string.h>
 #include <gnn/gnn.h>
@@ -134,10 +141,116 @@ check_all_ops (void)
   }
 }
 
+#define ROWS 61
+#define COLS 17   /* ROWS * COLS == N */
+
+static void
+append (GByteArray *out, GnnTensor *t)
+{
+  g_autofree float *v = NULL;
+  gsize len = 0;
+
+  g_assert_nonnull (t);
+  v = gnn_tensor_to_floats (t, &len);
+  g_byte_array_append (out, (const guint8 *) v, (guint) (len * sizeof (float)));
+}
+
+/* The reductions of one level: checked, and their bytes written to
+ * $GNN_TEST_DISPATCH_DIR/<level>.bin for the cross-level comparison. */
+static void
+check_reductions (const char *level)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed (11);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autofree float *dyadic = g_new (float, N);
+  g_autofree float *rough = NULL;
+  g_autoptr(GnnTensor) d = NULL;
+  g_autoptr(GnnTensor) r = NULL;
+  g_autoptr(GnnTensor) dm = NULL;
+  g_autoptr(GnnTensor) rm = NULL;
+  g_autoptr(GnnTensor) rt = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* multiples of 1/1024 below 4: every partial sum is exact in the double
+   * accumulators, whatever the order */
+  for (gint64 i = 0; i < N; i++)
+    dyadic[i] = (float) (g_rand_int_range (rng, -4096, 4096) / 1024.0);
+  d = gnn_tensor_new_from_floats (dyadic, N, (gint64[]) { N }, 1, NULL);
+  r = floats (rng, N, &rough);
+  dm = gnn_tensor_view (d, (gint64[]) { ROWS, COLS }, 2, NULL);
+  rm = gnn_tensor_view (r, (gint64[]) { ROWS, COLS }, 2, NULL);
+  rt = gnn_tensor_transpose (rm, 0, 1, NULL);   /* strided input */
+
+  for (gint dim = 0; dim < 2; dim++)
+    {
+      g_autoptr(GnnTensor) sum = gnn_tensor_sum (dm, &dim, 1, FALSE, NULL);
+      g_autofree float *got = NULL;
+      gsize len = 0;
+      gint64 outer = dim == 0 ? COLS : ROWS, inner = dim == 0 ? ROWS : COLS;
+
+      got = gnn_tensor_to_floats (sum, &len);
+      g_assert_cmpuint (len, ==, (gsize) outer);
+      for (gint64 o = 0; o < outer; o++)
+        {
+          double want = 0;
+
+          for (gint64 k = 0; k < inner; k++)
+            want += dyadic[dim == 0 ? k * COLS + o : o * COLS + k];
+          g_assert_cmpfloat (got[o], ==, (float) want);
+        }
+      append (out, sum);
+      for (guint t = 0; t < 2; t++)
+        {
+          GnnTensor *x = t == 0 ? rm : rt;
+          g_autoptr(GnnTensor) s = gnn_tensor_sum (x, &dim, 1, TRUE, NULL);
+          g_autoptr(GnnTensor) mean = gnn_tensor_mean (x, &dim, 1, FALSE, NULL);
+          g_autoptr(GnnTensor) mx = gnn_tensor_max (x, &dim, 1, FALSE, NULL);
+          g_autoptr(GnnTensor) mn = gnn_tensor_min (x, &dim, 1, FALSE, NULL);
+          g_autoptr(GnnTensor) sm = gnn_tensor_softmax (x, dim, &error);
+          g_autoptr(GnnTensor) lsm = gnn_tensor_log_softmax (x, dim, &error);
+
+          g_assert_no_error (error);
+          append (out, s), append (out, mean), append (out, mx), append (out, mn);
+          append (out, sm), append (out, lsm);
+        }
+    }
+  {
+    /* whole-tensor reductions, and softmax rows against expf */
+    g_autoptr(GnnTensor) all = gnn_tensor_sum (d, NULL, 0, FALSE, NULL);
+    g_autoptr(GnnTensor) sm = gnn_tensor_softmax (rm, 1, NULL);
+    g_autofree float *y = NULL;
+    double want = 0;
+    gsize len = 0;
+
+    for (gint64 i = 0; i < N; i++)
+      want += dyadic[i];
+    g_assert_cmpfloat (gnn_tensor_item (all, NULL), ==, (float) want);
+    y = gnn_tensor_to_floats (sm, &len);
+    for (gint64 row = 0; row < ROWS; row++)
+      {
+        float m = -INFINITY;
+        double z = 0;
+
+        for (gint64 k = 0; k < COLS; k++)
+          m = MAX (m, rough[row * COLS + k]);
+        for (gint64 k = 0; k < COLS; k++)
+          z += expf (rough[row * COLS + k] - m);
+        for (gint64 k = 0; k < COLS; k++)
+          g_assert_cmpfloat_with_epsilon (y[row * COLS + k],
+                                          expf (rough[row * COLS + k] - m) / z, 1e-6);
+      }
+  }
+  file = g_strdup_printf ("%s/%s.bin", g_getenv ("GNN_TEST_DISPATCH_DIR"), level);
+  g_assert_true (g_file_set_contents (file, (const char *) out->data, out->len, &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_forced_level (gconstpointer data)
 {
-  guint level = GPOINTER_TO_UINT (data);
+  guint level = GPOINTER_TO_UINT (data) & 0xff;
+  gboolean reductions = GPOINTER_TO_UINT (data) >> 8;
 
   if (!cpu_has (level))
     {
@@ -147,23 +260,70 @@ test_forced_level (gconstpointer data)
   if (g_test_subprocess ())
     {
       g_setenv ("GNN_CPU_LEVEL", levels[level], TRUE);
-      check_all_ops ();
+      if (reductions)
+        check_reductions (levels[level]);
+      else
+        check_all_ops ();
       return;
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();
 }
 
+/* Every level that ran wrote the baseline's bytes. */
+static void
+test_reductions_same_bits (void)
+{
+  g_autofree char *base_file = g_strdup_printf ("%s/baseline.bin", g_getenv ("GNN_TEST_DISPATCH_DIR"));
+  g_autofree char *base = NULL;
+  gsize base_len = 0;
+  guint compared = 0;
+
+  g_assert_true (g_file_get_contents (base_file, &base, &base_len, NULL));
+  g_assert_cmpuint (base_len, >, N * sizeof (float));
+  for (guint level = 1; level < G_N_ELEMENTS (levels); level++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/%s.bin", g_getenv ("GNN_TEST_DISPATCH_DIR"),
+                                               levels[level]);
+      g_autofree char *bytes = NULL;
+      gsize len = 0;
+
+      if (!cpu_has (level))
+        continue;
+      g_assert_true (g_file_get_contents (file, &bytes, &len, NULL));
+      g_assert_cmpmem (bytes, len, base, base_len);
+      compared++;
+    }
+  if (compared == 0)
+    g_test_skip ("this CPU has only the baseline level");
+}
+
 int
 main (int argc, char *argv[])
 {
+  g_autofree char *dir = NULL;
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+  /* subprocesses inherit the variable: they write where the parent reads */
+  if (g_getenv ("GNN_TEST_DISPATCH_DIR") == NULL)
+    {
+      dir = g_dir_make_tmp ("gnn-dispatch-XXXXXX", NULL);
+      g_assert_nonnull (dir);
+      g_setenv ("GNN_TEST_DISPATCH_DIR", dir, TRUE);
+    }
   for (guint level = 0; level < G_N_ELEMENTS (levels); level++)
     {
       g_autofree char *path = g_strdup_printf ("/tensor/dispatch/pointwise/%s", levels[level]);
+      g_autofree char *rpath = g_strdup_printf ("/tensor/dispatch/reduce/%s", levels[level]);
 
       g_test_add_data_func (path, GUINT_TO_POINTER (level), test_forced_level);
+      g_test_add_data_func (rpath, GUINT_TO_POINTER (level | 0x100), test_forced_level);
     }
   g_test_add_func ("/tensor/dispatch/pointwise/default", check_all_ops);
-  return g_test_run ();
+  g_test_add_func ("/tensor/dispatch/reduce/same-bits", test_reductions_same_bits);
+  status = g_test_run ();
+  if (dir != NULL)
+    gnn_test_remove_tree (dir);
+  return status;
 }
