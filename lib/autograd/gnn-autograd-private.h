@@ -68,6 +68,15 @@ gnn_node_needs_grad (GnnNode *node,
 GnnTensor *gnn_ag_sum_to (GnnTensor *grad, const GnnMeta *meta, GError **error);
 /* A zero tensor of @meta's shape and dtype. */
 GnnTensor *gnn_ag_zeros (const GnnMeta *meta);
+/* gnn-backward-kernels.c: o = g * f'(v) for relu, tanh, sigmoid, exp and
+ * abs over @n contiguous float32/float64 elements; FALSE (nothing done) for
+ * other ops or dtypes. */
+gboolean   gnn_backward_unary_kernel (GnnOpKind     op,
+                                      GnnDType      dtype,
+                                      gint64        n,
+                                      gpointer      o,
+                                      gconstpointer g,
+                                      gconstpointer v);
 /* Double copy of a tensor's elements (row-major). */
 double    *gnn_ag_doubles (GnnTensor *t);
 /* A tensor of @meta's geometry from row-major doubles (takes @values). */

@@ -164,9 +164,15 @@ gnn_backward_unary (GnnNode    *node,
   GnnOpKind op = node->op;
   double param = node->params.scalar;
   gint64 n = gnn_tensor_priv (vc)->numel;
-  GnnTensor *out = gnn_ag_zeros (&node->inputs[0]);
+  GnnTensor *out = gnn_tensor_new_contiguous (node->inputs[0].dtype, node->inputs[0].shape,
+                                              node->inputs[0].ndim, FALSE);
 
-  if (node->inputs[0].dtype == GNN_DTYPE_F32)
+  if (gnn_backward_unary_kernel (op, node->inputs[0].dtype, n,
+                                 gnn_tensor_priv_data (gnn_tensor_priv (out)),
+                                 gnn_tensor_priv_data (gnn_tensor_priv (gc)),
+                                 gnn_tensor_priv_data (gnn_tensor_priv (vc))))
+    ;   /* vectorized (gnn-backward-kernels.c) */
+  else if (node->inputs[0].dtype == GNN_DTYPE_F32)
     UNARY_LOOP (float);
   else
     UNARY_LOOP (double);

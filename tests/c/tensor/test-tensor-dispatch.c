@@ -2,7 +2,8 @@
  * (gnn-cpu-private.h): each level this CPU has is forced with GNN_CPU_LEVEL
  * in a subprocess (the level is read once per process).
  *
- * Elementwise: every result must equal, bit for bit, the same C expression
+ * Elementwise (and the derivative loops of relu/tanh/sigmoid/exp/abs
+ * backward): every result must equal, bit for bit, the same C expression
  * evaluated here element by element — the AVX2/AVX-512 copies only widen
  * the loops, they never change the arithmetic. Contiguous, broadcast-scalar
  * and strided operands, lengths that are not a multiple of any vector width.
@@ -72,6 +73,60 @@ static float f_abs (float x) { return (float) fabs (x); }
 static float f_exp (float x) { return expf (x); }
 static float f_tanh (float x) { return tanhf (x); }
 
+/* grad_in = grad_out * f'(v), as the generic backward computes it (double
+ * product, rounded once); v is the op's input for relu and abs, its
+ * output for tanh, sigmoid and exp. */
+static double d_relu (double v) { return v > 0 ? 1.0 : 0.0; }
+static double d_tanh (double v) { return 1.0 - v * v; }
+static double d_sigmoid (double v) { return v * (1.0 - v); }
+static double d_exp (double v) { return v; }
+static double d_abs (double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; }
+
+static void
+check_backward (GRand *rng, const float *values)
+{
+  static const struct { const char *name; Unary op; double (*deriv) (double); gboolean on_out; } ops[] = {
+    { "relu backward", gnn_tensor_relu, d_relu, FALSE },
+    { "tanh backward", gnn_tensor_tanh, d_tanh, TRUE },
+    { "sigmoid backward", gnn_tensor_sigmoid, d_sigmoid, TRUE },
+    { "exp backward", gnn_tensor_exp, d_exp, TRUE },
+    { "abs backward", gnn_tensor_abs, d_abs, FALSE },
+  };
+  g_autofree float *gv = NULL;
+  g_autofree float *want = g_new (float, N);
+  g_autoptr(GnnTensor) g = floats (rng, N, &gv);
+  g_autofree float *av = g_memdup2 (values, N * sizeof (float));
+  g_autoptr(GnnTensor) a = NULL;
+
+  /* zeros of both signs where the gradient is not zero: the derivatives'
+   * edge (relu and abs give 0 there) */
+  av[5] = 0.0f, av[7] = -0.0f, gv[5] = 1.5f, gv[7] = -2.5f;
+  a = gnn_tensor_new_from_floats (av, N, (gint64[]) { N }, 1, NULL);
+  g_clear_object (&g);
+  g = gnn_tensor_new_from_floats (gv, N, (gint64[]) { N }, 1, NULL);
+
+  for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+    {
+      g_autoptr(GnnTensor) x = gnn_tensor_clone (a);
+      g_autoptr(GnnTensor) y = NULL;
+      g_autofree float *yv = NULL;
+      g_autoptr(GError) error = NULL;
+
+      gnn_tensor_set_requires_grad (x, TRUE);
+      y = ops[o].op (x, &error);
+      g_assert_no_error (error);
+      yv = gnn_tensor_to_floats (y, NULL);
+      g_assert_true (gnn_tensor_backward (y, g, FALSE, &error));
+      for (gint64 i = 0; i < N; i++)
+        {
+          double v = ops[o].on_out ? yv[i] : av[i];
+
+          want[i] = (float) ((double) gv[i] * ops[o].deriv (v));
+        }
+      assert_bits (gnn_tensor_get_grad (x), want, N, ops[o].name);
+    }
+}
+
 static void
 check_all_ops (void)
 {
@@ -139,6 +194,7 @@ check_all_ops (void)
       want[i] = f_relu (av[i] + bv[i]);
     assert_bits (c, want, N, "add_ then relu_");
   }
+  check_backward (rng, av);
 }
 
 #define ROWS 61

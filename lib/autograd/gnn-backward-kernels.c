@@ -1,0 +1,84 @@
+/* gnn-backward-kernels.c: vectorized derivative loops of the common
+ * elementwise backward passes (relu, tanh, sigmoid, exp, abs)
+ *
+ * grad_in = grad_out * f'(v), with v the saved input or output. Each loop
+ * computes, per element, exactly what the generic path of
+ * gnn-backward-pointwise.c computes (the operands widened to double, one
+ * product, rounded once), so results do not depend on the path; the
+ * loops are written without calls or a switch so that gcc vectorizes them,
+ * and DISPATCH_KERNEL compiles them for every CPU level. Built with -O3
+ * (a kernel source of lib/autograd/meson.build).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "autograd/gnn-autograd-private.h"
+#include "tensor/gnn-cpu-private.h"
+
+#define KERNEL_INLINE static inline __attribute__ ((always_inline))
+
+/* gcc turns g * (x > 0) into a branch (g, or g * 0 for the sign of zero)
+ * and under the default -ftrapping-math will not if-convert that product
+ * back: allow it (no code here enables FP traps; results are unchanged). */
+#pragma GCC optimize ("no-trapping-math")
+
+#define DERIVATIVE_LOOPS(NAME, DERIV)                                           \
+KERNEL_INLINE void                                                              \
+NAME##_f32_typed (gint64 n, float *restrict o, const float *restrict g,         \
+                  const float *restrict v)                                      \
+{                                                                               \
+  for (gint64 i = 0; i < n; i++)                                                \
+    {                                                                           \
+      double x = v[i];                                                          \
+      o[i] = (float) ((double) g[i] * (DERIV));                                 \
+    }                                                                           \
+}                                                                               \
+DISPATCH_KERNEL (NAME##_f32, (gint64 n, float *o, const float *g, const float *v), \
+                 (n, o, g, v))                                                  \
+KERNEL_INLINE void                                                              \
+NAME##_f64_typed (gint64 n, double *restrict o, const double *restrict g,       \
+                  const double *restrict v)                                     \
+{                                                                               \
+  for (gint64 i = 0; i < n; i++)                                                \
+    {                                                                           \
+      double x = v[i];                                                          \
+      o[i] = g[i] * (DERIV);                                                    \
+    }                                                                           \
+}                                                                               \
+DISPATCH_KERNEL (NAME##_f64, (gint64 n, double *o, const double *g, const double *v), \
+                 (n, o, g, v))
+
+/* The same derivatives as unary_derivative () in gnn-backward-pointwise.c,
+ * the comparisons converted to 0.0 / 1.0. */
+DERIVATIVE_LOOPS (relu_backward, (double) (x > 0))
+DERIVATIVE_LOOPS (tanh_backward, 1.0 - x * x)
+DERIVATIVE_LOOPS (sigmoid_backward, x * (1.0 - x))
+DERIVATIVE_LOOPS (exp_backward, x)
+DERIVATIVE_LOOPS (abs_backward, (double) (x > 0) - (double) (x < 0))
+
+#define DISPATCH_OP(NAME)                                                       \
+  if (dtype == GNN_DTYPE_F32)                                                   \
+    NAME##_f32 (n, o, g, v);                                                    \
+  else                                                                          \
+    NAME##_f64 (n, o, g, v);                                                    \
+  return TRUE
+
+gboolean
+gnn_backward_unary_kernel (GnnOpKind   op,
+                           GnnDType    dtype,
+                           gint64      n,
+                           gpointer    o,
+                           gconstpointer g,
+                           gconstpointer v)
+{
+  if (dtype != GNN_DTYPE_F32 && dtype != GNN_DTYPE_F64)
+    return FALSE;
+  switch (op)
+    {
+    case GNN_OP_RELU: DISPATCH_OP (relu_backward);
+    case GNN_OP_TANH: DISPATCH_OP (tanh_backward);
+    case GNN_OP_SIGMOID: DISPATCH_OP (sigmoid_backward);
+    case GNN_OP_EXP: DISPATCH_OP (exp_backward);
+    case GNN_OP_ABS: DISPATCH_OP (abs_backward);
+    default: return FALSE;
+    }
+}
