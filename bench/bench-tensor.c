@@ -94,6 +94,54 @@ op_softmax (const Operands *ops, GError **error)
   return gnn_tensor_softmax (ops->b, 1, error);
 }
 
+/* The GEMMs of one training step of the MLP 784-256-128-10 (bench/train.py)
+ * at a batch size: per layer y = x·Wᵀ, dW = dyᵀ·x, and dx = dy·W except
+ * for the first layer (its input needs no gradient). Their time at the
+ * BLAS's speed on these shapes is the floor of the training step. */
+static const gint64 mlp_layers[] = { 784, 256, 128, 10 };
+#define MLP_N_LAYERS 3
+
+typedef struct
+{
+  GnnTensor *x[MLP_N_LAYERS];    /* layer inputs [batch, in] */
+  GnnTensor *w[MLP_N_LAYERS];    /* weights [out, in] */
+  GnnTensor *wt[MLP_N_LAYERS];   /* their transposed views */
+  GnnTensor *dy[MLP_N_LAYERS];   /* output gradients [batch, out] */
+  GnnTensor *dyt[MLP_N_LAYERS];
+} MlpOperands;
+
+static MlpOperands mlp;
+
+static GnnTensor *
+op_mlp_gemms (const Operands *ops, GError **error)
+{
+  GnnTensor *last = NULL;
+
+  for (guint l = 0; l < MLP_N_LAYERS; l++)
+    {
+      GnnTensor *r[3] = {
+        gnn_tensor_matmul (mlp.x[l], mlp.wt[l], error),
+        gnn_tensor_matmul (mlp.dyt[l], mlp.x[l], error),
+        l > 0 ? gnn_tensor_matmul (mlp.dy[l], mlp.w[l], error) : NULL,
+      };
+
+      for (guint k = 0; k < 3; k++)
+        {
+          if (r[k] == NULL && (k < 2 || l > 0))
+            {
+              g_clear_object (&last);
+              return NULL;
+            }
+          if (r[k] != NULL)
+            {
+              g_clear_object (&last);
+              last = r[k];
+            }
+        }
+    }
+  return last;
+}
+
 typedef BenchTiming Timing;
 
 typedef struct
@@ -361,6 +409,43 @@ bench_reduction (gboolean is_sum, gint64 n, guint reps, double min_time,
   return TRUE;
 }
 
+static gboolean
+bench_mlp_gemms (gint64 batch, guint reps, double min_time, GnnGenerator *gen, GError **error)
+{
+  g_autofree char *label = g_strdup_printf ("784-256-128-10@%" G_GINT64_FORMAT, batch);
+  double flops = 0;
+  gboolean ok = TRUE;
+  Timing t;
+
+  for (guint l = 0; ok && l < MLP_N_LAYERS; l++)
+    {
+      gint64 in = mlp_layers[l], out = mlp_layers[l + 1];
+
+      mlp.x[l] = random_tensor (gen, (gint64[]) { batch, in }, 2, error);
+      mlp.w[l] = mlp.x[l] ? random_tensor (gen, (gint64[]) { out, in }, 2, error) : NULL;
+      mlp.dy[l] = mlp.w[l] ? random_tensor (gen, (gint64[]) { batch, out }, 2, error) : NULL;
+      ok = mlp.dy[l] != NULL;
+      if (ok)
+        {
+          mlp.wt[l] = gnn_tensor_transpose (mlp.w[l], 0, 1, NULL);
+          mlp.dyt[l] = gnn_tensor_transpose (mlp.dy[l], 0, 1, NULL);
+          flops += 2.0 * batch * in * out * (l > 0 ? 3 : 2);
+        }
+    }
+  ok = ok && measure (op_mlp_gemms, &(Operands) { NULL, NULL }, reps, min_time, &t, error);
+  if (ok)
+    print_result ("mlp", batch, label, "GFLOP/s", flops, &t);
+  for (guint l = 0; l < MLP_N_LAYERS; l++)
+    {
+      g_clear_object (&mlp.x[l]);
+      g_clear_object (&mlp.w[l]);
+      g_clear_object (&mlp.wt[l]);
+      g_clear_object (&mlp.dy[l]);
+      g_clear_object (&mlp.dyt[l]);
+    }
+  return ok;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -374,6 +459,7 @@ main (int argc, char **argv)
   g_autofree char *core = NULL;
   g_autofree char *config = NULL;
   gint64 elems = 16 << 20;
+  gint64 mlp_batch = 64;
   gint reps = 5;
   double min_time = 0.2;
   gboolean smoke = FALSE;
@@ -381,6 +467,7 @@ main (int argc, char **argv)
     { "ops", 0, 0, G_OPTION_ARG_STRING, &ops_arg, "Comma-separated operations (default sgemm,add,relu,add_,relu_,sum,softmax)", "OPS" },
     { "sgemm-sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg, "Comma-separated square sgemm sizes (default 256,1024,2048)", "N,..." },
     { "elems", 0, 0, G_OPTION_ARG_INT64, &elems, "Elements for add and relu (default 16777216)", "N" },
+    { "mlp-batch", 0, 0, G_OPTION_ARG_INT64, &mlp_batch, "Batch size of the mlp GEMMs (default 64)", "N" },
     { "reps", 0, 0, G_OPTION_ARG_INT, &reps, "Timed repetitions (default 5)", "N" },
     { "min-time", 0, 0, G_OPTION_ARG_DOUBLE, &min_time, "Minimum seconds per repetition (default 0.2)", "SECONDS" },
     { "smoke", 0, 0, G_OPTION_ARG_NONE, &smoke, "Tiny sizes, one repetition: checks the driver still works (meson test)", NULL },
@@ -444,6 +531,8 @@ main (int argc, char **argv)
                g_str_equal (op, "add_") || g_str_equal (op, "relu_"))
         ok = bench_elementwise (g_str_has_prefix (op, "add"), g_str_has_suffix (op, "_"),
                                 elems, (guint) reps, min_time, gen, &error);
+      else if (g_str_equal (op, "mlp"))
+        ok = bench_mlp_gemms (mlp_batch, (guint) reps, min_time, gen, &error);
       else if (g_str_equal (op, "sum") || g_str_equal (op, "softmax"))
         ok = bench_reduction (g_str_equal (op, "sum"), elems, (guint) reps, min_time, gen, &error);
       else
