@@ -359,6 +359,13 @@ check_tensor (GnnTensor  *t,
 {
   GnnDType dtype = gnn_tensor_get_dtype (t);
 
+  if (gnn_tensor_is_meta (t))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: the tensor is on the meta device and has no data; materialize it first "
+                   "(Module.to_empty, or load_state_dict with assign)", what);
+      return FALSE;
+    }
   if (!gnn_tensor_is_contiguous (t))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,

@@ -367,6 +367,29 @@ scenario_ddp (void)
     g_assert_true (gnn_tensor_equal (GNN_TENSOR (gnn_module_get_parameter (bare, "2.bias", NULL)),
                                      GNN_TENSOR (gnn_module_get_parameter (model, "2.bias", NULL))));
   }
+  {
+    /* a model built on the meta device has no data to broadcast: a clear
+     * error on every rank, no collective with a NULL buffer */
+    GnnDevice old = gnn_set_default_device (GNN_DEVICE_META);
+    g_autoptr(GnnModule) meta = make_mlp (3);
+    g_autoptr(GError) local = NULL;
+    g_autoptr(GnnDistributedDataParallel) none = NULL;
+    g_autoptr(GnnWork) work = NULL;
+    GnnTensor *bias = GNN_TENSOR (gnn_module_get_parameter (meta, "2.bias", NULL));
+
+    gnn_set_default_device (old);
+    g_assert_true (gnn_tensor_is_meta (bias));
+    work = gnn_process_group_all_reduce (pg, bias, GNN_REDUCE_OP_SUM, &local);
+    g_assert_null (work);
+    g_assert_error (local, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (local->message, "meta device"));
+    g_clear_error (&local);
+    none = g_initable_new (GNN_TYPE_DISTRIBUTED_DATA_PARALLEL, NULL, &local, "module", meta, NULL);
+    g_assert_null (none);
+    g_assert_nonnull (local);
+    g_assert_nonnull (strstr (local->message, "meta device"));
+    assert_params_same_across_ranks (model);   /* the group still works */
+  }
 }
 
 static void
