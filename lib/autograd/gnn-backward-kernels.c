@@ -21,31 +21,23 @@
  * back: allow it (no code here enables FP traps; results are unchanged). */
 #pragma GCC optimize ("no-trapping-math")
 
+/* One loop per dtype; x is the saved value widened to double. */
+#define DERIVATIVE_LOOP(NAME, TAG, T, DERIV)                                    \
+KERNEL_INLINE void                                                              \
+NAME##_##TAG##_typed (gint64 n, T *restrict o, const T *restrict g,             \
+                      const T *restrict v)                                      \
+{                                                                               \
+  for (gint64 i = 0; i < n; i++)                                                \
+    {                                                                           \
+      double x = v[i];                                                          \
+      o[i] = (T) ((double) g[i] * (DERIV));                                     \
+    }                                                                           \
+}                                                                               \
+DISPATCH_KERNEL (NAME##_##TAG, (gint64 n, T *o, const T *g, const T *v), (n, o, g, v))
+
 #define DERIVATIVE_LOOPS(NAME, DERIV)                                           \
-KERNEL_INLINE void                                                              \
-NAME##_f32_typed (gint64 n, float *restrict o, const float *restrict g,         \
-                  const float *restrict v)                                      \
-{                                                                               \
-  for (gint64 i = 0; i < n; i++)                                                \
-    {                                                                           \
-      double x = v[i];                                                          \
-      o[i] = (float) ((double) g[i] * (DERIV));                                 \
-    }                                                                           \
-}                                                                               \
-DISPATCH_KERNEL (NAME##_f32, (gint64 n, float *o, const float *g, const float *v), \
-                 (n, o, g, v))                                                  \
-KERNEL_INLINE void                                                              \
-NAME##_f64_typed (gint64 n, double *restrict o, const double *restrict g,       \
-                  const double *restrict v)                                     \
-{                                                                               \
-  for (gint64 i = 0; i < n; i++)                                                \
-    {                                                                           \
-      double x = v[i];                                                          \
-      o[i] = g[i] * (DERIV);                                                    \
-    }                                                                           \
-}                                                                               \
-DISPATCH_KERNEL (NAME##_f64, (gint64 n, double *o, const double *g, const double *v), \
-                 (n, o, g, v))
+  DERIVATIVE_LOOP (NAME, f32, float, DERIV)                                     \
+  DERIVATIVE_LOOP (NAME, f64, double, DERIV)
 
 /* The same derivatives as unary_derivative () in gnn-backward-pointwise.c,
  * the comparisons converted to 0.0 / 1.0. */
