@@ -422,6 +422,58 @@ max_pool_##suffix (const PoolGeom *g,                                           
 DEFINE_MAX_POOL (float, f32)
 DEFINE_MAX_POOL (double, f64)
 
+/* 2×2 windows with stride 2 inside the input (the common training case,
+ * indices wanted): the general loop's rule without its branches. With
+ * random activations every comparison is a coin toss, and the general
+ * loop's mispredicted branches made max-pool forward 13 % of a CNN training
+ * profile. gcc turns a select of floats into a branch, so the running
+ * maximum is selected as its bit pattern (integer selects become cmov). */
+#define MAX_POOL_TAKE(T, B, v, k)                                                           \
+  G_STMT_START {                                                                         \
+    T v_ = (v);                                                                          \
+    B vb_, m_;                                                                           \
+                                                                                         \
+    memcpy (&vb_, &v_, sizeof vb_);                                                      \
+    m_ = -(B) (int) ((v_ > best) | (v_ != v_));                                          \
+    best_bits = (vb_ & m_) | (best_bits & ~m_);                                          \
+    memcpy (&best, &best_bits, sizeof best);                                             \
+    lane = ((B) (k) & m_) | (lane & ~m_);                                                \
+  } G_STMT_END
+#define DEFINE_MAX_POOL_2X2(T, B, suffix)                                                \
+static void                                                                              \
+max_pool_2x2_##suffix (const PoolGeom *g,                                                \
+                       const T        *src,                                              \
+                       T              *dst,                                              \
+                       gint64         *idx)                                              \
+{                                                                                        \
+  for (gint64 p = 0; p < g->planes; p++)                                                 \
+    {                                                                                    \
+      const T *plane = src + p * g->height * g->width;                                   \
+                                                                                         \
+      for (gint64 oy = 0; oy < g->out_h; oy++)                                           \
+        {                                                                                \
+          gint64 top = 2 * oy * g->width;                                                \
+          const T *r0 = plane + top, *r1 = r0 + g->width;                                \
+                                                                                         \
+          for (gint64 ox = 0; ox < g->out_w; ox++)                                       \
+            {                                                                            \
+              T best = r0[2 * ox];                                                       \
+              B best_bits, lane = 0;                                                     \
+                                                                                         \
+              memcpy (&best_bits, &best, sizeof best_bits);                              \
+              MAX_POOL_TAKE (T, B, r0[2 * ox + 1], 1);                                   \
+              MAX_POOL_TAKE (T, B, r1[2 * ox], 2);                                      \
+              MAX_POOL_TAKE (T, B, r1[2 * ox + 1], 3);                                   \
+              *dst++ = best;                                                             \
+              *idx++ = top + 2 * ox + (gint64) (lane & 1) + (gint64) (lane >> 1) * g->width; \
+            }                                                                            \
+        }                                                                                \
+    }                                                                                    \
+}
+
+DEFINE_MAX_POOL_2X2 (float, guint32, f32)
+DEFINE_MAX_POOL_2X2 (double, guint64, f64)
+
 /**
  * gnn_tensor_max_pool2d:
  * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
@@ -506,6 +558,14 @@ gnn_tensor_max_pool2d (GnnTensor *input,
       else
         gnn_max_pool2d_dense_f64 (g.planes, g.height, g.width, g.kh, g.kw, g.sh, g.sw, g.out_h, g.out_w,
                                   (const double *) x, (double *) o);
+    }
+  else if (idx != NULL && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 &&
+           g.pw == 0 && g.dh == 1 && g.dw == 1 && 2 * g.out_h <= g.height && 2 * g.out_w <= g.width)
+    {
+      if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
+        max_pool_2x2_f32 (&g, (const float *) x, (float *) o, idx);
+      else
+        max_pool_2x2_f64 (&g, (const double *) x, (double *) o, idx);
     }
   else if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
     max_pool_f32 (&g, (const float *) x, (float *) o, idx);

@@ -128,6 +128,25 @@ class TestConvVsTorch(unittest.TestCase):
             g = Gnn.MaxPool2d.new(k, s, 0, 1, False)
             self.check(g, t, x)
 
+    def test_max_pool2d_2x2_grad_ties_nan(self):
+        # training's 2x2/2 windows (indices recorded for backward): the first
+        # maximum wins a tie, a NaN beats everything and a later NaN the
+        # earlier one; values and input gradients as torch's
+        x = torch.randint(-2, 3, (2, 3, 9, 11)).float()
+        x[0, 0, 0, 0] = x[0, 0, 1, 1] = float('nan')      # two NaNs in one window
+        x[0, 1, 2, 3] = float('nan')
+        x[1, 2, 4, 4] = x[1, 2, 4, 5] = x[1, 2, 5, 4] = x[1, 2, 5, 5] = float('-inf')
+        grad = torch.randn(2, 3, 4, 5)
+        tx = x.clone().requires_grad_(True)
+        ty = tnn.functional.max_pool2d(tx, 2, 2)
+        ty.backward(grad)
+        gx = to_gnn(x)
+        gx.set_requires_grad(True)
+        gy = Gnn.MaxPool2d.new(2, 2, 0, 1, False).call(gx)
+        gy.backward(to_gnn(grad), False)
+        np.testing.assert_array_equal(gy.numpy(), ty.detach().numpy())
+        np.testing.assert_array_equal(gx.grad.numpy(), tx.grad.numpy())
+
     def test_conv2d_batch_chunks(self):
         # 2.25 MiB of float32 columns per image: forward GEMMs over chunks of 3, 3 and 1 images
         t = tnn.Conv2d(16, 4, 3, padding=1)
