@@ -302,8 +302,8 @@ gnn_conv2d_algo_f32 (const GnnConvGeom *g)
     return GNN_CONV_ALGO_IM2COL;
   if (forced == GNN_CONV_ALGO_WINOGRAD)
     return GNN_CONV_ALGO_WINOGRAD;
-  return g->cin >= WINOGRAD_MIN_CHANNELS && g->cout >= WINOGRAD_MIN_CHANNELS
-         ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
+  return g->cin >= WINOGRAD_MIN_CHANNELS && g->cout >= WINOGRAD_MIN_CHANNELS &&
+         g->cout <= 2 * g->cin ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
 }
 
 void

@@ -9,8 +9,10 @@
  *
  * with U the transformed weights (computed per call: the weights change at
  * every optimizer step) and V the transformed input tiles. The tiles of a
- * few whole images at a time form a block whose V and M stay in the L2/L3
- * caches; the transforms are short add/subtract loops over a row of tiles.
+ * few whole images at a time form a block whose V and M stay in the caches
+ * (4 MiB: larger blocks keep OpenBLAS's threads busier, see bench/README.md);
+ * the transforms are add/subtract loops vectorized over a row or a plane of
+ * tiles.
  *
  * The input gradient is the same convolution of the output gradient with the
  * flipped, transposed kernel and padding 2 - p. The weight gradient is the
@@ -26,11 +28,11 @@
 #include "tensor/gnn-conv-kernels-private.h"
 
 /* Bytes of transformed tiles (V and M together) per block of images. */
-#define BLOCK_BYTES (1 << 20)
+#define BLOCK_BYTES (4 << 20)
 
-/* One Winograd convolution: input [n, cin, h, w] padded by (ph, pw) to the
- * output [n, cout, oh, ow] (which may be cropped: padding may be negative on
- * the far side), tiled in th × tw tiles of 2×2 outputs. */
+/* One Winograd convolution: input [n, cin, h, w] padded by (ph, pw), 0..2,
+ * to the output [n, cout, oh, ow], tiled in th × tw tiles of 2×2 outputs
+ * (the last ones cut when oh or ow is odd). */
 typedef struct
 {
   gint64 n, cin, h, w, cout, oh, ow, ph, pw;
@@ -57,13 +59,20 @@ block_images (const Shape *s,
   return CLAMP (BLOCK_BYTES / per_image, 1, s->n);
 }
 
+/* input_tiles() computes whole groups of 4 tiles, writing up to 3 past a
+ * row of tiles: the next row overwrites them, the rows of V have this much
+ * slack after the last. Without a remainder loop gcc's vector loop covers
+ * a row of tiles (7 for a 14×14 map). */
+#define TW4(tw) (((tw) + 3) & ~(gint64) 3)
+#define V_SLACK 4
+
 /* Scratch of one call: the padded input plane split by row and column
  * parity (so that every transform loop reads with unit stride), and four
  * per-tile arrays for the output-side transforms. */
 typedef struct
 {
-  gint64 pw;            /* row length of a parity plane: tw + 1 */
-  float *par[4];        /* [row parity · 2 + column parity][th + 1][tw + 1] */
+  gint64 pw;            /* row length of a parity plane: TW4 (tw) + 1 */
+  float *par[4];        /* [row parity · 2 + column parity][th + 1][pw] */
   float *q[4];          /* [tiles] each */
 } Work;
 
@@ -71,10 +80,10 @@ static void
 work_init (Work        *wk,
            const Shape *s)
 {
-  gint64 plane = (s->th + 1) * (s->tw + 1);
+  gint64 plane = (s->th + 1) * (TW4 (s->tw) + 1);
   float *buf = g_new0 (float, (gsize) (4 * plane + 4 * s->tiles));
 
-  wk->pw = s->tw + 1;
+  wk->pw = TW4 (s->tw) + 1;
   for (gint64 i = 0; i < 4; i++)
     {
       wk->par[i] = buf + i * plane;
@@ -95,24 +104,31 @@ split_plane (const Shape *s,
              const float *plane,
              Work        *wk)
 {
+  gint64 end = s->pw + s->w;
+
   for (gint64 y = 0; y < s->h; y++)
     {
-      gint64 r = y + s->ph;
+      gint64 r = y + s->ph, col = s->pw;
       const float *row = plane + y * s->w;
-      /* x + pw even → column parity 0 */
-      gint64 xe = s->pw & 1, xo = 1 - xe;
-      float *restrict de = wk->par[2 * (r & 1)] + (r >> 1) * wk->pw + (xe + s->pw) / 2;
-      float *restrict dodd = wk->par[2 * (r & 1) + 1] + (r >> 1) * wk->pw + (xo + s->pw) / 2;
+      float *ev = wk->par[2 * (r & 1)] + (r >> 1) * wk->pw;
+      float *od = wk->par[2 * (r & 1) + 1] + (r >> 1) * wk->pw;
 
-      for (gint64 u = 0; xe + 2 * u < s->w; u++)
-        de[u] = row[xe + 2 * u];
-      for (gint64 u = 0; xo + 2 * u < s->w; u++)
-        dodd[u] = row[xo + 2 * u];
+      /* padded column col goes to ev or od [col / 2]; scalar pairs: a row is
+       * too short for vectors to pay for their set-up */
+      if (col & 1)
+        od[col >> 1] = row[col - s->pw], col++;
+      for (; col + 1 < end; col += 2)
+        {
+          ev[col >> 1] = row[col - s->pw];
+          od[col >> 1] = row[col + 1 - s->pw];
+        }
+      if (col < end)
+        ev[col >> 1] = row[col - s->pw];
     }
 }
 
 /* V = Bᵀ d B for the tiles of @nb images of @x ([nb, cin, h, w]) into
- * v[k][c][t] (row length @ld, tile t = image · tiles + ty · tw + tx).
+ * v[k][c][t] (row length @ld + V_SLACK, tile t = image · tiles + ty · tw + tx).
  * Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1] on the rows, then the
  * columns; d's rows 0..3 are the even, odd, next even and next odd rows of
  * the parity planes, its columns likewise. */
@@ -124,12 +140,12 @@ input_tiles (const Shape *s,
              float       *v,
              Work        *wk)
 {
-  gint64 plane_k = s->cin * ld, pw = wk->pw;
+  gint64 ldv = ld + V_SLACK, plane_k = s->cin * ldv, pw = wk->pw, tw4 = TW4 (s->tw);
 
   for (gint64 b = 0; b < nb; b++)
     for (gint64 c = 0; c < s->cin; c++)
       {
-        float *dst = v + c * ld + b * s->tiles;
+        float *dst = v + c * ldv + b * s->tiles;
 
         split_plane (s, x + (b * s->cin + c) * s->h * s->w, wk);
         for (gint64 ty = 0; ty < s->th; ty++, dst += s->tw)
@@ -146,7 +162,7 @@ input_tiles (const Shape *s,
             float *restrict v14 = v13 + plane_k, *restrict v15 = v14 + plane_k;
 
 #pragma GCC ivdep
-            for (gint64 tx = 0; tx < s->tw; tx++)
+            for (gint64 tx = 0; tx < tw4; tx++)
               {
                 /* rows 0..3 of the tile are ee/eo, oe/oo, ee1/eo1, oe1/oo1;
                  * columns 0..3 are [tx] of the even, odd, then [tx + 1] */
@@ -174,7 +190,7 @@ input_tiles (const Shape *s,
  * each tile go to their places (cut at odd oh or ow). */
 static void
 output_tiles (const Shape *s,
-              const float *m,
+              float       *m,
               gint64       nb,
               gint64       ld,
               const float *bias,
@@ -189,18 +205,18 @@ output_tiles (const Shape *s,
   for (gint64 b = 0; b < nb; b++)
     for (gint64 o = 0; o < s->cout; o++)
       {
-        const float *src = m + o * ld + b * s->tiles;
+        float *src = m + o * ld + b * s->tiles;
         float bv = bias != NULL ? bias[o] : 0.0f;
         float *plane = y + (b * s->cout + o) * s->oh * s->ow;
 
-        const float *restrict m0 = src, *restrict m1 = m0 + plane_k, *restrict m2 = m1 + plane_k;
-        const float *restrict m3 = m2 + plane_k, *restrict m4 = m3 + plane_k;
-        const float *restrict m5 = m4 + plane_k, *restrict m6 = m5 + plane_k;
-        const float *restrict m7 = m6 + plane_k, *restrict m8 = m7 + plane_k;
-        const float *restrict m9 = m8 + plane_k, *restrict m10 = m9 + plane_k;
-        const float *restrict m11 = m10 + plane_k, *restrict m12 = m11 + plane_k;
-        const float *restrict m13 = m12 + plane_k, *restrict m14 = m13 + plane_k;
-        const float *restrict m15 = m14 + plane_k;
+        float *restrict m0 = src, *restrict m1 = m0 + plane_k, *restrict m2 = m1 + plane_k;
+        float *restrict m3 = m2 + plane_k, *restrict m4 = m3 + plane_k;
+        float *restrict m5 = m4 + plane_k, *restrict m6 = m5 + plane_k;
+        float *restrict m7 = m6 + plane_k, *restrict m8 = m7 + plane_k;
+        float *restrict m9 = m8 + plane_k, *restrict m10 = m9 + plane_k;
+        float *restrict m11 = m10 + plane_k, *restrict m12 = m11 + plane_k;
+        float *restrict m13 = m12 + plane_k, *restrict m14 = m13 + plane_k;
+        float *restrict m15 = m14 + plane_k;
 
 #pragma GCC ivdep
         for (gint64 t = 0; t < s->tiles; t++)
@@ -209,6 +225,9 @@ output_tiles (const Shape *s,
             float s02 = m2[t] + m6[t] + m10[t], s03 = m3[t] + m7[t] + m11[t];
             float s10 = m4[t] - m8[t] - m12[t], s11 = m5[t] - m9[t] - m13[t];
             float s12 = m6[t] - m10[t] - m14[t], s13 = m7[t] - m11[t] - m15[t];
+
+            m0[t] = m1[t] = m2[t] = m3[t] = m4[t] = m5[t] = m6[t] = m7[t] = 0;
+            m8[t] = m9[t] = m10[t] = m11[t] = m12[t] = m13[t] = m14[t] = m15[t] = 0;
 
             y00[t] = s00 + s01 + s02 + bv;
             y01[t] = s01 - s02 - s03 + bv;
@@ -296,8 +315,10 @@ winograd_conv (const Shape *s,
                float       *y)
 {
   gint64 chunk = block_images (s, s->cin + s->cout), ld_max = chunk * s->tiles;
-  float *v = g_new (float, (gsize) (16 * s->cin * ld_max));
-  float *m = g_new (float, (gsize) (16 * s->cout * ld_max));
+  float *v = g_new (float, (gsize) (16 * s->cin * (ld_max + V_SLACK)));
+  /* zero, and zeroed again by output_tiles() as it reads it: the GEMMs add
+   * to it (beta = 1), since OpenBLAS's beta = 0 pass over C costs more */
+  float *m = g_new0 (float, (gsize) (16 * s->cout * ld_max));
   Work wk;
 
   work_init (&wk, s);
@@ -309,8 +330,8 @@ winograd_conv (const Shape *s,
       for (gint64 k = 0; k < 16; k++)
         cblas_sgemm (CblasRowMajor, trans_u ? CblasTrans : CblasNoTrans, CblasNoTrans,
                      s->cout, ld, s->cin, 1.0f, u + k * s->cout * s->cin,
-                     trans_u ? s->cout : s->cin, v + k * s->cin * ld, ld,
-                     0.0f, m + k * s->cout * ld, ld);
+                     trans_u ? s->cout : s->cin, v + k * s->cin * (ld + V_SLACK), ld + V_SLACK,
+                     1.0f, m + k * s->cout * ld, ld);
       output_tiles (s, m, nb, ld, bias, add, y + b0 * s->cout * s->oh * s->ow, &wk);
     }
   work_clear (&wk);
@@ -429,7 +450,7 @@ weight_grad (const GnnConvGeom *g,
   Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
   gint64 chunk = block_images (&s, s.cin + s.cout), ld_max = chunk * s.tiles;
   gint64 plane_k = g->cout * g->cin;
-  float *v = g_new (float, (gsize) (16 * s.cin * ld_max));
+  float *v = g_new (float, (gsize) (16 * s.cin * (ld_max + V_SLACK)));
   float *z = g_new (float, (gsize) (16 * s.cout * ld_max));
   float *du = g_new0 (float, (gsize) (16 * plane_k));
   Work wk;
@@ -444,7 +465,7 @@ weight_grad (const GnnConvGeom *g,
       grad_tiles (&s, go + b0 * s.cout * s.oh * s.ow, nb, ld, z, &wk);
       for (gint64 k = 0; k < 16; k++)
         cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, s.cout, s.cin, ld, 1.0f,
-                     z + k * s.cout * ld, ld, v + k * s.cin * ld, ld,
+                     z + k * s.cout * ld, ld, v + k * s.cin * (ld + V_SLACK), ld + V_SLACK,
                      1.0f, du + k * plane_k, s.cin);
     }
   /* Gᵀ = [1 ½ ½ 0; 0 ½ -½ 0; 0 ½ ½ 1] on both sides */

@@ -242,12 +242,14 @@ test_public_forced (gconstpointer data)
 }
 
 /* The default rule: Winograd for the CNN's conv2, im2col for its conv1 (one
- * input channel) and for anything that is not a 3×3 stride-1 convolution. */
+ * input channel), for 8 → 32 channels and for anything that is not a 3×3
+ * stride-1 convolution with padding up to 2. */
 static void
 test_default_rule (void)
 {
   GnnConvGeom conv1 = geom_of (&(Case) { 64, 1, 32, 28, 28, 1 });
   GnnConvGeom conv2 = geom_of (&(Case) { 64, 32, 64, 14, 14, 1 });
+  GnnConvGeom wide = geom_of (&(Case) { 64, 8, 32, 14, 14, 1 });
   GnnConvGeom strided = conv2, padded = conv2;
 
   if (g_getenv ("GNN_CONV_ALGO") != NULL)
@@ -259,6 +261,7 @@ test_default_rule (void)
   padded.ph = 3, padded.oh = 18;
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv1), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&wide), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&strided));
   g_assert_cmpint (gnn_conv2d_algo_f32 (&strided), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&padded));
