@@ -127,11 +127,39 @@ split_plane (const Shape *s,
     }
 }
 
+/* Row i of V = Bᵀ d B for a row of tiles: q = a + sign · b on d's rows
+ * (Bᵀ's row i), then Bᵀ on the columns (even [tx], odd [tx], even [tx + 1],
+ * odd [tx + 1]) of q. A function of its own so that its four output
+ * streams stay in registers (all sixteen at once spill). */
+static inline void
+tile_row (const float *restrict ae,
+          const float *restrict ao,
+          const float *restrict be,
+          const float *restrict bo,
+          float                 sign,
+          gint64                n,
+          float *restrict       d0,
+          float *restrict       d1,
+          float *restrict       d2,
+          float *restrict       d3)
+{
+#pragma GCC ivdep
+  for (gint64 tx = 0; tx < n; tx++)
+    {
+      float e0 = ae[tx] + sign * be[tx], o0 = ao[tx] + sign * bo[tx];
+      float e1 = ae[tx + 1] + sign * be[tx + 1], o1 = ao[tx + 1] + sign * bo[tx + 1];
+
+      d0[tx] = e0 - e1;
+      d1[tx] = o0 + e1;
+      d2[tx] = e1 - o0;
+      d3[tx] = o0 - o1;
+    }
+}
+
 /* V = Bᵀ d B for the tiles of @nb images of @x ([nb, cin, h, w]) into
  * v[k][c][t] (row length @ld + V_SLACK, tile t = image · tiles + ty · tw + tx).
- * Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1] on the rows, then the
- * columns; d's rows 0..3 are the even, odd, next even and next odd rows of
- * the parity planes, its columns likewise. */
+ * Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]; d's rows 0..3 are the even,
+ * odd, next even and next odd rows of the parity planes (e, o, e1, o1). */
 static void
 input_tiles (const Shape *s,
              const float *x,
@@ -150,36 +178,17 @@ input_tiles (const Shape *s,
         split_plane (s, x + (b * s->cin + c) * s->h * s->w, wk);
         for (gint64 ty = 0; ty < s->th; ty++, dst += s->tw)
           {
-            const float *restrict ee = wk->par[0] + ty * pw, *restrict eo = wk->par[1] + ty * pw;
-            const float *restrict oe = wk->par[2] + ty * pw, *restrict oo = wk->par[3] + ty * pw;
-            const float *restrict ee1 = ee + pw, *restrict eo1 = eo + pw;
-            const float *restrict oe1 = oe + pw, *restrict oo1 = oo + pw;
-            float *restrict v0 = dst, *restrict v1 = v0 + plane_k, *restrict v2 = v1 + plane_k;
-            float *restrict v3 = v2 + plane_k, *restrict v4 = v3 + plane_k, *restrict v5 = v4 + plane_k;
-            float *restrict v6 = v5 + plane_k, *restrict v7 = v6 + plane_k, *restrict v8 = v7 + plane_k;
-            float *restrict v9 = v8 + plane_k, *restrict v10 = v9 + plane_k, *restrict v11 = v10 + plane_k;
-            float *restrict v12 = v11 + plane_k, *restrict v13 = v12 + plane_k;
-            float *restrict v14 = v13 + plane_k, *restrict v15 = v14 + plane_k;
+            const float *ee = wk->par[0] + ty * pw, *eo = wk->par[1] + ty * pw;
+            const float *oe = wk->par[2] + ty * pw, *oo = wk->par[3] + ty * pw;
+            float *d[16];
 
-#pragma GCC ivdep
-            for (gint64 tx = 0; tx < tw4; tx++)
-              {
-                /* rows 0..3 of the tile are ee/eo, oe/oo, ee1/eo1, oe1/oo1;
-                 * columns 0..3 are [tx] of the even, odd, then [tx + 1] */
-                float q00 = ee[tx] - ee1[tx], q01 = eo[tx] - eo1[tx];
-                float q02 = ee[tx + 1] - ee1[tx + 1], q03 = eo[tx + 1] - eo1[tx + 1];
-                float q10 = oe[tx] + ee1[tx], q11 = oo[tx] + eo1[tx];
-                float q12 = oe[tx + 1] + ee1[tx + 1], q13 = oo[tx + 1] + eo1[tx + 1];
-                float q20 = ee1[tx] - oe[tx], q21 = eo1[tx] - oo[tx];
-                float q22 = ee1[tx + 1] - oe[tx + 1], q23 = eo1[tx + 1] - oo[tx + 1];
-                float q30 = oe[tx] - oe1[tx], q31 = oo[tx] - oo1[tx];
-                float q32 = oe[tx + 1] - oe1[tx + 1], q33 = oo[tx + 1] - oo1[tx + 1];
-
-                v0[tx] = q00 - q02, v1[tx] = q01 + q02, v2[tx] = q02 - q01, v3[tx] = q01 - q03;
-                v4[tx] = q10 - q12, v5[tx] = q11 + q12, v6[tx] = q12 - q11, v7[tx] = q11 - q13;
-                v8[tx] = q20 - q22, v9[tx] = q21 + q22, v10[tx] = q22 - q21, v11[tx] = q21 - q23;
-                v12[tx] = q30 - q32, v13[tx] = q31 + q32, v14[tx] = q32 - q31, v15[tx] = q31 - q33;
-              }
+            for (gint64 k = 0; k < 16; k++)
+              d[k] = dst + k * plane_k;
+            /* Bᵀ's rows: d0 - d2, d1 + d2, d2 - d1, d1 - d3 */
+            tile_row (ee, eo, ee + pw, eo + pw, -1.0f, tw4, d[0], d[1], d[2], d[3]);
+            tile_row (oe, oo, ee + pw, eo + pw, 1.0f, tw4, d[4], d[5], d[6], d[7]);
+            tile_row (ee + pw, eo + pw, oe, oo, -1.0f, tw4, d[8], d[9], d[10], d[11]);
+            tile_row (oe, oo, oe + pw, oo + pw, -1.0f, tw4, d[12], d[13], d[14], d[15]);
           }
       }
 }
@@ -456,7 +465,6 @@ weight_grad (const GnnConvGeom *g,
   Work wk;
 
   work_init (&wk, &s);
-
   for (gint64 b0 = 0; b0 < s.n; b0 += chunk)
     {
       gint64 nb = MIN (chunk, s.n - b0), ld = nb * s.tiles;
