@@ -48,12 +48,12 @@ void     gnn_conv2d_backward_f64 (const GnnConvGeom *g,
 
 /* How a float32 conv2d is computed: im2col + GEMM, or Winograd F(2×2, 3×3)
  * for 3×3, stride-1, undilated, ungrouped convolutions with at least
- * WINOGRAD_MIN_CHANNELS input and output channels and at most twice as many
- * output channels as input channels: with few input channels the GEMMs are
- * too short for the transforms to pay off (measured: bench/README.md, CNN
- * section). GNN_CONV_ALGO=im2col|winograd|auto in the environment, read
+ * WINOGRAD_MIN_CIN input channels and at most twice as many output channels
+ * as input channels: with few input channels per output channel the GEMMs
+ * are too short for the transforms to pay off (measured: bench/README.md,
+ * CNN section). GNN_CONV_ALGO=im2col|winograd|auto in the environment, read
  * once, forces one wherever it applies. float64 always takes im2col. */
-#define WINOGRAD_MIN_CHANNELS 8
+#define WINOGRAD_MIN_CIN 4
 
 typedef enum
 {

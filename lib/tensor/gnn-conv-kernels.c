@@ -8,6 +8,10 @@
  * keep the column buffer near 8 MiB, below glibc's adaptive mmap threshold,
  * so the buffers are reused rather than page-faulted in at every call.
  *
+ * gnn_conv2d_forward_f32() and _backward_f32() hand 3×3 stride-1
+ * convolutions with enough channels to Winograd (gnn-conv-winograd.c), by the
+ * rule of gnn_conv2d_algo_f32(); everything else, and float64, runs here.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <math.h>
@@ -302,8 +306,8 @@ gnn_conv2d_algo_f32 (const GnnConvGeom *g)
     return GNN_CONV_ALGO_IM2COL;
   if (forced == GNN_CONV_ALGO_WINOGRAD)
     return GNN_CONV_ALGO_WINOGRAD;
-  return g->cin >= WINOGRAD_MIN_CHANNELS && g->cout >= WINOGRAD_MIN_CHANNELS &&
-         g->cout <= 2 * g->cin ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
+  return g->cin >= WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin
+         ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
 }
 
 void

@@ -241,15 +241,18 @@ test_public_forced (gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
-/* The default rule: Winograd for the CNN's conv2, im2col for its conv1 (one
- * input channel), for 8 → 32 channels and for anything that is not a 3×3
- * stride-1 convolution with padding up to 2. */
+/* The default rule: Winograd for the CNN's conv2 and for 4 → 8 channels,
+ * im2col for its conv1 (one input channel), for 8 → 32 and 3 → 3 channels
+ * and for anything that is not a 3×3 stride-1 convolution with padding up
+ * to 2. */
 static void
 test_default_rule (void)
 {
   GnnConvGeom conv1 = geom_of (&(Case) { 64, 1, 32, 28, 28, 1 });
   GnnConvGeom conv2 = geom_of (&(Case) { 64, 32, 64, 14, 14, 1 });
   GnnConvGeom wide = geom_of (&(Case) { 64, 8, 32, 14, 14, 1 });
+  GnnConvGeom narrow = geom_of (&(Case) { 64, 4, 8, 28, 28, 1 });
+  GnnConvGeom few = geom_of (&(Case) { 64, 3, 3, 28, 28, 1 });
   GnnConvGeom strided = conv2, padded = conv2;
 
   if (g_getenv ("GNN_CONV_ALGO") != NULL)
@@ -262,6 +265,8 @@ test_default_rule (void)
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv1), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&wide), ==, GNN_CONV_ALGO_IM2COL);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&narrow), ==, GNN_CONV_ALGO_WINOGRAD);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&few), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&strided));
   g_assert_cmpint (gnn_conv2d_algo_f32 (&strided), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&padded));
