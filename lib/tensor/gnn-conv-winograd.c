@@ -71,8 +71,8 @@ block_images (const Shape *s,
  * per-tile arrays for the output-side transforms. */
 typedef struct
 {
-  gint64 pw;            /* row length of a parity plane: TW4 (tw) + 1 */
-  float *par[4];        /* [row parity · 2 + column parity][th + 1][pw] */
+  gint64 stride;        /* row length of a parity plane: TW4 (tw) + 1 */
+  float *par[4];        /* [row parity · 2 + column parity][th + 1][stride] */
   float *q[4];          /* [tiles] each */
 } Work;
 
@@ -83,7 +83,7 @@ work_init (Work        *wk,
   gint64 plane = (s->th + 1) * (TW4 (s->tw) + 1);
   float *buf = g_new0 (float, (gsize) (4 * plane + 4 * s->tiles));
 
-  wk->pw = TW4 (s->tw) + 1;
+  wk->stride = TW4 (s->tw) + 1;
   for (gint64 i = 0; i < 4; i++)
     {
       wk->par[i] = buf + i * plane;
@@ -110,8 +110,8 @@ split_plane (const Shape *s,
     {
       gint64 r = y + s->ph, col = s->pw;
       const float *row = plane + y * s->w;
-      float *ev = wk->par[2 * (r & 1)] + (r >> 1) * wk->pw;
-      float *od = wk->par[2 * (r & 1) + 1] + (r >> 1) * wk->pw;
+      float *ev = wk->par[2 * (r & 1)] + (r >> 1) * wk->stride;
+      float *od = wk->par[2 * (r & 1) + 1] + (r >> 1) * wk->stride;
 
       /* padded column col goes to ev or od [col / 2]; scalar pairs: a row is
        * too short for vectors to pay for their set-up */
@@ -168,7 +168,7 @@ input_tiles (const Shape *s,
              float       *v,
              Work        *wk)
 {
-  gint64 ldv = ld + V_SLACK, plane_k = s->cin * ldv, pw = wk->pw, tw4 = TW4 (s->tw);
+  gint64 ldv = ld + V_SLACK, plane_k = s->cin * ldv, ps = wk->stride, tw4 = TW4 (s->tw);
 
   for (gint64 b = 0; b < nb; b++)
     for (gint64 c = 0; c < s->cin; c++)
@@ -178,17 +178,17 @@ input_tiles (const Shape *s,
         split_plane (s, x + (b * s->cin + c) * s->h * s->w, wk);
         for (gint64 ty = 0; ty < s->th; ty++, dst += s->tw)
           {
-            const float *ee = wk->par[0] + ty * pw, *eo = wk->par[1] + ty * pw;
-            const float *oe = wk->par[2] + ty * pw, *oo = wk->par[3] + ty * pw;
+            const float *ee = wk->par[0] + ty * ps, *eo = wk->par[1] + ty * ps;
+            const float *oe = wk->par[2] + ty * ps, *oo = wk->par[3] + ty * ps;
             float *d[16];
 
             for (gint64 k = 0; k < 16; k++)
               d[k] = dst + k * plane_k;
             /* Bᵀ's rows: d0 - d2, d1 + d2, d2 - d1, d1 - d3 */
-            tile_row (ee, eo, ee + pw, eo + pw, -1.0f, tw4, d[0], d[1], d[2], d[3]);
-            tile_row (oe, oo, ee + pw, eo + pw, 1.0f, tw4, d[4], d[5], d[6], d[7]);
-            tile_row (ee + pw, eo + pw, oe, oo, -1.0f, tw4, d[8], d[9], d[10], d[11]);
-            tile_row (oe, oo, oe + pw, oo + pw, -1.0f, tw4, d[12], d[13], d[14], d[15]);
+            tile_row (ee, eo, ee + ps, eo + ps, -1.0f, tw4, d[0], d[1], d[2], d[3]);
+            tile_row (oe, oo, ee + ps, eo + ps, 1.0f, tw4, d[4], d[5], d[6], d[7]);
+            tile_row (ee + ps, eo + ps, oe, oo, -1.0f, tw4, d[8], d[9], d[10], d[11]);
+            tile_row (oe, oo, oe + ps, oo + ps, -1.0f, tw4, d[12], d[13], d[14], d[15]);
           }
       }
 }
