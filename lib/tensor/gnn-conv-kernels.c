@@ -173,7 +173,8 @@ gnn_conv2d_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
   T *cols = gw != NULL ? g_new (T, (gsize) MAX (k * l * chunk, 1)) : NULL;               \
   T *gcols = gx != NULL ? g_new (T, (gsize) MAX (k * l * chunk, 1)) : NULL;              \
-  T *got = gx != NULL || gw != NULL ? g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1)) : NULL; \
+  T *got = gx != NULL || gw != NULL                                                      \
+           ? g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1)) : NULL;                   \
                                                                                          \
   if (gb != NULL)                                                                        \
     for (gint64 b = 0; b < g->n; b++)                                                    \
@@ -347,6 +348,8 @@ gnn_conv2d_backward_f32 (const GnnConvGeom *g,
       gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
       return;
     }
+  /* the bias gradient is a plain sum: im2col's loop, which needs no buffers
+   * without gx and gw */
   gnn_conv2d_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
   gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw);
 }
