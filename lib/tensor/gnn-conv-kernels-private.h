@@ -46,6 +46,68 @@ void     gnn_conv2d_backward_f64 (const GnnConvGeom *g,
                                   double            *gw,
                                   double            *gb);
 
+/* How a float32 conv2d is computed: im2col + GEMM, or Winograd F(2×2, 3×3)
+ * for 3×3, stride-1, undilated, ungrouped convolutions with at least
+ * WINOGRAD_MIN_CIN input channels and at most twice as many output channels
+ * as input channels: with few input channels per output channel the GEMMs
+ * are too short for the transforms to pay off (measured: bench/README.md,
+ * CNN section). GNN_CONV_ALGO=im2col|winograd|auto in the environment, read
+ * once, forces one wherever it applies. float64 always takes im2col. */
+#define WINOGRAD_MIN_CIN 4
+
+typedef enum
+{
+  GNN_CONV_ALGO_AUTO,
+  GNN_CONV_ALGO_IM2COL,
+  GNN_CONV_ALGO_WINOGRAD,
+} GnnConvAlgo;
+
+GnnConvAlgo gnn_conv2d_algo_f32 (const GnnConvGeom *g);
+
+/* The two algorithms behind gnn_conv2d_forward_f32() and _backward_f32(),
+ * with the same contracts (tests compare them). */
+void     gnn_conv2d_im2col_forward_f32  (const GnnConvGeom *g,
+                                         const float       *x,
+                                         const float       *wt,
+                                         const float       *bias,
+                                         float             *out);
+void     gnn_conv2d_im2col_forward_f64  (const GnnConvGeom *g,
+                                         const double      *x,
+                                         const double      *wt,
+                                         const double      *bias,
+                                         double            *out);
+void     gnn_conv2d_im2col_backward_f32 (const GnnConvGeom *g,
+                                         const float       *x,
+                                         const float       *wt,
+                                         const float       *go,
+                                         float             *gx,
+                                         float             *gw,
+                                         float             *gb);
+void     gnn_conv2d_im2col_backward_f64 (const GnnConvGeom *g,
+                                         const double      *x,
+                                         const double      *wt,
+                                         const double      *go,
+                                         double            *gx,
+                                         double            *gw,
+                                         double            *gb);
+
+/* Whether @g is a convolution the Winograd kernels compute (3×3, stride 1,
+ * dilation 1, one group, padding at most 2, nothing empty). */
+gboolean gnn_conv2d_winograd_fits           (const GnnConvGeom *g);
+void     gnn_conv2d_winograd_forward_f32    (const GnnConvGeom *g,
+                                             const float       *x,
+                                             const float       *wt,
+                                             const float       *bias,
+                                             float             *out);
+/* Adds the input gradient to @gx and the weight gradient to @gw (either may
+ * be NULL); the bias gradient is im2col's (a plain sum). */
+void     gnn_conv2d_winograd_backward_f32   (const GnnConvGeom *g,
+                                             const float       *x,
+                                             const float       *wt,
+                                             const float       *go,
+                                             float             *gx,
+                                             float             *gw);
+
 /* Max pooling of @planes planes [h, w] → [oh, ow] when every window lies
  * inside the input (no padding, dilation 1, floor windows); max_pool2d's
  * semantics (the last NaN of a window wins). */

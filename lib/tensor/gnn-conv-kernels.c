@@ -8,6 +8,10 @@
  * keep the column buffer near 8 MiB, below glibc's adaptive mmap threshold,
  * so the buffers are reused rather than page-faulted in at every call.
  *
+ * gnn_conv2d_forward_f32() and _backward_f32() hand 3×3 stride-1
+ * convolutions with enough channels to Winograd (gnn-conv-winograd.c), by the
+ * rule of gnn_conv2d_algo_f32(); everything else, and float64, runs here.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <math.h>
@@ -118,8 +122,8 @@ col2im_##suffix (const GnnConvGeom *g, const T *cols, gint64 ld, T *img)        
 }                                                                                        \
                                                                                          \
 void                                                                                     \
-gnn_conv2d_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,              \
-                             const T *bias, T *out)                                      \
+gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,       \
+                                    const T *bias, T *out)                               \
 {                                                                                        \
   gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
@@ -162,14 +166,15 @@ gnn_conv2d_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,     
 }                                                                                        \
                                                                                          \
 void                                                                                     \
-gnn_conv2d_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,             \
-                              const T *go, T *gx, T *gw, T *gb)                          \
+gnn_conv2d_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,      \
+                                     const T *go, T *gx, T *gw, T *gb)                   \
 {                                                                                        \
   gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
   T *cols = gw != NULL ? g_new (T, (gsize) MAX (k * l * chunk, 1)) : NULL;               \
   T *gcols = gx != NULL ? g_new (T, (gsize) MAX (k * l * chunk, 1)) : NULL;              \
-  T *got = g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1));                            \
+  T *got = gx != NULL || gw != NULL                                                      \
+           ? g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1)) : NULL;                   \
                                                                                          \
   if (gb != NULL)                                                                        \
     for (gint64 b = 0; b < g->n; b++)                                                    \
@@ -269,3 +274,94 @@ gnn_max_pool2d_dense_##suffix (gint64 planes, gint64 h, gint64 w, gint64 kh, gin
 
 DEFINE_CONV_KERNELS (float, f32, cblas_sgemm, 1.0f, 0.0f)
 DEFINE_CONV_KERNELS (double, f64, cblas_dgemm, 1.0, 0.0)
+
+/* GNN_CONV_ALGO=im2col|winograd forces an algorithm wherever it applies (tests
+ * and benchmarks compare them); read once per process. */
+static GnnConvAlgo
+forced_algo (void)
+{
+  static gint forced = -1;
+  gint algo = g_atomic_int_get (&forced);
+  const char *want;
+
+  if (G_LIKELY (algo >= 0))
+    return (GnnConvAlgo) algo;
+  want = g_getenv ("GNN_CONV_ALGO");
+  algo = GNN_CONV_ALGO_AUTO;
+  if (g_strcmp0 (want, "im2col") == 0)
+    algo = GNN_CONV_ALGO_IM2COL;
+  else if (g_strcmp0 (want, "winograd") == 0)
+    algo = GNN_CONV_ALGO_WINOGRAD;
+  else if (want != NULL && g_strcmp0 (want, "auto") != 0)
+    g_warning ("GNN_CONV_ALGO=%s is not one of auto, im2col, winograd: ignored", want);
+  g_atomic_int_set (&forced, algo);
+  return (GnnConvAlgo) algo;
+}
+
+GnnConvAlgo
+gnn_conv2d_algo_f32 (const GnnConvGeom *g)
+{
+  GnnConvAlgo forced = forced_algo ();
+
+  if (!gnn_conv2d_winograd_fits (g) || forced == GNN_CONV_ALGO_IM2COL)
+    return GNN_CONV_ALGO_IM2COL;
+  if (forced == GNN_CONV_ALGO_WINOGRAD)
+    return GNN_CONV_ALGO_WINOGRAD;
+  return g->cin >= WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin
+         ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
+}
+
+void
+gnn_conv2d_forward_f32 (const GnnConvGeom *g,
+                        const float       *x,
+                        const float       *wt,
+                        const float       *bias,
+                        float             *out)
+{
+  if (gnn_conv2d_algo_f32 (g) == GNN_CONV_ALGO_WINOGRAD)
+    gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
+  else
+    gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
+}
+
+void
+gnn_conv2d_forward_f64 (const GnnConvGeom *g,
+                        const double      *x,
+                        const double      *wt,
+                        const double      *bias,
+                        double            *out)
+{
+  gnn_conv2d_im2col_forward_f64 (g, x, wt, bias, out);
+}
+
+void
+gnn_conv2d_backward_f32 (const GnnConvGeom *g,
+                         const float       *x,
+                         const float       *wt,
+                         const float       *go,
+                         float             *gx,
+                         float             *gw,
+                         float             *gb)
+{
+  if (gnn_conv2d_algo_f32 (g) != GNN_CONV_ALGO_WINOGRAD)
+    {
+      gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
+      return;
+    }
+  /* the bias gradient is a plain sum: im2col's loop, which needs no buffers
+   * without gx and gw */
+  gnn_conv2d_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
+  gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw);
+}
+
+void
+gnn_conv2d_backward_f64 (const GnnConvGeom *g,
+                         const double      *x,
+                         const double      *wt,
+                         const double      *go,
+                         double            *gx,
+                         double            *gw,
+                         double            *gb)
+{
+  gnn_conv2d_im2col_backward_f64 (g, x, wt, go, gx, gw, gb);
+}

@@ -1,0 +1,286 @@
+/* Winograd F(2×2, 3×3) conv2d (lib/tensor/gnn-conv-winograd.c) against the
+ * im2col + GEMM kernels, both compiled into this test: forward, input
+ * gradient and weight gradient on random shapes (odd sizes, padding 0, 1 and
+ * 2, batch 1 and 3, channel counts that are not multiples of 8), within a
+ * float32 tolerance relative to the largest magnitude of the result. Then
+ * the public API (conv2d and its autograd backward) under GNN_CONV_ALGO=
+ * winograd and =im2col, each in a subprocess (the variable is read once),
+ * against the same kernels, and float64 through the public API. */
+#include <math.h>
+#include <string.h>
+#include <gnn/gnn.h>
+
+#include "gnn-test-util.h"
+#include "tensor/gnn-conv-kernels-private.h"
+
+/* Winograd rounds differently from a direct sum: ~1e-6 of the result's scale
+ * for F(2×2, 3×3); an indexing mistake is off by O(1). */
+#define REL_TOL 2e-5
+
+typedef struct
+{
+  gint64 n, cin, cout, h, w, pad;
+} Case;
+
+static GnnConvGeom
+geom_of (const Case *c)
+{
+  GnnConvGeom g = { 0 };
+
+  g.n = c->n, g.cin = c->cin, g.h = c->h, g.w = c->w, g.cout = c->cout, g.cin_g = c->cin;
+  g.kh = g.kw = 3, g.groups = 1, g.cout_g = c->cout;
+  g.sh = g.sw = g.dh = g.dw = 1, g.ph = g.pw = c->pad;
+  g.oh = c->h + 2 * c->pad - 2, g.ow = c->w + 2 * c->pad - 2;
+  return g;
+}
+
+static float *
+random_floats (GRand *rng, gint64 n)
+{
+  float *v = g_new (float, (gsize) MAX (n, 1));
+
+  for (gint64 i = 0; i < n; i++)
+    v[i] = (float) g_rand_double_range (rng, -1.0, 1.0);
+  return v;
+}
+
+/* |got - want| ≤ REL_TOL · max |want| for every element. */
+static void
+assert_close (const float *got, const float *want, gint64 n, const char *what, const Case *c)
+{
+  double scale = 0, worst = 0;
+
+  for (gint64 i = 0; i < n; i++)
+    scale = MAX (scale, fabs (want[i]));
+  for (gint64 i = 0; i < n; i++)
+    worst = MAX (worst, fabs ((double) got[i] - want[i]));
+  if (!(worst <= REL_TOL * MAX (scale, 1e-30)))
+    g_error ("%s, n %" G_GINT64_FORMAT " cin %" G_GINT64_FORMAT " cout %" G_GINT64_FORMAT
+             " %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " pad %" G_GINT64_FORMAT
+             ": max error %g at scale %g", what, c->n, c->cin, c->cout, c->h, c->w, c->pad,
+             worst, scale);
+}
+
+static void
+check_case (GRand *rng, const Case *c)
+{
+  GnnConvGeom g = geom_of (c);
+  gint64 nx = c->n * c->cin * c->h * c->w, nw = c->cout * c->cin * 9;
+  gint64 ny = c->n * c->cout * g.oh * g.ow;
+  g_autofree float *x = random_floats (rng, nx);
+  g_autofree float *wt = random_floats (rng, nw);
+  g_autofree float *bias = random_floats (rng, c->cout);
+  g_autofree float *go = random_floats (rng, ny);
+  g_autofree float *y_ref = g_new (float, ny), *y = g_new (float, ny);
+  /* the gradients start from the same nonzero values: both add to them */
+  g_autofree float *gx_ref = random_floats (rng, nx), *gw_ref = random_floats (rng, nw);
+  g_autofree float *gx = g_memdup2 (gx_ref, sizeof (float) * nx);
+  g_autofree float *gw = g_memdup2 (gw_ref, sizeof (float) * nw);
+
+  g_assert_true (gnn_conv2d_winograd_fits (&g));
+  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
+  gnn_conv2d_winograd_forward_f32 (&g, x, wt, bias, y);
+  assert_close (y, y_ref, ny, "forward", c);
+  gnn_conv2d_winograd_forward_f32 (&g, x, wt, NULL, y);
+  for (gint64 i = 0; i < ny; i++)
+    y[i] += bias[(i / (g.oh * g.ow)) % c->cout];
+  assert_close (y, y_ref, ny, "forward without bias", c);
+
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, NULL);
+  gnn_conv2d_winograd_backward_f32 (&g, x, wt, go, gx, gw);
+  assert_close (gx, gx_ref, nx, "input gradient", c);
+  assert_close (gw, gw_ref, nw, "weight gradient", c);
+  /* each gradient alone */
+  memset (gx, 0, sizeof (float) * nx);
+  memset (gx_ref, 0, sizeof (float) * nx);
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, NULL, NULL);
+  gnn_conv2d_winograd_backward_f32 (&g, NULL, wt, go, gx, NULL);
+  assert_close (gx, gx_ref, nx, "input gradient alone", c);
+  memset (gw, 0, sizeof (float) * nw);
+  memset (gw_ref, 0, sizeof (float) * nw);
+  gnn_conv2d_im2col_backward_f32 (&g, x, NULL, go, NULL, gw_ref, NULL);
+  gnn_conv2d_winograd_backward_f32 (&g, x, NULL, go, NULL, gw);
+  assert_close (gw, gw_ref, nw, "weight gradient alone", c);
+}
+
+static void
+test_kernels_fixed (void)
+{
+  static const Case cases[] = {
+    { 1, 1, 1, 3, 3, 0 },    /* one output */
+    { 1, 1, 1, 1, 1, 1 },    /* one pixel, all padding */
+    { 1, 3, 5, 4, 4, 1 },
+    { 3, 5, 7, 7, 5, 1 },    /* odd output sizes: cut tiles */
+    { 3, 7, 3, 6, 9, 0 },
+    { 1, 2, 3, 5, 2, 2 },    /* padding 2: the input gradient pads by 0 */
+    { 3, 9, 11, 14, 14, 1 },
+    { 2, 32, 64, 14, 14, 1 },/* conv2 of the CNN */
+    { 2, 1, 32, 28, 28, 1 }, /* conv1 of the CNN */
+  };
+  g_autoptr(GRand) rng = g_rand_new_with_seed (13);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_case (rng, &cases[i]);
+}
+
+static void
+test_kernels_random (void)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed (2026);
+
+  for (guint i = 0; i < 40; i++)
+    {
+      Case c;
+
+      c.n = g_rand_boolean (rng) ? 1 : 3;
+      c.cin = g_rand_int_range (rng, 1, 20);
+      c.cout = g_rand_int_range (rng, 1, 20);
+      c.pad = g_rand_int_range (rng, 0, 2);
+      c.h = g_rand_int_range (rng, 3 - 2 * c.pad, 18);
+      c.w = g_rand_int_range (rng, 3 - 2 * c.pad, 18);
+      check_case (rng, &c);
+    }
+}
+
+/* A large block count: more images than fit one block of transformed tiles. */
+static void
+test_kernels_many_blocks (void)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed (5);
+  Case c = { 37, 24, 40, 15, 13, 1 };
+
+  check_case (rng, &c);
+}
+
+/* conv2d + backward through the public API in @dtype; the results and
+ * gradients as floats in @y, @gx, @gw, @gb. */
+static void
+public_conv (GnnDType dtype, const Case *c, const float *xv, const float *wv, const float *bv,
+             const float *gov, float *y, float *gx, float *gw, float *gb)
+{
+  GnnConvGeom g = geom_of (c);
+  gint64 nx = c->n * c->cin * c->h * c->w, nw = c->cout * c->cin * 9;
+  gint64 ny = c->n * c->cout * g.oh * g.ow;
+  g_autoptr(GnnTensor) x32 = gnn_tensor_new_from_floats (xv, nx, (gint64[]) { c->n, c->cin, c->h, c->w }, 4, NULL);
+  g_autoptr(GnnTensor) w32 = gnn_tensor_new_from_floats (wv, nw, (gint64[]) { c->cout, c->cin, 3, 3 }, 4, NULL);
+  g_autoptr(GnnTensor) b32 = gnn_tensor_new_from_floats (bv, c->cout, (gint64[]) { c->cout }, 1, NULL);
+  g_autoptr(GnnTensor) go32 = gnn_tensor_new_from_floats (gov, ny, (gint64[]) { c->n, c->cout, g.oh, g.ow }, 4, NULL);
+  g_autoptr(GnnTensor) x = gnn_tensor_to_dtype (x32, dtype, NULL);
+  g_autoptr(GnnTensor) w = gnn_tensor_to_dtype (w32, dtype, NULL);
+  g_autoptr(GnnTensor) b = gnn_tensor_to_dtype (b32, dtype, NULL);
+  g_autoptr(GnnTensor) go = gnn_tensor_to_dtype (go32, dtype, NULL);
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensor *grads[3];
+  float *dst[3] = { gx, gw, gb };
+  gint64 lens[3] = { nx, nw, c->cout };
+  g_autofree float *yv = NULL;
+  gsize len = 0;
+
+  gnn_tensor_set_requires_grad (x, TRUE);
+  gnn_tensor_set_requires_grad (w, TRUE);
+  gnn_tensor_set_requires_grad (b, TRUE);
+  out = gnn_tensor_conv2d (x, w, b, 1, 1, c->pad, c->pad, 1, 1, 1, NULL);
+  g_assert_nonnull (out);
+  g_assert_true (gnn_tensor_backward (out, go, FALSE, NULL));
+  yv = gnn_tensor_to_floats (out, &len);
+  g_assert_cmpuint (len, ==, (gsize) ny);
+  memcpy (y, yv, sizeof (float) * ny);
+  grads[0] = gnn_tensor_get_grad (x), grads[1] = gnn_tensor_get_grad (w), grads[2] = gnn_tensor_get_grad (b);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree float *v = NULL;
+
+      g_assert_nonnull (grads[i]);
+      v = gnn_tensor_to_floats (grads[i], &len);
+      g_assert_cmpuint (len, ==, (gsize) lens[i]);
+      memcpy (dst[i], v, sizeof (float) * lens[i]);
+    }
+}
+
+/* The public API in @dtype against the im2col kernels (float32). */
+static void
+check_public (GnnDType dtype)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed (77);
+  Case c = { 3, 10, 12, 9, 8, 1 };
+  GnnConvGeom g = geom_of (&c);
+  gint64 nx = c.n * c.cin * c.h * c.w, nw = c.cout * c.cin * 9, ny = c.n * c.cout * g.oh * g.ow;
+  g_autofree float *x = random_floats (rng, nx), *wt = random_floats (rng, nw);
+  g_autofree float *bias = random_floats (rng, c.cout), *go = random_floats (rng, ny);
+  g_autofree float *y = g_new (float, ny), *y_ref = g_new (float, ny);
+  g_autofree float *gx = g_new (float, nx), *gx_ref = g_new0 (float, nx);
+  g_autofree float *gw = g_new (float, nw), *gw_ref = g_new0 (float, nw);
+  g_autofree float *gb = g_new (float, c.cout), *gb_ref = g_new0 (float, c.cout);
+
+  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
+  public_conv (dtype, &c, x, wt, bias, go, y, gx, gw, gb);
+  assert_close (y, y_ref, ny, "public forward", &c);
+  assert_close (gx, gx_ref, nx, "public input gradient", &c);
+  assert_close (gw, gw_ref, nw, "public weight gradient", &c);
+  assert_close (gb, gb_ref, c.cout, "public bias gradient", &c);
+}
+
+static void
+test_public_forced (gconstpointer data)
+{
+  const char *algo = data;
+
+  if (g_test_subprocess ())
+    {
+      GnnConvGeom g = geom_of (&(Case) { 3, 10, 12, 9, 8, 1 });
+
+      g_setenv ("GNN_CONV_ALGO", algo, TRUE);
+      g_assert_cmpint (gnn_conv2d_algo_f32 (&g), ==,
+                       strcmp (algo, "im2col") == 0 ? GNN_CONV_ALGO_IM2COL : GNN_CONV_ALGO_WINOGRAD);
+      check_public (GNN_DTYPE_F32);
+      check_public (GNN_DTYPE_F64);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* The default rule: Winograd for the CNN's conv2 and for 4 → 8 channels,
+ * im2col for its conv1 (one input channel), for 8 → 32 and 3 → 3 channels
+ * and for anything that is not a 3×3 stride-1 convolution with padding up
+ * to 2. */
+static void
+test_default_rule (void)
+{
+  GnnConvGeom conv1 = geom_of (&(Case) { 64, 1, 32, 28, 28, 1 });
+  GnnConvGeom conv2 = geom_of (&(Case) { 64, 32, 64, 14, 14, 1 });
+  GnnConvGeom wide = geom_of (&(Case) { 64, 8, 32, 14, 14, 1 });
+  GnnConvGeom narrow = geom_of (&(Case) { 64, 4, 8, 28, 28, 1 });
+  GnnConvGeom few = geom_of (&(Case) { 64, 3, 3, 28, 28, 1 });
+  GnnConvGeom strided = conv2, padded = conv2;
+
+  if (g_getenv ("GNN_CONV_ALGO") != NULL)
+    {
+      g_test_skip ("GNN_CONV_ALGO is set");
+      return;
+    }
+  strided.sh = 2, strided.oh = 7;
+  padded.ph = 3, padded.oh = 18;
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv1), ==, GNN_CONV_ALGO_IM2COL);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&wide), ==, GNN_CONV_ALGO_IM2COL);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&narrow), ==, GNN_CONV_ALGO_WINOGRAD);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&few), ==, GNN_CONV_ALGO_IM2COL);
+  g_assert_false (gnn_conv2d_winograd_fits (&strided));
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&strided), ==, GNN_CONV_ALGO_IM2COL);
+  g_assert_false (gnn_conv2d_winograd_fits (&padded));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/tensor/conv-winograd/kernels/fixed", test_kernels_fixed);
+  g_test_add_func ("/tensor/conv-winograd/kernels/random", test_kernels_random);
+  g_test_add_func ("/tensor/conv-winograd/kernels/many-blocks", test_kernels_many_blocks);
+  g_test_add_func ("/tensor/conv-winograd/default-rule", test_default_rule);
+  g_test_add_data_func ("/tensor/conv-winograd/public/winograd", "winograd", test_public_forced);
+  g_test_add_data_func ("/tensor/conv-winograd/public/im2col", "im2col", test_public_forced);
+  return g_test_run ();
+}
