@@ -3,6 +3,7 @@
 tensor.py): building/locating the C driver and timing a Python callable by
 the same method as the C drivers' measure()."""
 
+import json
 import os
 import statistics
 import subprocess
@@ -57,3 +58,21 @@ def best(fn, repeat):
         fn()
         times.append(time.perf_counter() - t0)
     return min(times)
+
+
+def bench_tensor(build_dir, threads, ops):
+    """Runs build/bench/bench-tensor on @ops (comma-separated) with @threads
+    OpenBLAS threads (sgemm at 1024², 5 repetitions); returns {op: result
+    dict}, empty when the driver is missing."""
+    exe = os.path.join(build_dir, 'bench', 'bench-tensor')
+    if not os.access(exe, os.X_OK):
+        return {}
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads))
+    proc = subprocess.run([exe, '--ops', ops, '--sgemm-sizes', '1024', '--reps', '5'],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    results = {}
+    for line in proc.stdout.splitlines():
+        record = json.loads(line)
+        if record.get('type') == 'result':
+            results[record['op']] = record
+    return results

@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 
+import benchlib
+
 DATA_DIR = '/usr/share/datasets/fashion-mnist'
 PIXEL_MEAN, PIXEL_STD = 0.2860, 0.3530
 LAYERS = [784, 256, 128, 10]
@@ -175,22 +177,6 @@ def run_torch(args, seed):
             'wall': wall, 'threads': last['threads']}
 
 
-def bench_tensor(build_dir, threads, ops):
-    """Runs bench-tensor with @threads OpenBLAS threads; returns {op: result}."""
-    exe = os.path.join(build_dir, 'bench', 'bench-tensor')
-    if not os.access(exe, os.X_OK):
-        return {}
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads))
-    proc = subprocess.run([exe, '--ops', ops, '--sgemm-sizes', '1024', '--reps', '5'],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    results = {}
-    for line in proc.stdout.splitlines():
-        record = json.loads(line)
-        if record.get('type') == 'result':
-            results[record['op']] = record
-    return results
-
-
 def gemm_flops_per_sample():
     """The GEMM arithmetic of one sample's training step: per layer x·Wᵀ and
     dyᵀ·x, and dy·W except for the first layer (the images need no
@@ -249,8 +235,8 @@ def main():
     # sgemm 1024² peak (large square GEMMs: unreachable for a batch of 64),
     # and the time OpenBLAS itself takes for one step's GEMMs at this batch
     # size (bench-tensor --ops mlp) times the steps of the epoch.
-    blas = bench_tensor(args.build_dir, args.blas_threads, 'sgemm,mlp')
-    blas_all = bench_tensor(args.build_dir, os.cpu_count(), 'sgemm') if args.blas_threads != os.cpu_count() else blas
+    blas = benchlib.bench_tensor(args.build_dir, args.blas_threads, 'sgemm,mlp')
+    blas_all = benchlib.bench_tensor(args.build_dir, os.cpu_count(), 'sgemm') if args.blas_threads != os.cpu_count() else blas
     peak = blas['sgemm']['best'] if 'sgemm' in blas else None
     peak_all = blas_all['sgemm']['best'] if 'sgemm' in blas_all else None
     floor = flops / (peak * 1e9) if peak else None
