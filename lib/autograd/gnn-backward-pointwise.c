@@ -167,15 +167,17 @@ gnn_backward_unary (GnnNode    *node,
   GnnTensor *out = gnn_tensor_new_contiguous (node->inputs[0].dtype, node->inputs[0].shape,
                                               node->inputs[0].ndim, FALSE);
 
-  if (gnn_backward_unary_kernel (op, node->inputs[0].dtype, n,
-                                 gnn_tensor_priv_data (gnn_tensor_priv (out)),
-                                 gnn_tensor_priv_data (gnn_tensor_priv (gc)),
-                                 gnn_tensor_priv_data (gnn_tensor_priv (vc))))
-    ;   /* vectorized (gnn-backward-kernels.c) */
-  else if (node->inputs[0].dtype == GNN_DTYPE_F32)
-    UNARY_LOOP (float);
-  else
-    UNARY_LOOP (double);
+  /* the common ops through vectorized loops (gnn-backward-kernels.c) */
+  if (!gnn_backward_unary_kernel (op, node->inputs[0].dtype, n,
+                                  gnn_tensor_priv_data (gnn_tensor_priv (out)),
+                                  gnn_tensor_priv_data (gnn_tensor_priv (gc)),
+                                  gnn_tensor_priv_data (gnn_tensor_priv (vc))))
+    {
+      if (node->inputs[0].dtype == GNN_DTYPE_F32)
+        UNARY_LOOP (float);
+      else
+        UNARY_LOOP (double);
+    }
   grads[0] = out;
   return TRUE;
 }

@@ -184,19 +184,15 @@ copy_grad_in (GnnReducer *r,
       gnn_tensor_mul_scalar_into (slot, slot, r->scale, NULL);
       return;
     }
-  if (!gnn_tensor_mul_scalar_into (slot, grad, r->scale, NULL))
-    {
-      /* A strided gradient: copy through a (possibly copying) reshape. */
-      g_autoptr(GnnTensor) flat_grad =
-        gnn_tensor_reshape (grad, (gint64[]) { gnn_tensor_get_numel (grad) }, 1, NULL);
+  {
+    g_autoptr(GnnTensor) dense = gnn_tensor_contiguous (grad);   /* a strided .grad is rare */
 
-      if (flat_grad == NULL || !gnn_tensor_copy_ (slot, flat_grad, NULL) ||
-          !gnn_tensor_mul_scalar_into (slot, slot, r->scale, NULL))
-        {
-          gnn_tensor_fill_ (slot, 0.0, NULL);
-          return;
-        }
-    }
+    if (!gnn_tensor_mul_scalar_into (slot, dense, r->scale, NULL))
+      {
+        gnn_tensor_fill_ (slot, 0.0, NULL);
+        return;
+      }
+  }
   if (r->as_view)
     {
       guint ndim;

@@ -409,7 +409,9 @@ start (GnnProcessGroup *self,
 }
 
 /* AVG = SUM / world size, on the communication thread after the call,
- * with the tensor library's vectorized division (bit-identical to x / n). */
+ * with the tensor library's vectorized division (bit-identical to x / n).
+ * Not an autograd operation, like the collective itself: a parameter that
+ * requires grad is averaged in place as torch's all_reduce does. */
 typedef struct { GnnTensor *tensor; GnnTensor *world; } Divide;
 
 static void
@@ -427,6 +429,7 @@ finish_divide (GnnWork  *work,
                GError  **error)
 {
   Divide *d = data;
+  g_autoptr(GnnNoGradGuard) no_grad = gnn_no_grad_guard_new ();
 
   return gnn_tensor_div_ (d->tensor, d->world, error);
 }

@@ -520,6 +520,7 @@ gnn_tensor_max_pool2d (GnnTensor *input,
   const guint8 *x;
   guint8 *o;
   gint64 *idx = NULL;
+  gboolean inside;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   GNN_CHECK_STORAGE ("max_pool2d", input, error, NULL);
@@ -546,11 +547,12 @@ gnn_tensor_max_pool2d (GnnTensor *input,
   xc = gnn_tensor_contiguous (input);
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  /* Windows all inside the input and no indices wanted (no backward): the
-   * loop without bounds checks. Backward needs the winners' indices, which
-   * the general loop records. */
-  if (idx == NULL && g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
-      (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width)
+  /* Windows all inside the input: no indices wanted (no backward), the
+   * loop without bounds checks; with indices, the branch-free 2×2/2 loop.
+   * Anything else takes the general loop, which records indices too. */
+  inside = g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
+           (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width;
+  if (inside && idx == NULL)
     {
       if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
         gnn_max_pool2d_dense_f32 (g.planes, g.height, g.width, g.kh, g.kw, g.sh, g.sw, g.out_h, g.out_w,
@@ -559,8 +561,7 @@ gnn_tensor_max_pool2d (GnnTensor *input,
         gnn_max_pool2d_dense_f64 (g.planes, g.height, g.width, g.kh, g.kw, g.sh, g.sw, g.out_h, g.out_w,
                                   (const double *) x, (double *) o);
     }
-  else if (idx != NULL && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 &&
-           g.pw == 0 && g.dh == 1 && g.dw == 1 && 2 * g.out_h <= g.height && 2 * g.out_w <= g.width)
+  else if (inside && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2)
     {
       if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
         max_pool_2x2_f32 (&g, (const float *) x, (float *) o, idx);

@@ -35,6 +35,12 @@ def collectives(rank, world):
     t = tensor([rank + 1.0, -rank])
     dist.all_reduce(t, op=dist.ReduceOp.SUM)
     check(np.array_equal(t.numpy(), [world * (world + 1) / 2, -sum(range(world))]), 'all_reduce')
+    # AVG of a tensor that requires grad (averaging parameters): no autograd
+    # involved, as in torch
+    p = tensor([rank + 1.0, 3.0])
+    p.set_requires_grad(True)
+    dist.all_reduce(p, op=dist.ReduceOp.AVG)
+    check(np.allclose(p.numpy(), [(world + 1) / 2, 3.0]), 'all_reduce AVG of a leaf that requires grad')
     t = tensor([rank * 2.0])
     dist.all_reduce(t, op=dist.ReduceOp.MAX)
     check(t.numpy()[0] == 2.0 * (world - 1), 'all_reduce MAX')
