@@ -12,6 +12,7 @@
 #include <gnn/gnn-error.h>
 #include <gnn/gnn-dtype.h>
 #include <gnn/gnn-device.h>
+#include <gnn/gnn-threads.h>
 
 /* tensor */
 #include <gnn/gnn-generator.h>

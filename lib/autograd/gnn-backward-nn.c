@@ -16,6 +16,7 @@
 
 #include "autograd/gnn-autograd-private.h"
 #include "tensor/gnn-conv-kernels-private.h"
+#include "tensor/gnn-parallel-private.h"
 
 /* --- conv2d ----------------------------------------------------------------- */
 
@@ -204,12 +205,15 @@ pool_geometry (GnnNode *node,
 /* Each output's gradient goes to the input element that won its window,
  * whose index in the plane (-1: no tap inside the input) forward saved in
  * params.extra[0] with PyTorch's rule (the first maximum in scan order; a
- * NaN wins): no window is scanned again. */
+ * NaN wins): no window is scanned again. Planes [p0, p1) of @gx are zeroed
+ * here, range by range, rather than in a pass of their own. */
 #define DEFINE_MAX_POOL_BACKWARD(T, suffix)                                              \
 static void                                                                              \
-max_pool2d_backward_##suffix (const Pool *p, const gint64 *idx, const T *g, T *gx)       \
+max_pool2d_backward_##suffix (const Pool *p, gint64 p0, gint64 p1, const gint64 *idx,    \
+                              const T *g, T *gx)                                         \
 {                                                                                        \
-  for (gint64 pl = 0; pl < p->planes; pl++)                                              \
+  memset (gx + p0 * p->h * p->w, 0, sizeof (T) * (gsize) ((p1 - p0) * p->h * p->w));    \
+  for (gint64 pl = p0; pl < p1; pl++)                                                    \
     {                                                                                    \
       const gint64 *iplane = idx + pl * p->oh * p->ow;                                   \
       const T *gplane = g + pl * p->oh * p->ow;                                          \
@@ -223,6 +227,39 @@ max_pool2d_backward_##suffix (const Pool *p, const gint64 *idx, const T *g, T *g
 
 DEFINE_MAX_POOL_BACKWARD (float, f32)
 DEFINE_MAX_POOL_BACKWARD (double, f64)
+
+typedef struct
+{
+  const Pool *p;
+  gboolean f32;
+  const gint64 *idx;
+  const void *g;
+  void *gx;
+} MaxPoolBackwardJob;
+
+static void
+max_pool2d_backward_range (gint64   p0,
+                           gint64   p1,
+                           gpointer data)
+{
+  const MaxPoolBackwardJob *job = data;
+
+  if (job->f32)
+    max_pool2d_backward_f32 (job->p, p0, p1, job->idx, job->g, job->gx);
+  else
+    max_pool2d_backward_f64 (job->p, p0, p1, job->idx, job->g, job->gx);
+}
+
+static void
+max_pool2d_backward (const Pool   *p,
+                     gboolean      f32,
+                     const gint64 *idx,
+                     const void   *g,
+                     void         *gx)
+{
+  gnn_parallel_for (p->planes, gnn_parallel_grain (p->h * p->w),
+                    max_pool2d_backward_range, &(MaxPoolBackwardJob) { p, f32, idx, g, gx });
+}
 
 gboolean
 gnn_backward_max_pool2d (GnnNode    *node,
@@ -241,19 +278,17 @@ gnn_backward_max_pool2d (GnnNode    *node,
   if ((dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64) && gnn_tensor_priv (grad)->dtype == dtype)
     {
       g_autoptr(GnnTensor) gc = gnn_tensor_contiguous (grad);
+      /* uninitialized: the ranges zero it */
       GnnTensor *out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape,
-                                                  node->inputs[0].ndim, TRUE);
+                                                  node->inputs[0].ndim, FALSE);
 
-      if (dtype == GNN_DTYPE_F32)
-        max_pool2d_backward_f32 (&p, idx, data_or_null (gc), data_or_null (out));
-      else
-        max_pool2d_backward_f64 (&p, idx, data_or_null (gc), data_or_null (out));
+      max_pool2d_backward (&p, dtype == GNN_DTYPE_F32, idx, data_or_null (gc), data_or_null (out));
       grads[0] = out;
       return TRUE;
     }
   g = gnn_ag_doubles (grad);
-  gx = g_new0 (double, MAX (p.planes * p.h * p.w, 1));
-  max_pool2d_backward_f64 (&p, idx, g, gx);
+  gx = g_new (double, MAX (p.planes * p.h * p.w, 1));
+  max_pool2d_backward (&p, FALSE, idx, g, gx);
   grads[0] = gnn_ag_from_doubles (gx, &node->inputs[0]);
   return TRUE;
 }

@@ -19,6 +19,7 @@
 #include <cblas.h>
 
 #include "tensor/gnn-conv-kernels-private.h"
+#include "tensor/gnn-parallel-private.h"
 
 #define CHUNK_BYTES (8 << 20)
 
@@ -121,6 +122,103 @@ col2im_##suffix (const GnnConvGeom *g, const T *cols, gint64 ld, T *img)        
         }                                                                                \
 }                                                                                        \
                                                                                          \
+/* The loops around the GEMMs, split among the threads (ranges of      */                \
+/* images, or of output channels): one job type for all of them.       */                \
+typedef struct                                                                           \
+{                                                                                        \
+  const GnnConvGeom *g;                                                                  \
+  gint64 b0, grp, nb, ld, l;                                                             \
+  const T *src;   /* x (im2col), res (to_output), go (to_got, bias)  */                  \
+  T *dst;         /* cols (im2col), out, got, gb                     */                  \
+  const T *bias;                                                                         \
+  T *gx;          /* col2im: gcols in src                            */                  \
+} ConvJob_##suffix;                                                                      \
+                                                                                         \
+static void                                                                              \
+im2col_range_##suffix (gint64 t0, gint64 t1, gpointer data)                              \
+{                                                                                        \
+  const ConvJob_##suffix *j = data;                                                      \
+  const GnnConvGeom *g = j->g;                                                           \
+                                                                                         \
+  for (gint64 t = t0; t < t1; t++)                                                       \
+    im2col_##suffix (g, j->src + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * g->h * g->w, \
+                     j->ld, j->dst + t * j->l);                                          \
+}                                                                                        \
+                                                                                         \
+static void                                                                              \
+col2im_range_##suffix (gint64 t0, gint64 t1, gpointer data)                              \
+{                                                                                        \
+  const ConvJob_##suffix *j = data;                                                      \
+  const GnnConvGeom *g = j->g;                                                           \
+                                                                                         \
+  for (gint64 t = t0; t < t1; t++)                                                       \
+    col2im_##suffix (g, j->src + t * j->l, j->ld,                                        \
+                     j->gx + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * g->h * g->w); \
+}                                                                                        \
+                                                                                         \
+/* res [cout_g, nbL] back to out [nb, cout, L], adding the bias.       */                \
+static void                                                                              \
+to_output_range_##suffix (gint64 oc0, gint64 oc1, gpointer data)                         \
+{                                                                                        \
+  const ConvJob_##suffix *j = data;                                                      \
+  const GnnConvGeom *g = j->g;                                                           \
+                                                                                         \
+  for (gint64 oc = oc0; oc < oc1; oc++)                                                  \
+    {                                                                                    \
+      T bv = j->bias != NULL ? j->bias[j->grp * g->cout_g + oc] : ZERO;                  \
+                                                                                         \
+      for (gint64 t = 0; t < j->nb; t++)                                                 \
+        {                                                                                \
+          const T *src = j->src + oc * j->ld + t * j->l;                                 \
+          T *dst = j->dst + ((j->b0 + t) * g->cout + j->grp * g->cout_g + oc) * j->l; \
+                                                                                         \
+          for (gint64 p = 0; p < j->l; p++)                                              \
+            dst[p] = src[p] + bv;                                                        \
+        }                                                                                \
+    }                                                                                    \
+}                                                                                        \
+                                                                                         \
+/* got [cout_g, nbL] = the group's output gradient side by side.      */                 \
+static void                                                                              \
+to_got_range_##suffix (gint64 oc0, gint64 oc1, gpointer data)                            \
+{                                                                                        \
+  const ConvJob_##suffix *j = data;                                                      \
+  const GnnConvGeom *g = j->g;                                                           \
+                                                                                         \
+  for (gint64 oc = oc0; oc < oc1; oc++)                                                  \
+    for (gint64 t = 0; t < j->nb; t++)                                                   \
+      memcpy (j->dst + oc * j->ld + t * j->l,                                            \
+              j->src + ((j->b0 + t) * g->cout + j->grp * g->cout_g + oc) * j->l, \
+              sizeof (T) * (gsize) j->l);                                                \
+}                                                                                        \
+                                                                                         \
+/* gb[oc] += Σ over images and positions: each image's plane summed in 8 */              \
+/* lanes (one vector add per 8 elements, not a chain of scalar adds),   */               \
+/* the lanes then in a fixed order, the images in order.                */               \
+static void                                                                              \
+bias_grad_range_##suffix (gint64 oc0, gint64 oc1, gpointer data)                         \
+{                                                                                        \
+  const ConvJob_##suffix *j = data;                                                      \
+  const GnnConvGeom *g = j->g;                                                           \
+  gint64 l = j->l, l8 = l & ~(gint64) 7;                                                 \
+                                                                                         \
+  for (gint64 oc = oc0; oc < oc1; oc++)                                                  \
+    for (gint64 b = 0; b < g->n; b++)                                                    \
+      {                                                                                  \
+        const T *src = j->src + (b * g->cout + oc) * l;                                  \
+        T lane[8] = { 0 }, acc;                                                          \
+                                                                                         \
+        for (gint64 p = 0; p < l8; p += 8)                                               \
+          for (gint64 i = 0; i < 8; i++)                                                 \
+            lane[i] += src[p + i];                                                       \
+        acc = ((lane[0] + lane[4]) + (lane[1] + lane[5])) +                              \
+              ((lane[2] + lane[6]) + (lane[3] + lane[7]));                               \
+        for (gint64 p = l8; p < l; p++)                                                  \
+          acc += src[p];                                                                 \
+        j->dst[oc] += acc;                                                               \
+      }                                                                                  \
+}                                                                                        \
+                                                                                         \
 void                                                                                     \
 gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,       \
                                     const T *bias, T *out)                               \
@@ -136,29 +234,17 @@ gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *w
                                                                                          \
       for (gint64 grp = 0; grp < g->groups; grp++)                                       \
         {                                                                                \
-          for (gint64 t = 0; t < nb; t++)                                                \
-            im2col_##suffix (g, x + ((b0 + t) * g->cin + grp * g->cin_g) * g->h * g->w,  \
-                             ld, cols + t * l);                                          \
+          ConvJob_##suffix job = { g, b0, grp, nb, ld, l, x, cols, bias, NULL };          \
+                                                                                         \
+          gnn_parallel_for (nb, gnn_parallel_grain (k * l), im2col_range_##suffix, &job); \
           /* res [cout_g, nbL] = W_g [cout_g, K] · cols [K, nbL]; BLAS wants K > 0 */   \
           if (k == 0)                                                                    \
             memset (res, 0, sizeof (T) * (gsize) (g->cout_g * ld));                      \
           else                                                                           \
             GEMM (CblasRowMajor, CblasNoTrans, CblasNoTrans, g->cout_g, ld, k, ONE,      \
                   wt + grp * g->cout_g * k, k, cols, ld, ZERO, res, ld);                 \
-          /* back to [nb, cout, L], adding the bias on the way */                        \
-          for (gint64 oc = 0; oc < g->cout_g; oc++)                                      \
-            {                                                                            \
-              T bv = bias != NULL ? bias[grp * g->cout_g + oc] : ZERO;                   \
-                                                                                         \
-              for (gint64 t = 0; t < nb; t++)                                            \
-                {                                                                        \
-                  const T *src = res + oc * ld + t * l;                                  \
-                  T *dst = out + ((b0 + t) * g->cout + grp * g->cout_g + oc) * l;        \
-                                                                                         \
-                  for (gint64 p = 0; p < l; p++)                                         \
-                    dst[p] = src[p] + bv;                                                \
-                }                                                                        \
-            }                                                                            \
+          job.src = res, job.dst = out;                                                  \
+          gnn_parallel_for (g->cout_g, gnn_parallel_grain (ld), to_output_range_##suffix, &job); \
         }                                                                                \
     }                                                                                    \
   g_free (cols);                                                                         \
@@ -177,16 +263,8 @@ gnn_conv2d_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *
            ? g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1)) : NULL;                   \
                                                                                          \
   if (gb != NULL)                                                                        \
-    for (gint64 b = 0; b < g->n; b++)                                                    \
-      for (gint64 oc = 0; oc < g->cout; oc++)                                            \
-        {                                                                                \
-          const T *src = go + (b * g->cout + oc) * l;                                    \
-          T acc = 0;                                                                     \
-                                                                                         \
-          for (gint64 p = 0; p < l; p++)                                                 \
-            acc += src[p];                                                               \
-          gb[oc] += acc;                                                                 \
-        }                                                                                \
+    gnn_parallel_for (g->cout, gnn_parallel_grain (g->n * l), bias_grad_range_##suffix,  \
+                      &(ConvJob_##suffix) { .g = g, .l = l, .src = go, .dst = gb });     \
   if ((gw == NULL && gx == NULL) || k == 0)                                              \
     goto done;                                                                           \
   for (gint64 b0 = 0; b0 < g->n; b0 += chunk)                                            \
@@ -195,17 +273,14 @@ gnn_conv2d_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *
                                                                                          \
       for (gint64 grp = 0; grp < g->groups; grp++)                                       \
         {                                                                                \
+          ConvJob_##suffix job = { g, b0, grp, nb, ld, l, go, got, NULL, gx };           \
+                                                                                         \
           /* got = grad of this group, [cout_g, nb * L] */                               \
-          for (gint64 oc = 0; oc < g->cout_g; oc++)                                      \
-            for (gint64 t = 0; t < nb; t++)                                              \
-              memcpy (got + oc * ld + t * l,                                             \
-                      go + ((b0 + t) * g->cout + grp * g->cout_g + oc) * l,              \
-                      sizeof (T) * (gsize) l);                                           \
+          gnn_parallel_for (g->cout_g, gnn_parallel_grain (ld), to_got_range_##suffix, &job); \
           if (gw != NULL)                                                                \
             {                                                                            \
-              for (gint64 t = 0; t < nb; t++)                                            \
-                im2col_##suffix (g, x + ((b0 + t) * g->cin + grp * g->cin_g) * g->h * g->w, \
-                                 ld, cols + t * l);                                      \
+              job.src = x, job.dst = cols;                                               \
+              gnn_parallel_for (nb, gnn_parallel_grain (k * l), im2col_range_##suffix, &job); \
               /* gw_g [cout_g, K] += got [cout_g, nbL] · colsᵀ [nbL, K] */              \
               GEMM (CblasRowMajor, CblasNoTrans, CblasTrans, g->cout_g, k, ld, ONE,      \
                     got, ld, cols, ld, ONE, gw + grp * g->cout_g * k, k);                \
@@ -215,9 +290,8 @@ gnn_conv2d_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *
               /* gcols [K, nbL] = w_gᵀ [K, cout_g] · got [cout_g, nbL] */               \
               GEMM (CblasRowMajor, CblasTrans, CblasNoTrans, k, ld, g->cout_g, ONE,      \
                     wt + grp * g->cout_g * k, k, got, ld, ZERO, gcols, ld);              \
-              for (gint64 t = 0; t < nb; t++)                                            \
-                col2im_##suffix (g, gcols + t * l, ld,                                   \
-                                 gx + ((b0 + t) * g->cin + grp * g->cin_g) * g->h * g->w); \
+              job.src = gcols;                                                           \
+              gnn_parallel_for (nb, gnn_parallel_grain (k * l), col2im_range_##suffix, &job); \
             }                                                                            \
         }                                                                                \
     }                                                                                    \

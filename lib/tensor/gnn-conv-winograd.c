@@ -26,6 +26,7 @@
 #include <cblas.h>
 
 #include "tensor/gnn-conv-kernels-private.h"
+#include "tensor/gnn-parallel-private.h"
 
 /* Bytes of transformed tiles (V and M together) per block of images. */
 #define BLOCK_BYTES (4 << 20)
@@ -59,7 +60,7 @@ block_images (const Shape *s,
   return CLAMP (BLOCK_BYTES / per_image, 1, s->n);
 }
 
-/* input_tiles() computes whole groups of 4 tiles, writing up to 3 past a
+/* input_plane() computes whole groups of 4 tiles, writing up to 3 past a
  * row of tiles: the next row overwrites them, the rows of V have this much
  * slack after the last. Without a remainder loop gcc's vector loop covers
  * a row of tiles (7 for a 14×14 map). */
@@ -156,122 +157,183 @@ tile_row (const float *restrict ae,
     }
 }
 
-/* V = Bᵀ d B for the tiles of @nb images of @x ([nb, cin, h, w]) into
- * v[k][c][t] (row length @ld + V_SLACK, tile t = image · tiles + ty · tw + tx).
- * Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]; d's rows 0..3 are the even,
- * odd, next even and next odd rows of the parity planes (e, o, e1, o1). */
-static void
-input_tiles (const Shape *s,
-             const float *x,
-             gint64       nb,
-             gint64       ld,
-             float       *v,
-             Work        *wk)
+/* The transforms run over planes (one image's channel), split among the
+ * threads by gnn_parallel_for(); each range has its own Work. A job holds
+ * the arguments of one transform of one block of images. */
+typedef struct
 {
-  gint64 ldv = ld + V_SLACK, plane_k = s->cin * ldv, ps = wk->stride, tw4 = TW4 (s->tw);
+  const Shape *s;
+  gint64 ld;              /* tiles of the block: a row of V, M or Z */
+  const float *in;        /* x (input_plane), go (grad_plane) */
+  float *tiles;           /* V, M or Z */
+  const float *bias;      /* output_plane */
+  gboolean add;
+  float *out;
+} TileJob;
 
-  for (gint64 b = 0; b < nb; b++)
-    for (gint64 c = 0; c < s->cin; c++)
-      {
-        float *dst = v + c * ldv + b * s->tiles;
+/* Planes per range: a plane's transform is a few hundred nanoseconds, a
+ * parallel region costs tens of microseconds. */
+#define PLANES_GRAIN 64
 
-        split_plane (s, x + (b * s->cin + c) * s->h * s->w, wk);
-        for (gint64 ty = 0; ty < s->th; ty++, dst += s->tw)
-          {
-            const float *ee = wk->par[0] + ty * ps, *eo = wk->par[1] + ty * ps;
-            const float *oe = wk->par[2] + ty * ps, *oo = wk->par[3] + ty * ps;
-            float *d[16];
+/* V = Bᵀ d B for the tiles of the block's planes [p0, p1) (p = image · cin +
+ * channel of @in, [nb, cin, h, w]) into v[k][c][t] (row length ld + V_SLACK,
+ * tile t = image · tiles + ty · tw + tx). Bᵀ = [1 0 -1 0; 0 1 1 0; 0 -1 1 0;
+ * 0 1 0 -1]; d's rows 0..3 are the even, odd, next even and next odd rows
+ * of the parity planes (e, o, e1, o1). */
+static void
+input_plane (const TileJob *job,
+             gint64         p,
+             Work          *wk)
+{
+  const Shape *s = job->s;
+  gint64 ldv = job->ld + V_SLACK, plane_k = s->cin * ldv, tw4 = TW4 (s->tw), ps = wk->stride;
+  float *dst = job->tiles + (p % s->cin) * ldv + (p / s->cin) * s->tiles;
 
-            for (gint64 k = 0; k < 16; k++)
-              d[k] = dst + k * plane_k;
-            /* Bᵀ's rows: d0 - d2, d1 + d2, d2 - d1, d1 - d3 */
-            tile_row (ee, eo, ee + ps, eo + ps, -1.0f, tw4, d[0], d[1], d[2], d[3]);
-            tile_row (oe, oo, ee + ps, eo + ps, 1.0f, tw4, d[4], d[5], d[6], d[7]);
-            tile_row (ee + ps, eo + ps, oe, oo, -1.0f, tw4, d[8], d[9], d[10], d[11]);
-            tile_row (oe, oo, oe + ps, oo + ps, -1.0f, tw4, d[12], d[13], d[14], d[15]);
-          }
-      }
+  split_plane (s, job->in + p * s->h * s->w, wk);
+  for (gint64 ty = 0; ty < s->th; ty++, dst += s->tw)
+    {
+      const float *ee = wk->par[0] + ty * ps, *eo = wk->par[1] + ty * ps;
+      const float *oe = wk->par[2] + ty * ps, *oo = wk->par[3] + ty * ps;
+      float *d[16];
+
+      for (gint64 k = 0; k < 16; k++)
+        d[k] = dst + k * plane_k;
+      /* Bᵀ's rows: d0 - d2, d1 + d2, d2 - d1, d1 - d3 */
+      tile_row (ee, eo, ee + ps, eo + ps, -1.0f, tw4, d[0], d[1], d[2], d[3]);
+      tile_row (oe, oo, ee + ps, eo + ps, 1.0f, tw4, d[4], d[5], d[6], d[7]);
+      tile_row (ee + ps, eo + ps, oe, oo, -1.0f, tw4, d[8], d[9], d[10], d[11]);
+      tile_row (oe, oo, oe + ps, oo + ps, -1.0f, tw4, d[12], d[13], d[14], d[15]);
+    }
 }
 
-/* Y = Aᵀ m A (+ bias) of the tiles m[k][o][t] of @nb images into @y ([nb,
- * cout, oh, ow]), added to it when @add; Aᵀ = [1 1 1 0; 0 1 -1 -1]. The
- * transform runs over all tiles of a plane at once, then the four outputs of
- * each tile go to their places (cut at odd oh or ow). */
+/* The range functions, each with its own Work. The input transform's
+ * ranges are channels, each over all images of the block in order:
+ * input_plane() writes up to 3 tiles past the last row of a plane, into the
+ * next image's first tiles (or the slack after the last image), so the next
+ * image of the same channel must be transformed after it, by the same
+ * thread. The other transforms write exactly their own plane. */
 static void
-output_tiles (const Shape *s,
-              float       *m,
-              gint64       nb,
-              gint64       ld,
-              const float *bias,
-              gboolean     add,
-              float       *y,
-              Work        *wk)
+input_tiles_range (gint64   c0,
+                   gint64   c1,
+                   gpointer data)
 {
-  gint64 plane_k = s->cout * ld;
+  const TileJob *job = data;
+  gint64 cin = job->s->cin, nb = job->ld / job->s->tiles;
+  Work wk;
+
+  work_init (&wk, job->s);
+  for (gint64 c = c0; c < c1; c++)
+    for (gint64 b = 0; b < nb; b++)
+      input_plane (job, b * cin + c, &wk);
+  work_clear (&wk);
+}
+
+#define DEFINE_TILES_RANGE(name, plane_func)                                    \
+static void                                                                     \
+name (gint64 p0, gint64 p1, gpointer data)                                      \
+{                                                                               \
+  Work wk;                                                                      \
+                                                                                \
+  work_init (&wk, ((const TileJob *) data)->s);                                 \
+  for (gint64 p = p0; p < p1; p++)                                              \
+    plane_func (data, p, &wk);                                                  \
+  work_clear (&wk);                                                             \
+}
+
+static void output_plane (const TileJob *job, gint64 p, Work *wk);
+static void grad_plane (const TileJob *job, gint64 p, Work *wk);
+DEFINE_TILES_RANGE (output_tiles_range, output_plane)
+DEFINE_TILES_RANGE (grad_tiles_range, grad_plane)
+
+/* Runs the input transform of a block of @nb images (ranges of channels). */
+static void
+transform_input (const TileJob *job,
+                 gint64         nb)
+{
+  gnn_parallel_for (job->s->cin, MAX (PLANES_GRAIN / nb, 1), input_tiles_range, (gpointer) job);
+}
+
+/* Runs the output-side transform @range over the @planes planes of a block. */
+static void
+transform_planes (GnnParallelFunc range,
+                  gint64          planes,
+                  const TileJob  *job)
+{
+  gnn_parallel_for (planes, PLANES_GRAIN, range, (gpointer) job);
+}
+
+/* Y = Aᵀ m A (+ bias) of the tiles m[k][o][t] of the block's planes [p0,
+ * p1) (p = image · cout + o) into @out ([nb, cout, oh, ow]), added to it
+ * when @add; Aᵀ = [1 1 1 0; 0 1 -1 -1]. The transform runs over all tiles
+ * of a plane at once, then the four outputs of each tile go to their places
+ * (cut at odd oh or ow). */
+static void
+output_plane (const TileJob *job,
+              gint64         p,
+              Work          *wk)
+{
+  const Shape *s = job->s;
+  gint64 ld = job->ld, plane_k = s->cout * ld, o = p % s->cout;
+  gboolean add = job->add;
   float *restrict y00 = wk->q[0], *restrict y01 = wk->q[1];
   float *restrict y10 = wk->q[2], *restrict y11 = wk->q[3];
+  float *src = job->tiles + o * ld + (p / s->cout) * s->tiles;
+  float bv = job->bias != NULL ? job->bias[o] : 0.0f;
+  float *plane = job->out + p * s->oh * s->ow;
 
-  for (gint64 b = 0; b < nb; b++)
-    for (gint64 o = 0; o < s->cout; o++)
-      {
-        float *src = m + o * ld + b * s->tiles;
-        float bv = bias != NULL ? bias[o] : 0.0f;
-        float *plane = y + (b * s->cout + o) * s->oh * s->ow;
-
-        float *restrict m0 = src, *restrict m1 = m0 + plane_k, *restrict m2 = m1 + plane_k;
-        float *restrict m3 = m2 + plane_k, *restrict m4 = m3 + plane_k;
-        float *restrict m5 = m4 + plane_k, *restrict m6 = m5 + plane_k;
-        float *restrict m7 = m6 + plane_k, *restrict m8 = m7 + plane_k;
-        float *restrict m9 = m8 + plane_k, *restrict m10 = m9 + plane_k;
-        float *restrict m11 = m10 + plane_k, *restrict m12 = m11 + plane_k;
-        float *restrict m13 = m12 + plane_k, *restrict m14 = m13 + plane_k;
-        float *restrict m15 = m14 + plane_k;
+  float *restrict m0 = src, *restrict m1 = m0 + plane_k, *restrict m2 = m1 + plane_k;
+  float *restrict m3 = m2 + plane_k, *restrict m4 = m3 + plane_k;
+  float *restrict m5 = m4 + plane_k, *restrict m6 = m5 + plane_k;
+  float *restrict m7 = m6 + plane_k, *restrict m8 = m7 + plane_k;
+  float *restrict m9 = m8 + plane_k, *restrict m10 = m9 + plane_k;
+  float *restrict m11 = m10 + plane_k, *restrict m12 = m11 + plane_k;
+  float *restrict m13 = m12 + plane_k, *restrict m14 = m13 + plane_k;
+  float *restrict m15 = m14 + plane_k;
 
 #pragma GCC ivdep
-        for (gint64 t = 0; t < s->tiles; t++)
-          {
-            float s00 = m0[t] + m4[t] + m8[t], s01 = m1[t] + m5[t] + m9[t];
-            float s02 = m2[t] + m6[t] + m10[t], s03 = m3[t] + m7[t] + m11[t];
-            float s10 = m4[t] - m8[t] - m12[t], s11 = m5[t] - m9[t] - m13[t];
-            float s12 = m6[t] - m10[t] - m14[t], s13 = m7[t] - m11[t] - m15[t];
+  for (gint64 t = 0; t < s->tiles; t++)
+    {
+      float s00 = m0[t] + m4[t] + m8[t], s01 = m1[t] + m5[t] + m9[t];
+      float s02 = m2[t] + m6[t] + m10[t], s03 = m3[t] + m7[t] + m11[t];
+      float s10 = m4[t] - m8[t] - m12[t], s11 = m5[t] - m9[t] - m13[t];
+      float s12 = m6[t] - m10[t] - m14[t], s13 = m7[t] - m11[t] - m15[t];
 
-            m0[t] = m1[t] = m2[t] = m3[t] = m4[t] = m5[t] = m6[t] = m7[t] = 0;
-            m8[t] = m9[t] = m10[t] = m11[t] = m12[t] = m13[t] = m14[t] = m15[t] = 0;
+      m0[t] = m1[t] = m2[t] = m3[t] = m4[t] = m5[t] = m6[t] = m7[t] = 0;
+      m8[t] = m9[t] = m10[t] = m11[t] = m12[t] = m13[t] = m14[t] = m15[t] = 0;
 
-            y00[t] = s00 + s01 + s02 + bv;
-            y01[t] = s01 - s02 - s03 + bv;
-            y10[t] = s10 + s11 + s12 + bv;
-            y11[t] = s11 - s12 - s13 + bv;
-          }
-        for (gint64 oy = 0; oy < s->oh; oy++)
-          {
-            const float *restrict ev = (oy & 1 ? y10 : y00) + (oy >> 1) * s->tw;
-            const float *restrict od = (oy & 1 ? y11 : y01) + (oy >> 1) * s->tw;
-            float *restrict row = plane + oy * s->ow;
-            gint64 half = s->ow / 2;
+      y00[t] = s00 + s01 + s02 + bv;
+      y01[t] = s01 - s02 - s03 + bv;
+      y10[t] = s10 + s11 + s12 + bv;
+      y11[t] = s11 - s12 - s13 + bv;
+    }
+  for (gint64 oy = 0; oy < s->oh; oy++)
+    {
+      const float *restrict ev = (oy & 1 ? y10 : y00) + (oy >> 1) * s->tw;
+      const float *restrict od = (oy & 1 ? y11 : y01) + (oy >> 1) * s->tw;
+      float *restrict row = plane + oy * s->ow;
+      gint64 half = s->ow / 2;
 
-            if (add)
-              {
-                for (gint64 u = 0; u < half; u++)
-                  {
-                    row[2 * u] += ev[u];
-                    row[2 * u + 1] += od[u];
-                  }
-                if (s->ow & 1)
-                  row[s->ow - 1] += ev[half];
-              }
-            else
-              {
-                for (gint64 u = 0; u < half; u++)
-                  {
-                    row[2 * u] = ev[u];
-                    row[2 * u + 1] = od[u];
-                  }
-                if (s->ow & 1)
-                  row[s->ow - 1] = ev[half];
-              }
-          }
-      }
+      if (add)
+        {
+          for (gint64 u = 0; u < half; u++)
+            {
+              row[2 * u] += ev[u];
+              row[2 * u + 1] += od[u];
+            }
+          if (s->ow & 1)
+            row[s->ow - 1] += ev[half];
+        }
+      else
+        {
+          for (gint64 u = 0; u < half; u++)
+            {
+              row[2 * u] = ev[u];
+              row[2 * u + 1] = od[u];
+            }
+          if (s->ow & 1)
+            row[s->ow - 1] = ev[half];
+        }
+    }
 }
 
 /* U = G g Gᵀ of each kernel g of @wt ([cout, cin, 3, 3]) into u[k][o][c],
@@ -325,25 +387,24 @@ winograd_conv (const Shape *s,
 {
   gint64 chunk = block_images (s, s->cin + s->cout), ld_max = chunk * s->tiles;
   float *v = g_new (float, (gsize) (16 * s->cin * (ld_max + V_SLACK)));
-  /* zero, and zeroed again by output_tiles() as it reads it: the GEMMs add
+  /* zero, and zeroed again by output_plane() as it reads it: the GEMMs add
    * to it (beta = 1), since OpenBLAS's beta = 0 pass over C costs more */
   float *m = g_new0 (float, (gsize) (16 * s->cout * ld_max));
-  Work wk;
 
-  work_init (&wk, s);
   for (gint64 b0 = 0; b0 < s->n; b0 += chunk)
     {
       gint64 nb = MIN (chunk, s->n - b0), ld = nb * s->tiles;
+      TileJob in = { s, ld, x + b0 * s->cin * s->h * s->w, v, NULL, FALSE, NULL };
+      TileJob out = { s, ld, NULL, m, bias, add, y + b0 * s->cout * s->oh * s->ow };
 
-      input_tiles (s, x + b0 * s->cin * s->h * s->w, nb, ld, v, &wk);
+      transform_input (&in, nb);
       for (gint64 k = 0; k < 16; k++)
         cblas_sgemm (CblasRowMajor, trans_u ? CblasTrans : CblasNoTrans, CblasNoTrans,
                      s->cout, ld, s->cin, 1.0f, u + k * s->cout * s->cin,
                      trans_u ? s->cout : s->cin, v + k * s->cin * (ld + V_SLACK), ld + V_SLACK,
                      1.0f, m + k * s->cout * ld, ld);
-      output_tiles (s, m, nb, ld, bias, add, y + b0 * s->cout * s->oh * s->ow, &wk);
+      transform_planes (output_tiles_range, nb * s->cout, &out);
     }
-  work_clear (&wk);
   g_free (v);
   g_free (m);
 }
@@ -387,66 +448,61 @@ input_grad (const GnnConvGeom *g,
   g_free (u);
 }
 
-/* Z = A dY Aᵀ of the 2×2 output-gradient tiles of @nb images of @go into
- * z[k][o][t]; A = [1 0; 1 1; 1 -1; 0 -1], outputs past oh, ow count as 0.
- * The mirror of output_tiles(): a plane's tiles are split into four arrays
- * first, then transformed all at once. */
+/* Z = A dY Aᵀ of the 2×2 output-gradient tiles of plane @p (image · cout +
+ * o) of @in ([nb, cout, oh, ow]) into z[k][o][t]; A = [1 0; 1 1; 1 -1;
+ * 0 -1], outputs past oh, ow count as 0. The mirror of output_plane(): the
+ * plane's tiles are split into four arrays first, then transformed all at
+ * once. */
 static void
-grad_tiles (const Shape *s,
-            const float *go,
-            gint64       nb,
-            gint64       ld,
-            float       *z,
-            Work        *wk)
+grad_plane (const TileJob *job,
+            gint64         p,
+            Work          *wk)
 {
-  gint64 plane_k = s->cout * ld, half = s->ow / 2;
+  const Shape *s = job->s;
+  gint64 ld = job->ld, plane_k = s->cout * ld, half = s->ow / 2;
   float *restrict g00 = wk->q[0], *restrict g01 = wk->q[1];
   float *restrict g10 = wk->q[2], *restrict g11 = wk->q[3];
+  const float *plane = job->in + p * s->oh * s->ow;
+  float *restrict z0 = job->tiles + (p % s->cout) * ld + (p / s->cout) * s->tiles;
+  float *restrict z1 = z0 + plane_k;
+  float *restrict z2 = z1 + plane_k, *restrict z3 = z2 + plane_k;
+  float *restrict z4 = z3 + plane_k, *restrict z5 = z4 + plane_k;
+  float *restrict z6 = z5 + plane_k, *restrict z7 = z6 + plane_k;
+  float *restrict z8 = z7 + plane_k, *restrict z9 = z8 + plane_k;
+  float *restrict z10 = z9 + plane_k, *restrict z11 = z10 + plane_k;
+  float *restrict z12 = z11 + plane_k, *restrict z13 = z12 + plane_k;
+  float *restrict z14 = z13 + plane_k, *restrict z15 = z14 + plane_k;
 
-  for (gint64 b = 0; b < nb; b++)
-    for (gint64 o = 0; o < s->cout; o++)
-      {
-        const float *plane = go + (b * s->cout + o) * s->oh * s->ow;
-        float *restrict z0 = z + o * ld + b * s->tiles, *restrict z1 = z0 + plane_k;
-        float *restrict z2 = z1 + plane_k, *restrict z3 = z2 + plane_k;
-        float *restrict z4 = z3 + plane_k, *restrict z5 = z4 + plane_k;
-        float *restrict z6 = z5 + plane_k, *restrict z7 = z6 + plane_k;
-        float *restrict z8 = z7 + plane_k, *restrict z9 = z8 + plane_k;
-        float *restrict z10 = z9 + plane_k, *restrict z11 = z10 + plane_k;
-        float *restrict z12 = z11 + plane_k, *restrict z13 = z12 + plane_k;
-        float *restrict z14 = z13 + plane_k, *restrict z15 = z14 + plane_k;
+  for (gint64 oy = 0; oy < s->oh; oy++)
+    {
+      const float *restrict row = plane + oy * s->ow;
+      float *restrict ev = (oy & 1 ? g10 : g00) + (oy >> 1) * s->tw;
+      float *restrict od = (oy & 1 ? g11 : g01) + (oy >> 1) * s->tw;
 
-        for (gint64 oy = 0; oy < s->oh; oy++)
-          {
-            const float *restrict row = plane + oy * s->ow;
-            float *restrict ev = (oy & 1 ? g10 : g00) + (oy >> 1) * s->tw;
-            float *restrict od = (oy & 1 ? g11 : g01) + (oy >> 1) * s->tw;
-
-            for (gint64 u = 0; u < half; u++)
-              {
-                ev[u] = row[2 * u];
-                od[u] = row[2 * u + 1];
-              }
-            if (s->ow & 1)
-              ev[half] = row[s->ow - 1], od[half] = 0;
-          }
-        if (s->oh & 1)
-          for (gint64 u = 0; u < s->tw; u++)
-            g10[(s->th - 1) * s->tw + u] = g11[(s->th - 1) * s->tw + u] = 0;
+      for (gint64 u = 0; u < half; u++)
+        {
+          ev[u] = row[2 * u];
+          od[u] = row[2 * u + 1];
+        }
+      if (s->ow & 1)
+        ev[half] = row[s->ow - 1], od[half] = 0;
+    }
+  if (s->oh & 1)
+    for (gint64 u = 0; u < s->tw; u++)
+      g10[(s->th - 1) * s->tw + u] = g11[(s->th - 1) * s->tw + u] = 0;
 #pragma GCC ivdep
-        for (gint64 t = 0; t < s->tiles; t++)
-          {
-            /* A dY: rows (a, b), (a + c, b + d), (a - c, b - d), (-c, -d);
-             * then each row (p, q) → (p, p + q, p - q, -q) */
-            float a = g00[t], bb = g01[t], c = g10[t], d = g11[t];
-            float p1 = a + c, q1 = bb + d, p2 = a - c, q2 = bb - d;
+  for (gint64 t = 0; t < s->tiles; t++)
+    {
+      /* A dY: rows (a, b), (a + c, b + d), (a - c, b - d), (-c, -d);
+       * then each row (p, q) → (p, p + q, p - q, -q) */
+      float a = g00[t], bb = g01[t], c = g10[t], d = g11[t];
+      float p1 = a + c, q1 = bb + d, p2 = a - c, q2 = bb - d;
 
-            z0[t] = a, z1[t] = a + bb, z2[t] = a - bb, z3[t] = -bb;
-            z4[t] = p1, z5[t] = p1 + q1, z6[t] = p1 - q1, z7[t] = -q1;
-            z8[t] = p2, z9[t] = p2 + q2, z10[t] = p2 - q2, z11[t] = -q2;
-            z12[t] = -c, z13[t] = -c - d, z14[t] = d - c, z15[t] = d;
-          }
-      }
+      z0[t] = a, z1[t] = a + bb, z2[t] = a - bb, z3[t] = -bb;
+      z4[t] = p1, z5[t] = p1 + q1, z6[t] = p1 - q1, z7[t] = -q1;
+      z8[t] = p2, z9[t] = p2 + q2, z10[t] = p2 - q2, z11[t] = -q2;
+      z12[t] = -c, z13[t] = -c - d, z14[t] = d - c, z15[t] = d;
+    }
 }
 
 /* gw += Gᵀ dU G for dU[k] [cout, cin] = Σ_tiles Z[k] · V[k]ᵀ. */
@@ -462,15 +518,15 @@ weight_grad (const GnnConvGeom *g,
   float *v = g_new (float, (gsize) (16 * s.cin * (ld_max + V_SLACK)));
   float *z = g_new (float, (gsize) (16 * s.cout * ld_max));
   float *du = g_new0 (float, (gsize) (16 * plane_k));
-  Work wk;
 
-  work_init (&wk, &s);
   for (gint64 b0 = 0; b0 < s.n; b0 += chunk)
     {
       gint64 nb = MIN (chunk, s.n - b0), ld = nb * s.tiles;
+      TileJob in = { &s, ld, x + b0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL };
+      TileJob grad = { &s, ld, go + b0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL };
 
-      input_tiles (&s, x + b0 * s.cin * s.h * s.w, nb, ld, v, &wk);
-      grad_tiles (&s, go + b0 * s.cout * s.oh * s.ow, nb, ld, z, &wk);
+      transform_input (&in, nb);
+      transform_planes (grad_tiles_range, nb * s.cout, &grad);
       for (gint64 k = 0; k < 16; k++)
         cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, s.cout, s.cin, ld, 1.0f,
                      z + k * s.cout * ld, ld, v + k * s.cin * (ld + V_SLACK), ld + V_SLACK,
@@ -503,7 +559,6 @@ weight_grad (const GnnConvGeom *g,
   g_free (v);
   g_free (z);
   g_free (du);
-  work_clear (&wk);
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-conv-kernels-private.h"
+#include "tensor/gnn-parallel-private.h"
 
 /* Checks @t and @other share a dtype ("expected scalar type Float but found Double"). */
 static gboolean
@@ -382,11 +383,16 @@ window_taps (gint64  start,
  * for a window with no tap inside the input), for the backward pass. */
 #define DEFINE_MAX_POOL(T, suffix)                                                       \
 static void                                                                              \
-max_pool_##suffix (const PoolGeom *g,                                                    \
-                   const T        *src,                                                  \
-                   T              *dst,                                                  \
+max_pool_##suffix (const PoolGeom *geom,                                                 \
+                   const void     *src_,                                                 \
+                   void           *dst_,                                                 \
                    gint64         *idx)                                                  \
 {                                                                                        \
+  /* a copy: stores through idx (gint64) could alias *geom's fields */                   \
+  const PoolGeom copy = *geom, *g = &copy;                                               \
+  const T *src = src_;                                                                   \
+  T *dst = dst_;                                                                         \
+                                                                                         \
   for (gint64 p = 0; p < g->planes; p++)                                                 \
     {                                                                                    \
       const T *plane = src + p * g->height * g->width;                                   \
@@ -441,11 +447,15 @@ DEFINE_MAX_POOL (double, f64)
   } G_STMT_END
 #define DEFINE_MAX_POOL_2X2(T, B, suffix)                                                \
 static void                                                                              \
-max_pool_2x2_##suffix (const PoolGeom *g,                                                \
-                       const T        *src,                                              \
-                       T              *dst,                                              \
+max_pool_2x2_##suffix (const PoolGeom *geom,                                             \
+                       const void     *src_,                                             \
+                       void           *dst_,                                             \
                        gint64         *idx)                                              \
 {                                                                                        \
+  const PoolGeom copy = *geom, *g = &copy;   /* see max_pool_##suffix */                 \
+  const T *src = src_;                                                                   \
+  T *dst = dst_;                                                                         \
+                                                                                         \
   for (gint64 p = 0; p < g->planes; p++)                                                 \
     {                                                                                    \
       const T *plane = src + p * g->height * g->width;                                   \
@@ -473,6 +483,55 @@ max_pool_2x2_##suffix (const PoolGeom *g,                                       
 
 DEFINE_MAX_POOL_2X2 (float, guint32, f32)
 DEFINE_MAX_POOL_2X2 (double, guint64, f64)
+
+/* Windows all inside, no indices: gnn-conv-kernels.c's loop. */
+static void
+max_pool_dense_f32 (const PoolGeom *g,
+                    const void     *src,
+                    void           *dst,
+                    gint64         *idx)
+{
+  gnn_max_pool2d_dense_f32 (g->planes, g->height, g->width, g->kh, g->kw, g->sh, g->sw,
+                            g->out_h, g->out_w, src, dst);
+}
+
+static void
+max_pool_dense_f64 (const PoolGeom *g,
+                    const void     *src,
+                    void           *dst,
+                    gint64         *idx)
+{
+  gnn_max_pool2d_dense_f64 (g->planes, g->height, g->width, g->kh, g->kw, g->sh, g->sw,
+                            g->out_h, g->out_w, src, dst);
+}
+
+/* One max-pool loop over all planes, split among the threads by planes. */
+typedef void (*MaxPoolKernel) (const PoolGeom *g, const void *src, void *dst, gint64 *idx);
+
+typedef struct
+{
+  MaxPoolKernel kernel;
+  const PoolGeom *g;
+  gsize elem_size;
+  const guint8 *src;
+  guint8 *dst;
+  gint64 *idx;
+} MaxPoolJob;
+
+static void
+max_pool_range (gint64   p0,
+                gint64   p1,
+                gpointer data)
+{
+  const MaxPoolJob *job = data;
+  PoolGeom sub = *job->g;
+  gint64 in_plane = sub.height * sub.width, out_plane = sub.out_h * sub.out_w;
+
+  sub.planes = p1 - p0;
+  job->kernel (&sub, job->src + (gsize) (p0 * in_plane) * job->elem_size,
+               job->dst + (gsize) (p0 * out_plane) * job->elem_size,
+               job->idx != NULL ? job->idx + p0 * out_plane : NULL);
+}
 
 /**
  * gnn_tensor_max_pool2d:
@@ -520,7 +579,8 @@ gnn_tensor_max_pool2d (GnnTensor *input,
   const guint8 *x;
   guint8 *o;
   gint64 *idx = NULL;
-  gboolean inside;
+  gboolean inside, f32;
+  MaxPoolKernel kernel;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   GNN_CHECK_STORAGE ("max_pool2d", input, error, NULL);
@@ -552,26 +612,15 @@ gnn_tensor_max_pool2d (GnnTensor *input,
    * Anything else takes the general loop, which records indices too. */
   inside = g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
            (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width;
+  f32 = gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32;
   if (inside && idx == NULL)
-    {
-      if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
-        gnn_max_pool2d_dense_f32 (g.planes, g.height, g.width, g.kh, g.kw, g.sh, g.sw, g.out_h, g.out_w,
-                                  (const float *) x, (float *) o);
-      else
-        gnn_max_pool2d_dense_f64 (g.planes, g.height, g.width, g.kh, g.kw, g.sh, g.sw, g.out_h, g.out_w,
-                                  (const double *) x, (double *) o);
-    }
+    kernel = f32 ? max_pool_dense_f32 : max_pool_dense_f64;
   else if (inside && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2)
-    {
-      if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
-        max_pool_2x2_f32 (&g, (const float *) x, (float *) o, idx);
-      else
-        max_pool_2x2_f64 (&g, (const double *) x, (double *) o, idx);
-    }
-  else if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
-    max_pool_f32 (&g, (const float *) x, (float *) o, idx);
+    kernel = f32 ? max_pool_2x2_f32 : max_pool_2x2_f64;
   else
-    max_pool_f64 (&g, (const double *) x, (double *) o, idx);
+    kernel = f32 ? max_pool_f32 : max_pool_f64;
+  gnn_parallel_for (g.planes, gnn_parallel_grain (g.height * g.width), max_pool_range,
+                    &(MaxPoolJob) { kernel, &g, f32 ? sizeof (float) : sizeof (double), x, o, idx });
   return gnn_tensor_record (GNN_OP_MAX_POOL2D, out, &input, 1,
                             &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
                                                        padding_w, dilation_h, dilation_w }, .n_ints = 8,

@@ -153,6 +153,31 @@ class TestConvVsTorch(unittest.TestCase):
         g = Gnn.Conv2d.new(16, 4, 3, 1, 1, True)
         self.check(g, t, torch.randn(7, 16, 64, 64), atol=1e-4)
 
+    def test_threads_like_torch(self):
+        # Gnn.set_num_threads / get_num_threads as torch's; with 2 threads the
+        # split loops (Winograd transforms, im2col, bias gradient, max-pool)
+        # give torch's values and gradients
+        old = Gnn.get_num_threads()
+        try:
+            Gnn.set_num_threads(2)
+            self.assertEqual(Gnn.get_num_threads(), 2)
+            for cin, cout in ((32, 64), (1, 32)):      # Winograd, im2col
+                t = tnn.Conv2d(cin, cout, 3, padding=1)
+                g = Gnn.Conv2d.new(cin, cout, 3, 1, 1, True)
+                copy_params(g, t)
+                x = torch.randn(24, cin, 14, 14)
+                ty = tnn.functional.max_pool2d(torch.relu(t(x)), 2, 2)
+                grad = torch.randn(ty.shape)
+                ty.backward(grad)
+                gy = Gnn.MaxPool2d.new(2, 2, 0, 1, False).call(g.call(to_gnn(x)).relu())
+                gy.backward(to_gnn(grad), False)
+                np.testing.assert_allclose(gy.numpy(), ty.detach().numpy(), rtol=1e-4, atol=1e-4)
+                for name, p in t.named_parameters():
+                    np.testing.assert_allclose(getattr(g, name).grad.numpy(), p.grad.numpy(),
+                                               rtol=1e-3, atol=1e-3)
+        finally:
+            Gnn.set_num_threads(old)
+
     def test_avg_pool2d(self):
         for args in [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
                      dict(kernel_size=3, stride=2, padding=1, count_include_pad=False),
