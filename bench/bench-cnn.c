@@ -3,7 +3,7 @@
  * The C half of bench/cnn.py, which runs this program and the same model in
  * PyTorch and prints the comparison. One JSON object per line on stdout:
  *
- *   {"type": "info", "openblas_threads": 1, "batches": 100, ...}
+ *   {"type": "info", "threads": 2, "openblas_threads": 1, "batches": 100, ...}
  *   {"type": "result", "case": "train", "seconds": ..., "batches": ..., "loss": ...}
  *   {"type": "result", "case": "forward", "seconds": ..., "batches": ...}
  *
@@ -17,6 +17,10 @@
  *   train    one pass over those batches: zero_grad, forward,
  *            CrossEntropyLoss, backward, SGD (lr 0.01, momentum 0.9) step;
  *   forward  the same batches in eval mode without gradient recording.
+ *
+ * Threads: gnn_set_num_threads (OPENBLAS_NUM_THREADS's count), so Gnn's
+ * loops and products share one pool; --openblas-pool leaves the products on
+ * OpenBLAS's own threads (a program that never calls it).
  *
  * One untimed warm-up batch of each precedes the timed pass. --smoke runs a
  * few tiny batches of random data and checks the loss is finite (meson test);
@@ -232,7 +236,7 @@ main (int    argc,
   g_autoptr (GPtrArray) params = NULL;
   g_autofree char *data_dir = g_strdup ("/usr/share/datasets/fashion-mnist");
   gint64 batches = 0, batch = 64, seed = 0;
-  gboolean smoke = FALSE, ok;
+  gboolean smoke = FALSE, openblas_pool = FALSE, ok;
   double train_s = 0, fwd_s = 0, loss = 0;
   Bench b;
   GOptionEntry entries[] = {
@@ -241,6 +245,8 @@ main (int    argc,
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Initialization seed (default 0)", "N" },
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "Fashion-MNIST directory", "DIR" },
     { "smoke", 0, 0, G_OPTION_ARG_NONE, &smoke, "Random data, tiny sizes: checks the driver works", NULL },
+    { "openblas-pool", 0, 0, G_OPTION_ARG_NONE, &openblas_pool,
+      "Do not call gnn_set_num_threads: products on OpenBLAS's own threads", NULL },
     { NULL }
   };
 
@@ -280,8 +286,13 @@ main (int    argc,
   g_assert_no_error (error);
   b = (Bench) { model, criterion, optimizer, images, labels, batch };
 
-  printf ("{\"type\": \"info\", \"openblas_threads\": %d, \"batches\": %" G_GINT64_FORMAT
-          ", \"batch_size\": %" G_GINT64_FORMAT "}\n", openblas_get_num_threads (), batches, batch);
+  /* one pool for Gnn's loops and its products, as many threads as
+   * OPENBLAS_NUM_THREADS says (bench/cnn.py sets it for both sides) */
+  if (!openblas_pool)
+    gnn_set_num_threads ((guint) openblas_get_num_threads ());
+  printf ("{\"type\": \"info\", \"threads\": %u, \"openblas_threads\": %d, \"batches\": %" G_GINT64_FORMAT
+          ", \"batch_size\": %" G_GINT64_FORMAT "}\n", gnn_get_num_threads (), openblas_get_num_threads (),
+          batches, batch);
   fflush (stdout);
   if (!time_train (&b, batches, &train_s, &loss, &error) || !time_forward (&b, batches, &fwd_s, &error))
     {

@@ -55,6 +55,8 @@ def parse_args():
                         help='threads on both sides (OpenBLAS, OpenMP, torch; default 1)')
     parser.add_argument('--repeats', type=int, default=3, help='runs per side (default 3): the median is shown')
     parser.add_argument('--data-dir', default=DATA_DIR)
+    parser.add_argument('--openblas-pool', action='store_true',
+                        help="Gnn without gnn_set_num_threads: its products on OpenBLAS's own threads")
     parser.add_argument('--json', metavar='FILE', help='also save the results as JSON')
     parser.add_argument('--no-build', action='store_true', help='do not run ninja first')
     parser.add_argument('--torch-child', action='store_true', help=argparse.SUPPRESS)
@@ -135,11 +137,13 @@ def run(cmd, env):
 
 def run_gnn(args, exe):
     records = run([exe, '--batches', str(args.batches), '--batch-size', str(args.batch_size),
-                   '--data-dir', args.data_dir], child_env(args))
+                   '--data-dir', args.data_dir] + (['--openblas-pool'] if args.openblas_pool else []),
+                  child_env(args))
     info = next(r for r in records if r['type'] == 'info')
     result = {r['case']: r for r in records if r['type'] == 'result'}
     return {'train': result['train']['seconds'], 'forward': result['forward']['seconds'],
-            'loss': result['train']['loss'], 'threads': info['openblas_threads']}
+            'loss': result['train']['loss'], 'threads': info['threads'],
+            'openblas_threads': info['openblas_threads']}
 
 
 def run_torch(args):
@@ -180,7 +184,10 @@ def main():
     print(f'# CNN of gnn-train --model cnn, batch {args.batch_size}, {args.batches} batches timed '
           f'(epoch = {N_TRAIN // args.batch_size} batches: x{scale:.1f}); {platform.machine()}, '
           f'{os.cpu_count()} CPUs')
-    print(f'# threads: Gnn OpenBLAS {runs["gnn"][0]["threads"]}, torch {runs["torch"][0]["threads"]} '
+    gnn_run = runs["gnn"][0]
+    print(f'# threads: Gnn {gnn_run["threads"]} ('
+          + ("OpenBLAS's own threads for products" if args.openblas_pool else 'gnn_set_num_threads: one pool')
+          + f', OpenBLAS {gnn_run["openblas_threads"]}), torch {runs["torch"][0]["threads"]} '
           f'(OPENBLAS_NUM_THREADS=OMP_NUM_THREADS={args.threads})')
     print(f'# load average {load_before[0]:.2f} before, {load_after[0]:.2f} after; '
           f'{args.repeats} run(s) per side, medians')

@@ -346,8 +346,11 @@ gnn_max_pool2d_dense_##suffix (gint64 planes, gint64 h, gint64 w, gint64 kh, gin
     }                                                                                    \
 }
 
-DEFINE_CONV_KERNELS (float, f32, cblas_sgemm, 1.0f, 0.0f)
-DEFINE_CONV_KERNELS (double, f64, cblas_dgemm, 1.0, 0.0)
+/* cblas_?gemm's arguments, split among Gnn's threads */
+#define PARALLEL_SGEMM(order, ...) gnn_parallel_gemm_f32 (__VA_ARGS__)
+#define PARALLEL_DGEMM(order, ...) gnn_parallel_gemm_f64 (__VA_ARGS__)
+DEFINE_CONV_KERNELS (float, f32, PARALLEL_SGEMM, 1.0f, 0.0f)
+DEFINE_CONV_KERNELS (double, f64, PARALLEL_DGEMM, 1.0, 0.0)
 
 /* GNN_CONV_ALGO=im2col|winograd forces an algorithm wherever it applies (tests
  * and benchmarks compare them); read once per process. */

@@ -23,7 +23,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-#include <cblas.h>
 
 #include "tensor/gnn-conv-kernels-private.h"
 #include "tensor/gnn-parallel-private.h"
@@ -398,11 +397,10 @@ winograd_conv (const Shape *s,
       TileJob out = { s, ld, NULL, m, bias, add, y + b0 * s->cout * s->oh * s->ow };
 
       transform_input (&in, nb);
-      for (gint64 k = 0; k < 16; k++)
-        cblas_sgemm (CblasRowMajor, trans_u ? CblasTrans : CblasNoTrans, CblasNoTrans,
-                     s->cout, ld, s->cin, 1.0f, u + k * s->cout * s->cin,
-                     trans_u ? s->cout : s->cin, v + k * s->cin * (ld + V_SLACK), ld + V_SLACK,
-                     1.0f, m + k * s->cout * ld, ld);
+      gnn_parallel_gemm_batch_f32 (16, trans_u ? CblasTrans : CblasNoTrans, CblasNoTrans,
+                                   s->cout, ld, s->cin, 1.0f, u, s->cout * s->cin,
+                                   trans_u ? s->cout : s->cin, v, s->cin * (ld + V_SLACK),
+                                   ld + V_SLACK, 1.0f, m, s->cout * ld, ld);
       transform_planes (output_tiles_range, nb * s->cout, &out);
     }
   g_free (v);
@@ -527,10 +525,9 @@ weight_grad (const GnnConvGeom *g,
 
       transform_input (&in, nb);
       transform_planes (grad_tiles_range, nb * s.cout, &grad);
-      for (gint64 k = 0; k < 16; k++)
-        cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, s.cout, s.cin, ld, 1.0f,
-                     z + k * s.cout * ld, ld, v + k * s.cin * (ld + V_SLACK), ld + V_SLACK,
-                     1.0f, du + k * plane_k, s.cin);
+      gnn_parallel_gemm_batch_f32 (16, CblasNoTrans, CblasTrans, s.cout, s.cin, ld, 1.0f,
+                                   z, s.cout * ld, ld, v, s.cin * (ld + V_SLACK), ld + V_SLACK,
+                                   1.0f, du, plane_k, s.cin);
     }
   /* Gᵀ = [1 ½ ½ 0; 0 ½ -½ 0; 0 ½ ½ 1] on both sides */
   for (gint64 p = 0; p < plane_k; p++)

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <glib.h>
+#include <cblas.h>
 
 G_BEGIN_DECLS
 
@@ -32,6 +33,73 @@ void gnn_parallel_for (gint64          n,
                        gint64          grain,
                        GnnParallelFunc func,
                        gpointer        data);
+
+/* cblas_sgemm / cblas_dgemm (row-major), split by C's columns or rows among
+ * Gnn's threads when OpenBLAS runs single-threaded (gnn-gemm-parallel.c). */
+void gnn_parallel_gemm_f32 (CBLAS_TRANSPOSE ta,
+                            CBLAS_TRANSPOSE tb,
+                            gint64          m,
+                            gint64          n,
+                            gint64          k,
+                            float           alpha,
+                            const float    *a,
+                            gint64          lda,
+                            const float    *b,
+                            gint64          ldb,
+                            float           beta,
+                            float          *c,
+                            gint64          ldc);
+void gnn_parallel_gemm_f64 (CBLAS_TRANSPOSE ta,
+                            CBLAS_TRANSPOSE tb,
+                            gint64          m,
+                            gint64          n,
+                            gint64          k,
+                            double          alpha,
+                            const double   *a,
+                            gint64          lda,
+                            const double   *b,
+                            gint64          ldb,
+                            double          beta,
+                            double         *c,
+                            gint64          ldc);
+
+/* @count products C_i = alpha · op (A_i) · op (B_i) + beta · C_i with
+ * X_i = x + i · stride_x, split by product among Gnn's threads when OpenBLAS
+ * runs single-threaded. */
+void gnn_parallel_gemm_batch_f32 (gint64          count,
+                                  CBLAS_TRANSPOSE ta,
+                                  CBLAS_TRANSPOSE tb,
+                                  gint64          m,
+                                  gint64          n,
+                                  gint64          k,
+                                  float           alpha,
+                                  const float    *a,
+                                  gint64          stride_a,
+                                  gint64          lda,
+                                  const float    *b,
+                                  gint64          stride_b,
+                                  gint64          ldb,
+                                  float           beta,
+                                  float          *c,
+                                  gint64          stride_c,
+                                  gint64          ldc);
+void gnn_parallel_gemm_batch_f64 (gint64          count,
+                                  CBLAS_TRANSPOSE ta,
+                                  CBLAS_TRANSPOSE tb,
+                                  gint64          m,
+                                  gint64          n,
+                                  gint64          k,
+                                  double          alpha,
+                                  const double   *a,
+                                  gint64          stride_a,
+                                  gint64          lda,
+                                  const double   *b,
+                                  gint64          stride_b,
+                                  gint64          ldb,
+                                  double          beta,
+                                  double         *c,
+                                  gint64          stride_c,
+                                  gint64          ldc);
 
 /* Items per range for a memory-bound loop over items of @elems_per_item
  * elements each: ranges of at least GNN_PARALLEL_GRAIN_ELEMS elements, since

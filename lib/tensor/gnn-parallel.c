@@ -1,6 +1,8 @@
 /* gnn-parallel.c: the intra-op thread pool (gnn-parallel-private.h) and
  * gnn_set_num_threads () / gnn_get_num_threads ()
  *
+ * gnn-gemm-parallel.c splits matrix products on the same pool.
+ *
  * The workers are started on the first parallel region and then sleep on a
  * condition variable between regions: a region costs one broadcast and one
  * wake-up of the caller, ~10–50 µs, so kernels only split loops of a few
@@ -207,11 +209,14 @@ install_fork_handler (void)
  * @n: threads, at least 1
  *
  * Sets the number of threads Gnn's operations use, like
- * `torch.set_num_threads`: the kernels' own parallel loops (convolution
- * transforms, pooling) and OpenBLAS's matrix products. Without a call,
- * Gnn follows OpenBLAS's count (`OPENBLAS_NUM_THREADS`, else one per CPU).
- * Process-wide; a loader's process workers start with the count of the
- * process that made them.
+ * `torch.set_num_threads`: for the kernels' own parallel loops (convolution
+ * transforms, im2col, pooling) and for matrix products, which Gnn then
+ * splits among the same threads, calling OpenBLAS single-threaded in each
+ * part (this sets OpenBLAS to 1 thread: two pools on the same cores slow
+ * each other down). Without a call, Gnn's loops use OpenBLAS's count
+ * (`OPENBLAS_NUM_THREADS`, else one per CPU) and products go to OpenBLAS's
+ * own threads. Process-wide; a loader's process workers start with the
+ * count of the process that made them.
  *
  * Since: 1.0
  */
@@ -221,7 +226,7 @@ gnn_set_num_threads (guint n)
   g_return_if_fail (n >= 1 && n <= MAX_THREADS);
 
   g_atomic_int_set (&requested_threads, (gint) n);
-  openblas_set_num_threads ((int) n);
+  openblas_set_num_threads (1);
 }
 
 /**

@@ -13,6 +13,7 @@
 #include <cblas.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-parallel-private.h"
 #include "tensor/gnn-gemm-small-private.h"
 
 /* Whether the leading dims of @p fold into rows @row_stride apart (the last
@@ -107,7 +108,7 @@ gnn_tensor_linear_nograd (GnnTensor  *input,
     cblas_sgemv (CblasRowMajor, trans_b ? CblasNoTrans : CblasTrans, trans_b ? n : k,
                  trans_b ? k : n, 1.0f, w, ldb, x, 1, b != NULL ? 1.0f : 0.0f, c, 1);
   else
-    cblas_sgemm (CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k,
-                 1.0f, x, lda, w, ldb, b != NULL ? 1.0f : 0.0f, c, n);
+    gnn_parallel_gemm_f32 (CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k,
+                           1.0f, x, lda, w, ldb, b != NULL ? 1.0f : 0.0f, c, n);
   return TRUE;
 }

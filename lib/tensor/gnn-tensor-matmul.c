@@ -6,6 +6,7 @@
 #include <cblas.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-parallel-private.h"
 #include "tensor/gnn-nditer-private.h"
 #include "tensor/gnn-gemm-small-private.h"
 
@@ -163,9 +164,8 @@ gemm (GnnDType        dtype,
                        0.0f, (float *) c, 1);
           return;
         }
-      cblas_sgemm (CblasRowMajor, a->trans, b->trans, m, n, k, 1.0f,
-                   (const float *) ap, a->ld, (const float *) bp, b->ld,
-                   0.0f, (float *) c, n);
+      gnn_parallel_gemm_f32 (a->trans, b->trans, m, n, k, 1.0f, (const float *) ap, a->ld,
+                             (const float *) bp, b->ld, 0.0f, (float *) c, n);
     }
   else
     {
@@ -183,9 +183,8 @@ gemm (GnnDType        dtype,
                        0.0, (double *) c, 1);
           return;
         }
-      cblas_dgemm (CblasRowMajor, a->trans, b->trans, m, n, k, 1.0,
-                   (const double *) ap, a->ld, (const double *) bp, b->ld,
-                   0.0, (double *) c, n);
+      gnn_parallel_gemm_f64 (a->trans, b->trans, m, n, k, 1.0, (const double *) ap, a->ld,
+                             (const double *) bp, b->ld, 0.0, (double *) c, n);
     }
 }
 
