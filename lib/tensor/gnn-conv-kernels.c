@@ -4,7 +4,9 @@
  * L = oh·ow output positions), too thin for BLAS to run near its peak when L
  * is small (L = 196 for a 14×14 map). So the columns of a whole chunk of
  * images go side by side, [K, nb·L], and one GEMM covers the chunk: forward
- * out = W · cols, backward gW += gout · colsᵀ and gcols = Wᵀ · gout. Chunks
+ * out = W · cols, backward gW += gout · colsᵀ and gcols = Wᵀ · gout (the
+ * forward of a wide map, L ≥ DIRECT_MIN_L, runs one GEMM per image straight
+ * into the output, which it finds filled with the bias). Chunks
  * keep the column buffer near 8 MiB, below glibc's adaptive mmap threshold,
  * so the buffers are reused rather than page-faulted in at every call.
  *
@@ -22,6 +24,10 @@
 #include "tensor/gnn-parallel-private.h"
 
 #define CHUNK_BYTES (8 << 20)
+/* Output positions per image from which the forward runs one GEMM per
+ * image straight into the output (wide enough for OpenBLAS), instead of
+ * one per chunk into a buffer that is then copied back. */
+#define DIRECT_MIN_L 256
 
 /* Images per chunk for @per_image_elems column elements of size @es. */
 static gint64
@@ -49,7 +55,7 @@ tap_range (const GnnConvGeom *g,
   *ox1 = CLAMP (*ox1, *ox0, g->ow);
 }
 
-#define DEFINE_CONV_KERNELS(T, suffix, GEMM, ONE, ZERO)                                   \
+#define DEFINE_CONV_KERNELS(T, suffix, GEMM, GEMM_BATCH, ONE, ZERO)                                   \
 /* Unfolds one image's group [cin_g, h, w] into rows of length L of a [K, ld]  */        \
 /* matrix: row (c, i, j) holds the pixel under tap (i, j) of channel c for     */        \
 /* each output position, 0 in the padding.                                     */        \
@@ -131,7 +137,7 @@ typedef struct                                                                  
   const T *src;   /* x (im2col), res (to_output), go (to_got, bias)  */                  \
   T *dst;         /* cols (im2col), out, got, gb                     */                  \
   const T *bias;                                                                         \
-  T *gx;          /* col2im: gcols in src                            */                  \
+  T *gx;          /* col2im: gcols in src; forward: out              */                  \
 } ConvJob_##suffix;                                                                      \
                                                                                          \
 static void                                                                              \
@@ -154,6 +160,26 @@ col2im_range_##suffix (gint64 t0, gint64 t1, gpointer data)                     
   for (gint64 t = t0; t < t1; t++)                                                       \
     col2im_##suffix (g, j->src + t * j->l, j->ld,                                        \
                      j->gx + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * g->h * g->w); \
+}                                                                                        \
+                                                                                         \
+/* The direct path's images: unfold each, and fill its output rows with  */              \
+/* the bias (or 0), which its GEMM then adds to (beta = 1).              */              \
+static void                                                                              \
+im2col_fill_range_##suffix (gint64 t0, gint64 t1, gpointer data)                         \
+{                                                                                        \
+  const ConvJob_##suffix *j = data;                                                      \
+  const GnnConvGeom *g = j->g;                                                           \
+                                                                                         \
+  im2col_range_##suffix (t0, t1, data);                                                  \
+  for (gint64 t = t0; t < t1; t++)                                                       \
+    for (gint64 oc = 0; oc < g->cout_g; oc++)                                            \
+      {                                                                                  \
+        T bv = j->bias != NULL ? j->bias[j->grp * g->cout_g + oc] : ZERO;                \
+        T *row = j->gx + ((j->b0 + t) * g->cout + j->grp * g->cout_g + oc) * j->l; \
+                                                                                         \
+        for (gint64 p = 0; p < j->l; p++)                                                \
+          row[p] = bv;                                                                   \
+      }                                                                                  \
 }                                                                                        \
                                                                                          \
 /* res [cout_g, nbL] back to out [nb, cout, L], adding the bias.       */                \
@@ -226,7 +252,8 @@ gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *w
   gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
   T *cols = g_new (T, (gsize) MAX (k * l * chunk, 1));                                   \
-  T *res = g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1));                            \
+  T *res = l >= DIRECT_MIN_L && k > 0 ? NULL                                              \
+           : g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1));                          \
                                                                                          \
   for (gint64 b0 = 0; b0 < g->n; b0 += chunk)                                            \
     {                                                                                    \
@@ -234,8 +261,19 @@ gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *w
                                                                                          \
       for (gint64 grp = 0; grp < g->groups; grp++)                                       \
         {                                                                                \
-          ConvJob_##suffix job = { g, b0, grp, nb, ld, l, x, cols, bias, NULL };          \
+          ConvJob_##suffix job = { g, b0, grp, nb, ld, l, x, cols, bias, out };           \
                                                                                          \
+          if (l >= DIRECT_MIN_L && k > 0)                                                \
+            {                                                                            \
+              /* per image, out_t [cout_g, L] = bias + W_g · cols_t: no res buffer, */   \
+              /* no beta = 0 pass of OpenBLAS's, no copy back                       */   \
+              gnn_parallel_for (nb, gnn_parallel_grain ((k + g->cout_g) * l),           \
+                                im2col_fill_range_##suffix, &job);                       \
+              GEMM_BATCH (nb, CblasNoTrans, CblasNoTrans, g->cout_g, l, k, ONE,          \
+                          wt + grp * g->cout_g * k, 0, k, cols, l, ld, ONE,              \
+                          out + (b0 * g->cout + grp * g->cout_g) * l, g->cout * l, l);   \
+              continue;                                                                  \
+            }                                                                            \
           gnn_parallel_for (nb, gnn_parallel_grain (k * l), im2col_range_##suffix, &job); \
           /* res [cout_g, nbL] = W_g [cout_g, K] · cols [K, nbL]; BLAS wants K > 0 */   \
           if (k == 0)                                                                    \
@@ -349,8 +387,8 @@ gnn_max_pool2d_dense_##suffix (gint64 planes, gint64 h, gint64 w, gint64 kh, gin
 /* cblas_?gemm's arguments, split among Gnn's threads */
 #define PARALLEL_SGEMM(order, ...) gnn_parallel_gemm_f32 (__VA_ARGS__)
 #define PARALLEL_DGEMM(order, ...) gnn_parallel_gemm_f64 (__VA_ARGS__)
-DEFINE_CONV_KERNELS (float, f32, PARALLEL_SGEMM, 1.0f, 0.0f)
-DEFINE_CONV_KERNELS (double, f64, PARALLEL_DGEMM, 1.0, 0.0)
+DEFINE_CONV_KERNELS (float, f32, PARALLEL_SGEMM, gnn_parallel_gemm_batch_f32, 1.0f, 0.0f)
+DEFINE_CONV_KERNELS (double, f64, PARALLEL_DGEMM, gnn_parallel_gemm_batch_f64, 1.0, 0.0)
 
 /* GNN_CONV_ALGO=im2col|winograd forces an algorithm wherever it applies (tests
  * and benchmarks compare them); read once per process. */

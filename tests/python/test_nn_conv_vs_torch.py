@@ -62,6 +62,10 @@ class TestConvVsTorch(unittest.TestCase):
                                         args['groups'], bias, None)
                 self.assertEqual(g.extra_repr(), t.extra_repr())
                 self.check(g, t, torch.randn(3, 4, 11, 10))
+                # a map of ≥ 256 outputs: one GEMM per image into the output
+                g = Gnn.Conv2d.new_full(4, 8, k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1],
+                                        args['groups'], bias, None)
+                self.check(g, t, torch.randn(3, 4, 53, 40))
 
     def test_conv2d_unbatched(self):
         t = tnn.Conv2d(3, 5, 3, stride=2)
