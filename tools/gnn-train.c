@@ -41,11 +41,13 @@
  * run continues with exactly the batches the interrupted one would have
  * had and prints the same losses.
  *
- * Threads: --workers loader threads, and --blas-threads for OpenBLAS
- * (default 1 unless OPENBLAS_NUM_THREADS is set). The GEMMs of these models
- * are small (batch 64): on 2 cores a second BLAS thread gains little when
- * the machine is idle and costs 2-4x when it is busy (OpenBLAS threads
- * spin-wait for each other), which is also why PyTorch picks 1 thread here.
+ * Threads: --workers loader threads, and --blas-threads for Gnn's compute
+ * (gnn_set_num_threads: the kernels' loops and the matrix products on one
+ * pool, OpenBLAS single-threaded inside; default 1 unless
+ * OPENBLAS_NUM_THREADS is set). The GEMMs of the MLP are small (batch 64):
+ * on 2 cores a second OpenBLAS thread gained little when the machine was
+ * idle and cost 2-4x when it was busy (OpenBLAS threads spin-wait for each
+ * other), which is also why PyTorch picks 1 thread here.
  *
  * Errors (missing dataset, bad options, a bad or mismatched checkpoint)
  * print one message and exit with status 1.
@@ -58,7 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cblas.h>   /* OpenBLAS: openblas_set_num_threads () */
+#include <cblas.h>   /* OpenBLAS: openblas_get_num_threads () */
 #include <gnn/gnn.h>
 
 #include "gnn-train-distributed.h"   /* --distributed */
@@ -708,7 +710,7 @@ main (int argc, char **argv)
     { "momentum", 0, 0, G_OPTION_ARG_DOUBLE, &opt.momentum, "SGD momentum (default 0.9)", "M" },
     { "optimizer", 0, 0, G_OPTION_ARG_STRING, &opt.optimizer, "sgd or adam (default sgd)", "NAME" },
     { "workers", 0, 0, G_OPTION_ARG_INT, &opt.workers, "Data loader worker threads (default 2; 0: load in the main thread)", "N" },
-    { "blas-threads", 0, 0, G_OPTION_ARG_INT, &blas_threads, "OpenBLAS threads (default 1, or $OPENBLAS_NUM_THREADS)", "N" },
+    { "blas-threads", 0, 0, G_OPTION_ARG_INT, &blas_threads, "Threads of Gnn's kernels and matrix products (gnn_set_num_threads; default 1, or $OPENBLAS_NUM_THREADS)", "N" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed_given, "Seed of the initialization and the shuffling (default 0)", "N" },
     { "limit", 0, 0, G_OPTION_ARG_INT64, &limit_given, "Use only the first N training and test samples (default: all)", "N" },
     { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt.data_dir, "Directory of the Fashion-MNIST IDX files (default " DEFAULT_DATA_DIR ")", "DIR" },
@@ -757,10 +759,12 @@ main (int argc, char **argv)
     return usage_error ("--checkpoint-every and --max-batches must be 0 or more");
   if (blas_threads == 0 || blas_threads < -1)
     return usage_error ("--blas-threads must be at least 1");
+  /* one pool for Gnn's loops and its products (OpenBLAS single-threaded
+   * inside): see gnn_set_num_threads () */
   if (blas_threads > 0)
-    openblas_set_num_threads (blas_threads);
-  else if (g_getenv ("OPENBLAS_NUM_THREADS") == NULL)
-    openblas_set_num_threads (1);
+    gnn_set_num_threads ((guint) blas_threads);
+  else
+    gnn_set_num_threads (g_getenv ("OPENBLAS_NUM_THREADS") != NULL ? (guint) openblas_get_num_threads () : 1);
   if (limit_given != no_value && limit_given < 0)
     return usage_error ("--limit must be 0 (all) or more");
   if (seed_given != no_value && seed_given < 0)
@@ -839,13 +843,13 @@ main (int argc, char **argv)
   test_n = gnn_tensor_get_size (test_x, 0, NULL);
   description = gnn_module_to_string (model);
   printf ("gnn-train: %s, %" G_GINT64_FORMAT " parameters; %s lr %g%s; batch %" G_GINT64_FORMAT
-          ", %d worker thread%s, %d BLAS thread%s, seed %" G_GINT64_FORMAT "\n"
+          ", %d worker thread%s, %u compute thread%s, seed %" G_GINT64_FORMAT "\n"
           "data: %" G_GINT64_FORMAT " training and %" G_GINT64_FORMAT " test images from %s, "
           "normalized (x - %.4f) / %.4f\n",
           opt.model, n_params, opt.optimizer, opt.lr,
           strcmp (opt.optimizer, "sgd") == 0 ? (opt.momentum > 0 ? ", momentum 0.9" : "") : "",
           opt.batch_size, opt.workers, opt.workers == 1 ? "" : "s",
-          openblas_get_num_threads (), openblas_get_num_threads () == 1 ? "" : "s", opt.seed,
+          gnn_get_num_threads (), gnn_get_num_threads () == 1 ? "" : "s", opt.seed,
           gnn_tensor_get_size (train_x, 0, NULL), test_n, opt.data_dir, PIXEL_MEAN, PIXEL_STD);
   if (strcmp (opt.optimizer, "sgd") == 0 && opt.momentum != 0.9 && opt.momentum > 0)
     printf ("(momentum %g)\n", opt.momentum);

@@ -43,4 +43,25 @@ void gnn_fork_guard_mutex (GMutex *mutex);
   }                                                                             \
   G_STATIC_ASSERT (TRUE)
 
+/* Threads that are safe across fork(): those that existed when the library
+ * was loaded (its dependencies', such as OpenBLAS's pool, which stops itself
+ * around fork() with its own handlers), and those the library marks — its
+ * thread pool's workers, OpenBLAS's threads restarted by a call the library
+ * made. Any other thread is the program's, and a forked child could
+ * deadlock on a lock it held. */
+
+/* Marks the calling thread as safe across fork(). */
+void   gnn_fork_mark_current_thread_safe (void);
+
+/* The ids of the process's threads now, for gnn_fork_mark_new_threads_safe (). */
+GArray *gnn_fork_thread_ids (void);
+
+/* Marks the threads that exist now but not in @before as safe (the threads
+ * a library call started, e.g. OpenBLAS's pool after fork()). */
+void   gnn_fork_mark_new_threads_safe (GArray *before);
+
+/* Counts the threads besides the calling one that are not safe across
+ * fork(); their names, comma-separated, in @names. */
+guint  gnn_fork_count_other_threads (GString *names);
+
 G_END_DECLS

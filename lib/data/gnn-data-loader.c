@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/gnn-fork-private.h"
 #include "data/gnn-process-private.h"
 
 /**
@@ -580,50 +581,6 @@ sample_epoch (GnnDataLoader  *self,
   return indices;
 }
 
-/* The threads that existed when the library was loaded: those of its
- * dependencies (OpenBLAS's pool, which stops itself around fork() with
- * pthread_atfork handlers), not the program's. */
-#define MAX_BASELINE 64
-static char baseline[MAX_BASELINE][16];
-static guint n_baseline;
-
-__attribute__ ((constructor)) static void
-record_baseline_threads (void)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
-  const char *tid;
-
-  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL && n_baseline < MAX_BASELINE)
-    g_strlcpy (baseline[n_baseline++], tid, sizeof baseline[0]);
-}
-
-/* Threads of this process started after the library was loaded, besides
- * the calling one; their names in @names. */
-static guint
-count_threads (GString *names)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
-  g_autofree char *self = g_strdup_printf ("%d", (int) gettid ());
-  const char *tid;
-  guint n = 0;
-
-  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
-      g_autofree char *comm = NULL;
-      gboolean old = strcmp (tid, self) == 0;
-
-      for (guint i = 0; i < n_baseline && !old; i++)
-        old = strcmp (tid, baseline[i]) == 0;
-      if (old)
-        continue;
-      n++;
-      if (g_file_get_contents (path, &comm, NULL, NULL))
-        g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", g_strstrip (comm));
-    }
-  return n;
-}
-
 /* Forking a process with other live threads can deadlock the child on a
  * lock one of them held (malloc arenas, GLib's slice allocator, BLAS
  * pools, an MPI library's progress threads after MPI_Init): spawn the
@@ -635,7 +592,7 @@ fork_backend_new (const GnnWorkerSetup  *setup,
 {
   static gint warned;
   g_autoptr(GString) names = g_string_new (NULL);
-  guint threads = count_threads (names);
+  guint threads = gnn_fork_count_other_threads (names);
   GnnWorkerBackend *backend = NULL;
   const char *instead = NULL;
 

@@ -401,6 +401,10 @@ gnn_process_worker_main (GnnProcessWorker *w)
 
   signal (SIGPIPE, SIG_IGN);
   gnn_worker_info_set_current (w->info);
+  /* one compute thread per worker, as PyTorch's worker loop sets: N
+   * workers with the parent's count each would oversubscribe the cores
+   * (worker_init may raise it) */
+  gnn_set_num_threads (1);
   if (w->loader != NULL)
     gnn_data_loader_emit_worker_init (w->loader, w->info);
 

@@ -87,6 +87,8 @@ worker_main (gpointer user_data)
 
   g_free (start);
   inside_region = TRUE;
+  /* idle between regions, reset in a forked child: no lock to deadlock on */
+  gnn_fork_mark_current_thread_safe ();
   g_mutex_lock (&pool.lock);
   for (;;)
     {
@@ -212,8 +214,9 @@ install_fork_handler (void)
  * `torch.set_num_threads`: for the kernels' own parallel loops (convolution
  * transforms, im2col, pooling) and for matrix products, which Gnn then
  * splits among the same threads, calling OpenBLAS single-threaded in each
- * part (this sets OpenBLAS to 1 thread: two pools on the same cores slow
- * each other down). Without a call, Gnn's loops use OpenBLAS's count
+ * part (this sets OpenBLAS to 1 thread, process-wide: two pools on the same
+ * cores slow each other down; other users of the same OpenBLAS in the
+ * process, such as numpy, then run single-threaded too). Without a call, Gnn's loops use OpenBLAS's count
  * (`OPENBLAS_NUM_THREADS`, else one per CPU) and products go to OpenBLAS's
  * own threads. Process-wide; a loader's process workers start with the
  * count of the process that made them.
@@ -226,7 +229,15 @@ gnn_set_num_threads (guint n)
   g_return_if_fail (n >= 1 && n <= MAX_THREADS);
 
   g_atomic_int_set (&requested_threads, (gint) n);
-  openblas_set_num_threads (1);
+  if (openblas_get_num_threads () != 1)
+    {
+      /* after a fork() OpenBLAS restarts its pool on this call: its
+       * threads stop themselves around fork(), they are safe */
+      g_autoptr(GArray) before = gnn_fork_thread_ids ();
+
+      openblas_set_num_threads (1);
+      gnn_fork_mark_new_threads_safe (before);
+    }
 }
 
 /**

@@ -132,6 +132,27 @@ class WorkerTests(unittest.TestCase):
         self.assertEqual(markers, [100, 101, 100, 101])
         self.assertEqual(_init_marker, 0)
 
+    def test_one_compute_thread_per_worker(self):
+        # like torch's worker loop: set_num_threads(1) before worker-init,
+        # which may raise it; the parent keeps its own count
+        class Threads(Gnn.Dataset):
+            def do_get_length(self):
+                return 4
+
+            def do_get_item(self, index):
+                return (Gnn.get_num_threads(),)
+
+        old = Gnn.get_num_threads()
+        try:
+            Gnn.set_num_threads(2)
+            loader = Gnn.DataLoader(Threads(), batch_size=2, num_workers=2, worker_mode='processes')
+            self.assertEqual([b[0].tolist() for b in loader], [[1, 1], [1, 1]])
+            loader.connect('worker-init', lambda _loader, info: Gnn.set_num_threads(3))
+            self.assertEqual([b[0].tolist() for b in loader], [[3, 3], [3, 3]])
+            self.assertEqual(Gnn.get_num_threads(), 2)
+        finally:
+            Gnn.set_num_threads(old)
+
     def test_with_other_python_threads_alive(self):
         threads_before = len(os.listdir('/proc/self/task'))
         stop = threading.Event()

@@ -2,11 +2,16 @@
  * compiled into this test without the library): every item of a loop runs
  * exactly once, in at most num_threads ranges of at least grain items;
  * nested and concurrent regions run serially instead of waiting; a forked
- * child gets a pool of its own. */
+ * child gets a pool of its own; the pool's workers and the OpenBLAS threads
+ * that gnn_set_num_threads () restarts after a fork() count as safe across
+ * fork() (the DataLoader forks workers only when every other thread is),
+ * a thread of the program's does not. */
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cblas.h>
 #include <gnn/gnn-threads.h>
 
+#include "core/gnn-fork-private.h"
 #include "tensor/gnn-parallel-private.h"
 
 typedef struct
@@ -185,10 +190,67 @@ test_fork (void)
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
+static gpointer
+wait_for_release (gpointer data)
+{
+  GMutex *lock = data;
+
+  g_mutex_lock (lock);   /* held by the test until it has counted */
+  g_mutex_unlock (lock);
+  return NULL;
+}
+
+static void
+nothing (gint64 begin, gint64 end, gpointer data)
+{
+}
+
+static void
+test_fork_census (void)
+{
+  g_autoptr (GString) names = g_string_new (NULL);
+  GMutex lock;
+  GThread *program_thread;
+  int status;
+  pid_t pid = fork ();
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* OpenBLAS stopped its threads around fork(); this call restarts them */
+      gboolean restarts = openblas_get_num_threads () > 1;
+
+      gnn_set_num_threads (2);
+      gnn_parallel_for (1000, 1, nothing, NULL);
+      _exit (gnn_fork_count_other_threads (names) == 0 ? (restarts ? 0 : 77) : 1);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) == 77)
+    g_test_message ("OpenBLAS runs 1 thread here: its restart was not exercised");
+  else
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+
+  gnn_set_num_threads (3);
+  gnn_parallel_for (1000, 1, nothing, NULL);   /* starts two workers */
+  g_assert_cmpuint (gnn_fork_count_other_threads (names), ==, 0);
+
+  g_mutex_init (&lock);
+  g_mutex_lock (&lock);
+  program_thread = g_thread_new ("program-thread", wait_for_release, &lock);
+  g_assert_cmpuint (gnn_fork_count_other_threads (names), ==, 1);
+  g_assert_cmpstr (names->str, ==, "program-thread");
+  g_mutex_unlock (&lock);
+  g_thread_join (program_thread);
+  g_mutex_clear (&lock);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* first: the fork census needs OpenBLAS's threads never set */
+  g_test_add_func ("/parallel-for/fork-census", test_fork_census);
   g_test_add_func ("/parallel-for/coverage", test_coverage);
   g_test_add_func ("/parallel-for/nested", test_nested);
   g_test_add_func ("/parallel-for/concurrent-callers", test_concurrent_callers);
