@@ -238,8 +238,8 @@ test_fork_census (void)
   g_mutex_init (&lock);
   g_mutex_lock (&lock);
   program_thread = g_thread_new ("program-thread", wait_for_release, &lock);
+  /* (its name is set by the new thread itself, maybe not yet) */
   g_assert_cmpuint (gnn_fork_count_other_threads (names), ==, 1);
-  g_assert_cmpstr (names->str, ==, "program-thread");
   g_mutex_unlock (&lock);
   g_thread_join (program_thread);
   g_mutex_clear (&lock);
