@@ -5,7 +5,8 @@
 Runs build/bench/bench-cnn (Gnn) and the same model, data, batch size, loss
 and optimizer in PyTorch (torch 1.13: its convolutions go through oneDNN),
 each in a child process with the same thread count (OPENBLAS_NUM_THREADS,
-OMP_NUM_THREADS and torch.set_num_threads all set to --threads), and prints
+OMP_NUM_THREADS and torch.set_num_threads all set to --threads; bench-cnn
+calls gnn_set_num_threads with it unless --openblas-pool), and prints
 one table: seconds for --batches batches of training (zero_grad, forward,
 CrossEntropyLoss, backward, SGD momentum step) and of forward passes (eval,
 no grad), the per-epoch extrapolation (60000 / batch size batches), and
