@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "data/gnn-process-private.h"
+#include "tensor/gnn-parallel-private.h"
 
 /* --- messages ------------------------------------------------------------- */
 
@@ -403,8 +404,9 @@ gnn_process_worker_main (GnnProcessWorker *w)
   gnn_worker_info_set_current (w->info);
   /* one compute thread per worker, as PyTorch's worker loop sets: N
    * workers with the parent's count each would oversubscribe the cores
-   * (worker_init may raise it) */
-  gnn_set_num_threads (1);
+   * (worker_init may raise it). Gnn's count only: calling OpenBLAS here
+   * would restart its pool in every worker. */
+  gnn_parallel_set_threads (1);
   if (w->loader != NULL)
     gnn_data_loader_emit_worker_init (w->loader, w->info);
 

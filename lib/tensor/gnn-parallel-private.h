@@ -21,6 +21,12 @@
 
 G_BEGIN_DECLS
 
+/* Sets Gnn's count (its loops and product splits) to @n without touching
+ * OpenBLAS: for a forked loader worker, where any OpenBLAS call restarts
+ * OpenBLAS's pool (a thread that then spins ~0.1 s: measured, the
+ * processes loader slowed by ~15 %). */
+void gnn_parallel_set_threads (guint n);
+
 /* One range [begin, end) of the loop; @data is the caller's. */
 typedef void (*GnnParallelFunc) (gint64   begin,
                                  gint64   end,

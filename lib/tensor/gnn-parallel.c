@@ -240,6 +240,14 @@ gnn_set_num_threads (guint n)
     }
 }
 
+void
+gnn_parallel_set_threads (guint n)
+{
+  g_return_if_fail (n >= 1 && n <= MAX_THREADS);
+
+  g_atomic_int_set (&requested_threads, (gint) n);
+}
+
 /**
  * gnn_get_num_threads:
  *
