@@ -485,25 +485,16 @@ DEFINE_MAX_POOL_2X2 (float, guint32, f32)
 DEFINE_MAX_POOL_2X2 (double, guint64, f64)
 
 /* Windows all inside, no indices: gnn-conv-kernels.c's loop. */
-static void
-max_pool_dense_f32 (const PoolGeom *g,
-                    const void     *src,
-                    void           *dst,
-                    gint64         *idx)
-{
-  gnn_max_pool2d_dense_f32 (g->planes, g->height, g->width, g->kh, g->kw, g->sh, g->sw,
-                            g->out_h, g->out_w, src, dst);
+#define DEFINE_MAX_POOL_DENSE(suffix)                                           \
+static void                                                                     \
+max_pool_dense_##suffix (const PoolGeom *g, const void *src, void *dst, gint64 *idx) \
+{                                                                               \
+  gnn_max_pool2d_dense_##suffix (g->planes, g->height, g->width, g->kh, g->kw,  \
+                                 g->sh, g->sw, g->out_h, g->out_w, src, dst);   \
 }
 
-static void
-max_pool_dense_f64 (const PoolGeom *g,
-                    const void     *src,
-                    void           *dst,
-                    gint64         *idx)
-{
-  gnn_max_pool2d_dense_f64 (g->planes, g->height, g->width, g->kh, g->kw, g->sh, g->sw,
-                            g->out_h, g->out_w, src, dst);
-}
+DEFINE_MAX_POOL_DENSE (f32)
+DEFINE_MAX_POOL_DENSE (f64)
 
 /* One max-pool loop over all planes, split among the threads by planes. */
 typedef void (*MaxPoolKernel) (const PoolGeom *g, const void *src, void *dst, gint64 *idx);
