@@ -289,7 +289,7 @@ main (int    argc,
   /* one pool for Gnn's loops and its products, as many threads as
    * OPENBLAS_NUM_THREADS says (bench/cnn.py sets it for both sides) */
   if (!openblas_pool)
-    gnn_set_num_threads ((guint) openblas_get_num_threads ());
+    gnn_set_num_threads (openblas_get_num_threads (), NULL);
   printf ("{\"type\": \"info\", \"threads\": %u, \"openblas_threads\": %d, \"batches\": %" G_GINT64_FORMAT
           ", \"batch_size\": %" G_GINT64_FORMAT "}\n", gnn_get_num_threads (), openblas_get_num_threads (),
           batches, batch);

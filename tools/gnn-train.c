@@ -762,9 +762,9 @@ main (int argc, char **argv)
   /* one pool for Gnn's loops and its products (OpenBLAS single-threaded
    * inside): see gnn_set_num_threads () */
   if (blas_threads > 0)
-    gnn_set_num_threads ((guint) blas_threads);
+    gnn_set_num_threads (blas_threads, NULL);   /* ≥ 1, checked above */
   else
-    gnn_set_num_threads (g_getenv ("OPENBLAS_NUM_THREADS") != NULL ? (guint) openblas_get_num_threads () : 1);
+    gnn_set_num_threads (g_getenv ("OPENBLAS_NUM_THREADS") != NULL ? openblas_get_num_threads () : 1, NULL);
   if (limit_given != no_value && limit_given < 0)
     return usage_error ("--limit must be 0 (all) or more");
   if (seed_given != no_value && seed_given < 0)

@@ -14,8 +14,9 @@
 G_BEGIN_DECLS
 
 GNN_AVAILABLE_IN_ALL
-void   gnn_set_num_threads (guint n);
+gboolean gnn_set_num_threads (gint     n,
+                              GError **error);
 GNN_AVAILABLE_IN_ALL
-guint  gnn_get_num_threads (void);
+guint    gnn_get_num_threads (void);
 
 G_END_DECLS

@@ -22,6 +22,7 @@
 
 #include "core/gnn-fork-private.h"
 #include "tensor/gnn-parallel-private.h"
+#include <gnn/gnn-error.h>
 #include <gnn/gnn-threads.h>
 
 /* The most threads gnn_set_num_threads () accepts: far above any core
@@ -209,6 +210,7 @@ install_fork_handler (void)
 /**
  * gnn_set_num_threads:
  * @n: threads, at least 1
+ * @error: return location for a #GError
  *
  * Sets the number of threads Gnn's operations use, like
  * `torch.set_num_threads`: for the kernels' own parallel loops (convolution
@@ -221,14 +223,31 @@ install_fork_handler (void)
  * own threads. Process-wide; a loader's process workers start with the
  * count of the process that made them.
  *
+ * Returns: %TRUE, or %FALSE with %GNN_ERROR_INVALID_ARGUMENT when @n is
+ *   not positive (PyTorch's "set_num_threads expects a positive integer")
+ *   or above 1024
+ *
  * Since: 1.0
  */
-void
-gnn_set_num_threads (guint n)
+gboolean
+gnn_set_num_threads (gint     n,
+                     GError **error)
 {
-  g_return_if_fail (n >= 1 && n <= MAX_THREADS);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  g_atomic_int_set (&requested_threads, (gint) n);
+  if (n < 1)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "set_num_threads expects a positive integer");
+      return FALSE;
+    }
+  if (n > MAX_THREADS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "set_num_threads: %d threads is more than the %d allowed", n, MAX_THREADS);
+      return FALSE;
+    }
+  g_atomic_int_set (&requested_threads, n);
   if (openblas_get_num_threads () != 1)
     {
       /* after a fork() OpenBLAS restarts its pool on this call: its
@@ -238,6 +257,7 @@ gnn_set_num_threads (guint n)
       openblas_set_num_threads (1);
       gnn_fork_mark_new_threads_safe (before);
     }
+  return TRUE;
 }
 
 void

@@ -165,6 +165,10 @@ class TestConvVsTorch(unittest.TestCase):
         try:
             Gnn.set_num_threads(2)
             self.assertEqual(Gnn.get_num_threads(), 2)
+            for bad in (0, -1):     # torch's RuntimeError (GLib.Error is one) and message
+                with self.assertRaisesRegex(RuntimeError, 'set_num_threads expects a positive integer'):
+                    Gnn.set_num_threads(bad)
+            self.assertEqual(Gnn.get_num_threads(), 2)
             for cin, cout in ((32, 64), (1, 32)):      # Winograd, im2col
                 t = tnn.Conv2d(cin, cout, 3, padding=1)
                 g = Gnn.Conv2d.new(cin, cout, 3, 1, 1, True)

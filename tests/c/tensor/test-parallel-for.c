@@ -11,8 +11,17 @@
 #include <cblas.h>
 #include <gnn/gnn-threads.h>
 
+#include <gnn/gnn-error.h>
+
 #include "core/gnn-fork-private.h"
 #include "tensor/gnn-parallel-private.h"
+
+/* The library is not linked in: its error domain, for gnn_set_num_threads (). */
+GQuark
+gnn_error_quark (void)
+{
+  return g_quark_from_static_string ("gnn-error-quark");
+}
 
 typedef struct
 {
@@ -55,7 +64,7 @@ test_coverage (void)
           gint64 want_ranges = MAX (MIN ((gint64) threads[t], n / grain), 1);
           Coverage cov = { g_new0 (gint, n), { 0 }, g_ptr_array_new (), G_MAXINT64, 0 };
 
-          gnn_set_num_threads (threads[t]);
+          g_assert_true (gnn_set_num_threads (threads[t], NULL));
           g_assert_cmpuint (gnn_get_num_threads (), ==, threads[t]);
           gnn_parallel_for (n, grain, cover_range, &cov);
           for (gint64 i = 0; i < n; i++)
@@ -116,7 +125,7 @@ test_nested (void)
 {
   Nested nested = { g_new0 (gint, 8 * 100), 0 };
 
-  gnn_set_num_threads (4);
+  g_assert_true (gnn_set_num_threads (4, NULL));
   gnn_parallel_for (8, 1, outer_range, &nested);
   g_assert_cmpint (nested.wrong_thread, ==, 0);
   for (gint i = 0; i < 8 * 100; i++)
@@ -156,7 +165,7 @@ test_concurrent_callers (void)
 {
   GThread *a, *b;
 
-  gnn_set_num_threads (2);
+  g_assert_true (gnn_set_num_threads (2, NULL));
   a = g_thread_new ("caller-a", sum_many, NULL);
   b = g_thread_new ("caller-b", sum_many, NULL);
   g_assert_cmpint (GPOINTER_TO_INT (sum_many (NULL)), ==, 0);
@@ -170,7 +179,7 @@ test_fork (void)
   int status;
   pid_t pid;
 
-  gnn_set_num_threads (2);
+  g_assert_true (gnn_set_num_threads (2, NULL));
   g_assert_cmpint (GPOINTER_TO_INT (sum_many (NULL)), ==, 0);   /* workers started */
   pid = fork ();
   g_assert_cmpint (pid, >=, 0);
@@ -220,7 +229,7 @@ test_fork_census (void)
       /* OpenBLAS stopped its threads around fork(); this call restarts them */
       gboolean restarts = openblas_get_num_threads () > 1;
 
-      gnn_set_num_threads (2);
+      g_assert_true (gnn_set_num_threads (2, NULL));
       gnn_parallel_for (1000, 1, nothing, NULL);
       _exit (gnn_fork_count_other_threads (names) == 0 ? (restarts ? 0 : 77) : 1);
     }
@@ -231,7 +240,7 @@ test_fork_census (void)
   else
     g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 
-  gnn_set_num_threads (3);
+  g_assert_true (gnn_set_num_threads (3, NULL));
   gnn_parallel_for (1000, 1, nothing, NULL);   /* starts two workers */
   g_assert_cmpuint (gnn_fork_count_other_threads (names), ==, 0);
 
