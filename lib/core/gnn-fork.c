@@ -52,6 +52,11 @@ gnn_fork_guard_mutex (GMutex *mutex)
 
 /* --- threads safe across fork() ----------------------------------------- */
 
+/* Not a GNN_FORK_SAFE_MUTEX: a starting pool worker takes it while the
+ * thread that started it holds the pool's region lock (a guarded lock) and
+ * waits for the worker, so a fork()'s prepare handler taking both could
+ * deadlock. A forked child, which has one thread, re-initializes it
+ * instead (an append cut short there loses one id at most). */
 static pthread_mutex_t safe_lock = PTHREAD_MUTEX_INITIALIZER;
 static GArray *safe_tids;   /* pid_t, never freed */
 
@@ -121,12 +126,19 @@ gnn_fork_mark_current_thread_safe (void)
   pthread_mutex_unlock (&safe_lock);
 }
 
+static void
+reinit_safe_lock_in_child (void)
+{
+  pthread_mutex_init (&safe_lock, NULL);
+}
+
 /* The threads of the process when the library is loaded. */
 __attribute__ ((constructor)) static void
 mark_load_time_threads_safe (void)
 {
   g_autoptr(GArray) none = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
+  pthread_atfork (NULL, NULL, reinit_safe_lock_in_child);
   gnn_fork_mark_new_threads_safe (none);
 }
 
