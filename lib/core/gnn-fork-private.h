@@ -61,7 +61,8 @@ GArray *gnn_fork_thread_ids (void);
 void   gnn_fork_mark_new_threads_safe (GArray *before);
 
 /* Counts the threads besides the calling one that are not safe across
- * fork(); their names, comma-separated, in @names. */
+ * fork(); their names, comma-separated, in @names. Waits up to ~10 ms for
+ * threads that are exiting. */
 guint  gnn_fork_count_other_threads (GString *names);
 
 G_END_DECLS
