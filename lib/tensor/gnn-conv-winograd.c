@@ -373,15 +373,15 @@ weight_tiles (gint64       cout,
       }
 }
 
-/* y (+)= conv (x, U) + bias over the shape @s, U = u[k] [cout, cin], or the
- * transpose of u[k] [cin, cout] when @trans_u; added to y when @add. */
+/* y = conv (x, U) + bias over the shape @s, U = u[k] [cout, cin]; for the
+ * @input_grad (the flipped kernels), U is the transpose of u[k] [cin, cout]
+ * and the result is added to y. */
 static void
 winograd_conv (const Shape *s,
                const float *x,
                const float *u,
-               gboolean     trans_u,
+               gboolean     input_grad,
                const float *bias,
-               gboolean     add,
                float       *y)
 {
   gint64 chunk = block_images (s, s->cin + s->cout), ld_max = chunk * s->tiles;
@@ -394,12 +394,12 @@ winograd_conv (const Shape *s,
     {
       gint64 nb = MIN (chunk, s->n - b0), ld = nb * s->tiles;
       TileJob in = { s, ld, x + b0 * s->cin * s->h * s->w, v, NULL, FALSE, NULL };
-      TileJob out = { s, ld, NULL, m, bias, add, y + b0 * s->cout * s->oh * s->ow };
+      TileJob out = { s, ld, NULL, m, bias, input_grad, y + b0 * s->cout * s->oh * s->ow };
 
       transform_input (&in, nb);
-      gnn_parallel_gemm_batch_f32 (16, trans_u ? CblasTrans : CblasNoTrans, CblasNoTrans,
+      gnn_parallel_gemm_batch_f32 (16, input_grad ? CblasTrans : CblasNoTrans, CblasNoTrans,
                                    s->cout, ld, s->cin, 1.0f, u, s->cout * s->cin,
-                                   trans_u ? s->cout : s->cin, v, s->cin * (ld + V_SLACK),
+                                   input_grad ? s->cout : s->cin, v, s->cin * (ld + V_SLACK),
                                    ld + V_SLACK, 1.0f, m, s->cout * ld, ld);
       transform_planes (output_tiles_range, nb * s->cout, &out);
     }
@@ -416,6 +416,24 @@ gnn_conv2d_winograd_fits (const GnnConvGeom *g)
          g->n > 0 && g->cin > 0 && g->cout > 0 && g->oh > 0 && g->ow > 0;
 }
 
+/* out (+)= conv (in, U) over @s with U the (flipped, transposed) transform
+ * of @wt ([cout, cin, 3, 3]): the forward, or with @flip the input gradient. */
+static void
+conv_with_weights (const Shape       *s,
+                   const GnnConvGeom *g,
+                   const float       *in,
+                   const float       *wt,
+                   gboolean           flip,
+                   const float       *bias,
+                   float             *out)
+{
+  float *u = g_new (float, (gsize) (16 * g->cout * g->cin));
+
+  weight_tiles (g->cout, g->cin, wt, flip, u);
+  winograd_conv (s, in, u, flip, bias, out);
+  g_free (u);
+}
+
 void
 gnn_conv2d_winograd_forward_f32 (const GnnConvGeom *g,
                                  const float       *x,
@@ -424,11 +442,8 @@ gnn_conv2d_winograd_forward_f32 (const GnnConvGeom *g,
                                  float             *out)
 {
   Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
-  float *u = g_new (float, (gsize) (16 * g->cout * g->cin));
 
-  weight_tiles (g->cout, g->cin, wt, FALSE, u);
-  winograd_conv (&s, x, u, FALSE, bias, FALSE, out);
-  g_free (u);
+  conv_with_weights (&s, g, x, wt, FALSE, bias, out);
 }
 
 /* gx += conv (go, flipped wtᵀ) with padding 2 - p: [n, cout, oh, ow] → [n, cin, h, w]. */
@@ -439,11 +454,8 @@ input_grad (const GnnConvGeom *g,
             float             *gx)
 {
   Shape s = shape_new (g->n, g->cout, g->oh, g->ow, g->cin, g->h, g->w, 2 - g->ph, 2 - g->pw);
-  float *u = g_new (float, (gsize) (16 * g->cout * g->cin));
 
-  weight_tiles (g->cout, g->cin, wt, TRUE, u);
-  winograd_conv (&s, go, u, TRUE, NULL, TRUE, gx);
-  g_free (u);
+  conv_with_weights (&s, g, go, wt, TRUE, NULL, gx);
 }
 
 /* Z = A dY Aᵀ of the 2×2 output-gradient tiles of plane @p (image · cout +
