@@ -204,54 +204,6 @@ gnn_generator_next_u64 (GnnGenerator *self)
   return xoshiro_next (self->s);
 }
 
-/* Bulk uniform fills for the initializers: the state stays in registers and
- * no call is made per number (Linear construction is dominated by this). */
-void
-gnn_generator_fill_uniform_f32 (GnnGenerator *self,
-                                float        *dst,
-                                gint64        n,
-                                gint64        stride,
-                                double        a,
-                                double        b)
-{
-  guint64 s[4] = { self->s[0], self->s[1], self->s[2], self->s[3] };
-  float fb = (float) b;
-
-  for (gint64 i = 0; i < n; i++)
-    {
-      float v;
-
-      /* rounding to float may land on b: redraw so values stay in [a, b) */
-      do
-        v = (float) (a + (b - a) * ((double) (xoshiro_next (s) >> 11) * 0x1.0p-53));
-      while (b > a && v >= fb);
-      dst[i * stride] = v;
-    }
-  memcpy (self->s, s, sizeof s);
-}
-
-void
-gnn_generator_fill_uniform_f64 (GnnGenerator *self,
-                                double       *dst,
-                                gint64        n,
-                                gint64        stride,
-                                double        a,
-                                double        b)
-{
-  guint64 s[4] = { self->s[0], self->s[1], self->s[2], self->s[3] };
-
-  for (gint64 i = 0; i < n; i++)
-    {
-      double v;
-
-      do
-        v = a + (b - a) * ((double) (xoshiro_next (s) >> 11) * 0x1.0p-53);
-      while (b > a && v >= b);
-      dst[i * stride] = v;
-    }
-  memcpy (self->s, s, sizeof s);
-}
-
 /**
  * gnn_generator_next_double:
  * @self: a #GnnGenerator

@@ -65,22 +65,27 @@ fill_random (GnnTensor    *self,
   const gint64 *strides[1] = { p->strides };
   guint8 *base = gnn_tensor_priv_data (p);
   gsize elsize = gnn_dtype_get_size (p->dtype);
+  gboolean counter_based = dist == DIST_UNIFORM &&
+                           (p->dtype == GNN_DTYPE_F32 || p->dtype == GNN_DTYPE_F64);
+  guint64 key = 0, counter = 0;
   GnnNdIter it;
 
   /* Meta tensors: checked like the others, but nothing to fill and no
    * draws (the generator's state is unchanged), as in PyTorch. */
   if (gnn_tensor_priv_is_meta (p))
     return;
+  if (counter_based)
+    key = gnn_generator_next_u64 (generator);
   gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
   while (gnn_nditer_next (&it))
     {
       gint64 off = it.offsets[0];
       gint64 st = it.inner_strides[0];
 
-      if (p->dtype == GNN_DTYPE_F32 && dist == DIST_UNIFORM)
-        gnn_generator_fill_uniform_f32 (generator, (float *) base + off, it.inner_size, st, a, b);
-      else if (p->dtype == GNN_DTYPE_F64 && dist == DIST_UNIFORM)
-        gnn_generator_fill_uniform_f64 (generator, (double *) base + off, it.inner_size, st, a, b);
+      if (counter_based && p->dtype == GNN_DTYPE_F32)
+        gnn_random_fill_uniform_f32 (key, counter, (float *) base + off, it.inner_size, st, a, b);
+      else if (counter_based)
+        gnn_random_fill_uniform_f64 (key, counter, (double *) base + off, it.inner_size, st, a, b);
       else if (p->dtype == GNN_DTYPE_F32)
         {
           float *dst = (float *) base + off;
@@ -93,6 +98,7 @@ fill_random (GnnTensor    *self,
           for (gint64 i = 0; i < it.inner_size; i++)
             draw (generator, dist, a, b, p->dtype, base + (off + i * st) * (gint64) elsize);
         }
+      counter += (guint64) it.inner_size;
     }
 }
 

@@ -159,11 +159,13 @@ void gnn_strided_copy (GnnDType dst_dtype, guint8 *dst, const gint64 *dst_stride
                        GnnDType src_dtype, const guint8 *src, const gint64 *src_strides,
                        const gint64 *shape, guint ndim);
 
-/* Uniform U(a, b) fills of @n elements @stride apart, in [a, b) after rounding. */
-void gnn_generator_fill_uniform_f32 (GnnGenerator *self, float *dst, gint64 n, gint64 stride,
-                                     double a, double b);
-void gnn_generator_fill_uniform_f64 (GnnGenerator *self, double *dst, gint64 n, gint64 stride,
-                                     double a, double b);
+/* Uniform U(a, b) fills of @n elements @stride apart, in [a, b) after
+ * rounding: element i gets the value of counter @first + i of the stream
+ * @key (one gnn_generator_next_u64 draw per fill; gnn-random-fill.c). */
+void gnn_random_fill_uniform_f32 (guint64 key, guint64 first, float *dst, gint64 n,
+                                  gint64 stride, double a, double b);
+void gnn_random_fill_uniform_f64 (guint64 key, guint64 first, double *dst, gint64 n,
+                                  gint64 stride, double a, double b);
 
 /* Creates a GnnTensor (sub)type instance without the default 0-d storage;
  * the caller fills in the private geometry and storage. */

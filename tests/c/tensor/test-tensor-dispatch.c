@@ -7,6 +7,8 @@
  * evaluated here element by element — the AVX2/AVX-512 copies only widen
  * the loops, they never change the arithmetic. Contiguous, broadcast-scalar
  * and strided operands, lengths that are not a multiple of any vector width.
+ * The counter-based uniform fill is checked the same way against its
+ * scalar stream.
  *
  * Reductions (sum, mean, max, min, softmax, log_softmax over each dim of
  * a matrix, contiguous and transposed): each level's results are checked
@@ -127,6 +129,59 @@ check_backward (GRand *rng, const float *values)
     }
 }
 
+/* The counter-based uniform fill (gnn-random-fill.c), element k:
+ * SplitMix64 of key + (k + 1)·γ, whose top 52 bits make a double in [1, 2). */
+static double
+splitmix_unit (guint64 key, guint64 k)
+{
+  guint64 z = key + (k + 1) * 0x9e3779b97f4a7c15ull;
+  guint64 bits;
+  double u;
+
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  bits = 0x3ff0000000000000ull | (z >> 12);
+  memcpy (&u, &bits, sizeof u);
+  return u - 1.0;
+}
+
+/* Each level's fill equals the scalar stream bit for bit (float32 and
+ * float64, packed and strided); the key is the generator's next draw. */
+static void
+check_uniform_fill (void)
+{
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (5);
+  g_autoptr(GnnGenerator) keys = gnn_generator_new (5);
+  g_autoptr(GnnTensor) f = gnn_tensor_zeros ((gint64[]) { N }, 1, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) wide = gnn_tensor_zeros ((gint64[]) { N, 2 }, 2, GNN_DTYPE_F64, NULL);
+  g_autoptr(GnnTensor) strided = gnn_tensor_select (wide, 1, 1, NULL);
+  g_autofree float *got = NULL;
+  gsize len = 0;
+  guint64 key;
+  const double a = -0.3, b = 0.7;
+
+  g_assert_true (gnn_tensor_uniform_ (f, a, b, gen, NULL));
+  key = gnn_generator_next_u64 (keys);
+  got = gnn_tensor_to_floats (f, &len);
+  g_assert_cmpuint (len, ==, N);
+  for (gint64 k = 0; k < N; k++)
+    {
+      float want = (float) (a + (b - a) * splitmix_unit (key, (guint64) k));
+
+      g_assert_cmpfloat (got[k], ==, want >= (float) b ? nextafterf ((float) b, -INFINITY) : want);
+    }
+  g_assert_true (gnn_tensor_uniform_ (strided, a, b, gen, NULL));
+  key = gnn_generator_next_u64 (keys);
+  for (gint64 k = 0; k < N; k++)
+    {
+      double want = a + (b - a) * splitmix_unit (key, (guint64) k);
+
+      g_assert_cmpfloat (gnn_tensor_get_element (strided, &k, 1, NULL), ==, want);
+      g_assert_cmpfloat (gnn_tensor_get_element (wide, (gint64[]) { k, 0 }, 2, NULL), ==, 0.0);
+    }
+}
+
 static void
 check_all_ops (void)
 {
@@ -152,6 +207,7 @@ check_all_ops (void)
   g_autoptr(GnnTensor) strided = gnn_tensor_select (pairs, 1, 0, NULL);
 
   g_assert_nonnull (strided);
+  check_uniform_fill ();
   for (guint o = 0; o < G_N_ELEMENTS (binary); o++)
     {
       g_autoptr(GnnTensor) r1 = binary[o].op (a, b, NULL);

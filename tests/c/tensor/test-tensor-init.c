@@ -211,6 +211,48 @@ test_view_same_values_as_contiguous (void)
   g_assert_true (gnn_tensor_equal (view, packed));
 }
 
+/* Uniform fills are counter-based (element k of the fill, row-major, has
+ * its own value): a strided view, filled in many inner runs, gets the same
+ * values as a packed tensor from the same generator state, at both float
+ * dtypes, including runs longer than the strided path's block. */
+static void
+test_uniform_view_same_values_as_contiguous (void)
+{
+  const GnnDType dtypes[] = { GNN_DTYPE_F32, GNN_DTYPE_F64 };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dtypes); d++)
+    {
+      g_autoptr(GnnGenerator) g1 = gnn_generator_new (19);
+      g_autoptr(GnnGenerator) g2 = gnn_generator_new (19);
+      g_autoptr(GnnTensor) base = new_zeros ((gint64[]) { 300, 7 }, 2, dtypes[d]);
+      g_autoptr(GnnTensor) view = gnn_tensor_transpose (base, 0, 1, NULL);
+      g_autoptr(GnnTensor) packed = new_zeros ((gint64[]) { 7, 300 }, 2, dtypes[d]);
+
+      g_assert_true (gnn_tensor_uniform_ (view, -2, 3, g1, NULL));
+      g_assert_true (gnn_tensor_uniform_ (packed, -2, 3, g2, NULL));
+      g_assert_true (gnn_tensor_equal (view, packed));
+      /* both generators advanced alike */
+      g_assert_cmpuint (gnn_generator_next_u64 (g1), ==, gnn_generator_next_u64 (g2));
+    }
+}
+
+/* A range one float wide: a + (b - a)·u rounds to b for half the draws;
+ * every value must still be below b. */
+static void
+test_uniform_one_ulp_range (void)
+{
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (23);
+  g_autoptr(GnnTensor) t = new_zeros ((gint64[]) { 4096 }, 1, GNN_DTYPE_F32);
+  g_autofree float *v = NULL;
+  float b = nextafterf (1.0f, 2.0f);
+  gsize len = 0;
+
+  g_assert_true (gnn_tensor_uniform_ (t, 1.0, b, gen, NULL));
+  v = gnn_tensor_to_floats (t, &len);
+  for (gsize i = 0; i < len; i++)
+    g_assert_cmpfloat (v[i], ==, 1.0f);
+}
+
 static void
 test_kaiming_uniform_bound (void)
 {
@@ -343,6 +385,9 @@ main (int argc, char **argv)
   g_test_add_func ("/tensor/init/view-untouched-outside", test_view_untouched_outside);
   g_test_add_func ("/tensor/init/view-same-values-as-contiguous",
                    test_view_same_values_as_contiguous);
+  g_test_add_func ("/tensor/init/uniform/view-same-values-as-contiguous",
+                   test_uniform_view_same_values_as_contiguous);
+  g_test_add_func ("/tensor/init/uniform/one-ulp-range", test_uniform_one_ulp_range);
   g_test_add_func ("/tensor/init/kaiming-uniform/bound", test_kaiming_uniform_bound);
   g_test_add_func ("/tensor/init/kaiming-uniform/empty-noop", test_kaiming_empty_is_noop);
   g_test_add_func ("/tensor/init/kaiming-normal/std", test_kaiming_normal_std);
