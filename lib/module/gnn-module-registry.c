@@ -44,7 +44,13 @@ registry_put (GnnModule  *self,
 {
   GnnModulePrivate *priv = gnn_module_priv (self);
   g_autoptr(GObject) old = NULL;
-  g_autofree char *key = g_strdup (name);   /* @name may be an entry's own */
+  /* @name may be an entry's own, freed by the steal below: copy it (on the
+   * stack when short, as nearly all names are). */
+  char key_buf[64];
+  g_autofree char *key_heap = NULL;
+  gsize key_len = strlen (name) + 1;
+  const char *key = key_len <= sizeof key_buf ? memcpy (key_buf, name, key_len)
+                                              : (key_heap = g_strdup (name));
   GnnMapKind old_kind = kind;
   GObject *replaced;
 

@@ -12,20 +12,33 @@
  * creating one; the index is built once a map reaches this size. */
 #define ORDERED_MAP_INDEX_MIN 8
 
+/* An entry and its name are one allocation. */
 static void
 map_entry_free (gpointer data)
 {
   GnnMapEntry *entry = data;
 
-  g_free (entry->name);
   g_clear_object (&entry->value);
   g_free (entry);
+}
+
+/* Most maps of most modules stay empty (a Linear has no children and no
+ * buffers): they share one array that is never written, and get their own
+ * on the first put, which saves two array allocations per module. */
+static GPtrArray *
+shared_empty_entries (void)
+{
+  static GPtrArray *empty;
+
+  if (g_once_init_enter (&empty))
+    g_once_init_leave (&empty, g_ptr_array_new ());
+  return empty;
 }
 
 void
 gnn_ordered_map_init (GnnOrderedMap *map)
 {
-  map->entries = g_ptr_array_new_with_free_func (map_entry_free);
+  map->entries = shared_empty_entries ();
   map->index = NULL;
 }
 
@@ -33,7 +46,9 @@ void
 gnn_ordered_map_clear (GnnOrderedMap *map)
 {
   g_clear_pointer (&map->index, g_hash_table_unref);
-  g_clear_pointer (&map->entries, g_ptr_array_unref);
+  if (map->entries != shared_empty_entries ())
+    g_clear_pointer (&map->entries, g_ptr_array_unref);
+  map->entries = NULL;
 }
 
 void
@@ -71,6 +86,7 @@ gnn_ordered_map_put (GnnOrderedMap *map,
 {
   GnnMapEntry *entry = gnn_ordered_map_lookup (map, name);
   GObject *old;
+  gsize len;
 
   if (entry != NULL)
     {
@@ -78,9 +94,12 @@ gnn_ordered_map_put (GnnOrderedMap *map,
       entry->value = value != NULL ? g_object_ref (value) : NULL;
       return old;
     }
-  entry = g_new0 (GnnMapEntry, 1);
-  entry->name = g_strdup (name);
+  len = strlen (name) + 1;
+  entry = g_malloc (sizeof *entry + len);
+  entry->name = memcpy (entry + 1, name, len);
   entry->value = value != NULL ? g_object_ref (value) : NULL;
+  if (map->entries == shared_empty_entries ())
+    map->entries = g_ptr_array_new_with_free_func (map_entry_free);
   g_ptr_array_add (map->entries, entry);
   if (map->index != NULL)
     g_hash_table_insert (map->index, entry->name, entry);
