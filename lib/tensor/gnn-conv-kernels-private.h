@@ -46,13 +46,15 @@ void     gnn_conv2d_backward_f64 (const GnnConvGeom *g,
                                   double            *gw,
                                   double            *gb);
 
-/* How a float32 conv2d is computed: im2col + GEMM, or Winograd F(2×2, 3×3)
- * for 3×3, stride-1, undilated, ungrouped convolutions with at least
+/* How a float32 conv2d is computed: directly for one input channel and at
+ * most 9 taps (gnn_conv2d_direct_fits), Winograd F(2×2, 3×3) for 3×3,
+ * stride-1, undilated, ungrouped convolutions with at least
  * WINOGRAD_MIN_CIN input channels and at most twice as many output channels
- * as input channels: with few input channels per output channel the GEMMs
- * are too short for the transforms to pay off (measured: bench/README.md,
- * CNN section). GNN_CONV_ALGO=im2col|winograd|auto in the environment, read
- * once, forces one wherever it applies. float64 always takes im2col. */
+ * as input channels (with few input channels per output channel the GEMMs
+ * are too short for the transforms to pay off), im2col + GEMM otherwise
+ * (measured: bench/README.md, CNN section).
+ * GNN_CONV_ALGO=im2col|winograd|direct|auto in the environment, read once,
+ * forces one wherever it applies. float64 always takes im2col. */
 #define WINOGRAD_MIN_CIN 4
 
 typedef enum
@@ -60,6 +62,7 @@ typedef enum
   GNN_CONV_ALGO_AUTO,
   GNN_CONV_ALGO_IM2COL,
   GNN_CONV_ALGO_WINOGRAD,
+  GNN_CONV_ALGO_DIRECT,
 } GnnConvAlgo;
 
 GnnConvAlgo gnn_conv2d_algo_f32 (const GnnConvGeom *g);
@@ -107,6 +110,23 @@ void     gnn_conv2d_winograd_backward_f32   (const GnnConvGeom *g,
                                              const float       *go,
                                              float             *gx,
                                              float             *gw);
+
+/* Whether @g has one input channel, no groups, stride and dilation 1 and at
+ * most 9 taps: the convolutions gnn-conv-direct.c computes directly (the
+ * first layer of an image model), which the default rule prefers. */
+gboolean gnn_conv2d_direct_fits             (const GnnConvGeom *g);
+void     gnn_conv2d_direct_forward_f32      (const GnnConvGeom *g,
+                                             const float       *x,
+                                             const float       *wt,
+                                             const float       *bias,
+                                             float             *out);
+/* Adds the weight gradient to @gw and the bias gradient to @gb (either may
+ * be NULL); the input gradient is im2col's. */
+void     gnn_conv2d_direct_weight_grad_f32  (const GnnConvGeom *g,
+                                             const float       *x,
+                                             const float       *go,
+                                             float             *gw,
+                                             float             *gb);
 
 /* Max pooling of @planes planes [h, w] → [oh, ow] when every window lies
  * inside the input (no padding, dilation 1, floor windows); max_pool2d's

@@ -407,8 +407,10 @@ forced_algo (void)
     algo = GNN_CONV_ALGO_IM2COL;
   else if (g_strcmp0 (want, "winograd") == 0)
     algo = GNN_CONV_ALGO_WINOGRAD;
+  else if (g_strcmp0 (want, "direct") == 0)
+    algo = GNN_CONV_ALGO_DIRECT;
   else if (want != NULL && g_strcmp0 (want, "auto") != 0)
-    g_warning ("GNN_CONV_ALGO=%s is not one of auto, im2col, winograd: ignored", want);
+    g_warning ("GNN_CONV_ALGO=%s is not one of auto, im2col, winograd, direct: ignored", want);
   g_atomic_int_set (&forced, algo);
   return (GnnConvAlgo) algo;
 }
@@ -417,12 +419,14 @@ GnnConvAlgo
 gnn_conv2d_algo_f32 (const GnnConvGeom *g)
 {
   GnnConvAlgo forced = forced_algo ();
+  gboolean winograd = gnn_conv2d_winograd_fits (g), direct = gnn_conv2d_direct_fits (g);
 
-  if (!gnn_conv2d_winograd_fits (g) || forced == GNN_CONV_ALGO_IM2COL)
-    return GNN_CONV_ALGO_IM2COL;
-  if (forced == GNN_CONV_ALGO_WINOGRAD)
-    return GNN_CONV_ALGO_WINOGRAD;
-  return g->cin >= WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin
+  if (forced != GNN_CONV_ALGO_AUTO)
+    return (forced == GNN_CONV_ALGO_WINOGRAD && winograd) ||
+           (forced == GNN_CONV_ALGO_DIRECT && direct) ? forced : GNN_CONV_ALGO_IM2COL;
+  if (direct)
+    return GNN_CONV_ALGO_DIRECT;
+  return winograd && g->cin >= WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin
          ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
 }
 
@@ -433,10 +437,17 @@ gnn_conv2d_forward_f32 (const GnnConvGeom *g,
                         const float       *bias,
                         float             *out)
 {
-  if (gnn_conv2d_algo_f32 (g) == GNN_CONV_ALGO_WINOGRAD)
-    gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
-  else
-    gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
+  switch (gnn_conv2d_algo_f32 (g))
+    {
+    case GNN_CONV_ALGO_WINOGRAD:
+      gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
+      break;
+    case GNN_CONV_ALGO_DIRECT:
+      gnn_conv2d_direct_forward_f32 (g, x, wt, bias, out);
+      break;
+    default:
+      gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
+    }
 }
 
 void
@@ -458,7 +469,17 @@ gnn_conv2d_backward_f32 (const GnnConvGeom *g,
                          float             *gw,
                          float             *gb)
 {
-  if (gnn_conv2d_algo_f32 (g) != GNN_CONV_ALGO_WINOGRAD)
+  GnnConvAlgo algo = gnn_conv2d_algo_f32 (g);
+
+  if (algo == GNN_CONV_ALGO_DIRECT)
+    {
+      if (gw != NULL || gb != NULL)
+        gnn_conv2d_direct_weight_grad_f32 (g, x, go, gw, gb);
+      if (gx != NULL)
+        gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, NULL, NULL);
+      return;
+    }
+  if (algo != GNN_CONV_ALGO_WINOGRAD)
     {
       gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
       return;

@@ -157,6 +157,29 @@ class TestConvVsTorch(unittest.TestCase):
         g = Gnn.Conv2d.new(16, 4, 3, 1, 1, True)
         self.check(g, t, torch.randn(7, 16, 64, 64), atol=1e-4)
 
+    def test_conv2d_one_channel_direct(self):
+        # one input channel, up to 3x3 taps, rows of >= 8 outputs: the direct
+        # kernel (the first layer of an image model); outputs and weight,
+        # bias and input gradients as torch's
+        for cout, k, pad, size in ((32, (3, 3), (1, 1), (28, 28)), (5, (2, 3), (0, 2), (13, 19)),
+                                   (3, (1, 1), (0, 0), (4, 37))):
+            t = tnn.Conv2d(1, cout, k, padding=pad)
+            g = Gnn.Conv2d.new_full(1, cout, k[0], k[1], 1, 1, pad[0], pad[1], 1, 1, 1, True, None)
+            copy_params(g, t)
+            x = torch.randn(6, 1, *size, requires_grad=True)
+            ty = t(x)
+            grad = torch.randn(ty.shape)
+            ty.backward(grad)
+            gx = to_gnn(x)
+            gx.set_requires_grad(True)
+            gy = g.call(gx)
+            gy.backward(to_gnn(grad), False)
+            np.testing.assert_allclose(gy.numpy(), ty.detach().numpy(), rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(gx.grad.numpy(), x.grad.numpy(), rtol=1e-4, atol=1e-4)
+            for name, p in t.named_parameters():
+                np.testing.assert_allclose(getattr(g, name).grad.numpy(), p.grad.numpy(),
+                                           rtol=1e-4, atol=1e-3)
+
     def test_threads_like_torch(self):
         # Gnn.set_num_threads / get_num_threads as torch's; with 2 threads the
         # split loops (Winograd transforms, im2col, bias gradient, max-pool)
@@ -169,7 +192,7 @@ class TestConvVsTorch(unittest.TestCase):
                 with self.assertRaisesRegex(RuntimeError, 'set_num_threads expects a positive integer'):
                     Gnn.set_num_threads(bad)
             self.assertEqual(Gnn.get_num_threads(), 2)
-            for cin, cout in ((32, 64), (1, 32)):      # Winograd, im2col
+            for cin, cout in ((32, 64), (1, 32)):      # Winograd, direct
                 t = tnn.Conv2d(cin, cout, 3, padding=1)
                 g = Gnn.Conv2d.new(cin, cout, 3, 1, 1, True)
                 copy_params(g, t)

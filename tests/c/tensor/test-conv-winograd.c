@@ -1,5 +1,7 @@
-/* Winograd F(2×2, 3×3) conv2d (lib/tensor/gnn-conv-winograd.c) against the
- * im2col + GEMM kernels, both compiled into this test: forward, input
+/* Winograd F(2×2, 3×3) conv2d (lib/tensor/gnn-conv-winograd.c) and the
+ * direct kernel of one-input-channel convolutions (gnn-conv-direct.c: random
+ * kernel sizes up to 3×3, paddings, widths over several column blocks, an
+ * infinite input) against the im2col + GEMM kernels, both compiled into this test: forward, input
  * gradient and weight gradient on random shapes (odd sizes, padding 0, 1 and
  * 2, batch 1 and 3, channel counts that are not multiples of 8), within a
  * float32 tolerance relative to the largest magnitude of the result. Then
@@ -152,6 +154,109 @@ test_kernels_many_blocks (void)
   check_case (rng, &c);
 }
 
+/* The direct kernel (one input channel, up to 3×3 taps) against im2col:
+ * forward with and without bias, weight and bias gradients added to
+ * nonzero starting values. */
+static void
+check_direct (GRand *rng, gint64 n, gint64 cout, gint64 h, gint64 w, gint64 kh, gint64 kw,
+              gint64 ph, gint64 pw)
+{
+  GnnConvGeom g = { 0 };
+  Case c = { n, 1, cout, h, w, ph };
+  gint64 nx, nw, ny;
+  g_autofree float *x = NULL, *wt = NULL, *bias = NULL, *go = NULL, *y = NULL, *y_ref = NULL;
+  g_autofree float *gw = NULL, *gw_ref = NULL, *gb = NULL, *gb_ref = NULL;
+
+  g.n = n, g.cin = g.cin_g = 1, g.h = h, g.w = w, g.cout = g.cout_g = cout, g.groups = 1;
+  g.kh = kh, g.kw = kw, g.sh = g.sw = g.dh = g.dw = 1, g.ph = ph, g.pw = pw;
+  g.oh = h + 2 * ph - kh + 1, g.ow = w + 2 * pw - kw + 1;
+  /* rows narrower than one vector stay with im2col */
+  g_assert_true (gnn_conv2d_direct_fits (&g) == (g.ow >= 8));
+  if (g.ow < 8)
+    return;
+  nx = n * h * w, nw = cout * kh * kw, ny = n * cout * g.oh * g.ow;
+  x = random_floats (rng, nx), wt = random_floats (rng, nw);
+  bias = random_floats (rng, cout), go = random_floats (rng, ny);
+  y = g_new (float, ny), y_ref = g_new (float, ny);
+  gw_ref = random_floats (rng, nw), gb_ref = random_floats (rng, cout);
+  gw = g_memdup2 (gw_ref, sizeof (float) * nw), gb = g_memdup2 (gb_ref, sizeof (float) * cout);
+
+  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
+  gnn_conv2d_direct_forward_f32 (&g, x, wt, bias, y);
+  assert_close (y, y_ref, ny, "direct forward", &c);
+  gnn_conv2d_im2col_forward_f32 (&g, x, wt, NULL, y_ref);
+  gnn_conv2d_direct_forward_f32 (&g, x, wt, NULL, y);
+  assert_close (y, y_ref, ny, "direct forward without bias", &c);
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, gb_ref);
+  gnn_conv2d_direct_weight_grad_f32 (&g, x, go, gw, gb);
+  assert_close (gw, gw_ref, nw, "direct weight gradient", &c);
+  assert_close (gb, gb_ref, cout, "direct bias gradient", &c);
+  /* each alone */
+  memcpy (gb, gb_ref, sizeof (float) * cout);
+  gnn_conv2d_direct_weight_grad_f32 (&g, x, go, NULL, gb);
+  gnn_conv2d_im2col_backward_f32 (&g, NULL, NULL, go, NULL, NULL, gb_ref);
+  assert_close (gb, gb_ref, cout, "direct bias gradient alone", &c);
+  memcpy (gw, gw_ref, sizeof (float) * nw);
+  gnn_conv2d_direct_weight_grad_f32 (&g, x, go, gw, NULL);
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, NULL);
+  assert_close (gw, gw_ref, nw, "direct weight gradient alone", &c);
+}
+
+static void
+test_direct_kernels (void)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed (31);
+
+  check_direct (rng, 2, 32, 28, 28, 3, 3, 1, 1);   /* conv1 of the CNN */
+  check_direct (rng, 1, 1, 1, 8, 1, 1, 0, 0);      /* one vector */
+  check_direct (rng, 1, 1, 1, 7, 1, 1, 0, 0);      /* narrower: not direct */
+  check_direct (rng, 2, 3, 5, 12, 3, 2, 1, 0);     /* 1.5 vectors: overlapping starts */
+  check_direct (rng, 3, 5, 9, 70, 3, 3, 1, 1);     /* three column blocks, the last partial */
+  check_direct (rng, 2, 3, 8, 64, 3, 3, 0, 1);     /* exactly two full blocks */
+  check_direct (rng, 1, 4, 3, 3, 3, 3, 2, 2);      /* more padding than input */
+  for (guint i = 0; i < 30; i++)
+    {
+      gint64 kh = g_rand_int_range (rng, 1, 4), kw = g_rand_int_range (rng, 1, 4);
+      gint64 ph = g_rand_int_range (rng, 0, 3), pw = g_rand_int_range (rng, 0, 3);
+      gint64 h = g_rand_int_range (rng, MAX (kh - 2 * ph, 1), 20);
+      gint64 w = g_rand_int_range (rng, MAX (kw - 2 * pw, 1), 45);
+
+      check_direct (rng, g_rand_int_range (rng, 1, 5), g_rand_int_range (rng, 1, 40),
+                    h, w, kh, kw, ph, pw);
+    }
+}
+
+/* An infinite input pixel in the last column: the direct weight gradient
+ * must have NaN/inf exactly where im2col's has (the columns past the
+ * output's width in a block are masked, not multiplied by 0). */
+static void
+test_direct_inf_input (void)
+{
+  GnnConvGeom g = { 0 };
+  float x[5 * 13], wt[2 * 9] = { 0 }, go[2 * 5 * 13];
+  float gw[18] = { 0 }, gw_ref[18] = { 0 }, gb[2] = { 0 }, gb_ref[2] = { 0 };
+
+  /* 13 columns: vectors at 0 and 5 (and 5 again), overlapping */
+  g.n = 1, g.cin = g.cin_g = 1, g.h = 5, g.w = 13, g.cout = g.cout_g = 2, g.groups = 1;
+  g.kh = g.kw = 3, g.sh = g.sw = g.dh = g.dw = 1, g.ph = g.pw = 1, g.oh = 5, g.ow = 13;
+  g_assert_true (gnn_conv2d_direct_fits (&g));
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    x[i] = (float) i / 7.0f;
+  x[2 * 13 + 12] = INFINITY;
+  for (guint i = 0; i < G_N_ELEMENTS (go); i++)
+    go[i] = 1.0f + (float) i / 16.0f;
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, gb_ref);
+  gnn_conv2d_direct_weight_grad_f32 (&g, x, go, gw, gb);
+  for (guint i = 0; i < 18; i++)
+    {
+      g_assert_cmpint (isnan (gw[i]), ==, isnan (gw_ref[i]));
+      g_assert_cmpint (isinf (gw[i]), ==, isinf (gw_ref[i]));
+      if (isfinite (gw_ref[i]))
+        g_assert_cmpfloat_with_epsilon (gw[i], gw_ref[i], 1e-5 * fabs (gw_ref[i]) + 1e-4);
+    }
+  g_assert_cmpfloat_with_epsilon (gb[0], gb_ref[0], 1e-4);
+}
+
 /* conv2d + backward through the public API in @dtype; the results and
  * gradients as floats in @y, @gx, @gw, @gb. */
 static void
@@ -199,10 +304,9 @@ public_conv (GnnDType dtype, const Case *c, const float *xv, const float *wv, co
 
 /* The public API in @dtype against the im2col kernels (float32). */
 static void
-check_public (GnnDType dtype)
+check_public (GnnDType dtype, Case c)
 {
   g_autoptr(GRand) rng = g_rand_new_with_seed (77);
-  Case c = { 3, 10, 12, 9, 8, 1 };
   GnnConvGeom g = geom_of (&c);
   gint64 nx = c.n * c.cin * c.h * c.w, nw = c.cout * c.cin * 9, ny = c.n * c.cout * g.oh * g.ow;
   g_autofree float *x = random_floats (rng, nx), *wt = random_floats (rng, nw);
@@ -228,13 +332,22 @@ test_public_forced (gconstpointer data)
 
   if (g_test_subprocess ())
     {
-      GnnConvGeom g = geom_of (&(Case) { 3, 10, 12, 9, 8, 1 });
+      Case many = { 3, 10, 12, 9, 8, 1 }, one = { 3, 1, 12, 9, 37, 1 };
+      GnnConvGeom g = geom_of (&many), g1 = geom_of (&one);
+      gboolean im2col = strcmp (algo, "im2col") == 0, direct = strcmp (algo, "direct") == 0;
 
       g_setenv ("GNN_CONV_ALGO", algo, TRUE);
       g_assert_cmpint (gnn_conv2d_algo_f32 (&g), ==,
-                       strcmp (algo, "im2col") == 0 ? GNN_CONV_ALGO_IM2COL : GNN_CONV_ALGO_WINOGRAD);
-      check_public (GNN_DTYPE_F32);
-      check_public (GNN_DTYPE_F64);
+                       im2col || direct ? GNN_CONV_ALGO_IM2COL : GNN_CONV_ALGO_WINOGRAD);
+      g_assert_cmpint (gnn_conv2d_algo_f32 (&g1), ==,
+                       im2col ? GNN_CONV_ALGO_IM2COL
+                              : direct ? GNN_CONV_ALGO_DIRECT : GNN_CONV_ALGO_WINOGRAD);
+      check_public (GNN_DTYPE_F32, many);
+      check_public (GNN_DTYPE_F64, many);
+      /* one input channel: with the input gradient (im2col's, beside the
+       * direct weight gradient) */
+      check_public (GNN_DTYPE_F32, one);
+      check_public (GNN_DTYPE_F64, one);
       return;
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
@@ -242,7 +355,7 @@ test_public_forced (gconstpointer data)
 }
 
 /* The default rule: Winograd for the CNN's conv2 and for 4 → 8 channels,
- * im2col for its conv1 (one input channel), for 8 → 32 and 3 → 3 channels
+ * the direct kernel for its conv1 (one input channel), im2col for 8 → 32 and 3 → 3 channels
  * and for anything that is not a 3×3 stride-1 convolution with padding up
  * to 2. */
 static void
@@ -262,7 +375,7 @@ test_default_rule (void)
     }
   strided.sh = 2, strided.oh = 7;
   padded.ph = 3, padded.oh = 18;
-  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv1), ==, GNN_CONV_ALGO_IM2COL);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv1), ==, GNN_CONV_ALGO_DIRECT);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&wide), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&narrow), ==, GNN_CONV_ALGO_WINOGRAD);
@@ -282,5 +395,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/tensor/conv-winograd/default-rule", test_default_rule);
   g_test_add_data_func ("/tensor/conv-winograd/public/winograd", "winograd", test_public_forced);
   g_test_add_data_func ("/tensor/conv-winograd/public/im2col", "im2col", test_public_forced);
+  g_test_add_data_func ("/tensor/conv-winograd/public/direct", "direct", test_public_forced);
+  g_test_add_func ("/tensor/conv-direct/kernels", test_direct_kernels);
+  g_test_add_func ("/tensor/conv-direct/inf-input", test_direct_inf_input);
   return g_test_run ();
 }
