@@ -26,7 +26,15 @@
  *                calls', and prints {"type": "overhead", ...}: the call
  *                path's overhead is call - forward;
  *   state_dict   gnn_module_state_dict() of a Sequential of --sd-modules
- *                Linear(16,16) layers, then unref.
+ *                Linear(16,16) layers, then unref;
+ *   gobject_floor what any GObject-based build of --layers Linear layers
+ *                costs before it does anything of its own: per layer, one
+ *                object of a class with the Linear's two construct
+ *                properties set (in, out features) and two objects of a
+ *                class with a property (the weight and bias tensors), all
+ *                created with g_object_new() and freed; no data, no
+ *                initialization, no registry (Gnn-only: module.py prints it
+ *                under the table).
  *
  * The method, mirrored line for line in module.py (and bench-tensor.c):
  *   1. one untimed call, then one timed call to calibrate `inner`, the
@@ -494,11 +502,94 @@ check_state_dict (GnnModule *model,
   return TRUE;
 }
 
+/* --- GObject floor ------------------------------------------------------ */
+
+/* A class with two construct-only properties (a Linear's features) and a
+ * constructed vfunc, and a class with one property (a tensor): the least
+ * GObject machinery a layer of three objects pays. */
+typedef struct { GObject parent; gint64 a, b; } FloorLayer;
+typedef struct { GObjectClass parent; } FloorLayerClass;
+typedef struct { GObject parent; gint64 v; } FloorTensor;
+typedef struct { GObjectClass parent; } FloorTensorClass;
+static GType floor_layer_get_type (void);
+static GType floor_tensor_get_type (void);
+G_DEFINE_TYPE (FloorLayer, floor_layer, G_TYPE_OBJECT)
+G_DEFINE_TYPE (FloorTensor, floor_tensor, G_TYPE_OBJECT)
+
+static void
+floor_set (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  gint64 *fields = G_TYPE_CHECK_INSTANCE_TYPE (object, floor_layer_get_type ())
+                   ? &((FloorLayer *) object)->a : &((FloorTensor *) object)->v;
+
+  fields[id - 1] = g_value_get_int64 (value);
+}
+
+static void
+floor_get (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  const gint64 *fields = G_TYPE_CHECK_INSTANCE_TYPE (object, floor_layer_get_type ())
+                         ? &((FloorLayer *) object)->a : &((FloorTensor *) object)->v;
+
+  g_value_set_int64 (value, fields[id - 1]);
+}
+
+static void
+floor_layer_constructed (GObject *object)
+{
+  G_OBJECT_CLASS (floor_layer_parent_class)->constructed (object);
+}
+
+static void
+floor_layer_class_init (FloorLayerClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+
+  oc->set_property = floor_set, oc->get_property = floor_get;
+  oc->constructed = floor_layer_constructed;
+  for (guint i = 1; i <= 2; i++)
+    g_object_class_install_property (oc, i, g_param_spec_int64 (i == 1 ? "in-features" : "out-features",
+                                                                NULL, NULL, 0, G_MAXINT64, 0,
+                                                                G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                                G_PARAM_STATIC_STRINGS));
+}
+
+static void
+floor_tensor_class_init (FloorTensorClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+
+  oc->set_property = floor_set, oc->get_property = floor_get;
+  g_object_class_install_property (oc, 1, g_param_spec_int64 ("numel", NULL, NULL, 0, G_MAXINT64, 0,
+                                                              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+}
+
+static void floor_layer_init (FloorLayer *self) { }
+static void floor_tensor_init (FloorTensor *self) { }
+
+static gboolean
+op_gobject_floor (gpointer data, GError **error)
+{
+  guint n = GPOINTER_TO_UINT (data);
+  g_autoptr(GPtrArray) objects = g_ptr_array_new_full (3 * n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_ptr_array_add (objects, g_object_new (floor_layer_get_type (), "in-features", (gint64) FEATURES,
+                                              "out-features", (gint64) FEATURES, NULL));
+      g_ptr_array_add (objects, g_object_new (floor_tensor_get_type (), NULL));
+      g_ptr_array_add (objects, g_object_new (floor_tensor_get_type (), NULL));
+    }
+  if (((FloorLayer *) objects->pdata[0])->b != FEATURES)
+    return fail_check (error, "gobject_floor", "construct property not set");
+  return TRUE;
+}
+
 /* --- main ---------------------------------------------------------------- */
 
 static const char *all_cases =
   "build,walk,build_walk,call_identity_0,call_identity_2,forward_identity,"
-  "call_linear_0,call_linear_2,forward_linear,mlp,state_dict";
+  "call_linear_0,call_linear_2,forward_linear,mlp,state_dict,gobject_floor";
 
 int
 main (int argc, char **argv)
@@ -591,6 +682,13 @@ main (int argc, char **argv)
                measure (op_state_dict, model, (guint) reps, min_time, &t, &error);
           if (ok)
             print_result (c, (guint) sd_modules, &t);
+        }
+      else if (g_str_equal (c, "gobject_floor"))
+        {
+          ok = measure (op_gobject_floor, GUINT_TO_POINTER ((guint) layers), (guint) reps,
+                        min_time, &t, &error);
+          if (ok)
+            print_result (c, (guint) layers, &t);
         }
       else
         {

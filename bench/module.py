@@ -240,6 +240,12 @@ def main():
                 else:
                     result = torch_cases.run(case)
                     torch_best[case] = better(torch_best.get(case), result)
+    # The GObject floor of the build (Gnn only): three bare GObjects per layer,
+    # created and freed, each round after the cases.
+    floor = None
+    if 'build_walk' in args.cases:
+        for rnd in range(args.rounds):
+            floor = better(floor, run_driver(exe, args, 'gobject_floor')[1])
     load_after = os.getloadavg()[0]
 
     rows = []
@@ -283,6 +289,14 @@ def main():
               f'{fmt_us(r["torch"]["best_seconds"]):>11} {r["speedup"]:>8.1f}x '
               f'{r["speedup_median"]:>8.1f}x {target:>7}  {r["status"] or ""}')
     print('\nspeed-up = PyTorch time / Gnn time (higher is better); "median s." uses medians.')
+    if floor is not None:
+        bw = gnn_best['build_walk']['best_seconds']
+        tw = torch_best['build_walk']['best_seconds']
+        print(f'\nGObject floor of the build: {fmt_us(floor["best_seconds"])} us for {args.layers} '
+              f'layers of three bare GObjects (a class with the two construct properties, two '
+              f'with one property), created and freed = {100 * floor["best_seconds"] / bw:.0f} % '
+              f'of Gnn\'s build + named_parameters; PyTorch / floor = '
+              f'{tw / floor["best_seconds"]:.1f}x (the most any GObject-based build could reach)')
 
     if overhead:
         print(f'\ncall-path overhead = call - forward (us per call, the two interleaved in one '
@@ -300,7 +314,7 @@ def main():
                        'gnn': gnn_info, 'torch_version': torch.__version__,
                        'torch_threads': torch.get_num_threads(), 'reps': args.reps,
                        'rounds': args.rounds, 'min_time': args.min_time, 'rows': rows,
-                       'overhead': overhead}, f, indent=2)
+                       'overhead': overhead, 'gobject_floor': floor}, f, indent=2)
             f.write('\n')
 
 
