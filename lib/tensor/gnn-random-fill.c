@@ -1,18 +1,22 @@
 /* gnn-random-fill.c: counter-based uniform fills for the initializers
  *
  * A float tensor's uniform fill takes one 64-bit key from the generator
- * (one xoshiro256** draw) and gives element k of the fill (row-major) the
- * SplitMix64 output for counter k: mix (key + (k + 1) · γ). No element
- * depends on the one before, so the loop vectorizes (xoshiro's state is a
- * serial chain: 27 instructions per float, most of building a Linear), and
- * the values still depend only on the generator's state and the logical
- * index, not on the tensor's strides or on how the caller chunks the fill.
+ * (one xoshiro256** draw) and derives element k of the fill (row-major)
+ * from the SplitMix64 output for a counter c: mix (key + (c + 1) · γ). No
+ * element depends on the one before, so the loop vectorizes (xoshiro's
+ * state is a serial chain: 27 instructions per float, most of building a
+ * Linear), and the values still depend only on the generator's state and
+ * the logical index, not on the tensor's strides or on how the caller
+ * chunks the fill.
  *
- * The uniform in [0, 1) takes the top 52 bits of the mix as the mantissa of
- * a double in [1, 2), minus 1 (exact, no int64 → double conversion, which
- * AVX2 lacks). Rounding a + (b − a)·u may still land on b; such a value is
- * replaced by the largest one below b (probability ~2⁻²⁴ in float32), so
- * results stay in [a, b) without a data-dependent redraw.
+ * float64: counter k, its top 52 bits as the mantissa of a double in
+ * [1, 2), minus 1. float32: counter k / 2, the low 32 bits for an even k and
+ * the high 32 bits for an odd one (a float needs 24), placed the same way:
+ * one mix per two floats, since AVX2 emulates the 64-bit multiplies (exact,
+ * and no int64 → double conversion, which AVX2 lacks either). Rounding
+ * a + (b − a)·u may still land on b; such a value is replaced by the
+ * largest one below b (probability ~2⁻²⁴ in float32), so results stay in
+ * [a, b) without a data-dependent redraw.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -24,20 +28,50 @@
 
 #define SPLITMIX_GAMMA 0x9e3779b97f4a7c15ull
 
+static inline __attribute__ ((always_inline)) guint64
+mix (guint64 key,
+     guint64 counter)
+{
+  guint64 z = key + (counter + 1) * SPLITMIX_GAMMA;
+
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* 52 random bits (the top of @z, or 32 of them followed by zeros) as a
+ * uniform double in [0, 1). */
+static inline __attribute__ ((always_inline)) double
+unit_of_bits (guint64 mantissa)
+{
+  guint64 bits = 0x3ff0000000000000ull | mantissa;
+  double u;
+
+  memcpy (&u, &bits, sizeof u);
+  return u - 1.0;
+}
+
 static inline __attribute__ ((always_inline)) double
 unit_double (guint64 key,
              guint64 counter)
 {
-  guint64 z = key + (counter + 1) * SPLITMIX_GAMMA;
-  guint64 bits;
-  double u;
+  return unit_of_bits (mix (key, counter) >> 12);
+}
 
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  bits = 0x3ff0000000000000ull | (z >> 12);
-  memcpy (&u, &bits, sizeof u);
-  return u - 1.0;
+/* Element k's 32 bits of counter k / 2, as a uniform double. */
+#define UNIT_LOW(z) unit_of_bits (((z) & 0xffffffffull) << 20)
+#define UNIT_HIGH(z) unit_of_bits (((z) >> 32) << 20)
+
+static inline __attribute__ ((always_inline)) float
+to_range_f32 (double u,
+              double a,
+              double width,
+              float  top,
+              float  below_top)
+{
+  float v = (float) (a + width * u);
+
+  return v >= top ? below_top : v;
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -50,12 +84,21 @@ fill_f32_typed (guint64 key,
                 float   top,
                 float   below_top)
 {
-  for (gint64 i = 0; i < n; i++)
-    {
-      float v = (float) (a + width * unit_double (key, first + (guint64) i));
+  gint64 i = 0;
 
-      dst[i] = v >= top ? below_top : v;
+  if (n > 0 && (first & 1))
+    dst[i++] = to_range_f32 (UNIT_HIGH (mix (key, first >> 1)), a, width, top, below_top);
+  /* first + i is even from here: one mix, two elements */
+  for (; i + 1 < n; i += 2)
+    {
+      guint64 z = mix (key, (first + (guint64) i) >> 1);
+
+      dst[i] = to_range_f32 (UNIT_LOW (z), a, width, top, below_top);
+      dst[i + 1] = to_range_f32 (UNIT_HIGH (z), a, width, top, below_top);
     }
+  if (i < n)
+    dst[i] = to_range_f32 (UNIT_LOW (mix (key, (first + (guint64) i) >> 1)), a, width, top,
+                           below_top);
 }
 
 static inline __attribute__ ((always_inline)) void

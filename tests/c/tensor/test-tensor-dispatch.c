@@ -129,21 +129,42 @@ check_backward (GRand *rng, const float *values)
     }
 }
 
-/* The counter-based uniform fill (gnn-random-fill.c), element k:
- * SplitMix64 of key + (k + 1)·γ, whose top 52 bits make a double in [1, 2). */
-static double
-splitmix_unit (guint64 key, guint64 k)
+/* The counter-based uniform fill (gnn-random-fill.c): SplitMix64 of
+ * key + (c + 1)·γ; float64 element k: c = k, the top 52 bits as the
+ * mantissa of a double in [1, 2); float32 element k: c = k / 2, the low
+ * (even k) or high (odd k) 32 bits as the mantissa's top. */
+static guint64
+splitmix (guint64 key, guint64 c)
 {
-  guint64 z = key + (k + 1) * 0x9e3779b97f4a7c15ull;
-  guint64 bits;
-  double u;
+  guint64 z = key + (c + 1) * 0x9e3779b97f4a7c15ull;
 
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  bits = 0x3ff0000000000000ull | (z >> 12);
+  return z ^ (z >> 31);
+}
+
+static double
+unit_of (guint64 mantissa)
+{
+  guint64 bits = 0x3ff0000000000000ull | mantissa;
+  double u;
+
   memcpy (&u, &bits, sizeof u);
   return u - 1.0;
+}
+
+static double
+splitmix_unit (guint64 key, guint64 k)
+{
+  return unit_of (splitmix (key, k) >> 12);
+}
+
+static double
+splitmix_unit_f32 (guint64 key, guint64 k)
+{
+  guint64 z = splitmix (key, k / 2);
+
+  return unit_of ((k & 1 ? z >> 32 : z & 0xffffffffull) << 20);
 }
 
 /* Each level's fill equals the scalar stream bit for bit (float32 and
@@ -167,7 +188,7 @@ check_uniform_fill (void)
   g_assert_cmpuint (len, ==, N);
   for (gint64 k = 0; k < N; k++)
     {
-      float want = (float) (a + (b - a) * splitmix_unit (key, (guint64) k));
+      float want = (float) (a + (b - a) * splitmix_unit_f32 (key, (guint64) k));
 
       g_assert_cmpfloat (got[k], ==, want >= (float) b ? nextafterf ((float) b, -INFINITY) : want);
     }
