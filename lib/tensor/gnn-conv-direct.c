@@ -189,7 +189,7 @@ typedef struct
   Padded p;
   const float *x, *go;
   float *wb;              /* forward: weights and bias broadcast, [cout][taps + 1][VL] */
-  float *out, *xp, *gw, *gb;
+  float *out, *xp;
   float *acc;             /* weight gradient: [cout][MAX_TAPS + 1][VL] lanes */
   gint64 nb;              /* images in the current chunk */
 } DirectJob;

@@ -131,69 +131,43 @@ DISPATCH_KERNEL (fill_f64,
 /* Strided elements go through a small contiguous block. */
 #define FILL_BLOCK 256
 
-void
-gnn_random_fill_uniform_f32 (guint64 key,
-                             guint64 first,
-                             float  *dst,
-                             gint64  n,
-                             gint64  stride,
-                             double  a,
-                             double  b)
-{
-  float top = (float) b;
-  float below_top = nextafterf (top, -INFINITY);
-  float block[FILL_BLOCK];
-
-  if (!(b > a))
-    {
-      for (gint64 i = 0; i < n; i++)
-        dst[i * stride] = (float) a;
-      return;
-    }
-  if (stride == 1)
-    {
-      fill_f32 (key, first, dst, n, a, b - a, top, below_top);
-      return;
-    }
-  for (gint64 done = 0; done < n; done += FILL_BLOCK)
-    {
-      gint64 len = MIN (FILL_BLOCK, n - done);
-
-      fill_f32 (key, first + (guint64) done, block, len, a, b - a, top, below_top);
-      for (gint64 i = 0; i < len; i++)
-        dst[(done + i) * stride] = block[i];
-    }
+/* The exported fills: a constant for an empty range, the kernel straight
+ * into contiguous memory, or through a small block for strided memory. */
+#define DEFINE_UNIFORM_FILL(T, suffix, NEXT_BELOW)                              \
+void                                                                            \
+gnn_random_fill_uniform_##suffix (guint64 key,                                  \
+                                  guint64 first,                                \
+                                  T      *dst,                                  \
+                                  gint64  n,                                    \
+                                  gint64  stride,                               \
+                                  double  a,                                    \
+                                  double  b)                                    \
+{                                                                               \
+  T top = (T) b;                                                                \
+  T below_top = NEXT_BELOW (top, -INFINITY);                                    \
+  T block[FILL_BLOCK];                                                          \
+                                                                                \
+  if (!(b > a))                                                                 \
+    {                                                                           \
+      for (gint64 i = 0; i < n; i++)                                            \
+        dst[i * stride] = (T) a;                                                \
+      return;                                                                   \
+    }                                                                           \
+  if (stride == 1)                                                              \
+    {                                                                           \
+      fill_##suffix (key, first, dst, n, a, b - a, top, below_top);             \
+      return;                                                                   \
+    }                                                                           \
+  for (gint64 done = 0; done < n; done += FILL_BLOCK)                           \
+    {                                                                           \
+      gint64 len = MIN (FILL_BLOCK, n - done);                                  \
+                                                                                \
+      fill_##suffix (key, first + (guint64) done, block, len, a, b - a, top,    \
+                     below_top);                                                \
+      for (gint64 i = 0; i < len; i++)                                          \
+        dst[(done + i) * stride] = block[i];                                    \
+    }                                                                           \
 }
 
-void
-gnn_random_fill_uniform_f64 (guint64 key,
-                             guint64 first,
-                             double *dst,
-                             gint64  n,
-                             gint64  stride,
-                             double  a,
-                             double  b)
-{
-  double below_top = nextafter (b, -INFINITY);
-  double block[FILL_BLOCK];
-
-  if (!(b > a))
-    {
-      for (gint64 i = 0; i < n; i++)
-        dst[i * stride] = a;
-      return;
-    }
-  if (stride == 1)
-    {
-      fill_f64 (key, first, dst, n, a, b - a, b, below_top);
-      return;
-    }
-  for (gint64 done = 0; done < n; done += FILL_BLOCK)
-    {
-      gint64 len = MIN (FILL_BLOCK, n - done);
-
-      fill_f64 (key, first + (guint64) done, block, len, a, b - a, b, below_top);
-      for (gint64 i = 0; i < len; i++)
-        dst[(done + i) * stride] = block[i];
-    }
-}
+DEFINE_UNIFORM_FILL (float, f32, nextafterf)
+DEFINE_UNIFORM_FILL (double, f64, nextafter)
