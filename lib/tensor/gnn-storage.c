@@ -141,8 +141,8 @@ GnnStorage *
 gnn_storage_new (gsize nbytes, gboolean zeroed)
 {
   GnnStorage *storage;
-  /* aligned_alloc wants a size that is a multiple of the alignment; a
-   * non-empty allocation also keeps data non-NULL for empty tensors. */
+  /* A multiple of the alignment (the huge path's aligned_alloc wants one);
+   * a non-empty allocation also keeps data non-NULL for empty tensors. */
   gsize padded = padded_size (nbytes);
 
   if (padded < HUGE_THRESHOLD)
