@@ -162,11 +162,15 @@ check_unicode_escape (const char  *text,
   return FALSE;
 }
 
-/* Two checks json-glib does not make, before it parses: its parser
+/* Three checks json-glib does not make, before it parses: its parser
  * recurses per nesting level, so a header of a million '[' would exhaust
- * the stack (valid headers nest three levels deep); and it accepts several
+ * the stack (valid headers nest three levels deep); it accepts several
  * top-level values in a row ("{...}{...}", "1 {...}"), keeping one and
- * leaking the others, where the format has exactly one object. */
+ * leaking the others, where the format has exactly one object; and it skips
+ * comments ('#' to the line's end, C-style, and stray '/' sequences), which
+ * JSON does not have: text it skips could hide a bracket from this count,
+ * so a second top-level value would get through (the fuzzer found one:
+ * `[1/, ... /]}} {}`). */
 static gboolean
 check_structure (const char *text,
                  gsize       len,
@@ -191,6 +195,12 @@ check_structure (const char *text,
           else if (c == '"')
             in_string = FALSE;
           continue;
+        }
+      if (c == '/' || c == '#')
+        {
+          FORMAT_ERROR (error, "header has '%c' outside a string at byte %" G_GSIZE_FORMAT
+                        " (JSON has no comments)", c, i);
+          return FALSE;
         }
       if (!opened && !g_ascii_isspace (c) && c != '{')
         {
