@@ -5,7 +5,8 @@
  * and on the unfolded copy than on the arithmetic, and the weight gradient
  * first copies the output gradient into a [cout, n·L] matrix. Here each
  * image is copied once into a zero-padded plane and every output row is
- * swept in blocks of 32 columns (four 8-float vectors held in registers):
+ * swept in blocks of 32 columns (four 8-float vectors held in registers,
+ * the last ones moved back to end at the row's end, so no tail is copied):
  *
  *   forward:          y[o] = b[o] + Σ_taps w[o, i, j] · xp[oy + i, ox + j]
  *   weight gradient:  gw[o, i, j] += Σ go[o, oy, ox] · xp[oy + i, ox + j],
@@ -14,17 +15,14 @@
  * The forward splits by image and the weight gradient by output channel,
  * each with a fixed order of additions, so results do not depend on the
  * thread count. The input gradient (rarely needed: the input is the data)
- * stays with im2col. Columns past the output's width inside the last block
- * are masked to 0 in the weight gradient: a value there belongs to another
- * tap's window, and 0 · inf must not leak a NaN into this tap's sum.
+ * stays with im2col. In the weight gradient, the lanes of a moved-back
+ * vector that an earlier vector already covered are masked to 0 (x and the
+ * gradient alike): counted twice otherwise, and 0 · inf must not leak a NaN
+ * into a tap whose window lacks that input.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-
-/* The few lanes left at the end of a row are copied by a short loop that gcc
- * would turn into a memcpy call, ~15 % of this file's time. */
-#pragma GCC optimize ("no-tree-loop-distribute-patterns")
 
 #include "tensor/gnn-conv-kernels-private.h"
 #include "tensor/gnn-parallel-private.h"
