@@ -206,7 +206,9 @@ pool_geometry (GnnNode *node,
  * whose index in the plane (-1: no tap inside the input) forward saved in
  * params.extra[0] with PyTorch's rule (the first maximum in scan order; a
  * NaN wins): no window is scanned again. Planes [p0, p1) of @gx are zeroed
- * here, range by range, rather than in a pass of their own. */
+ * here, range by range, rather than in a pass of their own. (float32 2×2/2
+ * windows save each window's winning lane instead, a uint8 tensor, for
+ * gnn-max-pool-2x2.c's backward below.) */
 #define DEFINE_MAX_POOL_BACKWARD(T, suffix)                                              \
 static void                                                                              \
 max_pool2d_backward_##suffix (const Pool *p, gint64 p0, gint64 p1, const gint64 *idx,    \
@@ -261,6 +263,36 @@ max_pool2d_backward (const Pool   *p,
                     max_pool2d_backward_range, &(MaxPoolBackwardJob) { p, f32, idx, g, gx });
 }
 
+typedef struct
+{
+  const Pool *p;
+  const guint8 *lane;
+  const float *g;
+  float *gx;
+} MaxPoolLanesJob;
+
+static void
+max_pool2d_2x2_backward_range (gint64   p0,
+                               gint64   p1,
+                               gpointer data)
+{
+  const MaxPoolLanesJob *job = data;
+  gint64 in_plane = job->p->h * job->p->w, out_plane = job->p->oh * job->p->ow;
+
+  gnn_max_pool2d_2x2_backward_f32 (p1 - p0, job->p->h, job->p->w, job->lane + p0 * out_plane,
+                                   job->g + p0 * out_plane, job->gx + p0 * in_plane);
+}
+
+static void
+max_pool2d_2x2_backward (const Pool   *p,
+                         const guint8 *lane,
+                         const float  *g,
+                         float        *gx)
+{
+  gnn_parallel_for (p->planes, gnn_parallel_grain (p->h * p->w),
+                    max_pool2d_2x2_backward_range, &(MaxPoolLanesJob) { p, lane, g, gx });
+}
+
 gboolean
 gnn_backward_max_pool2d (GnnNode    *node,
                          GnnTensor  *grad,
@@ -275,6 +307,19 @@ gnn_backward_max_pool2d (GnnNode    *node,
   double *gx;
 
   pool_geometry (node, &p);
+  if (gnn_tensor_priv (ic)->dtype == GNN_DTYPE_U8)
+    {
+      /* float32 2×2/2 windows: forward saved the winning lanes */
+      g_autoptr(GnnTensor) gc = gnn_tensor_priv (grad)->dtype == GNN_DTYPE_F32
+                                ? gnn_tensor_contiguous (grad)
+                                : gnn_tensor_to_dtype (grad, GNN_DTYPE_F32, NULL);
+      GnnTensor *out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape,
+                                                  node->inputs[0].ndim, FALSE);
+
+      max_pool2d_2x2_backward (&p, data_or_null (ic), data_or_null (gc), data_or_null (out));
+      grads[0] = out;
+      return TRUE;
+    }
   if ((dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64) && gnn_tensor_priv (grad)->dtype == dtype)
     {
       g_autoptr(GnnTensor) gc = gnn_tensor_contiguous (grad);

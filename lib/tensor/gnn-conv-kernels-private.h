@@ -128,6 +128,23 @@ void     gnn_conv2d_direct_weight_grad_f32  (const GnnConvGeom *g,
                                              float             *gw,
                                              float             *gb);
 
+/* Max pooling of float32 @planes planes [h, w] → [h / 2, w / 2] with 2×2
+ * windows and stride 2 (gnn-max-pool-2x2.c), saving each window's winning
+ * tap (0, 1 / 2, 3 in scan order) in @lane; and its backward, which writes
+ * all of @gx: the gradient at each window's winner, +0 everywhere else. */
+void     gnn_max_pool2d_2x2_f32          (gint64        planes,
+                                          gint64        h,
+                                          gint64        w,
+                                          const float  *src,
+                                          float        *dst,
+                                          guint8       *lane);
+void     gnn_max_pool2d_2x2_backward_f32 (gint64        planes,
+                                          gint64        h,
+                                          gint64        w,
+                                          const guint8 *lane,
+                                          const float  *grad,
+                                          float        *gx);
+
 /* Max pooling of @planes planes [h, w] → [oh, ow] when every window lies
  * inside the input (no padding, dilation 1, floor windows); max_pool2d's
  * semantics (the last NaN of a window wins). */

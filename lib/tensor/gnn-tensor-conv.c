@@ -386,9 +386,10 @@ static void                                                                     
 max_pool_##suffix (const PoolGeom *geom,                                                 \
                    const void     *src_,                                                 \
                    void           *dst_,                                                 \
-                   gint64         *idx)                                                  \
+                   void           *idx_)                                                 \
 {                                                                                        \
   /* a copy: stores through idx (gint64) could alias *geom's fields */                   \
+  gint64 *idx = idx_;                                                                    \
   const PoolGeom copy = *geom, *g = &copy;                                               \
   const T *src = src_;                                                                   \
   T *dst = dst_;                                                                         \
@@ -428,8 +429,9 @@ max_pool_##suffix (const PoolGeom *geom,                                        
 DEFINE_MAX_POOL (float, f32)
 DEFINE_MAX_POOL (double, f64)
 
-/* 2×2 windows with stride 2 inside the input (the common training case,
- * indices wanted): the general loop's rule without its branches. With
+/* float64 2×2 windows with stride 2 inside the input, indices wanted
+ * (float32 has gnn-max-pool-2x2.c's vector loop): the general loop's rule
+ * without its branches. With
  * random activations every comparison is a coin toss, and the general
  * loop's mispredicted branches made max-pool forward 13 % of a CNN training
  * profile. gcc turns a select of floats into a branch, so the running
@@ -450,8 +452,9 @@ static void                                                                     
 max_pool_2x2_##suffix (const PoolGeom *geom,                                             \
                        const void     *src_,                                             \
                        void           *dst_,                                             \
-                       gint64         *idx)                                              \
+                       void           *idx_)                                             \
 {                                                                                        \
+  gint64 *idx = idx_;                                                                    \
   const PoolGeom copy = *geom, *g = &copy;   /* see max_pool_##suffix */                 \
   const T *src = src_;                                                                   \
   T *dst = dst_;                                                                         \
@@ -481,13 +484,24 @@ max_pool_2x2_##suffix (const PoolGeom *geom,                                    
     }                                                                                    \
 }
 
-DEFINE_MAX_POOL_2X2 (float, guint32, f32)
 DEFINE_MAX_POOL_2X2 (double, guint64, f64)
+
+/* The same windows in float32: gnn-max-pool-2x2.c's vector loop, which
+ * saves each window's winning lane (one byte, when @lane is not NULL)
+ * instead of an index. */
+static void
+max_pool_2x2_lanes_f32 (const PoolGeom *g,
+                        const void     *src,
+                        void           *dst,
+                        void           *lane)
+{
+  gnn_max_pool2d_2x2_f32 (g->planes, g->height, g->width, src, dst, lane);
+}
 
 /* Windows all inside, no indices: gnn-conv-kernels.c's loop. */
 #define DEFINE_MAX_POOL_DENSE(suffix)                                           \
 static void                                                                     \
-max_pool_dense_##suffix (const PoolGeom *g, const void *src, void *dst, gint64 *idx) \
+max_pool_dense_##suffix (const PoolGeom *g, const void *src, void *dst, void *idx) \
 {                                                                               \
   gnn_max_pool2d_dense_##suffix (g->planes, g->height, g->width, g->kh, g->kw,  \
                                  g->sh, g->sw, g->out_h, g->out_w, src, dst);   \
@@ -497,16 +511,16 @@ DEFINE_MAX_POOL_DENSE (f32)
 DEFINE_MAX_POOL_DENSE (f64)
 
 /* One max-pool loop over all planes, split among the threads by planes. */
-typedef void (*MaxPoolKernel) (const PoolGeom *g, const void *src, void *dst, gint64 *idx);
+typedef void (*MaxPoolKernel) (const PoolGeom *g, const void *src, void *dst, void *idx);
 
 typedef struct
 {
   MaxPoolKernel kernel;
   const PoolGeom *g;
-  gsize elem_size;
+  gsize elem_size, idx_size;
   const guint8 *src;
   guint8 *dst;
-  gint64 *idx;
+  guint8 *idx;
 } MaxPoolJob;
 
 static void
@@ -521,7 +535,7 @@ max_pool_range (gint64   p0,
   sub.planes = p1 - p0;
   job->kernel (&sub, job->src + (gsize) (p0 * in_plane) * job->elem_size,
                job->dst + (gsize) (p0 * out_plane) * job->elem_size,
-               job->idx != NULL ? job->idx + p0 * out_plane : NULL);
+               job->idx != NULL ? job->idx + (gsize) (p0 * out_plane) * job->idx_size : NULL);
 }
 
 /**
@@ -568,9 +582,8 @@ gnn_tensor_max_pool2d (GnnTensor *input,
   PoolGeom g;
   GnnTensor *out;
   const guint8 *x;
-  guint8 *o;
-  gint64 *idx = NULL;
-  gboolean inside, f32;
+  guint8 *o, *idx = NULL;
+  gboolean inside, f32, two_by_two, lanes;
   MaxPoolKernel kernel;
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
@@ -579,39 +592,47 @@ gnn_tensor_max_pool2d (GnnTensor *input,
   if (!pool_setup ("max_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
                    padding_h, padding_w, dilation_h, dilation_w, ceil_mode, &g, out_shape, error))
     return NULL;
+  inside = g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
+           (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width;
+  two_by_two = inside && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2;
+  f32 = gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32;
+  /* 2×2/2 float32 windows save the winning lane (uint8, which the backward
+   * recognizes), all others the winner's index in the plane */
+  lanes = two_by_two && f32;
   out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (input)->dtype, out_shape,
                                            gnn_tensor_priv (input)->ndim, FALSE, error);
   if (out == NULL)
     return NULL;
-  /* The winners' indices, for backward, only when it will run. */
+  /* The winners, for backward, only when it will run. */
   if (!gnn_grad_mode_off && gnn_tensor_priv (input)->requires_grad)
     {
-      indices = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, out_shape,
+      indices = gnn_tensor_new_contiguous_checked (lanes ? GNN_DTYPE_U8 : GNN_DTYPE_I64, out_shape,
                                                    gnn_tensor_priv (input)->ndim, FALSE, error);
       if (indices == NULL)
         {
           g_object_unref (out);
           return NULL;
         }
-      idx = (gint64 *) (gpointer) gnn_tensor_priv_data (gnn_tensor_priv (indices));
+      idx = gnn_tensor_priv_data (gnn_tensor_priv (indices));
     }
   xc = gnn_tensor_contiguous (input);
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  /* Windows all inside the input: no indices wanted (no backward), the
-   * loop without bounds checks; with indices, the branch-free 2×2/2 loop.
+  /* 2×2/2 float32 windows: the vector loop, with lanes or without. Other
+   * windows all inside the input: no indices wanted (no backward), the loop
+   * without bounds checks; with indices, float64's branch-free 2×2/2 loop.
    * Anything else takes the general loop, which records indices too. */
-  inside = g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
-           (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width;
-  f32 = gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32;
-  if (inside && idx == NULL)
+  if (lanes)
+    kernel = max_pool_2x2_lanes_f32;
+  else if (inside && idx == NULL)
     kernel = f32 ? max_pool_dense_f32 : max_pool_dense_f64;
-  else if (inside && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2)
-    kernel = f32 ? max_pool_2x2_f32 : max_pool_2x2_f64;
+  else if (two_by_two)
+    kernel = max_pool_2x2_f64;
   else
     kernel = f32 ? max_pool_f32 : max_pool_f64;
   gnn_parallel_for (g.planes, gnn_parallel_grain (g.height * g.width), max_pool_range,
-                    &(MaxPoolJob) { kernel, &g, f32 ? sizeof (float) : sizeof (double), x, o, idx });
+                    &(MaxPoolJob) { kernel, &g, f32 ? sizeof (float) : sizeof (double),
+                                    lanes ? sizeof (guint8) : sizeof (gint64), x, o, idx });
   return gnn_tensor_record (GNN_OP_MAX_POOL2D, out, &input, 1,
                             &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
                                                        padding_w, dilation_h, dilation_w }, .n_ints = 8,
