@@ -3,9 +3,9 @@
  * conv2d and max_pool2d work in the operands' own dtype (float32 or
  * float64): conv2d's backward is im2col + GEMM (CBLAS), the transposes of
  * its forward, over chunks of the batch (lib/tensor/gnn-conv-kernels.c), or
- * for float32 3×3 stride-1 convolutions Winograd F(2×2, 3×3)
- * (lib/tensor/gnn-conv-winograd.c); max_pool2d's finds each window's
- * winner again in the input. The others (and any other dtype) work on
+ * for float32 3×3 stride-1 convolutions Winograd
+ * (lib/tensor/gnn-conv-winograd.c, gnn-conv-winograd4.c); max_pool2d's
+ * sends each window's gradient to the winner forward recorded. The others (and any other dtype) work on
  * double copies of the operands: simple loops, exact enough for float32
  * and float64.
  *

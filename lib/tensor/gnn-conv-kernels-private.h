@@ -47,7 +47,8 @@ void     gnn_conv2d_backward_f64 (const GnnConvGeom *g,
                                   double            *gb);
 
 /* How a float32 conv2d is computed: directly for one input channel and at
- * most 9 taps (gnn_conv2d_direct_fits), Winograd F(2×2, 3×3) for 3×3,
+ * most 9 taps (gnn_conv2d_direct_fits), Winograd (F(4×4, 3×3) for groups of
+ * 8 images, F(2×2, 3×3) for the rest of a batch) for 3×3,
  * stride-1, undilated, ungrouped convolutions with at least
  * WINOGRAD_MIN_CIN input channels and at most twice as many output channels
  * as input channels (with few input channels per output channel the GEMMs
@@ -105,6 +106,23 @@ void     gnn_conv2d_winograd_forward_f32    (const GnnConvGeom *g,
 /* Adds the input gradient to @gx and the weight gradient to @gw (either may
  * be NULL); the bias gradient is im2col's (a plain sum). */
 void     gnn_conv2d_winograd_backward_f32   (const GnnConvGeom *g,
+                                             const float       *x,
+                                             const float       *wt,
+                                             const float       *go,
+                                             float             *gx,
+                                             float             *gw);
+
+/* Winograd F(4×4, 3×3) over groups of GNN_WINOGRAD4_IMAGES images
+ * (gnn-conv-winograd4.c): @g->n must be a multiple of it. The two
+ * functions above run it for the first ⌊n / 8⌋ · 8 images of a batch and
+ * F(2×2, 3×3) for the rest. */
+#define GNN_WINOGRAD4_IMAGES 8
+void     gnn_conv2d_winograd4_forward_f32   (const GnnConvGeom *g,
+                                             const float       *x,
+                                             const float       *wt,
+                                             const float       *bias,
+                                             float             *out);
+void     gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *wt,
                                              const float       *go,

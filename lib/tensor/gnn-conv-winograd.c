@@ -20,6 +20,10 @@
  * then dg = Gᵀ dU G. The transforms only add, subtract and halve, so the
  * result differs from im2col's by float32 rounding only (~1e-6 relative).
  *
+ * Batches of 8 images or more run F(4×4, 3×3) (gnn-conv-winograd4.c, 1.8×
+ * fewer products) for their first ⌊n / 8⌋ · 8 images: this file computes
+ * the rest, and small batches, whose F(4×4) would pad the group of 8.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
@@ -434,6 +438,21 @@ conv_with_weights (const Shape       *s,
   g_free (u);
 }
 
+/* The first ⌊n / 8⌋ · 8 images of a batch go to F(4×4, 3×3), the rest here:
+ * @head gets those images' geometry, @tail the rest's, and the return value
+ * is the rest's first image. */
+static gint64
+split_batch (const GnnConvGeom *g,
+             GnnConvGeom       *head,
+             GnnConvGeom       *tail)
+{
+  gint64 n4 = g->n - g->n % GNN_WINOGRAD4_IMAGES;
+
+  *head = *g, *tail = *g;
+  head->n = n4, tail->n = g->n - n4;
+  return n4;
+}
+
 void
 gnn_conv2d_winograd_forward_f32 (const GnnConvGeom *g,
                                  const float       *x,
@@ -441,9 +460,15 @@ gnn_conv2d_winograd_forward_f32 (const GnnConvGeom *g,
                                  const float       *bias,
                                  float             *out)
 {
-  Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
+  GnnConvGeom head, tail;
+  gint64 n4 = split_batch (g, &head, &tail);
+  Shape s = shape_new (tail.n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
 
-  conv_with_weights (&s, g, x, wt, FALSE, bias, out);
+  if (head.n > 0)
+    gnn_conv2d_winograd4_forward_f32 (&head, x, wt, bias, out);
+  if (tail.n > 0)
+    conv_with_weights (&s, &tail, x + n4 * g->cin * g->h * g->w, wt, FALSE, bias,
+                       out + n4 * g->cout * g->oh * g->ow);
 }
 
 /* gx += conv (go, flipped wtᵀ) with padding 2 - p: [n, cout, oh, ow] → [n, cin, h, w]. */
@@ -578,8 +603,16 @@ gnn_conv2d_winograd_backward_f32 (const GnnConvGeom *g,
                                   float             *gx,
                                   float             *gw)
 {
+  GnnConvGeom head, tail;
+  gint64 n4 = split_batch (g, &head, &tail), in_skip = n4 * g->cin * g->h * g->w;
+  gint64 out_skip = n4 * g->cout * g->oh * g->ow;
+
+  if (head.n > 0)
+    gnn_conv2d_winograd4_backward_f32 (&head, x, wt, go, gx, gw);
+  if (tail.n == 0)
+    return;
   if (gx != NULL)
-    input_grad (g, wt, go, gx);
+    input_grad (&tail, wt, go + out_skip, gx + in_skip);
   if (gw != NULL)
-    weight_grad (g, x, go, gw);
+    weight_grad (&tail, x + in_skip, go + out_skip, gw);
 }

@@ -1,9 +1,11 @@
-/* Winograd F(2×2, 3×3) conv2d (lib/tensor/gnn-conv-winograd.c) and the
+/* Winograd conv2d, F(2×2, 3×3) and, for groups of 8 images, F(4×4, 3×3)
+ * (lib/tensor/gnn-conv-winograd.c, gnn-conv-winograd4.c), and the
  * direct kernel of one-input-channel convolutions (gnn-conv-direct.c: random
  * kernel sizes up to 3×3, paddings, widths over several column blocks, an
  * infinite input) against the im2col + GEMM kernels, both compiled into this test: forward, input
  * gradient and weight gradient on random shapes (odd sizes, padding 0, 1 and
- * 2, batch 1 and 3, channel counts that are not multiples of 8), within a
+ * 2, batch 1 and 3 (F(2×2)), 8 (F(4×4)) and 11 (both), channel counts that
+ * are not multiples of 8), within a
  * float32 tolerance relative to the largest magnitude of the result. Then
  * the public API (conv2d and its autograd backward) under GNN_CONV_ALGO=
  * winograd and =im2col, each in a subprocess (the variable is read once),
@@ -15,8 +17,9 @@
 #include "gnn-test-util.h"
 #include "tensor/gnn-conv-kernels-private.h"
 
-/* Winograd rounds differently from a direct sum: ~1e-6 of the result's scale
- * for F(2×2, 3×3); an indexing mistake is off by O(1). */
+/* Winograd rounds differently from a direct sum: ~2e-7 of the result's
+ * scale for F(2×2, 3×3), ~3e-6 for F(4×4, 3×3) (whose transforms multiply
+ * by up to 8 and by 1/24); an indexing mistake is off by O(1). */
 #define REL_TOL 2e-5
 
 typedef struct
@@ -117,6 +120,9 @@ test_kernels_fixed (void)
     { 1, 2, 3, 5, 2, 2 },    /* padding 2: the input gradient pads by 0 */
     { 3, 9, 11, 14, 14, 1 },
     { 2, 32, 64, 14, 14, 1 },/* conv2 of the CNN */
+    { 8, 32, 64, 14, 14, 1 },/* the same, one group of F(4×4) */
+    { 8, 3, 5, 4, 4, 0 },    /* F(4×4): two outputs, two tiles cut */
+    { 8, 2, 3, 5, 2, 2 },    /* F(4×4), padding 2 */
     { 2, 1, 32, 28, 28, 1 }, /* conv1 of the CNN */
   };
   g_autoptr(GRand) rng = g_rand_new_with_seed (13);
@@ -134,7 +140,7 @@ test_kernels_random (void)
     {
       Case c;
 
-      c.n = g_rand_boolean (rng) ? 1 : 3;
+      c.n = (const gint64[]) { 1, 3, 8, 11 }[g_rand_int_range (rng, 0, 4)];
       c.cin = g_rand_int_range (rng, 1, 20);
       c.cout = g_rand_int_range (rng, 1, 20);
       c.pad = g_rand_int_range (rng, 0, 2);
@@ -144,14 +150,18 @@ test_kernels_random (void)
     }
 }
 
-/* A large block count: more images than fit one block of transformed tiles. */
+/* A large block count: more images than fit one block of transformed tiles
+ * (F(2×2) for the last 5 of 37), and a map whose rows of tiles take three
+ * blocks of one F(4×4) group. */
 static void
 test_kernels_many_blocks (void)
 {
   g_autoptr(GRand) rng = g_rand_new_with_seed (5);
   Case c = { 37, 24, 40, 15, 13, 1 };
+  Case tall = { 8, 24, 40, 60, 21, 1 };
 
   check_case (rng, &c);
+  check_case (rng, &tall);
 }
 
 /* The direct kernel (one input channel, up to 3×3 taps) against im2col:

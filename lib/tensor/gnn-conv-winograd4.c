@@ -1,0 +1,702 @@
+/* gnn-conv-winograd4.c: float32 3×3 stride-1 conv2d as Winograd F(4×4, 3×3),
+ * eight images at a time, CPU-dispatched
+ *
+ * Each 4×4 block of outputs (a tile) comes from a 6×6 input patch d and the
+ * 3×3 kernel g as Y = Aᵀ [(G g Gᵀ) ⊙ (Bᵀ d B)] A (Lavin & Gray): 36
+ * products per tile and channel pair, 2.25 per output where F(2×2, 3×3)
+ * (gnn-conv-winograd.c) needs 4. Summed over input channels, each of the 36
+ * transform positions k is a GEMM M[k] [cout, cols] = U[k] [cout, cin] ·
+ * V[k] [cin, cols], as there.
+ *
+ * The difference is the order of V's and M's columns: tile-major, then the
+ * eight images of a group (column = tile · 8 + image). A tile position of
+ * eight images is one 8-float vector, so every transform is plain vertical
+ * arithmetic on vectors, the patches loads at fixed offsets: on 14×14 maps
+ * a row holds only four tiles, too few to vectorize along (the reason
+ * F(2×2) splits planes by parity, and why an F(4×4) along rows of tiles
+ * lost its 27 % fewer products to gathers; bench/README.md). The planes of a
+ * group are interleaved once per channel ([row][column][image]) and the
+ * outputs de-interleaved at the end.
+ *
+ * Groups of exactly eight images only: gnn-conv-winograd.c runs these for
+ * the first ⌊n / 8⌋ · 8 images of a batch and F(2×2) for the rest. Blocks
+ * are a group's rows of tiles, as many as keep V and M near BLOCK_BYTES.
+ * The input gradient is the same convolution of the output gradient with
+ * the flipped, transposed kernel (padding 2 - p); the weight gradient is
+ * dU[k] = Σ Z[k] · V[k]ᵀ with Z = A dY Aᵀ, then dg = Gᵀ dU G. The
+ * transforms multiply by up to 8 and by ¼, ⅙ and 1/24: results differ from
+ * im2col's by a few float32 roundings of the largest terms.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "tensor/gnn-conv-kernels-private.h"
+#include "tensor/gnn-cpu-private.h"
+#include "tensor/gnn-parallel-private.h"
+
+#define TILE 4                /* outputs per tile side */
+#define PATCH (TILE + 2)      /* input patch side */
+#define POSITIONS (PATCH * PATCH)
+#define LANES GNN_WINOGRAD4_IMAGES
+/* Bytes of V and M (or Z) per block. */
+#define BLOCK_BYTES (2 << 20)
+
+typedef float Vec __attribute__ ((vector_size (LANES * sizeof (float))));
+
+#define LOAD(v, p) memcpy (&(v), (p), sizeof (Vec))
+#define STORE(p, v) memcpy ((p), &(v), sizeof (Vec))
+
+/* The 1-D transforms (on floats or on vectors), applied to the columns and
+ * then the rows of a tile.
+ * Bᵀ = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0;
+ *       0 2 -1 -2 1 0; 0 4 0 -5 0 1] */
+#define BT6(T, d, r)                                                            \
+  G_STMT_START {                                                                \
+    T a14_ = (d)[4] - 4.0f * (d)[2], b13_ = (d)[3] - 4.0f * (d)[1];            \
+    T c14_ = (d)[4] - (d)[2], e13_ = 2.0f * ((d)[3] - (d)[1]);                 \
+    (r)[0] = 4.0f * (d)[0] - 5.0f * (d)[2] + (d)[4];                           \
+    (r)[1] = a14_ + b13_;                                                       \
+    (r)[2] = a14_ - b13_;                                                       \
+    (r)[3] = c14_ + e13_;                                                       \
+    (r)[4] = c14_ - e13_;                                                       \
+    (r)[5] = 4.0f * (d)[1] - 5.0f * (d)[3] + (d)[5];                           \
+  } G_STMT_END
+
+/* Aᵀ = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1] */
+#define AT4(T, m, y)                                                            \
+  G_STMT_START {                                                                \
+    T s12_ = (m)[1] + (m)[2], d12_ = (m)[1] - (m)[2];                          \
+    T s34_ = (m)[3] + (m)[4], d34_ = (m)[3] - (m)[4];                          \
+    (y)[0] = (m)[0] + s12_ + s34_;                                              \
+    (y)[1] = d12_ + 2.0f * d34_;                                                \
+    (y)[2] = s12_ + 4.0f * s34_;                                                \
+    (y)[3] = d12_ + 8.0f * d34_ + (m)[5];                                       \
+  } G_STMT_END
+
+/* A = (Aᵀ)ᵀ, 6 × 4 */
+#define A6(T, g, z)                                                             \
+  G_STMT_START {                                                                \
+    T s02_ = (g)[0] + (g)[2], s13_ = (g)[1] + (g)[3];                          \
+    T f02_ = (g)[0] + 4.0f * (g)[2], f13_ = 2.0f * (g)[1] + 8.0f * (g)[3];     \
+    (z)[0] = (g)[0];                                                            \
+    (z)[1] = s02_ + s13_;                                                       \
+    (z)[2] = s02_ - s13_;                                                       \
+    (z)[3] = f02_ + f13_;                                                       \
+    (z)[4] = f02_ - f13_;                                                       \
+    (z)[5] = (g)[3];                                                            \
+  } G_STMT_END
+
+/* G = [¼ 0 0; -⅙ -⅙ -⅙; -⅙ ⅙ -⅙; 1/24 1/12 ⅙; 1/24 -1/12 ⅙; 0 0 1], by
+ * multiplications (a division costs a dozen of them; the rounded
+ * reciprocals change results by an ulp) */
+#define SIXTH (1.0f / 6.0f)
+#define TWELFTH (1.0f / 12.0f)
+#define TWENTY_FOURTH (1.0f / 24.0f)
+#define G6(f, u)                                                                \
+  G_STMT_START {                                                                \
+    float s02_ = (f)[0] + (f)[2], q02_ = (f)[0] * TWENTY_FOURTH + (f)[2] * SIXTH; \
+    (u)[0] = (f)[0] * 0.25f;                                                    \
+    (u)[1] = -(s02_ + (f)[1]) * SIXTH;                                          \
+    (u)[2] = -(s02_ - (f)[1]) * SIXTH;                                          \
+    (u)[3] = q02_ + (f)[1] * TWELFTH;                                           \
+    (u)[4] = q02_ - (f)[1] * TWELFTH;                                           \
+    (u)[5] = (f)[2];                                                            \
+  } G_STMT_END
+
+/* Gᵀ, 3 × 6 */
+#define GT3(d, r)                                                               \
+  G_STMT_START {                                                                \
+    float s12_ = ((d)[1] + (d)[2]) * SIXTH, d12_ = ((d)[2] - (d)[1]) * SIXTH;  \
+    float s34_ = ((d)[3] + (d)[4]) * TWENTY_FOURTH;                             \
+    float d34_ = ((d)[3] - (d)[4]) * TWELFTH;                                   \
+    (r)[0] = (d)[0] * 0.25f - s12_ + s34_;                                      \
+    (r)[1] = d12_ + d34_;                                                       \
+    (r)[2] = 4.0f * s34_ - s12_ + (d)[5];                                       \
+  } G_STMT_END
+
+/* One convolution: groups of LANES images [cin, h, w] padded by (ph, pw),
+ * 0..2, to [cout, oh, ow], tiled in th × tw tiles of 4×4 outputs (the last
+ * ones cut when oh or ow is not a multiple of 4). */
+typedef struct
+{
+  gint64 n, cin, h, w, cout, oh, ow, ph, pw;
+  gint64 th, tw;
+  gint64 rows_per_block;  /* rows of tiles per block */
+} Shape;
+
+static Shape
+shape_new (gint64 n, gint64 cin, gint64 h, gint64 w, gint64 cout,
+           gint64 oh, gint64 ow, gint64 ph, gint64 pw)
+{
+  Shape s = { n, cin, h, w, cout, oh, ow, ph, pw,
+              (oh + TILE - 1) / TILE, (ow + TILE - 1) / TILE, 0 };
+  gint64 per_row = POSITIONS * (cin + cout) * s.tw * LANES * (gint64) sizeof (float);
+
+  s.rows_per_block = CLAMP (BLOCK_BYTES / MAX (per_row, 1), 1, s.th);
+  return s;
+}
+
+/* Floats from one position's [rows, cols] matrix to the next in V, M and
+ * Z: rounded up to 4 KiB plus one cache line, so that the 36 streams a
+ * transform reads or writes at once fall in different L1 sets. */
+static gint64
+position_stride (gint64 rows,
+                 gint64 cols)
+{
+  return ((rows * cols + 1023) & ~(gint64) 1023) + 16;
+}
+
+/* One block: a group's tile rows [ty0, ty1). A job holds one transform's
+ * arguments; its ranges are channels. */
+typedef struct
+{
+  const Shape *s;
+  gint64 ty0, ty1;
+  gint64 cols;            /* (ty1 - ty0) · tw · LANES: a row of V, M or Z */
+  gint64 kstride;         /* position_stride () of V, M or Z */
+  const float *in;        /* the group's x, or go for the gradient */
+  float *tiles;           /* V, M or Z */
+  const float *bias;
+  gboolean add;
+  float *out;             /* the group's output */
+} TileJob;
+
+/* Transposes the 8 × 8 floats of @r in place (GCC's shuffles map onto
+ * AVX's unpack, shuffle and lane-permute instructions). */
+static inline __attribute__ ((always_inline)) void
+transpose8 (Vec r[LANES])
+{
+  typedef gint32 IVec __attribute__ ((vector_size (LANES * sizeof (gint32))));
+  const IVec lo = { 0, 8, 1, 9, 4, 12, 5, 13 }, hi = { 2, 10, 3, 11, 6, 14, 7, 15 };
+  const IVec lo2 = { 0, 1, 8, 9, 4, 5, 12, 13 }, hi2 = { 2, 3, 10, 11, 6, 7, 14, 15 };
+  const IVec lo4 = { 0, 1, 2, 3, 8, 9, 10, 11 }, hi4 = { 4, 5, 6, 7, 12, 13, 14, 15 };
+  Vec t[LANES], u[LANES];
+
+  for (gint i = 0; i < LANES; i += 2)
+    {
+      t[i] = __builtin_shuffle (r[i], r[i + 1], lo);
+      t[i + 1] = __builtin_shuffle (r[i], r[i + 1], hi);
+    }
+  for (gint i = 0; i < LANES; i += 4)
+    {
+      u[i] = __builtin_shuffle (t[i], t[i + 2], lo2);
+      u[i + 1] = __builtin_shuffle (t[i], t[i + 2], hi2);
+      u[i + 2] = __builtin_shuffle (t[i + 1], t[i + 3], lo2);
+      u[i + 3] = __builtin_shuffle (t[i + 1], t[i + 3], hi2);
+    }
+  for (gint i = 0; i < 4; i++)
+    {
+      r[i] = __builtin_shuffle (u[i], u[i + 4], lo4);
+      r[i + 4] = __builtin_shuffle (u[i], u[i + 4], hi4);
+    }
+}
+
+/* dst[r][x][image] = src[image][r][x] for @rows rows (@stride floats apart
+ * in the source, @dst_stride in the destination) and x < @n, by 8 × 8
+ * transposes; a last partial block is moved back to end at n (rewriting a
+ * few columns with the same values). Rows of fewer than 8 go one by one. */
+static inline __attribute__ ((always_inline)) void
+interleave_rows_typed (const float *const *src,
+                       gint64              rows,
+                       gint64              stride,
+                       gint64              n,
+                       float              *dst,
+                       gint64              dst_stride)
+{
+  for (gint64 row = 0; row < rows; row++, dst += dst_stride)
+    {
+      gint64 off = row * stride;
+
+      if (n < LANES)
+        {
+          for (gint64 x = 0; x < n; x++)
+            for (gint i = 0; i < LANES; i++)
+              dst[x * LANES + i] = src[i][off + x];
+          continue;
+        }
+      for (gint64 x0 = 0; x0 < n; x0 += LANES)
+        {
+          gint64 x = MIN (x0, n - LANES);
+          Vec r[LANES];
+
+          for (gint i = 0; i < LANES; i++)
+            LOAD (r[i], src[i] + off + x);
+          transpose8 (r);
+          for (gint i = 0; i < LANES; i++)
+            STORE (dst + (x + i) * LANES, r[i]);
+        }
+    }
+}
+
+/* The reverse: dst[image][r][x] (+)= src[r][x][image]. A moved-back last
+ * block adds only its new columns (the others are masked to 0). */
+static inline __attribute__ ((always_inline)) void
+deinterleave_rows_typed (const float  *src,
+                         gint64        src_stride,
+                         gint64        rows,
+                         gint64        n,
+                         gboolean      add,
+                         float *const *dst,
+                         gint64        stride)
+{
+  typedef gint32 IVec __attribute__ ((vector_size (LANES * sizeof (gint32))));
+  const IVec lane = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+  for (gint64 row = 0; row < rows; row++, src += src_stride)
+    {
+      gint64 off = row * stride;
+
+      if (n < LANES)
+        {
+          for (gint64 x = 0; x < n; x++)
+            for (gint i = 0; i < LANES; i++)
+              dst[i][off + x] = (add ? dst[i][off + x] : 0.0f) + src[x * LANES + i];
+          continue;
+        }
+      for (gint64 x0 = 0; x0 < n; x0 += LANES)
+        {
+          gint64 x = MIN (x0, n - LANES);
+          IVec fresh = lane >= (gint32) (x0 - x);
+          Vec r[LANES];
+
+          for (gint i = 0; i < LANES; i++)
+            LOAD (r[i], src + (x + i) * LANES);
+          transpose8 (r);
+          for (gint i = 0; i < LANES; i++)
+            {
+              if (add)
+                {
+                  Vec old;
+
+                  LOAD (old, dst[i] + off + x);
+                  r[i] = old + (Vec) ((IVec) r[i] & fresh);
+                }
+              STORE (dst[i] + off + x, r[i]);
+            }
+        }
+    }
+}
+
+/* V = Bᵀ d B of channel @c's tiles of the block, from @buf (interleave()d
+ * padded rows 4 · ty0 ..): d's column j through Bᵀ into t, then t's rows. */
+static inline __attribute__ ((always_inline)) void
+input_tiles_typed (const float *buf,
+                   gint64       width,
+                   gint64       ntr,
+                   gint64       tw,
+                   float       *v,
+                   gint64       kstride)
+{
+  for (gint64 ty = 0; ty < ntr; ty++)
+    for (gint64 tx = 0; tx < tw; tx++)
+      {
+        const float *p = buf + (TILE * ty * width + TILE * tx) * LANES;
+        float *dst = v + (ty * tw + tx) * LANES;
+        Vec t[PATCH][PATCH];
+
+        for (gint64 j = 0; j < PATCH; j++)
+          {
+            Vec d[PATCH], r[PATCH];
+
+            for (gint64 i = 0; i < PATCH; i++)
+              LOAD (d[i], p + (i * width + j) * LANES);
+            BT6 (Vec, d, r);
+            for (gint64 a = 0; a < PATCH; a++)
+              t[a][j] = r[a];
+          }
+        for (gint64 a = 0; a < PATCH; a++)
+          {
+            Vec r[PATCH];
+
+            BT6 (Vec, t[a], r);
+            for (gint64 b = 0; b < PATCH; b++)
+              STORE (dst + (a * PATCH + b) * kstride, r[b]);
+          }
+      }
+}
+
+/* Y = Aᵀ m A + bias of output channel @o's tiles m (zeroed as read: the
+ * next block's GEMMs add to them) into @ybuf ([4 · ntr][4 · tw][LANES]). */
+static inline __attribute__ ((always_inline)) void
+output_tiles_typed (float *m,
+                    gint64 kstride,
+                    gint64 ntr,
+                    gint64 tw,
+                    float  bias,
+                    float *ybuf)
+{
+  Vec zero = { 0 };
+
+  for (gint64 ty = 0; ty < ntr; ty++)
+    for (gint64 tx = 0; tx < tw; tx++)
+      {
+        float *src = m + (ty * tw + tx) * LANES;
+        float *dst = ybuf + (TILE * ty * TILE * tw + TILE * tx) * LANES;
+        Vec f[PATCH][TILE];
+
+        for (gint64 a = 0; a < PATCH; a++)
+          {
+            Vec d[PATCH], r[TILE];
+
+            for (gint64 b = 0; b < PATCH; b++)
+              {
+                LOAD (d[b], src + (a * PATCH + b) * kstride);
+                STORE (src + (a * PATCH + b) * kstride, zero);
+              }
+            AT4 (Vec, d, r);
+            for (gint64 j = 0; j < TILE; j++)
+              f[a][j] = r[j];
+          }
+        for (gint64 j = 0; j < TILE; j++)
+          {
+            Vec d[PATCH], r[TILE];
+
+            for (gint64 a = 0; a < PATCH; a++)
+              d[a] = f[a][j];
+            AT4 (Vec, d, r);
+            for (gint64 i = 0; i < TILE; i++)
+              {
+                r[i] += bias;
+                STORE (dst + (i * TILE * tw + j) * LANES, r[i]);
+              }
+          }
+      }
+}
+
+/* Z = A g Aᵀ of output channel @o's gradient tiles, from @buf
+ * (interleave()d rows 4 · ty0 .., 0 past oh and ow). */
+static inline __attribute__ ((always_inline)) void
+grad_tiles_typed (const float *buf,
+                  gint64       width,
+                  gint64       ntr,
+                  gint64       tw,
+                  float       *z,
+                  gint64       kstride)
+{
+  for (gint64 ty = 0; ty < ntr; ty++)
+    for (gint64 tx = 0; tx < tw; tx++)
+      {
+        const float *p = buf + (TILE * ty * width + TILE * tx) * LANES;
+        float *dst = z + (ty * tw + tx) * LANES;
+        Vec h[TILE][PATCH];
+
+        for (gint64 i = 0; i < TILE; i++)
+          {
+            Vec g[TILE], r[PATCH];
+
+            for (gint64 j = 0; j < TILE; j++)
+              LOAD (g[j], p + (i * width + j) * LANES);
+            A6 (Vec, g, r);
+            for (gint64 b = 0; b < PATCH; b++)
+              h[i][b] = r[b];
+          }
+        for (gint64 b = 0; b < PATCH; b++)
+          {
+            Vec g[TILE], r[PATCH];
+
+            for (gint64 i = 0; i < TILE; i++)
+              g[i] = h[i][b];
+            A6 (Vec, g, r);
+            for (gint64 a = 0; a < PATCH; a++)
+              STORE (dst + (a * PATCH + b) * kstride, r[a]);
+          }
+      }
+}
+
+DISPATCH_KERNEL (input_tiles,
+                 (const float *buf, gint64 width, gint64 ntr, gint64 tw, float *v, gint64 kstride),
+                 (buf, width, ntr, tw, v, kstride))
+DISPATCH_KERNEL (output_tiles,
+                 (float *m, gint64 kstride, gint64 ntr, gint64 tw, float bias, float *ybuf),
+                 (m, kstride, ntr, tw, bias, ybuf))
+DISPATCH_KERNEL (interleave_rows,
+                 (const float *const *src, gint64 rows, gint64 stride, gint64 n, float *dst,
+                  gint64 dst_stride),
+                 (src, rows, stride, n, dst, dst_stride))
+DISPATCH_KERNEL (deinterleave_rows,
+                 (const float *src, gint64 src_stride, gint64 rows, gint64 n, gboolean add,
+                  float *const *dst, gint64 stride),
+                 (src, src_stride, rows, n, add, dst, stride))
+DISPATCH_KERNEL (grad_tiles,
+                 (const float *buf, gint64 width, gint64 ntr, gint64 tw, float *z, gint64 kstride),
+                 (buf, width, ntr, tw, z, kstride))
+
+/* Interleaves rows [r0, r0 + nr) of channel @c of the group's planes @in
+ * ([LANES, channels, plane_h, plane_w]) into @buf ([nr][width][LANES]):
+ * row r, column x hold plane row r - @pad_y, column x - @pad_x. The rest of
+ * @buf (the padding) is left as it is: zero, since the range allocated it
+ * so and every channel writes the same places. */
+static void
+interleave (const float *in,
+            gint64       channels,
+            gint64       c,
+            gint64       plane_h,
+            gint64       plane_w,
+            gint64       r0,
+            gint64       nr,
+            gint64       pad_y,
+            gint64       pad_x,
+            gint64       width,
+            float       *buf)
+{
+  gint64 first = MAX (r0, pad_y), end = MIN (r0 + nr, plane_h + pad_y);
+  const float *src[LANES];
+
+  if (first >= end)
+    return;
+  for (gint64 image = 0; image < LANES; image++)
+    src[image] = in + ((image * channels + c) * plane_h + first - pad_y) * plane_w;
+  interleave_rows (src, end - first, plane_w, MIN (plane_w, width - pad_x),
+                   buf + ((first - r0) * width + pad_x) * LANES, width * LANES);
+}
+
+/* Rows of interleaved scratch per block: 4 per row of tiles, plus 2. */
+static gint64
+scratch_floats (const Shape *s)
+{
+  return (TILE * s->rows_per_block + 2) * (TILE * s->tw + 2) * LANES;
+}
+
+static void
+input_range (gint64   c0,
+             gint64   c1,
+             gpointer data)
+{
+  const TileJob *job = data;
+  const Shape *s = job->s;
+  gint64 width = TILE * s->tw + 2, ntr = job->ty1 - job->ty0;
+  float *buf = g_new0 (float, (gsize) scratch_floats (s));
+
+  for (gint64 c = c0; c < c1; c++)
+    {
+      interleave (job->in, s->cin, c, s->h, s->w, TILE * job->ty0, TILE * ntr + 2, s->ph, s->pw,
+                  width, buf);
+      input_tiles (buf, width, ntr, s->tw, job->tiles + c * job->cols, job->kstride);
+    }
+  g_free (buf);
+}
+
+static void
+grad_range (gint64   o0,
+            gint64   o1,
+            gpointer data)
+{
+  const TileJob *job = data;
+  const Shape *s = job->s;
+  gint64 width = TILE * s->tw, ntr = job->ty1 - job->ty0;
+  float *buf = g_new0 (float, (gsize) scratch_floats (s));
+
+  for (gint64 o = o0; o < o1; o++)
+    {
+      interleave (job->in, s->cout, o, s->oh, s->ow, TILE * job->ty0, TILE * ntr, 0, 0, width, buf);
+      grad_tiles (buf, width, ntr, s->tw, job->tiles + o * job->cols, job->kstride);
+    }
+  g_free (buf);
+}
+
+/* The output transform, then its rows [4 · ty0, oh) of the block to the
+ * group's planes (added when @add). */
+static void
+output_range (gint64   o0,
+              gint64   o1,
+              gpointer data)
+{
+  const TileJob *job = data;
+  const Shape *s = job->s;
+  gint64 width = TILE * s->tw, ntr = job->ty1 - job->ty0, y0 = TILE * job->ty0;
+  gint64 y1 = MIN (TILE * job->ty1, s->oh);
+  float *buf = g_new (float, (gsize) scratch_floats (s));
+
+  for (gint64 o = o0; o < o1; o++)
+    {
+      output_tiles (job->tiles + o * job->cols, job->kstride, ntr, s->tw,
+                    job->bias != NULL ? job->bias[o] : 0.0f, buf);
+      float *planes[LANES];
+
+      for (gint64 image = 0; image < LANES; image++)
+        planes[image] = job->out + ((image * s->cout + o) * s->oh + y0) * s->ow;
+      deinterleave_rows (buf, width * LANES, y1 - y0, s->ow, job->add, planes, s->ow);
+    }
+  g_free (buf);
+}
+
+/* Channels per range: a channel's transform is a few microseconds, a
+ * parallel region costs tens. */
+#define CHANNELS_GRAIN 8
+
+/* U = G g Gᵀ of each kernel g of @wt ([cout, cin, 3, 3]) into u[k][o][c]
+ * (position_stride (cout, cin) apart), rotated by 180° when @flip. */
+static void
+weight_tiles (gint64       cout,
+              gint64       cin,
+              const float *wt,
+              gboolean     flip,
+              float       *u)
+{
+  gint64 plane_k = position_stride (cout, cin);
+
+  for (gint64 o = 0; o < cout; o++)
+    for (gint64 c = 0; c < cin; c++)
+      {
+        const float *g = wt + (o * cin + c) * 9;
+        float f[9], gg[PATCH][3];
+
+        for (gint64 i = 0; i < 9; i++)
+          f[i] = flip ? g[8 - i] : g[i];
+        for (gint64 j = 0; j < 3; j++)
+          {
+            float col[3] = { f[j], f[3 + j], f[6 + j] }, r[PATCH];
+
+            G6 (col, r);
+            for (gint64 i = 0; i < PATCH; i++)
+              gg[i][j] = r[i];
+          }
+        for (gint64 i = 0; i < PATCH; i++)
+          {
+            float r[PATCH];
+
+            G6 (gg[i], r);
+            for (gint64 j = 0; j < PATCH; j++)
+              u[(i * PATCH + j) * plane_k + o * cin + c] = r[j];
+          }
+      }
+}
+
+/* y (+)= conv (x, U) + bias over @s, block by block, for all groups; U =
+ * u[k] [cout, cin], or for the @input_grad (flipped kernels) the transpose
+ * of u[k] [cin, cout], whose result is added to y. */
+static void
+winograd_conv (const Shape *s,
+               const float *x,
+               const float *u,
+               gboolean     input_grad,
+               const float *bias,
+               float       *y)
+{
+  gint64 cols_max = s->rows_per_block * s->tw * LANES;
+  float *v = g_new (float, (gsize) (POSITIONS * position_stride (s->cin, cols_max)));
+  /* zeroed, and zeroed again by output_tiles () as it reads it: the GEMMs
+   * add to it (beta = 1) */
+  float *m = g_new0 (float, (gsize) (POSITIONS * position_stride (s->cout, cols_max)));
+
+  for (gint64 g0 = 0; g0 < s->n; g0 += LANES)
+    for (gint64 ty0 = 0; ty0 < s->th; ty0 += s->rows_per_block)
+      {
+        gint64 ty1 = MIN (ty0 + s->rows_per_block, s->th), cols = (ty1 - ty0) * s->tw * LANES;
+        gint64 vk = position_stride (s->cin, cols), mk = position_stride (s->cout, cols);
+        TileJob in = { s, ty0, ty1, cols, vk, x + g0 * s->cin * s->h * s->w, v, NULL, FALSE, NULL };
+        TileJob out = { s, ty0, ty1, cols, mk, NULL, m, bias, input_grad,
+                        y + g0 * s->cout * s->oh * s->ow };
+
+        gnn_parallel_for (s->cin, CHANNELS_GRAIN, input_range, &in);
+        gnn_parallel_gemm_batch_f32 (POSITIONS, input_grad ? CblasTrans : CblasNoTrans, CblasNoTrans,
+                                     s->cout, cols, s->cin, 1.0f, u, position_stride (s->cout, s->cin),
+                                     input_grad ? s->cout : s->cin, v, vk, cols, 1.0f, m, mk, cols);
+        gnn_parallel_for (s->cout, CHANNELS_GRAIN, output_range, &out);
+      }
+  g_free (v);
+  g_free (m);
+}
+
+/* out (+)= conv (in, U) over @s with U the (flipped, transposed) transform
+ * of @wt ([cout, cin, 3, 3]): the forward, or with @flip the input gradient. */
+static void
+conv_with_weights (const Shape       *s,
+                   const GnnConvGeom *g,
+                   const float       *in,
+                   const float       *wt,
+                   gboolean           flip,
+                   const float       *bias,
+                   float             *out)
+{
+  float *u = g_new (float, (gsize) (POSITIONS * position_stride (g->cout, g->cin)));
+
+  weight_tiles (g->cout, g->cin, wt, flip, u);
+  winograd_conv (s, in, u, flip, bias, out);
+  g_free (u);
+}
+
+void
+gnn_conv2d_winograd4_forward_f32 (const GnnConvGeom *g,
+                                  const float       *x,
+                                  const float       *wt,
+                                  const float       *bias,
+                                  float             *out)
+{
+  Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
+
+  g_return_if_fail (g->n % LANES == 0);
+  conv_with_weights (&s, g, x, wt, FALSE, bias, out);
+}
+
+/* gw += Gᵀ dU G for dU[k] [cout, cin] = Σ Z[k] · V[k]ᵀ. */
+static void
+weight_grad (const GnnConvGeom *g,
+             const float       *x,
+             const float       *go,
+             float             *gw)
+{
+  Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
+  gint64 cols_max = s.rows_per_block * s.tw * LANES, plane_k = g->cout * g->cin;
+  gint64 duk = position_stride (g->cout, g->cin);
+  float *v = g_new (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
+  float *z = g_new (float, (gsize) (POSITIONS * position_stride (s.cout, cols_max)));
+  float *du = g_new0 (float, (gsize) (POSITIONS * duk));
+
+  for (gint64 g0 = 0; g0 < s.n; g0 += LANES)
+    for (gint64 ty0 = 0; ty0 < s.th; ty0 += s.rows_per_block)
+      {
+        gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
+        gint64 vk = position_stride (s.cin, cols), zk = position_stride (s.cout, cols);
+        TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL };
+        TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL };
+
+        gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_range, &in);
+        gnn_parallel_for (s.cout, CHANNELS_GRAIN, grad_range, &grad);
+        gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasTrans, s.cout, s.cin, cols, 1.0f,
+                                     z, zk, cols, v, vk, cols, 1.0f, du, duk, s.cin);
+      }
+  for (gint64 p = 0; p < plane_k; p++)
+    {
+      float d[PATCH], r[3], half[3][PATCH];
+
+      for (gint64 b = 0; b < PATCH; b++)
+        {
+          for (gint64 a = 0; a < PATCH; a++)
+            d[a] = du[(a * PATCH + b) * duk + p];
+          GT3 (d, r);
+          for (gint64 i = 0; i < 3; i++)
+            half[i][b] = r[i];
+        }
+      for (gint64 i = 0; i < 3; i++)
+        {
+          GT3 (half[i], r);
+          for (gint64 j = 0; j < 3; j++)
+            gw[p * 9 + 3 * i + j] += r[j];
+        }
+    }
+  g_free (v);
+  g_free (z);
+  g_free (du);
+}
+
+void
+gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
+                                   const float       *x,
+                                   const float       *wt,
+                                   const float       *go,
+                                   float             *gx,
+                                   float             *gw)
+{
+  g_return_if_fail (g->n % LANES == 0);
+  if (gx != NULL)
+    {
+      /* gx += conv (go, flipped wtᵀ) with padding 2 - p */
+      Shape s = shape_new (g->n, g->cout, g->oh, g->ow, g->cin, g->h, g->w, 2 - g->ph, 2 - g->pw);
+
+      conv_with_weights (&s, g, go, wt, TRUE, NULL, gx);
+    }
+  if (gw != NULL)
+    weight_grad (g, x, go, gw);
+}
