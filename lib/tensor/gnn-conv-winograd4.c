@@ -278,43 +278,51 @@ deinterleave_rows_typed (const float  *src,
     }
 }
 
-/* V = Bᵀ d B of channel @c's tiles of the block, from @buf (interleave()d
- * padded rows 4 · ty0 ..): d's column j through Bᵀ into t, then t's rows. */
-static inline __attribute__ ((always_inline)) void
-input_tiles_typed (const float *buf,
-                   gint64       width,
-                   gint64       ntr,
-                   gint64       tw,
-                   float       *v,
-                   gint64       kstride)
-{
-  for (gint64 ty = 0; ty < ntr; ty++)
-    for (gint64 tx = 0; tx < tw; tx++)
-      {
-        const float *p = buf + (TILE * ty * width + TILE * tx) * LANES;
-        float *dst = v + (ty * tw + tx) * LANES;
-        Vec t[PATCH][PATCH];
-
-        for (gint64 j = 0; j < PATCH; j++)
-          {
-            Vec d[PATCH], r[PATCH];
-
-            for (gint64 i = 0; i < PATCH; i++)
-              LOAD (d[i], p + (i * width + j) * LANES);
-            BT6 (Vec, d, r);
-            for (gint64 a = 0; a < PATCH; a++)
-              t[a][j] = r[a];
-          }
-        for (gint64 a = 0; a < PATCH; a++)
-          {
-            Vec r[PATCH];
-
-            BT6 (Vec, t[a], r);
-            for (gint64 b = 0; b < PATCH; b++)
-              STORE (dst + (a * PATCH + b) * kstride, r[b]);
-          }
-      }
+/* A separable tile transform T (@n taps → PATCH values) of each tile of the
+ * block read from @buf (interleave()d rows 4 · ty0 .., @width columns)
+ * into the 36 rows of @dst at the tile's column: T on each column of the
+ * tile's @n × @n taps into t, then on each row of t. With Bᵀ on 6 × 6
+ * patches: V = Bᵀ d B. With A on the 4 × 4 output-gradient tiles: Z = A g
+ * Aᵀ. */
+#define DEFINE_TILE_TRANSFORM(name, n, TRANSFORM)                               \
+static inline __attribute__ ((always_inline)) void                              \
+name##_typed (const float *buf,                                                 \
+              gint64       width,                                               \
+              gint64       ntr,                                                 \
+              gint64       tw,                                                  \
+              float       *dst,                                                 \
+              gint64       kstride)                                             \
+{                                                                               \
+  for (gint64 ty = 0; ty < ntr; ty++)                                           \
+    for (gint64 tx = 0; tx < tw; tx++)                                          \
+      {                                                                         \
+        const float *p = buf + (TILE * ty * width + TILE * tx) * LANES;         \
+        float *col = dst + (ty * tw + tx) * LANES;                              \
+        Vec t[PATCH][n];                                                        \
+                                                                                \
+        for (gint64 j = 0; j < n; j++)                                          \
+          {                                                                     \
+            Vec d[n], r[PATCH];                                                 \
+                                                                                \
+            for (gint64 i = 0; i < n; i++)                                      \
+              LOAD (d[i], p + (i * width + j) * LANES);                         \
+            TRANSFORM (Vec, d, r);                                              \
+            for (gint64 a = 0; a < PATCH; a++)                                  \
+              t[a][j] = r[a];                                                   \
+          }                                                                     \
+        for (gint64 a = 0; a < PATCH; a++)                                      \
+          {                                                                     \
+            Vec r[PATCH];                                                       \
+                                                                                \
+            TRANSFORM (Vec, t[a], r);                                           \
+            for (gint64 b = 0; b < PATCH; b++)                                  \
+              STORE (col + (a * PATCH + b) * kstride, r[b]);                    \
+          }                                                                     \
+      }                                                                         \
 }
+
+DEFINE_TILE_TRANSFORM (input_tiles, PATCH, BT6)
+DEFINE_TILE_TRANSFORM (grad_tiles, TILE, A6)
 
 /* Y = Aᵀ m A + bias of output channel @o's tiles m (zeroed as read: the
  * next block's GEMMs add to them) into @ybuf ([4 · ntr][4 · tw][LANES]). */
@@ -360,46 +368,6 @@ output_tiles_typed (float *m,
                 r[i] += bias;
                 STORE (dst + (i * TILE * tw + j) * LANES, r[i]);
               }
-          }
-      }
-}
-
-/* Z = A g Aᵀ of output channel @o's gradient tiles, from @buf
- * (interleave()d rows 4 · ty0 .., 0 past oh and ow). */
-static inline __attribute__ ((always_inline)) void
-grad_tiles_typed (const float *buf,
-                  gint64       width,
-                  gint64       ntr,
-                  gint64       tw,
-                  float       *z,
-                  gint64       kstride)
-{
-  for (gint64 ty = 0; ty < ntr; ty++)
-    for (gint64 tx = 0; tx < tw; tx++)
-      {
-        const float *p = buf + (TILE * ty * width + TILE * tx) * LANES;
-        float *dst = z + (ty * tw + tx) * LANES;
-        Vec h[TILE][PATCH];
-
-        for (gint64 i = 0; i < TILE; i++)
-          {
-            Vec g[TILE], r[PATCH];
-
-            for (gint64 j = 0; j < TILE; j++)
-              LOAD (g[j], p + (i * width + j) * LANES);
-            A6 (Vec, g, r);
-            for (gint64 b = 0; b < PATCH; b++)
-              h[i][b] = r[b];
-          }
-        for (gint64 b = 0; b < PATCH; b++)
-          {
-            Vec g[TILE], r[PATCH];
-
-            for (gint64 i = 0; i < TILE; i++)
-              g[i] = h[i][b];
-            A6 (Vec, g, r);
-            for (gint64 a = 0; a < PATCH; a++)
-              STORE (dst + (a * PATCH + b) * kstride, r[a]);
           }
       }
 }

@@ -61,6 +61,33 @@ gnn_test_assert_values (GnnTensor    *t,
     }
 }
 
+/* The CPU levels of lib/tensor/gnn-cpu-private.h (0 .. GNN_TEST_CPU_LEVELS -
+ * 1), their names as GNN_CPU_LEVEL spells them, and whether this CPU has
+ * level @level. */
+#define GNN_TEST_CPU_LEVELS 3
+
+static inline const char *
+gnn_test_cpu_level_name (guint level)
+{
+  static const char *const names[GNN_TEST_CPU_LEVELS] = { "baseline", "avx2", "avx512" };
+
+  return names[level];
+}
+
+static inline gboolean
+gnn_test_cpu_has (guint level)
+{
+#if defined(__x86_64__)
+  __builtin_cpu_init ();
+  if (level == 1)
+    return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
+  if (level == 2)
+    return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512vl") &&
+           __builtin_cpu_supports ("avx512bw");
+#endif
+  return level == 0;
+}
+
 /* Removes @dir and everything below it (a test's scratch directory). */
 static inline void
 gnn_test_remove_tree (const char *dir)

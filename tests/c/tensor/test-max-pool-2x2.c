@@ -16,22 +16,6 @@
 
 #include "gnn-test-util.h"
 
-static const char *const levels[] = { "baseline", "avx2", "avx512" };
-
-static gboolean
-cpu_has (guint level)
-{
-#if defined(__x86_64__)
-  __builtin_cpu_init ();
-  if (level == 1)
-    return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
-  if (level == 2)
-    return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512vl") &&
-           __builtin_cpu_supports ("avx512bw");
-#endif
-  return level == 0;
-}
-
 /* The winner's offset in the plane of window (oy, ox), by PyTorch's scan. */
 static gint64
 reference_winner (const float *plane, gint64 w, gint64 oy, gint64 ox)
@@ -135,14 +119,14 @@ test_level (gconstpointer data)
 {
   guint level = GPOINTER_TO_UINT (data);
 
-  if (!cpu_has (level))
+  if (!gnn_test_cpu_has (level))
     {
       g_test_skip ("this CPU lacks the level");
       return;
     }
   if (g_test_subprocess ())
     {
-      g_setenv ("GNN_CPU_LEVEL", levels[level], TRUE);
+      g_setenv ("GNN_CPU_LEVEL", gnn_test_cpu_level_name (level), TRUE);
       check_all_shapes ();
       return;
     }
@@ -154,9 +138,10 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  for (guint level = 0; level < G_N_ELEMENTS (levels); level++)
+  for (guint level = 0; level < GNN_TEST_CPU_LEVELS; level++)
     {
-      g_autofree char *path = g_strdup_printf ("/tensor/max-pool-2x2/%s", levels[level]);
+      g_autofree char *path = g_strdup_printf ("/tensor/max-pool-2x2/%s",
+                                               gnn_test_cpu_level_name (level));
 
       g_test_add_data_func (path, GUINT_TO_POINTER (level), test_level);
     }

@@ -23,22 +23,6 @@
 
 #define N 1037
 
-static const char *const levels[] = { "baseline", "avx2", "avx512" };
-
-static gboolean
-cpu_has (guint level)
-{
-#if defined(__x86_64__)
-  __builtin_cpu_init ();
-  if (level == 1)
-    return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
-  if (level == 2)
-    return __builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512vl") &&
-           __builtin_cpu_supports ("avx512bw");
-#endif
-  return level == 0;
-}
-
 static GnnTensor *
 floats (GRand *rng, gint64 n, float **values)
 {
@@ -385,16 +369,16 @@ test_forced_level (gconstpointer data)
   guint level = GPOINTER_TO_UINT (data) & 0xff;
   gboolean reductions = GPOINTER_TO_UINT (data) >> 8;
 
-  if (!cpu_has (level))
+  if (!gnn_test_cpu_has (level))
     {
       g_test_skip ("this CPU lacks the level");
       return;
     }
   if (g_test_subprocess ())
     {
-      g_setenv ("GNN_CPU_LEVEL", levels[level], TRUE);
+      g_setenv ("GNN_CPU_LEVEL", gnn_test_cpu_level_name (level), TRUE);
       if (reductions)
-        check_reductions (levels[level]);
+        check_reductions (gnn_test_cpu_level_name (level));
       else
         check_all_ops ();
       return;
@@ -414,14 +398,14 @@ test_reductions_same_bits (void)
 
   g_assert_true (g_file_get_contents (base_file, &base, &base_len, NULL));
   g_assert_cmpuint (base_len, >, N * sizeof (float));
-  for (guint level = 1; level < G_N_ELEMENTS (levels); level++)
+  for (guint level = 1; level < GNN_TEST_CPU_LEVELS; level++)
     {
       g_autofree char *file = g_strdup_printf ("%s/%s.bin", g_getenv ("GNN_TEST_DISPATCH_DIR"),
-                                               levels[level]);
+                                               gnn_test_cpu_level_name (level));
       g_autofree char *bytes = NULL;
       gsize len = 0;
 
-      if (!cpu_has (level))
+      if (!gnn_test_cpu_has (level))
         continue;
       g_assert_true (g_file_get_contents (file, &bytes, &len, NULL));
       g_assert_cmpmem (bytes, len, base, base_len);
@@ -445,10 +429,11 @@ main (int argc, char *argv[])
       g_assert_nonnull (dir);
       g_setenv ("GNN_TEST_DISPATCH_DIR", dir, TRUE);
     }
-  for (guint level = 0; level < G_N_ELEMENTS (levels); level++)
+  for (guint level = 0; level < GNN_TEST_CPU_LEVELS; level++)
     {
-      g_autofree char *path = g_strdup_printf ("/tensor/dispatch/pointwise/%s", levels[level]);
-      g_autofree char *rpath = g_strdup_printf ("/tensor/dispatch/reduce/%s", levels[level]);
+      const char *name = gnn_test_cpu_level_name (level);
+      g_autofree char *path = g_strdup_printf ("/tensor/dispatch/pointwise/%s", name);
+      g_autofree char *rpath = g_strdup_printf ("/tensor/dispatch/reduce/%s", name);
 
       g_test_add_data_func (path, GUINT_TO_POINTER (level), test_forced_level);
       g_test_add_data_func (rpath, GUINT_TO_POINTER (level | 0x100), test_forced_level);
