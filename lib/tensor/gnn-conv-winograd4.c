@@ -162,33 +162,30 @@ typedef struct
   float *out;             /* the group's output */
 } TileJob;
 
-/* Transposes the 8 × 8 floats of @r in place (GCC's shuffles map onto
- * AVX's unpack, shuffle and lane-permute instructions). */
+/* Transposes the 8 × 8 floats of @r in place: unpack pairs, then pairs of
+ * pairs, then halves (__builtin_shufflevector, which GCC ≥ 12 and clang
+ * both have, maps each onto one AVX instruction). */
 static inline __attribute__ ((always_inline)) void
 transpose8 (Vec r[LANES])
 {
-  typedef gint32 IVec __attribute__ ((vector_size (LANES * sizeof (gint32))));
-  const IVec lo = { 0, 8, 1, 9, 4, 12, 5, 13 }, hi = { 2, 10, 3, 11, 6, 14, 7, 15 };
-  const IVec lo2 = { 0, 1, 8, 9, 4, 5, 12, 13 }, hi2 = { 2, 3, 10, 11, 6, 7, 14, 15 };
-  const IVec lo4 = { 0, 1, 2, 3, 8, 9, 10, 11 }, hi4 = { 4, 5, 6, 7, 12, 13, 14, 15 };
   Vec t[LANES], u[LANES];
 
   for (gint i = 0; i < LANES; i += 2)
     {
-      t[i] = __builtin_shuffle (r[i], r[i + 1], lo);
-      t[i + 1] = __builtin_shuffle (r[i], r[i + 1], hi);
+      t[i] = __builtin_shufflevector (r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+      t[i + 1] = __builtin_shufflevector (r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
     }
   for (gint i = 0; i < LANES; i += 4)
     {
-      u[i] = __builtin_shuffle (t[i], t[i + 2], lo2);
-      u[i + 1] = __builtin_shuffle (t[i], t[i + 2], hi2);
-      u[i + 2] = __builtin_shuffle (t[i + 1], t[i + 3], lo2);
-      u[i + 3] = __builtin_shuffle (t[i + 1], t[i + 3], hi2);
+      u[i] = __builtin_shufflevector (t[i], t[i + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[i + 1] = __builtin_shufflevector (t[i], t[i + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+      u[i + 2] = __builtin_shufflevector (t[i + 1], t[i + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[i + 3] = __builtin_shufflevector (t[i + 1], t[i + 3], 2, 3, 10, 11, 6, 7, 14, 15);
     }
   for (gint i = 0; i < 4; i++)
     {
-      r[i] = __builtin_shuffle (u[i], u[i + 4], lo4);
-      r[i + 4] = __builtin_shuffle (u[i], u[i + 4], hi4);
+      r[i] = __builtin_shufflevector (u[i], u[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+      r[i + 4] = __builtin_shufflevector (u[i], u[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
     }
 }
 

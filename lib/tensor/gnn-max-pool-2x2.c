@@ -41,8 +41,8 @@ load_pairs (const float *p,
 
   LOAD (lo, p);
   LOAD (hi, p + VL);
-  *even = __builtin_shuffle (lo, hi, (IVec) { 0, 2, 4, 6 });
-  *odd = __builtin_shuffle (lo, hi, (IVec) { 1, 3, 5, 7 });
+  *even = __builtin_shufflevector (lo, hi, 0, 2, 4, 6);
+  *odd = __builtin_shufflevector (lo, hi, 1, 3, 5, 7);
 }
 
 /* Takes tap @v (lane @k) where it beats the running maximum. */
@@ -133,13 +133,13 @@ backward_block (const float  *g,
   e1 = (Vec) ((IVec) v & (k == 1));
   e2 = (Vec) ((IVec) v & (k == 2));
   e3 = (Vec) ((IVec) v & (k == 3));
-  v = __builtin_shuffle (e0, e1, (IVec) { 0, 4, 1, 5 });
+  v = __builtin_shufflevector (e0, e1, 0, 4, 1, 5);
   STORE (r0 + 2 * ox, v);
-  v = __builtin_shuffle (e0, e1, (IVec) { 2, 6, 3, 7 });
+  v = __builtin_shufflevector (e0, e1, 2, 6, 3, 7);
   STORE (r0 + 2 * ox + VL, v);
-  v = __builtin_shuffle (e2, e3, (IVec) { 0, 4, 1, 5 });
+  v = __builtin_shufflevector (e2, e3, 0, 4, 1, 5);
   STORE (r1 + 2 * ox, v);
-  v = __builtin_shuffle (e2, e3, (IVec) { 2, 6, 3, 7 });
+  v = __builtin_shufflevector (e2, e3, 2, 6, 3, 7);
   STORE (r1 + 2 * ox + VL, v);
 }
 
