@@ -11,12 +11,12 @@
  * The difference is the order of V's and M's columns: tile-major, then the
  * eight images of a group (column = tile · 8 + image). A tile position of
  * eight images is one 8-float vector, so every transform is plain vertical
- * arithmetic on vectors, the patches loads at fixed offsets: on 14×14 maps
- * a row holds only four tiles, too few to vectorize along (the reason
- * F(2×2) splits planes by parity, and why an F(4×4) along rows of tiles
- * lost its 27 % fewer products to gathers; bench/README.md). The planes of a
- * group are interleaved once per channel ([row][column][image]) and the
- * outputs de-interleaved at the end.
+ * arithmetic on vectors loaded at fixed offsets. Along a row of tiles there
+ * is too little to vectorize: a 14×14 map has four tiles per row (F(2×2)
+ * splits its planes by parity for that reason, and an F(4×4) along rows of
+ * tiles lost its 27 % fewer products to gathers; bench/README.md). The
+ * planes of a group are interleaved once per channel ([row][column][image])
+ * and the outputs de-interleaved at the end.
  *
  * Groups of exactly eight images only: gnn-conv-winograd.c runs these for
  * the first ⌊n / 8⌋ · 8 images of a batch and F(2×2) for the rest. Blocks

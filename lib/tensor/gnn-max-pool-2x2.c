@@ -1,5 +1,5 @@
 /* gnn-max-pool-2x2.c: float32 max pooling with 2×2 windows and stride 2
- * when gradients are wanted (the CNN training case), CPU-dispatched
+ * (the CNN case; in training the winners are saved), CPU-dispatched
  *
  * The forward saves, for each window, which of its four taps won (its lane:
  * 0 1 / 2 3 in scan order) as one byte, instead of the winner's int64
@@ -7,8 +7,11 @@
  * backward then writes every input element once, the gradient at the
  * winning lane and +0 at the other three (and at the last row and column
  * when h or w is odd, which no window covers), so it needs neither a
- * zeroing pass nor a scatter. Both loops are selects over whole rows of
- * windows, which gcc vectorizes (deinterleaving the even and odd columns).
+ * zeroing pass nor a scatter. Both loops are selects on explicit vectors of
+ * four windows (the even and odd columns deinterleaved by shuffles), the
+ * last vector of a row moved back to end at the row's end: rows of 7 or 14
+ * windows are too short for gcc's own vectorization, which left them to a
+ * scalar tail.
  *
  * The winner follows max_pool2d's rule: the first maximum in scan order,
  * except that a NaN wins over anything before it (so the last NaN wins).
