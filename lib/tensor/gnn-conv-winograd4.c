@@ -21,11 +21,15 @@
  * Groups of exactly eight images only: gnn-conv-winograd.c runs these for
  * the first ⌊n / 8⌋ · 8 images of a batch and F(2×2) for the rest. Blocks
  * are a group's rows of tiles, as many as keep V and M near BLOCK_BYTES.
- * The input gradient is the same convolution of the output gradient with
- * the flipped, transposed kernel (padding 2 - p); the weight gradient is
- * dU[k] = Σ Z[k] · V[k]ᵀ with Z = A dY Aᵀ, then dg = Gᵀ dU G. The
- * transforms multiply by up to 8 and by ¼, ⅙ and 1/24: results differ from
- * im2col's by a few float32 roundings of the largest terms.
+ * Both gradients start from the output gradient's Z = A dY Aᵀ: the weight
+ * gradient is dU[k] = Σ Z[k] · V[k]ᵀ, then dg = Gᵀ dU G; the input gradient
+ * is the forward transposed, dV[k] = U[k]ᵀ · Z[k], then B dV Bᵀ added at
+ * each patch's place (patches overlap by two rows and columns). That costs
+ * one transform of the input's channels where a second convolution (of the
+ * output gradient with the flipped kernel) would transform the output
+ * gradient's channels again: 5.6 % of a CNN training step (bench/README.md).
+ * The transforms multiply by up to 8 and by ¼, ⅙ and 1/24: results differ
+ * from im2col's by a few float32 roundings of the largest terms.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -61,6 +65,19 @@ typedef float Vec __attribute__ ((vector_size (LANES * sizeof (float))));
     (r)[3] = c14_ + e13_;                                                       \
     (r)[4] = c14_ - e13_;                                                       \
     (r)[5] = 4.0f * (d)[1] - 5.0f * (d)[3] + (d)[5];                           \
+  } G_STMT_END
+
+/* B = (Bᵀ)ᵀ, for the input gradient: the transpose of V = Bᵀ d B */
+#define B6(T, v, r)                                                             \
+  G_STMT_START {                                                                \
+    T s12_ = (v)[1] + (v)[2], d21_ = (v)[2] - (v)[1];                          \
+    T s34_ = (v)[3] + (v)[4], d34_ = (v)[3] - (v)[4];                          \
+    (r)[0] = 4.0f * (v)[0];                                                     \
+    (r)[1] = 4.0f * (d21_ + (v)[5]) - 2.0f * d34_;                             \
+    (r)[2] = -5.0f * (v)[0] - 4.0f * s12_ - s34_;                              \
+    (r)[3] = 2.0f * d34_ - d21_ - 5.0f * (v)[5];                               \
+    (r)[4] = (v)[0] + s12_ + s34_;                                              \
+    (r)[5] = (v)[5];                                                            \
   } G_STMT_END
 
 /* Aᵀ = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1] */
@@ -369,6 +386,61 @@ output_tiles_typed (float *m,
       }
 }
 
+/* The input gradient's tiles: dd = B dV Bᵀ of input channel @c's dV (zeroed
+ * as read: the next block's GEMMs add to it), added into @buf at each
+ * patch's place (interleaved padded rows 4 · ty0 .., @width columns): the
+ * 6×6 patches of neighbouring tiles overlap by two rows or columns, whose
+ * gradients add up, in a fixed order. */
+static inline __attribute__ ((always_inline)) void
+back_tiles_typed (float *dv,
+                  gint64 kstride,
+                  gint64 ntr,
+                  gint64 tw,
+                  float *buf,
+                  gint64 width)
+{
+  Vec zero = { 0 };
+
+  for (gint64 ty = 0; ty < ntr; ty++)
+    for (gint64 tx = 0; tx < tw; tx++)
+      {
+        float *src = dv + (ty * tw + tx) * LANES;
+        float *p = buf + (TILE * ty * width + TILE * tx) * LANES;
+        Vec t[PATCH][PATCH];
+
+        for (gint64 b = 0; b < PATCH; b++)
+          {
+            Vec d[PATCH], r[PATCH];
+
+            for (gint64 a = 0; a < PATCH; a++)
+              {
+                LOAD (d[a], src + (a * PATCH + b) * kstride);
+                STORE (src + (a * PATCH + b) * kstride, zero);
+              }
+            B6 (Vec, d, r);
+            for (gint64 i = 0; i < PATCH; i++)
+              t[i][b] = r[i];
+          }
+        for (gint64 i = 0; i < PATCH; i++)
+          {
+            Vec r[PATCH];
+
+            B6 (Vec, t[i], r);
+            for (gint64 j = 0; j < PATCH; j++)
+              {
+                Vec old;
+
+                LOAD (old, p + (i * width + j) * LANES);
+                old += r[j];
+                STORE (p + (i * width + j) * LANES, old);
+              }
+          }
+      }
+}
+
+DISPATCH_KERNEL (back_tiles,
+                 (float *dv, gint64 kstride, gint64 ntr, gint64 tw, float *buf, gint64 width),
+                 (dv, kstride, ntr, tw, buf, width))
 DISPATCH_KERNEL (input_tiles,
                  (const float *buf, gint64 width, gint64 ntr, gint64 tw, float *v, gint64 kstride),
                  (buf, width, ntr, tw, v, kstride))
@@ -486,29 +558,58 @@ output_range (gint64   o0,
   g_free (buf);
 }
 
+/* The input gradient's back transform of channels [c0, c1) of the block,
+ * overlap-added in a zeroed interleaved buffer, whose rows that fall
+ * inside the input are then added to the group's gx planes (the two rows a
+ * block shares with the next are added by both). */
+static void
+input_grad_range (gint64   c0,
+                  gint64   c1,
+                  gpointer data)
+{
+  const TileJob *job = data;
+  const Shape *s = job->s;
+  gint64 width = TILE * s->tw + 2, ntr = job->ty1 - job->ty0, r0 = TILE * job->ty0;
+  gint64 first = MAX (r0, s->ph), end = MIN (r0 + TILE * ntr + 2, s->h + s->ph);
+  gsize bytes = (gsize) scratch_floats (s) * sizeof (float);
+  float *buf = g_malloc (bytes);
+
+  for (gint64 c = c0; c < c1; c++)
+    {
+      float *planes[LANES];
+
+      memset (buf, 0, bytes);
+      back_tiles (job->tiles + c * job->cols, job->kstride, ntr, s->tw, buf, width);
+      if (first >= end)
+        continue;
+      for (gint64 image = 0; image < LANES; image++)
+        planes[image] = job->out + ((image * s->cin + c) * s->h + first - s->ph) * s->w;
+      deinterleave_rows (buf + ((first - r0) * width + s->pw) * LANES, width * LANES, end - first,
+                         s->w, TRUE, planes, s->w);
+    }
+  g_free (buf);
+}
+
 /* Channels per range: a channel's transform is a few microseconds, a
  * parallel region costs tens. */
 #define CHANNELS_GRAIN 8
 
 /* U = G g Gᵀ of each kernel g of @wt ([cout, cin, 3, 3]) into u[k][o][c]
- * (position_stride (cout, cin) apart), rotated by 180° when @flip. */
-static void
+ * (position_stride (cout, cin) apart). */
+static float *
 weight_tiles (gint64       cout,
               gint64       cin,
-              const float *wt,
-              gboolean     flip,
-              float       *u)
+              const float *wt)
 {
   gint64 plane_k = position_stride (cout, cin);
+  float *u = g_new (float, (gsize) (POSITIONS * plane_k));
 
   for (gint64 o = 0; o < cout; o++)
     for (gint64 c = 0; c < cin; c++)
       {
-        const float *g = wt + (o * cin + c) * 9;
-        float f[9], gg[PATCH][3];
+        const float *f = wt + (o * cin + c) * 9;
+        float gg[PATCH][3];
 
-        for (gint64 i = 0; i < 9; i++)
-          f[i] = flip ? g[8 - i] : g[i];
         for (gint64 j = 0; j < 3; j++)
           {
             float col[3] = { f[j], f[3 + j], f[6 + j] }, r[PATCH];
@@ -526,60 +627,7 @@ weight_tiles (gint64       cout,
               u[(i * PATCH + j) * plane_k + o * cin + c] = r[j];
           }
       }
-}
-
-/* y (+)= conv (x, U) + bias over @s, block by block, for all groups; U =
- * u[k] [cout, cin], or for the @input_grad (flipped kernels) the transpose
- * of u[k] [cin, cout], whose result is added to y. */
-static void
-winograd_conv (const Shape *s,
-               const float *x,
-               const float *u,
-               gboolean     input_grad,
-               const float *bias,
-               float       *y)
-{
-  gint64 cols_max = s->rows_per_block * s->tw * LANES;
-  float *v = g_new (float, (gsize) (POSITIONS * position_stride (s->cin, cols_max)));
-  /* zeroed, and zeroed again by output_tiles () as it reads it: the GEMMs
-   * add to it (beta = 1) */
-  float *m = g_new0 (float, (gsize) (POSITIONS * position_stride (s->cout, cols_max)));
-
-  for (gint64 g0 = 0; g0 < s->n; g0 += LANES)
-    for (gint64 ty0 = 0; ty0 < s->th; ty0 += s->rows_per_block)
-      {
-        gint64 ty1 = MIN (ty0 + s->rows_per_block, s->th), cols = (ty1 - ty0) * s->tw * LANES;
-        gint64 vk = position_stride (s->cin, cols), mk = position_stride (s->cout, cols);
-        TileJob in = { s, ty0, ty1, cols, vk, x + g0 * s->cin * s->h * s->w, v, NULL, FALSE, NULL };
-        TileJob out = { s, ty0, ty1, cols, mk, NULL, m, bias, input_grad,
-                        y + g0 * s->cout * s->oh * s->ow };
-
-        gnn_parallel_for (s->cin, CHANNELS_GRAIN, input_range, &in);
-        gnn_parallel_gemm_batch_f32 (POSITIONS, input_grad ? CblasTrans : CblasNoTrans, CblasNoTrans,
-                                     s->cout, cols, s->cin, 1.0f, u, position_stride (s->cout, s->cin),
-                                     input_grad ? s->cout : s->cin, v, vk, cols, 1.0f, m, mk, cols);
-        gnn_parallel_for (s->cout, CHANNELS_GRAIN, output_range, &out);
-      }
-  g_free (v);
-  g_free (m);
-}
-
-/* out (+)= conv (in, U) over @s with U the (flipped, transposed) transform
- * of @wt ([cout, cin, 3, 3]): the forward, or with @flip the input gradient. */
-static void
-conv_with_weights (const Shape       *s,
-                   const GnnConvGeom *g,
-                   const float       *in,
-                   const float       *wt,
-                   gboolean           flip,
-                   const float       *bias,
-                   float             *out)
-{
-  float *u = g_new (float, (gsize) (POSITIONS * position_stride (g->cout, g->cin)));
-
-  weight_tiles (g->cout, g->cin, wt, flip, u);
-  winograd_conv (s, in, u, flip, bias, out);
-  g_free (u);
+  return u;
 }
 
 void
@@ -590,38 +638,40 @@ gnn_conv2d_winograd4_forward_f32 (const GnnConvGeom *g,
                                   float             *out)
 {
   Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
+  gint64 cols_max = s.rows_per_block * s.tw * LANES, uk = position_stride (g->cout, g->cin);
+  float *u, *v, *m;
 
   g_return_if_fail (g->n % LANES == 0);
-  conv_with_weights (&s, g, x, wt, FALSE, bias, out);
-}
-
-/* gw += Gᵀ dU G for dU[k] [cout, cin] = Σ Z[k] · V[k]ᵀ. */
-static void
-weight_grad (const GnnConvGeom *g,
-             const float       *x,
-             const float       *go,
-             float             *gw)
-{
-  Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
-  gint64 cols_max = s.rows_per_block * s.tw * LANES, plane_k = g->cout * g->cin;
-  gint64 duk = position_stride (g->cout, g->cin);
-  float *v = g_new (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
-  float *z = g_new (float, (gsize) (POSITIONS * position_stride (s.cout, cols_max)));
-  float *du = g_new0 (float, (gsize) (POSITIONS * duk));
-
+  u = weight_tiles (g->cout, g->cin, wt);
+  v = g_new (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
+  /* zeroed, and zeroed again by output_tiles () as it reads it: the GEMMs
+   * add to it (beta = 1) */
+  m = g_new0 (float, (gsize) (POSITIONS * position_stride (s.cout, cols_max)));
   for (gint64 g0 = 0; g0 < s.n; g0 += LANES)
     for (gint64 ty0 = 0; ty0 < s.th; ty0 += s.rows_per_block)
       {
         gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
-        gint64 vk = position_stride (s.cin, cols), zk = position_stride (s.cout, cols);
+        gint64 vk = position_stride (s.cin, cols), mk = position_stride (s.cout, cols);
         TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL };
-        TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL };
+        TileJob y = { &s, ty0, ty1, cols, mk, NULL, m, bias, FALSE, out + g0 * s.cout * s.oh * s.ow };
 
         gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_range, &in);
-        gnn_parallel_for (s.cout, CHANNELS_GRAIN, grad_range, &grad);
-        gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasTrans, s.cout, s.cin, cols, 1.0f,
-                                     z, zk, cols, v, vk, cols, 1.0f, du, duk, s.cin);
+        gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasNoTrans, s.cout, cols, s.cin, 1.0f,
+                                     u, uk, s.cin, v, vk, cols, 1.0f, m, mk, cols);
+        gnn_parallel_for (s.cout, CHANNELS_GRAIN, output_range, &y);
       }
+  g_free (u);
+  g_free (v);
+  g_free (m);
+}
+
+/* gw += Gᵀ dU G for the @plane_k kernels of dU (rows @duk apart). */
+static void
+add_weight_grad (const float *du,
+                 gint64       duk,
+                 gint64       plane_k,
+                 float       *gw)
+{
   for (gint64 p = 0; p < plane_k; p++)
     {
       float d[PATCH], r[3], half[3][PATCH];
@@ -641,11 +691,14 @@ weight_grad (const GnnConvGeom *g,
             gw[p * 9 + 3 * i + j] += r[j];
         }
     }
-  g_free (v);
-  g_free (z);
-  g_free (du);
 }
 
+/* Both gradients from the output gradient's Z = A dY Aᵀ, block by block:
+ * the weight gradient dU[k] = Σ Z[k] · V[k]ᵀ (then Gᵀ dU G), and the input
+ * gradient as the transpose of the forward, dV[k] = U[k]ᵀ · Z[k], then
+ * B dV Bᵀ added into gx at each patch's place (back_tiles ()), instead of a
+ * second convolution whose input transform would run over the output
+ * gradient's channels again. */
 void
 gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
                                    const float       *x,
@@ -654,14 +707,54 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
                                    float             *gx,
                                    float             *gw)
 {
+  Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
+  gint64 cols_max = s.rows_per_block * s.tw * LANES, plane_k = g->cout * g->cin;
+  gint64 uk = position_stride (g->cout, g->cin);
+  float *z, *u = NULL, *dv = NULL, *v = NULL, *du = NULL;
+
   g_return_if_fail (g->n % LANES == 0);
+  z = g_new (float, (gsize) (POSITIONS * position_stride (s.cout, cols_max)));
   if (gx != NULL)
     {
-      /* gx += conv (go, flipped wtᵀ) with padding 2 - p */
-      Shape s = shape_new (g->n, g->cout, g->oh, g->ow, g->cin, g->h, g->w, 2 - g->ph, 2 - g->pw);
-
-      conv_with_weights (&s, g, go, wt, TRUE, NULL, gx);
+      u = weight_tiles (g->cout, g->cin, wt);
+      /* zeroed, and zeroed again by back_tiles () as it reads it */
+      dv = g_new0 (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
     }
   if (gw != NULL)
-    weight_grad (g, x, go, gw);
+    {
+      v = g_new (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
+      du = g_new0 (float, (gsize) (POSITIONS * uk));
+    }
+  for (gint64 g0 = 0; g0 < s.n; g0 += LANES)
+    for (gint64 ty0 = 0; ty0 < s.th; ty0 += s.rows_per_block)
+      {
+        gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
+        gint64 vk = position_stride (s.cin, cols), zk = position_stride (s.cout, cols);
+        TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL };
+
+        gnn_parallel_for (s.cout, CHANNELS_GRAIN, grad_range, &grad);
+        if (gw != NULL)
+          {
+            TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL };
+
+            gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_range, &in);
+            gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasTrans, s.cout, s.cin, cols, 1.0f,
+                                         z, zk, cols, v, vk, cols, 1.0f, du, uk, s.cin);
+          }
+        if (gx != NULL)
+          {
+            TileJob back = { &s, ty0, ty1, cols, vk, NULL, dv, NULL, TRUE, gx + g0 * s.cin * s.h * s.w };
+
+            gnn_parallel_gemm_batch_f32 (POSITIONS, CblasTrans, CblasNoTrans, s.cin, cols, s.cout, 1.0f,
+                                         u, uk, s.cin, z, zk, cols, 1.0f, dv, vk, cols);
+            gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_grad_range, &back);
+          }
+      }
+  if (gw != NULL)
+    add_weight_grad (du, uk, plane_k, gw);
+  g_free (z);
+  g_free (u);
+  g_free (dv);
+  g_free (v);
+  g_free (du);
 }
