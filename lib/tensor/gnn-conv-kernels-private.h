@@ -103,14 +103,15 @@ void     gnn_conv2d_winograd_forward_f32    (const GnnConvGeom *g,
                                              const float       *wt,
                                              const float       *bias,
                                              float             *out);
-/* Adds the input gradient to @gx and the weight gradient to @gw (either may
- * be NULL); the bias gradient is im2col's (a plain sum). */
+/* Adds the input gradient to @gx, the weight gradient to @gw and the bias
+ * gradient to @gb (any of them may be NULL). */
 void     gnn_conv2d_winograd_backward_f32   (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *wt,
                                              const float       *go,
                                              float             *gx,
-                                             float             *gw);
+                                             float             *gw,
+                                             float             *gb);
 
 /* Winograd F(4×4, 3×3) over groups of GNN_WINOGRAD4_IMAGES images
  * (gnn-conv-winograd4.c): @g->n must be a multiple of it. The two
@@ -127,7 +128,8 @@ void     gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
                                              const float       *wt,
                                              const float       *go,
                                              float             *gx,
-                                             float             *gw);
+                                             float             *gw,
+                                             float             *gb);
 
 /* Whether @g has one input channel, no groups, stride and dilation 1 and at
  * most 9 taps: the convolutions gnn-conv-direct.c computes directly (the

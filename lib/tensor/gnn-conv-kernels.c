@@ -484,10 +484,7 @@ gnn_conv2d_backward_f32 (const GnnConvGeom *g,
       gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
       return;
     }
-  /* the bias gradient is a plain sum: im2col's loop, which needs no buffers
-   * without gx and gw */
-  gnn_conv2d_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
-  gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw);
+  gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw, gb);
 }
 
 void

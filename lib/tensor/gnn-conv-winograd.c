@@ -601,16 +601,21 @@ gnn_conv2d_winograd_backward_f32 (const GnnConvGeom *g,
                                   const float       *wt,
                                   const float       *go,
                                   float             *gx,
-                                  float             *gw)
+                                  float             *gw,
+                                  float             *gb)
 {
   GnnConvGeom head, tail;
   gint64 n4 = split_batch (g, &head, &tail), in_skip = n4 * g->cin * g->h * g->w;
   gint64 out_skip = n4 * g->cout * g->oh * g->ow;
 
   if (head.n > 0)
-    gnn_conv2d_winograd4_backward_f32 (&head, x, wt, go, gx, gw);
+    gnn_conv2d_winograd4_backward_f32 (&head, x, wt, go, gx, gw, gb);
   if (tail.n == 0)
     return;
+  /* the bias gradient is a plain sum: im2col's loop, which needs no buffers
+   * without gx and gw */
+  if (gb != NULL)
+    gnn_conv2d_im2col_backward_f32 (&tail, NULL, NULL, go + out_skip, NULL, NULL, gb);
   if (gx != NULL)
     input_grad (&tail, wt, go + out_skip, gx + in_skip);
   if (gw != NULL)

@@ -177,6 +177,7 @@ typedef struct
   const float *bias;
   gboolean add;
   float *out;             /* the group's output */
+  float *bias_grad;       /* grad_range (): gb, or NULL */
 } TileJob;
 
 /* Transposes the 8 × 8 floats of @r in place: unpack pairs, then pairs of
@@ -438,6 +439,25 @@ back_tiles_typed (float *dv,
       }
 }
 
+/* *@sum = the sum of the @n vectors at @buf: per lane, then a fixed tree. */
+static inline __attribute__ ((always_inline)) void
+sum_vectors_typed (const float *buf,
+                   gint64       n,
+                   float       *sum)
+{
+  Vec acc = { 0 };
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      Vec v;
+
+      LOAD (v, buf + i * LANES);
+      acc += v;
+    }
+  *sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+
+DISPATCH_KERNEL (sum_vectors, (const float *buf, gint64 n, float *sum), (buf, n, sum))
 DISPATCH_KERNEL (back_tiles,
                  (float *dv, gint64 kstride, gint64 ntr, gint64 tw, float *buf, gint64 width),
                  (dv, kstride, ntr, tw, buf, width))
@@ -528,6 +548,15 @@ grad_range (gint64   o0,
     {
       interleave (job->in, s->cout, o, s->oh, s->ow, TILE * job->ty0, TILE * ntr, 0, 0, width, buf);
       grad_tiles (buf, width, ntr, s->tw, job->tiles + o * job->cols, job->kstride);
+      if (job->bias_grad != NULL)
+        {
+          /* the block's rows of the gradient, read once for both: the bias
+           * gradient is their sum (blocks do not overlap here) */
+          float sum;
+
+          sum_vectors (buf, TILE * ntr * width, &sum);
+          job->bias_grad[o] += sum;
+        }
     }
   g_free (buf);
 }
@@ -693,11 +722,12 @@ add_weight_grad (const float *du,
     }
 }
 
-/* Both gradients from the output gradient's Z = A dY Aᵀ, block by block:
- * the weight gradient dU[k] = Σ Z[k] · V[k]ᵀ (then Gᵀ dU G), and the input
- * gradient as the transpose of the forward, dV[k] = U[k]ᵀ · Z[k], then
- * B dV Bᵀ added into gx at each patch's place (back_tiles ()), instead of a
- * second convolution whose input transform would run over the output
+/* All three gradients from the output gradient's interleaved blocks, which
+ * are read once: the bias gradient is their sum; from their Z = A dY Aᵀ
+ * come the weight gradient dU[k] = Σ Z[k] · V[k]ᵀ (then Gᵀ dU G) and the
+ * input gradient as the transpose of the forward, dV[k] = U[k]ᵀ · Z[k],
+ * then B dV Bᵀ added into gx at each patch's place (back_tiles ()), instead
+ * of a second convolution whose input transform would run over the output
  * gradient's channels again. */
 void
 gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
@@ -705,7 +735,8 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
                                    const float       *wt,
                                    const float       *go,
                                    float             *gx,
-                                   float             *gw)
+                                   float             *gw,
+                                   float             *gb)
 {
   Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
   gint64 cols_max = s.rows_per_block * s.tw * LANES, plane_k = g->cout * g->cin;
@@ -713,6 +744,13 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
   float *z, *u = NULL, *dv = NULL, *v = NULL, *du = NULL;
 
   g_return_if_fail (g->n % LANES == 0);
+  if (gx == NULL && gw == NULL)
+    {
+      /* no transform needed: the bias gradient alone is im2col's plain sum */
+      if (gb != NULL)
+        gnn_conv2d_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
+      return;
+    }
   z = g_new (float, (gsize) (POSITIONS * position_stride (s.cout, cols_max)));
   if (gx != NULL)
     {
@@ -730,7 +768,8 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
       {
         gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
         gint64 vk = position_stride (s.cin, cols), zk = position_stride (s.cout, cols);
-        TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL };
+        TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL,
+                         gb };
 
         gnn_parallel_for (s.cout, CHANNELS_GRAIN, grad_range, &grad);
         if (gw != NULL)

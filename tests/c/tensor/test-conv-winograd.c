@@ -79,8 +79,10 @@ check_case (GRand *rng, const Case *c)
   g_autofree float *y_ref = g_new (float, ny), *y = g_new (float, ny);
   /* the gradients start from the same nonzero values: both add to them */
   g_autofree float *gx_ref = random_floats (rng, nx), *gw_ref = random_floats (rng, nw);
+  g_autofree float *gb_ref = random_floats (rng, c->cout);
   g_autofree float *gx = g_memdup2 (gx_ref, sizeof (float) * nx);
   g_autofree float *gw = g_memdup2 (gw_ref, sizeof (float) * nw);
+  g_autofree float *gb = g_memdup2 (gb_ref, sizeof (float) * c->cout);
 
   g_assert_true (gnn_conv2d_winograd_fits (&g));
   gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
@@ -91,21 +93,26 @@ check_case (GRand *rng, const Case *c)
     y[i] += bias[(i / (g.oh * g.ow)) % c->cout];
   assert_close (y, y_ref, ny, "forward without bias", c);
 
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, NULL);
-  gnn_conv2d_winograd_backward_f32 (&g, x, wt, go, gx, gw);
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
+  gnn_conv2d_winograd_backward_f32 (&g, x, wt, go, gx, gw, gb);
   assert_close (gx, gx_ref, nx, "input gradient", c);
   assert_close (gw, gw_ref, nw, "weight gradient", c);
+  assert_close (gb, gb_ref, c->cout, "bias gradient", c);
   /* each gradient alone */
   memset (gx, 0, sizeof (float) * nx);
   memset (gx_ref, 0, sizeof (float) * nx);
   gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, NULL, NULL);
-  gnn_conv2d_winograd_backward_f32 (&g, NULL, wt, go, gx, NULL);
+  gnn_conv2d_winograd_backward_f32 (&g, NULL, wt, go, gx, NULL, NULL);
   assert_close (gx, gx_ref, nx, "input gradient alone", c);
   memset (gw, 0, sizeof (float) * nw);
   memset (gw_ref, 0, sizeof (float) * nw);
   gnn_conv2d_im2col_backward_f32 (&g, x, NULL, go, NULL, gw_ref, NULL);
-  gnn_conv2d_winograd_backward_f32 (&g, x, NULL, go, NULL, gw);
+  gnn_conv2d_winograd_backward_f32 (&g, x, NULL, go, NULL, gw, NULL);
   assert_close (gw, gw_ref, nw, "weight gradient alone", c);
+  memcpy (gb, gb_ref, sizeof (float) * c->cout);
+  gnn_conv2d_im2col_backward_f32 (&g, NULL, NULL, go, NULL, NULL, gb_ref);
+  gnn_conv2d_winograd_backward_f32 (&g, NULL, NULL, go, NULL, NULL, gb);
+  assert_close (gb, gb_ref, c->cout, "bias gradient alone", c);
 }
 
 static void
