@@ -339,105 +339,73 @@ name##_typed (const float *buf,                                                 
 DEFINE_TILE_TRANSFORM (input_tiles, PATCH, BT6)
 DEFINE_TILE_TRANSFORM (grad_tiles, TILE, A6)
 
-/* Y = Aᵀ m A + bias of output channel @o's tiles m (zeroed as read: the
- * next block's GEMMs add to them) into @ybuf ([4 · ntr][4 · tw][LANES]). */
-static inline __attribute__ ((always_inline)) void
-output_tiles_typed (float *m,
-                    gint64 kstride,
-                    gint64 ntr,
-                    gint64 tw,
-                    float  bias,
-                    float *ybuf)
-{
-  Vec zero = { 0 };
-
-  for (gint64 ty = 0; ty < ntr; ty++)
-    for (gint64 tx = 0; tx < tw; tx++)
-      {
-        float *src = m + (ty * tw + tx) * LANES;
-        float *dst = ybuf + (TILE * ty * TILE * tw + TILE * tx) * LANES;
-        Vec f[PATCH][TILE];
-
-        for (gint64 a = 0; a < PATCH; a++)
-          {
-            Vec d[PATCH], r[TILE];
-
-            for (gint64 b = 0; b < PATCH; b++)
-              {
-                LOAD (d[b], src + (a * PATCH + b) * kstride);
-                STORE (src + (a * PATCH + b) * kstride, zero);
-              }
-            AT4 (Vec, d, r);
-            for (gint64 j = 0; j < TILE; j++)
-              f[a][j] = r[j];
-          }
-        for (gint64 j = 0; j < TILE; j++)
-          {
-            Vec d[PATCH], r[TILE];
-
-            for (gint64 a = 0; a < PATCH; a++)
-              d[a] = f[a][j];
-            AT4 (Vec, d, r);
-            for (gint64 i = 0; i < TILE; i++)
-              {
-                r[i] += bias;
-                STORE (dst + (i * TILE * tw + j) * LANES, r[i]);
-              }
-          }
-      }
+/* A separable transform T (PATCH → @n values) back from the 36 rows of a
+ * channel's M or dV (zeroed as read: the next block's GEMMs add to them)
+ * for each tile of the block, into @buf at the tile's place (@width columns
+ * of 8-float vectors): T on each row of the tile's 6 × 6, then on each
+ * column of the result, plus @bias; stored, or with @accumulate added.
+ * With Aᵀ (n = 4): the outputs Y = Aᵀ M A. With B (n = 6): the input
+ * gradient dd = B dV Bᵀ, whose 6×6 patches overlap their neighbours' by two
+ * rows or columns: their sums add up, in a fixed order. */
+#define DEFINE_TILE_UNTRANSFORM(name, n, TRANSFORM, accumulate)                 \
+static inline __attribute__ ((always_inline)) void                              \
+name##_typed (float *m,                                                         \
+              gint64 kstride,                                                   \
+              gint64 ntr,                                                       \
+              gint64 tw,                                                        \
+              float  bias,                                                      \
+              float *buf,                                                       \
+              gint64 width)                                                     \
+{                                                                               \
+  Vec zero = { 0 };                                                             \
+                                                                                \
+  for (gint64 ty = 0; ty < ntr; ty++)                                           \
+    for (gint64 tx = 0; tx < tw; tx++)                                          \
+      {                                                                         \
+        float *src = m + (ty * tw + tx) * LANES;                                \
+        float *p = buf + (TILE * ty * width + TILE * tx) * LANES;               \
+        Vec t[PATCH][n];                                                        \
+                                                                                \
+        for (gint64 a = 0; a < PATCH; a++)                                      \
+          {                                                                     \
+            Vec d[PATCH], r[n];                                                 \
+                                                                                \
+            for (gint64 b = 0; b < PATCH; b++)                                  \
+              {                                                                 \
+                LOAD (d[b], src + (a * PATCH + b) * kstride);                   \
+                STORE (src + (a * PATCH + b) * kstride, zero);                  \
+              }                                                                 \
+            TRANSFORM (Vec, d, r);                                              \
+            for (gint64 j = 0; j < n; j++)                                      \
+              t[a][j] = r[j];                                                   \
+          }                                                                     \
+        for (gint64 j = 0; j < n; j++)                                          \
+          {                                                                     \
+            Vec d[PATCH], r[n];                                                 \
+                                                                                \
+            for (gint64 a = 0; a < PATCH; a++)                                  \
+              d[a] = t[a][j];                                                   \
+            TRANSFORM (Vec, d, r);                                              \
+            for (gint64 i = 0; i < n; i++)                                      \
+              {                                                                 \
+                float *at = p + (i * width + j) * LANES;                        \
+                Vec v = r[i] + bias;                                            \
+                                                                                \
+                if (accumulate)                                                 \
+                  {                                                             \
+                    Vec old;                                                    \
+                                                                                \
+                    LOAD (old, at);                                             \
+                    v += old;                                                   \
+                  }                                                             \
+                STORE (at, v);                                                  \
+              }                                                                 \
+          }                                                                     \
+      }                                                                         \
 }
 
-/* The input gradient's tiles: dd = B dV Bᵀ of input channel @c's dV (zeroed
- * as read: the next block's GEMMs add to it), added into @buf at each
- * patch's place (interleaved padded rows 4 · ty0 .., @width columns): the
- * 6×6 patches of neighbouring tiles overlap by two rows or columns, whose
- * gradients add up, in a fixed order. */
-static inline __attribute__ ((always_inline)) void
-back_tiles_typed (float *dv,
-                  gint64 kstride,
-                  gint64 ntr,
-                  gint64 tw,
-                  float *buf,
-                  gint64 width)
-{
-  Vec zero = { 0 };
-
-  for (gint64 ty = 0; ty < ntr; ty++)
-    for (gint64 tx = 0; tx < tw; tx++)
-      {
-        float *src = dv + (ty * tw + tx) * LANES;
-        float *p = buf + (TILE * ty * width + TILE * tx) * LANES;
-        Vec t[PATCH][PATCH];
-
-        for (gint64 b = 0; b < PATCH; b++)
-          {
-            Vec d[PATCH], r[PATCH];
-
-            for (gint64 a = 0; a < PATCH; a++)
-              {
-                LOAD (d[a], src + (a * PATCH + b) * kstride);
-                STORE (src + (a * PATCH + b) * kstride, zero);
-              }
-            B6 (Vec, d, r);
-            for (gint64 i = 0; i < PATCH; i++)
-              t[i][b] = r[i];
-          }
-        for (gint64 i = 0; i < PATCH; i++)
-          {
-            Vec r[PATCH];
-
-            B6 (Vec, t[i], r);
-            for (gint64 j = 0; j < PATCH; j++)
-              {
-                Vec old;
-
-                LOAD (old, p + (i * width + j) * LANES);
-                old += r[j];
-                STORE (p + (i * width + j) * LANES, old);
-              }
-          }
-      }
-}
+DEFINE_TILE_UNTRANSFORM (output_tiles, TILE, AT4, FALSE)
+DEFINE_TILE_UNTRANSFORM (back_tiles, PATCH, B6, TRUE)
 
 /* *@sum = the sum of the @n vectors at @buf: per lane, then a fixed tree. */
 static inline __attribute__ ((always_inline)) void
@@ -459,14 +427,14 @@ sum_vectors_typed (const float *buf,
 
 DISPATCH_KERNEL (sum_vectors, (const float *buf, gint64 n, float *sum), (buf, n, sum))
 DISPATCH_KERNEL (back_tiles,
-                 (float *dv, gint64 kstride, gint64 ntr, gint64 tw, float *buf, gint64 width),
-                 (dv, kstride, ntr, tw, buf, width))
+                 (float *m, gint64 kstride, gint64 ntr, gint64 tw, float bias, float *buf, gint64 width),
+                 (m, kstride, ntr, tw, bias, buf, width))
 DISPATCH_KERNEL (input_tiles,
                  (const float *buf, gint64 width, gint64 ntr, gint64 tw, float *v, gint64 kstride),
                  (buf, width, ntr, tw, v, kstride))
 DISPATCH_KERNEL (output_tiles,
-                 (float *m, gint64 kstride, gint64 ntr, gint64 tw, float bias, float *ybuf),
-                 (m, kstride, ntr, tw, bias, ybuf))
+                 (float *m, gint64 kstride, gint64 ntr, gint64 tw, float bias, float *buf, gint64 width),
+                 (m, kstride, ntr, tw, bias, buf, width))
 DISPATCH_KERNEL (interleave_rows,
                  (const float *const *src, gint64 rows, gint64 stride, gint64 n, float *dst,
                   gint64 dst_stride),
@@ -577,7 +545,7 @@ output_range (gint64   o0,
   for (gint64 o = o0; o < o1; o++)
     {
       output_tiles (job->tiles + o * job->cols, job->kstride, ntr, s->tw,
-                    job->bias != NULL ? job->bias[o] : 0.0f, buf);
+                    job->bias != NULL ? job->bias[o] : 0.0f, buf, width);
       float *planes[LANES];
 
       for (gint64 image = 0; image < LANES; image++)
@@ -608,7 +576,7 @@ input_grad_range (gint64   c0,
       float *planes[LANES];
 
       memset (buf, 0, bytes);
-      back_tiles (job->tiles + c * job->cols, job->kstride, ntr, s->tw, buf, width);
+      back_tiles (job->tiles + c * job->cols, job->kstride, ntr, s->tw, 0.0f, buf, width);
       if (first >= end)
         continue;
       for (gint64 image = 0; image < LANES; image++)
