@@ -21,8 +21,9 @@
  * result differs from im2col's by float32 rounding only (~1e-6 relative).
  *
  * Batches of 8 images or more run F(4×4, 3×3) (gnn-conv-winograd4.c, 1.8×
- * fewer products) for their first ⌊n / 8⌋ · 8 images: this file computes
- * the rest, and small batches, whose F(4×4) would pad the group of 8.
+ * fewer products per output) for their first ⌊n / 8⌋ · 8 images: this file
+ * computes the rest, and small batches, whose F(4×4) would pad the group
+ * of 8.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

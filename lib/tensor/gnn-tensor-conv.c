@@ -431,10 +431,9 @@ DEFINE_MAX_POOL (double, f64)
 
 /* float64 2×2 windows with stride 2 inside the input, indices wanted
  * (float32 has gnn-max-pool-2x2.c's vector loop): the general loop's rule
- * without its branches. With
- * random activations every comparison is a coin toss, and the general
- * loop's mispredicted branches made max-pool forward 13 % of a CNN training
- * profile. gcc turns a select of floats into a branch, so the running
+ * without its branches. With random activations every comparison is a coin
+ * toss, and the general loop's mispredicted branches made max-pool forward
+ * 13 % of a CNN training profile. gcc turns a select of floats into a branch, so the running
  * maximum is selected as its bit pattern (integer selects become cmov). */
 #define MAX_POOL_TAKE(T, B, v, k)                                                           \
   G_STMT_START {                                                                         \
