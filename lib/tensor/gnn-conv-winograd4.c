@@ -175,7 +175,6 @@ typedef struct
   const float *in;        /* the group's x, or go for the gradient */
   float *tiles;           /* V, M or Z */
   const float *bias;
-  gboolean add;
   float *out;             /* the group's output */
   float *bias_grad;       /* grad_range (): gb, or NULL */
 } TileJob;
@@ -530,7 +529,7 @@ grad_range (gint64   o0,
 }
 
 /* The output transform, then its rows [4 · ty0, oh) of the block to the
- * group's planes (added when @add). */
+ * group's planes. */
 static void
 output_range (gint64   o0,
               gint64   o1,
@@ -544,13 +543,13 @@ output_range (gint64   o0,
 
   for (gint64 o = o0; o < o1; o++)
     {
-      output_tiles (job->tiles + o * job->cols, job->kstride, ntr, s->tw,
-                    job->bias != NULL ? job->bias[o] : 0.0f, buf, width);
       float *planes[LANES];
 
+      output_tiles (job->tiles + o * job->cols, job->kstride, ntr, s->tw,
+                    job->bias != NULL ? job->bias[o] : 0.0f, buf, width);
       for (gint64 image = 0; image < LANES; image++)
         planes[image] = job->out + ((image * s->cout + o) * s->oh + y0) * s->ow;
-      deinterleave_rows (buf, width * LANES, y1 - y0, s->ow, job->add, planes, s->ow);
+      deinterleave_rows (buf, width * LANES, y1 - y0, s->ow, FALSE, planes, s->ow);
     }
   g_free (buf);
 }
@@ -649,8 +648,8 @@ gnn_conv2d_winograd4_forward_f32 (const GnnConvGeom *g,
       {
         gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
         gint64 vk = position_stride (s.cin, cols), mk = position_stride (s.cout, cols);
-        TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL };
-        TileJob y = { &s, ty0, ty1, cols, mk, NULL, m, bias, FALSE, out + g0 * s.cout * s.oh * s.ow };
+        TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, NULL };
+        TileJob y = { &s, ty0, ty1, cols, mk, NULL, m, bias, out + g0 * s.cout * s.oh * s.ow };
 
         gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_range, &in);
         gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasNoTrans, s.cout, cols, s.cin, 1.0f,
@@ -736,13 +735,13 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
       {
         gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
         gint64 vk = position_stride (s.cin, cols), zk = position_stride (s.cout, cols);
-        TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL,
+        TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, NULL,
                          gb };
 
         gnn_parallel_for (s.cout, CHANNELS_GRAIN, grad_range, &grad);
         if (gw != NULL)
           {
-            TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL };
+            TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, NULL };
 
             gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_range, &in);
             gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasTrans, s.cout, s.cin, cols, 1.0f,
@@ -750,7 +749,7 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
           }
         if (gx != NULL)
           {
-            TileJob back = { &s, ty0, ty1, cols, vk, NULL, dv, NULL, TRUE, gx + g0 * s.cin * s.h * s.w };
+            TileJob back = { &s, ty0, ty1, cols, vk, NULL, dv, NULL, gx + g0 * s.cin * s.h * s.w };
 
             gnn_parallel_gemm_batch_f32 (POSITIONS, CblasTrans, CblasNoTrans, s.cin, cols, s.cout, 1.0f,
                                          u, uk, s.cin, z, zk, cols, 1.0f, dv, vk, cols);
