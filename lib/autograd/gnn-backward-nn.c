@@ -310,12 +310,13 @@ gnn_backward_max_pool2d (GnnNode    *node,
   if (gnn_tensor_priv (ic)->dtype == GNN_DTYPE_U8)
     {
       /* float32 2×2/2 windows: forward saved the winning lanes */
-      g_autoptr(GnnTensor) gc = gnn_tensor_priv (grad)->dtype == GNN_DTYPE_F32
-                                ? gnn_tensor_contiguous (grad)
-                                : gnn_tensor_to_dtype (grad, GNN_DTYPE_F32, NULL);
-      GnnTensor *out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape,
-                                                  node->inputs[0].ndim, FALSE);
+      g_autoptr(GnnTensor) g32 = gnn_tensor_to_dtype (grad, GNN_DTYPE_F32, error);
+      g_autoptr(GnnTensor) gc = g32 != NULL ? gnn_tensor_contiguous (g32) : NULL;
+      GnnTensor *out;
 
+      if (gc == NULL)
+        return FALSE;
+      out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape, node->inputs[0].ndim, FALSE);
       max_pool2d_2x2_backward (&p, data_or_null (ic), data_or_null (gc), data_or_null (out));
       grads[0] = out;
       return TRUE;
