@@ -1,6 +1,6 @@
 /* gnn-pointwise-private.h: internal entry points of gnn-tensor-pointwise.c:
- * the elementwise comparison driver (for gnn-tensor-compare.c) and a
- * scaled copy into an existing tensor
+ * the elementwise comparison and unary drivers (for gnn-tensor-compare.c and
+ * gnn-tensor-unary.c) and a scaled copy into an existing tensor
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,6 +25,25 @@ GnnTensor *gnn_tensor_compare_op (GnnCompareOp   op,
                                   GnnTensor     *a,
                                   GnnTensor     *b,
                                   GError       **error);
+
+typedef enum {
+  GNN_UNARY_RELU,
+  GNN_UNARY_GELU,
+  GNN_UNARY_TANH,
+  GNN_UNARY_SIGMOID,
+  GNN_UNARY_EXP,
+  GNN_UNARY_LOG,
+  GNN_UNARY_NEG,
+  GNN_UNARY_ABS,
+  GNN_UNARY_SQRT,
+} GnnUnaryOp;
+
+/* op (self) elementwise: a new contiguous tensor of self's dtype, or NULL +
+ * error for a dtype the op has no kernel for. Records nothing. */
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_unary_op (GnnUnaryOp   op,
+                                GnnTensor   *self,
+                                GError     **error);
 
 /* out = self * value, elementwise, into an existing @out: both contiguous,
  * one dtype, the same number of elements (shapes may differ). One pass

@@ -1,5 +1,6 @@
-/* gnn-tensor-pointwise.c: elementwise arithmetic and activations (comparison
- * kernels too; the public comparisons and where are in gnn-tensor-compare.c)
+/* gnn-tensor-pointwise.c: elementwise arithmetic and the kernels of the
+ * activations and comparisons (their public functions are in
+ * gnn-tensor-unary.c and gnn-tensor-compare.c)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -969,195 +970,6 @@ gnn_tensor_pow (GnnTensor *self,
   return unary_op (&op_pow, self, exponent, error);
 }
 
-/* --- public: unary ------------------------------------------------------- */
-
-/**
- * gnn_tensor_relu:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes `max (x, 0)` elementwise (like `torch.relu`); NaN stays NaN.
- * Works on float and integer dtypes.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for an unsupported dtype
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_relu (GnnTensor *self,
-                 GError   **error)
-{
-  GNN_CHECK_STORAGE ("relu", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_RELU, unary_op (&op_relu, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_gelu:
- * @self: a floating-point #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the exact GELU `x * Φ(x) = 0.5 x (1 + erf (x / √2))` elementwise,
- * like `torch.nn.functional.gelu` with its default `approximate='none'`.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_gelu (GnnTensor *self,
-                 GError   **error)
-{
-  GNN_CHECK_STORAGE ("gelu", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_GELU, unary_op (&op_gelu, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_tanh:
- * @self: a floating-point #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the hyperbolic tangent elementwise (like `torch.tanh`).
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_tanh (GnnTensor *self,
-                 GError   **error)
-{
-  GNN_CHECK_STORAGE ("tanh", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_TANH, unary_op (&op_tanh, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_sigmoid:
- * @self: a floating-point #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the logistic function `1 / (1 + exp (-x))` elementwise (like
- * `torch.sigmoid`).
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_sigmoid (GnnTensor *self,
-                    GError   **error)
-{
-  GNN_CHECK_STORAGE ("sigmoid", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_SIGMOID, unary_op (&op_sigmoid, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_exp:
- * @self: a floating-point #GnnTensor
- * @error: return location for a #GError
- *
- * Computes `e^x` elementwise (like `torch.exp`).
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_exp (GnnTensor *self,
-                GError   **error)
-{
-  GNN_CHECK_STORAGE ("exp", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_EXP, unary_op (&op_exp, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_log:
- * @self: a floating-point #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the natural logarithm elementwise (like `torch.log`): log 0 is
- * -inf, the log of a negative number NaN.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_log (GnnTensor *self,
-                GError   **error)
-{
-  GNN_CHECK_STORAGE ("log", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_LOG, unary_op (&op_log, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_neg:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Negates every element (like `torch.neg`). Integers wrap around (the
- * negation of uint8 3 is 253, as in PyTorch).
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for an unsupported dtype
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_neg (GnnTensor *self,
-                GError   **error)
-{
-  GNN_CHECK_STORAGE ("neg", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_NEG, unary_op (&op_neg, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_abs:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the absolute value elementwise (like `torch.abs`). The most
- * negative integer stays itself, as in PyTorch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for an unsupported dtype
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_abs (GnnTensor *self,
-                GError   **error)
-{
-  GNN_CHECK_STORAGE ("abs", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_ABS, unary_op (&op_abs, self, 0, error), &self, 1, NULL);
-}
-
-/**
- * gnn_tensor_sqrt:
- * @self: a floating-point #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the square root elementwise (like `torch.sqrt`); negative
- * numbers give NaN.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_sqrt (GnnTensor *self,
-                 GError   **error)
-{
-  GNN_CHECK_STORAGE ("sqrt", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_SQRT, unary_op (&op_sqrt, self, 0, error), &self, 1, NULL);
-}
-
 /**
  * gnn_tensor_relu_:
  * @self: the tensor to update, possibly a (non-contiguous) view
@@ -1212,4 +1024,20 @@ gnn_tensor_compare_op (GnnCompareOp   op,
                        GError       **error)
 {
   return binary_op (compare_ops[op], a, b, error);
+}
+
+/* --- unary, for gnn-tensor-unary.c -------------------------------------- */
+
+static const UnaryOp *const unary_ops[] = {
+  [GNN_UNARY_RELU] = &op_relu, [GNN_UNARY_GELU] = &op_gelu, [GNN_UNARY_TANH] = &op_tanh,
+  [GNN_UNARY_SIGMOID] = &op_sigmoid, [GNN_UNARY_EXP] = &op_exp, [GNN_UNARY_LOG] = &op_log,
+  [GNN_UNARY_NEG] = &op_neg, [GNN_UNARY_ABS] = &op_abs, [GNN_UNARY_SQRT] = &op_sqrt,
+};
+
+GnnTensor *
+gnn_tensor_unary_op (GnnUnaryOp   op,
+                     GnnTensor   *self,
+                     GError     **error)
+{
+  return unary_op (unary_ops[op], self, 0, error);
 }
