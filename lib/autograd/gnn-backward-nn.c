@@ -34,10 +34,15 @@ data_or_null (GnnTensor *t)
   return t != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (t)) : NULL;
 }
 
+/* The float32/float64 kernels. @handled stays FALSE for any other dtype mix
+ * (the float64 loops below take it); once handled, FALSE means a contiguous
+ * copy of an operand could not be allocated (@error set). */
 static gboolean
 conv2d_backward_native (GnnNode    *node,
                         GnnTensor  *grad,
-                        GnnTensor **grads)
+                        GnnTensor **grads,
+                        gboolean   *handled,
+                        GError    **error)
 {
   const GnnMeta *im = &node->inputs[0], *wm = &node->inputs[1];
   const gint64 *q = node->params.ints;
@@ -64,9 +69,11 @@ conv2d_backward_native (GnnNode    *node,
   g.cout_g = g.cout / g.groups;
   g.oh = node->out.shape[node->out.ndim - 2], g.ow = node->out.shape[node->out.ndim - 1];
 
-  x = want_w ? gnn_tensor_contiguous (node->saved[0]) : NULL;
-  wt = want_x ? gnn_tensor_contiguous (node->saved[1]) : NULL;
-  go = gnn_tensor_contiguous (grad);
+  *handled = TRUE;
+  if ((want_w && (x = gnn_ag_contiguous (node->saved[0], error)) == NULL) ||
+      (want_x && (wt = gnn_ag_contiguous (node->saved[1], error)) == NULL) ||
+      (go = gnn_ag_contiguous (grad, error)) == NULL)
+    return FALSE;
   gx = zeros_if (want_x, im);
   gw = zeros_if (want_w, wm);
   gb = want_b ? zeros_if (TRUE, &node->inputs[2]) : NULL;
@@ -129,9 +136,11 @@ gnn_backward_conv2d (GnnNode    *node,
   g_autofree double *wt = NULL;
   g_autofree double *g = NULL;
   double *gx, *gw, *gb;
+  gboolean handled = FALSE;
+  gboolean ok = conv2d_backward_native (node, grad, grads, &handled, error);
 
-  if (conv2d_backward_native (node, grad, grads))
-    return TRUE;
+  if (handled)
+    return ok;
   x = gnn_ag_doubles (node->saved[0]);
   wt = gnn_ag_doubles (node->saved[1]);
   g = gnn_ag_doubles (grad);
@@ -311,7 +320,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
     {
       /* float32 2×2/2 windows: forward saved the winning lanes */
       g_autoptr(GnnTensor) g32 = gnn_tensor_to_dtype (grad, GNN_DTYPE_F32, error);
-      g_autoptr(GnnTensor) gc = g32 != NULL ? gnn_tensor_contiguous (g32) : NULL;
+      g_autoptr(GnnTensor) gc = g32 != NULL ? gnn_ag_contiguous (g32, error) : NULL;
       GnnTensor *out;
 
       if (gc == NULL)
@@ -323,11 +332,13 @@ gnn_backward_max_pool2d (GnnNode    *node,
     }
   if ((dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64) && gnn_tensor_priv (grad)->dtype == dtype)
     {
-      g_autoptr(GnnTensor) gc = gnn_tensor_contiguous (grad);
-      /* uninitialized: the ranges zero it */
-      GnnTensor *out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape,
-                                                  node->inputs[0].ndim, FALSE);
+      g_autoptr(GnnTensor) gc = gnn_ag_contiguous (grad, error);
+      GnnTensor *out;
 
+      if (gc == NULL)
+        return FALSE;
+      /* uninitialized: the ranges zero it */
+      out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape, node->inputs[0].ndim, FALSE);
       max_pool2d_backward (&p, dtype == GNN_DTYPE_F32, idx, data_or_null (gc), data_or_null (out));
       grads[0] = out;
       return TRUE;

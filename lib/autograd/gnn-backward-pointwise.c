@@ -159,13 +159,18 @@ gnn_backward_unary (GnnNode    *node,
                     GError    **error)
 {
   GnnTensor *v = node->saved_out != NULL ? node->saved_out : node->saved[0];
-  g_autoptr(GnnTensor) gc = gnn_tensor_contiguous (grad);
-  g_autoptr(GnnTensor) vc = gnn_tensor_contiguous (v);
+  g_autoptr(GnnTensor) gc = gnn_ag_contiguous (grad, error);
+  g_autoptr(GnnTensor) vc = gc != NULL ? gnn_ag_contiguous (v, error) : NULL;
   GnnOpKind op = node->op;
   double param = node->params.scalar;
-  gint64 n = gnn_tensor_priv (vc)->numel;
-  GnnTensor *out = gnn_tensor_new_contiguous (node->inputs[0].dtype, node->inputs[0].shape,
-                                              node->inputs[0].ndim, FALSE);
+  gint64 n;
+  GnnTensor *out;
+
+  if (vc == NULL)
+    return FALSE;
+  n = gnn_tensor_priv (vc)->numel;
+  out = gnn_tensor_new_contiguous (node->inputs[0].dtype, node->inputs[0].shape,
+                                   node->inputs[0].ndim, FALSE);
 
   /* the common ops through vectorized loops (gnn-backward-kernels.c) */
   if (!gnn_backward_unary_kernel (op, node->inputs[0].dtype, n,

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <math.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <gnn/gnn.h>
 
 /* arange (start, start + numel).reshape (shape) */
@@ -98,4 +101,21 @@ gnn_test_remove_tree (const char *dir)
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
                      &status, NULL) || !g_spawn_check_wait_status (status, NULL))
     g_printerr ("could not remove %s\n", dir);
+}
+
+/* Caps this process's address space at what it uses now plus @headroom
+ * bytes, so that a larger allocation fails (run it in a test subprocess;
+ * AddressSanitizer's reservations do not fit under such a cap). */
+static inline void
+gnn_test_cap_address_space (gsize headroom)
+{
+  unsigned long pages = 0;
+  FILE *statm = fopen ("/proc/self/statm", "r");
+  struct rlimit cap;
+
+  g_assert_nonnull (statm);
+  g_assert_cmpint (fscanf (statm, "%lu", &pages), ==, 1);
+  fclose (statm);
+  cap.rlim_cur = cap.rlim_max = pages * (rlim_t) sysconf (_SC_PAGESIZE) + headroom;
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &cap), ==, 0);
 }

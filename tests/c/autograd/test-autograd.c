@@ -8,6 +8,8 @@
 
 #include <gnn/gnn.h>
 
+#include "gnn-test-util.h"
+
 /* --- helpers --------------------------------------------------------------- */
 
 static guint64 rng_state = 88172645463325252ull;
@@ -608,6 +610,42 @@ test_parameter_grad (void)
   g_assert_cmpfloat (g[1], ==, 4.0);
 }
 
+/* An elementwise backward makes an expanded output gradient contiguous
+ * first; when that copy (64 MB here) cannot be allocated, backward fails
+ * with GNN_ERROR_MEMORY instead of reading NULL. */
+static void
+test_unary_out_of_memory (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
+  return;
+#endif
+  if (g_test_subprocess ())
+    {
+      const gint64 shape[] = { 4096, 4096 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnTensor) x = gnn_tensor_zeros (shape, 2, GNN_DTYPE_F32, &error);
+      g_autoptr(GnnTensor) y = NULL;
+      g_autoptr(GnnTensor) one = NULL;
+      g_autoptr(GnnTensor) g = NULL;
+
+      g_assert_no_error (error);
+      gnn_tensor_set_requires_grad (x, TRUE);
+      y = gnn_tensor_tanh (x, &error);
+      g_assert_no_error (error);
+      one = gnn_tensor_full (SHAPE (1), 1.0, GNN_DTYPE_F32, &error);
+      g_assert_no_error (error);
+      g = gnn_tensor_expand (one, shape, 2, &error);
+      g_assert_no_error (error);
+      gnn_test_cap_address_space (4u << 20);
+      g_assert_false (gnn_tensor_backward (y, g, FALSE, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -626,6 +664,7 @@ main (int argc, char **argv)
   g_test_add_func ("/autograd/backward/long-chain", test_long_chain);
   g_test_add_func ("/autograd/backward/parameter", test_parameter_grad);
   g_test_add_func ("/autograd/backward/mlp", test_mlp);
+  g_test_add_func ("/autograd/backward/unary-out-of-memory", test_unary_out_of_memory);
   g_test_add_func ("/autograd/grad-mode/no-grad", test_no_grad_mode);
   g_test_add_func ("/autograd/inplace/leaf-error", test_leaf_inplace);
   g_test_add_func ("/autograd/inplace/rebase", test_inplace_rebase);

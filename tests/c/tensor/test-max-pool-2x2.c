@@ -134,6 +134,53 @@ test_level (gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
+/* The backward makes an expanded output gradient contiguous before the
+ * kernel reads it. With the address space capped just above what is in use,
+ * that copy (16 MB) cannot be allocated: backward must fail with
+ * GNN_ERROR_MEMORY, not return FALSE without an error or read NULL. Both
+ * saved-winner forms: the u8 lanes (recorded float32 2×2) and the int64
+ * indices (3×3 windows). */
+static void
+check_backward_out_of_memory (gint64 kernel)
+{
+  const gint64 x_shape[] = { 1, 1, 4096, 4096 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_tensor_zeros (x_shape, 4, GNN_DTYPE_F32, &error);
+  g_autoptr(GnnTensor) y = NULL;
+  g_autoptr(GnnTensor) one = NULL;
+  g_autoptr(GnnTensor) g = NULL;
+
+  g_assert_no_error (error);
+  gnn_tensor_set_requires_grad (x, TRUE);
+  y = gnn_tensor_max_pool2d (x, kernel, kernel, 2, 2, 0, 0, 1, 1, FALSE, &error);
+  g_assert_no_error (error);
+  one = gnn_tensor_full ((const gint64[]) { 1 }, 1, 1.0, GNN_DTYPE_F32, &error);
+  g_assert_no_error (error);
+  g = gnn_tensor_expand (one, gnn_tensor_get_shape (y, NULL), 4, &error);
+  g_assert_no_error (error);
+  g_assert_false (gnn_tensor_is_contiguous (g));
+
+  gnn_test_cap_address_space (4u << 20);
+  g_assert_false (gnn_tensor_backward (y, g, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+}
+
+static void
+test_backward_out_of_memory (gconstpointer data)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
+  return;
+#endif
+  if (g_test_subprocess ())
+    {
+      check_backward_out_of_memory (GPOINTER_TO_INT (data));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -145,5 +192,9 @@ main (int argc, char *argv[])
 
       g_test_add_data_func (path, GUINT_TO_POINTER (level), test_level);
     }
+  g_test_add_data_func ("/tensor/max-pool-2x2/backward-out-of-memory/lanes",
+                        GINT_TO_POINTER (2), test_backward_out_of_memory);
+  g_test_add_data_func ("/tensor/max-pool-2x2/backward-out-of-memory/indices",
+                        GINT_TO_POINTER (3), test_backward_out_of_memory);
   return g_test_run ();
 }
