@@ -55,7 +55,9 @@ void     gnn_conv2d_backward_f64 (const GnnConvGeom *g,
  * are too short for the transforms to pay off), im2col + GEMM otherwise
  * (measured: bench/README.md, CNN section).
  * GNN_CONV_ALGO=im2col|winograd|direct|auto in the environment, read once,
- * forces one wherever it applies. float64 always takes im2col. */
+ * forces one wherever it applies. float64 always takes im2col. A Winograd
+ * result that is not all finite is computed again by im2col (an infinity or
+ * NaN operand would otherwise spread through its tiles). */
 #define WINOGRAD_MIN_CIN 4
 
 typedef enum

@@ -430,6 +430,56 @@ gnn_conv2d_algo_f32 (const GnnConvGeom *g)
          ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
 }
 
+/* Whether none of @v's @n floats is an infinity or a NaN: the exponent
+ * field plus one carries into the sign bit only when it is all ones. Integer
+ * operations, so the loop vectorizes without reassociating floats. */
+static gboolean
+floats_all_finite (const float *v,
+                   gint64       n)
+{
+  guint32 carry = 0;
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      guint32 bits;
+
+      memcpy (&bits, &v[i], sizeof bits);
+      carry |= (bits & 0x7f800000u) + 0x00800000u;
+    }
+  return (carry & 0x80000000u) == 0;
+}
+
+/* Winograd's transforms mix every value of a tile into every result of it:
+ * an infinity or a NaN among the operands (or an overflow inside a
+ * transform) makes NaNs where the direct sums, PyTorch's, give ±inf, or
+ * spreads a NaN past its receptive field. So a Winograd result that is not
+ * all finite is computed again by im2col. Finite operands never take this
+ * path; the check is one read of the results. */
+static gboolean
+winograd_forward_f32 (const GnnConvGeom *g,
+                      const float       *x,
+                      const float       *wt,
+                      const float       *bias,
+                      float             *out)
+{
+  gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
+  return floats_all_finite (out, g->n * g->cout * g->oh * g->ow);
+}
+
+static gboolean
+winograd_backward_f32 (const GnnConvGeom *g,
+                       const float       *x,
+                       const float       *wt,
+                       const float       *go,
+                       float             *gx,
+                       float             *gw,
+                       float             *gb)
+{
+  gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw, gb);
+  return (gx == NULL || floats_all_finite (gx, g->n * g->cin * g->h * g->w)) &&
+         (gw == NULL || floats_all_finite (gw, g->cout * g->cin_g * g->kh * g->kw));
+}
+
 void
 gnn_conv2d_forward_f32 (const GnnConvGeom *g,
                         const float       *x,
@@ -440,7 +490,8 @@ gnn_conv2d_forward_f32 (const GnnConvGeom *g,
   switch (gnn_conv2d_algo_f32 (g))
     {
     case GNN_CONV_ALGO_WINOGRAD:
-      gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
+      if (!winograd_forward_f32 (g, x, wt, bias, out))
+        gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
       break;
     case GNN_CONV_ALGO_DIRECT:
       gnn_conv2d_direct_forward_f32 (g, x, wt, bias, out);
@@ -484,7 +535,16 @@ gnn_conv2d_backward_f32 (const GnnConvGeom *g,
       gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
       return;
     }
-  gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw, gb);
+  if (winograd_backward_f32 (g, x, wt, go, gx, gw, gb))
+    return;
+  /* the gradients come zeroed and the kernels add into them */
+  if (gx != NULL)
+    memset (gx, 0, (gsize) (g->n * g->cin * g->h * g->w) * sizeof (float));
+  if (gw != NULL)
+    memset (gw, 0, (gsize) (g->cout * g->cin_g * g->kh * g->kw) * sizeof (float));
+  if (gb != NULL)
+    memset (gb, 0, (gsize) g->cout * sizeof (float));
+  gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
 }
 
 void

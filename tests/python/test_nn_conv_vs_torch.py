@@ -183,6 +183,25 @@ class TestConvVsTorch(unittest.TestCase):
                 np.testing.assert_allclose(getattr(g, name).grad.numpy(), p.grad.numpy(),
                                            rtol=1e-4, atol=1e-3)
 
+    def test_conv2d_non_finite_like_torch(self):
+        # a NaN or an infinity in the input stays in its receptive field, and
+        # an infinity gives torch's +-inf, not NaN (Winograd's tiles would mix
+        # it into every output of the tile): 8 images (F(4x4)) and 3 (F(2x2))
+        t = tnn.Conv2d(8, 8, 3, padding=1)
+        g = Gnn.Conv2d.new(8, 8, 3, 1, 1, True)
+        copy_params(g, t)
+        for n in (8, 3):
+            for value in (float('nan'), float('inf'), float('-inf')):
+                x = torch.randn(n, 8, 12, 12)
+                x[1, 2, 5, 6] = value
+                want = t(x).detach().numpy()
+                got = forward(g, x)
+                np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+                np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want))
+                np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want))
+                finite = np.isfinite(want)
+                np.testing.assert_allclose(got[finite], want[finite], rtol=1e-5, atol=1e-5)
+
     def test_threads_like_torch(self):
         # Gnn.set_num_threads / get_num_threads as torch's; with 2 threads the
         # split loops (Winograd transforms, im2col, bias gradient, max-pool)

@@ -9,7 +9,9 @@
  * float32 tolerance relative to the largest magnitude of the result. Then
  * the public API (conv2d and its autograd backward) under GNN_CONV_ALGO=
  * winograd and =im2col, each in a subprocess (the variable is read once),
- * against the same kernels, and float64 through the public API. */
+ * against the same kernels, and float64 through the public API. Infinite
+ * and NaN operands give im2col's results through the dispatching entry
+ * points. */
 #include <math.h>
 #include <string.h>
 #include <gnn/gnn.h>
@@ -274,6 +276,83 @@ test_direct_inf_input (void)
   g_assert_cmpfloat_with_epsilon (gb[0], gb_ref[0], 1e-4);
 }
 
+/* Infinities and NaNs in the operands: Winograd would spread them through
+ * their tiles (NaN where PyTorch's direct sums give ±inf, or outside the
+ * receptive field), so the dispatching entry points must give im2col's
+ * pattern of NaN, ±inf and finite values, the finite ones within the
+ * tolerance: F(4×4) (8 images) and F(2×2) (3 images), a value in the
+ * corner, in the middle and in the weights, and a NaN in the output
+ * gradient. */
+static void
+assert_same_non_finite (const float *got, const float *want, gint64 n, const char *what,
+                        const Case *c)
+{
+  g_autofree float *got_finite = g_new (float, (gsize) n);
+  g_autofree float *want_finite = g_new (float, (gsize) n);
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      if (isnan (got[i]) != isnan (want[i]) || isinf (got[i]) != isinf (want[i]) ||
+          (isinf (want[i]) && signbit (got[i]) != signbit (want[i])))
+        g_error ("%s, n %" G_GINT64_FORMAT ": element %" G_GINT64_FORMAT " is %g, im2col's %g",
+                 what, c->n, i, got[i], want[i]);
+      got_finite[i] = isfinite (want[i]) ? got[i] : 0;
+      want_finite[i] = isfinite (want[i]) ? want[i] : 0;
+    }
+  assert_close (got_finite, want_finite, n, what, c);
+}
+
+static void
+check_non_finite (GRand *rng, const Case *c, float value, gint64 x_at, gint64 w_at, gint64 go_at)
+{
+  GnnConvGeom g = geom_of (c);
+  gint64 nx = c->n * c->cin * c->h * c->w, nw = c->cout * c->cin * 9;
+  gint64 ny = c->n * c->cout * g.oh * g.ow;
+  g_autofree float *x = random_floats (rng, nx);
+  g_autofree float *wt = random_floats (rng, nw);
+  g_autofree float *bias = random_floats (rng, c->cout);
+  g_autofree float *go = random_floats (rng, ny);
+  g_autofree float *y_ref = g_new (float, ny), *y = g_new (float, ny);
+  g_autofree float *gx_ref = g_new0 (float, nx), *gx = g_new0 (float, nx);
+  g_autofree float *gw_ref = g_new0 (float, nw), *gw = g_new0 (float, nw);
+  g_autofree float *gb_ref = g_new0 (float, c->cout), *gb = g_new0 (float, c->cout);
+
+  if (x_at >= 0)
+    x[x_at] = value;
+  if (w_at >= 0)
+    wt[w_at] = value;
+  if (go_at >= 0)
+    go[go_at] = value;
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&g), ==, GNN_CONV_ALGO_WINOGRAD);
+  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
+  gnn_conv2d_forward_f32 (&g, x, wt, bias, y);
+  assert_same_non_finite (y, y_ref, ny, "forward", c);
+  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
+  gnn_conv2d_backward_f32 (&g, x, wt, go, gx, gw, gb);
+  assert_same_non_finite (gx, gx_ref, nx, "input gradient", c);
+  assert_same_non_finite (gw, gw_ref, nw, "weight gradient", c);
+  assert_same_non_finite (gb, gb_ref, c->cout, "bias gradient", c);
+}
+
+static void
+test_non_finite (void)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed (31);
+  const float values[] = { NAN, INFINITY, -INFINITY };
+
+  for (guint n = 3; n <= 8; n += 5)
+    for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+      {
+        Case c = { n, 4, 4, 8, 8, 1 };
+        gint64 plane = c.h * c.w;
+
+        check_non_finite (rng, &c, values[v], 0, -1, -1);
+        check_non_finite (rng, &c, values[v], plane + 3 * c.w + 4, -1, -1);
+        check_non_finite (rng, &c, values[v], -1, 5, -1);
+        check_non_finite (rng, &c, values[v], -1, -1, 2 * plane + 9);
+      }
+}
+
 /* conv2d + backward through the public API in @dtype; the results and
  * gradients as floats in @y, @gx, @gw, @gb. */
 static void
@@ -410,6 +489,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/tensor/conv-winograd/kernels/random", test_kernels_random);
   g_test_add_func ("/tensor/conv-winograd/kernels/many-blocks", test_kernels_many_blocks);
   g_test_add_func ("/tensor/conv-winograd/default-rule", test_default_rule);
+  g_test_add_func ("/tensor/conv-winograd/non-finite", test_non_finite);
   g_test_add_data_func ("/tensor/conv-winograd/public/winograd", "winograd", test_public_forced);
   g_test_add_data_func ("/tensor/conv-winograd/public/im2col", "im2col", test_public_forced);
   g_test_add_data_func ("/tensor/conv-winograd/public/direct", "direct", test_public_forced);
