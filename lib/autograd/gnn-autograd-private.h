@@ -77,10 +77,6 @@ gboolean   gnn_backward_unary_kernel (GnnOpKind     op,
                                       gpointer      o,
                                       gconstpointer g,
                                       gconstpointer v);
-/* @t itself (a new reference) if contiguous, else a contiguous copy; NULL
- * with GNN_ERROR_MEMORY if the copy cannot be allocated (an expanded
- * gradient can be far larger than its storage). Records nothing. */
-GnnTensor *gnn_ag_contiguous (GnnTensor *t, GError **error);
 /* Double copy of a tensor's elements (row-major). */
 double    *gnn_ag_doubles (GnnTensor *t);
 /* A tensor of @meta's geometry from row-major doubles (takes @values). */

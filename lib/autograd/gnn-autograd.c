@@ -381,15 +381,6 @@ gnn_ag_zeros (const GnnMeta *meta)
   return gnn_tensor_new_contiguous (meta->dtype, meta->shape, meta->ndim, TRUE);
 }
 
-GnnTensor *
-gnn_ag_contiguous (GnnTensor *t,
-                   GError   **error)
-{
-  if (gnn_tensor_is_contiguous (t))
-    return g_object_ref (t);
-  return gnn_tensor_copy_checked (t, gnn_tensor_priv (t)->dtype, error);
-}
-
 double *
 gnn_ag_doubles (GnnTensor *t)
 {

@@ -123,7 +123,7 @@ gnn_backward_cat (GnnNode    *node,
       if (gnn_node_needs_grad (node, i))
         {
           TRY (part = gnn_tensor_narrow (grad, (gint) dim, start, m->shape[dim], error));
-          TRY (grads[i] = gnn_ag_contiguous (part, error));
+          TRY (grads[i] = gnn_tensor_contiguous_checked (part, error));
         }
       start += m->shape[dim];
     }
@@ -142,7 +142,7 @@ gnn_backward_stack (GnnNode    *node,
         g_autoptr(GnnTensor) part = NULL;
 
         TRY (part = gnn_tensor_select (grad, node->params.dim, i, error));
-        TRY (grads[i] = gnn_ag_contiguous (part, error));
+        TRY (grads[i] = gnn_tensor_contiguous_checked (part, error));
       }
   return TRUE;
 }

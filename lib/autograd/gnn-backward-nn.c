@@ -36,7 +36,8 @@ data_or_null (GnnTensor *t)
 
 /* The float32/float64 kernels. @handled stays FALSE for any other dtype mix
  * (the float64 loops below take it); once handled, FALSE means a contiguous
- * copy of an operand could not be allocated (@error set). */
+ * copy of an operand or the kernels' working memory could not be allocated
+ * (@error set). */
 static gboolean
 conv2d_backward_native (GnnNode    *node,
                         GnnTensor  *grad,
@@ -70,19 +71,21 @@ conv2d_backward_native (GnnNode    *node,
   g.oh = node->out.shape[node->out.ndim - 2], g.ow = node->out.shape[node->out.ndim - 1];
 
   *handled = TRUE;
-  if ((want_w && (x = gnn_ag_contiguous (node->saved[0], error)) == NULL) ||
-      (want_x && (wt = gnn_ag_contiguous (node->saved[1], error)) == NULL) ||
-      (go = gnn_ag_contiguous (grad, error)) == NULL)
+  if ((want_w && (x = gnn_tensor_contiguous_checked (node->saved[0], error)) == NULL) ||
+      (want_x && (wt = gnn_tensor_contiguous_checked (node->saved[1], error)) == NULL) ||
+      (go = gnn_tensor_contiguous_checked (grad, error)) == NULL)
     return FALSE;
   gx = zeros_if (want_x, im);
   gw = zeros_if (want_w, wm);
   gb = want_b ? zeros_if (TRUE, &node->inputs[2]) : NULL;
-  if (dtype == GNN_DTYPE_F32)
-    gnn_conv2d_backward_f32 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
-                         data_or_null (gx), data_or_null (gw), data_or_null (gb));
-  else
-    gnn_conv2d_backward_f64 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
-                         data_or_null (gx), data_or_null (gw), data_or_null (gb));
+  if (!(dtype == GNN_DTYPE_F32
+        ? gnn_conv2d_backward_f32 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
+                                   data_or_null (gx), data_or_null (gw), data_or_null (gb),
+                                   error)
+        : gnn_conv2d_backward_f64 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
+                                   data_or_null (gx), data_or_null (gw), data_or_null (gb),
+                                   error)))
+    return FALSE;
   grads[0] = g_steal_pointer (&gx);
   grads[1] = g_steal_pointer (&gw);
   if (want_b)
@@ -320,7 +323,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
     {
       /* float32 2×2/2 windows: forward saved the winning lanes */
       g_autoptr(GnnTensor) g32 = gnn_tensor_to_dtype (grad, GNN_DTYPE_F32, error);
-      g_autoptr(GnnTensor) gc = g32 != NULL ? gnn_ag_contiguous (g32, error) : NULL;
+      g_autoptr(GnnTensor) gc = g32 != NULL ? gnn_tensor_contiguous_checked (g32, error) : NULL;
       GnnTensor *out;
 
       if (gc == NULL)
@@ -332,7 +335,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
     }
   if ((dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64) && gnn_tensor_priv (grad)->dtype == dtype)
     {
-      g_autoptr(GnnTensor) gc = gnn_ag_contiguous (grad, error);
+      g_autoptr(GnnTensor) gc = gnn_tensor_contiguous_checked (grad, error);
       GnnTensor *out;
 
       if (gc == NULL)

@@ -159,8 +159,8 @@ gnn_backward_unary (GnnNode    *node,
                     GError    **error)
 {
   GnnTensor *v = node->saved_out != NULL ? node->saved_out : node->saved[0];
-  g_autoptr(GnnTensor) gc = gnn_ag_contiguous (grad, error);
-  g_autoptr(GnnTensor) vc = gc != NULL ? gnn_ag_contiguous (v, error) : NULL;
+  g_autoptr(GnnTensor) gc = gnn_tensor_contiguous_checked (grad, error);
+  g_autoptr(GnnTensor) vc = gc != NULL ? gnn_tensor_contiguous_checked (v, error) : NULL;
   GnnOpKind op = node->op;
   double param = node->params.scalar;
   gint64 n;

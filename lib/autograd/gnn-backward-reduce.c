@@ -41,7 +41,7 @@ expand_to_input (GnnNode   *node,
   g_autoptr(GnnTensor) e = NULL;
 
   TRY (e = gnn_tensor_expand (g, node->inputs[0].shape, node->inputs[0].ndim, error));
-  return gnn_ag_contiguous (e, error);
+  return gnn_tensor_contiguous_checked (e, error);
 }
 
 gboolean

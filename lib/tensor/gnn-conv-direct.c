@@ -190,6 +190,7 @@ typedef struct
   float *out, *xp;
   float *acc;             /* weight gradient: [cout][MAX_TAPS + 1][VL] lanes */
   gint64 nb;              /* images in the current chunk */
+  gint *no_memory;        /* forward: set (atomically) by a range that lacks its buffer */
 } DirectJob;
 
 static void
@@ -199,8 +200,13 @@ forward_range (gint64   t0,
 {
   const DirectJob *job = data;
   const GnnConvGeom *g = job->g;
-  float *xp = g_new (float, (gsize) (job->p.rows * job->p.stride));
+  float *xp = gnn_conv_try_alloc (job->p.rows, job->p.stride, sizeof (float), FALSE);
 
+  if (xp == NULL)
+    {
+      g_atomic_int_set (job->no_memory, 1);
+      return;
+    }
   for (gint64 t = t0; t < t1; t++)
     {
       pad_image (g, &job->p, job->x + t * g->h * g->w, xp);
@@ -210,7 +216,7 @@ forward_range (gint64   t0,
   g_free (xp);
 }
 
-void
+gboolean
 gnn_conv2d_direct_forward_f32 (const GnnConvGeom *g,
                                const float       *x,
                                const float       *wt,
@@ -218,9 +224,12 @@ gnn_conv2d_direct_forward_f32 (const GnnConvGeom *g,
                                float             *out)
 {
   gint64 taps = g->kh * g->kw;
-  DirectJob job = { .g = g, .p = padded_of (g), .x = x, .out = out };
+  gint no_memory = 0;
+  DirectJob job = { .g = g, .p = padded_of (g), .x = x, .out = out, .no_memory = &no_memory };
 
-  job.wb = g_new (float, (gsize) (g->cout * (taps + 1) * VL));
+  job.wb = gnn_conv_try_alloc (g->cout, (taps + 1) * VL, sizeof (float), FALSE);
+  if (job.wb == NULL)
+    return FALSE;
   for (gint64 o = 0; o < g->cout; o++)
     for (gint64 k = 0; k <= taps; k++)
       for (gint64 l = 0; l < VL; l++)
@@ -229,6 +238,7 @@ gnn_conv2d_direct_forward_f32 (const GnnConvGeom *g,
   gnn_parallel_for (g->n, gnn_parallel_grain (g->cout * g->oh * g->ow * taps),
                     forward_range, &job);
   g_free (job.wb);
+  return !g_atomic_int_get (&no_memory);
 }
 
 /* --- weight and bias gradient ------------------------------------------- */
@@ -396,7 +406,7 @@ lanes_sum (const float *v)
   return h[0];
 }
 
-void
+gboolean
 gnn_conv2d_direct_weight_grad_f32 (const GnnConvGeom *g,
                                    const float       *x,
                                    const float       *go,
@@ -408,8 +418,14 @@ gnn_conv2d_direct_weight_grad_f32 (const GnnConvGeom *g,
   gint64 chunk = CLAMP ((gint64) (CHUNK_BYTES / sizeof (float)) / plane, 1, g->n);
   DirectJob job = { .g = g, .p = p };
 
-  job.xp = g_new (float, (gsize) (chunk * plane));
-  job.acc = g_new0 (float, (gsize) (g->cout * (MAX_TAPS + 1) * VL));
+  job.xp = gnn_conv_try_alloc (chunk, plane, sizeof (float), FALSE);
+  job.acc = gnn_conv_try_alloc (g->cout, (MAX_TAPS + 1) * VL, sizeof (float), TRUE);
+  if (job.xp == NULL || job.acc == NULL)
+    {
+      g_free (job.xp);
+      g_free (job.acc);
+      return FALSE;
+    }
   for (gint64 b0 = 0; b0 < g->n; b0 += chunk)
     {
       job.nb = MIN (chunk, g->n - b0);
@@ -431,4 +447,5 @@ gnn_conv2d_direct_weight_grad_f32 (const GnnConvGeom *g,
     }
   g_free (job.xp);
   g_free (job.acc);
+  return TRUE;
 }

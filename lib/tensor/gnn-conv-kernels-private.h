@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include <gnn/gnn.h>
+
 G_BEGIN_DECLS
 
 /* One conv2d call: batch n, input [n, cin, h, w], weight [cout, cin_g, kh,
@@ -17,34 +19,63 @@ typedef struct
   gint64 sh, sw, ph, pw, dh, dw;
 } GnnConvGeom;
 
-/* out = conv2d (x, wt) + bias (@bias may be NULL); out is fully written. */
-void     gnn_conv2d_forward_f32  (const GnnConvGeom *g,
+/* out = conv2d (x, wt) + bias (@bias may be NULL); out is fully written.
+ * FALSE with GNN_ERROR_MEMORY if the working buffers cannot be allocated
+ * (@out then holds no result). */
+gboolean gnn_conv2d_forward_f32  (const GnnConvGeom *g,
                                   const float       *x,
                                   const float       *wt,
                                   const float       *bias,
-                                  float             *out);
-void     gnn_conv2d_forward_f64  (const GnnConvGeom *g,
+                                  float             *out,
+                                  GError           **error);
+gboolean gnn_conv2d_forward_f64  (const GnnConvGeom *g,
                                   const double      *x,
                                   const double      *wt,
                                   const double      *bias,
-                                  double            *out);
+                                  double            *out,
+                                  GError           **error);
 
 /* Adds the gradients of conv2d for the output gradient @go into the zeroed
- * @gx (needs @wt), @gw (needs @x) and @gb; each of them may be NULL. */
-void     gnn_conv2d_backward_f32 (const GnnConvGeom *g,
+ * @gx (needs @wt), @gw (needs @x) and @gb; each of them may be NULL. FALSE
+ * with GNN_ERROR_MEMORY as the forward. */
+gboolean gnn_conv2d_backward_f32 (const GnnConvGeom *g,
                                   const float       *x,
                                   const float       *wt,
                                   const float       *go,
                                   float             *gx,
                                   float             *gw,
-                                  float             *gb);
-void     gnn_conv2d_backward_f64 (const GnnConvGeom *g,
+                                  float             *gb,
+                                  GError           **error);
+gboolean gnn_conv2d_backward_f64 (const GnnConvGeom *g,
                                   const double      *x,
                                   const double      *wt,
                                   const double      *go,
                                   double            *gx,
                                   double            *gw,
-                                  double            *gb);
+                                  double            *gb,
+                                  GError           **error);
+
+/* The kernels below return FALSE, their results unfinished, when a working
+ * buffer cannot be allocated. The buffers are sized by the tensors (one
+ * image's im2col columns are kh · kw times the image), so a large input
+ * must fail with an error, not abort. */
+
+/* g_try_malloc of @a · @b elements of @size bytes (zeroed if @zeroed), at
+ * least one element; NULL if the product overflows or the memory is not
+ * there. */
+static inline gpointer
+gnn_conv_try_alloc (gint64   a,
+                    gint64   b,
+                    gsize    size,
+                    gboolean zeroed)
+{
+  guint64 n, bytes;
+
+  if (a < 0 || b < 0 || __builtin_mul_overflow ((guint64) a, (guint64) b, &n) ||
+      __builtin_mul_overflow (MAX (n, 1), (guint64) size, &bytes) || bytes > G_MAXSIZE)
+    return NULL;
+  return zeroed ? g_try_malloc0 ((gsize) bytes) : g_try_malloc ((gsize) bytes);
+}
 
 /* How a float32 conv2d is computed: directly for one input channel and at
  * most 9 taps (gnn_conv2d_direct_fits), Winograd (F(4×4, 3×3) for groups of
@@ -72,24 +103,24 @@ GnnConvAlgo gnn_conv2d_algo_f32 (const GnnConvGeom *g);
 
 /* The two algorithms behind gnn_conv2d_forward_f32() and _backward_f32(),
  * with the same contracts (tests compare them). */
-void     gnn_conv2d_im2col_forward_f32  (const GnnConvGeom *g,
+gboolean gnn_conv2d_im2col_forward_f32  (const GnnConvGeom *g,
                                          const float       *x,
                                          const float       *wt,
                                          const float       *bias,
                                          float             *out);
-void     gnn_conv2d_im2col_forward_f64  (const GnnConvGeom *g,
+gboolean gnn_conv2d_im2col_forward_f64  (const GnnConvGeom *g,
                                          const double      *x,
                                          const double      *wt,
                                          const double      *bias,
                                          double            *out);
-void     gnn_conv2d_im2col_backward_f32 (const GnnConvGeom *g,
+gboolean gnn_conv2d_im2col_backward_f32 (const GnnConvGeom *g,
                                          const float       *x,
                                          const float       *wt,
                                          const float       *go,
                                          float             *gx,
                                          float             *gw,
                                          float             *gb);
-void     gnn_conv2d_im2col_backward_f64 (const GnnConvGeom *g,
+gboolean gnn_conv2d_im2col_backward_f64 (const GnnConvGeom *g,
                                          const double      *x,
                                          const double      *wt,
                                          const double      *go,
@@ -100,14 +131,14 @@ void     gnn_conv2d_im2col_backward_f64 (const GnnConvGeom *g,
 /* Whether @g is a convolution the Winograd kernels compute (3×3, stride 1,
  * dilation 1, one group, padding at most 2, nothing empty). */
 gboolean gnn_conv2d_winograd_fits           (const GnnConvGeom *g);
-void     gnn_conv2d_winograd_forward_f32    (const GnnConvGeom *g,
+gboolean gnn_conv2d_winograd_forward_f32    (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *wt,
                                              const float       *bias,
                                              float             *out);
 /* Adds the input gradient to @gx, the weight gradient to @gw and the bias
  * gradient to @gb (any of them may be NULL). */
-void     gnn_conv2d_winograd_backward_f32   (const GnnConvGeom *g,
+gboolean gnn_conv2d_winograd_backward_f32   (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *wt,
                                              const float       *go,
@@ -120,12 +151,12 @@ void     gnn_conv2d_winograd_backward_f32   (const GnnConvGeom *g,
  * functions above run it for the first ⌊n / 8⌋ · 8 images of a batch and
  * F(2×2, 3×3) for the rest. */
 #define GNN_WINOGRAD4_IMAGES 8
-void     gnn_conv2d_winograd4_forward_f32   (const GnnConvGeom *g,
+gboolean gnn_conv2d_winograd4_forward_f32   (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *wt,
                                              const float       *bias,
                                              float             *out);
-void     gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
+gboolean gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *wt,
                                              const float       *go,
@@ -137,14 +168,14 @@ void     gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
  * most 9 taps: the convolutions gnn-conv-direct.c computes directly (the
  * first layer of an image model), which the default rule prefers. */
 gboolean gnn_conv2d_direct_fits             (const GnnConvGeom *g);
-void     gnn_conv2d_direct_forward_f32      (const GnnConvGeom *g,
+gboolean gnn_conv2d_direct_forward_f32      (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *wt,
                                              const float       *bias,
                                              float             *out);
 /* Adds the weight gradient to @gw and the bias gradient to @gb (either may
  * be NULL); the input gradient is im2col's. */
-void     gnn_conv2d_direct_weight_grad_f32  (const GnnConvGeom *g,
+gboolean gnn_conv2d_direct_weight_grad_f32  (const GnnConvGeom *g,
                                              const float       *x,
                                              const float       *go,
                                              float             *gw,

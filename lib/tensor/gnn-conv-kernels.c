@@ -245,16 +245,22 @@ bias_grad_range_##suffix (gint64 oc0, gint64 oc1, gpointer data)                
       }                                                                                  \
 }                                                                                        \
                                                                                          \
-void                                                                                     \
+gboolean                                                                                 \
 gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,       \
                                     const T *bias, T *out)                               \
 {                                                                                        \
   gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
-  T *cols = g_new (T, (gsize) MAX (k * l * chunk, 1));                                   \
+  T *cols = gnn_conv_try_alloc (k * l, chunk, sizeof (T), FALSE);                        \
   T *res = l >= DIRECT_MIN_L && k > 0 ? NULL                                              \
-           : g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1));                          \
+           : gnn_conv_try_alloc (g->cout_g * l, chunk, sizeof (T), FALSE);               \
                                                                                          \
+  if (cols == NULL || (res == NULL && !(l >= DIRECT_MIN_L && k > 0)))                    \
+    {                                                                                    \
+      g_free (cols);                                                                     \
+      g_free (res);                                                                      \
+      return FALSE;                                                                      \
+    }                                                                                    \
   for (gint64 b0 = 0; b0 < g->n; b0 += chunk)                                            \
     {                                                                                    \
       gint64 nb = MIN (chunk, g->n - b0), ld = nb * l;                                   \
@@ -287,19 +293,24 @@ gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *w
     }                                                                                    \
   g_free (cols);                                                                         \
   g_free (res);                                                                          \
+  return TRUE;                                                                           \
 }                                                                                        \
                                                                                          \
-void                                                                                     \
+gboolean                                                                                 \
 gnn_conv2d_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,      \
                                      const T *go, T *gx, T *gw, T *gb)                   \
 {                                                                                        \
   gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
-  T *cols = gw != NULL ? g_new (T, (gsize) MAX (k * l * chunk, 1)) : NULL;               \
-  T *gcols = gx != NULL ? g_new (T, (gsize) MAX (k * l * chunk, 1)) : NULL;              \
+  T *cols = gw != NULL ? gnn_conv_try_alloc (k * l, chunk, sizeof (T), FALSE) : NULL;    \
+  T *gcols = gx != NULL ? gnn_conv_try_alloc (k * l, chunk, sizeof (T), FALSE) : NULL;   \
   T *got = gx != NULL || gw != NULL                                                      \
-           ? g_new (T, (gsize) MAX (g->cout_g * l * chunk, 1)) : NULL;                   \
+           ? gnn_conv_try_alloc (g->cout_g * l, chunk, sizeof (T), FALSE) : NULL;        \
+  gboolean ok = (gw == NULL || cols != NULL) && (gx == NULL || gcols != NULL) &&         \
+                ((gx == NULL && gw == NULL) || got != NULL);                             \
                                                                                          \
+  if (!ok)                                                                               \
+    goto done;                                                                           \
   if (gb != NULL)                                                                        \
     gnn_parallel_for (g->cout, gnn_parallel_grain (g->n * l), bias_grad_range_##suffix,  \
                       &(ConvJob_##suffix) { .g = g, .l = l, .src = go, .dst = gb });     \
@@ -337,6 +348,7 @@ done:                                                                           
   g_free (cols);                                                                         \
   g_free (gcols);                                                                        \
   g_free (got);                                                                          \
+  return ok;                                                                             \
 }                                                                                        \
                                                                                          \
 void                                                                                     \
@@ -456,105 +468,113 @@ floats_all_finite (const float *v,
  * all finite is computed again by im2col. Finite operands never take this
  * path; the check is one read of the results. */
 static gboolean
-winograd_forward_f32 (const GnnConvGeom *g,
-                      const float       *x,
-                      const float       *wt,
-                      const float       *bias,
-                      float             *out)
+winograd_results_finite (const GnnConvGeom *g,
+                         const float       *out,
+                         const float       *gx,
+                         const float       *gw)
 {
-  gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
-  return floats_all_finite (out, g->n * g->cout * g->oh * g->ow);
-}
-
-static gboolean
-winograd_backward_f32 (const GnnConvGeom *g,
-                       const float       *x,
-                       const float       *wt,
-                       const float       *go,
-                       float             *gx,
-                       float             *gw,
-                       float             *gb)
-{
-  gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw, gb);
-  return (gx == NULL || floats_all_finite (gx, g->n * g->cin * g->h * g->w)) &&
+  return (out == NULL || floats_all_finite (out, g->n * g->cout * g->oh * g->ow)) &&
+         (gx == NULL || floats_all_finite (gx, g->n * g->cin * g->h * g->w)) &&
          (gw == NULL || floats_all_finite (gw, g->cout * g->cin_g * g->kh * g->kw));
 }
 
-void
+/* The kernels' working buffers are sized by the tensors (im2col's columns
+ * alone are kh · kw times an image): when they cannot be allocated the
+ * convolution fails with an error instead of aborting. */
+static gboolean
+no_working_memory (const GnnConvGeom *g,
+                   GError           **error)
+{
+  g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
+               "conv2d: out of memory for the working buffers of an input of [%" G_GINT64_FORMAT
+               ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] and a weight "
+               "of [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %"
+               G_GINT64_FORMAT "]", g->n, g->cin, g->h, g->w, g->cout, g->cin_g, g->kh, g->kw);
+  return FALSE;
+}
+
+gboolean
 gnn_conv2d_forward_f32 (const GnnConvGeom *g,
                         const float       *x,
                         const float       *wt,
                         const float       *bias,
-                        float             *out)
+                        float             *out,
+                        GError           **error)
 {
+  gboolean ok;
+
   switch (gnn_conv2d_algo_f32 (g))
     {
     case GNN_CONV_ALGO_WINOGRAD:
-      if (!winograd_forward_f32 (g, x, wt, bias, out))
-        gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
+      ok = gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
+      if (ok && !winograd_results_finite (g, out, NULL, NULL))
+        ok = gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
       break;
     case GNN_CONV_ALGO_DIRECT:
-      gnn_conv2d_direct_forward_f32 (g, x, wt, bias, out);
+      ok = gnn_conv2d_direct_forward_f32 (g, x, wt, bias, out);
       break;
     default:
-      gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
+      ok = gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
     }
+  return ok || no_working_memory (g, error);
 }
 
-void
+gboolean
 gnn_conv2d_forward_f64 (const GnnConvGeom *g,
                         const double      *x,
                         const double      *wt,
                         const double      *bias,
-                        double            *out)
+                        double            *out,
+                        GError           **error)
 {
-  gnn_conv2d_im2col_forward_f64 (g, x, wt, bias, out);
+  return gnn_conv2d_im2col_forward_f64 (g, x, wt, bias, out) || no_working_memory (g, error);
 }
 
-void
+gboolean
 gnn_conv2d_backward_f32 (const GnnConvGeom *g,
                          const float       *x,
                          const float       *wt,
                          const float       *go,
                          float             *gx,
                          float             *gw,
-                         float             *gb)
+                         float             *gb,
+                         GError           **error)
 {
   GnnConvAlgo algo = gnn_conv2d_algo_f32 (g);
+  gboolean ok;
 
   if (algo == GNN_CONV_ALGO_DIRECT)
+    ok = ((gw == NULL && gb == NULL) || gnn_conv2d_direct_weight_grad_f32 (g, x, go, gw, gb)) &&
+         (gx == NULL || gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, NULL, NULL));
+  else if (algo != GNN_CONV_ALGO_WINOGRAD)
+    ok = gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
+  else
     {
-      if (gw != NULL || gb != NULL)
-        gnn_conv2d_direct_weight_grad_f32 (g, x, go, gw, gb);
-      if (gx != NULL)
-        gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, NULL, NULL);
-      return;
+      ok = gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw, gb);
+      if (ok && !winograd_results_finite (g, NULL, gx, gw))
+        {
+          /* the gradients come zeroed and the kernels add into them */
+          if (gx != NULL)
+            memset (gx, 0, (gsize) (g->n * g->cin * g->h * g->w) * sizeof (float));
+          if (gw != NULL)
+            memset (gw, 0, (gsize) (g->cout * g->cin_g * g->kh * g->kw) * sizeof (float));
+          if (gb != NULL)
+            memset (gb, 0, (gsize) g->cout * sizeof (float));
+          ok = gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
+        }
     }
-  if (algo != GNN_CONV_ALGO_WINOGRAD)
-    {
-      gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
-      return;
-    }
-  if (winograd_backward_f32 (g, x, wt, go, gx, gw, gb))
-    return;
-  /* the gradients come zeroed and the kernels add into them */
-  if (gx != NULL)
-    memset (gx, 0, (gsize) (g->n * g->cin * g->h * g->w) * sizeof (float));
-  if (gw != NULL)
-    memset (gw, 0, (gsize) (g->cout * g->cin_g * g->kh * g->kw) * sizeof (float));
-  if (gb != NULL)
-    memset (gb, 0, (gsize) g->cout * sizeof (float));
-  gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
+  return ok || no_working_memory (g, error);
 }
 
-void
+gboolean
 gnn_conv2d_backward_f64 (const GnnConvGeom *g,
                          const double      *x,
                          const double      *wt,
                          const double      *go,
                          double            *gx,
                          double            *gw,
-                         double            *gb)
+                         double            *gb,
+                         GError           **error)
 {
-  gnn_conv2d_im2col_backward_f64 (g, x, wt, go, gx, gw, gb);
+  return gnn_conv2d_im2col_backward_f64 (g, x, wt, go, gx, gw, gb) || no_working_memory (g, error);
 }

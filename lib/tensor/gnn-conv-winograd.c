@@ -81,19 +81,23 @@ typedef struct
   float *q[4];          /* [tiles] each */
 } Work;
 
-static void
+/* FALSE if the buffers cannot be allocated. */
+static gboolean
 work_init (Work        *wk,
            const Shape *s)
 {
   gint64 plane = (s->th + 1) * (TW4 (s->tw) + 1);
-  float *buf = g_new0 (float, (gsize) (4 * plane + 4 * s->tiles));
+  float *buf = gnn_conv_try_alloc (4, plane + s->tiles, sizeof (float), TRUE);
 
+  if (buf == NULL)
+    return FALSE;
   wk->stride = TW4 (s->tw) + 1;
   for (gint64 i = 0; i < 4; i++)
     {
       wk->par[i] = buf + i * plane;
       wk->q[i] = buf + 4 * plane + i * s->tiles;
     }
+  return TRUE;
 }
 
 static void
@@ -173,6 +177,7 @@ typedef struct
   const float *bias;      /* output_plane */
   gboolean add;
   float *out;
+  gint *no_memory;        /* set (atomically) by a range that lacks its Work */
 } TileJob;
 
 /* Planes per range: a plane's transform is a few hundred nanoseconds, a
@@ -225,7 +230,11 @@ input_tiles_range (gint64   c0,
   gint64 cin = job->s->cin, nb = job->ld / job->s->tiles;
   Work wk;
 
-  work_init (&wk, job->s);
+  if (!work_init (&wk, job->s))
+    {
+      g_atomic_int_set (job->no_memory, 1);
+      return;
+    }
   for (gint64 c = c0; c < c1; c++)
     for (gint64 b = 0; b < nb; b++)
       input_plane (job, b * cin + c, &wk);
@@ -236,9 +245,14 @@ input_tiles_range (gint64   c0,
 static void                                                                     \
 name (gint64 p0, gint64 p1, gpointer data)                                      \
 {                                                                               \
+  const TileJob *job = data;                                                    \
   Work wk;                                                                      \
                                                                                 \
-  work_init (&wk, ((const TileJob *) data)->s);                                 \
+  if (!work_init (&wk, job->s))                                                 \
+    {                                                                           \
+      g_atomic_int_set (job->no_memory, 1);                                     \
+      return;                                                                   \
+    }                                                                           \
   for (gint64 p = p0; p < p1; p++)                                              \
     plane_func (data, p, &wk);                                                  \
   work_clear (&wk);                                                             \
@@ -380,8 +394,8 @@ weight_tiles (gint64       cout,
 
 /* y = conv (x, U) + bias over the shape @s, U = u[k] [cout, cin]; for the
  * @input_grad (the flipped kernels), U is the transpose of u[k] [cin, cout]
- * and the result is added to y. */
-static void
+ * and the result is added to y. FALSE if a buffer cannot be allocated. */
+static gboolean
 winograd_conv (const Shape *s,
                const float *x,
                const float *u,
@@ -390,18 +404,22 @@ winograd_conv (const Shape *s,
                float       *y)
 {
   gint64 chunk = block_images (s, s->cin + s->cout), ld_max = chunk * s->tiles;
-  float *v = g_new (float, (gsize) (16 * s->cin * (ld_max + V_SLACK)));
+  float *v = gnn_conv_try_alloc (16 * s->cin, ld_max + V_SLACK, sizeof (float), FALSE);
   /* zero, and zeroed again by output_plane() as it reads it: the GEMMs add
    * to it (beta = 1), since OpenBLAS's beta = 0 pass over C costs more */
-  float *m = g_new0 (float, (gsize) (16 * s->cout * ld_max));
+  float *m = gnn_conv_try_alloc (16 * s->cout, ld_max, sizeof (float), TRUE);
+  gint no_memory = v == NULL || m == NULL;
 
-  for (gint64 b0 = 0; b0 < s->n; b0 += chunk)
+  for (gint64 b0 = 0; b0 < s->n && !no_memory; b0 += chunk)
     {
       gint64 nb = MIN (chunk, s->n - b0), ld = nb * s->tiles;
-      TileJob in = { s, ld, x + b0 * s->cin * s->h * s->w, v, NULL, FALSE, NULL };
-      TileJob out = { s, ld, NULL, m, bias, input_grad, y + b0 * s->cout * s->oh * s->ow };
+      TileJob in = { s, ld, x + b0 * s->cin * s->h * s->w, v, NULL, FALSE, NULL, &no_memory };
+      TileJob out = { s, ld, NULL, m, bias, input_grad, y + b0 * s->cout * s->oh * s->ow,
+                      &no_memory };
 
       transform_input (&in, nb);
+      if (g_atomic_int_get (&no_memory))
+        break;
       gnn_parallel_gemm_batch_f32 (16, input_grad ? CblasTrans : CblasNoTrans, CblasNoTrans,
                                    s->cout, ld, s->cin, 1.0f, u, s->cout * s->cin,
                                    input_grad ? s->cout : s->cin, v, s->cin * (ld + V_SLACK),
@@ -410,6 +428,7 @@ winograd_conv (const Shape *s,
     }
   g_free (v);
   g_free (m);
+  return !g_atomic_int_get (&no_memory);
 }
 
 gboolean
@@ -422,8 +441,9 @@ gnn_conv2d_winograd_fits (const GnnConvGeom *g)
 }
 
 /* out (+)= conv (in, U) over @s with U the (flipped, transposed) transform
- * of @wt ([cout, cin, 3, 3]): the forward, or with @flip the input gradient. */
-static void
+ * of @wt ([cout, cin, 3, 3]): the forward, or with @flip the input gradient.
+ * FALSE if a buffer cannot be allocated. */
+static gboolean
 conv_with_weights (const Shape       *s,
                    const GnnConvGeom *g,
                    const float       *in,
@@ -432,11 +452,15 @@ conv_with_weights (const Shape       *s,
                    const float       *bias,
                    float             *out)
 {
-  float *u = g_new (float, (gsize) (16 * g->cout * g->cin));
+  float *u = gnn_conv_try_alloc (16 * g->cout, g->cin, sizeof (float), FALSE);
+  gboolean ok;
 
+  if (u == NULL)
+    return FALSE;
   weight_tiles (g->cout, g->cin, wt, flip, u);
-  winograd_conv (s, in, u, flip, bias, out);
+  ok = winograd_conv (s, in, u, flip, bias, out);
   g_free (u);
+  return ok;
 }
 
 /* The first ⌊n / 8⌋ · 8 images of a batch go to F(4×4, 3×3), the rest here:
@@ -454,7 +478,7 @@ split_batch (const GnnConvGeom *g,
   return n4;
 }
 
-void
+gboolean
 gnn_conv2d_winograd_forward_f32 (const GnnConvGeom *g,
                                  const float       *x,
                                  const float       *wt,
@@ -465,15 +489,14 @@ gnn_conv2d_winograd_forward_f32 (const GnnConvGeom *g,
   gint64 n4 = split_batch (g, &head, &tail);
   Shape s = shape_new (tail.n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
 
-  if (head.n > 0)
-    gnn_conv2d_winograd4_forward_f32 (&head, x, wt, bias, out);
-  if (tail.n > 0)
-    conv_with_weights (&s, &tail, x + n4 * g->cin * g->h * g->w, wt, FALSE, bias,
-                       out + n4 * g->cout * g->oh * g->ow);
+  return (head.n == 0 || gnn_conv2d_winograd4_forward_f32 (&head, x, wt, bias, out)) &&
+         (tail.n == 0 ||
+          conv_with_weights (&s, &tail, x + n4 * g->cin * g->h * g->w, wt, FALSE, bias,
+                             out + n4 * g->cout * g->oh * g->ow));
 }
 
 /* gx += conv (go, flipped wtᵀ) with padding 2 - p: [n, cout, oh, ow] → [n, cin, h, w]. */
-static void
+static gboolean
 input_grad (const GnnConvGeom *g,
             const float       *wt,
             const float       *go,
@@ -481,7 +504,7 @@ input_grad (const GnnConvGeom *g,
 {
   Shape s = shape_new (g->n, g->cout, g->oh, g->ow, g->cin, g->h, g->w, 2 - g->ph, 2 - g->pw);
 
-  conv_with_weights (&s, g, go, wt, TRUE, NULL, gx);
+  return conv_with_weights (&s, g, go, wt, TRUE, NULL, gx);
 }
 
 /* Z = A dY Aᵀ of the 2×2 output-gradient tiles of plane @p (image · cout +
@@ -541,8 +564,9 @@ grad_plane (const TileJob *job,
     }
 }
 
-/* gw += Gᵀ dU G for dU[k] [cout, cin] = Σ_tiles Z[k] · V[k]ᵀ. */
-static void
+/* gw += Gᵀ dU G for dU[k] [cout, cin] = Σ_tiles Z[k] · V[k]ᵀ; FALSE if a
+ * buffer cannot be allocated (@gw then unchanged). */
+static gboolean
 weight_grad (const GnnConvGeom *g,
              const float       *x,
              const float       *go,
@@ -551,22 +575,28 @@ weight_grad (const GnnConvGeom *g,
   Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
   gint64 chunk = block_images (&s, s.cin + s.cout), ld_max = chunk * s.tiles;
   gint64 plane_k = g->cout * g->cin;
-  float *v = g_new (float, (gsize) (16 * s.cin * (ld_max + V_SLACK)));
-  float *z = g_new (float, (gsize) (16 * s.cout * ld_max));
-  float *du = g_new0 (float, (gsize) (16 * plane_k));
+  float *v = gnn_conv_try_alloc (16 * s.cin, ld_max + V_SLACK, sizeof (float), FALSE);
+  float *z = gnn_conv_try_alloc (16 * s.cout, ld_max, sizeof (float), FALSE);
+  float *du = gnn_conv_try_alloc (16, plane_k, sizeof (float), TRUE);
+  gint no_memory = v == NULL || z == NULL || du == NULL;
 
-  for (gint64 b0 = 0; b0 < s.n; b0 += chunk)
+  for (gint64 b0 = 0; b0 < s.n && !no_memory; b0 += chunk)
     {
       gint64 nb = MIN (chunk, s.n - b0), ld = nb * s.tiles;
-      TileJob in = { &s, ld, x + b0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL };
-      TileJob grad = { &s, ld, go + b0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL };
+      TileJob in = { &s, ld, x + b0 * s.cin * s.h * s.w, v, NULL, FALSE, NULL, &no_memory };
+      TileJob grad = { &s, ld, go + b0 * s.cout * s.oh * s.ow, z, NULL, FALSE, NULL,
+                       &no_memory };
 
       transform_input (&in, nb);
       transform_planes (grad_tiles_range, nb * s.cout, &grad);
+      if (g_atomic_int_get (&no_memory))
+        break;
       gnn_parallel_gemm_batch_f32 (16, CblasNoTrans, CblasTrans, s.cout, s.cin, ld, 1.0f,
                                    z, s.cout * ld, ld, v, s.cin * (ld + V_SLACK), ld + V_SLACK,
                                    1.0f, du, plane_k, s.cin);
     }
+  if (g_atomic_int_get (&no_memory))
+    goto done;
   /* Gᵀ = [1 ½ ½ 0; 0 ½ -½ 0; 0 ½ ½ 1] on both sides */
   for (gint64 p = 0; p < plane_k; p++)
     {
@@ -591,12 +621,14 @@ weight_grad (const GnnConvGeom *g,
           gw[p * 9 + 3 * i + 2] += h + r[i][3];
         }
     }
+done:
   g_free (v);
   g_free (z);
   g_free (du);
+  return !g_atomic_int_get (&no_memory);
 }
 
-void
+gboolean
 gnn_conv2d_winograd_backward_f32 (const GnnConvGeom *g,
                                   const float       *x,
                                   const float       *wt,
@@ -609,16 +641,14 @@ gnn_conv2d_winograd_backward_f32 (const GnnConvGeom *g,
   gint64 n4 = split_batch (g, &head, &tail), in_skip = n4 * g->cin * g->h * g->w;
   gint64 out_skip = n4 * g->cout * g->oh * g->ow;
 
-  if (head.n > 0)
-    gnn_conv2d_winograd4_backward_f32 (&head, x, wt, go, gx, gw, gb);
+  if (head.n > 0 && !gnn_conv2d_winograd4_backward_f32 (&head, x, wt, go, gx, gw, gb))
+    return FALSE;
   if (tail.n == 0)
-    return;
+    return TRUE;
   /* the bias gradient is a plain sum: im2col's loop, which needs no buffers
    * without gx and gw */
-  if (gb != NULL)
-    gnn_conv2d_im2col_backward_f32 (&tail, NULL, NULL, go + out_skip, NULL, NULL, gb);
-  if (gx != NULL)
-    input_grad (&tail, wt, go + out_skip, gx + in_skip);
-  if (gw != NULL)
-    weight_grad (&tail, x + in_skip, go + out_skip, gw);
+  return (gb == NULL ||
+          gnn_conv2d_im2col_backward_f32 (&tail, NULL, NULL, go + out_skip, NULL, NULL, gb)) &&
+         (gx == NULL || input_grad (&tail, wt, go + out_skip, gx + in_skip)) &&
+         (gw == NULL || weight_grad (&tail, x + in_skip, go + out_skip, gw));
 }

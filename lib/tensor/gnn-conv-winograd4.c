@@ -177,6 +177,7 @@ typedef struct
   const float *bias;
   float *out;             /* the group's output */
   float *bias_grad;       /* grad_range (): gb, or NULL */
+  gint *no_memory;        /* set (atomically) by a range that lacks its buffer */
 } TileJob;
 
 /* Transposes the 8 × 8 floats of @r in place: unpack pairs, then pairs of
@@ -482,6 +483,18 @@ scratch_floats (const Shape *s)
   return (TILE * s->rows_per_block + 2) * (TILE * s->tw + 2) * LANES;
 }
 
+/* A range's interleaved buffer, or NULL with the job's no_memory set. */
+static float *
+range_buffer (const TileJob *job,
+              gboolean       zeroed)
+{
+  float *buf = gnn_conv_try_alloc (scratch_floats (job->s), 1, sizeof (float), zeroed);
+
+  if (buf == NULL)
+    g_atomic_int_set (job->no_memory, 1);
+  return buf;
+}
+
 static void
 input_range (gint64   c0,
              gint64   c1,
@@ -490,8 +503,10 @@ input_range (gint64   c0,
   const TileJob *job = data;
   const Shape *s = job->s;
   gint64 width = TILE * s->tw + 2, ntr = job->ty1 - job->ty0;
-  float *buf = g_new0 (float, (gsize) scratch_floats (s));
+  float *buf = range_buffer (job, TRUE);
 
+  if (buf == NULL)
+    return;
   for (gint64 c = c0; c < c1; c++)
     {
       interleave (job->in, s->cin, c, s->h, s->w, TILE * job->ty0, TILE * ntr + 2, s->ph, s->pw,
@@ -509,8 +524,10 @@ grad_range (gint64   o0,
   const TileJob *job = data;
   const Shape *s = job->s;
   gint64 width = TILE * s->tw, ntr = job->ty1 - job->ty0;
-  float *buf = g_new0 (float, (gsize) scratch_floats (s));
+  float *buf = range_buffer (job, TRUE);
 
+  if (buf == NULL)
+    return;
   for (gint64 o = o0; o < o1; o++)
     {
       interleave (job->in, s->cout, o, s->oh, s->ow, TILE * job->ty0, TILE * ntr, 0, 0, width, buf);
@@ -539,8 +556,10 @@ output_range (gint64   o0,
   const Shape *s = job->s;
   gint64 width = TILE * s->tw, ntr = job->ty1 - job->ty0, y0 = TILE * job->ty0;
   gint64 y1 = MIN (TILE * job->ty1, s->oh);
-  float *buf = g_new (float, (gsize) scratch_floats (s));
+  float *buf = range_buffer (job, FALSE);
 
+  if (buf == NULL)
+    return;
   for (gint64 o = o0; o < o1; o++)
     {
       float *planes[LANES];
@@ -568,8 +587,10 @@ input_grad_range (gint64   c0,
   gint64 width = TILE * s->tw + 2, ntr = job->ty1 - job->ty0, r0 = TILE * job->ty0;
   gint64 first = MAX (r0, s->ph), end = MIN (r0 + TILE * ntr + 2, s->h + s->ph);
   gsize bytes = (gsize) scratch_floats (s) * sizeof (float);
-  float *buf = g_malloc (bytes);
+  float *buf = range_buffer (job, FALSE);
 
+  if (buf == NULL)
+    return;
   for (gint64 c = c0; c < c1; c++)
     {
       float *planes[LANES];
@@ -591,15 +612,17 @@ input_grad_range (gint64   c0,
 #define CHANNELS_GRAIN 8
 
 /* U = G g Gᵀ of each kernel g of @wt ([cout, cin, 3, 3]) into u[k][o][c]
- * (position_stride (cout, cin) apart). */
+ * (position_stride (cout, cin) apart); NULL if it cannot be allocated. */
 static float *
 weight_tiles (gint64       cout,
               gint64       cin,
               const float *wt)
 {
   gint64 plane_k = position_stride (cout, cin);
-  float *u = g_new (float, (gsize) (POSITIONS * plane_k));
+  float *u = gnn_conv_try_alloc (POSITIONS, plane_k, sizeof (float), FALSE);
 
+  if (u == NULL)
+    return NULL;
   for (gint64 o = 0; o < cout; o++)
     for (gint64 c = 0; c < cin; c++)
       {
@@ -626,7 +649,7 @@ weight_tiles (gint64       cout,
   return u;
 }
 
-void
+gboolean
 gnn_conv2d_winograd4_forward_f32 (const GnnConvGeom *g,
                                   const float       *x,
                                   const float       *wt,
@@ -636,22 +659,28 @@ gnn_conv2d_winograd4_forward_f32 (const GnnConvGeom *g,
   Shape s = shape_new (g->n, g->cin, g->h, g->w, g->cout, g->oh, g->ow, g->ph, g->pw);
   gint64 cols_max = s.rows_per_block * s.tw * LANES, uk = position_stride (g->cout, g->cin);
   float *u, *v, *m;
+  gint no_memory;
 
-  g_return_if_fail (g->n % LANES == 0);
+  g_return_val_if_fail (g->n % LANES == 0, FALSE);
   u = weight_tiles (g->cout, g->cin, wt);
-  v = g_new (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
+  v = gnn_conv_try_alloc (POSITIONS, position_stride (s.cin, cols_max), sizeof (float), FALSE);
   /* zeroed, and zeroed again by output_tiles () as it reads it: the GEMMs
    * add to it (beta = 1) */
-  m = g_new0 (float, (gsize) (POSITIONS * position_stride (s.cout, cols_max)));
-  for (gint64 g0 = 0; g0 < s.n; g0 += LANES)
-    for (gint64 ty0 = 0; ty0 < s.th; ty0 += s.rows_per_block)
+  m = gnn_conv_try_alloc (POSITIONS, position_stride (s.cout, cols_max), sizeof (float), TRUE);
+  no_memory = u == NULL || v == NULL || m == NULL;
+  for (gint64 g0 = 0; g0 < s.n && !no_memory; g0 += LANES)
+    for (gint64 ty0 = 0; ty0 < s.th && !g_atomic_int_get (&no_memory); ty0 += s.rows_per_block)
       {
         gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
         gint64 vk = position_stride (s.cin, cols), mk = position_stride (s.cout, cols);
-        TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, NULL };
-        TileJob y = { &s, ty0, ty1, cols, mk, NULL, m, bias, out + g0 * s.cout * s.oh * s.ow };
+        TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, NULL, NULL,
+                       &no_memory };
+        TileJob y = { &s, ty0, ty1, cols, mk, NULL, m, bias, out + g0 * s.cout * s.oh * s.ow,
+                      NULL, &no_memory };
 
         gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_range, &in);
+        if (g_atomic_int_get (&no_memory))
+          break;
         gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasNoTrans, s.cout, cols, s.cin, 1.0f,
                                      u, uk, s.cin, v, vk, cols, 1.0f, m, mk, cols);
         gnn_parallel_for (s.cout, CHANNELS_GRAIN, output_range, &y);
@@ -659,6 +688,7 @@ gnn_conv2d_winograd4_forward_f32 (const GnnConvGeom *g,
   g_free (u);
   g_free (v);
   g_free (m);
+  return !g_atomic_int_get (&no_memory);
 }
 
 /* gw += Gᵀ dU G for the @plane_k kernels of dU (rows @duk apart). */
@@ -696,7 +726,7 @@ add_weight_grad (const float *du,
  * then B dV Bᵀ added into gx at each patch's place (back_tiles ()), instead
  * of a second convolution whose input transform would run over the output
  * gradient's channels again. */
-void
+gboolean
 gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
                                    const float       *x,
                                    const float       *wt,
@@ -709,58 +739,67 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
   gint64 cols_max = s.rows_per_block * s.tw * LANES, plane_k = g->cout * g->cin;
   gint64 uk = position_stride (g->cout, g->cin);
   float *z, *u = NULL, *dv = NULL, *v = NULL, *du = NULL;
+  gint no_memory;
 
-  g_return_if_fail (g->n % LANES == 0);
+  g_return_val_if_fail (g->n % LANES == 0, FALSE);
   if (gx == NULL && gw == NULL)
     {
       /* no transform needed: the bias gradient alone is im2col's plain sum */
-      if (gb != NULL)
-        gnn_conv2d_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
-      return;
+      return gb == NULL || gnn_conv2d_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
     }
-  z = g_new (float, (gsize) (POSITIONS * position_stride (s.cout, cols_max)));
+  z = gnn_conv_try_alloc (POSITIONS, position_stride (s.cout, cols_max), sizeof (float), FALSE);
+  no_memory = z == NULL;
   if (gx != NULL)
     {
       u = weight_tiles (g->cout, g->cin, wt);
       /* zeroed, and zeroed again by back_tiles () as it reads it */
-      dv = g_new0 (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
+      dv = gnn_conv_try_alloc (POSITIONS, position_stride (s.cin, cols_max), sizeof (float), TRUE);
+      no_memory |= u == NULL || dv == NULL;
     }
   if (gw != NULL)
     {
-      v = g_new (float, (gsize) (POSITIONS * position_stride (s.cin, cols_max)));
-      du = g_new0 (float, (gsize) (POSITIONS * uk));
+      v = gnn_conv_try_alloc (POSITIONS, position_stride (s.cin, cols_max), sizeof (float), FALSE);
+      du = gnn_conv_try_alloc (POSITIONS, uk, sizeof (float), TRUE);
+      no_memory |= v == NULL || du == NULL;
     }
-  for (gint64 g0 = 0; g0 < s.n; g0 += LANES)
-    for (gint64 ty0 = 0; ty0 < s.th; ty0 += s.rows_per_block)
+  for (gint64 g0 = 0; g0 < s.n && !no_memory; g0 += LANES)
+    for (gint64 ty0 = 0; ty0 < s.th && !g_atomic_int_get (&no_memory); ty0 += s.rows_per_block)
       {
         gint64 ty1 = MIN (ty0 + s.rows_per_block, s.th), cols = (ty1 - ty0) * s.tw * LANES;
         gint64 vk = position_stride (s.cin, cols), zk = position_stride (s.cout, cols);
         TileJob grad = { &s, ty0, ty1, cols, zk, go + g0 * s.cout * s.oh * s.ow, z, NULL, NULL,
-                         gb };
+                         gb, &no_memory };
 
         gnn_parallel_for (s.cout, CHANNELS_GRAIN, grad_range, &grad);
+        if (g_atomic_int_get (&no_memory))
+          break;
         if (gw != NULL)
           {
-            TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, NULL };
+            TileJob in = { &s, ty0, ty1, cols, vk, x + g0 * s.cin * s.h * s.w, v, NULL, NULL,
+                           NULL, &no_memory };
 
             gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_range, &in);
+            if (g_atomic_int_get (&no_memory))
+              break;
             gnn_parallel_gemm_batch_f32 (POSITIONS, CblasNoTrans, CblasTrans, s.cout, s.cin, cols, 1.0f,
                                          z, zk, cols, v, vk, cols, 1.0f, du, uk, s.cin);
           }
         if (gx != NULL)
           {
-            TileJob back = { &s, ty0, ty1, cols, vk, NULL, dv, NULL, gx + g0 * s.cin * s.h * s.w };
+            TileJob back = { &s, ty0, ty1, cols, vk, NULL, dv, NULL, gx + g0 * s.cin * s.h * s.w,
+                             NULL, &no_memory };
 
             gnn_parallel_gemm_batch_f32 (POSITIONS, CblasTrans, CblasNoTrans, s.cin, cols, s.cout, 1.0f,
                                          u, uk, s.cin, z, zk, cols, 1.0f, dv, vk, cols);
             gnn_parallel_for (s.cin, CHANNELS_GRAIN, input_grad_range, &back);
           }
       }
-  if (gw != NULL)
+  if (gw != NULL && !g_atomic_int_get (&no_memory))
     add_weight_grad (du, uk, plane_k, gw);
   g_free (z);
   g_free (u);
   g_free (dv);
   g_free (v);
   g_free (du);
+  return !g_atomic_int_get (&no_memory);
 }

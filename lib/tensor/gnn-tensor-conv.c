@@ -228,17 +228,23 @@ gnn_tensor_conv2d (GnnTensor *input,
   if (gnn_tensor_priv (out)->numel == 0)
     return out;
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  xc = gnn_tensor_contiguous (input);
-  wc = gnn_tensor_contiguous (weight);
-  bc = bias != NULL ? gnn_tensor_contiguous (bias) : NULL;
+  if ((xc = gnn_tensor_contiguous_checked (input, error)) == NULL ||
+      (wc = gnn_tensor_contiguous_checked (weight, error)) == NULL ||
+      (bias != NULL && (bc = gnn_tensor_contiguous_checked (bias, error)) == NULL))
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   w = gnn_tensor_priv_data (gnn_tensor_priv (wc));
   bv = bc != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (bc)) : NULL;
   /* an empty kernel (cin_g == 0) gives a GEMM with K = 0: out = bias or 0 */
-  if (ip->dtype == GNN_DTYPE_F32)
-    gnn_conv2d_forward_f32 (&g, x, w, bv, o);
-  else
-    gnn_conv2d_forward_f64 (&g, x, w, bv, o);
+  if (!(ip->dtype == GNN_DTYPE_F32 ? gnn_conv2d_forward_f32 (&g, x, w, bv, o, error)
+                                   : gnn_conv2d_forward_f64 (&g, x, w, bv, o, error)))
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   return gnn_tensor_record (GNN_OP_CONV2D, out, (GnnTensor *[]) { input, weight, bias }, bias ? 3 : 2,
                             &(GnnOpParams) { .ints = { stride_h, stride_w, padding_h, padding_w,
                                                        dilation_h, dilation_w, groups }, .n_ints = 7 });

@@ -96,6 +96,15 @@ gnn_tensor_contiguous (GnnTensor *self)
 }
 
 GnnTensor *
+gnn_tensor_contiguous_checked (GnnTensor *self,
+                               GError   **error)
+{
+  if (gnn_tensor_is_contiguous (self))
+    return g_object_ref (self);
+  return gnn_tensor_copy_checked (self, gnn_tensor_priv (self)->dtype, error);
+}
+
+GnnTensor *
 gnn_tensor_copy_checked (GnnTensor *self,
                          GnnDType   dtype,
                          GError   **error)

@@ -133,6 +133,11 @@ GnnTensor *gnn_tensor_new_contiguous_checked (GnnDType dtype, const gint64 *shap
  * NULL + GNN_ERROR_MEMORY when it cannot be allocated. */
 GnnTensor *gnn_tensor_copy_checked (GnnTensor *self, GnnDType dtype, GError **error);
 
+/* @self itself (a new reference) if contiguous, else a packed copy, not
+ * recorded for autograd; NULL + GNN_ERROR_MEMORY when the copy cannot be
+ * allocated (an expanded view can be far larger than its storage). */
+GnnTensor *gnn_tensor_contiguous_checked (GnnTensor *self, GError **error);
+
 /* GNN_ERROR_MEMORY: "cannot allocate N bytes for a tensor of shape [...]". */
 void gnn_set_alloc_error (GError **error, gsize nbytes, const gint64 *shape, guint ndim);
 

@@ -325,10 +325,10 @@ check_non_finite (GRand *rng, const Case *c, float value, gint64 x_at, gint64 w_
     go[go_at] = value;
   g_assert_cmpint (gnn_conv2d_algo_f32 (&g), ==, GNN_CONV_ALGO_WINOGRAD);
   gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
-  gnn_conv2d_forward_f32 (&g, x, wt, bias, y);
+  g_assert_true (gnn_conv2d_forward_f32 (&g, x, wt, bias, y, NULL));
   assert_same_non_finite (y, y_ref, ny, "forward", c);
   gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
-  gnn_conv2d_backward_f32 (&g, x, wt, go, gx, gw, gb);
+  g_assert_true (gnn_conv2d_backward_f32 (&g, x, wt, go, gx, gw, gb, NULL));
   assert_same_non_finite (gx, gx_ref, nx, "input gradient", c);
   assert_same_non_finite (gw, gw_ref, nw, "weight gradient", c);
   assert_same_non_finite (gb, gb_ref, c->cout, "bias gradient", c);
@@ -351,6 +351,78 @@ test_non_finite (void)
         check_non_finite (rng, &c, values[v], -1, 5, -1);
         check_non_finite (rng, &c, values[v], -1, -1, 2 * plane + 9);
       }
+}
+
+/* The kernels' working buffers are sized by the tensors: with the address
+ * space capped a little above what the tensors take, conv2d and its
+ * backward must fail with GNN_ERROR_MEMORY (not abort) and leave the
+ * input's gradient unset. Three cases, each in a subprocess: im2col's
+ * columns of a 5×5 kernel (25 × the 16 MB input), F(4×4)'s transformed
+ * input (9 × its 34 MB input: one row of 1,024 tiles), and im2col's backward
+ * after a forward that succeeded before the cap. */
+typedef enum { OOM_IM2COL, OOM_WINOGRAD, OOM_BACKWARD } OomCase;
+
+static void
+check_out_of_memory (OomCase which)
+{
+  gint64 x_shape[4] = { 1, 16, 512, 512 }, w_shape[4] = { 4, 16, 5, 5 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = NULL;
+  g_autoptr(GnnTensor) wt = NULL;
+  g_autoptr(GnnTensor) y = NULL;
+  gint64 pad = 2;
+
+  if (which == OOM_WINOGRAD)
+    {
+      gint64 xs[4] = { 8, 64, 4, 4096 }, ws[4] = { 64, 64, 3, 3 };
+
+      memcpy (x_shape, xs, sizeof xs), memcpy (w_shape, ws, sizeof ws), pad = 1;
+    }
+  x = gnn_tensor_zeros (x_shape, 4, GNN_DTYPE_F32, &error);
+  g_assert_no_error (error);
+  wt = gnn_tensor_ones (w_shape, 4, GNN_DTYPE_F32, &error);
+  g_assert_no_error (error);
+  if (which == OOM_BACKWARD)
+    {
+      gnn_tensor_set_requires_grad (x, TRUE);
+      g_autoptr(GnnTensor) gy = NULL;
+
+      y = gnn_tensor_conv2d (x, wt, NULL, 1, 1, pad, pad, 1, 1, 1, &error);
+      g_assert_no_error (error);
+      gy = gnn_tensor_ones (gnn_tensor_get_shape (y, NULL), 4, GNN_DTYPE_F32, &error);
+      g_assert_no_error (error);
+      gnn_test_cap_address_space (40u << 20);
+      g_assert_false (gnn_tensor_backward (y, gy, FALSE, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+      g_assert_null (gnn_tensor_get_grad (x));
+      return;
+    }
+  gnn_test_cap_address_space (56u << 20);
+  y = gnn_tensor_conv2d (x, wt, NULL, 1, 1, pad, pad, 1, 1, 1, &error);
+  g_assert_null (y);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+  g_assert_nonnull (strstr (error->message, "conv2d"));
+}
+
+static void
+test_out_of_memory (gconstpointer data)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
+  return;
+#endif
+  if (g_getenv ("GNN_CONV_ALGO") != NULL)
+    {
+      g_test_skip ("GNN_CONV_ALGO is set");
+      return;
+    }
+  if (g_test_subprocess ())
+    {
+      check_out_of_memory (GPOINTER_TO_INT (data));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
 }
 
 /* conv2d + backward through the public API in @dtype; the results and
@@ -490,6 +562,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/tensor/conv-winograd/kernels/many-blocks", test_kernels_many_blocks);
   g_test_add_func ("/tensor/conv-winograd/default-rule", test_default_rule);
   g_test_add_func ("/tensor/conv-winograd/non-finite", test_non_finite);
+  g_test_add_data_func ("/tensor/conv/out-of-memory/im2col", GINT_TO_POINTER (OOM_IM2COL),
+                        test_out_of_memory);
+  g_test_add_data_func ("/tensor/conv/out-of-memory/winograd", GINT_TO_POINTER (OOM_WINOGRAD),
+                        test_out_of_memory);
+  g_test_add_data_func ("/tensor/conv/out-of-memory/backward", GINT_TO_POINTER (OOM_BACKWARD),
+                        test_out_of_memory);
   g_test_add_data_func ("/tensor/conv-winograd/public/winograd", "winograd", test_public_forced);
   g_test_add_data_func ("/tensor/conv-winograd/public/im2col", "im2col", test_public_forced);
   g_test_add_data_func ("/tensor/conv-winograd/public/direct", "direct", test_public_forced);
