@@ -24,6 +24,10 @@ G_BEGIN_DECLS
  *   loaded tensors become the module's parameters and buffers
  *   (%GNN_LOAD_STATE_ASSIGN) instead of being copied into them; without
  *   %GNN_LOAD_FLAGS_COPY the module then uses the mapped file (zero copy)
+ *   for as long as it lives, so the file must not be truncated or rewritten
+ *   in place meanwhile (a replaced file, as [method@Gnn.StateDict.save]
+ *   writes them, is safe; see [func@Gnn.StateDict.load]): add
+ *   %GNN_LOAD_FLAGS_COPY when it may be
  *
  * Options of [func@Gnn.StateDict.load_with_flags],
  * [func@Gnn.StateDict.load_from_bytes] (which ignore

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,6 +164,40 @@ temp_prefix (const char *path)
   return g_strconcat (".", base, ".gnn-tmp.", NULL);
 }
 
+/* How old an unlocked temporary must be to count as stale: a writer locks
+ * its file the moment it creates it, so younger ones may be a live
+ * writer's between the two steps (and clocks of NFS hosts differ). */
+#define STALE_AGE_SECONDS 60
+
+/* Whether the temporary @name can be a dead writer's: every writer holds an
+ * exclusive flock on its file while it writes, and the kernel (through
+ * lockd on NFS, between hosts) drops it when the writer dies. A pid in the
+ * name is only trusted when it is alive here: on another host, or in
+ * another pid namespace, a dead pid here says nothing. */
+static gboolean
+temp_is_stale (const char *dir_name,
+               const char *name,
+               guint64     pid)
+{
+  g_autofree char *temp = g_build_filename (dir_name, name, NULL);
+  struct stat st;
+  gboolean stale;
+  int fd;
+
+  if ((pid_t) pid == getpid () || kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+    return FALSE;
+  /* read-write: NFS implements flock with byte-range locks, whose
+   * exclusive kind needs a writable descriptor */
+  fd = g_open (temp, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+  if (fd < 0)
+    return FALSE;
+  stale = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) &&
+          (gint64) st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - STALE_AGE_SECONDS &&
+          flock (fd, LOCK_EX | LOCK_NB) == 0;
+  close (fd);
+  return stale;
+}
+
 void
 gnn_io_remove_stale_temps (const char *path)
 {
@@ -184,14 +219,12 @@ gnn_io_remove_stale_temps (const char *path)
       pid = g_ascii_strtoull (name + prefix_len, &end, 10);
       if (end == name + prefix_len || *end != '.' || pid == 0 || pid > G_MAXINT)
         continue;
-      /* Our own (another thread may be saving) or a writer still alive. */
-      if ((pid_t) pid == getpid () || kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
-        continue;
-      {
-        g_autofree char *stale = g_build_filename (dir_name, name, NULL);
+      if (temp_is_stale (dir_name, name, pid))
+        {
+          g_autofree char *stale = g_build_filename (dir_name, name, NULL);
 
-        (void) g_unlink (stale);
-      }
+          (void) g_unlink (stale);
+        }
     }
 }
 
@@ -245,6 +278,8 @@ gnn_io_replace_begin (GnnIoReplace  *replace,
       replace->fd = g_open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
       if (replace->fd >= 0)
         {
+          /* locked before it has a name: see temp_is_stale () */
+          (void) flock (replace->fd, LOCK_EX | LOCK_NB);
           replace->path = g_strdup (path);
           return TRUE;
         }
@@ -261,6 +296,9 @@ gnn_io_replace_begin (GnnIoReplace  *replace,
       gnn_io_set_error_errno (error, errno, path, what);
       return FALSE;
     }
+  /* a lock nobody else can hold yet (the name is new and random); where
+   * the file system has no locks the age rule alone protects it */
+  (void) flock (replace->fd, LOCK_EX | LOCK_NB);
   replace->path = g_strdup (path);
   replace->tmp_path = g_steal_pointer (&tmp);
   return TRUE;

@@ -173,8 +173,8 @@ write_file (const char    *path,
       if (nbytes == 0)
         continue;
       /* Views are written packed, row-major. */
-      packed = gnn_tensor_is_contiguous (tensor) ? g_object_ref (tensor) : gnn_tensor_contiguous (tensor);
-      ok = gnn_io_write_all (replace.fd, gnn_tensor_priv_data (gnn_tensor_priv (packed)), nbytes,
+      packed = gnn_tensor_contiguous_checked (tensor, error);
+      ok = packed != NULL && gnn_io_write_all (replace.fd, gnn_tensor_priv_data (gnn_tensor_priv (packed)), nbytes,
                              path, error);
     }
   if (!ok)

@@ -162,15 +162,19 @@ check_unicode_escape (const char  *text,
   return FALSE;
 }
 
-/* Three checks json-glib does not make, before it parses: its parser
- * recurses per nesting level, so a header of a million '[' would exhaust
- * the stack (valid headers nest three levels deep); it accepts several
- * top-level values in a row ("{...}{...}", "1 {...}"), keeping one and
- * leaking the others, where the format has exactly one object; and it skips
- * comments ('#' to the line's end, C-style, and stray '/' sequences), which
- * JSON does not have: text it skips could hide a bracket from this count,
- * so a second top-level value would get through (the fuzzer found one:
- * `[1/, ... /]}} {}`). */
+/* Checks json-glib does not make, before it parses. Its parser recurses
+ * per nesting level, so a header of a million '[' would exhaust the stack
+ * (valid headers nest three levels deep). It accepts more than JSON, and
+ * any extension could hide a bracket or a quote from this count: several
+ * top-level values in a row ("{...}{...}", keeping one and leaking the
+ * others, where the format has exactly one object); comments ('#' to the
+ * line's end, C-style, stray '/' sequences: the fuzzer found
+ * `[1/, ... /]}} {}`); single-quoted strings (a '"' inside one would start a
+ * string for this count, which then never ends: `{'"': [[[[...`); octal and
+ * other escapes ("\0" is a NUL, which would cut a name short); raw control
+ * characters in strings. So outside strings only JSON's structural
+ * characters, numbers and literals pass, inside them only JSON's escapes,
+ * and the text must be one complete object. */
 static gboolean
 check_structure (const char *text,
                  gsize       len,
@@ -191,7 +195,22 @@ check_structure (const char *text,
                 return FALSE;
             }
           else if (c == '\\')
-            i++;
+            {
+              if (i + 1 >= len || strchr ("\"\\/bfnrt", text[i + 1]) == NULL ||
+                  text[i + 1] == '\0')
+                {
+                  FORMAT_ERROR (error, "header has an escape that JSON does not have at byte %"
+                                G_GSIZE_FORMAT, i);
+                  return FALSE;
+                }
+              i++;
+            }
+          else if ((guchar) c < 0x20)
+            {
+              FORMAT_ERROR (error, "header has a control character (0x%02x) in a string at byte %"
+                            G_GSIZE_FORMAT " (JSON requires an escape)", (guint) (guchar) c, i);
+              return FALSE;
+            }
           else if (c == '"')
             in_string = FALSE;
           continue;
@@ -206,6 +225,12 @@ check_structure (const char *text,
         {
           FORMAT_ERROR (error, "header is not a JSON object (it starts with '%c' at byte %"
                         G_GSIZE_FORMAT ")", g_ascii_isprint (c) ? c : '?', i);
+          return FALSE;
+        }
+      if (c == '\0' || (!g_ascii_isspace (c) && strchr ("{}[]:,\"-+.0123456789eEtrufalsn", c) == NULL))
+        {
+          FORMAT_ERROR (error, "header has '%c' outside a string at byte %" G_GSIZE_FORMAT
+                        " (not JSON)", g_ascii_isprint (c) ? c : '?', i);
           return FALSE;
         }
       if (!g_ascii_isspace (c))
@@ -229,6 +254,12 @@ check_structure (const char *text,
         }
       else if ((c == '}' || c == ']') && depth > 0)
         closed = --depth == 0;
+    }
+  if (opened && !closed)
+    {
+      FORMAT_ERROR (error, "header is not JSON: its object %s", in_string ? "has an unterminated "
+                    "string" : "is not closed");
+      return FALSE;
     }
   return TRUE;
 }

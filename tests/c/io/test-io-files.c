@@ -2,13 +2,17 @@
  * opened for reading or replaced, temporaries of killed writers cleaned up,
  * messages always valid UTF-8. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -155,6 +159,20 @@ temp_name (const char *dir,
   return g_build_filename (dir, name, NULL);
 }
 
+/* Backdates @path's modification time by two hours. */
+static void
+make_old (const char *path)
+{
+  struct utimbuf old_times;
+
+  old_times.actime = old_times.modtime = time (NULL) - 7200;
+  g_assert_cmpint (g_utime (path, &old_times), ==, 0);
+}
+
+/* A temporary is removed only when its writer is gone: its pid is not alive
+ * here, it holds no flock (a writer on another host, or in another pid
+ * namespace, has a pid that means nothing here but keeps its lock), and it
+ * is older than the moment between a writer's creating and locking it. */
 static void
 test_stale_temps_removed (void)
 {
@@ -164,23 +182,40 @@ test_stale_temps_removed (void)
   g_autofree char *stale = temp_name (dir, "m.safetensors", dead_pid ());
   g_autofree char *live = temp_name (dir, "m.safetensors", getppid ());
   g_autofree char *other = temp_name (dir, "n.safetensors", dead_pid ());
+  g_autofree char *locked_base = temp_name (dir, "m.safetensors", dead_pid ());
+  g_autofree char *young_base = temp_name (dir, "m.safetensors", dead_pid ());
+  g_autofree char *locked = g_strconcat (locked_base, "L", NULL);
+  g_autofree char *young = g_strconcat (young_base, "Y", NULL);
   g_autoptr(GnnStateDict) back = NULL;
+  int lock_fd;
 
   /* what a writer killed between creating and renaming its file leaves */
   g_assert_true (g_file_set_contents (stale, "partial", -1, NULL));
   g_assert_true (g_file_set_contents (live, "in progress", -1, NULL));
   g_assert_true (g_file_set_contents (other, "another target", -1, NULL));
+  g_assert_true (g_file_set_contents (locked, "another host's writer", -1, NULL));
+  g_assert_true (g_file_set_contents (young, "a writer about to lock", -1, NULL));
+  make_old (stale), make_old (live), make_old (other), make_old (locked);
+  lock_fd = g_open (locked, O_RDWR, 0);
+  g_assert_cmpint (lock_fd, >=, 0);
+  g_assert_cmpint (flock (lock_fd, LOCK_EX), ==, 0);
 
   g_assert_true (gnn_state_dict_save (sd, path, NULL, NULL));
   g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (live, G_FILE_TEST_EXISTS));     /* its writer runs */
   g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));    /* not this path's */
+  g_assert_true (g_file_test (locked, G_FILE_TEST_EXISTS));   /* its lock is held */
+  g_assert_true (g_file_test (young, G_FILE_TEST_EXISTS));    /* too recent */
 
-  /* loading cleans up too */
+  /* loading cleans up too, and a released lock frees its file */
   g_assert_true (g_file_set_contents (stale, "partial", -1, NULL));
+  make_old (stale);
+  close (lock_fd);
   back = gnn_state_dict_load (path, NULL);
   g_assert_nonnull (back);
   g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (locked, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (young, G_FILE_TEST_EXISTS));
 }
 
 static void

@@ -179,6 +179,41 @@ test_views_saved_packed (void)
   g_assert_cmpfloat (v[1], ==, 4.0f);   /* mt[0][1] = m[1][0] */
 }
 
+/* A view is packed before it is written; when that copy (64 MB here)
+ * cannot be allocated, save fails with GNN_ERROR_MEMORY, leaves no file
+ * (nor its temporary) and does not read NULL. */
+static void
+test_view_save_out_of_memory (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
+  return;
+#endif
+  if (g_test_subprocess ())
+    {
+      const gint64 shape[] = { 4096, 4096 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnStateDict) sd = gnn_state_dict_new ();
+      g_autoptr(GnnTensor) m = gnn_tensor_zeros (shape, 2, GNN_DTYPE_F32, &error);
+      g_autoptr(GnnTensor) mt = gnn_tensor_transpose (m, 0, 1, &error);
+      g_autofree char *path = tmp_path ("oom.safetensors");
+      g_autoptr(GDir) dir = NULL;
+
+      g_assert_no_error (error);
+      gnn_state_dict_insert (sd, "t", mt);
+      gnn_test_cap_address_space (16u << 20);
+      g_assert_false (gnn_state_dict_save (sd, path, NULL, &error));
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+      dir = g_dir_open (tmp_dir, 0, NULL);
+      for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
+        g_assert_null (strstr (name, "oom.safetensors"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static void
 test_scalar_and_empty (void)
 {
@@ -498,6 +533,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/io/safetensors/round-trip/metadata", test_metadata);
   g_test_add_func ("/io/safetensors/round-trip/views-packed", test_views_saved_packed);
   g_test_add_func ("/io/safetensors/round-trip/scalar-and-empty", test_scalar_and_empty);
+  g_test_add_func ("/io/safetensors/save/view-out-of-memory", test_view_save_out_of_memory);
   g_test_add_func ("/io/safetensors/round-trip/empty-dict", test_load_empty_file_dict);
   g_test_add_func ("/io/safetensors/save/layout-padded", test_file_layout);
   g_test_add_func ("/io/safetensors/save/replaces-atomically", test_save_replaces_atomically);
