@@ -204,8 +204,10 @@ target_masks (const char *op,
   g_autofree double *wv = NULL;
   double *oh, *rw;
   const gint64 mm[2] = { m, c };
-  g_autoptr(GnnTensor) tc = gnn_tensor_contiguous (f->target);
+  g_autoptr(GnnTensor) tc = gnn_tensor_contiguous_checked (f->target, error);
 
+  if (tc == NULL)
+    return FALSE;
   if (weight != NULL)
     {
       Info wi = info_of (weight), *wp = &wi;

@@ -146,7 +146,6 @@ gnn_adam_update (GnnOptimizer        *self,
 {
   guint n_params = gnn_optimizer_get_n_params (self);
 
-  (void) error;
   for (guint i = 0; i < n_params; i++)
     {
       GnnTensor *param = gnn_optimizer_get_param (self, i);
@@ -162,8 +161,9 @@ gnn_adam_update (GnnOptimizer        *self,
 
       if (grad == NULL)
         continue;
-      if (!gnn_tensor_is_contiguous (grad))
-        grad = grad_c = gnn_tensor_contiguous (grad);
+      if (!gnn_tensor_is_contiguous (grad) &&
+          (grad = grad_c = gnn_tensor_contiguous_checked (grad, error)) == NULL)
+        return FALSE;
 
       step_t = gnn_state_dict_lookup (state, "step");
       if (step_t == NULL)

@@ -200,7 +200,6 @@ gnn_sgd_step (GnnOptimizer  *optimizer,
   double lr = gnn_optimizer_get_lr (optimizer);
   gboolean maximize = gnn_optimizer_get_maximize (optimizer);
 
-  (void) error;
   for (guint i = 0; i < n_params; i++)
     {
       GnnTensor *param = gnn_optimizer_get_param (optimizer, i);
@@ -213,8 +212,9 @@ gnn_sgd_step (GnnOptimizer  *optimizer,
 
       if (grad == NULL)
         continue;
-      if (!gnn_tensor_is_contiguous (grad))
-        grad = grad_c = gnn_tensor_contiguous (grad);
+      if (!gnn_tensor_is_contiguous (grad) &&
+          (grad = grad_c = gnn_tensor_contiguous_checked (grad, error)) == NULL)
+        return FALSE;
       if (self->momentum != 0)
         {
           GnnStateDict *state = gnn_optimizer_get_state (optimizer, i);

@@ -620,7 +620,12 @@ gnn_tensor_max_pool2d (GnnTensor *input,
         }
       idx = gnn_tensor_priv_data (gnn_tensor_priv (indices));
     }
-  xc = gnn_tensor_contiguous (input);
+  xc = gnn_tensor_contiguous_checked (input, error);
+  if (xc == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
   /* 2×2/2 float32 windows: the vector loop, with lanes or without. Other
@@ -737,7 +742,12 @@ gnn_tensor_avg_pool2d (GnnTensor *input,
                                            gnn_tensor_priv (input)->ndim, FALSE, error);
   if (out == NULL)
     return NULL;
-  xc = gnn_tensor_contiguous (input);
+  xc = gnn_tensor_contiguous_checked (input, error);
+  if (xc == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
   if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)

@@ -78,10 +78,12 @@ gnn_tensor_embedding (GnnTensor *weight,
     return NULL;
   if (!gnn_tensor_is_contiguous (idx))
     {
-      GnnTensor *c = gnn_tensor_contiguous (idx);
+      GnnTensor *c = gnn_tensor_contiguous_checked (idx, error);
 
       g_object_unref (idx);
       idx = c;
+      if (idx == NULL)
+        return NULL;
     }
   iv = (const gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (idx));
   for (gint64 i = 0; i < ip->numel; i++)
@@ -101,7 +103,12 @@ gnn_tensor_embedding (GnnTensor *weight,
   if (gnn_tensor_priv (out)->numel == 0)
     return out;
 
-  wc = gnn_tensor_contiguous (weight);
+  wc = gnn_tensor_contiguous_checked (weight, error);
+  if (wc == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   src = gnn_tensor_priv_data (gnn_tensor_priv (wc));
   dst = gnn_tensor_priv_data (gnn_tensor_priv (out));
   row_bytes = gnn_dtype_get_size (wp->dtype) * (gsize) dim;

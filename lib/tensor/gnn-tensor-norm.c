@@ -166,7 +166,12 @@ gnn_tensor_layer_norm (GnnTensor    *input,
 
   w = read_doubles (weight, inner, 1.0);
   b = read_doubles (bias, inner, 0.0);
-  xc = gnn_tensor_contiguous (input);
+  xc = gnn_tensor_contiguous_checked (input, error);
+  if (xc == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
   f32 = ip->dtype == GNN_DTYPE_F32;
@@ -341,7 +346,12 @@ gnn_tensor_batch_norm (GnnTensor *input,
     return out;
   w = read_doubles (weight, c, 1.0);
   b = read_doubles (bias, c, 0.0);
-  xc = gnn_tensor_contiguous (input);
+  xc = gnn_tensor_contiguous_checked (input, error);
+  if (xc == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
   f32 = ip->dtype == GNN_DTYPE_F32;

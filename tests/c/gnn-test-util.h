@@ -104,8 +104,9 @@ gnn_test_remove_tree (const char *dir)
 }
 
 /* Caps this process's address space at what it uses now plus @headroom
- * bytes, so that a larger allocation fails (run it in a test subprocess;
- * AddressSanitizer's reservations do not fit under such a cap). */
+ * bytes, so that a larger allocation fails: in a test subprocess started
+ * by gnn_test_trap_capped() (AddressSanitizer's reservations do not fit
+ * under such a cap). */
 static inline void
 gnn_test_cap_address_space (gsize headroom)
 {
@@ -118,4 +119,23 @@ gnn_test_cap_address_space (gsize headroom)
   fclose (statm);
   cap.rlim_cur = cap.rlim_max = pages * (rlim_t) sysconf (_SC_PAGESIZE) + headroom;
   g_assert_cmpint (setrlimit (RLIMIT_AS, &cap), ==, 0);
+}
+
+/* Runs the current test again in a subprocess that may cap its address
+ * space, and asserts it passed within a minute. The child runs OpenBLAS
+ * without threads: a BLAS thread allocates its buffer when it first runs,
+ * which may be after the cap, and then retries forever (and exit waits
+ * for it). */
+static inline void
+gnn_test_trap_capped (void)
+{
+  g_autofree char *blas_threads = g_strdup (g_getenv ("OPENBLAS_NUM_THREADS"));
+
+  g_setenv ("OPENBLAS_NUM_THREADS", "1", TRUE);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  if (blas_threads != NULL)
+    g_setenv ("OPENBLAS_NUM_THREADS", blas_threads, TRUE);
+  else
+    g_unsetenv ("OPENBLAS_NUM_THREADS");
+  g_test_trap_assert_passed ();
 }
