@@ -272,9 +272,12 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
       if (self->epoch->iterable)
         out = gnn_epoch_fetch_stream_batch (self->epoch, 0, &end, &err);
       else
-        out = gnn_epoch_fetch_batch (self->epoch, self->next_recv++, &err);
+        out = gnn_epoch_fetch_batch (self->epoch, self->next_recv, &err);
+      /* a failed batch is not counted: a state saved now resumes with it */
       if (err != NULL)
         return fail (self, err, error);
+      if (!self->epoch->iterable)
+        self->next_recv++;
       if (end)
         {
           stop (self);
@@ -317,14 +320,15 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
           self->ring[r->seq % self->capacity] = r;
         }
       r = g_steal_pointer (&self->ring[slot]);
-      self->next_recv++;
       if (r->error != NULL)
         {
           GError *err = g_steal_pointer (&r->error);
 
+          /* not counted: a state saved now resumes with this batch */
           gnn_batch_result_free (r);
           return fail (self, err, error);
         }
+      self->next_recv++;
       if (r->end)   /* this worker's stream is over: skip its turn */
         {
           if (self->active[r->worker])

@@ -853,12 +853,18 @@ gnn_data_loader_iter (GnnDataLoader  *self,
                       GError        **error)
 {
   g_autoptr(GVariant) pending = NULL;
+  GnnDataLoaderIter *iter;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
-  pending = g_steal_pointer (&self->pending_state);
-  if (pending != NULL)
-    return gnn_data_loader_iter_new_from_state (self, pending, error);
-  return iter_from (self, 0, NULL, error);
+  if (self->pending_state == NULL)
+    return iter_from (self, 0, NULL, error);
+  /* kept until the resume succeeds: a failed one (a fork refused) can be
+   * retried, and get_state() still reports it */
+  pending = g_variant_ref (self->pending_state);
+  iter = gnn_data_loader_iter_new_from_state (self, pending, error);
+  if (iter != NULL && self->pending_state == pending)
+    g_clear_pointer (&self->pending_state, g_variant_unref);
+  return iter;
 }
 
 /**
@@ -933,9 +939,11 @@ gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
  * gnn_data_loader_get_state:
  * @self: a #GnnDataLoader
  *
- * The state of the loader's latest pass if its iterator is still alive
- * (see [method@Gnn.DataLoaderIter.get_state]), else that of the next pass
- * to start — PyTorch's `StatefulDataLoader.state_dict()`.
+ * The state given to [method@Gnn.DataLoader.load_state] if no pass has
+ * resumed from it yet; else the state of the loader's latest pass if its
+ * iterator is still alive (see [method@Gnn.DataLoaderIter.get_state]), else
+ * that of the next pass to start — PyTorch's
+ * `StatefulDataLoader.state_dict()`.
  *
  * Returns: (transfer full): the state, an `a{sv}` variant
  *
@@ -949,6 +957,9 @@ gnn_data_loader_get_state (GnnDataLoader *self)
   GVariantDict dict;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER (self), NULL);
+  /* a state loaded for the next pass is what that pass will resume from */
+  if (self->pending_state != NULL)
+    return g_variant_ref (self->pending_state);
   iter = g_weak_ref_get (&self->last_iter);
   if (iter != NULL)
     return gnn_data_loader_iter_get_state (iter);

@@ -88,6 +88,16 @@ stopped (const gint  *stop_word,
   return TRUE;
 }
 
+/* Room for the fields of @count items of two fields (an image and a label),
+ * reserved up front but bounded: the batch size is the user's, and an
+ * iterable dataset's stream may end long before it (the array grows as
+ * items come). */
+static guint
+reserve_fields (gsize count)
+{
+  return (guint) MIN (count, 4096) * 2;
+}
+
 static GPtrArray *
 fetch_items (GnnDataset    *dataset,
              const gint64  *indices,
@@ -97,7 +107,7 @@ fetch_items (GnnDataset    *dataset,
              guint         *n_fields,
              GError       **error)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_full ((guint) count * 2, g_object_unref);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_full (reserve_fields (count), g_object_unref);
 
   *n_fields = 0;
   for (gsize i = 0; i < count; i++)
@@ -223,7 +233,7 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
           return NULL;
         }
     }
-  items = g_ptr_array_new_full ((guint) epoch->batch_size * 2, g_object_unref);
+  items = g_ptr_array_new_full (reserve_fields (epoch->batch_size), g_object_unref);
   while (count < epoch->batch_size)
     {
       g_autoptr(GError) local = NULL;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,6 +82,7 @@ typedef struct
   guint           last_epoch;
   guint           cursor;     /* fairness of receive */
   gboolean        broken;     /* a worker died */
+  GError         *lost_task;  /* a task that could not be sent: receive reports it */
   guint8         *buffer;     /* MAX_MESSAGE bytes for receiving */
 } GnnProcessPool;
 
@@ -191,11 +193,17 @@ segment_map (int      fd,
              GError **error)
 {
   Segment *seg;
-  gpointer map;
+  gpointer map = MAP_FAILED;
+  struct stat st;
 
-  map = size >= sizeof (SegmentHeader)
-          ? mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0)
-          : MAP_FAILED;
+  /* The size comes from the child: pages past the file's end would raise
+   * SIGBUS in the parent when the batch is read. */
+  if (fstat (fd, &st) != 0)
+    ;
+  else if (size < sizeof (SegmentHeader) || st.st_size < 0 || size > (guint64) st.st_size)
+    errno = EPROTO;
+  else
+    map = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
   close (fd);
   if (map == MAP_FAILED)
     {
@@ -353,8 +361,9 @@ stop_children (GnnProcessPool *pool)
 }
 
 static GnnBatchResult *read_result (GnnProcessPool *pool, guint i, guint epoch_id,
-                                    gboolean *dead, GError **error);
+                                    gboolean *dead, gboolean *unreadable, GError **error);
 static GError *death_error (GnnProcessPool *pool, guint i, gboolean block);
+static GError *unreadable_error (GnnProcessPool *pool, guint i, int saved_errno);
 
 /* Sends each spawned worker its setup and waits until it has rebuilt the
  * dataset: a failure there (type not registered, a constructor error,
@@ -375,19 +384,21 @@ spawn_handshake (GnnProcessPool  *pool,
       Proc *p = &pool->procs[i];
       g_autoptr(GError) local = NULL;
       GnnBatchResult *r = NULL;
-      gboolean dead = FALSE;
+      gboolean dead = FALSE, unreadable = FALSE;
 
-      while (r == NULL && !dead && local == NULL)
+      while (r == NULL && !dead && !unreadable && local == NULL)
         {
           struct pollfd fds[2] = { { p->fd, POLLIN, 0 }, { p->pidfd, POLLIN, 0 } };
 
           if (poll (fds, 2, -1) < 0 && errno != EINTR)
             dead = TRUE;
           else if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
-            r = read_result (pool, i, 0, &dead, &local);
+            r = read_result (pool, i, 0, &dead, &unreadable, &local);
           else if (fds[1].revents & POLLIN)
             dead = TRUE;
         }
+      if (unreadable)
+        local = unreadable_error (pool, i, errno);
       if (r != NULL && r->error != NULL)
         local = g_steal_pointer (&r->error);
       g_clear_pointer (&r, gnn_batch_result_free);
@@ -494,6 +505,7 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
                        "DataLoader: cannot create a socket for worker %u: %s", i, g_strerror (errno));
+          close (control_fd);
           process_free (&pool->parent);
           return NULL;
         }
@@ -561,6 +573,7 @@ process_free (GnnWorkerBackend *backend)
     shared_unref (pool->shared);
   g_free (pool->procs);
   g_free (pool->buffer);
+  g_clear_error (&pool->lost_task);
   g_object_unref (pool->dataset);
   g_object_unref (pool->collate);
   g_free (pool);
@@ -623,6 +636,7 @@ process_submit (GnnWorkerBackend *backend,
                 epoch->batch_size, epoch->drop_last, 0 };
   const gint64 *indices = NULL;
   gsize count = 0;
+  gboolean sent = FALSE;
 
   if (p->fd < 0)
     return;
@@ -635,29 +649,47 @@ process_submit (GnnWorkerBackend *backend,
       m.n = (gint64) count;
     }
   if (count <= INLINE_INDICES)
-    gnn_process_send_message (p->fd, &m, indices, count * sizeof (gint64), -1, TRUE);
+    sent = gnn_process_send_message (p->fd, &m, indices, count * sizeof (gint64), -1, TRUE);
   else
     {
       guint8 *map;
       int fd = gnn_process_segment_new (count * sizeof (gint64), &map);
 
-      if (fd < 0)
-        return;   /* the batch never comes: a timeout, if one is set */
-      memcpy (map, indices, count * sizeof (gint64));
-      munmap (map, count * sizeof (gint64));
-      gnn_process_send_message (p->fd, &m, NULL, 0, fd, TRUE);
-      close (fd);
+      if (fd >= 0)
+        {
+          memcpy (map, indices, count * sizeof (gint64));
+          munmap (map, count * sizeof (gint64));
+          sent = gnn_process_send_message (p->fd, &m, NULL, 0, fd, TRUE);
+          close (fd);
+        }
     }
-  /* A failed send means the worker died: receive reports it. */
+  /* A worker that died closed its socket: receive reports how it ended.
+   * Any other failure loses the task, and nothing would ever answer it. */
+  if (!sent && errno != EPIPE && errno != ECONNRESET && pool->lost_task == NULL)
+    {
+      int saved = errno;
+
+      if (indices != NULL)
+        pool->lost_task = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
+                                       "DataLoader: the batch of index %" G_GINT64_FORMAT
+                                       " could not be sent to worker %u: %s", indices[0], worker,
+                                       g_strerror (saved));
+      else
+        pool->lost_task = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
+                                       "DataLoader: a task could not be sent to worker %u: %s",
+                                       worker, g_strerror (saved));
+    }
 }
 
 /* Reads one message from worker @i: a result of pass @epoch_id, or NULL
- * (stale or unusable; *@dead set when the socket is closed). */
+ * (stale or unusable; *@dead set when the socket is closed, *@unreadable
+ * with errno when a message could not be received from a live worker). */
 static GnnBatchResult *
 read_result (GnnProcessPool  *pool,
              guint            i,
              guint            epoch_id,
              gboolean        *dead,
+             gboolean        *unreadable,
              GError         **error)
 {
   const Message *m = (const Message *) pool->buffer;
@@ -667,7 +699,9 @@ read_result (GnnProcessPool  *pool,
 
   if (n <= 0)
     {
-      *dead = TRUE;
+      /* a killed worker's socket reads as reset, not as ended */
+      *unreadable = n < 0 && errno != ECONNRESET && errno != EPIPE;
+      *dead = !*unreadable;
       return NULL;
     }
   if (m->type == GNN_MSG_BATCH && m->extra > 0 && m->extra <= SLOTS)
@@ -768,6 +802,30 @@ death_error (GnnProcessPool *pool,
   return g_error_new_literal (GNN_ERROR, GNN_ERROR_WORKER, how);
 }
 
+/* A message from live worker @i could not be received (a descriptor the
+ * parent had no room for, a truncated or short message): its stream is
+ * lost, so the worker is stopped (it would wait for tasks forever) and
+ * reaped. */
+static GError *
+unreadable_error (GnnProcessPool *pool,
+                  guint           i,
+                  int             saved_errno)
+{
+  Proc *p = &pool->procs[i];
+  GPid pid = p->pid;
+
+  if (pid > 0)
+    {
+      (void) kill (pid, SIGKILL);
+      g_free (reap (p, i, TRUE));
+    }
+  pool->broken = TRUE;
+  close_fd (&p->fd);
+  return g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
+                      "DataLoader worker %u (pid %d) sent a message that could not be received "
+                      "(%s); the worker was stopped", i, (int) pid, g_strerror (saved_errno));
+}
+
 static GnnBatchResult *
 process_receive (GnnWorkerBackend  *backend,
                  GnnEpoch          *epoch,
@@ -783,6 +841,11 @@ process_receive (GnnWorkerBackend  *backend,
     {
       int timeout_ms = -1, r;
 
+      if (pool->lost_task != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&pool->lost_task));
+          return NULL;
+        }
       if (pool->broken)
         {
           g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
@@ -818,12 +881,17 @@ process_receive (GnnWorkerBackend  *backend,
 
           if (fds[2 * i].revents & POLLIN)
             {
-              gboolean dead = FALSE;
-              GnnBatchResult *res = read_result (pool, i, epoch_id, &dead, error);
+              gboolean dead = FALSE, unreadable = FALSE;
+              GnnBatchResult *res = read_result (pool, i, epoch_id, &dead, &unreadable, error);
 
               pool->cursor = (i + 1) % n;
               if (res != NULL)
                 return res;
+              if (unreadable)
+                {
+                  g_propagate_error (error, unreadable_error (pool, i, errno));
+                  return NULL;
+                }
               if (dead)
                 {
                   GError *err = death_error (pool, i, TRUE);

@@ -86,8 +86,9 @@ int      gnn_process_segment_new     (gsize size, guint8 **map);
 /* The same with another name (control page, setup). */
 int      gnn_process_memfd_new       (const char *name, gsize size, guint8 **map);
 gsize    gnn_process_align_up        (gsize n);
-/* An error report for @task ("DataLoader worker ID (pid P): …"). */
-void     gnn_process_send_error      (guint id, int sock, const Message *task, GError *error);
+/* An error report for @task ("DataLoader worker ID (pid P): …"); FALSE if
+ * it could not be sent. */
+gboolean gnn_process_send_error      (guint id, int sock, const Message *task, GError *error);
 
 /* --- spawned workers (gnn-spawn.c) ---------------------------------------- */
 

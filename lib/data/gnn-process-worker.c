@@ -295,7 +295,7 @@ write_batch (GnnProcessWorker *w,
   return fd;
 }
 
-void
+gboolean
 gnn_process_send_error (guint          id,
                         int            sock,
                         const Message *task,
@@ -310,7 +310,7 @@ gnn_process_send_error (guint          id,
 
   memcpy (payload, domain, dlen);
   memcpy (payload + dlen, text, mlen);
-  gnn_process_send_message (sock, &m, payload, dlen + mlen, -1, TRUE);
+  return gnn_process_send_message (sock, &m, payload, dlen + mlen, -1, TRUE);
 }
 
 /* The default collation's stacking straight into a segment, for
@@ -335,7 +335,10 @@ stack_into_segment (gpointer              data,
   return st->fd >= 0;
 }
 
-static void
+/* Runs one task and sends its result; FALSE if the result could not be
+ * sent, after which the worker exits: the parent then sees it end instead
+ * of waiting for a batch that never comes. */
+static gboolean
 child_run_task (GnnProcessWorker  *w,
                 const Message     *task,
                 const gint64      *indices,
@@ -345,7 +348,7 @@ child_run_task (GnnProcessWorker  *w,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) batch = NULL;
   Stacking st = { w, 0, -1, FALSE, -1 };
-  gboolean end = FALSE, stacked = FALSE;
+  gboolean end = FALSE, stacked = FALSE, sent = TRUE;
 
   if (task->n >= 0)
     {
@@ -353,7 +356,7 @@ child_run_task (GnnProcessWorker  *w,
                                      &w->control->current_epoch, (gint) task->epoch,
                                      stack_into_segment, &st, &stacked, &error);
       if (error != NULL && g_atomic_int_get (&w->control->current_epoch) != (gint) task->epoch)
-        return;   /* the pass was dropped: nobody waits for this batch */
+        return TRUE;   /* the pass was dropped: nobody waits for this batch */
       if (stacked && error != NULL && !g_error_matches (error, GNN_ERROR, GNN_ERROR_IO))
         gnn_prefix_collate_error (&error, indices[0]);
     }
@@ -374,12 +377,12 @@ child_run_task (GnnProcessWorker  *w,
     st.fd = write_batch (w, w->id, batch, &st.size, &st.slot, &st.fresh, &error);
 
   if (error != NULL)
-    gnn_process_send_error (w->id, w->sock, task, error);
+    sent = gnn_process_send_error (w->id, w->sock, task, error);
   else if (end)
     {
       Message m = { GNN_MSG_END, task->epoch, task->seq, 0, 0, 0, 0 };
 
-      gnn_process_send_message (w->sock, &m, NULL, 0, -1, TRUE);
+      sent = gnn_process_send_message (w->sock, &m, NULL, 0, -1, TRUE);
     }
   else
     {
@@ -387,10 +390,12 @@ child_run_task (GnnProcessWorker  *w,
       Message m = { GNN_MSG_BATCH, task->epoch, task->seq, (gint64) st.size, 0, st.fresh,
                     (guint32) (st.slot + 1) };
 
-      gnn_process_send_message (w->sock, &m, NULL, 0, st.slot < 0 || st.fresh ? st.fd : -1, TRUE);
+      sent = gnn_process_send_message (w->sock, &m, NULL, 0, st.slot < 0 || st.fresh ? st.fd : -1,
+                                       TRUE);
     }
   if (st.fd >= 0 && st.slot < 0)
     close (st.fd);
+  return sent;
 }
 
 void
@@ -416,6 +421,7 @@ gnn_process_worker_main (GnnProcessWorker *w)
       const gint64 *indices = (const gint64 *) (buf + sizeof (Message));
       gpointer mapped = NULL;
       gsize mapped_size = 0;
+      gboolean sent;
       int fd = -1;
       ssize_t r = gnn_process_receive_message (w->sock, buf, &fd);
 
@@ -438,9 +444,11 @@ gnn_process_worker_main (GnnProcessWorker *w)
         }
       else if (m->n >= 0 && (gsize) r < sizeof (Message) + (gsize) m->n * sizeof (gint64))
         break;
-      child_run_task (w, m, indices, &stream, &stream_epoch_id);
+      sent = child_run_task (w, m, indices, &stream, &stream_epoch_id);
       if (mapped != NULL)
         munmap (mapped, mapped_size);
+      if (!sent)
+        break;
     }
   g_free (buf);
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -669,6 +670,57 @@ test_fork_func (void)
   g_assert_cmpint (fork_calls, ==, 3);
 }
 
+/* The highest descriptor this process has open. */
+static int
+highest_fd (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  const char *name;
+  int high = 2;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    high = MAX (high, atoi (name));
+  return high;
+}
+
+/* A message the parent cannot receive whole (here a batch whose segment
+ * descriptor finds no free descriptor to land in: the kernel truncates the
+ * control data) loses that worker's stream: the worker is stopped and the
+ * error names it, instead of the parent waiting to reap a live worker. */
+static void
+test_unreceivable_message (void)
+{
+  g_autoptr(Probe) ds = probe_new (40, TRUE);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 2, FALSE, 1, proc_mode);
+  g_autoptr(GArray) dups = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GError) error = NULL;
+  GnnDataLoaderIter *iter = gnn_data_loader_iter (loader, NULL);
+  GPtrArray *batch = NULL;
+  struct rlimit old, low;
+  gboolean ok;
+  int fd;
+
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &old), ==, 0);
+  low = old;
+  low.rlim_cur = (rlim_t) highest_fd () + 1;
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &low), ==, 0);
+  while ((fd = dup (0)) >= 0)   /* fill the holes below the limit */
+    g_array_append_val (dups, fd);
+  ok = gnn_data_loader_iter_next (iter, &batch, &error);
+  for (guint i = 0; i < dups->len; i++)
+    close (g_array_index (dups, int, i));
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &old), ==, 0);
+
+  g_assert_false (ok);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_WORKER);
+  g_assert_nonnull (strstr (error->message, "DataLoader worker 0 (pid "));
+  g_assert_nonnull (strstr (error->message, "could not be received"));
+  g_object_unref (iter);
+  g_object_unref (loader);
+  assert_no_children ();
+}
+
 typedef struct
 {
   const char *name;
@@ -709,6 +761,7 @@ main (int argc, char **argv)
     { "worker-killed", test_worker_killed, FALSE },
     { "worker-segfault", test_worker_segfault, FALSE },
     { "worker-exit", test_worker_exit, FALSE },
+    { "unreceivable-message", test_unreceivable_message, FALSE },
     { "persistent-pool-replaced-after-death", test_persistent_pool_replaced_after_death, FALSE },
     { "timeout", test_timeout, FALSE },
     { "drop-mid-epoch-frees-everything", test_drop_mid_epoch_frees_everything, FALSE },

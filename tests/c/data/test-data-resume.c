@@ -128,6 +128,58 @@ test_resume_with_own_sampler_generator (void)
   check_resume (TRUE);
 }
 
+/* A batch that fails is not counted as yielded: a state saved after the
+ * error resumes with that batch (once the fault is gone), in every worker
+ * mode; and a loaded state is what get_state reports until a pass resumes
+ * from it. */
+static void
+test_resume_after_failed_batch (void)
+{
+  for (gsize a = 0; a < G_N_ELEMENTS (configs); a++)
+    {
+      g_autoptr(Probe) ds = probe_new (23, FALSE);
+      g_autoptr(GVariant) state = NULL;
+      g_autoptr(GError) error = NULL;
+      gint64 batches = -1;
+
+      ds->fault = FAULT_ERROR;
+      ds->fault_index = 9;   /* batch 2 of 4 items */
+      {
+        g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, FALSE, configs[a].workers,
+                                                 configs[a].mode);
+        g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, NULL);
+        g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (gint64));
+        GPtrArray *batch = NULL;
+
+        g_assert_cmpint (take (it, 2, got), ==, 2);
+        g_assert_false (gnn_data_loader_iter_next (it, &batch, &error));
+        g_assert_nonnull (strstr (error->message, "probe refuses item 9"));
+        g_clear_error (&error);
+        state = gnn_data_loader_get_state (l);
+      }
+      g_assert_true (g_variant_lookup (state, "batches", "x", &batches));
+      g_assert_cmpint (batches, ==, 2);
+
+      ds->fault = FAULT_NONE;
+      {
+        g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, FALSE, configs[a].workers,
+                                                 configs[a].mode);
+        g_autoptr(GnnDataLoaderIter) it = NULL;
+        g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_autoptr(GVariant) reported = NULL;
+
+        g_assert_true (gnn_data_loader_load_state (l, state, &error));
+        g_assert_no_error (error);
+        reported = gnn_data_loader_get_state (l);
+        g_assert_true (g_variant_equal (reported, state));
+        it = gnn_data_loader_iter (l, &error);
+        g_assert_no_error (error);
+        g_assert_cmpint (take (it, -1, got), ==, 4);   /* batches 2 .. 5 */
+        g_assert_cmpint (g_array_index (got, gint64, 0), ==, 8);
+      }
+    }
+}
+
 static void
 test_bad_state (void)
 {
@@ -271,6 +323,7 @@ main (int argc, char **argv)
   g_test_add_func ("/data/resume/shuffled", test_resume_shuffled);
   g_test_add_func ("/data/resume/own-sampler-generator", test_resume_with_own_sampler_generator);
   g_test_add_func ("/data/resume/bad-state", test_bad_state);
+  g_test_add_func ("/data/resume/after-failed-batch", test_resume_after_failed_batch);
   g_test_add_func ("/data/resume/iterable", test_resume_iterable);
   g_test_add_func ("/data/resume/iterable-seeking", test_resume_iterable_seeking);
   g_test_add_func ("/data/resume/iterable-needs-same-workers", test_resume_iterable_needs_same_workers);
