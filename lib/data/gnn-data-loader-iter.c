@@ -364,7 +364,9 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
  * Gets where this pass stands, like torchdata's
  * `StatefulDataLoader.state_dict()`: the state of the loader before the
  * pass (pass number, the generator states its sampling used) and the
- * number of batches handed to the caller — not those prefetched. Give it
+ * number of batches handed to the caller — not those prefetched (nor one
+ * that failed), and with persistent workers the seed they were started
+ * from (`worker-seed`). Give it
  * to [func@Gnn.DataLoaderIter.new_from_state] (or
  * [method@Gnn.DataLoader.load_state]) to continue with exactly the batches
  * this pass would have yielded next, whatever the worker mode and count;

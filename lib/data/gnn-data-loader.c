@@ -77,6 +77,7 @@ struct _GnnDataLoader
   GVariant        *pending_state;     /* load_state: the next pass resumes from it */
   GWeakRef         last_iter;
   GnnWorkerMode    persistent_mode;
+  guint64          persistent_seed;   /* the base seed its workers were seeded from */
 };
 
 enum {
@@ -629,14 +630,16 @@ static const GnnWorkerBackendNew backend_new[] = {
 };
 
 /* The workers of a pass: a persistent backend is reused while it fits
- * (same mode, size, dataset and collation, nothing broken). */
+ * (same mode, size, dataset and collation, nothing broken). *@base_seed:
+ * the pass's seed, replaced by the one the workers were seeded from (a
+ * reused backend's). */
 static GnnWorkerBackend *
 get_backend (GnnDataLoader  *self,
              GnnCollate     *collate,
-             guint64         base_seed,
+             guint64        *base_seed,
              GError        **error)
 {
-  GnnWorkerSetup setup = { self, self->dataset, collate, (guint) self->num_workers, base_seed };
+  GnnWorkerSetup setup = { self, self->dataset, collate, (guint) self->num_workers, *base_seed };
   GnnWorkerMode mode = self->worker_mode;
   GnnWorkerBackend *backend;
 
@@ -646,12 +649,16 @@ get_backend (GnnDataLoader  *self,
        !self->persistent->vtable->fits (self->persistent, self->dataset, collate)))
     g_clear_pointer (&self->persistent, gnn_worker_backend_unref);
   if (self->persistent != NULL)
-    return gnn_worker_backend_ref (self->persistent);
+    {
+      *base_seed = self->persistent_seed;
+      return gnn_worker_backend_ref (self->persistent);
+    }
   backend = backend_new[mode] (&setup, error);
   if (backend != NULL && self->persistent_workers)
     {
       self->persistent = gnn_worker_backend_ref (backend);
       self->persistent_mode = mode;
+      self->persistent_seed = *base_seed;
     }
   return backend;
 }
@@ -821,11 +828,25 @@ iter_from (GnnDataLoader  *self,
     }
   base_seed = gnn_generator_next_u64 (self->generator);
   self->passes++;
+  /* Persistent workers keep the seeds of the pass that started them: a
+   * resumed pass starts its workers from those, as the uninterrupted run
+   * still has them. */
+  if (resume != NULL && self->persistent_workers && self->persistent == NULL)
+    g_variant_lookup (resume, "worker-seed", "t", &base_seed);
   if (self->num_workers > 0)
     {
-      backend = get_backend (self, collate, base_seed, error);
+      backend = get_backend (self, collate, &base_seed, error);
       if (backend == NULL)
         return NULL;
+      if (self->persistent_workers)
+        {
+          GVariantDict dict;
+
+          g_variant_dict_init (&dict, state);
+          g_variant_dict_insert (&dict, "worker-seed", "t", base_seed);
+          g_variant_unref (state);
+          state = g_variant_ref_sink (g_variant_dict_end (&dict));
+        }
     }
   iter = gnn_data_loader_iter_new_internal (self, epoch, backend, (guint) self->prefetch_factor,
                                             self->timeout, state, skip);

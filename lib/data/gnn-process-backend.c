@@ -66,6 +66,7 @@ typedef struct
   int            child_fd;   /* child's end (closed in the parent after the fork) */
   int            pidfd;      /* -1 without pidfd_open */
   GnnWorkerInfo *info;
+  GQueue         pending;    /* sequence numbers sent and not answered, oldest first */
 } Proc;
 
 typedef struct
@@ -362,7 +363,7 @@ stop_children (GnnProcessPool *pool)
 
 static GnnBatchResult *read_result (GnnProcessPool *pool, guint i, guint epoch_id,
                                     gboolean *dead, gboolean *unreadable, GError **error);
-static GError *death_error (GnnProcessPool *pool, guint i, gboolean block);
+static GError *death_error (GnnProcessPool *pool, guint i, gboolean block, GnnEpoch *epoch);
 static GError *unreadable_error (GnnProcessPool *pool, guint i, int saved_errno);
 
 /* Sends each spawned worker its setup and waits until it has rebuilt the
@@ -403,7 +404,7 @@ spawn_handshake (GnnProcessPool  *pool,
         local = g_steal_pointer (&r->error);
       g_clear_pointer (&r, gnn_batch_result_free);
       if (local == NULL && dead)
-        local = death_error (pool, i, TRUE);
+        local = death_error (pool, i, TRUE, NULL);
       if (local == NULL && dead)
         local = g_error_new (GNN_ERROR, GNN_ERROR_WORKER, "DataLoader worker %u did not start", i);
       if (local != NULL)
@@ -571,6 +572,8 @@ process_free (GnnWorkerBackend *backend)
   g_free (pool->cache);
   if (pool->shared != NULL)
     shared_unref (pool->shared);
+  for (guint i = 0; pool->procs != NULL && i < pool->num_workers; i++)
+    g_queue_clear (&pool->procs[i].pending);
   g_free (pool->procs);
   g_free (pool->buffer);
   g_clear_error (&pool->lost_task);
@@ -603,6 +606,8 @@ process_begin (GnnWorkerBackend *backend,
 
   if (++pool->last_epoch == 0 || pool->last_epoch > G_MAXINT)
     pool->last_epoch = 1;
+  for (guint i = 0; i < pool->num_workers; i++)
+    g_queue_clear (&pool->procs[i].pending);
   g_atomic_int_set (&pool->control->current_epoch, (gint) pool->last_epoch);
   return pool->last_epoch;
 }
@@ -663,6 +668,8 @@ process_submit (GnnWorkerBackend *backend,
           close (fd);
         }
     }
+  if (sent)
+    g_queue_push_tail (&p->pending, GSIZE_TO_POINTER (seq));
   /* A worker that died closed its socket: receive reports how it ended.
    * Any other failure loses the task, and nothing would ever answer it. */
   if (!sent && errno != EPIPE && errno != ECONNRESET && pool->lost_task == NULL)
@@ -724,6 +731,7 @@ read_result (GnnProcessPool  *pool,
         close (fd);
       return NULL;
     }
+  g_queue_remove (&pool->procs[i].pending, GSIZE_TO_POINTER ((gsize) m->seq));
   r = g_new0 (GnnBatchResult, 1);
   r->seq = m->seq;
   r->worker = i;
@@ -788,17 +796,34 @@ read_result (GnnProcessPool  *pool,
   return r;
 }
 
+/* How worker @i ended (NULL while it runs), PyTorch's way, and the batch
+ * it was working on: the first sample index of its oldest unanswered task
+ * of @epoch (its stream's batch for an iterable dataset). */
 static GError *
 death_error (GnnProcessPool *pool,
              guint           i,
-             gboolean        block)
+             gboolean        block,
+             GnnEpoch       *epoch)
 {
-  g_autofree char *how = reap (&pool->procs[i], i, block);
+  Proc *p = &pool->procs[i];
+  g_autofree char *how = reap (p, i, block);
 
   if (how == NULL)
     return NULL;
   pool->broken = TRUE;
-  close_fd (&pool->procs[i].fd);
+  close_fd (&p->fd);
+  if (epoch != NULL && !g_queue_is_empty (&p->pending))
+    {
+      gsize seq = GPOINTER_TO_SIZE (g_queue_peek_head (&p->pending));
+      gsize start = seq * epoch->batch_size;
+
+      if (!epoch->iterable && start < epoch->n_indices)
+        return g_error_new (GNN_ERROR, GNN_ERROR_WORKER, "%s while loading the batch of sample "
+                            "index %" G_GINT64_FORMAT, how, epoch->indices[start]);
+      if (epoch->iterable)
+        return g_error_new (GNN_ERROR, GNN_ERROR_WORKER, "%s while loading batch %" G_GSIZE_FORMAT
+                            " of the pass", how, seq);
+    }
   return g_error_new_literal (GNN_ERROR, GNN_ERROR_WORKER, how);
 }
 
@@ -894,7 +919,7 @@ process_receive (GnnWorkerBackend  *backend,
                 }
               if (dead)
                 {
-                  GError *err = death_error (pool, i, TRUE);
+                  GError *err = death_error (pool, i, TRUE, epoch);
 
                   g_propagate_error (error, err != NULL ? err :
                                      g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
@@ -908,9 +933,9 @@ process_receive (GnnWorkerBackend  *backend,
           GError *err = NULL;
 
           if (fds[2 * i + 1].revents & POLLIN)
-            err = death_error (pool, i, FALSE);
+            err = death_error (pool, i, FALSE, epoch);
           else if ((fds[2 * i].revents & (POLLHUP | POLLERR)) && !(fds[2 * i].revents & POLLIN))
-            err = death_error (pool, i, TRUE);
+            err = death_error (pool, i, TRUE, epoch);
           if (err != NULL)
             {
               g_propagate_error (error, err);

@@ -527,6 +527,8 @@ check_dead_worker (Fault fault, const char *expected)
   g_assert_true (g_str_has_prefix (error->message, "DataLoader worker (pid "));
   g_assert_nonnull (strstr (error->message, expected));
   g_assert_nonnull (strstr (error->message, "(worker 1)"));
+  /* the batch it died on: indices 10 and 11 */
+  g_assert_nonnull (strstr (error->message, " while loading the batch of sample index 10"));
   g_assert_false (gnn_data_loader_iter_next (iter, &batch, NULL));
   start = g_get_monotonic_time ();
   g_object_unref (iter);

@@ -128,6 +128,70 @@ test_resume_with_own_sampler_generator (void)
   check_resume (TRUE);
 }
 
+/* With persistent workers a pass reuses the workers (and seeds) of the
+ * pass that started them; a pass resumed in a new loader starts its
+ * workers from those seeds, so it and the next pass see the worker seeds
+ * the uninterrupted run saw. */
+static void
+test_resume_persistent_worker_seeds (void)
+{
+  static const Config persistent[] = {
+    { GNN_WORKER_MODE_THREADS, 2 }, { GNN_WORKER_MODE_PROCESSES, 2 },
+  };
+
+  for (gsize a = 0; a < G_N_ELEMENTS (persistent); a++)
+    {
+      g_autoptr(Probe) ds = probe_new (23, FALSE);
+      g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr(GVariant) state = NULL;
+      g_autoptr(GError) error = NULL;
+      const Config *c = &persistent[a];
+
+      {
+        g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, TRUE, c->workers, c->mode);
+
+        g_object_set (l, "persistent-workers", TRUE, NULL);
+        for (int pass = 0; pass < 3; pass++)
+          {
+            g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, NULL);
+
+            take (it, -1, pass == 0 ? got : want);   /* pass 0 is not compared */
+          }
+      }
+      g_array_set_size (got, 0);
+      {
+        g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, TRUE, c->workers, c->mode);
+        g_autoptr(GnnDataLoaderIter) first = NULL;
+        g_autoptr(GnnDataLoaderIter) second = NULL;
+        g_autoptr(GArray) skipped = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+        g_object_set (l, "persistent-workers", TRUE, NULL);
+        first = gnn_data_loader_iter (l, NULL);
+        take (first, -1, skipped);
+        second = gnn_data_loader_iter (l, NULL);
+        g_assert_cmpint (take (second, 2, got), ==, 2);
+        state = gnn_data_loader_get_state (l);
+      }
+      {
+        g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, TRUE, c->workers, c->mode);
+
+        g_object_set (l, "persistent-workers", TRUE, NULL);
+        g_assert_true (gnn_data_loader_load_state (l, state, &error));
+        for (int pass = 1; pass < 3; pass++)
+          {
+            g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, &error);
+
+            g_assert_no_error (error);
+            take (it, -1, got);
+          }
+      }
+      g_assert_cmpuint (got->len, ==, want->len);
+      for (guint i = 0; i < want->len; i++)   /* (index, worker seed) pairs */
+        g_assert_cmpint (g_array_index (got, gint64, i), ==, g_array_index (want, gint64, i));
+    }
+}
+
 /* A batch that fails is not counted as yielded: a state saved after the
  * error resumes with that batch (once the fault is gone), in every worker
  * mode; and a loaded state is what get_state reports until a pass resumes
@@ -324,6 +388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/data/resume/own-sampler-generator", test_resume_with_own_sampler_generator);
   g_test_add_func ("/data/resume/bad-state", test_bad_state);
   g_test_add_func ("/data/resume/after-failed-batch", test_resume_after_failed_batch);
+  g_test_add_func ("/data/resume/persistent-worker-seeds", test_resume_persistent_worker_seeds);
   g_test_add_func ("/data/resume/iterable", test_resume_iterable);
   g_test_add_func ("/data/resume/iterable-seeking", test_resume_iterable_seeking);
   g_test_add_func ("/data/resume/iterable-needs-same-workers", test_resume_iterable_needs_same_workers);
