@@ -437,7 +437,11 @@ call_with_hooks (GnnModule        *self,
   /* Keep the module alive even if a hook drops the caller's last ref. */
   g_object_ref (self);
   snapshot_collect (&pre, priv->pre_hooks, PRE);
-  snapshot_collect (&post, priv->hooks, POST);
+  /* The forward hooks are taken after forward, as PyTorch builds their
+   * tuple then: one removed by a pre-hook or by forward does not run, one
+   * they added does. */
+  post.hooks = post.inline_hooks;
+  post.len = 0;
   current_input = g_object_ref (input);
 
   for (i = 0; i < pre.len; i++)
@@ -467,6 +471,7 @@ call_with_hooks (GnnModule        *self,
   if (output == NULL)
     goto failed;
 
+  snapshot_collect (&post, priv->hooks, POST);
   for (i = 0; i < post.len; i++)
     {
       GnnHook *hook = post.hooks[i];
@@ -496,9 +501,14 @@ call_with_hooks (GnnModule        *self,
 
 failed:
   /* i: the first forward hook that has not run (0 if forward did not
-   * complete). */
+   * complete: the always-call hooks are those registered now, as PyTorch
+   * walks its hook dict in its exception handler). */
   if (output == NULL)
-    i = 0;
+    {
+      i = 0;
+      snapshot_clear (&post);
+      snapshot_collect (&post, priv->hooks, POST);
+    }
   run_always_call_hooks (self, &post, i, current_input, &output);
   g_clear_object (&output);
   g_propagate_error (error, local_error);

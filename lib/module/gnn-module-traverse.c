@@ -424,6 +424,10 @@ is_first_child_edge (GnnModule   *parent,
 
   if (entry->value == NULL)
     return FALSE;
+  /* registered once in the whole tree (nearly always): no earlier edge can
+   * hold it, and a wide container is not rescanned per child */
+  if (gnn_module_priv (GNN_MODULE (entry->value))->n_parents <= 1)
+    return TRUE;
   for (guint i = 0; i < entries->len; i++)
     {
       GnnMapEntry *earlier = g_ptr_array_index (entries, i);
@@ -491,18 +495,25 @@ gnn_module_train (GnnModule *self,
   GnnModule *parent;
   GnnMapEntry *entry;
   GnnWalkStep step;
+  g_autoptr(GPtrArray) tree = g_ptr_array_new_with_free_func (g_object_unref);
 
   g_return_if_fail (GNN_IS_MODULE (self));
 
-  g_object_set (self, "training", !!mode, NULL);
+  /* The tree as it stands, in PyTorch's order (each module before its
+   * children), then the settings: a notify::training handler may change
+   * the tree (where torch raises "mutated during iteration"), and the
+   * modules that were in it still all get the mode. */
+  g_ptr_array_add (tree, g_object_ref (self));
   gnn_module_walk_init (&walk, self, NULL, TRUE);
   while ((step = gnn_module_walk_next (&walk, &parent, &entry)) != GNN_WALK_DONE)
     if (step == GNN_WALK_CHILD && is_first_child_edge (parent, entry))
       {
-        g_object_set (entry->value, "training", !!mode, NULL);
+        g_ptr_array_add (tree, g_object_ref (entry->value));
         gnn_module_walk_enter (&walk, GNN_MODULE (entry->value));
       }
   gnn_module_walk_clear (&walk);
+  for (guint i = 0; i < tree->len; i++)
+    g_object_set (g_ptr_array_index (tree, i), "training", !!mode, NULL);
 }
 
 /**

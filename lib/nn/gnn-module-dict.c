@@ -203,21 +203,31 @@ gnn_module_dict_update (GnnModuleDict *self,
                         GError       **error)
 {
   g_auto(GStrv) keys = NULL;
+  g_autoptr(GPtrArray) values = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE_DICT (self), FALSE);
   g_return_val_if_fail (GNN_IS_MODULE_DICT (other), FALSE);
 
-  /* Snapshot: registering may run code that changes @other. */
+  /* Snapshot of keys and values: registering may run code (child-added
+   * handlers) that changes @other. Every value is checked before the first
+   * is registered, so a refused one (a module containing @self) leaves
+   * @self unchanged. */
   keys = gnn_container_get_keys (GNN_MODULE (other), GNN_MAP_MODULES);
+  values = g_ptr_array_new_with_free_func (gnn_nn_unref_nullable);
   for (guint i = 0; keys[i] != NULL; i++)
     {
       GnnMapEntry *entry = gnn_container_entry_for (GNN_MODULE (other), GNN_MAP_MODULES,
                                                     keys[i], NULL);
+      GnnModule *value = entry != NULL ? (GnnModule *) entry->value : NULL;
 
-      if (!gnn_module_register_module (GNN_MODULE (self), keys[i],
-                                       (GnnModule *) entry->value, error))
+      if (!gnn_module_registry_check_no_cycle (GNN_MODULE (self), keys[i], value, error))
         return FALSE;
+      g_ptr_array_add (values, value != NULL ? g_object_ref (value) : NULL);
     }
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (!gnn_module_register_module (GNN_MODULE (self), keys[i],
+                                     g_ptr_array_index (values, i), error))
+      return FALSE;
   return TRUE;
 }
 

@@ -13,8 +13,8 @@
 #include "core/gnn-fork-private.h"
 #include "tensor/gnn-tensor-private.h"
 
-static void
-unref_nullable (gpointer object)
+void
+gnn_nn_unref_nullable (gpointer object)
 {
   if (object != NULL)
     g_object_unref (object);
@@ -159,18 +159,21 @@ gnn_nn_slice_positions (guint    len,
   start = adjust_bound (start, len, step);
   stop = adjust_bound (stop, len, step);
   positions = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (step > 0)
-    for (gint64 i = start; i < stop; i += step)
-      {
-        guint p = (guint) i;
-        g_array_append_val (positions, p);
-      }
-  else
-    for (gint64 i = start; i > stop; i += step)
-      {
-        guint p = (guint) i;
-        g_array_append_val (positions, p);
-      }
+  /* counted first: i += step could overflow for a step near G_MAXINT64
+   * (Python's ml[1::sys.maxsize]) and wrap around into the list */
+  if (step > 0 ? start < stop : start > stop)
+    {
+      guint64 span = step > 0 ? (guint64) (stop - start) : (guint64) (start - stop);
+      guint64 stride = step > 0 ? (guint64) step : (guint64) -(step + 1) + 1;
+      guint64 count = (span - 1) / stride + 1;
+
+      for (guint64 k = 0; k < count; k++)
+        {
+          guint p = (guint) (step > 0 ? (guint64) start + k * stride : (guint64) start - k * stride);
+
+          g_array_append_val (positions, p);
+        }
+    }
   return positions;
 }
 
@@ -191,7 +194,7 @@ gnn_nn_renumber_modules (GnnModule *self,
                          GError   **error)
 {
   GPtrArray *entries = gnn_nn_module_entries (self);
-  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (unref_nullable);
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (gnn_nn_unref_nullable);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   gboolean renumbered = TRUE;
 
@@ -235,7 +238,7 @@ gnn_nn_insert_module (GnnModule *self,
                       GError   **error)
 {
   GPtrArray *entries = gnn_nn_module_entries (self);
-  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (unref_nullable);
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (gnn_nn_unref_nullable);
   gint64 n = entries->len;
   char key[16];
 
@@ -250,6 +253,20 @@ gnn_nn_insert_module (GnnModule *self,
   for (guint i = 0; i < entries->len; i++)
     {
       GnnMapEntry *entry = g_ptr_array_index (entries, i);
+
+      /* Inserting shifts the numbered keys "0" .. "n-1" up by one; other
+       * keys (a Sequential built from named modules, or a slice that kept
+       * its keys) would be overwritten and duplicated. torch raises
+       * KeyError half-way; this changes nothing. */
+      g_snprintf (key, sizeof key, "%u", i);
+      if (strcmp (entry->name, key) != 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+                       "cannot insert into %s: its child at position %u is named '%s', not "
+                       "'%u' (insert renumbers children named by position)",
+                       gnn_module_get_name (self), i, entry->name, i);
+          return FALSE;
+        }
       g_ptr_array_add (values, entry->value != NULL ? g_object_ref (entry->value) : NULL);
     }
   /* The registry's own checks cannot fail for the shifted children; check

@@ -9,6 +9,10 @@
 
 G_BEGIN_DECLS
 
+/* g_object_unref() for a GPtrArray of objects that may hold NULL (empty
+ * child slots). */
+void          gnn_nn_unref_nullable           (gpointer object);
+
 /* PyTorch's default seed (torch.initial_seed() of a fresh process). */
 #define GNN_NN_DEFAULT_SEED G_GUINT64_CONSTANT (67280421310721)
 

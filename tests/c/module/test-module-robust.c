@@ -169,6 +169,88 @@ test_hook_removed_during_call_still_runs (void)
   g_object_unref (data.later);
 }
 
+static GnnTensor *
+count_int (GnnModule *module, GnnTensor *input, GnnTensor *output, gpointer user_data,
+           GError **error)
+{
+  (*(int *) user_data)++;
+  return NULL;
+}
+
+/* A pre-hook that removes the forward hook in data->later and registers
+ * one that counts in data->added_runs. */
+typedef struct
+{
+  GnnHookHandle *later;
+  int            later_runs;
+  GnnHookHandle *added;
+  int            added_runs;
+} PreHookEdits;
+
+static GnnTensor *
+pre_hook_edits_forward_hooks (GnnModule *module, GnnTensor *input, gpointer user_data,
+                              GError **error)
+{
+  PreHookEdits *data = user_data;
+
+  if (data->later != NULL)
+    gnn_hook_handle_remove (data->later);
+  if (data->added == NULL)
+    data->added = gnn_module_register_forward_hook (module, count_int, &data->added_runs,
+                                                    NULL, 0);
+  return NULL;
+}
+
+/* torch builds the forward hooks' tuple after forward: a forward hook that
+ * a pre-hook removed does not run in that call, one it added does. */
+static void
+test_forward_hooks_taken_after_forward (void)
+{
+  g_autoptr(GnnModule) leaf = test_leaf_new ();
+  g_autoptr(GnnTensor) x = test_tensor_new (3);
+  g_autoptr(GnnHookHandle) pre = NULL;
+  g_autoptr(GnnTensor) y = NULL;
+  PreHookEdits data = { NULL, 0, NULL, 0 };
+
+  pre = gnn_module_register_forward_pre_hook (leaf, pre_hook_edits_forward_hooks, &data, NULL, 0);
+  data.later = gnn_module_register_forward_hook (leaf, count_int, &data.later_runs, NULL, 0);
+  y = gnn_module_call (leaf, x, NULL);
+  g_assert_nonnull (y);
+  g_assert_cmpint (data.later_runs, ==, 0);
+  g_assert_cmpint (data.added_runs, ==, 1);
+  g_object_unref (data.later);
+  g_object_unref (data.added);
+}
+
+/* A notify::training handler that takes its module out of the parent
+ * while train() walks the parent's children. */
+static void
+on_training_leave_parent (GObject *object, GParamSpec *pspec, gpointer user_data)
+{
+  g_assert_true (gnn_module_delete_child (GNN_MODULE (user_data), "0", NULL));
+}
+
+/* train() sets each child and walks into it; a handler may change the tree
+ * meanwhile (here the child deletes itself from the parent, freeing its
+ * registry entry), and the walk must not read what it freed (ASan checks
+ * this in CI) and still reach the other children. */
+static void
+test_train_survives_handler_changing_tree (void)
+{
+  g_autoptr(GnnModule) a = test_leaf_new ();
+  g_autoptr(GnnModule) b = test_leaf_new ();
+  GnnModule *children[2] = { a, b };
+  g_autoptr(GnnSequential) seq = gnn_sequential_new (children, 2);
+  gboolean training = TRUE;
+
+  g_signal_connect (a, "notify::training", G_CALLBACK (on_training_leave_parent), seq);
+  gnn_module_train (GNN_MODULE (seq), FALSE);
+  g_assert_cmpuint (gnn_sequential_get_length (seq), ==, 1);
+  g_object_get (b, "training", &training, NULL);
+  g_assert_false (training);
+  g_signal_handlers_disconnect_by_func (a, on_training_leave_parent, seq);
+}
+
 /* --- depth ------------------------------------------------------------------ */
 
 /* A chain of @depth Sequentials around one TestLeaf. */
@@ -292,6 +374,10 @@ main (int argc, char **argv)
   g_test_add_func ("/module/robust/hook-wrong-type-global-error",
                    test_hook_wrong_type_and_global_error);
   g_test_add_func ("/module/robust/hook-removed-during-call", test_hook_removed_during_call_still_runs);
+  g_test_add_func ("/module/robust/forward-hooks-taken-after-forward",
+                   test_forward_hooks_taken_after_forward);
+  g_test_add_func ("/module/robust/train-survives-handler-changing-tree",
+                   test_train_survives_handler_changing_tree);
   g_test_add_func ("/module/robust/deep-chain-walks", test_deep_chain_walks);
   g_test_add_func ("/module/robust/deep-chain-call", test_deep_chain_call);
   g_test_add_func ("/module/robust/deep-chain-repr", test_deep_chain_repr);

@@ -1,5 +1,6 @@
 /* Containers: Sequential, ModuleList, ModuleDict, ParameterList,
  * ParameterDict — indexing, slicing, errors and repr (PyTorch 1.13 text). */
+#include <string.h>
 #include <gnn/gnn.h>
 
 static GnnModule *
@@ -98,6 +99,23 @@ test_sequential_slice_keeps_keys (void)
   g_assert_cmpstr (rnames[1], ==, "0");
 }
 
+/* Steps near the int64 limits take one element, as Python's slices do
+ * (ml[1::sys.maxsize] is [ml[1]]); the index arithmetic must not wrap. */
+static void
+test_sequential_slice_huge_step (void)
+{
+  g_autoptr(GnnSequential) seq = mlp ();
+  g_autoptr(GnnSequential) fwd = gnn_sequential_slice (seq, 1, G_MAXINT64, G_MAXINT64, NULL);
+  g_autoptr(GnnSequential) back = gnn_sequential_slice (seq, 2, G_MININT64, G_MININT64, NULL);
+  g_autoptr(GnnSequential) last = gnn_sequential_slice (seq, -1, G_MININT64, -G_MAXINT64, NULL);
+
+  g_assert_cmpuint (gnn_sequential_get_length (fwd), ==, 1);
+  g_assert_true (gnn_sequential_get (fwd, 0, NULL) == gnn_sequential_get (seq, 1, NULL));
+  g_assert_cmpuint (gnn_sequential_get_length (back), ==, 1);
+  g_assert_true (gnn_sequential_get (back, 0, NULL) == gnn_sequential_get (seq, 2, NULL));
+  g_assert_cmpuint (gnn_sequential_get_length (last), ==, 1);
+}
+
 static void
 test_sequential_slice_zero_step (void)
 {
@@ -137,6 +155,58 @@ test_sequential_append_insert_pop (void)
                    "  (2): Linear(in_features=8, out_features=3, bias=True)\n"
                    "  (3): Tanh()\n"
                    ")");
+}
+
+/* insert shifts the numbered keys: a Sequential with other keys (named
+ * children, or a slice that kept its keys) is refused with nothing
+ * changed, where shifting would overwrite and duplicate children. */
+static void
+test_sequential_insert_needs_numbered_keys (void)
+{
+  g_autoptr(GnnSequential) named = gnn_sequential_new (NULL, 0);
+  g_autoptr(GnnSequential) seq = mlp ();
+  g_autoptr(GnnSequential) tail = gnn_sequential_slice (seq, 1, G_MAXINT64, 1, NULL);
+  g_autoptr(GnnModule) a = GNN_MODULE (gnn_tanh_new ());
+  g_autoptr(GnnModule) b = GNN_MODULE (gnn_relu_new (FALSE));
+  g_autoptr(GnnModule) m = GNN_MODULE (gnn_sigmoid_new ());
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) kids = NULL;
+
+  g_assert_true (gnn_module_register_module (GNN_MODULE (named), "conv", a, NULL));
+  g_assert_true (gnn_module_register_module (GNN_MODULE (named), "relu", b, NULL));
+  g_assert_false (gnn_sequential_insert (named, 1, m, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_KEY);
+  g_assert_nonnull (strstr (error->message, "named 'conv', not '0'"));
+  kids = gnn_module_named_children (GNN_MODULE (named), &names);
+  g_assert_cmpuint (kids->len, ==, 2);
+  g_assert_cmpstr (names[0], ==, "conv");
+  g_assert_cmpstr (names[1], ==, "relu");
+  g_clear_error (&error);
+  g_assert_false (gnn_sequential_insert (tail, 0, m, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_KEY);
+  g_assert_cmpuint (gnn_sequential_get_length (tail), ==, 2);
+}
+
+/* update checks every module before registering the first: one that
+ * contains the dict (a cycle) is refused with the dict unchanged. */
+static void
+test_module_dict_update_is_atomic (void)
+{
+  g_autoptr(GnnModuleDict) self = gnn_module_dict_new ();
+  g_autoptr(GnnModuleDict) other = gnn_module_dict_new ();
+  g_autoptr(GnnModule) a = GNN_MODULE (gnn_tanh_new ());
+  GnnModule *holds[1] = { NULL };
+  g_autoptr(GnnSequential) around = NULL;
+  g_autoptr(GError) error = NULL;
+
+  holds[0] = GNN_MODULE (self);
+  around = gnn_sequential_new (holds, 1);
+  g_assert_true (gnn_module_dict_set (other, "a", a, NULL));
+  g_assert_true (gnn_module_dict_set (other, "b", GNN_MODULE (around), NULL));
+  g_assert_false (gnn_module_dict_update (self, other, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (gnn_module_dict_get_length (self), ==, 0);
 }
 
 static void
@@ -395,8 +465,11 @@ main (int    argc,
   g_test_add_func ("/nn/sequential/get-out-of-range", test_sequential_get_out_of_range);
   g_test_add_func ("/nn/sequential/slice-keeps-keys", test_sequential_slice_keeps_keys);
   g_test_add_func ("/nn/sequential/slice-zero-step", test_sequential_slice_zero_step);
+  g_test_add_func ("/nn/sequential/slice-huge-step", test_sequential_slice_huge_step);
   g_test_add_func ("/nn/sequential/append-insert-pop", test_sequential_append_insert_pop);
   g_test_add_func ("/nn/sequential/insert-out-of-range", test_sequential_insert_out_of_range);
+  g_test_add_func ("/nn/sequential/insert-needs-numbered-keys",
+                   test_sequential_insert_needs_numbered_keys);
   g_test_add_func ("/nn/sequential/forward-chains", test_sequential_forward_chains);
   g_test_add_func ("/nn/sequential/empty-forward-is-identity", test_sequential_empty_forward_is_identity);
   g_test_add_func ("/nn/sequential/nested-state-dict", test_sequential_nested_state_dict);
@@ -407,6 +480,7 @@ main (int    argc,
   g_test_add_func ("/nn/module-dict/order-and-repr", test_module_dict_order_and_repr);
   g_test_add_func ("/nn/module-dict/key-rules", test_module_dict_key_rules);
   g_test_add_func ("/nn/module-dict/pop-and-call", test_module_dict_pop_and_call);
+  g_test_add_func ("/nn/module-dict/update-is-atomic", test_module_dict_update_is_atomic);
   g_test_add_func ("/nn/parameter-list/repr-and-keys", test_parameter_list_repr_and_keys);
   g_test_add_func ("/nn/parameter-list/call-fails", test_parameter_list_call_fails);
   g_test_add_func ("/nn/parameter-dict/repr-and-errors", test_parameter_dict_repr_and_errors);
