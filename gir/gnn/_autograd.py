@@ -47,8 +47,21 @@ class enable_grad(_GradMode):
 
 
 class set_grad_enabled(_GradMode):
+    """Like torch: takes effect when made, so `Gnn.set_grad_enabled(False)`
+    as a statement switches recording off; as a context manager or
+    decorator it restores the previous mode after."""
+
     def __init__(self, mode):
         self._enabled = bool(mode)
+        self._previous = Gnn.is_grad_enabled()
+        Gnn.set_grad_enabled(self._enabled)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        Gnn.set_grad_enabled(self._previous)
+        return False
 
 
 for _cls in (no_grad, inference_mode, enable_grad, set_grad_enabled):

@@ -351,8 +351,18 @@ class Module(Gnn.Module):
     def state_dict(self, destination=None, prefix='', keep_vars=False):
         """The module's state as a Gnn.StateDict (an ordered mapping):
         parameters, then persistent buffers, then children with dotted
-        prefixes. The tensors are the module's own (not copies)."""
+        prefixes. The tensors share the module's memory; as in torch they
+        are detached (no grad, so in-place updates such as an EMA's
+        `sd[k].mul_(d)` work) unless keep_vars=True, which gives the
+        parameters themselves."""
         state = _CModule.state_dict(self)
+        if not keep_vars:
+            detached = StateDict()
+            for key in state.get_keys():
+                detached.insert(key, state.lookup(key).detach())
+            for key in state.get_metadata_keys() or []:
+                detached.set_metadata(key, state.get_metadata(key))
+            state = detached
         if destination is None and not prefix:
             return state
         if destination is None:
@@ -400,21 +410,17 @@ class Module(Gnn.Module):
 
     def to(self, *args, **kwargs):
         """Like torch.nn.Module.to(dtype | device): converts every floating
-        parameter and buffer (parameters stay Parameters); a device other
-        than 'cpu' raises. Returns self."""
+        parameter and buffer in place (the same objects, gradients too); a
+        device other than 'cpu' raises. Returns self."""
         dtype = parse_to(args, kwargs)
         if dtype is None:
             return self
-        for module in self.modules():
-            for name, p in Module.named_parameters(module, recurse=False):
-                if p is not None and _dtype.is_floating(p.get_dtype()) and \
-                        p.get_dtype() != dtype:
-                    _CModule.set_child(module, name, Gnn.Parameter.new(
-                        p.detach().to_dtype(dtype), p.get_requires_grad()))
-            for name, b in Module.named_buffers(module, recurse=False):
-                if b is not None and _dtype.is_floating(b.get_dtype()) and \
-                        b.get_dtype() != dtype:
-                    _CModule.set_child(module, name, b.to_dtype(dtype))
+        if not _dtype.is_floating(dtype):
+            raise TypeError('nn.Module.to only accepts floating point or complex dtypes, but '
+                            'got desired dtype=%r' % _dtype.of(dtype))
+        # in place, as torch's _apply: optimizers and tied weights keep
+        # seeing the same parameter objects (and their gradients convert too)
+        _CModule.to_dtype(self, dtype)
         return self
 
     def double(self):

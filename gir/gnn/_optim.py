@@ -93,8 +93,9 @@ class Optimizer(Gnn.Optimizer):
     def param_groups(self):
         return [ParamGroup(self)]
 
-    def zero_grad(self, set_to_none=True):
-        """Like torch 2.x/1.13's default for set_to_none: True."""
+    def zero_grad(self, set_to_none=False):
+        """torch 1.13's default: the gradients are zeroed (set_to_none=True,
+        torch 2.x's default, drops them)."""
         Gnn.Optimizer.zero_grad(self, set_to_none)
 
     def step(self, closure=None):

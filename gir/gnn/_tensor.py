@@ -27,11 +27,35 @@ def _scalar_dtype(tensor_dtype, value):
     return Gnn.DType.F32
 
 
+def _result_dtype(a, b):
+    """torch.result_type of two tensors: a 0-d tensor counts like a number
+    next to a dimensioned one (it never widens it within its category), and
+    otherwise the dtypes promote (float32 + float64 is float64, float + bool
+    is float, int32 + int64 is int64)."""
+    da, db = a.get_dtype(), b.get_dtype()
+    if da == db:
+        return da
+    za, zb = a.get_ndim() == 0, b.get_ndim() == 0
+    if za != zb:
+        dim, zero = (db, da) if za else (da, db)
+        if _dtype.category(zero) <= _dtype.category(dim):
+            return dim
+        if _dtype.category(zero) == 2 and _dtype.category(dim) < 2:
+            return zero
+    return _dtype.promote(da, db)
+
+
 def _coerce(a, b):
     """Returns (a, b) as two tensors for a binary operator, or None when `b`
     is neither a tensor nor a real number (the operator then returns
-    NotImplemented). A number becomes a 0-d tensor of the result dtype."""
+    NotImplemented). A number becomes a 0-d tensor of the result dtype; two
+    tensors of different dtypes are converted to torch's result type."""
     if isinstance(b, Gnn.Tensor):
+        dtype = _result_dtype(a, b)
+        if a.get_dtype() != dtype:
+            a = a.to_dtype(dtype)
+        if b.get_dtype() != dtype:
+            b = b.to_dtype(dtype)
         return a, b
     if not isinstance(b, numbers.Real):
         return None
@@ -65,25 +89,41 @@ def _binary(name, reflected=False):
     return method
 
 
+# c10's ScalarType names, which torch's cast errors print.
+_TORCH_TYPE_NAMES = {int(Gnn.DType.F32): 'Float', int(Gnn.DType.F64): 'Double',
+                     int(Gnn.DType.F16): 'Half', int(Gnn.DType.BF16): 'BFloat16',
+                     int(Gnn.DType.I64): 'Long', int(Gnn.DType.I32): 'Int',
+                     int(Gnn.DType.I16): 'Short', int(Gnn.DType.I8): 'Char',
+                     int(Gnn.DType.U8): 'Byte', int(Gnn.DType.BOOL): 'Bool'}
+
+
 def _inplace(name):
     op = getattr(Gnn.Tensor, name)
 
     def method(self, other):
-        if name == 'div_' and not _dtype.is_floating(self.get_dtype()):
+        dtype = self.get_dtype()
+        if name == 'div_' and not _dtype.is_floating(dtype):
             # torch: true division cannot be stored in an integer tensor
-            raise TypeError("result type Float can't be cast to the desired output type %s"
-                            % Gnn.dtype_get_name(self.get_dtype()))
+            raise RuntimeError("result type Float can't be cast to the desired output type %s"
+                               % _TORCH_TYPE_NAMES[int(dtype)])
         if isinstance(other, Gnn.Tensor):
-            op(self, other)
+            # torch computes in the result type and casts back, which it
+            # allows within a category or down from it (a float32 tensor
+            # takes float64 and int operands, an int tensor no float one)
+            result = _result_dtype(self, other)
+            if _dtype.category(result) > _dtype.category(dtype):
+                raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                                   % (_TORCH_TYPE_NAMES[int(result)],
+                                      _TORCH_TYPE_NAMES[int(dtype)]))
+            op(self, other if other.get_dtype() == dtype else other.to_dtype(dtype))
             return self
         if not isinstance(other, numbers.Real):
             raise TypeError('%s(): argument must be a Tensor or a number, not %s'
                             % (name, type(other).__name__))
-        dtype = self.get_dtype()
         if _scalar_dtype(dtype, other) != dtype:
-            raise TypeError("result type %s can't be cast to the desired output type %s"
-                            % ('Float' if isinstance(other, float) else 'Long',
-                               Gnn.dtype_get_name(dtype)))
+            raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                               % ('Float' if isinstance(other, float) else 'Long',
+                                  _TORCH_TYPE_NAMES[int(dtype)]))
         op(self, Gnn.Tensor.new_scalar(float(other), dtype))
         return self
     method.__name__ = name
@@ -466,9 +506,12 @@ class Tensor(Gnn.Tensor):
         return Gnn.Tensor.max(self, dims_arg(dim), keepdim)
 
     def min(self, dim=None, keepdim=False):
+        """As max: t.min(other) is the elementwise minimum."""
+        if isinstance(dim, Gnn.Tensor):
+            return _minimum(self, dim)
         if isinstance(dim, numbers.Integral):
             return _MinResult(Gnn.Tensor.min(self, [int(dim)], keepdim),
-                              Gnn.Tensor.argmax(Gnn.Tensor.neg(self), int(dim), keepdim))
+                              Tensor.argmin(self, int(dim), keepdim))
         return Gnn.Tensor.min(self, dims_arg(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
@@ -479,6 +522,10 @@ class Tensor(Gnn.Tensor):
         return Gnn.Tensor.argmax(self, dim, keepdim)
 
     def argmin(self, dim=None, keepdim=False):
+        # through the negation, exact in a signed type: uint8 and bool
+        # (whose negation wraps or is refused) widen to int16 first
+        if self.get_dtype() in (Gnn.DType.U8, Gnn.DType.BOOL):
+            self = self.to_dtype(Gnn.DType.I16)
         return Tensor.argmax(Gnn.Tensor.neg(self), dim, keepdim)
 
     def softmax(self, dim):
@@ -598,9 +645,16 @@ class Tensor(Gnn.Tensor):
         return Gnn.Tensor.matmul(self, other)
 
     def __pow__(self, exponent):
+        if isinstance(exponent, Gnn.Tensor):
+            return _pow_tensors(*_coerce(self, exponent))
         if not isinstance(exponent, numbers.Real):
             return NotImplemented
         return Gnn.Tensor.pow(self, float(exponent))
+
+    def __rpow__(self, base):
+        if not isinstance(base, numbers.Real):
+            return NotImplemented
+        return _pow_tensors(*reversed(_coerce(self, base)))
 
     def __neg__(self):
         return self.neg()
@@ -615,6 +669,34 @@ class Tensor(Gnn.Tensor):
 def _maximum(a, b):
     """t.max(other): the elementwise maximum."""
     return Gnn.Tensor.where(Gnn.Tensor.ge(a, b), a, b)
+
+
+def _pow_tensors(base, exponent):
+    """base ** exponent elementwise for tensors of one dtype (torch.pow).
+    Without autograd, numpy's power gives torch's values and integer rules;
+    recorded, it is exp (exponent · log base), which needs positive bases
+    (the C library has no tensor-exponent pow)."""
+    records = Gnn.is_grad_enabled() and (base.get_requires_grad() or
+                                         exponent.get_requires_grad())
+    if not records:
+        np_ = require_numpy()
+        b, e = base.numpy(), exponent.numpy()
+        if not _dtype.is_floating(base.get_dtype()) and (e < 0).any():
+            raise RuntimeError('Integers to negative integer powers are not allowed.')
+        with np_.errstate(all='ignore'):
+            return _dtype.tensor_from_numpy(np_.ascontiguousarray(
+                np_.power(b, e).astype(b.dtype, copy=False)))
+    if not _dtype.is_floating(base.get_dtype()):
+        raise RuntimeError('pow: tensor exponents with autograd need floating-point tensors')
+    if not bool((base.detach().numpy() > 0).all()):
+        raise RuntimeError('pow: Gnn differentiates a tensor exponent only over positive '
+                           'bases (it computes exp (exponent * log base))')
+    return Gnn.Tensor.exp(Gnn.Tensor.mul(exponent, Gnn.Tensor.log(base)))
+
+
+def _minimum(a, b):
+    """t.min(other): the elementwise minimum."""
+    return Gnn.Tensor.where(Gnn.Tensor.le(a, b), a, b)
 
 
 Tensor = override(Tensor)

@@ -69,6 +69,65 @@ def _gather(t, dim, index):
                               list(shape[dim + 1:]))
 
 
+def _int_array(index, dim, size):
+    """An int index tensor as int64 numpy values in [0, size), torch's checks."""
+    if index.get_dtype() not in (Gnn.DType.I64, Gnn.DType.I32, Gnn.DType.I16,
+                                 Gnn.DType.I8, Gnn.DType.U8):
+        raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
+    values = index.numpy().astype('int64')
+    bad = (values < -size) | (values >= size)
+    if bad.any():
+        raise IndexError('index %d is out of bounds for dimension %d with size %d'
+                         % (int(values[bad][0]), dim, size))
+    return values % max(size, 1)
+
+
+def _gather_many(t, entries):
+    """t indexed by several integer index arrays at once, paired element by
+    element (numpy's and torch's rule, not every combination): (dim, index
+    tensor) pairs, a bool mask counting as its nonzero coordinates. The
+    broadcast index shape replaces the indexed dims where they were adjacent,
+    else it comes first. One gather of flat offsets, which autograd follows."""
+    np_ = require_numpy()
+    shape = t.get_shape()
+    dims, arrays = [], []
+    for dim, index in entries:
+        if index.get_dtype() == Gnn.DType.BOOL:
+            mshape = index.get_shape()
+            if tuple(shape[dim:dim + len(mshape)]) != tuple(mshape):
+                raise IndexError('The shape of the mask [%s] at index 0 does not match the '
+                                 'shape of the indexed tensor [%s] at index %d'
+                                 % (', '.join(map(str, mshape)),
+                                    ', '.join(map(str, shape)), dim))
+            for i, coords in enumerate(np_.nonzero(index.numpy())):
+                dims.append(dim + i)
+                arrays.append(coords.astype('int64'))
+        else:
+            dims.append(dim)
+            arrays.append(_int_array(index, dim, shape[dim]))
+    try:
+        arrays = np_.broadcast_arrays(*arrays)
+    except ValueError:
+        raise IndexError('shape mismatch: indexing tensors could not be broadcast together '
+                         'with shapes %s' % ', '.join('[%s]' % ', '.join(map(str, a.shape))
+                                                     for a in arrays)) from None
+    bshape = list(arrays[0].shape)
+    linear = np_.zeros(bshape, dtype='int64')
+    for dim, values in zip(dims, arrays):
+        linear = linear * shape[dim] + values
+    rest = [d for d in range(len(shape)) if d not in dims]
+    moved = Gnn.Tensor.permute(t, dims + rest)
+    flat = Gnn.Tensor.reshape(moved, [-1] + [shape[d] for d in rest])
+    picked = Gnn.Tensor.index_select(flat, 0, tensor_from_numpy(
+        np_.ascontiguousarray(linear.reshape(-1))))
+    out = Gnn.Tensor.reshape(picked, bshape + [shape[d] for d in rest])
+    if dims == list(range(dims[0], dims[0] + len(dims))) and dims[0] > 0:
+        nb, before = len(bshape), dims[0]
+        out = Gnn.Tensor.permute(out, list(range(nb, nb + before)) + list(range(nb)) +
+                                 list(range(nb + before, nb + len(rest))))
+    return out
+
+
 def get(t, key):
     """t[key]."""
     if not isinstance(key, tuple):
@@ -88,6 +147,7 @@ def get(t, key):
         raise IndexError('too many indices for tensor of dimension %d' % ndim)
     result = t
     dim = 0
+    advanced = []     # (dim, index tensor), gathered after the basic indices
     for k in key:
         if k is Ellipsis:
             dim += ndim - consumed
@@ -109,13 +169,17 @@ def get(t, key):
                 result = Gnn.Tensor.index_select(result, dim, tensor_from_numpy(picked))
             dim += 1
         elif _is_advanced(k):
+            # Later steps only touch later dims, so @dim stays this index's.
             index = _as_tensor(k)
-            result = _gather(result, dim, index)
-            # a mask's dims become one; an integer index's dims replace one
-            dim += 1 if index.get_dtype() == Gnn.DType.BOOL else index.get_ndim()
+            advanced.append((dim, index))
+            dim += index.get_ndim() if index.get_dtype() == Gnn.DType.BOOL else 1
         else:
             raise TypeError('Gnn.Tensor indices must be integers, slices, None, ..., '
                             'bool or integer tensors, not %s' % type(k).__name__)
+    if len(advanced) == 1:
+        return _gather(result, advanced[0][0], advanced[0][1])
+    if advanced:
+        return _gather_many(result, advanced)
     return result
 
 

@@ -233,6 +233,10 @@ gboolean       gnn_module_to_empty           (GnnModule    *self,
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_reset_parameters   (GnnModule    *self,
                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_to_dtype           (GnnModule    *self,
+                                              GnnDType      dtype,
+                                              GError      **error);
 
 /* --- call and hooks ------------------------------------------------------ */
 

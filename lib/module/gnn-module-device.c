@@ -81,6 +81,77 @@ gnn_module_to_empty (GnnModule  *self,
 }
 
 /**
+ * gnn_module_to_dtype:
+ * @self: a module
+ * @dtype: a floating-point dtype
+ * @error: return location for a #GError
+ *
+ * Converts every floating-point parameter and buffer of the tree, and the
+ * gradients of the parameters, to @dtype, like PyTorch's
+ * `module.to(dtype)` (`double()`, `float()`, `half()`). The tensors keep
+ * their identity: an optimizer built over the parameters, and a parameter
+ * shared by two modules, see the conversion. Integer and bool tensors are
+ * left alone. All copies are made before anything changes: on
+ * %GNN_ERROR_MEMORY the module is unchanged.
+ *
+ * Returns: %TRUE on success; %FALSE with %GNN_ERROR_DTYPE if @dtype is not
+ *   floating-point
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_to_dtype (GnnModule  *self,
+                     GnnDType    dtype,
+                     GError    **error)
+{
+  g_autoptr(GPtrArray) tensors = NULL;
+  g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) copies = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "nn.Module.to only accepts floating point or complex dtypes, but got "
+                   "desired dtype=%s",
+                   gnn_dtype_get_name (dtype));
+      return FALSE;
+    }
+  tensors = all_tensors (self);
+  /* Stage: a converted copy per floating tensor (and gradient). */
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      GnnTensor *t = g_ptr_array_index (tensors, i);
+      GnnTensor *both[2] = { t, gnn_tensor_get_grad (t) };
+
+      for (guint k = 0; k < 2; k++)
+        {
+          GnnTensorPrivate *p;
+          GnnTensor *copy;
+
+          if (both[k] == NULL)
+            continue;
+          p = gnn_tensor_priv (both[k]);
+          if (!gnn_dtype_is_floating (p->dtype) || p->dtype == dtype)
+            continue;
+          copy = gnn_tensor_priv_is_meta (p)
+                 ? gnn_tensor_new_meta (GNN_TYPE_TENSOR, dtype, p->shape, p->ndim)
+                 : gnn_tensor_copy_checked (both[k], dtype, error);
+          if (copy == NULL)
+            return FALSE;
+          g_ptr_array_add (targets, g_object_ref (both[k]));
+          g_ptr_array_add (copies, copy);
+        }
+    }
+  /* Commit. */
+  for (guint i = 0; i < targets->len; i++)
+    gnn_tensor_assign_storage (g_ptr_array_index (targets, i), g_ptr_array_index (copies, i));
+  return TRUE;
+}
+
+/**
  * gnn_module_reset_parameters:
  * @self: a module
  * @error: return location for a #GError

@@ -514,7 +514,7 @@ class TestHooks(unittest.TestCase):
 class TestStateDict(unittest.TestCase):
     def test_mapping_protocol(self):
         net = Net()
-        sd = net.state_dict()
+        sd = net.state_dict(keep_vars=True)   # the module's own tensors
         self.assertIsInstance(sd, Gnn.StateDict)
         self.assertIsInstance(sd, collections.abc.MutableMapping)
         keys = ['bias', 'a.weight', 'a.running', 'b.weight', 'b.running']
@@ -601,6 +601,73 @@ class TestStateDict(unittest.TestCase):
         with self.assertRaises(TypeError) as cm:
             Leaf().load_state_dict([('weight', ones(2))])
         self.assertEqual(str(cm.exception), "Expected state_dict to be dict-like, got <class 'list'>.")
+
+
+
+class ToDtype(unittest.TestCase):
+    # torch's module.to(dtype) converts in place (_apply sets param.data):
+    # an optimizer keeps updating the model, tied weights stay tied, grads
+    # convert too.
+    def test_parameters_keep_their_identity(self):
+        model = Gnn.nn.Sequential(Gnn.nn.Linear(3, 2), Gnn.nn.Linear(2, 2))
+        weight = model[0].weight
+        opt = Gnn.optim.SGD(model.parameters(), lr=0.5)
+        model(Gnn.randn(4, 3)).sum().backward()
+        self.assertIs(model.double(), model)
+        self.assertIs(model[0].weight, weight)
+        self.assertEqual(weight.dtype, Gnn.float64)
+        self.assertEqual(weight.grad.dtype, Gnn.float64)
+        before = weight.detach().clone()
+        opt.step()
+        self.assertFalse(bool((model[0].weight == before).numpy().all()))
+
+    def test_tied_weight_stays_tied(self):
+        a, b = Gnn.nn.Linear(4, 4), Gnn.nn.Linear(4, 4)
+        b.weight = a.weight
+        model = Gnn.nn.Sequential(a, b)
+        model.double()
+        self.assertIs(model[0].weight, model[1].weight)
+        self.assertEqual(model[1].weight.dtype, Gnn.float64)
+
+    def test_integer_dtype_refused_like_torch(self):
+        with self.assertRaisesRegex(TypeError, 'nn.Module.to only accepts floating point or '
+                                               'complex dtypes, but got desired dtype='):
+            Gnn.nn.Linear(2, 2).to(Gnn.int64)
+
+
+
+class TorchDefaults(unittest.TestCase):
+    def test_state_dict_tensors_are_detached_unless_keep_vars(self):
+        # torch: param.detach() (an EMA's in-place update works), the same memory
+        model = Gnn.nn.Linear(3, 2)
+        sd = model.state_dict()
+        self.assertFalse(sd['weight'].requires_grad)
+        sd['weight'].mul_(0.5)     # no "leaf Variable ... in-place" error
+        self.assertEqual(model.weight.numpy().tolist(), sd['weight'].numpy().tolist())
+        kept = model.state_dict(keep_vars=True)
+        self.assertIs(kept['weight'], model.weight)
+
+    def test_set_grad_enabled_as_a_statement(self):
+        self.assertTrue(Gnn.is_grad_enabled())
+        try:
+            Gnn.set_grad_enabled(False)
+            self.assertFalse(Gnn.is_grad_enabled())
+        finally:
+            Gnn.set_grad_enabled(True)
+        with Gnn.set_grad_enabled(False):
+            self.assertFalse(Gnn.is_grad_enabled())
+        self.assertTrue(Gnn.is_grad_enabled())
+
+    def test_optimizer_zero_grad_keeps_zeroed_gradients(self):
+        # torch 1.13: set_to_none defaults to False
+        model = Gnn.nn.Linear(2, 1)
+        opt = Gnn.optim.SGD(model.parameters(), lr=0.1)
+        model(Gnn.randn(3, 2)).sum().backward()
+        opt.zero_grad()
+        self.assertIsNotNone(model.weight.grad)
+        self.assertEqual(model.weight.grad.numpy().tolist(), [[0.0, 0.0]])
+        opt.zero_grad(set_to_none=True)
+        self.assertIsNone(model.weight.grad)
 
 
 if __name__ == '__main__':

@@ -183,10 +183,15 @@ class TestStructureVsTorch(unittest.TestCase):
                              [tuple(v.shape) for v in t.state_dict().values()])
 
     def test_tied_parameter_identity(self):
+        # keep_vars: the tied parameter itself under both names; by default
+        # (torch's detach) two tensors over the same memory
         g = GNN['Tied']()
-        sd = g.state_dict()
+        sd = g.state_dict(keep_vars=True)
         self.assertIs(sd['enc.weight'], sd['dec.weight'])
         self.assertIs(sd['head'], sd['dec.extra'])
+        sd = g.state_dict()
+        sd['enc.weight'].fill_(3.0)
+        self.assertEqual(sd['dec.weight'].numpy().tolist(), sd['enc.weight'].numpy().tolist())
 
     def test_repr(self):
         for _, g, t in self.each():

@@ -292,6 +292,31 @@ op('index_select dim 0', [R(5, 3), IDX(4, 0, 0, 2)], lambda a, i: a.index_select
 op('index_select dim 1', [R(5, 3), IDX(2, 1)], lambda a, i: a.index_select(1, i))
 op('index_select empty', [R(5, 3), IDX()], lambda a, i: a.index_select(0, i))
 op('index_select i64 data', [I(4, 4), IDX(3, 3)], lambda a, i: a.index_select(1, i))
+# several index tensors pair up element by element (torch's and numpy's
+# advanced indexing): in place when adjacent, first when apart
+op('getitem rows and classes', [R(5, 3), IDX(0, 1, 2, 3, 4), IDX(0, 2, 1, 1, 0)],
+   lambda a, i, y: a[i, y])
+op('getitem index tensors apart', [R(3, 4, 5), IDX(0, 2), IDX(1, 3)], lambda a, i, j: a[i, :, j])
+op('getitem index tensors adjacent', [R(3, 4, 5), IDX(0, 2), IDX(1, 3)],
+   lambda a, i, j: a[:, i, j])
+op('getitem int then index tensor', [R(3, 4, 5), IDX(0, 1)], lambda a, i: a[0, :, i])
+# torch's type promotion between two tensors
+op('mul float by bool mask', [R(3, 4), B(3, 4)], lambda a, m: a * m)
+op('add float32 and float64', [R(3, 4), R64(3, 4)], lambda a, b: a + b)
+op('sub int64 and float32', [I(3, 4), R(3, 4)], lambda a, b: a - b)
+op('div int64 by float64', [I(3, 4), R64(3, 4)], lambda a, b: a / b)
+op('lt float32 and int64', [R(3, 4), I(3, 4)], lambda a, b: a < b)
+op('add bool and int64', [B(3, 4), I(3, 4)], lambda a, b: a + b)
+op('add float32 and 0-d float64', [R(3), R64()], lambda a, b: a + b)
+op('mul int64 and 0-d float64', [I(3), R64()], lambda a, b: a * b)
+op('pow tensor exponent', [R(3, 4), NZ(3, 4)], lambda a, e: a ** e.float())
+op('pow int tensors', [NZ(5), IDX(0, 1, 2, 3, 2)], lambda a, e: a ** e)
+op('rpow number base', [R(3, 4)], lambda e: 2 ** e)
+op('rpow int exponent', [IDX(0, 1, 2, 5)], lambda e: 3 ** e)
+op('min other', [R(3, 4), R(3, 4)], lambda a, b: a.min(b))
+op('argmin uint8', [('literal', np.array([0, 5, 3], np.uint8), np.uint8)], lambda a: a.argmin())
+op('min dim uint8 indices', [('literal', np.array([[7, 0], [0, 9]], np.uint8), np.uint8)],
+   lambda a: a.min(1).indices)
 op('reshape', [R(2, 3, 4)], lambda a: a.reshape([4, 6]))
 op('reshape infer', [R(2, 3, 4)], lambda a: a.reshape([-1, 4]))
 op('reshape non-contiguous', [R(2, 3, 4)], lambda a: a.transpose(0, 2).reshape([-1]))
@@ -408,6 +433,34 @@ class VsTorchTest(unittest.TestCase):
                 self.compare(got, expected, tol)
                 for t, a in zip(tensors, arrays):   # inputs are left unchanged
                     np.testing.assert_array_equal(t.numpy(), a)
+
+    def test_inplace_casts_like_torch(self):
+        # an in-place op keeps the tensor's dtype: float64 or int operands
+        # go into a float32 tensor, a float result into an int one is torch's
+        # RuntimeError with its message
+        a = np.array([1.5, -2.0], np.float32)
+        for other in (np.array([0.25, 3.0]), np.array([2, 3])):
+            t, g = to_torch(a), to_gnn(a)
+            t += to_torch(other)
+            g += to_gnn(other)
+            self.compare(g, t, F32)
+        ints = np.array([1, 2])
+        for op_ in (lambda x: x.__iadd__(2.5), lambda x: x.__itruediv__(2),
+                    lambda x: x.__imul__(x.float() if hasattr(x, 'float') else x)):
+            with self.assertRaises(RuntimeError) as tcm:
+                op_(to_torch(ints))
+            with self.assertRaises(RuntimeError) as gcm:
+                op_(to_gnn(ints))
+            self.assertEqual(str(gcm.exception), str(tcm.exception))
+
+    def test_index_tensors_that_do_not_broadcast(self):
+        # torch's IndexError and message (Python indexing raises Python's type)
+        a, i, j = np.zeros((3, 4), np.float32), np.array([0, 1]), np.array([0, 1, 2])
+        with self.assertRaises(IndexError) as tcm:
+            to_torch(a)[to_torch(i), to_torch(j)]
+        with self.assertRaises(IndexError) as gcm:
+            to_gnn(a)[to_gnn(i), to_gnn(j)]
+        self.assertEqual(str(gcm.exception), str(tcm.exception))
 
     def test_errors(self):
         for i, (name, inputs, fn, expect) in enumerate(ERRORS):

@@ -122,9 +122,11 @@ class Optim(unittest.TestCase):
         # param group dicts
         opt = Gnn.optim.SGD([{'params': m.parameters(), 'momentum': 0.5}], lr=0.2)
         self.assertEqual(opt.param_groups[0]['momentum'], 0.5)
-        # zero_grad(set_to_none=True) by default
+        # zero_grad(set_to_none=False) by default, as torch 1.13
         m(Gnn.ones(1, 3)).sum().backward()
         opt.zero_grad()
+        self.assertEqual(m.weight.grad.numpy().tolist(), [[0.0, 0.0, 0.0]] * 2)
+        opt.zero_grad(set_to_none=True)
         self.assertIsNone(m.weight.grad)
         # GObject keywords keep working
         self.assertEqual(Gnn.SGD(lr=0.3).get_lr(), 0.3)

@@ -416,6 +416,38 @@ test_assign_strict_atomic (void)
   g_assert_true (gnn_tensor_is_meta (param (l, "bias")));
 }
 
+/* to_dtype converts floating parameters, buffers and gradients in place:
+ * the same objects, now float64, holding the same values; an integer
+ * buffer stays; an integer dtype is refused with nothing changed. */
+static void
+test_to_dtype_in_place (void)
+{
+  g_autoptr(GnnLinear) linear = gnn_linear_new (3, 2, TRUE, NULL, NULL);
+  GnnModule *m = GNN_MODULE (linear);
+  g_autoptr(GnnTensor) counts = gnn_tensor_zeros ((gint64[]) { 2 }, 1, GNN_DTYPE_I64, NULL);
+  GnnTensor *weight = GNN_TENSOR (gnn_module_get_child (m, "weight", NULL));
+  g_autoptr(GnnTensor) grad = gnn_tensor_ones ((gint64[]) { 2, 3 }, 2, GNN_DTYPE_F32, NULL);
+  g_autofree double *before = gnn_tensor_to_doubles (weight, NULL);
+  g_autofree double *after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (gnn_module_register_buffer (m, "counts", counts, TRUE, NULL));
+  gnn_tensor_set_grad (weight, grad);
+  g_assert_false (gnn_module_to_dtype (m, GNN_DTYPE_I32, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_cmpint (gnn_tensor_get_dtype (weight), ==, GNN_DTYPE_F32);
+  g_assert_true (gnn_module_to_dtype (m, GNN_DTYPE_F64, NULL));
+  g_assert_true (GNN_TENSOR (gnn_module_get_child (m, "weight", NULL)) == weight);
+  g_assert_cmpint (gnn_tensor_get_dtype (weight), ==, GNN_DTYPE_F64);
+  g_assert_cmpint (gnn_tensor_get_dtype (GNN_TENSOR (gnn_module_get_child (m, "bias", NULL))),
+                   ==, GNN_DTYPE_F64);
+  g_assert_cmpint (gnn_tensor_get_dtype (gnn_tensor_get_grad (weight)), ==, GNN_DTYPE_F64);
+  g_assert_cmpint (gnn_tensor_get_dtype (counts), ==, GNN_DTYPE_I64);
+  after = gnn_tensor_to_doubles (weight, NULL);
+  for (guint i = 0; i < 6; i++)
+    g_assert_cmpfloat (after[i], ==, before[i]);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -427,6 +459,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/module/meta/factories", test_meta_factories);
   g_test_add_func ("/module/meta/errors", test_meta_errors);
   g_test_add_func ("/module/meta/to-empty-reset", test_to_empty_and_reset);
+  g_test_add_func ("/module/to-dtype", test_to_dtype_in_place);
   g_test_add_func ("/module/meta/assign-load", test_assign_load);
   g_test_add_func ("/module/meta/assign-strict-atomic", test_assign_strict_atomic);
   ret = g_test_run ();
