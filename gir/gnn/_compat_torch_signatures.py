@@ -18,7 +18,7 @@ import numbers
 from gi.repository import GLib
 
 from . import _dtype
-from ._gi import OVERRIDE_MODULE, Gnn, override
+from ._gi import OVERRIDE_MODULE, Gnn, call_c, override
 
 _REQUIRED = inspect.Parameter.empty
 
@@ -321,7 +321,9 @@ def initable_init(obj):
     object with empty slots instead of raising the construction's error."""
     from gi.repository import Gio
     if isinstance(obj, Gio.Initable):
-        obj.init(None)
+        # a Python callback (a dataset's __len__) may raise meanwhile: that
+        # exception, not the C error it caused, is raised
+        call_c(obj.init, None)
 
 
 def _check_writable(base, props):

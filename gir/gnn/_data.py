@@ -212,7 +212,8 @@ class Sampler(Gnn.Sampler):
     __module__ = OVERRIDE_MODULE
 
     def __len__(self):
-        return Gnn.Sampler.get_length(self)
+        # the length may come from a Python dataset's __len__, which raises
+        return call_c(Gnn.Sampler.get_length, self)
 
     def __iter__(self):
         # one epoch's indices (a new draw for random samplers)
@@ -283,6 +284,9 @@ class DataLoader(Gnn.DataLoader):
         return call_c(self.get_length)
 
     def __iter__(self):
+        slot = getattr(self, '_gnn_worker_error', None)
+        if slot is not None:
+            slot.take()     # an earlier pass's worker_init_fn exception
         it = call_c(self.iter)
         it._gnn_loader = self
         return it
@@ -381,15 +385,21 @@ class DataLoaderIter(Gnn.DataLoaderIter):
 
     def __next__(self):
         loader = getattr(self, '_gnn_loader', None)
+        slot = getattr(loader, '_gnn_worker_error', None)
         try:
             ok, batch = call_c(self.next)
-            slot = getattr(loader, '_gnn_worker_error', None)
-            error = slot.take() if slot is not None else None
-            if error is not None:
-                raise error
         except BaseException:
+            # a worker_init_fn's exception came first: it is the one raised
+            # (and never left for a later pass)
+            error = slot.take() if slot is not None else None
             self._stop()
+            if error is not None:
+                raise error from None
             raise
+        error = slot.take() if slot is not None else None
+        if error is not None:
+            self._stop()
+            raise error
         if not ok:
             raise StopIteration
         if loader is None:

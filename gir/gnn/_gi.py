@@ -143,12 +143,18 @@ def call_c(func, *args):
     try:
         result = func(*args)
     except GLib.Error as error:
-        exc = parked_exception(error)
+        # A callback's exception is the cause, whether parked under a token
+        # or pending (a callback without a GError, like __len__, whose
+        # failure C then reported in its own words).
+        pending, _pending.exc = _pending.exc, previous
+        exc = parked_exception(error) or pending
         if exc is None:
             raise
         raise exc.with_traceback(exc.__traceback__) from None
-    finally:
-        pending, _pending.exc = _pending.exc, previous
+    except BaseException:
+        _pending.exc = previous
+        raise
+    pending, _pending.exc = _pending.exc, previous
     if pending is not None:
         raise pending
     return result

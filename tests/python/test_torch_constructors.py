@@ -199,6 +199,21 @@ class Data(unittest.TestCase):
         with self.assertRaises(ValueError):
             list(Gnn.DataLoader(Bad(), batch_size=2))
 
+    def test_len_exception_passes_through_samplers(self):
+        # the dataset's own exception (KeyboardInterrupt unchanged), not a
+        # sampler built with num_samples=0 or the C error it caused
+        for exc in (ValueError('no length'), KeyboardInterrupt()):
+            class Bad(Gnn.Dataset):
+                def __len__(self, exc=exc):
+                    raise exc
+
+                def __getitem__(self, i):
+                    return i
+            with self.assertRaises(type(exc)):
+                Gnn.RandomSampler(Bad())
+            with self.assertRaises(type(exc)):
+                len(Gnn.SequentialSampler(Bad()))
+
     def test_loader_signature_and_attributes(self):
         ds = Gnn.TensorDataset(Gnn.arange(10), Gnn.arange(10) * 2)
         calls = []
