@@ -284,8 +284,21 @@ class Module(Gnn.Module):
         return [m for _, m in self.named_modules()]
 
     def apply(self, fn):
-        """Calls fn(module) on every module, children first; returns self."""
-        _CModule.apply(self, lambda module, user_data: fn(module), None)
+        """Calls fn(module) on every module, children first; returns self.
+        An exception fn raises (any, KeyboardInterrupt too) stops the walk
+        and is raised here, as torch's."""
+        raised = []
+
+        def visit(module, user_data):
+            if raised:
+                return
+            try:
+                fn(module)
+            except BaseException as exc:   # not across the C frames below
+                raised.append(exc)
+        _CModule.apply(self, visit, None)
+        if raised:
+            raise raised[0].with_traceback(raised[0].__traceback__)
         return self
 
     def train(self, mode=True):

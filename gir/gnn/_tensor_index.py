@@ -147,16 +147,23 @@ def get(t, key):
         raise IndexError('too many indices for tensor of dimension %d' % ndim)
     result = t
     dim = 0
+    source_dim = 0    # the dimension of t a key indexes (torch's messages name it)
     advanced = []     # (dim, index tensor), gathered after the basic indices
     for k in key:
         if k is Ellipsis:
             dim += ndim - consumed
+            source_dim += ndim - consumed
         elif k is None:
             result = Gnn.Tensor.unsqueeze(result, dim)
             dim += 1
         elif _is_int(k) or (isinstance(k, Gnn.Tensor) and k.get_ndim() == 0 and
                             k.get_dtype() != Gnn.DType.BOOL):
+            size = result.get_size(dim)
+            if not -size <= int(k) < size:     # torch's IndexError, not the C error
+                raise IndexError('index %d is out of bounds for dimension %d with size %d'
+                                 % (int(k), source_dim, size))
             result = Gnn.Tensor.select(result, dim, int(k))     # removes the dimension
+            source_dim += 1
         elif isinstance(k, slice):
             size = result.get_size(dim)
             start, stop, step = k.indices(size)
@@ -168,11 +175,13 @@ def get(t, key):
                 picked = require_numpy().arange(start, stop, step, dtype='int64')
                 result = Gnn.Tensor.index_select(result, dim, tensor_from_numpy(picked))
             dim += 1
+            source_dim += 1
         elif _is_advanced(k):
             # Later steps only touch later dims, so @dim stays this index's.
             index = _as_tensor(k)
             advanced.append((dim, index))
             dim += index.get_ndim() if index.get_dtype() == Gnn.DType.BOOL else 1
+            source_dim += index.get_ndim() if index.get_dtype() == Gnn.DType.BOOL else 1
         else:
             raise TypeError('Gnn.Tensor indices must be integers, slices, None, ..., '
                             'bool or integer tensors, not %s' % type(k).__name__)

@@ -658,6 +658,21 @@ class TorchDefaults(unittest.TestCase):
             self.assertFalse(Gnn.is_grad_enabled())
         self.assertTrue(Gnn.is_grad_enabled())
 
+    def test_apply_raises_the_functions_exception(self):
+        model = Gnn.nn.Sequential(Gnn.nn.Linear(2, 2), Gnn.nn.ReLU(), Gnn.nn.Linear(2, 1))
+        seen = []
+
+        def fn(module):
+            seen.append(type(module).__name__)
+            if len(seen) == 2:
+                raise exc
+        for exc in (ValueError('bad init'), KeyboardInterrupt(), SystemExit(3)):
+            seen.clear()
+            with self.assertRaises(type(exc)) as cm:
+                model.apply(fn)
+            self.assertIs(cm.exception, exc)
+            self.assertEqual(len(seen), 2)     # the walk stopped there
+
     def test_optimizer_zero_grad_keeps_zeroed_gradients(self):
         # torch 1.13: set_to_none defaults to False
         model = Gnn.nn.Linear(2, 1)

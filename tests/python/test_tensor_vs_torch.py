@@ -453,6 +453,15 @@ class VsTorchTest(unittest.TestCase):
                 op_(to_gnn(ints))
             self.assertEqual(str(gcm.exception), str(tcm.exception))
 
+    def test_integer_index_out_of_range(self):
+        a = np.zeros((3, 4), np.float32)
+        for key in (5, (0, -5), (slice(None), 4)):
+            with self.assertRaises(IndexError) as tcm:
+                to_torch(a)[key]
+            with self.assertRaises(IndexError) as gcm:
+                to_gnn(a)[key]
+            self.assertEqual(str(gcm.exception), str(tcm.exception))
+
     def test_index_tensors_that_do_not_broadcast(self):
         # torch's IndexError and message (Python indexing raises Python's type)
         a, i, j = np.zeros((3, 4), np.float32), np.array([0, 1]), np.array([0, 1, 2])
