@@ -128,7 +128,13 @@ class Dataset(Gnn.Dataset):
         i = int(index) + n if index < 0 else int(index)
         if not 0 <= i < n:
             raise IndexError('index %d is out of range for dataset of length %d' % (index, n))
-        item = tuple(call_c(Gnn.Dataset.get_item, self, i))
+        get_item = getattr(getattr(type(self), 'do_get_item', None), '__wrapped__', None)
+        if get_item is not None:
+            # a Python subclass read directly: its own exception, of its own
+            # type (a KeyError stays one), as torch's ds[i] gives it
+            item = tuple(fields(get_item(self, i), where=None, owner=self))
+        else:
+            item = tuple(call_c(Gnn.Dataset.get_item, self, i))
         keys = getattr(self, '_gnn_item_keys', None)
         return dict(zip(keys, item)) if keys else item
 
