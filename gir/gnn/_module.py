@@ -5,6 +5,8 @@
 
 import collections as _collections
 import os as _os
+import types as _types
+import weakref as _weakref
 
 from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
@@ -53,6 +55,17 @@ def _find_pspec(module, name):
     except TypeError:
         return None
 
+
+
+def _hook_reference(hook):
+    """How a hook's C closure holds it. A bound method of a module is held
+    weakly: the closure lives in C, where Python's garbage collector cannot
+    see it, so `outer.child.register_forward_hook(outer.save)` would keep
+    outer alive forever (torch collects it); once outer is gone the hook
+    does nothing. Any other callable is held as is."""
+    if isinstance(hook, _types.MethodType) and isinstance(hook.__self__, Gnn.Module):
+        return _weakref.WeakMethod(hook)
+    return lambda: hook
 
 class _IncompatibleKeys(_collections.namedtuple('IncompatibleKeys',
                                                 ['missing_keys', 'unexpected_keys'])):
@@ -336,7 +349,12 @@ class Module(Gnn.Module):
         """hook(module, input) runs before forward; `input` is a 1-tuple
         (x,) as in torch. It returns None, or a replacement input (a tensor
         or a 1-tuple). Returns a handle with remove()."""
+        hook_ref = _hook_reference(hook)
+
         def pre_hook(module, input, user_data):
+            hook = hook_ref()
+            if hook is None:
+                return None
             result = hook(module, (input,))
             if isinstance(result, tuple):
                 if len(result) != 1:
@@ -353,8 +371,12 @@ class Module(Gnn.Module):
         as in torch); it returns None or a replacement output. With
         always_call it also runs when the call fails (output None).
         Returns a handle with remove()."""
-        post_hook = trampoline(lambda module, input, output, user_data:
-                               hook(module, (input,), output),
+        hook_ref = _hook_reference(hook)
+
+        def forward_hook(module, input, output, user_data):
+            hook = hook_ref()
+            return None if hook is None else hook(module, (input,), output)
+        post_hook = trampoline(forward_hook,
                                lambda module, *args: 'forward hook of %s' % type(module).__name__)
         return _CModule.register_forward_hook(self, post_hook, None,
                                               _hook_flags(prepend, always_call))

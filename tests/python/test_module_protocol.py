@@ -673,6 +673,33 @@ class TorchDefaults(unittest.TestCase):
             self.assertIs(cm.exception, exc)
             self.assertEqual(len(seen), 2)     # the walk stopped there
 
+    def test_hook_bound_to_the_parent_does_not_keep_it_alive(self):
+        # torch's hooks live in Python dicts the collector sees; Gnn's live
+        # in C, so a module's own method is held weakly there
+        import gc
+        import weakref
+
+        class Outer(Gnn.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.child = Gnn.nn.Linear(2, 2)
+                self.seen = 0
+                self.child.register_forward_hook(self.save)
+                self.child.register_forward_pre_hook(lambda m, i: None)
+
+            def save(self, module, input, output):
+                self.seen += 1
+
+            def forward(self, x):
+                return self.child(x)
+        outer = Outer()
+        outer(Gnn.ones(1, 2))
+        self.assertEqual(outer.seen, 1)
+        ref = weakref.ref(outer)
+        del outer
+        gc.collect()
+        self.assertIsNone(ref())
+
     def test_optimizer_zero_grad_keeps_zeroed_gradients(self):
         # torch 1.13: set_to_none defaults to False
         model = Gnn.nn.Linear(2, 1)
