@@ -137,6 +137,21 @@ def save(obj, f, metadata=None):
 def load(f, map_location=None, weights_only=True, mmap=None):
     """torch.load for state dicts saved by Gnn.save (or any safetensors
     file): a Gnn.StateDict of copied tensors. Nothing is unpickled, whatever
-    weights_only says."""
-    check_device(map_location)
-    return StateDict.load(f, copy=not mmap)
+    weights_only says. map_location takes torch's CPU spellings: a device,
+    a {'cuda:0': 'cpu'} mapping (its targets must be the CPU), or a
+    function (storage, location) applied to each tensor."""
+    if isinstance(map_location, _abc.Mapping):
+        for target in map_location.values():
+            check_device(target)
+    elif not callable(map_location):
+        check_device(map_location)
+    state = StateDict.load(f, copy=not mmap)
+    if callable(map_location) and not isinstance(map_location, Gnn.Device):
+        for key in state.get_keys():
+            moved = map_location(state.lookup(key), 'cpu')
+            if moved is not None and moved is not state.lookup(key):
+                if not isinstance(moved, Gnn.Tensor):
+                    raise TypeError('map_location must return a Gnn.Tensor, got %s'
+                                    % type(moved).__name__)
+                state.insert(key, moved)
+    return state

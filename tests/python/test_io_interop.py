@@ -230,6 +230,20 @@ class TestInterop(unittest.TestCase):
         os.unlink(path)
         np.testing.assert_array_equal(copied['w'].numpy(), np.arange(6).reshape(2, 3))
 
+    def test_load_map_location_spellings(self):
+        # torch's CPU idioms for map_location: a device string, a mapping to
+        # the CPU, a function (storage, location); another device raises
+        path = self.path('ml.safetensors')
+        Gnn.save({'w': Gnn.Tensor.from_numpy(np.arange(3, dtype=np.float32))}, path)
+        for location in ('cpu', {'cuda:0': 'cpu'}, lambda storage, loc: storage):
+            np.testing.assert_array_equal(Gnn.load(path, map_location=location)['w'].numpy(),
+                                          [0, 1, 2])
+        halved = Gnn.load(path, map_location=lambda storage, loc: storage * 0.5)
+        np.testing.assert_array_equal(halved['w'].numpy(), [0, 0.5, 1])
+        for location in ('cuda:0', {'cpu': 'cuda:0'}):
+            with self.assertRaises(RuntimeError):
+                Gnn.load(path, map_location=location)
+
     def test_strict_mismatch_is_atomic(self):
         t = torch_indexed_model()
         path = self.path('bad.safetensors')
