@@ -15,6 +15,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import json
 import numbers
 import os
 
@@ -46,11 +47,48 @@ def _field(value, where, position):
                     % (where, position, type(value).__name__))
 
 
+# A dict item or batch crosses C (and worker processes) as its values plus
+# one last field naming the keys: a uint8 tensor of this marker and the keys
+# as JSON. The default collation stacks the items' tags into rows, so a batch
+# of dict items carries it too, whatever the worker mode.
+_KEY_TAG = b'\x00gnn-dict-keys\x00'
+
+
+def _key_tag(keys):
+    data = _KEY_TAG + json.dumps(list(keys)).encode('utf-8')
+    return Gnn.Tensor.new_from_bytes(GLib.Bytes.new(data), Gnn.DType.U8, [len(data)])
+
+
+def key_tag_keys(t):
+    """The keys a tag field (1-d, or rows of one after stacking) names, or None."""
+    if not isinstance(t, Gnn.Tensor) or t.get_dtype() != Gnn.DType.U8 or \
+            t.get_ndim() not in (1, 2) or t.get_numel() <= len(_KEY_TAG):
+        return None
+    row = t if t.get_ndim() == 1 else Gnn.Tensor.select(t, 0, 0)
+    data = bytes(row.numpy().tobytes())
+    if not data.startswith(_KEY_TAG):
+        return None
+    return json.loads(data[len(_KEY_TAG):].decode('utf-8'))
+
+
+def as_dict(values):
+    """`values` (a list of tensors) rebuilt as a dict if its last field is a
+    key tag, else the list itself."""
+    keys = key_tag_keys(values[-1]) if values else None
+    if keys is None or len(keys) != len(values) - 1:
+        return values
+    return dict(zip(keys, values[:-1]))
+
+
 def fields(value, where, owner=None):
-    """An item or batch as a list of tensors; a dict's keys are remembered
-    on `owner` so batches can be rebuilt as dicts."""
+    """An item or batch as a list of tensors; a dict with string keys gets a
+    last field naming them (see _KEY_TAG); other keys are sorted, and
+    remembered on `owner` so items can be rebuilt as dicts."""
     if isinstance(value, dict):
-        keys = sorted(value) if not all(isinstance(k, str) for k in value) else list(value)
+        if all(isinstance(k, str) for k in value):
+            keys = list(value)
+            return [_field(value[k], where, i) for i, k in enumerate(keys)] + [_key_tag(keys)]
+        keys = sorted(value)
         if owner is not None:
             owner._gnn_item_keys = tuple(keys)
         value = [value[k] for k in keys]
@@ -135,6 +173,9 @@ class Dataset(Gnn.Dataset):
             item = tuple(fields(get_item(self, i), where=None, owner=self))
         else:
             item = tuple(call_c(Gnn.Dataset.get_item, self, i))
+        rebuilt = as_dict(list(item))
+        if isinstance(rebuilt, dict):
+            return rebuilt
         keys = getattr(self, '_gnn_item_keys', None)
         return dict(zip(keys, item)) if keys else item
 
@@ -173,6 +214,9 @@ class FunctionCollate(Collate):
     def do_collate(self, items, n_fields):
         n_fields = max(int(n_fields), 1)
         grouped = [tuple(items[i:i + n_fields]) for i in range(0, len(items), n_fields)]
+        # dict items reach collate_fn as dicts, as torch gives them
+        grouped = [item if not isinstance(as_dict(list(item)), dict) else as_dict(list(item))
+                   for item in grouped]
         batch = self.func(grouped)
         if isinstance(batch, (list, tuple, dict)):
             return batch
@@ -185,7 +229,7 @@ class FunctionCollate(Collate):
         if len(batch) == 2 and batch[1].get_dtype() == Gnn.DType.U8 and \
                 batch[1].get_shape() == [0]:
             return batch[0]
-        return batch
+        return as_dict(batch)
 
 
 class ItemIterator(Gnn.ItemIterator):
@@ -413,6 +457,9 @@ class DataLoaderIter(Gnn.DataLoaderIter):
         collate = loader.get_property('collate')
         if isinstance(collate, FunctionCollate):
             return collate.unpack(batch)
+        rebuilt = as_dict(batch)
+        if isinstance(rebuilt, dict):
+            return rebuilt
         keys = getattr(loader.dataset, '_gnn_item_keys', None)
         return dict(zip(keys, batch)) if keys and len(keys) == len(batch) else batch
 

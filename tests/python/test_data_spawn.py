@@ -86,7 +86,36 @@ def shm_entries():
     return set(os.listdir('/dev/shm')) if os.path.isdir('/dev/shm') else set()
 
 
+class Records(Gnn.Dataset):
+    """Dict items, as torch datasets often return them."""
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, index):
+        return {'x': np.full(2, index, dtype=np.float32), 'label': index}
+
+
+def sum_labels(items):
+    # torch hands collate_fn the dataset's items: dicts here
+    return {'total': sum(int(item['label']) for item in items)}
+
+
 class SpawnTests(unittest.TestCase):
+    def test_dict_items_in_every_mode(self):
+        # the keys cross worker processes with the batch (torch gives dicts)
+        for mode in MODES:
+            with self.subTest(mode=mode):
+                batch = next(iter(Gnn.DataLoader(Records(), batch_size=3, num_workers=2,
+                                                 worker_mode=mode)))
+                self.assertEqual(list(batch), ['x', 'label'])
+                self.assertEqual(batch['label'].tolist(), [0, 1, 2])
+                self.assertEqual(batch['x'].shape, (3, 2))
+                totals = [b['total'] for b in Gnn.DataLoader(
+                    Records(), batch_size=3, num_workers=2, worker_mode=mode,
+                    collate_fn=sum_labels)]
+                self.assertEqual(sorted(int(t) for t in totals), [3, 12])
+
     def test_map_dataset_same_batches_in_every_mode(self):
         results = {mode: as_lists(Gnn.DataLoader(Squares(9), batch_size=2, num_workers=2,
                                                  worker_mode=mode))
