@@ -327,7 +327,19 @@ class DataLoader(Gnn.DataLoader):
     'processes'. A batch is a list of tensors (a dict for dict items)."""
 
     __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('DataLoader', Gnn.DataLoader)
+    _torch_init = torch_init('DataLoader', Gnn.DataLoader)
+
+    def __init__(self, *args, **kwargs):
+        # torch checks the settings as it builds the loader, with ValueError
+        DataLoader._torch_init(self, *args, **kwargs)
+        try:
+            call_c(self.validate)
+        except GLib.Error as error:
+            if error.matches(Gnn.Error.quark(), Gnn.Error.INVALID_ARGUMENT):
+                raise ValueError(error.message) from None
+            raise
+    __init__.__signature__ = _torch_init.__signature__
+    __init__.__doc__ = _torch_init.__doc__
 
     def __len__(self):
         call_c(self.validate)   # raises PyTorch's argument errors

@@ -32,6 +32,8 @@ def gnn_error(fn):
         fn()
     except GLib.Error as e:
         return e.message
+    except ValueError as e:     # the loader's settings, checked at construction as torch
+        return str(e)
     return None
 
 
