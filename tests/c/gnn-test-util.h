@@ -105,8 +105,7 @@ gnn_test_remove_tree (const char *dir)
 
 /* Caps this process's address space at what it uses now plus @headroom
  * bytes, so that a larger allocation fails: in a test subprocess started
- * by gnn_test_trap_capped() (AddressSanitizer's reservations do not fit
- * under such a cap). */
+ * by gnn_test_run_capped(). */
 static inline void
 gnn_test_cap_address_space (gsize headroom)
 {
@@ -121,16 +120,28 @@ gnn_test_cap_address_space (gsize headroom)
   g_assert_cmpint (setrlimit (RLIMIT_AS, &cap), ==, 0);
 }
 
-/* Runs the current test again in a subprocess that may cap its address
- * space, and asserts it passed within a minute. The child runs OpenBLAS
- * without threads: a BLAS thread allocates its buffer when it first runs,
- * which may be after the cap, and then retries forever (and exit waits
- * for it). */
+/* Runs @check (@data) in a subprocess, which may cap its address space
+ * (gnn_test_cap_address_space()), and asserts that it passed within a
+ * minute. The child runs OpenBLAS without threads: a BLAS thread allocates
+ * its buffer when it first runs, which may be after the cap, and then
+ * retries forever (and exit waits for it). Skipped under AddressSanitizer,
+ * whose reservations do not fit under a cap. */
 static inline void
-gnn_test_trap_capped (void)
+gnn_test_run_capped (void        (*check) (gconstpointer data),
+                     gconstpointer data)
 {
-  g_autofree char *blas_threads = g_strdup (g_getenv ("OPENBLAS_NUM_THREADS"));
+  g_autofree char *blas_threads = NULL;
 
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
+  return;
+#endif
+  if (g_test_subprocess ())
+    {
+      check (data);
+      return;
+    }
+  blas_threads = g_strdup (g_getenv ("OPENBLAS_NUM_THREADS"));
   g_setenv ("OPENBLAS_NUM_THREADS", "1", TRUE);
   g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
   if (blas_threads != NULL)

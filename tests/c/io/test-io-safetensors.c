@@ -183,34 +183,31 @@ test_views_saved_packed (void)
  * cannot be allocated, save fails with GNN_ERROR_MEMORY, leaves no file
  * (nor its temporary) and does not read NULL. */
 static void
+check_view_save_out_of_memory (gconstpointer data)
+{
+  const gint64 shape[] = { 4096, 4096 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnStateDict) sd = gnn_state_dict_new ();
+  g_autoptr(GnnTensor) m = gnn_tensor_zeros (shape, 2, GNN_DTYPE_F32, &error);
+  g_autoptr(GnnTensor) mt = gnn_tensor_transpose (m, 0, 1, &error);
+  g_autofree char *path = tmp_path ("oom.safetensors");
+  g_autoptr(GDir) dir = NULL;
+
+  g_assert_no_error (error);
+  gnn_state_dict_insert (sd, "t", mt);
+  gnn_test_cap_address_space (16u << 20);
+  g_assert_false (gnn_state_dict_save (sd, path, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  dir = g_dir_open (tmp_dir, 0, NULL);
+  for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
+    g_assert_null (strstr (name, "oom.safetensors"));
+}
+
+static void
 test_view_save_out_of_memory (void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
-  return;
-#endif
-  if (g_test_subprocess ())
-    {
-      const gint64 shape[] = { 4096, 4096 };
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GnnStateDict) sd = gnn_state_dict_new ();
-      g_autoptr(GnnTensor) m = gnn_tensor_zeros (shape, 2, GNN_DTYPE_F32, &error);
-      g_autoptr(GnnTensor) mt = gnn_tensor_transpose (m, 0, 1, &error);
-      g_autofree char *path = tmp_path ("oom.safetensors");
-      g_autoptr(GDir) dir = NULL;
-
-      g_assert_no_error (error);
-      gnn_state_dict_insert (sd, "t", mt);
-      gnn_test_cap_address_space (16u << 20);
-      g_assert_false (gnn_state_dict_save (sd, path, NULL, &error));
-      g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
-      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-      dir = g_dir_open (tmp_dir, 0, NULL);
-      for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
-        g_assert_null (strstr (name, "oom.safetensors"));
-      return;
-    }
-  gnn_test_trap_capped ();
+  gnn_test_run_capped (check_view_save_out_of_memory, NULL);
 }
 
 static void

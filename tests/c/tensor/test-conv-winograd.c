@@ -68,52 +68,77 @@ assert_close (const float *got, const float *want, gint64 n, const char *what, c
              worst, scale);
 }
 
+/* The random operands of one case, and their sizes. */
+typedef struct
+{
+  GnnConvGeom g;
+  gint64      nx, nw, ny;
+  float      *x, *wt, *bias, *go;
+} Operands;
+
+static Operands
+operands_new (GRand *rng, const Case *c)
+{
+  Operands o;
+
+  o.g = geom_of (c);
+  o.nx = c->n * c->cin * c->h * c->w, o.nw = c->cout * c->cin * 9;
+  o.ny = c->n * c->cout * o.g.oh * o.g.ow;
+  o.x = random_floats (rng, o.nx);
+  o.wt = random_floats (rng, o.nw);
+  o.bias = random_floats (rng, c->cout);
+  o.go = random_floats (rng, o.ny);
+  return o;
+}
+
+static void
+operands_clear (Operands *o)
+{
+  g_free (o->x), g_free (o->wt), g_free (o->bias), g_free (o->go);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Operands, operands_clear)
+
 static void
 check_case (GRand *rng, const Case *c)
 {
-  GnnConvGeom g = geom_of (c);
-  gint64 nx = c->n * c->cin * c->h * c->w, nw = c->cout * c->cin * 9;
-  gint64 ny = c->n * c->cout * g.oh * g.ow;
-  g_autofree float *x = random_floats (rng, nx);
-  g_autofree float *wt = random_floats (rng, nw);
-  g_autofree float *bias = random_floats (rng, c->cout);
-  g_autofree float *go = random_floats (rng, ny);
-  g_autofree float *y_ref = g_new (float, ny), *y = g_new (float, ny);
+  g_auto(Operands) o = operands_new (rng, c);
+  g_autofree float *y_ref = g_new (float, o.ny), *y = g_new (float, o.ny);
   /* the gradients start from the same nonzero values: both add to them */
-  g_autofree float *gx_ref = random_floats (rng, nx), *gw_ref = random_floats (rng, nw);
+  g_autofree float *gx_ref = random_floats (rng, o.nx), *gw_ref = random_floats (rng, o.nw);
   g_autofree float *gb_ref = random_floats (rng, c->cout);
-  g_autofree float *gx = g_memdup2 (gx_ref, sizeof (float) * nx);
-  g_autofree float *gw = g_memdup2 (gw_ref, sizeof (float) * nw);
+  g_autofree float *gx = g_memdup2 (gx_ref, sizeof (float) * o.nx);
+  g_autofree float *gw = g_memdup2 (gw_ref, sizeof (float) * o.nw);
   g_autofree float *gb = g_memdup2 (gb_ref, sizeof (float) * c->cout);
 
-  g_assert_true (gnn_conv2d_winograd_fits (&g));
-  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
-  gnn_conv2d_winograd_forward_f32 (&g, x, wt, bias, y);
-  assert_close (y, y_ref, ny, "forward", c);
-  gnn_conv2d_winograd_forward_f32 (&g, x, wt, NULL, y);
-  for (gint64 i = 0; i < ny; i++)
-    y[i] += bias[(i / (g.oh * g.ow)) % c->cout];
-  assert_close (y, y_ref, ny, "forward without bias", c);
+  g_assert_true (gnn_conv2d_winograd_fits (&o.g));
+  gnn_conv2d_im2col_forward_f32 (&o.g, o.x, o.wt, o.bias, y_ref);
+  gnn_conv2d_winograd_forward_f32 (&o.g, o.x, o.wt, o.bias, y);
+  assert_close (y, y_ref, o.ny, "forward", c);
+  gnn_conv2d_winograd_forward_f32 (&o.g, o.x, o.wt, NULL, y);
+  for (gint64 i = 0; i < o.ny; i++)
+    y[i] += o.bias[(i / (o.g.oh * o.g.ow)) % c->cout];
+  assert_close (y, y_ref, o.ny, "forward without bias", c);
 
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
-  gnn_conv2d_winograd_backward_f32 (&g, x, wt, go, gx, gw, gb);
-  assert_close (gx, gx_ref, nx, "input gradient", c);
-  assert_close (gw, gw_ref, nw, "weight gradient", c);
+  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, gw_ref, gb_ref);
+  gnn_conv2d_winograd_backward_f32 (&o.g, o.x, o.wt, o.go, gx, gw, gb);
+  assert_close (gx, gx_ref, o.nx, "input gradient", c);
+  assert_close (gw, gw_ref, o.nw, "weight gradient", c);
   assert_close (gb, gb_ref, c->cout, "bias gradient", c);
   /* each gradient alone */
-  memset (gx, 0, sizeof (float) * nx);
-  memset (gx_ref, 0, sizeof (float) * nx);
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, NULL, NULL);
-  gnn_conv2d_winograd_backward_f32 (&g, NULL, wt, go, gx, NULL, NULL);
-  assert_close (gx, gx_ref, nx, "input gradient alone", c);
-  memset (gw, 0, sizeof (float) * nw);
-  memset (gw_ref, 0, sizeof (float) * nw);
-  gnn_conv2d_im2col_backward_f32 (&g, x, NULL, go, NULL, gw_ref, NULL);
-  gnn_conv2d_winograd_backward_f32 (&g, x, NULL, go, NULL, gw, NULL);
-  assert_close (gw, gw_ref, nw, "weight gradient alone", c);
+  memset (gx, 0, sizeof (float) * o.nx);
+  memset (gx_ref, 0, sizeof (float) * o.nx);
+  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, NULL, NULL);
+  gnn_conv2d_winograd_backward_f32 (&o.g, NULL, o.wt, o.go, gx, NULL, NULL);
+  assert_close (gx, gx_ref, o.nx, "input gradient alone", c);
+  memset (gw, 0, sizeof (float) * o.nw);
+  memset (gw_ref, 0, sizeof (float) * o.nw);
+  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, NULL, o.go, NULL, gw_ref, NULL);
+  gnn_conv2d_winograd_backward_f32 (&o.g, o.x, NULL, o.go, NULL, gw, NULL);
+  assert_close (gw, gw_ref, o.nw, "weight gradient alone", c);
   memcpy (gb, gb_ref, sizeof (float) * c->cout);
-  gnn_conv2d_im2col_backward_f32 (&g, NULL, NULL, go, NULL, NULL, gb_ref);
-  gnn_conv2d_winograd_backward_f32 (&g, NULL, NULL, go, NULL, NULL, gb);
+  gnn_conv2d_im2col_backward_f32 (&o.g, NULL, NULL, o.go, NULL, NULL, gb_ref);
+  gnn_conv2d_winograd_backward_f32 (&o.g, NULL, NULL, o.go, NULL, NULL, gb);
   assert_close (gb, gb_ref, c->cout, "bias gradient alone", c);
 }
 
@@ -305,32 +330,26 @@ assert_same_non_finite (const float *got, const float *want, gint64 n, const cha
 static void
 check_non_finite (GRand *rng, const Case *c, float value, gint64 x_at, gint64 w_at, gint64 go_at)
 {
-  GnnConvGeom g = geom_of (c);
-  gint64 nx = c->n * c->cin * c->h * c->w, nw = c->cout * c->cin * 9;
-  gint64 ny = c->n * c->cout * g.oh * g.ow;
-  g_autofree float *x = random_floats (rng, nx);
-  g_autofree float *wt = random_floats (rng, nw);
-  g_autofree float *bias = random_floats (rng, c->cout);
-  g_autofree float *go = random_floats (rng, ny);
-  g_autofree float *y_ref = g_new (float, ny), *y = g_new (float, ny);
-  g_autofree float *gx_ref = g_new0 (float, nx), *gx = g_new0 (float, nx);
-  g_autofree float *gw_ref = g_new0 (float, nw), *gw = g_new0 (float, nw);
+  g_auto(Operands) o = operands_new (rng, c);
+  g_autofree float *y_ref = g_new (float, o.ny), *y = g_new (float, o.ny);
+  g_autofree float *gx_ref = g_new0 (float, o.nx), *gx = g_new0 (float, o.nx);
+  g_autofree float *gw_ref = g_new0 (float, o.nw), *gw = g_new0 (float, o.nw);
   g_autofree float *gb_ref = g_new0 (float, c->cout), *gb = g_new0 (float, c->cout);
 
   if (x_at >= 0)
-    x[x_at] = value;
+    o.x[x_at] = value;
   if (w_at >= 0)
-    wt[w_at] = value;
+    o.wt[w_at] = value;
   if (go_at >= 0)
-    go[go_at] = value;
-  g_assert_cmpint (gnn_conv2d_algo_f32 (&g), ==, GNN_CONV_ALGO_WINOGRAD);
-  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
-  g_assert_true (gnn_conv2d_forward_f32 (&g, x, wt, bias, y, NULL));
-  assert_same_non_finite (y, y_ref, ny, "forward", c);
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
-  g_assert_true (gnn_conv2d_backward_f32 (&g, x, wt, go, gx, gw, gb, NULL));
-  assert_same_non_finite (gx, gx_ref, nx, "input gradient", c);
-  assert_same_non_finite (gw, gw_ref, nw, "weight gradient", c);
+    o.go[go_at] = value;
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&o.g), ==, GNN_CONV_ALGO_WINOGRAD);
+  gnn_conv2d_im2col_forward_f32 (&o.g, o.x, o.wt, o.bias, y_ref);
+  g_assert_true (gnn_conv2d_forward_f32 (&o.g, o.x, o.wt, o.bias, y, NULL));
+  assert_same_non_finite (y, y_ref, o.ny, "forward", c);
+  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, gw_ref, gb_ref);
+  g_assert_true (gnn_conv2d_backward_f32 (&o.g, o.x, o.wt, o.go, gx, gw, gb, NULL));
+  assert_same_non_finite (gx, gx_ref, o.nx, "input gradient", c);
+  assert_same_non_finite (gw, gw_ref, o.nw, "weight gradient", c);
   assert_same_non_finite (gb, gb_ref, c->cout, "bias gradient", c);
 }
 
@@ -405,23 +424,20 @@ check_out_of_memory (OomCase which)
 }
 
 static void
+run_out_of_memory (gconstpointer data)
+{
+  check_out_of_memory (GPOINTER_TO_INT (data));
+}
+
+static void
 test_out_of_memory (gconstpointer data)
 {
-#if defined(__SANITIZE_ADDRESS__)
-  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
-  return;
-#endif
   if (g_getenv ("GNN_CONV_ALGO") != NULL)
     {
       g_test_skip ("GNN_CONV_ALGO is set");
       return;
     }
-  if (g_test_subprocess ())
-    {
-      check_out_of_memory (GPOINTER_TO_INT (data));
-      return;
-    }
-  gnn_test_trap_capped ();
+  gnn_test_run_capped (run_out_of_memory, data);
 }
 
 /* conv2d + backward through the public API in @dtype; the results and

@@ -166,18 +166,15 @@ check_backward_out_of_memory (gint64 kernel)
 }
 
 static void
+run_backward_out_of_memory (gconstpointer data)
+{
+  check_backward_out_of_memory (GPOINTER_TO_INT (data));
+}
+
+static void
 test_backward_out_of_memory (gconstpointer data)
 {
-#if defined(__SANITIZE_ADDRESS__)
-  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
-  return;
-#endif
-  if (g_test_subprocess ())
-    {
-      check_backward_out_of_memory (GPOINTER_TO_INT (data));
-      return;
-    }
-  gnn_test_trap_capped ();
+  gnn_test_run_capped (run_backward_out_of_memory, data);
 }
 
 int

@@ -187,40 +187,37 @@ test_out_of_memory_is_an_error (void)
  * results here are small; the copies (256 MB, 64 MB) exceed the capped
  * address space. */
 static void
+check_packed_copy_out_of_memory (gconstpointer data)
+{
+  g_autoptr(GnnTensor) one = gnn_tensor_zeros ((gint64[]) { 1, 1, 1, 1 }, 4, F32, NULL);
+  g_autoptr(GnnTensor) image = gnn_tensor_expand (one, (gint64[]) { 1, 1, 8192, 8192 }, 4,
+                                                  NULL);
+  g_autoptr(GnnTensor) row = gnn_tensor_zeros ((gint64[]) { 1, 1024 }, 2, F32, NULL);
+  g_autoptr(GnnTensor) table = gnn_tensor_expand (row, (gint64[]) { 16384, 1024 }, 2, NULL);
+  g_autoptr(GnnTensor) ids = gnn_tensor_zeros ((gint64[]) { 3 }, 1, GNN_DTYPE_I64, NULL);
+  g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL;
+  g_autoptr(GnnTensor) a = NULL;
+  g_autoptr(GnnTensor) b = NULL;
+  g_autoptr(GnnTensor) c = NULL;
+
+  g_assert_nonnull (image);
+  g_assert_nonnull (table);
+  gnn_test_cap_address_space (32u << 20);
+  a = gnn_tensor_max_pool2d (image, 64, 64, 64, 64, 0, 0, 1, 1, FALSE, &e1);
+  g_assert_null (a);
+  g_assert_error (e1, GNN_ERROR, GNN_ERROR_MEMORY);
+  b = gnn_tensor_avg_pool2d (image, 64, 64, 64, 64, 0, 0, FALSE, TRUE, 0, &e2);
+  g_assert_null (b);
+  g_assert_error (e2, GNN_ERROR, GNN_ERROR_MEMORY);
+  c = gnn_tensor_embedding (table, ids, &e3);
+  g_assert_null (c);
+  g_assert_error (e3, GNN_ERROR, GNN_ERROR_MEMORY);
+}
+
+static void
 test_packed_copy_out_of_memory (void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-  g_test_skip ("AddressSanitizer reserves more address space than the cap leaves");
-  return;
-#endif
-  if (g_test_subprocess ())
-    {
-      g_autoptr(GnnTensor) one = gnn_tensor_zeros ((gint64[]) { 1, 1, 1, 1 }, 4, F32, NULL);
-      g_autoptr(GnnTensor) image = gnn_tensor_expand (one, (gint64[]) { 1, 1, 8192, 8192 }, 4,
-                                                      NULL);
-      g_autoptr(GnnTensor) row = gnn_tensor_zeros ((gint64[]) { 1, 1024 }, 2, F32, NULL);
-      g_autoptr(GnnTensor) table = gnn_tensor_expand (row, (gint64[]) { 16384, 1024 }, 2, NULL);
-      g_autoptr(GnnTensor) ids = gnn_tensor_zeros ((gint64[]) { 3 }, 1, GNN_DTYPE_I64, NULL);
-      g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL;
-      g_autoptr(GnnTensor) a = NULL;
-      g_autoptr(GnnTensor) b = NULL;
-      g_autoptr(GnnTensor) c = NULL;
-
-      g_assert_nonnull (image);
-      g_assert_nonnull (table);
-      gnn_test_cap_address_space (32u << 20);
-      a = gnn_tensor_max_pool2d (image, 64, 64, 64, 64, 0, 0, 1, 1, FALSE, &e1);
-      g_assert_null (a);
-      g_assert_error (e1, GNN_ERROR, GNN_ERROR_MEMORY);
-      b = gnn_tensor_avg_pool2d (image, 64, 64, 64, 64, 0, 0, FALSE, TRUE, 0, &e2);
-      g_assert_null (b);
-      g_assert_error (e2, GNN_ERROR, GNN_ERROR_MEMORY);
-      c = gnn_tensor_embedding (table, ids, &e3);
-      g_assert_null (c);
-      g_assert_error (e3, GNN_ERROR, GNN_ERROR_MEMORY);
-      return;
-    }
-  gnn_test_trap_capped ();
+  gnn_test_run_capped (check_packed_copy_out_of_memory, NULL);
 }
 
 /* NULL arrays with a non-zero length are programmer errors: a critical and
