@@ -150,3 +150,26 @@ gnn_test_run_capped (void        (*check) (gconstpointer data),
     g_unsetenv ("OPENBLAS_NUM_THREADS");
   g_test_trap_assert_passed ();
 }
+
+/* Backward of @y (float32) with an expanded all-ones gradient, once the
+ * address space is capped 4 MiB above its use: the backward's contiguous
+ * copy of that gradient cannot be allocated, and backward must fail with
+ * GNN_ERROR_MEMORY (in a gnn_test_run_capped() child). */
+static inline void
+gnn_test_backward_out_of_memory (GnnTensor *y)
+{
+  g_autoptr(GError) error = NULL;
+  guint ndim = 0;
+  const gint64 *shape = gnn_tensor_get_shape (y, &ndim);
+  g_autoptr(GnnTensor) one = gnn_tensor_full ((const gint64[]) { 1 }, 1, 1.0, GNN_DTYPE_F32,
+                                              &error);
+  g_autoptr(GnnTensor) grad = NULL;
+
+  g_assert_no_error (error);
+  grad = gnn_tensor_expand (one, shape, ndim, &error);
+  g_assert_no_error (error);
+  g_assert_false (gnn_tensor_is_contiguous (grad));
+  gnn_test_cap_address_space (4u << 20);
+  g_assert_false (gnn_tensor_backward (y, grad, FALSE, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+}

@@ -616,24 +616,15 @@ test_parameter_grad (void)
 static void
 check_unary_out_of_memory (gconstpointer data)
 {
-  const gint64 shape[] = { 4096, 4096 };
   g_autoptr(GError) error = NULL;
-  g_autoptr(GnnTensor) x = gnn_tensor_zeros (shape, 2, GNN_DTYPE_F32, &error);
+  g_autoptr(GnnTensor) x = gnn_tensor_zeros (SHAPE (4096, 4096), GNN_DTYPE_F32, &error);
   g_autoptr(GnnTensor) y = NULL;
-  g_autoptr(GnnTensor) one = NULL;
-  g_autoptr(GnnTensor) g = NULL;
 
   g_assert_no_error (error);
   gnn_tensor_set_requires_grad (x, TRUE);
   y = gnn_tensor_tanh (x, &error);
   g_assert_no_error (error);
-  one = gnn_tensor_full (SHAPE (1), 1.0, GNN_DTYPE_F32, &error);
-  g_assert_no_error (error);
-  g = gnn_tensor_expand (one, shape, 2, &error);
-  g_assert_no_error (error);
-  gnn_test_cap_address_space (4u << 20);
-  g_assert_false (gnn_tensor_backward (y, g, FALSE, &error));
-  g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+  gnn_test_backward_out_of_memory (y);
 }
 
 static void
