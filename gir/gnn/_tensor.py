@@ -684,8 +684,9 @@ def _pow_tensors(base, exponent):
         if not _dtype.is_floating(base.get_dtype()) and (e < 0).any():
             raise RuntimeError('Integers to negative integer powers are not allowed.')
         with np_.errstate(all='ignore'):
-            return _dtype.tensor_from_numpy(np_.ascontiguousarray(
-                np_.power(b, e).astype(b.dtype, copy=False)))
+            # asarray: numpy gives a scalar for two 0-d operands
+            return _dtype.tensor_from_numpy(np_.asarray(np_.power(b, e)).astype(b.dtype,
+                                                                              copy=False))
     if not _dtype.is_floating(base.get_dtype()):
         raise RuntimeError('pow: tensor exponents with autograd need floating-point tensors')
     if not bool((base.detach().numpy() > 0).all()):
