@@ -308,7 +308,10 @@ gnn_module_load_state_dict_with_flags (GnnModule         *self,
     }
 
   /* Everything fits: shapes (and for assign, dtypes) are equal and no
-   * tensor is meta where it matters, so neither path can fail. */
+   * tensor is meta where it matters. Assigning cannot fail; copying can
+   * only when a source partly overlaps its target and the temporary copy_
+   * then needs cannot be allocated (a source that is the target's own view,
+   * as the module's state_dict() gives, copies nothing). */
   for (guint i = 0; own_keys[i] != NULL; i++)
     {
       GnnTensor *source = gnn_state_dict_lookup (state_dict, own_keys[i]);

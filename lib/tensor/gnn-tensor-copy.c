@@ -276,8 +276,15 @@ gnn_tensor_copy_ (GnnTensor *self,
       return FALSE;
     }
 
+  /* The same elements (self, or a detached view of it, as loading a module's
+   * own state_dict gives): nothing to copy, and no temporary to allocate. */
+  if (dp->storage == sp->storage && dp->offset == sp->offset && dp->dtype == sp->dtype &&
+      dp->ndim == sp->ndim && memcmp (dp->shape, sp->shape, sizeof (gint64) * dp->ndim) == 0 &&
+      memcmp (dp->strides, sp->strides, sizeof (gint64) * dp->ndim) == 0)
+    return TRUE;
+
   /* Overlapping views of one storage: copy through a temporary. */
-  if (dp->storage == sp->storage && self != src)
+  if (dp->storage == sp->storage)
     {
       src_safe = gnn_tensor_copy_checked (src, sp->dtype, error);
       if (src_safe == NULL)

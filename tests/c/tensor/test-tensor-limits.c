@@ -220,6 +220,31 @@ test_packed_copy_out_of_memory (void)
   gnn_test_run_capped (check_packed_copy_out_of_memory, NULL);
 }
 
+/* copy_ from a view of the same elements (a detached view: loading a
+ * module's own state dict) copies nothing and allocates no temporary: it
+ * succeeds with the address space capped below the tensor's 64 MB. */
+static void
+check_copy_from_own_view (gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) t = gnn_tensor_ones ((gint64[]) { 4096, 4096 }, 2, F32, &error);
+  g_autoptr(GnnTensor) view = NULL;
+
+  g_assert_no_error (error);
+  view = gnn_tensor_detach (t);
+  gnn_test_cap_address_space (16u << 20);
+  g_assert_true (gnn_tensor_copy_ (t, view, &error));
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_copy_ (t, t, &error));
+  g_assert_cmpfloat (gnn_tensor_get_element (t, (gint64[]) { 4095, 4095 }, 2, NULL), ==, 1.0);
+}
+
+static void
+test_copy_from_own_view (void)
+{
+  gnn_test_run_capped (check_copy_from_own_view, NULL);
+}
+
 /* NULL arrays with a non-zero length are programmer errors: a critical and
  * NULL/FALSE/0, never a segfault. */
 static void
@@ -271,6 +296,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tensor/limits/value-count-overflow", test_value_count_overflow);
   g_test_add_func ("/tensor/limits/out-of-memory", test_out_of_memory_is_an_error);
   g_test_add_func ("/tensor/limits/packed-copy-out-of-memory", test_packed_copy_out_of_memory);
+  g_test_add_func ("/tensor/limits/copy-from-own-view", test_copy_from_own_view);
   g_test_add_func ("/tensor/limits/null-arrays", test_null_arrays);
   return g_test_run ();
 }
