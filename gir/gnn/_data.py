@@ -185,7 +185,10 @@ Dataset = override(Dataset)
 
 class Collate(Gnn.Collate):
     """A Gnn.Collate whose do_collate(self, items, n_fields) may return
-    tensors, numbers or numpy arrays, and may raise."""
+    tensors, numbers or numpy arrays, and may raise. Items of a dataset that
+    returns dicts arrive flat with one more field last, the uint8 key tag
+    (see _KEY_TAG): as_dict(fields) rebuilds one; collate_fn functions
+    (FunctionCollate) get the dicts themselves."""
 
     __module__ = OVERRIDE_MODULE
 
