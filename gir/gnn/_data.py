@@ -440,6 +440,9 @@ class ErrorSlot(object):
         return exc
 
 
+_WAIT_SLICE_USEC = 100000   # Ctrl-C is seen within this (0.1 s)
+
+
 class DataLoaderIter(Gnn.DataLoaderIter):
     """One pass: an iterator of batches (lists of tensors)."""
 
@@ -452,11 +455,13 @@ class DataLoaderIter(Gnn.DataLoaderIter):
         loader = getattr(self, '_gnn_loader', None)
         slot = getattr(loader, '_gnn_worker_error', None)
         try:
-            ok, batch = call_c(self.next)
-        except BaseException:
+            ok, batch = self._next_batch()
+        except BaseException as exc:
             # a worker_init_fn's exception came first: it is the one raised
             # (and never left for a later pass)
             error = slot.take() if slot is not None else None
+            if error is None and isinstance(exc, KeyboardInterrupt):
+                raise   # Ctrl-C while waiting: the pass goes on if called again
             self._stop()
             if error is not None:
                 raise error from None
@@ -477,6 +482,17 @@ class DataLoaderIter(Gnn.DataLoaderIter):
             return rebuilt
         keys = getattr(loader.dataset, '_gnn_item_keys', None)
         return dict(zip(keys, batch)) if keys and len(keys) == len(batch) else batch
+
+    def _next_batch(self):
+        # The wait runs in slices: between two, Python runs its signal
+        # handlers, so Ctrl-C raises KeyboardInterrupt here (a C wait would
+        # retry EINTR forever) and the batch awaited is still delivered by
+        # the next call. (Not a GError for 'not yet': PyGObject turns one
+        # converted while a signal is pending into a RuntimeError.)
+        while True:
+            ok, timed_out, batch = call_c(self.next_timeout, _WAIT_SLICE_USEC)
+            if not timed_out:
+                return ok, batch
 
     def _stop(self):
         stop_workers(self)

@@ -23,6 +23,12 @@ gboolean gnn_data_loader_iter_next          (GnnDataLoaderIter  *self,
                                              GPtrArray         **batch,
                                              GError            **error);
 GNN_AVAILABLE_IN_ALL
+gboolean gnn_data_loader_iter_next_timeout  (GnnDataLoaderIter  *self,
+                                             gint64              timeout_usec,
+                                             gboolean           *timed_out,
+                                             GPtrArray         **batch,
+                                             GError            **error);
+GNN_AVAILABLE_IN_ALL
 gint64   gnn_data_loader_iter_get_length    (GnnDataLoaderIter  *self);
 GNN_AVAILABLE_IN_ALL
 GVariant *gnn_data_loader_iter_get_state    (GnnDataLoaderIter  *self);

@@ -38,6 +38,7 @@ struct _GnnDataLoaderIter
   gboolean         done;
   gsize            capacity;     /* batches in flight at most */
   double           timeout;
+  gint64           wait_deadline; /* the loader's timeout for the batch awaited (monotonic), or 0 */
   GVariant        *start_state;  /* the loader's state before this pass (a{sv}) */
   GnnBatchResult **ring;         /* reorder buffer, slot = seq % capacity */
 
@@ -225,37 +226,22 @@ timed_out (GnnDataLoaderIter  *self,
   return FALSE;
 }
 
-/**
- * gnn_data_loader_iter_next:
- * @self: a #GnnDataLoaderIter
- * @batch: (out) (transfer container) (element-type Gnn.Tensor) (optional) (nullable):
- *   the next batch (one tensor per item field; the array holds references:
- *   free it with g_ptr_array_unref()), or %NULL at the end
- * @error: return location for a #GError
- *
- * Returns the next batch, in sampler order. An error in a worker's
- * `get_item` or `collate` comes back here with the worker id and the
- * sample index in its message ("DataLoader worker 1: sample index 17: …");
- * waiting longer than the loader's timeout fails with %GNN_ERROR_TIMEOUT
- * "DataLoader timed out after 5 seconds". After an error or the end, the
- * pass is stopped and later calls return %FALSE.
- *
- * Returns: %TRUE with a batch, %FALSE at the end of the epoch or on error
- *
- * Since: 1.0
- */
-gboolean
-gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
-                           GPtrArray         **batch,
-                           GError            **error)
+/* next() and next_timeout(): @slice_end (monotonic µs, 0: none) ends a
+ * wait without touching the pass, so a caller can run its own checks
+ * (Python's signal handlers) and call again. The loader's timeout counts
+ * from the first wait for a batch, across slices. */
+static gboolean
+iter_next (GnnDataLoaderIter  *self,
+           gint64              slice_end,
+           gboolean           *timed_out_slice,
+           GPtrArray         **batch,
+           GError            **error)
 {
   GnnBatchResult *r;
   GPtrArray *out;
   gsize slot;
   gint64 deadline = 0;
 
-  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   if (batch != NULL)
     *batch = NULL;
   if (self->done || self->next_recv >= self->n_batches)
@@ -292,8 +278,11 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
       return TRUE;
     }
 
-  if (self->timeout > 0 && self->timeout < 1e12)   /* longer: wait forever */
-    deadline = g_get_monotonic_time () + (gint64) (self->timeout * G_USEC_PER_SEC);
+  if (self->timeout > 0 && self->timeout < 1e12 && self->wait_deadline == 0)   /* longer: forever */
+    self->wait_deadline = g_get_monotonic_time () + (gint64) (self->timeout * G_USEC_PER_SEC);
+  deadline = self->wait_deadline;
+  if (slice_end != 0 && (deadline == 0 || slice_end < deadline))
+    deadline = slice_end;
   for (;;)
     {
       if (self->next_recv == self->next_send)   /* iterable: every stream is over */
@@ -309,8 +298,14 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
           r = self->backend->vtable->receive (self->backend, self->epoch, self->pass, deadline, &err);
           if (err != NULL)
             return fail (self, err, error);
-          if (r == NULL)
+          if (r == NULL && self->wait_deadline != 0 &&
+              g_get_monotonic_time () >= self->wait_deadline)
             return timed_out (self, error);
+          if (r == NULL)
+            {
+              *timed_out_slice = TRUE;
+              return TRUE;
+            }
           if (r->seq < self->next_recv || r->seq >= self->next_recv + self->capacity)
             {
               gnn_batch_result_free (r);   /* not ours (never happens) */
@@ -320,6 +315,7 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
           self->ring[r->seq % self->capacity] = r;
         }
       r = g_steal_pointer (&self->ring[slot]);
+      self->wait_deadline = 0;
       if (r->error != NULL)
         {
           GError *err = g_steal_pointer (&r->error);
@@ -355,6 +351,77 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
   else
     g_ptr_array_unref (out);
   return TRUE;
+}
+
+/**
+ * gnn_data_loader_iter_next:
+ * @self: a #GnnDataLoaderIter
+ * @batch: (out) (transfer container) (element-type Gnn.Tensor) (optional) (nullable):
+ *   the next batch (one tensor per item field; the array holds references:
+ *   free it with g_ptr_array_unref()), or %NULL at the end
+ * @error: return location for a #GError
+ *
+ * Returns the next batch, in sampler order. An error in a worker's
+ * `get_item` or `collate` comes back here with the worker id and the
+ * sample index in its message ("DataLoader worker 1: sample index 17: …");
+ * waiting longer than the loader's timeout fails with %GNN_ERROR_TIMEOUT
+ * "DataLoader timed out after 5 seconds". After an error or the end, the
+ * pass is stopped and later calls return %FALSE.
+ *
+ * Returns: %TRUE with a batch, %FALSE at the end of the epoch or on error
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
+                           GPtrArray         **batch,
+                           GError            **error)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  gboolean unused;
+
+  return iter_next (self, 0, &unused, batch, error);
+}
+
+/**
+ * gnn_data_loader_iter_next_timeout:
+ * @self: a #GnnDataLoaderIter
+ * @timeout_usec: how long to wait for the batch at most, in microseconds (> 0)
+ * @timed_out: (out): set to %TRUE if no batch came within @timeout_usec
+ * @batch: (out) (transfer container) (element-type Gnn.Tensor) (nullable):
+ *   the next batch, as from [method@Gnn.DataLoaderIter.next], or %NULL
+ * @error: return location for a #GError
+ *
+ * Like [method@Gnn.DataLoaderIter.next], but waits at most @timeout_usec
+ * for the workers: if no batch came by then, returns %TRUE with
+ * @timed_out set and no batch, and leaves the pass as it was — the next
+ * call waits on for the same batch. A caller that must react to something
+ * else while it waits calls this in a loop: the Python binding lets its
+ * signal handlers run between two calls, so Ctrl-C raises
+ * KeyboardInterrupt (a wait inside next() would retry forever). The
+ * loader's own timeout still counts from the first wait for the batch and
+ * stops the pass with %GNN_ERROR_TIMEOUT. With zero workers the batch is
+ * loaded in the caller, whatever @timeout_usec.
+ *
+ * Returns: %TRUE with a batch or on @timed_out, %FALSE at the end of the
+ *   epoch or on error
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
+                                   gint64              timeout_usec,
+                                   gboolean           *timed_out,
+                                   GPtrArray         **batch,
+                                   GError            **error)
+{
+  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
+  g_return_val_if_fail (timeout_usec > 0, FALSE);
+  g_return_val_if_fail (timed_out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  *timed_out = FALSE;
+  return iter_next (self, g_get_monotonic_time () + timeout_usec, timed_out, batch, error);
 }
 
 /**

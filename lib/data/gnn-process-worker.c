@@ -406,6 +406,10 @@ gnn_process_worker_main (GnnProcessWorker *w)
   guint stream_epoch_id = 0;
 
   signal (SIGPIPE, SIG_IGN);
+  /* Ctrl-C reaches the whole process group: the parent decides (Python
+   * raises KeyboardInterrupt there and the pass stays usable); a worker
+   * that died of it, or raised it inside get_item, would lose the pass. */
+  signal (SIGINT, SIG_IGN);
   gnn_worker_info_set_current (w->info);
   /* one compute thread per worker, as PyTorch's worker loop sets: N
    * workers with the parent's count each would oversubscribe the cores

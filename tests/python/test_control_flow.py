@@ -7,7 +7,11 @@ model(x) / next(it) / len() unchanged; ordinary exceptions keep their
 contracts (forward: the exception itself; data: a GLib.Error naming the
 worker and sample)."""
 
+import os
+import subprocess
 import sys
+import tempfile
+import textwrap
 import unittest
 
 import gi
@@ -124,6 +128,66 @@ class DataFlow(unittest.TestCase):
         with self.assertRaises(GLib.Error) as cm:
             list(Gnn.DataLoader(Bad(), batch_size=2, num_workers=1))
         self.assertIn('ValueError: boom at', cm.exception.message)
+
+
+# Ctrl-C from a terminal: SIGINT to the whole process group (the workers
+# too) while next() waits for a batch that takes 2 s.
+CTRL_C_SCRIPT = textwrap.dedent('''
+    import os, signal, sys, threading, time
+    import gi
+    gi.require_version('Gnn', '1.0')
+    from gi.repository import Gnn
+
+    class Slow(Gnn.Dataset):
+        def __len__(self):
+            return 8
+
+        def __getitem__(self, i):
+            if i == 2:
+                time.sleep(2.0)
+            return (Gnn.tensor([float(i)]),)
+
+    if __name__ == '__main__':
+        os.setpgid(0, 0)
+        mode = sys.argv[1]
+        loader = Gnn.DataLoader(Slow(), batch_size=1, num_workers=2,
+                                **({'worker_mode': 'threads'} if mode == 'threads'
+                                   else {'multiprocessing_context': mode}))
+        it = iter(loader)
+        got = [float(next(it)[0][0]), float(next(it)[0][0])]
+        threading.Timer(0.3, os.killpg, (0, signal.SIGINT)).start()
+        try:
+            next(it)
+            print('no KeyboardInterrupt')
+        except KeyboardInterrupt:
+            print('KeyboardInterrupt')
+        got += [float(b[0][0]) for b in it]
+        print(got)
+''')
+
+
+class WaitInterrupt(unittest.TestCase):
+    """Ctrl-C while next() waits for the workers raises KeyboardInterrupt
+    (it used to wait on: C retried the interrupted wait), the workers
+    ignore it, and the pass goes on: the next call gets the batch awaited."""
+
+    def test_ctrl_c_while_waiting(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            # a file: spawned workers import the dataset class from __main__
+            script = os.path.join(tmp, 'ctrl_c.py')
+            with open(script, 'w') as f:
+                f.write(CTRL_C_SCRIPT)
+            for mode in ('threads', 'fork', 'spawn'):
+                self.check_ctrl_c(script, mode)
+
+    def check_ctrl_c(self, script, mode):
+        with self.subTest(mode=mode):
+            run = subprocess.run([sys.executable, script, mode],
+                                 capture_output=True, text=True, timeout=120)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(run.stdout.split('\n')[:2],
+                             ['KeyboardInterrupt', str([float(i) for i in range(8)])],
+                             run.stderr)
 
 
 if __name__ == '__main__':

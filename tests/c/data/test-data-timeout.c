@@ -1,6 +1,6 @@
 /* Thread workers stuck in a dataset (an endless loop, a blocked read):
  * the timeout fires on time, the loader stays droppable and the stuck
- * worker is named. */
+ * worker is named; a wait in slices (next_timeout) keeps the pass. */
 #include <string.h>
 #include <unistd.h>
 #include <gnn/gnn.h>
@@ -92,11 +92,67 @@ test_stuck_worker (gconstpointer data)
   g_object_unref (ds);
 }
 
+/* next_timeout() ends a wait without touching the pass (the batch awaited
+ * comes with a later call), and the loader's timeout counts across the
+ * slices: reset by each, it would never fire. */
+static void
+test_wait_in_slices (void)
+{
+  Stuck *ds = g_object_new (stuck_get_type (), NULL);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 1, FALSE, 2, GNN_WORKER_MODE_THREADS);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  g_autoptr(GnnDataLoaderIter) iter2 = NULL;
+  gboolean timed_out = FALSE;
+  GPtrArray *batch = NULL;
+  guint slices = 0;
+
+  iter = gnn_data_loader_iter (loader, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_true (gnn_data_loader_iter_next_timeout (iter, 20000, &timed_out, &batch, &error));
+      g_assert_no_error (error);
+      g_assert_true (timed_out);
+      g_assert_null (batch);
+    }
+  g_assert_cmpint (write (ds->pipe[1], "x", 1), ==, 1);
+  for (gint64 want = 0; want < 4; want++)
+    {
+      do
+        g_assert_true (gnn_data_loader_iter_next_timeout (iter, 20000, &timed_out, &batch, &error));
+      while (timed_out);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (gnn_tensor_item (g_ptr_array_index (batch, 0), &error), ==, (double) want);
+      g_assert_no_error (error);
+      g_ptr_array_unref (batch);
+    }
+  g_assert_false (gnn_data_loader_iter_next_timeout (iter, 20000, &timed_out, &batch, &error));
+  g_assert_no_error (error);
+  g_assert_false (timed_out);
+
+  /* the loader's timeout (0.2 s) over slices of 0.02 s */
+  g_object_set (loader, "timeout", 0.2, NULL);
+  iter2 = gnn_data_loader_iter (loader, &error);
+  g_assert_no_error (error);
+  while (gnn_data_loader_iter_next_timeout (iter2, 20000, &timed_out, &batch, &error))
+    {
+      g_assert_true (timed_out);
+      g_assert_cmpuint (++slices, <, 1000);
+    }
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TIMEOUT);
+  g_assert_cmpuint (slices, >=, 2);
+  g_clear_object (&iter2);
+  g_assert_cmpint (write (ds->pipe[1], "x", 1), ==, 1);
+  g_object_unref (ds);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_data_func ("/data/timeout/endless-loop", GINT_TO_POINTER (TRUE), test_stuck_worker);
   g_test_add_data_func ("/data/timeout/blocked-read", GINT_TO_POINTER (FALSE), test_stuck_worker);
+  g_test_add_func ("/data/timeout/wait-in-slices", test_wait_in_slices);
   return g_test_run ();
 }
