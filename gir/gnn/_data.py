@@ -7,7 +7,9 @@
 # int64, float -> float64, bool -> bool 0-d tensors; a dict's values in key
 # order, batches rebuilt as dicts); Python exceptions in callbacks crossing
 # the C library as GLib.Error with the exception and its traceback in the
-# message (the C side adds the worker id and sample index) while
+# message (the C side adds the worker id and sample index), raised by next()
+# as torch re-raises them ("Caught KeyError in DataLoader worker process 0
+# (sample index 5). Original Traceback ...", of the same type), while
 # SystemExit / KeyboardInterrupt reach the caller as themselves; samplers
 # iterable with len(); DataLoader with torch's signature (see
 # _compat_torch_signatures) and os.fork() as the fork of worker processes
@@ -19,10 +21,10 @@ import json
 import numbers
 import os
 
-from gi.repository import GLib
+from gi.repository import GLib, GObject
 
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, np, override, park_pending,
-                  require_numpy, trampoline)
+                  require_numpy, take_data_exception, trampoline)
 from ._compat_torch_signatures import torch_class, torch_init
 from ._spawn import reduce_gobject, snapshot_classes
 from ._tensor import Tensor
@@ -135,13 +137,15 @@ class Dataset(Gnn.Dataset):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        ns = cls.__dict__
-        if '__len__' in ns and 'do_get_length' not in ns:
-            cls.do_get_length = ns['__len__']
-            cls.__len__ = Dataset.__len__
-        if '__getitem__' in ns and 'do_get_item' not in ns:
-            cls.do_get_item = ns['__getitem__']
-            cls.__getitem__ = Dataset.__getitem__
+        for name, vfunc in (('__len__', 'do_get_length'), ('__getitem__', 'do_get_item')):
+            # torch's protocol, from the class body or a plain Python base
+            # (a mixin before Dataset in the MRO): C calls the vfunc
+            owner = next((k for k in cls.__mro__ if name in k.__dict__ or vfunc in k.__dict__),
+                         None)
+            if (owner is not None and name in owner.__dict__ and vfunc not in owner.__dict__ and
+                    (owner is cls or not issubclass(owner, GObject.Object))):
+                setattr(cls, vfunc, owner.__dict__[name])
+                setattr(cls, name, getattr(Dataset, name))
         length = cls.__dict__.get('do_get_length')
         if length is not None and not getattr(length, '_gnn_guarded', False):
             cls.do_get_length = _get_length_vfunc(length)
@@ -465,6 +469,9 @@ class DataLoaderIter(Gnn.DataLoaderIter):
             self._stop()
             if error is not None:
                 raise error from None
+            data_exc = take_data_exception(exc) if isinstance(exc, GLib.Error) else None
+            if data_exc is not None:
+                raise data_exc.with_traceback(data_exc.__traceback__) from None
             raise
         error = slot.take() if slot is not None else None
         if error is not None:

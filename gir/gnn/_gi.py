@@ -7,6 +7,7 @@
 import itertools
 import os
 import re
+import sys
 import threading
 import traceback
 
@@ -95,18 +96,29 @@ def _describe(exc, where):
                                       type(exc).__name__, exc, text)
 
 
-def park(exc, where, control_flow_only=False):
-    """The GLib.Error that crosses the C call for `exc`; unless it is an
-    ordinary exception and control_flow_only (the data loader reports
-    those as GLib.Error), `exc` is parked for call_c to re-raise."""
-    message = _describe(exc, where)
-    if control_flow_only and isinstance(exc, Exception):
-        return gnn_error(Gnn.Error.INVALID_ARGUMENT, message)
+def _park_object(exc):
     n = next(_counter)
     with _parked_lock:
         _parked[(os.getpid(), n)] = exc
         while len(_parked) > _MAX_PARKED:   # errors a raw C call never collected
             del _parked[next(iter(_parked))]
+    return n
+
+
+def park(exc, where, control_flow_only=False):
+    """The GLib.Error that crosses the C call for `exc`; unless it is an
+    ordinary exception and control_flow_only, `exc` is parked for call_c to
+    re-raise. The data loader's ordinary exceptions travel as a GLib.Error
+    that the C side prefixes with the worker and sample; their type tag
+    (and, in this process, the parked object) lets the DataLoader iterator
+    raise them as torch does (see take_data_exception)."""
+    message = _describe(exc, where)
+    if control_flow_only and isinstance(exc, Exception):
+        cls = type(exc)
+        return gnn_error(Gnn.Error.INVALID_ARGUMENT, '%s [py-type %d:%d %s:%s]'
+                         % (message, os.getpid(), _park_object(exc), cls.__module__,
+                            cls.__qualname__))
+    n = _park_object(exc)
     arg = str(exc).replace(']', ')')
     return gnn_error(Gnn.Error.INVALID_ARGUMENT, '%s [py-exception %d:%d %s%s]'
                      % (message, os.getpid(), n, type(exc).__name__,
@@ -158,6 +170,65 @@ def call_c(func, *args):
     if pending is not None:
         raise pending
     return result
+
+
+_DATA_TAG = re.compile(r' \[py-type (\d+):(\d+) ([\w.]+):([\w.<>]+)\]$')
+_WORKER_PREFIX = re.compile(r'DataLoader worker (\d+)( \(pid \d+\))?: ')
+
+
+class KeyErrorMessage(str):
+    """torch's: a KeyError prints the repr of its argument, which would
+    show the traceback's newlines as \\n."""
+
+    def __repr__(self):
+        return self
+
+
+def _class_named(module, qualname):
+    obj = sys.modules.get(module)
+    for part in qualname.split('.'):
+        obj = getattr(obj, part, None)
+    return obj if isinstance(obj, type) and issubclass(obj, BaseException) else None
+
+
+def take_data_exception(error):
+    """The exception to raise for a GLib.Error that stands for a dataset's
+    or collate_fn's ordinary exception, or None. Without workers: the
+    exception itself, with a note naming the sample. From a worker: torch's
+    re-raise — the same type, "Caught KeyError in DataLoader worker process
+    0 (sample index 5).\\nOriginal Traceback …" (RuntimeError if that type
+    cannot be built from a message)."""
+    message = error.message or ''
+    tag = _DATA_TAG.search(message)
+    if tag is None:
+        return None
+    pid, n, module, qualname = int(tag.group(1)), int(tag.group(2)), tag.group(3), tag.group(4)
+    with _parked_lock:
+        exc = _parked.pop((pid, n), None) if pid == os.getpid() else None
+    message = message[:tag.start()]
+    worker = _WORKER_PREFIX.match(message)
+    cls = type(exc) if exc is not None else _class_named(module, qualname)
+    name = qualname.rsplit('.', 1)[-1]
+    head, _, original = message.partition('\nOriginal ')
+    context = head[worker.end() if worker else 0:]
+    cut = context.find(': %s: ' % name)
+    context = context[:cut] if cut >= 0 else context
+    if worker is None and exc is not None:
+        exc.add_note('DataLoader: %s' % context)
+        return exc
+    where = ('in DataLoader worker %s %s' % ('process' if worker.group(2) else 'thread', worker.group(1))
+             if worker else 'in DataLoader')
+    text = 'Caught %s %s (%s).\nOriginal %s' % (name, where, context, original)
+    if cls is KeyError:
+        text = KeyErrorMessage(text)
+    try:
+        if cls is None:
+            raise TypeError
+        if getattr(cls, 'message', None):
+            return cls(message=text)
+        return cls(text)
+    except TypeError:
+        return RuntimeError(text)
 
 
 def trampoline(func, where, convert=None, control_flow_only=False):

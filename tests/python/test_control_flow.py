@@ -4,8 +4,8 @@
 KeyboardInterrupt raised by Python code that the C library calls (forward,
 hooks, get_item, __len__, collate, worker_init) reach the caller of
 model(x) / next(it) / len() unchanged; ordinary exceptions keep their
-contracts (forward: the exception itself; data: a GLib.Error naming the
-worker and sample)."""
+contracts (forward: the exception itself; data: torch's re-raise, naming
+the worker and sample)."""
 
 import os
 import subprocess
@@ -125,9 +125,15 @@ class DataFlow(unittest.TestCase):
         class Bad(Ds):
             def __getitem__(self, i):
                 raise ValueError('boom at %d' % i)
-        with self.assertRaises(GLib.Error) as cm:
+        with self.assertRaises(ValueError) as cm:
             list(Gnn.DataLoader(Bad(), batch_size=2, num_workers=1))
-        self.assertIn('ValueError: boom at', cm.exception.message)
+        self.assertIn('(sample index 0)', str(cm.exception))
+        self.assertIn('ValueError: boom at', str(cm.exception))
+        # without workers: the exception itself, a note naming the sample
+        with self.assertRaises(ValueError) as cm:
+            list(Gnn.DataLoader(Bad(), batch_size=2))
+        self.assertEqual(str(cm.exception), 'boom at 0')
+        self.assertEqual(cm.exception.__notes__, ['DataLoader: sample index 0'])
 
 
 # Ctrl-C from a terminal: SIGINT to the whole process group (the workers

@@ -88,6 +88,31 @@ class DatasetTests(unittest.TestCase):
         item = ds.get_item(3)
         self.assertEqual([t.item() for t in item], [9.0, -1.0])
 
+    def test_protocol_from_a_mixin(self):
+        # __len__ / __getitem__ of a plain Python base reach C as well (the
+        # loader saw length 0 and a critical)
+        class Base(object):
+            def __len__(self):
+                return 6
+
+            def __getitem__(self, i):
+                return (Gnn.tensor([float(i)]),)
+
+        class FromMixin(Base, Gnn.Dataset):
+            pass
+
+        class Derived(FromMixin):
+            def __getitem__(self, i):
+                return (Gnn.tensor([10.0 * i]),)
+
+        ds = FromMixin()
+        self.assertEqual(ds.get_length(), 6)
+        self.assertEqual(ds.get_item(4)[0].item(), 4.0)
+        self.assertEqual([b[0].to_doubles() for b in Gnn.DataLoader(ds, batch_size=4)],
+                         [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0]])
+        self.assertEqual(Derived().get_length(), 6)
+        self.assertEqual(Derived().get_item(2)[0].item(), 20.0)
+
     def test_index_out_of_range_raises(self):
         with self.assertRaises(GLib.Error) as cm:
             Squares().get_item(10)

@@ -45,7 +45,46 @@ def torch_error(fn):
     return None
 
 
+class Missing(object):
+    """Item 5 raises KeyError, in a torch and in a Gnn dataset alike."""
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        if i == 5:
+            raise KeyError('no sample 5')
+        return i
+
+
+class TorchMissing(Missing, torch.utils.data.Dataset):
+    pass
+
+
+class GnnMissing(Missing, Gnn.Dataset):   # __len__ from the mixin
+    def __getitem__(self, i):
+        return (Gnn.tensor([float(Missing.__getitem__(self, i))]),)
+
+
 class VsTorch(unittest.TestCase):
+    def test_worker_exception_reraised_with_its_type(self):
+        # torch re-raises a worker's exception as its type: "Caught KeyError
+        # in DataLoader worker process 0.\nOriginal Traceback ..."; Gnn adds
+        # the sample in parentheses
+        def run(loader):
+            with self.assertRaises(KeyError) as cm:
+                list(loader)
+            return str(cm.exception)
+        want = run(DataLoader(TorchMissing(), batch_size=2, num_workers=1))
+        got = run(Gnn.DataLoader(GnnMissing(), batch_size=2, num_workers=1,
+                                 multiprocessing_context='fork'))
+        self.assertTrue(want.startswith('Caught KeyError in DataLoader worker process 0.\n'
+                                        'Original Traceback (most recent call last):'), want)
+        self.assertTrue(got.startswith('Caught KeyError in DataLoader worker process 0 '
+                                       '(sample index 5).\nOriginal Traceback (most recent '
+                                       'call last):'), got)
+        self.assertEqual(got.rstrip().split('\n')[-1], want.rstrip().split('\n')[-1])
+
     def test_distributed_layouts(self):
         for n in range(1, 15):
             for r in range(1, 6):
