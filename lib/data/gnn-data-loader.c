@@ -639,7 +639,8 @@ get_backend (GnnDataLoader  *self,
              guint64        *base_seed,
              GError        **error)
 {
-  GnnWorkerSetup setup = { self, self->dataset, collate, (guint) self->num_workers, *base_seed };
+  GnnWorkerSetup setup = { self, self->dataset, collate, (guint) self->num_workers, *base_seed,
+                           self->timeout };
   GnnWorkerMode mode = self->worker_mode;
   GnnWorkerBackend *backend;
 

@@ -368,14 +368,20 @@ static GError *unreadable_error (GnnProcessPool *pool, guint i, int saved_errno)
 
 /* Sends each spawned worker its setup and waits until it has rebuilt the
  * dataset: a failure there (type not registered, a constructor error,
- * the process dying) is an error of the loader's start. */
+ * the process dying) is an error of the loader's start. The loader's
+ * timeout (torch's also covers its workers' start) bounds the wait: a
+ * worker stuck importing the main script must not hang the caller. */
 static gboolean
 spawn_handshake (GnnProcessPool  *pool,
                  GVariant        *setup,
                  GArray          *fds,
                  guint64          base_seed,
+                 double           timeout,
                  GError         **error)
 {
+  gint64 deadline = timeout > 0 && timeout < 1e12
+                    ? g_get_monotonic_time () + (gint64) (timeout * G_USEC_PER_SEC) : 0;
+
   for (guint i = 0; i < pool->num_workers; i++)
     if (!gnn_spawn_send_setup (pool->procs[i].fd, setup, fds, i, pool->num_workers, base_seed + i,
                                error))
@@ -390,9 +396,22 @@ spawn_handshake (GnnProcessPool  *pool,
       while (r == NULL && !dead && !unreadable && local == NULL)
         {
           struct pollfd fds[2] = { { p->fd, POLLIN, 0 }, { p->pidfd, POLLIN, 0 } };
+          gint64 left = deadline != 0 ? deadline - g_get_monotonic_time () : -1;
+          int ready;
 
-          if (poll (fds, 2, -1) < 0 && errno != EINTR)
+          if (deadline != 0 && left <= 0)
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_TIMEOUT,
+                           "DataLoader timed out after %g seconds: spawned worker %u (pid %d) "
+                           "had not finished starting (rebuilding the dataset)", timeout, i,
+                           (int) p->pid);
+              return FALSE;
+            }
+          ready = poll (fds, 2, deadline != 0 ? (int) MIN ((left + 999) / 1000, G_MAXINT) : -1);
+          if (ready < 0 && errno != EINTR)
             dead = TRUE;
+          else if (ready <= 0)
+            continue;
           else if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
             r = read_result (pool, i, 0, &dead, &unreadable, &local);
           else if (fds[1].revents & POLLIN)
@@ -543,7 +562,7 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
   close (control_fd);
   for (guint i = 0; i < num_workers; i++)
     close_fd (&pool->procs[i].child_fd);
-  if (spawn && !spawn_handshake (pool, spawn_setup, spawn_fds, base_seed, error))
+  if (spawn && !spawn_handshake (pool, spawn_setup, spawn_fds, base_seed, setup->timeout, error))
     {
       process_free (&pool->parent);
       return NULL;

@@ -127,6 +127,7 @@ typedef struct
   GnnCollate    *collate;
   guint          num_workers;
   guint64        base_seed;
+  double         timeout;      /* the loader's (s, 0: none): bounds a spawned worker's start too */
 } GnnWorkerSetup;
 
 typedef GnnWorkerBackend *(*GnnWorkerBackendNew) (const GnnWorkerSetup *setup, GError **error);

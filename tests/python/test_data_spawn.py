@@ -241,6 +241,20 @@ class SpawnTests(unittest.TestCase):
         self.assertIn("guard the entry point of the program with `if __name__ == '__main__':`",
                       out.stderr)
 
+    def test_worker_stuck_starting_times_out(self):
+        # the worker's import of the main script hangs: the loader's timeout
+        # ends the start (it waited forever) and the worker is stopped
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, 'stuck.py')
+            with open(path, 'w') as f:
+                f.write(STUCK_START)
+            out = subprocess.run([sys.executable, path], capture_output=True, text=True,
+                                 timeout=120, cwd=folder)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r'^timeout: DataLoader timed out after 1 seconds: spawned '
+                                     r'worker 0 \(pid \d+\) had not finished starting')
+        self.assertIn('no worker left', out.stdout)
+
     def test_dropped_mid_epoch_leaves_nothing(self):
         before_children, before_shm = children(), shm_entries()
         loader = Gnn.DataLoader(Squares(40), batch_size=2, num_workers=2, worker_mode='spawn')
@@ -354,6 +368,40 @@ def main():
 
 if __name__ == '__main__':
     main()
+'''
+
+STUCK_START = '''
+import os
+import time
+import gi
+gi.require_version('Gnn', '1.0')
+from gi.repository import GLib, Gnn
+
+if __name__ != '__main__':
+    time.sleep(300)   # the spawned worker's import of this script hangs
+
+
+class Numbers(Gnn.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return (Gnn.tensor([float(i)]),)
+
+
+if __name__ == '__main__':
+    loader = Gnn.DataLoader(Numbers(), batch_size=2, num_workers=1,
+                            multiprocessing_context='spawn', timeout=1.0)
+    try:
+        list(loader)
+        print('no timeout')
+    except GLib.Error as e:
+        print('timeout:' if e.code == Gnn.Error.TIMEOUT else 'other:', e.message)
+    try:
+        os.waitpid(-1, os.WNOHANG)
+        print('a worker is left')
+    except ChildProcessError:
+        print('no worker left')
 '''
 
 TORCH = dict(imports='import torch', base='torch.utils.data.Dataset', base_init='pass',
