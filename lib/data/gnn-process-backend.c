@@ -67,6 +67,7 @@ typedef struct
   int            pidfd;      /* -1 without pidfd_open */
   GnnWorkerInfo *info;
   GQueue         pending;    /* sequence numbers sent and not answered, oldest first */
+  GQueue         unsent;     /* tasks its full socket could not take yet, oldest first */
 } Proc;
 
 typedef struct
@@ -592,7 +593,10 @@ process_free (GnnWorkerBackend *backend)
   if (pool->shared != NULL)
     shared_unref (pool->shared);
   for (guint i = 0; pool->procs != NULL && i < pool->num_workers; i++)
-    g_queue_clear (&pool->procs[i].pending);
+    {
+      g_queue_clear (&pool->procs[i].pending);
+      g_queue_clear (&pool->procs[i].unsent);
+    }
   g_free (pool->procs);
   g_free (pool->buffer);
   g_clear_error (&pool->lost_task);
@@ -626,7 +630,10 @@ process_begin (GnnWorkerBackend *backend,
   if (++pool->last_epoch == 0 || pool->last_epoch > G_MAXINT)
     pool->last_epoch = 1;
   for (guint i = 0; i < pool->num_workers; i++)
-    g_queue_clear (&pool->procs[i].pending);
+    {
+      g_queue_clear (&pool->procs[i].pending);
+      g_queue_clear (&pool->procs[i].unsent);
+    }
   g_atomic_int_set (&pool->control->current_epoch, (gint) pool->last_epoch);
   return pool->last_epoch;
 }
@@ -642,9 +649,102 @@ process_stop (GnnWorkerBackend *backend,
   GnnProcessPool *pool = (GnnProcessPool *) backend;
 
   g_atomic_int_compare_and_exchange (&pool->control->current_epoch, (gint) pass, 0);
+  for (guint i = 0; i < pool->num_workers; i++)
+    g_queue_clear (&pool->procs[i].unsent);
   if (abandon)
     pool->broken = TRUE;
   return NULL;
+}
+
+typedef enum { TASK_SENT, TASK_WOULD_BLOCK, TASK_FAILED } TaskSend;
+
+/* Sends task @seq of pass @epoch_id to worker @worker without waiting:
+ * a stuck worker whose socket is full must not block the parent (its
+ * tasks wait in `unsent`, and receive's timeout still fires). A failure
+ * other than a dead worker (whose receive reports how it ended) loses the
+ * task: it is kept for receive to report, since nothing would answer it. */
+static TaskSend
+send_task (GnnProcessPool *pool,
+           guint           worker,
+           GnnEpoch       *epoch,
+           guint           epoch_id,
+           gsize           seq)
+{
+  Proc *p = &pool->procs[worker];
+  Message m = { GNN_MSG_TASK, epoch_id, seq, epoch->iterable ? -1 - epoch->skip[worker] : -1,
+                epoch->batch_size, epoch->drop_last, 0 };
+  const gint64 *indices = NULL;
+  gsize count = 0;
+  gboolean sent = FALSE;
+  int saved;
+
+  if (p->fd < 0)
+    return TASK_FAILED;
+  if (!epoch->iterable)
+    {
+      gsize start = seq * epoch->batch_size;
+
+      count = MIN (epoch->batch_size, epoch->n_indices - start);
+      indices = epoch->indices + start;
+      m.n = (gint64) count;
+    }
+  if (count <= INLINE_INDICES)
+    sent = gnn_process_send_message (p->fd, &m, indices, count * sizeof (gint64), -1, FALSE);
+  else
+    {
+      guint8 *map;
+      int fd = gnn_process_segment_new (count * sizeof (gint64), &map);
+
+      if (fd >= 0)
+        {
+          memcpy (map, indices, count * sizeof (gint64));
+          munmap (map, count * sizeof (gint64));
+          sent = gnn_process_send_message (p->fd, &m, NULL, 0, fd, FALSE);
+          saved = errno;
+          close (fd);
+          errno = saved;
+        }
+    }
+  if (sent)
+    {
+      g_queue_push_tail (&p->pending, GSIZE_TO_POINTER (seq));
+      return TASK_SENT;
+    }
+  if (errno == EAGAIN || errno == EWOULDBLOCK)
+    return TASK_WOULD_BLOCK;
+  if (errno != EPIPE && errno != ECONNRESET && pool->lost_task == NULL)
+    {
+      saved = errno;
+      if (indices != NULL)
+        pool->lost_task = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
+                                       "DataLoader: the batch of index %" G_GINT64_FORMAT
+                                       " could not be sent to worker %u: %s", indices[0], worker,
+                                       g_strerror (saved));
+      else
+        pool->lost_task = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
+                                       "DataLoader: a task could not be sent to worker %u: %s",
+                                       worker, g_strerror (saved));
+    }
+  return TASK_FAILED;
+}
+
+/* Sends worker @worker's waiting tasks, in order, as far as its socket takes them. */
+static void
+flush_unsent (GnnProcessPool *pool,
+              guint           worker,
+              GnnEpoch       *epoch,
+              guint           epoch_id)
+{
+  Proc *p = &pool->procs[worker];
+
+  while (!g_queue_is_empty (&p->unsent))
+    {
+      gsize seq = GPOINTER_TO_SIZE (g_queue_peek_head (&p->unsent));
+
+      if (send_task (pool, worker, epoch, epoch_id, seq) == TASK_WOULD_BLOCK)
+        return;
+      g_queue_pop_head (&p->unsent);
+    }
 }
 
 static void
@@ -656,55 +756,10 @@ process_submit (GnnWorkerBackend *backend,
 {
   GnnProcessPool *pool = (GnnProcessPool *) backend;
   Proc *p = &pool->procs[worker];
-  Message m = { GNN_MSG_TASK, epoch_id, seq, epoch->iterable ? -1 - epoch->skip[worker] : -1,
-                epoch->batch_size, epoch->drop_last, 0 };
-  const gint64 *indices = NULL;
-  gsize count = 0;
-  gboolean sent = FALSE;
 
-  if (p->fd < 0)
-    return;
-  if (!epoch->iterable)
-    {
-      gsize start = seq * epoch->batch_size;
-
-      count = MIN (epoch->batch_size, epoch->n_indices - start);
-      indices = epoch->indices + start;
-      m.n = (gint64) count;
-    }
-  if (count <= INLINE_INDICES)
-    sent = gnn_process_send_message (p->fd, &m, indices, count * sizeof (gint64), -1, TRUE);
-  else
-    {
-      guint8 *map;
-      int fd = gnn_process_segment_new (count * sizeof (gint64), &map);
-
-      if (fd >= 0)
-        {
-          memcpy (map, indices, count * sizeof (gint64));
-          munmap (map, count * sizeof (gint64));
-          sent = gnn_process_send_message (p->fd, &m, NULL, 0, fd, TRUE);
-          close (fd);
-        }
-    }
-  if (sent)
-    g_queue_push_tail (&p->pending, GSIZE_TO_POINTER (seq));
-  /* A worker that died closed its socket: receive reports how it ended.
-   * Any other failure loses the task, and nothing would ever answer it. */
-  if (!sent && errno != EPIPE && errno != ECONNRESET && pool->lost_task == NULL)
-    {
-      int saved = errno;
-
-      if (indices != NULL)
-        pool->lost_task = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
-                                       "DataLoader: the batch of index %" G_GINT64_FORMAT
-                                       " could not be sent to worker %u: %s", indices[0], worker,
-                                       g_strerror (saved));
-      else
-        pool->lost_task = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,
-                                       "DataLoader: a task could not be sent to worker %u: %s",
-                                       worker, g_strerror (saved));
-    }
+  if (!g_queue_is_empty (&p->unsent) ||
+      send_task (pool, worker, epoch, epoch_id, seq) == TASK_WOULD_BLOCK)
+    g_queue_push_tail (&p->unsent, GSIZE_TO_POINTER (seq));
 }
 
 /* Reads one message from worker @i: a result of pass @epoch_id, or NULL
@@ -906,7 +961,10 @@ process_receive (GnnWorkerBackend  *backend,
         }
       for (guint i = 0; i < n; i++)
         {
+          flush_unsent (pool, i, epoch, epoch_id);
           fds[2 * i] = (struct pollfd) { pool->procs[i].fd, POLLIN, 0 };
+          if (!g_queue_is_empty (&pool->procs[i].unsent))
+            fds[2 * i].events |= POLLOUT;   /* wake up when it takes the next task */
           fds[2 * i + 1] = (struct pollfd) { pool->procs[i].pidfd, POLLIN, 0 };
         }
       r = poll (fds, 2 * n, timeout_ms);

@@ -11,6 +11,7 @@
 typedef struct
 {
   GnnDataset parent_instance;
+  gint64     length;
   gboolean   spin;
   gint       release;
   int        pipe[2];
@@ -21,7 +22,7 @@ G_DEFINE_TYPE (Stuck, stuck, GNN_TYPE_DATASET)
 static gint64
 stuck_get_length (GnnDataset *ds)
 {
-  return 4;
+  return ((Stuck *) ds)->length;
 }
 
 static void
@@ -60,6 +61,7 @@ stuck_class_init (StuckClass *klass)
 static void
 stuck_init (Stuck *self)
 {
+  self->length = 4;
   g_assert_cmpint (pipe (self->pipe), ==, 0);
 }
 
@@ -147,6 +149,30 @@ test_wait_in_slices (void)
   g_object_unref (ds);
 }
 
+/* A stuck worker process whose socket the parent's tasks fill (8 tasks of
+ * 6,000 inline indices, 48 KB each, against a ~208 KB socket buffer): the
+ * parent used to block in the send, in iter() already, and the timeout
+ * never fired. */
+static void
+test_full_socket_times_out (void)
+{
+  Stuck *ds = g_object_new (stuck_get_type (), NULL);
+  GnnDataLoader *loader = loader_new (GNN_DATASET (ds), 6000, FALSE, 2, GNN_WORKER_MODE_PROCESSES);
+  g_autoptr(GError) error = NULL;
+  GnnDataLoaderIter *iter;
+  GPtrArray *batch = NULL;
+
+  ds->length = 16 * 6000;
+  g_object_set (loader, "timeout", 1.0, "prefetch-factor", 8, NULL);
+  iter = gnn_data_loader_iter (loader, &error);
+  g_assert_no_error (error);
+  g_assert_false (gnn_data_loader_iter_next (iter, &batch, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TIMEOUT);
+  g_object_unref (iter);
+  g_object_unref (loader);   /* the stuck worker is killed */
+  g_object_unref (ds);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -154,5 +180,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/data/timeout/endless-loop", GINT_TO_POINTER (TRUE), test_stuck_worker);
   g_test_add_data_func ("/data/timeout/blocked-read", GINT_TO_POINTER (FALSE), test_stuck_worker);
   g_test_add_func ("/data/timeout/wait-in-slices", test_wait_in_slices);
+  g_test_add_func ("/data/timeout/full-socket", test_full_socket_times_out);
   return g_test_run ();
 }
