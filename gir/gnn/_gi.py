@@ -152,6 +152,7 @@ def call_c(func, *args):
     exception a callback raised instead of its GLib.Error stand-in."""
     previous = getattr(_pending, 'exc', None)
     _pending.exc = None
+    _pending.depth = getattr(_pending, 'depth', 0) + 1
     try:
         result = func(*args)
     except GLib.Error as error:
@@ -166,10 +167,31 @@ def call_c(func, *args):
     except BaseException:
         _pending.exc = previous
         raise
+    finally:
+        _pending.depth -= 1
     pending, _pending.exc = _pending.exc, previous
     if pending is not None:
         raise pending
     return result
+
+
+# A signal handler's exception (Ctrl-C's KeyboardInterrupt) can be raised at
+# a Python callback's very first instruction, before its trampoline's try:
+# PyGObject then prints it through sys.excepthook and returns a default to
+# C — the interrupt was lost and the caller got an unrelated error. While a
+# call_c runs on this thread, such an exception is parked instead, for
+# call_c to raise. Anything else goes to the hook that was installed.
+_previous_excepthook = sys.excepthook
+
+
+def _callback_excepthook(exc_type, exc, tb):
+    if getattr(_pending, 'depth', 0) > 0 and not issubclass(exc_type, Exception):
+        park_pending(exc.with_traceback(tb) if exc is not None else exc_type())
+        return
+    _previous_excepthook(exc_type, exc, tb)
+
+
+sys.excepthook = _callback_excepthook
 
 
 _DATA_TAG = re.compile(r' \[py-type (\d+):(\d+) ([\w.]+):([\w.<>]+)\]$')

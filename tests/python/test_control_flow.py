@@ -172,6 +172,46 @@ CTRL_C_SCRIPT = textwrap.dedent('''
 ''')
 
 
+# Ctrl-C while C computes, just before it calls a Python forward: the
+# KeyboardInterrupt is raised at the callback's first instruction, outside
+# its trampoline; PyGObject printed it and C reported "forward of Py
+# returned no output" instead.
+ENTRY_SCRIPT = textwrap.dedent('''
+    import os, signal, threading, time
+    import gi
+    gi.require_version('Gnn', '1.0')
+    from gi.repository import Gnn
+
+    class Py(Gnn.Module):
+        def forward(self, x):
+            return x
+
+    big = Gnn.Linear(600, 600)
+    model = Gnn.Sequential(big, big, big, Py())
+    x = Gnn.randn(600, 600)
+    start = time.monotonic()
+    model(x)
+    took = time.monotonic() - start
+    for _ in range(3):
+        threading.Timer(took / 4, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            model(x)
+            time.sleep(took)   # the signal came late: raised here
+            print('no KeyboardInterrupt')
+        except KeyboardInterrupt:
+            print('KeyboardInterrupt')
+''')
+
+
+class CallbackEntryInterrupt(unittest.TestCase):
+    def test_ctrl_c_before_a_python_forward(self):
+        run = subprocess.run([sys.executable, '-c', ENTRY_SCRIPT], capture_output=True,
+                             text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout.split(), ['KeyboardInterrupt'] * 3, run.stderr)
+        self.assertEqual(run.stderr, '')
+
+
 class WaitInterrupt(unittest.TestCase):
     """Ctrl-C while next() waits for the workers raises KeyboardInterrupt
     (it used to wait on: C retried the interrupted wait), the workers
