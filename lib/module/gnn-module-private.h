@@ -52,14 +52,18 @@ GnnMapKind        gnn_module_find_kind         (GnnModulePrivate *priv,
 
 /* --- child slots (gnn-module-slots.c) --- */
 
-/* The GObject property of @self named @name, or NULL. */
-GParamSpec       *gnn_module_find_property     (GnnModule  *self,
+/* What the GObject property of @self named @name, if any, means for the
+ * registry: the child slot of that name (or NULL), and whether it is a
+ * plain property (not a slot: PyTorch's `hasattr`, "attribute already
+ * exists"). */
+typedef struct
+{
+  GParamSpec *slot;
+  gboolean    plain;
+} GnnNameProperty;
+
+GnnNameProperty   gnn_module_lookup_property   (GnnModule  *self,
                                                 const char *name);
-/* @pspec (the property named @name, nullable) if it is a child slot. */
-GParamSpec       *gnn_module_property_as_slot  (GParamSpec *pspec,
-                                                const char *name);
-/* TRUE if @pspec (nullable) is a property that is not a child slot. */
-gboolean          gnn_module_property_is_plain (GParamSpec *pspec);
 /* The map kind a declared slot's values go to. */
 GnnMapKind        gnn_module_slot_kind         (GParamSpec *slot);
 /* At each instance: re-takes the property functions of classes that

@@ -60,7 +60,7 @@ registry_put (GnnModule  *self,
       gboolean found;
       GObject *stolen;
 
-      if (k == (int) kind)
+      if (k == (int) kind || priv->maps[k].entries->len == 0)
         continue;
       stolen = gnn_ordered_map_steal (&priv->maps[k], key, &found);
       if (found)
@@ -143,16 +143,15 @@ gnn_module_registry_check_no_cycle (GnnModule  *self,
 
 /* The name rules of register_parameter / register_buffer / add_module, in
  * PyTorch's order (add_module checks "already exists" first). @current: the
- * map holding @name; @property: the property named @name (nullable). */
+ * map holding @name; @plain_property: a property (not a slot) has that name. */
 static gboolean
 check_name (const char  *name,
             GnnMapKind   kind,
             GnnMapKind   current,
-            GParamSpec  *property,
+            gboolean     plain_property,
             GError     **error)
 {
-  gboolean taken = (current != GNN_MAP_NONE && current != kind) ||
-                   gnn_module_property_is_plain (property);
+  gboolean taken = (current != GNN_MAP_NONE && current != kind) || plain_property;
 
   if (kind == GNN_MAP_MODULES && taken)
     goto taken;
@@ -265,9 +264,9 @@ registry_validate (GnnModule   *self,
                    GError     **error)
 {
   GnnMapKind current = gnn_module_find_kind (gnn_module_priv (self), name);
-  GParamSpec *property = gnn_module_find_property (self, name);
+  GnnNameProperty property = gnn_module_lookup_property (self, name);
 
-  *slot = gnn_module_property_as_slot (property, name);
+  *slot = property.slot;
   *kind = request;
   if (request == GNN_MAP_NONE)
     {
@@ -293,14 +292,14 @@ registry_validate (GnnModule   *self,
         return wrong_kind_error (value, "buffer", name, "GnnTensor", error);
       /* PyTorch removes a registered name from the other maps before
        * registering it again, so only a new name meets the name rules. */
-      if (current == GNN_MAP_NONE && !check_name (name, *kind, current, property, error))
+      if (current == GNN_MAP_NONE && !check_name (name, *kind, current, property.plain, error))
         return FALSE;
     }
   else
     {
       if (request == GNN_MAP_MODULES && !check_value_type (value, request, name, error))
         return FALSE;
-      if (!check_name (name, request, current, property, error))
+      if (!check_name (name, request, current, property.plain, error))
         return FALSE;
       if (request != GNN_MAP_MODULES && !check_value_type (value, request, name, error))
         return FALSE;
@@ -586,7 +585,7 @@ gnn_module_registry_remove (GnnModule  *self,
     g_hash_table_remove (priv->non_persistent, key);
   if (old != NULL)
     g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
-  slot = gnn_module_property_as_slot (gnn_module_find_property (self, key), key);
+  slot = gnn_module_lookup_property (self, key).slot;
   if (slot != NULL && old != NULL)
     g_object_notify_by_pspec (G_OBJECT (self), slot);
   if (value != NULL)

@@ -205,32 +205,70 @@ gnn_module_wrap_slot_classes (GType final_type)
     }
 }
 
-GParamSpec *
-gnn_module_find_property (GnnModule  *self,
-                          const char *name)
+/* Every registration asks whether its name is a property of the module's
+ * class: g_object_class_find_property() is a locked hash lookup per
+ * ancestor (GObject's pointer fast path needs the pspec's own name
+ * pointer) and a slot's name a qdata lookup. The answers are kept per
+ * thread, a few per class: a class's properties are all installed before
+ * its first instance (Gnn's types and PyGObject's are static, never
+ * unloaded). */
+#define PROPERTY_CACHE_SIZE 32
+
+typedef struct
 {
-  if (!g_ascii_isalpha (name[0]))
-    return NULL;
-  return g_object_class_find_property (gnn_module_priv (self)->final_class, name);
+  GObjectClass   *klass;
+  GnnNameProperty answer;
+  char            name[24];
+} PropertyCacheEntry;
+
+/* On the heap: the library's thread-locals must stay small (some are
+ * initial-exec, so all of them take static TLS, scarce when Python
+ * dlopens the library). */
+static GPrivate property_cache_key = G_PRIVATE_INIT (g_free);
+
+static GnnNameProperty
+lookup_property (GObjectClass *klass,
+                 const char   *name)
+{
+  GParamSpec *pspec = g_object_class_find_property (klass, name);
+  const char *slot = pspec != NULL ? slot_name_of (pspec) : NULL;
+  GnnNameProperty answer = { NULL, pspec != NULL && slot == NULL };
+
+  if (slot != NULL && strcmp (slot, name) == 0)
+    answer.slot = pspec;
+  return answer;
 }
 
-GParamSpec *
-gnn_module_property_as_slot (GParamSpec *pspec,
-                             const char *name)
+GnnNameProperty
+gnn_module_lookup_property (GnnModule  *self,
+                            const char *name)
 {
-  const char *slot;
+  static const GnnNameProperty none = { NULL, FALSE };
+  PropertyCacheEntry *cache, *e;
+  GObjectClass *klass;
+  gsize len;
 
-  if (pspec == NULL)
-    return NULL;
-  slot = slot_name_of (pspec);
-  return slot != NULL && strcmp (slot, name) == 0 ? pspec : NULL;
-}
-
-/* PyTorch's `hasattr (self, name)` for a name outside the registry. */
-gboolean
-gnn_module_property_is_plain (GParamSpec *pspec)
-{
-  return pspec != NULL && slot_name_of (pspec) == NULL;
+  if (!g_ascii_isalpha (name[0]))   /* no property name starts otherwise ("0", "_x") */
+    return none;
+  klass = gnn_module_priv (self)->final_class;
+  len = strlen (name);
+  if (len >= sizeof e->name)
+    return lookup_property (klass, name);
+  cache = g_private_get (&property_cache_key);
+  if (cache == NULL)
+    {
+      cache = g_new0 (PropertyCacheEntry, PROPERTY_CACHE_SIZE);
+      g_private_set (&property_cache_key, cache);
+    }
+  e = &cache[(((guintptr) klass >> 4) ^ (guchar) name[0] ^ ((guchar) name[len - 1] << 3) ^ len) %
+             PROPERTY_CACHE_SIZE];
+  if (e->klass != klass || memcmp (e->name, name, len + 1) != 0)
+    {
+      e->answer = lookup_property (klass, name);
+      e->klass = klass;
+      memcpy (e->name, name, len + 1);
+    }
+  return e->answer;
 }
 
 GnnMapKind

@@ -121,15 +121,14 @@ gnn_linear_extra_repr (GnnModule *module)
 /* Kaiming-uniform weight, uniform bias (no-ops on meta tensors). */
 static gboolean
 init_parameters (GnnLinear     *self,
+                 GObject       *weight,
+                 GObject       *bias,
                  GnnGenerator  *generator,
                  GError       **error)
 {
-  GObject *weight, *bias;
   GnnGenerator *gen = generator;
   gboolean ok = TRUE;
 
-  weight = gnn_module_get_child (GNN_MODULE (self), "weight", NULL);
-  bias = gnn_module_get_child (GNN_MODULE (self), "bias", NULL);
   if (gen == NULL)
     gen = gnn_nn_default_generator_lock ();
 
@@ -186,7 +185,8 @@ create_parameters (GnnLinear  *self,
   if (!gnn_module_register_parameter (GNN_MODULE (self), "weight", weight_param, error) ||
       !gnn_module_register_parameter (GNN_MODULE (self), "bias", bias_param, error))
     return FALSE;
-  return init_parameters (self, self->generator, error);
+  return init_parameters (self, (GObject *) weight_param, (GObject *) bias_param, self->generator,
+                          error);
 }
 
 static void
@@ -496,5 +496,5 @@ gnn_linear_reset_parameters (GnnLinear     *self,
   if ((weight != NULL && !gnn_tensor_materialize (GNN_TENSOR (weight), error)) ||
       (bias != NULL && !gnn_tensor_materialize (GNN_TENSOR (bias), error)))
     return FALSE;
-  return init_parameters (self, generator, error);
+  return init_parameters (self, weight, bias, generator, error);
 }

@@ -76,6 +76,15 @@ fill_random (GnnTensor    *self,
     return;
   if (counter_based)
     key = gnn_generator_next_u64 (generator);
+  if (counter_based && gnn_tensor_is_contiguous (self))
+    {
+      /* one run (every new parameter): the same values as the walk below */
+      if (p->dtype == GNN_DTYPE_F32)
+        gnn_random_fill_uniform_f32 (key, 0, (float *) base, p->numel, 1, a, b);
+      else
+        gnn_random_fill_uniform_f64 (key, 0, (double *) base, p->numel, 1, a, b);
+      return;
+    }
   gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
   while (gnn_nditer_next (&it))
     {
