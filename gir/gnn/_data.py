@@ -263,6 +263,46 @@ class ItemIterator(Gnn.ItemIterator):
 ItemIterator = override(ItemIterator)
 
 
+class PythonIterator(ItemIterator):
+    """The items of a Python iterator (what a torch-style
+    IterableDataset.__iter__ returns, a generator most often)."""
+
+    __gtype_name__ = 'GnnPyIterator'
+
+    def __init__(self, iterator):
+        super().__init__()
+        self.iterator = iterator
+
+    def do_next(self):
+        return next(self.iterator, None)
+
+
+class IterableDataset(Gnn.IterableDataset):
+    """torch's protocol: a subclass defines __iter__ (a generator, say),
+    which the loader calls in each worker (Gnn.get_worker_info() tells
+    which); or Gnn's do_create_iterator returning a Gnn.ItemIterator."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        owner = next((k for k in cls.__mro__
+                      if '__iter__' in k.__dict__ or 'do_create_iterator' in k.__dict__), None)
+        if (owner is not None and '__iter__' in owner.__dict__ and
+                'do_create_iterator' not in owner.__dict__ and
+                (owner is cls or not issubclass(owner, GObject.Object))):
+            make = owner.__dict__['__iter__']
+            cls.do_create_iterator = lambda self: PythonIterator(iter(make(self)))
+            cls.__iter__ = IterableDataset.__iter__
+        _guard_vfunc(cls, 'do_create_iterator', None, None)
+
+    def __iter__(self):
+        return iter(call_c(Gnn.IterableDataset.create_iterator, self))
+
+
+IterableDataset = override(IterableDataset)
+
+
 class Sampler(Gnn.Sampler):
     """Samplers are iterable (indices as ints) and have len()."""
 

@@ -62,6 +62,21 @@ class Squares(Gnn.Dataset):
                 np.array([int(item[3]) for item in items])]
 
 
+class Generated(Gnn.IterableDataset):
+    """torch's IterableDataset protocol: __iter__ is a generator, sharded
+    by the worker's info."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def __iter__(self):
+        info = Gnn.get_worker_info()
+        start, step = (info.get_id(), info.get_num_workers()) if info else (0, 1)
+        for v in range(start, self.n, step):
+            yield {'x': float(v), 'y': v}
+
+
 def as_lists(loader):
     return [[t.numpy().tolist() if hasattr(t, 'numpy') else t for t in batch] for batch in loader]
 
@@ -150,6 +165,13 @@ class SpawnTests(unittest.TestCase):
         # before its first item; the parent's instance is untouched
         self.assertEqual([b[1] for b in batches], [[120, 120], [121, 121], [120, 120]])
         self.assertEqual(ds.marker, -1)
+
+    def test_generator_iterable_dataset(self):
+        want = [([0.0, 2.0], [0, 2]), ([1.0, 3.0], [1, 3]), ([4.0, 6.0], [4, 6]), ([5.0], [5])]
+        for mode in ('threads', 'processes', 'spawn'):
+            loader = Gnn.DataLoader(Generated(7), batch_size=2, num_workers=2, worker_mode=mode)
+            got = [(b['x'].to_doubles(), [int(v) for v in b['y'].to_doubles()]) for b in loader]
+            self.assertEqual(got, want, mode)
 
     def test_plain_function_collate(self):
         loader = Gnn.DataLoader(Squares(4), batch_size=2, num_workers=2, worker_mode='spawn',

@@ -66,7 +66,44 @@ class GnnMissing(Missing, Gnn.Dataset):   # __len__ from the mixin
         return (Gnn.tensor([float(Missing.__getitem__(self, i))]),)
 
 
+class Shards(object):
+    """torch's IterableDataset protocol: __iter__ a generator, each worker
+    taking every num_workers-th value from its id (get_worker_info)."""
+
+    info = None   # set per side: torch's or Gnn's get_worker_info
+
+    def __iter__(self):
+        info = type(self).info()
+        start, step = (info.id, info.num_workers) if info is not None else (0, 1)
+        for v in range(start, 11, step):
+            if v == 99:
+                raise ValueError('never')
+            yield v * 1.5
+
+
+class TorchShards(Shards, torch.utils.data.IterableDataset):
+    info = staticmethod(torch.utils.data.get_worker_info)
+
+
+class GnnShards(Shards, Gnn.IterableDataset):   # __iter__ from the mixin
+    @staticmethod
+    def info():
+        info = Gnn.get_worker_info()
+        if info is None:
+            return None
+        return type('Info', (), {'id': info.get_id(), 'num_workers': info.get_num_workers()})
+
+
 class VsTorch(unittest.TestCase):
+    def test_iterable_dataset_protocol(self):
+        for workers in (0, 2):
+            want = [b.tolist() for b in DataLoader(TorchShards(), batch_size=2,
+                                                   num_workers=workers)]
+            got = [b[0].to_doubles() for b in Gnn.DataLoader(GnnShards(), batch_size=2,
+                                                             num_workers=workers)]
+            self.assertEqual(got, want, workers)
+        self.assertEqual([float(t[0].item()) for t in GnnShards()], [v * 1.5 for v in range(11)])
+
     def test_worker_exception_reraised_with_its_type(self):
         # torch re-raises a worker's exception as its type: "Caught KeyError
         # in DataLoader worker process 0.\nOriginal Traceback ..."; Gnn adds
