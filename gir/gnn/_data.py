@@ -124,6 +124,47 @@ def _get_length_vfunc(func):
     return do_get_length
 
 
+def _gobject_created(obj):
+    try:
+        obj.__grefcount__
+    except TypeError:   # "GObject instance is not yet created"
+        return False
+    return True
+
+
+def _torch_init(cls):
+    """torch's Dataset and Sampler subclasses need not call
+    super().__init__() (its tutorials' datasets do not): the __init__ of a
+    subclass (its own or a mixin's) that did not create the GObject gets it
+    created after it ran (before would make a super().__init__() inside
+    create a second one)."""
+    owner = next(k for k in cls.__mro__ if '__init__' in k.__dict__)
+    if owner is not cls and issubclass(owner, GObject.Object):
+        return   # Gnn's own, or a subclass's already wrapped
+    init = owner.__dict__['__init__']
+    if getattr(init, '_gnn_torch_init', False):
+        return
+
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        if not _gobject_created(self):
+            GObject.Object.__init__(self)
+    __init__.__name__, __init__.__qualname__ = init.__name__, init.__qualname__
+    __init__.__doc__, __init__.__wrapped__ = init.__doc__, init
+    __init__._gnn_torch_init = True
+    cls.__init__ = __init__
+
+
+def _protocol_owner(cls, name, vfunc):
+    """The class that gives `cls` torch's `name` (its own body or a plain
+    Python base, a mixin) when nothing nearer defines the vfunc, or None."""
+    owner = next((k for k in cls.__mro__ if name in k.__dict__ or vfunc in k.__dict__), None)
+    if (owner is not None and name in owner.__dict__ and vfunc not in owner.__dict__ and
+            (owner is cls or not issubclass(owner, GObject.Object))):
+        return owner
+    return None
+
+
 class Dataset(Gnn.Dataset):
     """A Gnn.Dataset with torch's Dataset protocol: len(ds), ds[i] -> tuple.
 
@@ -137,13 +178,11 @@ class Dataset(Gnn.Dataset):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        _torch_init(cls)
         for name, vfunc in (('__len__', 'do_get_length'), ('__getitem__', 'do_get_item')):
-            # torch's protocol, from the class body or a plain Python base
-            # (a mixin before Dataset in the MRO): C calls the vfunc
-            owner = next((k for k in cls.__mro__ if name in k.__dict__ or vfunc in k.__dict__),
-                         None)
-            if (owner is not None and name in owner.__dict__ and vfunc not in owner.__dict__ and
-                    (owner is cls or not issubclass(owner, GObject.Object))):
+            # torch's protocol, from the class body or a mixin: C calls the vfunc
+            owner = _protocol_owner(cls, name, vfunc)
+            if owner is not None:
                 setattr(cls, vfunc, owner.__dict__[name])
                 setattr(cls, name, getattr(Dataset, name))
         length = cls.__dict__.get('do_get_length')
@@ -263,6 +302,25 @@ class ItemIterator(Gnn.ItemIterator):
 ItemIterator = override(ItemIterator)
 
 
+class WorkerInfo(Gnn.WorkerInfo):
+    """torch's WorkerInfo attributes: id, num_workers, seed, dataset (the
+    worker's copy), as the IterableDataset sharding recipe reads them."""
+
+    __module__ = OVERRIDE_MODULE
+
+    id = property(lambda self: self.get_id())
+    num_workers = property(lambda self: self.get_num_workers())
+    seed = property(lambda self: self.get_seed())
+    dataset = property(lambda self: self.get_dataset())
+
+    def __repr__(self):
+        return 'WorkerInfo(id=%d, num_workers=%d, seed=%d, dataset=%r)' % (
+            self.id, self.num_workers, self.seed, self.dataset)
+
+
+WorkerInfo = override(WorkerInfo)
+
+
 class PythonIterator(ItemIterator):
     """The items of a Python iterator (what a torch-style
     IterableDataset.__iter__ returns, a generator most often)."""
@@ -286,11 +344,8 @@ class IterableDataset(Gnn.IterableDataset):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        owner = next((k for k in cls.__mro__
-                      if '__iter__' in k.__dict__ or 'do_create_iterator' in k.__dict__), None)
-        if (owner is not None and '__iter__' in owner.__dict__ and
-                'do_create_iterator' not in owner.__dict__ and
-                (owner is cls or not issubclass(owner, GObject.Object))):
+        owner = _protocol_owner(cls, '__iter__', 'do_create_iterator')
+        if owner is not None:
             make = owner.__dict__['__iter__']
             cls.do_create_iterator = lambda self: PythonIterator(iter(make(self)))
             cls.__iter__ = IterableDataset.__iter__
@@ -304,9 +359,31 @@ IterableDataset = override(IterableDataset)
 
 
 class Sampler(Gnn.Sampler):
-    """Samplers are iterable (indices as ints) and have len()."""
+    """Samplers are iterable (indices as ints) and have len(). A subclass
+    may follow torch's protocol: __iter__ yields the epoch's indices,
+    __len__ gives their number, and __init__ need not call
+    super().__init__() (torch 1.13's takes the data source and ignores it)."""
 
     __module__ = OVERRIDE_MODULE
+
+    def __init__(self, *data_source, **properties):
+        # torch 1.13: Sampler.__init__(self, data_source), which it ignores
+        if not _gobject_created(self):
+            super().__init__(**properties)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _torch_init(cls)
+        owner = _protocol_owner(cls, '__iter__', 'do_sample')
+        if owner is not None:
+            indices = owner.__dict__['__iter__']
+            cls.do_sample = lambda self: [int(i) for i in indices(self)]
+            cls.__iter__ = Sampler.__iter__
+        owner = _protocol_owner(cls, '__len__', 'do_get_length')
+        if owner is not None:
+            cls.do_get_length = owner.__dict__['__len__']
+            cls.__len__ = Sampler.__len__
+        _guard_vfunc(cls, 'do_sample', None, None)
 
     def __len__(self):
         # the length may come from a Python dataset's __len__, which raises

@@ -410,6 +410,12 @@ class Tensor(Gnn.Tensor):
 
     __str__ = __repr__
 
+    def __format__(self, spec):
+        # torch: a 0-d tensor formats as its number (f"{loss:.4f}")
+        if self.get_ndim() == 0:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
     # -- sequence protocol ----------------------------------------------------
 
     def __len__(self):

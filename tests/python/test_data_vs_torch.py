@@ -73,7 +73,7 @@ class Shards(object):
     info = None   # set per side: torch's or Gnn's get_worker_info
 
     def __iter__(self):
-        info = type(self).info()
+        info = type(self).info()   # torch's attributes on both sides
         start, step = (info.id, info.num_workers) if info is not None else (0, 1)
         for v in range(start, 11, step):
             if v == 99:
@@ -86,15 +86,65 @@ class TorchShards(Shards, torch.utils.data.IterableDataset):
 
 
 class GnnShards(Shards, Gnn.IterableDataset):   # __iter__ from the mixin
-    @staticmethod
-    def info():
-        info = Gnn.get_worker_info()
-        if info is None:
-            return None
-        return type('Info', (), {'id': info.get_id(), 'num_workers': info.get_num_workers()})
+    info = staticmethod(Gnn.get_worker_info)
+
+
+class Tutorial(object):
+    """torch's tutorial dataset: __init__ without super().__init__()."""
+
+    def __init__(self, n):
+        self.values = [float(v) for v in range(n)]
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getitem__(self, i):
+        return self.values[i] * 2.0, i
+
+
+class TorchTutorial(Tutorial, torch.utils.data.Dataset):
+    pass
+
+
+class GnnTutorial(Tutorial, Gnn.Dataset):
+    pass
+
+
+class EvenFirst(object):
+    """A torch-style sampler: __iter__ and __len__, torch 1.13's
+    super().__init__(data_source)."""
+
+    def __init__(self, data_source):
+        super().__init__(data_source)
+        self.n = len(data_source)
+
+    def __iter__(self):
+        return iter(list(range(0, self.n, 2)) + list(range(1, self.n, 2)))
+
+    def __len__(self):
+        return self.n
+
+
+class TorchEvenFirst(EvenFirst, torch.utils.data.Sampler):
+    pass
+
+
+class GnnEvenFirst(EvenFirst, Gnn.Sampler):
+    pass
 
 
 class VsTorch(unittest.TestCase):
+    def test_tutorial_dataset_and_sampler_protocol(self):
+        for workers in (0, 2):
+            tds, gds = TorchTutorial(7), GnnTutorial(7)
+            want = [[v.tolist() for v in b] for b in
+                    DataLoader(tds, batch_size=3, sampler=TorchEvenFirst(tds), num_workers=workers)]
+            got = [[v.to_doubles() for v in b] for b in
+                   Gnn.DataLoader(gds, batch_size=3, sampler=GnnEvenFirst(gds), num_workers=workers)]
+            self.assertEqual(got, want, workers)
+        self.assertEqual(list(GnnEvenFirst(GnnTutorial(5))), list(TorchEvenFirst(TorchTutorial(5))))
+        self.assertEqual(len(GnnEvenFirst(GnnTutorial(5))), 5)
+
     def test_iterable_dataset_protocol(self):
         for workers in (0, 2):
             want = [b.tolist() for b in DataLoader(TorchShards(), batch_size=2,

@@ -435,6 +435,20 @@ class VsTorchTest(unittest.TestCase):
                 for t, a in zip(tensors, arrays):   # inputs are left unchanged
                     np.testing.assert_array_equal(t.numpy(), a)
 
+    def test_format_like_torch(self):
+        # f"{loss:.4f}": a 0-d tensor formats as its number
+        for value in (0.123456, 3.0, -2.5e-7):
+            for spec in ('.4f', '', '8.2e', 'g', '>12.3f'):
+                self.assertEqual(format(Gnn.tensor(value), spec),
+                                 format(torch.tensor(value), spec), (value, spec))
+        self.assertEqual(f'{Gnn.tensor(7):d}', f'{torch.tensor(7):d}')
+        self.assertEqual(f'{Gnn.tensor([1.0, 2.0])}', f'{Gnn.tensor([1.0, 2.0])!s}')
+        with self.assertRaises(TypeError):   # as torch: no spec for a vector
+            format(Gnn.tensor([1.0, 2.0]), '.2f')
+        # the usual device choice runs unchanged on a CPU build
+        self.assertEqual(Gnn.cuda.is_available(), torch.cuda.is_available())
+        self.assertEqual(Gnn.backends.mps.is_available(), torch.backends.mps.is_available())
+
     def test_inplace_casts_like_torch(self):
         # an in-place op keeps the tensor's dtype: float64 or int operands
         # go into a float32 tensor, a float result into an int one is torch's
