@@ -21,7 +21,24 @@ from ._tensor import parse_to
 _CModule = Gnn.Module
 
 def _wrap_forward(func):
-    return trampoline(func, lambda self, input: 'forward of %s' % type(self).__name__)
+    return trampoline(func, lambda self, input: 'forward of %s' % type(self).__name__,
+                      _forward_result)
+
+
+def _describe_inputs(args, kwargs):
+    return ', '.join([type(a).__name__ for a in args] +
+                     ['%s=%s' % (k, type(v).__name__) for k, v in kwargs.items()]) or 'nothing'
+
+
+def _forward_result(result, self, input):
+    """What C gets from a Python forward it calls (inside a container, a
+    call with hooks): one tensor. Anything else is an error naming it —
+    PyGObject would take a tuple's first item and drop the rest."""
+    if isinstance(result, Gnn.Tensor):
+        return result
+    raise TypeError('forward of %s returned %s: a module called by Gnn (inside a container, '
+                    'or with hooks) returns one tensor' % (type(self).__name__,
+                                                           type(result).__name__))
 
 
 def _checked_name(kind, name):
@@ -335,11 +352,23 @@ class Module(Gnn.Module):
 
     # -- call -----------------------------------------------------------------
 
-    def __call__(self, input):
+    def __call__(self, *args, **kwargs):
         """model(x): hooks and forward (Gnn.Module.call); an exception
         raised by Python code inside (forward, hooks) is re-raised as
-        itself, SystemExit and KeyboardInterrupt included."""
-        return call_c(_CModule.call, self, input)
+        itself, SystemExit and KeyboardInterrupt included. A forward written
+        in Python takes any inputs and returns anything, as torch's: without
+        hooks to run it is called directly (C's call passes one tensor in
+        and out)."""
+        forward = getattr(getattr(type(self), 'do_forward', None), '__wrapped__', None)
+        if forward is not None and not _CModule.has_forward_hooks(self):
+            return forward(self, *args, **kwargs)
+        if len(args) != 1 or kwargs or not isinstance(args[0], Gnn.Tensor):
+            raise TypeError('%s has forward hooks: a call with hooks takes one tensor (got %s)'
+                            % (type(self).__name__, _describe_inputs(args, kwargs))
+                            if forward is not None else
+                            '%s takes one tensor (got %s)'
+                            % (type(self).__name__, _describe_inputs(args, kwargs)))
+        return call_c(_CModule.call, self, args[0])
 
     def forward(self, input):
         """Runs the module's forward without hooks."""

@@ -262,6 +262,8 @@ GnnTensor     *gnn_module_call               (GnnModule    *self,
                                               GnnTensor    *input,
                                               GError      **error);
 GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_has_forward_hooks  (GnnModule    *self);
+GNN_AVAILABLE_IN_ALL
 GnnHookHandle *gnn_module_register_forward_pre_hook (GnnModule            *self,
                                                      GnnForwardPreHookFunc func,
                                                      gpointer              user_data,

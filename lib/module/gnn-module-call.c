@@ -542,6 +542,29 @@ failed:
  *
  * Since: 1.0
  */
+/**
+ * gnn_module_has_forward_hooks:
+ * @self: a module
+ *
+ * Whether [method@Gnn.Module.call] on @self would run hooks: forward
+ * pre-hooks or forward hooks of its own, or global ones. A binding that
+ * calls a forward of its own language directly (the Python binding, for
+ * a forward with several inputs or outputs) asks it first.
+ *
+ * Returns: %TRUE if a call of @self runs hooks
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_module_has_forward_hooks (GnnModule *self)
+{
+  GnnModulePrivate *priv;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
+  priv = gnn_module_priv (self);
+  return priv->pre_hooks != NULL || priv->hooks != NULL || g_atomic_int_get (&n_global_hooks) > 0;
+}
+
 GnnTensor *
 gnn_module_call (GnnModule  *self,
                  GnnTensor  *input,

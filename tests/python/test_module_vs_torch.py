@@ -445,5 +445,48 @@ class TestLinearModelsVsTorch(unittest.TestCase):
         self.assertEqual(repr(g).replace('GnnLinear', 'Linear'), repr(t))
 
 
+def make_two_headed(nn, ones):
+    class TwoHeaded(nn.Module):
+        """Several inputs (one by keyword) and a tuple and a dict out."""
+
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 2)
+
+        def forward(self, x, y=None, scale=1.0):
+            h = self.fc(x)
+            if y is not None:
+                h = h + y
+            return h * scale, {'sum': h.sum(), 'rows': h.shape[0]}
+    model = TwoHeaded()
+    with (torch.no_grad() if nn is torch.nn else Gnn.no_grad()):
+        model.fc.weight.copy_(ones(2, 3) * 0.5)
+        model.fc.bias.copy_(ones(2) * -1.0)
+    return model
+
+
+class TestForwardProtocolVsTorch(unittest.TestCase):
+    def test_several_inputs_and_outputs(self):
+        g = make_two_headed(Gnn.nn, Gnn.ones)
+        t = make_two_headed(torch.nn, torch.ones)
+        x = [[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]]
+        for args, kwargs in (((), {}), ((True,), {'scale': 2.0}), ((), {'scale': 3.0})):
+            def call(model, tensor, ones):
+                extra = [ones(2, 2)] if args else []
+                return model(tensor(x), *extra, **kwargs)
+            (gh, gd), (th, td) = call(g, Gnn.tensor, Gnn.ones), call(t, torch.tensor, torch.ones)
+            self.assertEqual(gh.to_doubles(), [v for row in th.tolist() for v in row])
+            self.assertEqual(sorted(gd), sorted(td))
+            self.assertAlmostEqual(gd['sum'].item(), td['sum'].item(), places=5)
+            self.assertEqual(gd['rows'], td['rows'])
+
+    def test_tuple_inside_a_container_is_an_error(self):
+        # C's call path passes one tensor: a tuple was cut to its first item
+        seq = Gnn.nn.Sequential(Gnn.nn.Identity(), make_two_headed(Gnn.nn, Gnn.ones))
+        with self.assertRaises(TypeError) as cm:
+            seq(Gnn.ones(2, 3))
+        self.assertIn('forward of TwoHeaded returned tuple', str(cm.exception))
+
+
 if __name__ == '__main__':
     unittest.main()
