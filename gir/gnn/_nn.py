@@ -1,6 +1,7 @@
 # _nn.py: torch's constructors for the layers without a Python protocol of
 # their own, Parameter(t, requires_grad=True), and the Gnn.nn namespace
-# (Gnn.nn.Linear, Gnn.nn.Module, Gnn.nn.functional, Gnn.nn.init ...).
+# (Gnn.nn.Linear, Gnn.nn.Module; Gnn.nn.functional, Gnn.nn.init and
+# Gnn.nn.utils come from _functional, _init and _nn_utils).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 

@@ -548,6 +548,19 @@ class Tensor(Gnn.Tensor):
         Gnn.Tensor.fill_(self, float(value))
         return self
 
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+        """torch's uniform_(from=0, to=1, *, generator=None), from the
+        default generator unless given one."""
+        from ._creation import default_generator
+        Gnn.Tensor.uniform_(self, float(a), float(b), generator or default_generator())
+        return self
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        """torch's normal_(mean=0, std=1, *, generator=None)."""
+        from ._creation import default_generator
+        Gnn.Tensor.normal_(self, float(mean), float(std), generator or default_generator())
+        return self
+
     def copy_(self, src):
         Gnn.Tensor.copy_(self, src)
         return self

@@ -177,5 +177,59 @@ class TestNnBasicVsTorch(unittest.TestCase):
         np.testing.assert_array_equal(d.call(Gnn.Tensor.from_numpy(x)).numpy(), x)
 
 
+
+class TestInitAndClipVsTorch(unittest.TestCase):
+    def test_gains_and_fans(self):
+        for name, param in (('linear', None), ('conv2d', None), ('sigmoid', None),
+                            ('tanh', None), ('relu', None), ('leaky_relu', None),
+                            ('leaky_relu', 0.2), ('selu', None)):
+            self.assertAlmostEqual(Gnn.nn.init.calculate_gain(name, param),
+                                   nn.init.calculate_gain(name, param), places=12)
+        for shape in ((3, 4), (8, 3, 5, 5), (2, 7, 3)):
+            self.assertEqual(Gnn.nn.init._calculate_fan_in_and_fan_out(Gnn.zeros(*shape)),
+                             nn.init._calculate_fan_in_and_fan_out(torch.zeros(*shape)))
+        with self.assertRaises(ValueError) as cm:
+            Gnn.nn.init.xavier_uniform_(Gnn.zeros(3))
+        with self.assertRaises(ValueError) as want:
+            nn.init.xavier_uniform_(torch.zeros(3))
+        self.assertEqual(str(cm.exception), str(want.exception))
+
+    def test_initializers_fill_in_their_bounds(self):
+        # same bounds and spreads as torch's (the streams differ)
+        for fill, bound in ((lambda t, m: m.xavier_uniform_(t), (6 / 96) ** 0.5),
+                            (lambda t, m: m.kaiming_uniform_(t, a=5 ** 0.5), (1 / 64) ** 0.5),
+                            (lambda t, m: m.uniform_(t, -0.3, 0.3), 0.3)):
+            g = Gnn.nn.Parameter(Gnn.zeros(32, 64))
+            t = torch.nn.Parameter(torch.zeros(32, 64))
+            self.assertIs(fill(g, Gnn.nn.init), g)   # in place, outside autograd
+            fill(t, nn.init)
+            self.assertLessEqual(g.abs().max().item(), bound)
+            self.assertGreater(g.abs().max().item(), 0.95 * bound)
+            self.assertAlmostEqual(float(g.numpy().std()), float(t.detach().numpy().std()),
+                                   delta=0.05 * bound)
+        g = Gnn.nn.init.normal_(Gnn.zeros(20000), 0.0, 0.02)
+        self.assertAlmostEqual(float(g.numpy().std()), 0.02, delta=0.001)
+        self.assertEqual(Gnn.nn.init.constant_(Gnn.zeros(3), 0.5).to_doubles(), [0.5] * 3)
+
+    def test_clip_grad_norm_and_value(self):
+        rng = np.random.default_rng(3)
+        grads = [rng.standard_normal(s).astype(np.float32) for s in ((4, 3), (3,), (2, 2))]
+        for norm_type in (2.0, 1.0, float('inf')):
+            for max_norm in (0.5, 100.0):
+                gp = [Gnn.nn.Parameter(Gnn.zeros(*g.shape)) for g in grads]
+                tp = [torch.nn.Parameter(torch.zeros(*g.shape)) for g in grads]
+                for p, q, g in zip(gp, tp, grads):
+                    p.grad, q.grad = Gnn.from_numpy(g.copy()), torch.from_numpy(g.copy())
+                got = Gnn.nn.utils.clip_grad_norm_(gp, max_norm, norm_type)
+                want = nn.utils.clip_grad_norm_(tp, max_norm, norm_type)
+                self.assertAlmostEqual(got.item(), want.item(), places=4)
+                for p, q in zip(gp, tp):
+                    np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-5,
+                                               atol=1e-6)
+        gp = [Gnn.nn.Parameter(Gnn.zeros(4, 3))]
+        gp[0].grad = Gnn.from_numpy(grads[0].copy())
+        Gnn.nn.utils.clip_grad_value_(gp, 0.5)
+        np.testing.assert_allclose(gp[0].grad.numpy(), np.clip(grads[0], -0.5, 0.5))
+
 if __name__ == '__main__':
     unittest.main()
