@@ -80,6 +80,19 @@ class StateDict(Gnn.StateDict):
             result.insert(key, self.lookup(key))
         return result
 
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        # torch's best-model idiom: copy.deepcopy(model.state_dict())
+        import copy
+        result = StateDict()
+        memo[id(self)] = result
+        for key in self.get_keys():
+            result.insert(key, copy.deepcopy(self.lookup(key), memo))
+        for key in self.get_metadata_keys() or []:
+            result.set_metadata(key, self.get_metadata(key))
+        return result
+
     def __repr__(self):
         return 'StateDict([%s])' % ', '.join(repr(k) for k in self.get_keys())
 
@@ -121,16 +134,25 @@ def as_state_dict(mapping):
 
 @export
 def save(obj, f, metadata=None):
-    """torch.save for state dicts: writes a StateDict or a mapping of name to
-    tensor as a safetensors file (never pickle). Modules, optimizers and
-    other objects raise TypeError: save their state_dict()."""
-    if isinstance(obj, Gnn.Module):
-        raise TypeError('Gnn.save() saves state dicts only (safetensors, no pickle): '
-                        'use Gnn.save(model.state_dict(), path)')
-    if not isinstance(obj, (_CStateDict, _abc.Mapping)):
-        raise TypeError('Gnn.save() saves state dicts only (a mapping of str to tensor), '
-                        'not %s' % type(obj).__name__)
-    as_state_dict(obj).save(f, metadata)
+    """torch.save as a safetensors file (never pickle): a StateDict or a
+    mapping of name to tensor as such, or a checkpoint — a dict nesting
+    state dicts, tensors, lists and plain values (numbers, strings, None),
+    say {'epoch': e, 'model': model.state_dict(), 'optimizer':
+    opt.state_dict()} — whose tensors go under dotted names and whose
+    layout Gnn.load rebuilds (see _checkpoint). Modules and optimizers
+    raise TypeError: save their state_dict()."""
+    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state
+    if isinstance(obj, (Gnn.Module, Gnn.Optimizer)):
+        raise TypeError('Gnn.save() saves state dicts and checkpoints of them (safetensors, '
+                        'no pickle): use Gnn.save(%s.state_dict(), path)'
+                        % ('model' if isinstance(obj, Gnn.Module) else 'optimizer'))
+    if is_flat_state(obj):
+        as_state_dict(obj).save(f, metadata)
+        return
+    tensors, layout = flatten(obj)
+    meta = dict(metadata) if metadata else {}
+    meta[LAYOUT_KEY] = layout
+    as_state_dict(tensors).save(f, meta)
 
 
 @export
@@ -154,4 +176,6 @@ def load(f, map_location=None, weights_only=True, mmap=None):
                     raise TypeError('map_location must return a Gnn.Tensor, got %s'
                                     % type(moved).__name__)
                 state.insert(key, moved)
-    return state
+    from ._checkpoint import LAYOUT_KEY, rebuild
+    layout = state.get_metadata(LAYOUT_KEY)
+    return state if layout is None else rebuild(state, layout, StateDict)

@@ -410,6 +410,25 @@ class Tensor(Gnn.Tensor):
 
     __str__ = __repr__
 
+    def __deepcopy__(self, memo):
+        """copy.deepcopy: new memory, the same requires_grad, a copied
+        gradient; a Parameter stays one (torch's)."""
+        import copy
+        if id(self) in memo:
+            return memo[id(self)]
+        data = Gnn.Tensor.clone(Gnn.Tensor.detach(self))
+        if isinstance(self, Gnn.Parameter):
+            result = Gnn.Parameter.new(data, self.get_requires_grad())
+        else:
+            result = data
+            if self.get_requires_grad():
+                result.requires_grad_(True)
+        memo[id(self)] = result
+        grad = self.get_grad()
+        if grad is not None:
+            result.set_grad(copy.deepcopy(grad, memo))
+        return result
+
     def __format__(self, spec):
         # torch: a 0-d tensor formats as its number (f"{loss:.4f}")
         if self.get_ndim() == 0:

@@ -267,5 +267,83 @@ class TestInterop(unittest.TestCase):
         self.assertIn('header size 200000000 is too large', cm.exception.message)
 
 
+
+def train_steps(model, opt, n, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        x = Gnn.from_numpy(rng.standard_normal((8, 4)).astype(np.float32))
+        opt.zero_grad()
+        (model(x) ** 2).sum().backward()
+        opt.step()
+
+
+class TestCheckpoint(unittest.TestCase):
+    """torch.save's usual checkpoint, a nested dict, and the best-model
+    deepcopy idiom."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, 'checkpoint.pt')
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def make(self):
+        Gnn.manual_seed(5)
+        model = Gnn.nn.Sequential(Gnn.nn.Linear(4, 3), Gnn.nn.ReLU(), Gnn.nn.Linear(3, 2))
+        return model, Gnn.optim.Adam(model.parameters(), lr=0.01)
+
+    def test_resume_from_a_checkpoint_dict(self):
+        model, opt = self.make()
+        train_steps(model, opt, 2, 0)
+        Gnn.save({'epoch': 2, 'model': model.state_dict(), 'optimizer': opt.state_dict(),
+                  'loss': 0.5, 'history': [1.0, float('inf')], 'note': None}, self.path)
+        train_steps(model, opt, 3, 1)   # the uninterrupted run
+
+        checkpoint = Gnn.load(self.path)
+        self.assertEqual(list(checkpoint), ['epoch', 'model', 'optimizer', 'loss', 'history',
+                                            'note'])
+        self.assertEqual((checkpoint['epoch'], checkpoint['loss'], checkpoint['history'],
+                          checkpoint['note']), (2, 0.5, [1.0, float('inf')], None))
+        resumed, resumed_opt = self.make()
+        resumed.load_state_dict(checkpoint['model'])
+        resumed_opt.load_state_dict(checkpoint['optimizer'])
+        train_steps(resumed, resumed_opt, 3, 1)
+        for (name, a), (_, b) in zip(model.named_parameters(), resumed.named_parameters()):
+            np.testing.assert_array_equal(a.numpy(), b.numpy(), name)
+
+        # any safetensors reader sees the tensors under dotted names
+        tensors, metadata, _ = read_safetensors_to_torch(self.path)
+        self.assertEqual([k for k in tensors if k.startswith('model.')],
+                         ['model.0.weight', 'model.0.bias', 'model.2.weight', 'model.2.bias'])
+        self.assertTrue(any(k.startswith('optimizer.state.') for k in tensors))
+        self.assertIn('gnn.checkpoint', metadata)
+
+    def test_what_cannot_be_saved(self):
+        model, opt = self.make()
+        with self.assertRaises(TypeError):
+            Gnn.save(model, self.path)
+        with self.assertRaises(TypeError):
+            Gnn.save({'model': model}, self.path)
+        with self.assertRaises(ValueError):   # both are "a.b"
+            Gnn.save({'a.b': Gnn.ones(1), 'a': {'b': Gnn.ones(1)}}, self.path)
+        self.assertFalse(os.path.exists(self.path))
+
+    def test_deepcopy_like_torch(self):
+        import copy
+        model, opt = self.make()
+        train_steps(model, opt, 1, 0)
+        best = copy.deepcopy(model.state_dict())
+        weight = copy.deepcopy(model[0].weight)
+        train_steps(model, opt, 1, 1)
+        self.assertFalse(np.array_equal(best['0.weight'].numpy(), model[0].weight.numpy()))
+        self.assertEqual(type(weight).__name__, 'Parameter')
+        self.assertTrue(weight.requires_grad)
+        self.assertIsNot(weight.grad, None)
+        model.load_state_dict(best)
+        np.testing.assert_array_equal(model[0].weight.numpy(), best['0.weight'].numpy())
+        t = torch.nn.Parameter(torch.ones(2))
+        self.assertEqual(type(copy.deepcopy(t)).__name__, 'Parameter')
+
 if __name__ == '__main__':
     unittest.main()
