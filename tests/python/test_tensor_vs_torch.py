@@ -435,6 +435,26 @@ class VsTorchTest(unittest.TestCase):
                 for t, a in zip(tensors, arrays):   # inputs are left unchanged
                     np.testing.assert_array_equal(t.numpy(), a)
 
+    def test_integer_and_mask_operators_like_torch(self):
+        # %, //, &, |, ^, ~: results and dtypes (masks stay bool)
+        def run(lib):
+            a, f = lib.arange(-5, 7), lib.tensor([-3.5, 2.25, 7.0])
+            results = []
+            for expr in ('a % 3', 'a // 3', 'a % -4', '7 % (a + 6)', 'f % 2', 'f // 2',
+                         '(a > 2) & (a < 5)', '(a < -2) | (a > 4)', '~(a > 0)',
+                         '(a > 0) ^ (a > 3)', 'a & 6', '~a', '(a > 0) & True', 'a % 2.5',
+                         'a.remainder(4)', 'a.floor_divide(-2)', '(a > 0).logical_not()'):
+                r = eval(expr, {'a': a, 'f': f})
+                results.append((expr, str(r.dtype).split('.')[-1],
+                                [float(v) + 0.0 for v in r.tolist()]))
+            return results
+        self.assertEqual(run(Gnn), run(torch))
+        for expr, error in (('f & f', RuntimeError), ('~f', TypeError),
+                            ('a % (a * 0)', RuntimeError)):
+            for lib in (Gnn, torch):
+                with self.assertRaises(error, msg=(expr, lib.__name__)):
+                    eval(expr, {'a': lib.arange(1, 4), 'f': lib.ones(2)})
+
     def test_format_like_torch(self):
         # f"{loss:.4f}": a 0-d tensor formats as its number
         for value in (0.123456, 3.0, -2.5e-7):
