@@ -455,6 +455,46 @@ class VsTorchTest(unittest.TestCase):
                 with self.assertRaises(error, msg=(expr, lib.__name__)):
                     eval(expr, {'a': lib.arange(1, 4), 'f': lib.ones(2)})
 
+    def test_composed_methods_like_torch(self):
+        # clamp, masked_fill, var/std, chunk/split, all/any, repeat, expand:
+        # values and gradients
+        def run(lib):
+            rng = np.random.default_rng(0)
+            x = lib.tensor(rng.standard_normal((3, 4)).astype(np.float32).tolist(),
+                           requires_grad=True)
+            out = {}
+            y = x.clamp(-0.5, 0.5)
+            (y * y).sum().backward()
+            out['clamp'] = (y.tolist(), x.grad.tolist(), x.clip(min=0.0).tolist())
+            x.grad = None
+            y = x.masked_fill(x > 0, 0.0)
+            y.sum().backward()
+            out['masked_fill'] = (y.tolist(), x.grad.tolist())
+            x.grad = None
+            v = x.var(1)
+            v.sum().backward()
+            out['var'] = (v.tolist(), x.std().item(), x.grad.tolist(),
+                          x.var(1, unbiased=False).tolist(), x.std(0, keepdim=True).tolist())
+            out['chunk'] = [list(c.shape) for c in x.chunk(3, 1)]
+            out['split'] = [list(c.shape) for c in x.split(3, 1) + x.split([1, 3], 1)]
+            out['all'] = (bool((x > -10).all()), (x > 0).any(1).tolist(), (x > 0).all(0).tolist())
+            out['repeat'] = (x.detach()[:1, :2].repeat(2, 3).tolist(),
+                             list(x.detach()[0].repeat(2, 1, 2).shape))
+            out['expand'] = list(x.detach()[:1].expand(5, -1).shape)
+            return out
+
+        def rounded(v):
+            if isinstance(v, dict):
+                return {k: rounded(e) for k, e in v.items()}
+            if isinstance(v, (list, tuple)):
+                return [rounded(e) for e in v]
+            return round(float(v), 4) if isinstance(v, (float, np.floating)) else v
+        with Gnn.enable_grad(), torch.enable_grad():
+            self.assertEqual(rounded(run(Gnn)), rounded(run(torch)))
+        for lib in (Gnn, torch):
+            with self.assertRaises(RuntimeError):
+                lib.ones(2).clamp()
+
     def test_format_like_torch(self):
         # f"{loss:.4f}": a 0-d tensor formats as its number
         for value in (0.123456, 3.0, -2.5e-7):
