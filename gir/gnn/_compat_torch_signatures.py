@@ -106,6 +106,20 @@ def _worker_context(value):
     return {'worker_mode': _START_METHODS[name]}
 
 
+def _dataset(value):
+    # torch takes any object with __getitem__/__len__ (a list of pairs), or
+    # __iter__: wrapped in a Gnn dataset
+    from ._data import as_dataset
+    return {'dataset': as_dataset(value)}
+
+
+def _sampler(name):
+    def convert(value):
+        from ._data import as_sampler
+        return {} if value is None else {name: as_sampler(value)}
+    return convert
+
+
 def _generator_seed(value):
     # torch's loader generator: Gnn's loader draws from its own seeded
     # generator; a Gnn.Generator hands over its seed.
@@ -205,7 +219,8 @@ TABLE = {
                    'timeout=0, worker_init_fn=None, multiprocessing_context=None, '
                    'generator=None, *, prefetch_factor=2, persistent_workers=False, '
                    "pin_memory_device=''",
-                   {'shuffle': _none_or('shuffle'), 'collate_fn': _Post(_collate_fn),
+                   {'dataset': _dataset, 'sampler': _sampler('sampler'),
+                    'shuffle': _none_or('shuffle'), 'collate_fn': _Post(_collate_fn),
                     'pin_memory': _ignore, 'pin_memory_device': _ignore,
                     'worker_init_fn': _Post(_worker_init_fn),
                     'multiprocessing_context': _worker_context,

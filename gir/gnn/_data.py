@@ -73,13 +73,38 @@ def key_tag_keys(t):
     return json.loads(data[len(_KEY_TAG):].decode('utf-8'))
 
 
+# A bare item (a tensor or a number, not a tuple): one field and a tag of
+# its own, so that a batch of them comes back as one tensor, as torch's
+# default_collate gives it, not as a 1-list.
+_BARE = '<bare>'
+_bare_tag_tensor = None
+
+
+def _bare_tag():
+    global _bare_tag_tensor
+    if _bare_tag_tensor is None:   # read-only: one for all items
+        data = _KEY_TAG + json.dumps(_BARE).encode('utf-8')
+        _bare_tag_tensor = Gnn.Tensor.new_from_bytes(GLib.Bytes.new(data), Gnn.DType.U8,
+                                                     [len(data)])
+    return _bare_tag_tensor
+
+
 def as_dict(values):
-    """`values` (a list of tensors) rebuilt as a dict if its last field is a
-    key tag, else the list itself."""
+    """`values` (a list of tensors) rebuilt as what the item or batch was:
+    a dict if its last field is a key tag, the one value of a bare item,
+    else the list itself."""
     keys = key_tag_keys(values[-1]) if values else None
-    if keys is None or len(keys) != len(values) - 1:
+    if keys == _BARE and len(values) == 2:
+        return values[0]
+    if not isinstance(keys, list) or len(keys) != len(values) - 1:
         return values
     return dict(zip(keys, values[:-1]))
+
+
+def rebuilt(values):
+    """as_dict(values) when it rebuilt something (a dict, a bare value), else None."""
+    value = as_dict(values)
+    return None if value is values else value
 
 
 def fields(value, where, owner=None):
@@ -96,7 +121,7 @@ def fields(value, where, owner=None):
         value = [value[k] for k in keys]
     if isinstance(value, (list, tuple)):
         return [_field(v, where, i) for i, v in enumerate(value)]
-    return [_field(value, where, 0)]
+    return [_field(value, where, 0), _bare_tag()]
 
 
 def _guard_vfunc(cls, name, convert, where):
@@ -216,9 +241,9 @@ class Dataset(Gnn.Dataset):
             item = tuple(fields(get_item(self, i), where=None, owner=self))
         else:
             item = tuple(call_c(Gnn.Dataset.get_item, self, i))
-        rebuilt = as_dict(list(item))
-        if isinstance(rebuilt, dict):
-            return rebuilt
+        value = rebuilt(list(item))
+        if value is not None:
+            return value
         keys = getattr(self, '_gnn_item_keys', None)
         return dict(zip(keys, item)) if keys else item
 
@@ -260,8 +285,8 @@ class FunctionCollate(Collate):
     def do_collate(self, items, n_fields):
         n_fields = max(int(n_fields), 1)
         grouped = [tuple(items[i:i + n_fields]) for i in range(0, len(items), n_fields)]
-        # dict items reach collate_fn as dicts, as torch gives them
-        grouped = [item if not isinstance(as_dict(list(item)), dict) else as_dict(list(item))
+        # dict items reach collate_fn as dicts, bare ones as themselves, as torch gives them
+        grouped = [as_dict(list(item)) if rebuilt(list(item)) is not None else item
                    for item in grouped]
         batch = self.func(grouped)
         if isinstance(batch, (list, tuple, dict)):
@@ -296,7 +321,8 @@ class ItemIterator(Gnn.ItemIterator):
         ok, item = call_c(Gnn.ItemIterator.next, self)
         if not ok:
             raise StopIteration
-        return tuple(item)
+        value = rebuilt(list(item))   # a dict or a bare item as it was
+        return value if value is not None else tuple(item)
 
 
 ItemIterator = override(ItemIterator)
@@ -437,6 +463,74 @@ def stop_workers(obj):
             obj.run_dispose()
     except TypeError:      # not constructed
         pass
+
+
+class SequenceDataset(Dataset):
+    """Any object with __getitem__ and __len__ (a list of (x, y) pairs, a
+    numpy array), as torch's DataLoader takes it."""
+
+    __gtype_name__ = 'GnnPySequenceDataset'
+
+    def __init__(self, data):
+        super().__init__()
+        self.data = data
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, index):
+        return self.data[index]
+
+
+class IteratorDataset(IterableDataset):
+    """Any iterable without __getitem__ (a generator function's object with
+    __iter__), as torch's DataLoader takes it: iterated in each worker."""
+
+    __gtype_name__ = 'GnnPyIteratorDataset'
+
+    def __init__(self, data):
+        super().__init__()
+        self.data = data
+
+    def __iter__(self):
+        return iter(self.data)
+
+
+class SequenceSampler(Sampler):
+    """Any iterable of indices (a list, a range, an object with __iter__
+    and __len__) as a sampler, as torch's DataLoader takes it."""
+
+    __gtype_name__ = 'GnnPySequenceSampler'
+
+    def __init__(self, indices):
+        super().__init__()
+        self.indices = indices
+
+    def __iter__(self):
+        return iter(self.indices)
+
+    def __len__(self):
+        return len(self.indices)
+
+
+def as_dataset(value):
+    if value is None or isinstance(value, Gnn.Dataset):
+        return value
+    if hasattr(value, '__getitem__') and hasattr(value, '__len__'):
+        return SequenceDataset(value)
+    if hasattr(value, '__iter__'):
+        return IteratorDataset(value)
+    raise TypeError('DataLoader: dataset must be a Gnn.Dataset or have __getitem__ and __len__ '
+                    '(or __iter__), not %s' % type(value).__name__)
+
+
+def as_sampler(value):
+    if isinstance(value, Gnn.Sampler):
+        return value
+    if hasattr(value, '__iter__'):
+        return SequenceSampler(value)
+    raise TypeError('DataLoader: sampler must be a Gnn.Sampler or an iterable of indices, not %s'
+                    % type(value).__name__)
 
 
 class DataLoader(Gnn.DataLoader):
@@ -601,9 +695,9 @@ class DataLoaderIter(Gnn.DataLoaderIter):
         collate = loader.get_property('collate')
         if isinstance(collate, FunctionCollate):
             return collate.unpack(batch)
-        rebuilt = as_dict(batch)
-        if isinstance(rebuilt, dict):
-            return rebuilt
+        value = rebuilt(batch)
+        if value is not None:
+            return value
         keys = getattr(loader.dataset, '_gnn_item_keys', None)
         return dict(zip(keys, batch)) if keys and len(keys) == len(batch) else batch
 

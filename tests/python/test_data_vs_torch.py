@@ -5,6 +5,8 @@
 
 import unittest
 
+import numpy as np
+
 import gi
 gi.require_version('Gnn', '1.0')
 from gi.repository import GLib, Gnn  # noqa: E402
@@ -133,7 +135,31 @@ class GnnEvenFirst(EvenFirst, Gnn.Sampler):
     pass
 
 
+def batches_as_lists(loader):
+    def plain(b):
+        if isinstance(b, (list, tuple)):
+            return [plain(v) for v in b]
+        return [float(v) for v in np.asarray(b.numpy() if hasattr(b, 'numpy') else b,
+                                            dtype=np.float64).reshape(-1)] + [list(b.shape)]
+    return [plain(b) for b in loader]
+
+
 class VsTorch(unittest.TestCase):
+    def test_plain_python_datasets_and_samplers(self):
+        # torch takes any sequence (a list of pairs, a numpy array, a list of
+        # numbers: bare items batch into one tensor) and any iterable of
+        # indices as the sampler
+        data = np.arange(12, dtype=np.float32).reshape(6, 2)
+        pairs = [(np.float32(i) * 0.5, i) for i in range(5)]
+        for dataset, kwargs in ((pairs, {}), (data, {}), ([1.5, 2.5, 3.5], {}),
+                                (pairs, {'sampler': [4, 0, 2]}),
+                                (data, {'sampler': range(5, -1, -2), 'num_workers': 2})):
+            with self.subTest(dataset=type(dataset).__name__, **{k: str(v) for k, v in
+                                                                   kwargs.items()}):
+                want = batches_as_lists(DataLoader(dataset, batch_size=2, **kwargs))
+                got = batches_as_lists(Gnn.DataLoader(dataset, batch_size=2, **kwargs))
+                self.assertEqual(got, want)
+
     def test_tutorial_dataset_and_sampler_protocol(self):
         for workers in (0, 2):
             tds, gds = TorchTutorial(7), GnnTutorial(7)
@@ -149,10 +175,10 @@ class VsTorch(unittest.TestCase):
         for workers in (0, 2):
             want = [b.tolist() for b in DataLoader(TorchShards(), batch_size=2,
                                                    num_workers=workers)]
-            got = [b[0].to_doubles() for b in Gnn.DataLoader(GnnShards(), batch_size=2,
-                                                             num_workers=workers)]
+            got = [b.to_doubles() for b in Gnn.DataLoader(GnnShards(), batch_size=2,
+                                                          num_workers=workers)]
             self.assertEqual(got, want, workers)
-        self.assertEqual([float(t[0].item()) for t in GnnShards()], [v * 1.5 for v in range(11)])
+        self.assertEqual([float(t.item()) for t in GnnShards()], [v * 1.5 for v in range(11)])
 
     def test_worker_exception_reraised_with_its_type(self):
         # torch re-raises a worker's exception as its type: "Caught KeyError
