@@ -51,11 +51,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return EXPORTS['Dropout'](p)(input) if training else input
 
 
-def gelu(input, approximate='none'):
-    return Gnn.Tensor.gelu(input, approximate) if approximate != 'none' else \
-        EXPORTS['GELU']()(input)
-
-
 def one_hot(tensor, num_classes=-1):
     n = num_classes if num_classes >= 0 else int(tensor.max().item()) + 1
     eye = Gnn.Tensor.eq(Gnn.Tensor.unsqueeze(tensor, -1),
@@ -69,7 +64,7 @@ tanh = Gnn.Tensor.tanh
 functional = export(types.ModuleType('Gnn.functional',
                                      "torch.nn.functional's spellings."), 'functional')
 for _f in (relu, softmax, log_softmax, cross_entropy, nll_loss, mse_loss,
-           binary_cross_entropy_with_logits, linear, dropout, gelu, one_hot):
+           binary_cross_entropy_with_logits, linear, dropout, one_hot):
     setattr(functional, _f.__name__, _f)
 functional.sigmoid = sigmoid
 functional.tanh = tanh
