@@ -676,7 +676,10 @@ class DataLoaderIter(Gnn.DataLoaderIter):
             # (and never left for a later pass)
             error = slot.take() if slot is not None else None
             if error is None and isinstance(exc, KeyboardInterrupt):
-                raise   # Ctrl-C while waiting: the pass goes on if called again
+                # Ctrl-C while waiting for workers: the pass goes on if called
+                # again (without workers, a KeyboardInterrupt raised inside
+                # the dataset failed its batch and C stopped the pass)
+                raise
             self._stop()
             if error is not None:
                 raise error from None

@@ -9,7 +9,7 @@
 
 import math
 
-from gi.repository import GObject
+from gi.repository import GLib, GObject
 
 from ._gi import EXPORTS, Gnn, export
 from ._creation import full_like
@@ -25,22 +25,36 @@ def _const(x, value):
     return full_like(x, value)
 
 
+def _written_back(input, out, inplace):
+    """inplace=True: the result written into `input`, as torch's. When
+    autograd needs the old values of `input` (an op saved it), copy_ refuses
+    and the result comes back as a new tensor: correct gradients rather
+    than a failed or silently wrong in-place write."""
+    if not inplace:
+        return out
+    try:
+        return input.copy_(out)
+    except GLib.Error as error:
+        if error.matches(Gnn.Error.quark(), Gnn.Error.AUTOGRAD):
+            return out
+        raise
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = _where(input > 0, input, input * float(negative_slope))
-    return input.copy_(out) if inplace else out
+    # mul_scalar saves nothing: `input` stays writable for inplace=True
+    out = _where(input > 0, input, Gnn.Tensor.mul_scalar(input, float(negative_slope)))
+    return _written_back(input, out, inplace)
 
 
 def silu(input, inplace=False):
-    out = input * Gnn.Tensor.sigmoid(input)
-    return input.copy_(out) if inplace else out
+    return _written_back(input, input * Gnn.Tensor.sigmoid(input), inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
     # exp of the clamped input: the branch where() drops must not be inf
     # (its zero gradient times inf would be NaN)
-    negative = (input.clamp(max=0.0).exp() - 1.0) * float(alpha)
-    out = _where(input > 0, input, negative)
-    return input.copy_(out) if inplace else out
+    negative = Gnn.Tensor.mul_scalar(input.clamp(max=0.0).exp() - 1.0, float(alpha))
+    return _written_back(input, _where(input > 0, input, negative), inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -59,7 +73,12 @@ def gelu(input, approximate='none'):
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12):
-    norm = (input.abs() ** float(p)).sum(dim, keepdim=True) ** (1.0 / float(p))
+    # a zero row's norm has no gradient (0·inf): its root is taken of 1
+    # instead and masked, so the row gets torch's x / eps gradient, not NaN
+    total = (input.abs() ** float(p)).sum(dim, keepdim=True)
+    nonzero = total > 0
+    root = _where(nonzero, total, _const(total, 1.0)) ** (1.0 / float(p))
+    norm = _where(nonzero, root, _const(total, 0.0))
     return input / norm.clamp(min=float(eps))
 
 
@@ -198,7 +217,7 @@ class BCELoss(_Loss):
 
     def __init__(self, weight=None, reduction='mean'):
         super().__init__(reduction)
-        self.weight = weight
+        self.register_buffer('weight', weight)   # in state_dict() and .to(), as torch's
 
     def forward(self, input, target):
         return binary_cross_entropy(input, target, self.weight, self.reduction)

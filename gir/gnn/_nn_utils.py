@@ -38,7 +38,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
                 f'non-finite, so it cannot be clipped. To disable this error and scale the '
                 f'gradients by the non-finite norm anyway, set `error_if_nonfinite=False`')
         coef = max_norm / (value + 1e-6)
-        if coef < 1.0:
+        if coef < 1.0 or math.isnan(coef):   # torch scales by a NaN coefficient too
             for g in grads:
                 g.mul_(coef)
     return total

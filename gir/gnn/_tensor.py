@@ -84,6 +84,10 @@ def _binary(name, reflected=False):
         if pair is None:
             return NotImplemented
         a, b = pair
+        if name == 'mul' and not isinstance(other, Gnn.Tensor) and _dtype.is_floating(a.get_dtype()):
+            # by a number: mul_scalar saves no operand for autograd (a later
+            # in-place op on `a` stays possible, as in torch)
+            return Gnn.Tensor.mul_scalar(a, float(other))
         return op(b, a) if reflected else op(a, b)
     method.__name__ = name
     return method
@@ -567,14 +571,14 @@ class Tensor(Gnn.Tensor):
         Gnn.Tensor.fill_(self, float(value))
         return self
 
-    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+    def uniform_(self, a=0.0, b=1.0, generator=None):
         """torch's uniform_(from=0, to=1, *, generator=None), from the
         default generator unless given one."""
         from ._creation import default_generator
         Gnn.Tensor.uniform_(self, float(a), float(b), generator or default_generator())
         return self
 
-    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    def normal_(self, mean=0.0, std=1.0, generator=None):
         """torch's normal_(mean=0, std=1, *, generator=None)."""
         from ._creation import default_generator
         Gnn.Tensor.normal_(self, float(mean), float(std), generator or default_generator())

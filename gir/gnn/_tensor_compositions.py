@@ -22,6 +22,8 @@ def clamp(self, min=None, max=None):
     """torch's clamp: NaN stays NaN; the gradient is 1 between the bounds."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if not self.is_floating_point() and any(isinstance(b, float) for b in (min, max)):
+        self = self.float()   # torch: an integer tensor and a float bound give float32
     out = self
     if min is not None:
         low = _like_value(self, min)
@@ -57,6 +59,8 @@ def _dims(self, dim):
 def var(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """torch's var: (x - mean)² summed over `dim`, divided by N - correction
     (1 by default: unbiased)."""
+    if isinstance(dim, bool):   # torch's var(unbiased) overload
+        dim, unbiased = None, dim
     dims = _dims(self, dim)
     shape = self.get_shape()
     n = math.prod(shape[d] for d in dims) if dims else 1
@@ -67,6 +71,8 @@ def var(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
 
 
 def std(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
     return var(self, dim, unbiased, keepdim, correction=correction).sqrt()
 
 
@@ -74,8 +80,9 @@ def _bool_reduce(name):
     def reduce(self, dim=None, keepdim=False):
         values = (self != 0).numpy()
         np_reduce = getattr(values, name)
-        result = np_reduce() if dim is None else np_reduce(axis=int(dim), keepdims=keepdim)
-        return Tensor.from_numpy(np.ascontiguousarray(np.asarray(result, dtype=bool)))
+        result = np.asarray(np_reduce() if dim is None else
+                            np_reduce(axis=int(dim), keepdims=keepdim), dtype=bool)
+        return Tensor.from_numpy(np.ascontiguousarray(result) if result.ndim else result)
     reduce.__name__ = name
     return reduce
 
@@ -83,7 +90,9 @@ def _bool_reduce(name):
 def split(self, split_size_or_sections, dim=0):
     """torch's split: pieces of `split_size` along `dim` (the last smaller),
     or of the given sizes."""
-    dim = int(dim) % max(self.get_ndim(), 1)
+    if self.get_ndim() == 0:
+        raise RuntimeError('split expects at least a 1-dimensional tensor')
+    dim = int(dim) % self.get_ndim()
     size = self.get_shape()[dim]
     if isinstance(split_size_or_sections, numbers.Integral):
         step = int(split_size_or_sections)
@@ -109,7 +118,9 @@ def chunk(self, chunks, dim=0):
     chunks = int(chunks)
     if chunks <= 0:
         raise RuntimeError('chunk expects `chunks` to be greater than 0, got: %d' % chunks)
-    size = self.get_shape()[int(dim) % max(self.get_ndim(), 1)]
+    if self.get_ndim() == 0:
+        raise RuntimeError('chunk expects at least a 1-dimensional tensor')
+    size = self.get_shape()[int(dim) % self.get_ndim()]
     return split(self, max(-(-size // chunks), 1), dim)
 
 

@@ -15,6 +15,12 @@ _TORCH_NAMES = {int(Gnn.DType.F32): 'Float', int(Gnn.DType.F64): 'Double',
                 int(Gnn.DType.F16): 'Half', int(Gnn.DType.BF16): 'BFloat16'}
 
 
+def _tensor(result):
+    """A numpy result as a tensor, 0-d kept 0-d (ascontiguousarray makes it 1-d)."""
+    result = np.asarray(result)
+    return Tensor.from_numpy(np.ascontiguousarray(result) if result.ndim else result)
+
+
 def _operands(name, a, b):
     if isinstance(b, bool) and a.get_dtype() == Gnn.DType.BOOL:
         pair = a, Gnn.Tensor.new_scalar(float(b), Gnn.DType.BOOL)   # mask & True stays bool
@@ -43,7 +49,7 @@ def _numpy_op(name, func, integral_only=False):
         if name in ('remainder', 'floor_divide') and not _dtype.is_floating(dtype) and \
                 (y == 0).any():
             raise RuntimeError('ZeroDivisionError')   # torch's words
-        return Tensor.from_numpy(np.ascontiguousarray(func(x, y)))
+        return _tensor(func(x, y))
     method.__name__ = name
     return method
 
@@ -72,7 +78,7 @@ def _not(self):
     if _dtype.is_floating(self.get_dtype()):
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
-    return Tensor.from_numpy(np.invert(self.numpy()))
+    return _tensor(np.invert(self.numpy()))
 
 
 def _logical(name, func):
@@ -80,7 +86,7 @@ def _logical(name, func):
         x = self.numpy().astype(bool)
         result = func(x) if other is None else func(
             x, (other.numpy() if isinstance(other, Gnn.Tensor) else np.asarray(other)).astype(bool))
-        return Tensor.from_numpy(np.ascontiguousarray(result))
+        return _tensor(result)
     op.__name__ = name
     return op
 

@@ -112,6 +112,7 @@ gboolean gnn_backward_expand      (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_index_select (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_identity    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_to_dtype    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_copy        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 gboolean gnn_backward_conv2d      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_max_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);

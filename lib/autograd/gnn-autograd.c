@@ -59,6 +59,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_INDEX_SELECT] = { gnn_backward_index_select, 0,         FALSE, "IndexSelectBackward0" },
   [GNN_OP_CLONE]        = { gnn_backward_identity,     0,         FALSE, "CloneBackward0" },
   [GNN_OP_TO_DTYPE]     = { gnn_backward_to_dtype,     0,         FALSE, "ToCopyBackward0" },
+  [GNN_OP_COPY]         = { gnn_backward_copy,         0,         FALSE, "CopyBackwards" },
   [GNN_OP_CONV2D]       = { gnn_backward_conv2d,       IN0 | IN1, FALSE, "ConvolutionBackward0" },
   [GNN_OP_MAX_POOL2D]   = { gnn_backward_max_pool2d,   0,         FALSE, "MaxPool2DWithIndicesBackward0" },
   [GNN_OP_AVG_POOL2D]   = { gnn_backward_avg_pool2d,   0,         FALSE, "AvgPool2DBackward0" },
@@ -298,8 +299,9 @@ is_view_op (GnnOpKind op)
   return op >= GNN_OP_VIEW && op <= GNN_OP_EXPAND;
 }
 
-/* add_, sub_, mul_, div_, relu_ on a tensor in the graph (or with an operand
- * in it): the op becomes a node whose input 0 is @self's previous history. */
+/* add_, sub_, mul_, div_, relu_, copy_ on a tensor in the graph (or with an
+ * operand in it): the op becomes a node whose input 0 is @self's previous
+ * history. */
 static gboolean
 record_inplace (GnnOpKind   op,
                 GnnTensor  *self,

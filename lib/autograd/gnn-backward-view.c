@@ -35,7 +35,7 @@ scatter_into_zeros (GnnNode    *node,
                                error);
   else
     slice = gnn_tensor_select (zeros, node->params.dim, node->params.start, error);
-  if (slice == NULL || !gnn_tensor_copy_ (slice, grad, error))
+  if (slice == NULL || !gnn_tensor_copy_values_ (slice, grad, error))
     return FALSE;
   *out = g_steal_pointer (&zeros);
   return TRUE;
@@ -148,6 +148,26 @@ gnn_backward_identity (GnnNode    *node,
                        GError    **error)
 {
   grads[0] = g_object_ref (grad);
+  return TRUE;
+}
+
+/* copy_: the overwritten values get no gradient (NULL: none flows back);
+ * the source gets it, summed over the broadcast dimensions, in its dtype. */
+gboolean
+gnn_backward_copy (GnnNode    *node,
+                   GnnTensor  *grad,
+                   GnnTensor **grads,
+                   GError    **error)
+{
+  g_autoptr(GnnTensor) summed = NULL;
+
+  if (!gnn_node_needs_grad (node, 1))
+    return TRUE;
+  TRY (summed = gnn_ag_sum_to (grad, &node->inputs[1], error));
+  if (gnn_tensor_get_dtype (summed) == node->inputs[1].dtype)
+    grads[1] = g_steal_pointer (&summed);
+  else
+    TRY (grads[1] = gnn_tensor_to_dtype (summed, node->inputs[1].dtype, error));
   return TRUE;
 }
 

@@ -278,11 +278,6 @@ iter_next (GnnDataLoaderIter  *self,
       return TRUE;
     }
 
-  if (self->timeout > 0 && self->timeout < 1e12 && self->wait_deadline == 0)   /* longer: forever */
-    self->wait_deadline = g_get_monotonic_time () + (gint64) (self->timeout * G_USEC_PER_SEC);
-  deadline = self->wait_deadline;
-  if (slice_end != 0 && (deadline == 0 || slice_end < deadline))
-    deadline = slice_end;
   for (;;)
     {
       if (self->next_recv == self->next_send)   /* iterable: every stream is over */
@@ -295,17 +290,27 @@ iter_next (GnnDataLoaderIter  *self,
         {
           GError *err = NULL;
 
+          /* The loader's timeout counts from the first wait for this batch
+           * (across slices); a slice ends a wait sooner. */
+          if (self->timeout > 0 && self->timeout < 1e12 && self->wait_deadline == 0)
+            self->wait_deadline = g_get_monotonic_time () +
+                                  (gint64) (self->timeout * G_USEC_PER_SEC);   /* longer: forever */
+          deadline = self->wait_deadline;
+          if (slice_end != 0 && (deadline == 0 || slice_end < deadline))
+            deadline = slice_end;
           r = self->backend->vtable->receive (self->backend, self->epoch, self->pass, deadline, &err);
           if (err != NULL)
             return fail (self, err, error);
           if (r == NULL && self->wait_deadline != 0 &&
               g_get_monotonic_time () >= self->wait_deadline)
             return timed_out (self, error);
-          if (r == NULL)
+          if (r == NULL && slice_end != 0)
             {
               *timed_out_slice = TRUE;
               return TRUE;
             }
+          if (r == NULL)   /* no slice, no deadline: cannot happen */
+            return timed_out (self, error);
           if (r->seq < self->next_recv || r->seq >= self->next_recv + self->capacity)
             {
               gnn_batch_result_free (r);   /* not ours (never happens) */

@@ -935,6 +935,7 @@ process_receive (GnnWorkerBackend  *backend,
   GnnProcessPool *pool = (GnnProcessPool *) backend;
   guint n = pool->num_workers;
   struct pollfd fds[2 * (n > 0 ? n : 1)];
+  gboolean polled_late = FALSE;
 
   for (;;)
     {
@@ -955,9 +956,12 @@ process_receive (GnnWorkerBackend  *backend,
         {
           gint64 remaining = deadline - g_get_monotonic_time ();
 
-          if (remaining <= 0)
+          if (remaining <= 0 && polled_late)
             return NULL;
-          timeout_ms = (int) MIN ((remaining + 999) / 1000, G_MAXINT);
+          /* past the deadline, one look without waiting: a result already
+           * there is still taken */
+          polled_late = remaining <= 0;
+          timeout_ms = remaining <= 0 ? 0 : (int) MIN ((remaining + 999) / 1000, G_MAXINT);
         }
       for (guint i = 0; i < n; i++)
         {

@@ -139,7 +139,7 @@ gnn_shared_tensor_dup_fd (GnnTensor  *tensor,
     }
   /* Another tensor: a snapshot in a new memfd, as pickling would take. */
   packed = gnn_shared_tensor_new (p->dtype, p->shape, p->ndim, error);
-  if (packed == NULL || !gnn_tensor_copy_ (packed, tensor, error))
+  if (packed == NULL || !gnn_tensor_copy_values_ (packed, tensor, error))
     return -1;
   record = g_object_get_qdata (G_OBJECT (packed), shared_record_quark ());
   fd = record->fd;

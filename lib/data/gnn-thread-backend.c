@@ -133,7 +133,9 @@ thread_receive (GnnWorkerBackend  *backend,
   if (deadline == 0)
     return g_async_queue_pop (epoch->results);
   remaining = deadline - g_get_monotonic_time ();
-  return remaining > 0 ? g_async_queue_timeout_pop (epoch->results, (guint64) remaining) : NULL;
+  /* past the deadline, a result already there is still taken */
+  return remaining > 0 ? g_async_queue_timeout_pop (epoch->results, (guint64) remaining)
+                       : g_async_queue_try_pop (epoch->results);
 }
 
 static char *

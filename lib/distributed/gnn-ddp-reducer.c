@@ -220,7 +220,7 @@ copy_grads_out (GnnReducer *r,
       if (grad != NULL && r->as_view && grad_is_slot (grad, slot))
         continue;   /* the average is already in .grad */
       shaped = gnn_tensor_reshape (slot, shape, ndim, NULL);
-      if (grad != NULL && gnn_tensor_copy_ (grad, shaped, NULL))
+      if (grad != NULL && gnn_tensor_copy_values_ (grad, shaped, NULL))
         continue;
       {
         g_autoptr(GnnTensor) copy = gnn_tensor_clone (shaped);

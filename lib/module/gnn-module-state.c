@@ -321,7 +321,7 @@ gnn_module_load_state_dict_with_flags (GnnModule         *self,
         continue;
       if (assign)
         gnn_tensor_assign_storage (target, source);
-      else if (!gnn_tensor_copy_ (target, source, error))
+      else if (!gnn_tensor_copy_values_ (target, source, error))
         return FALSE;
     }
   return TRUE;

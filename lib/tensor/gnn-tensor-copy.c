@@ -245,6 +245,28 @@ gnn_tensor_fill_ (GnnTensor *self,
  *
  * Since: 1.0
  */
+/* @src must broadcast to the shape of @self. */
+static gboolean
+check_copy_shapes (GnnTensorPrivate *dp,
+                   GnnTensorPrivate *sp,
+                   GError          **error)
+{
+  gint64 out_shape[GNN_MAX_DIMS];
+  guint out_ndim;
+
+  if (gnn_broadcast_shapes (dp->shape, dp->ndim, sp->shape, sp->ndim, out_shape, &out_ndim, NULL) &&
+      out_ndim == dp->ndim && memcmp (out_shape, dp->shape, sizeof (gint64) * out_ndim) == 0)
+    return TRUE;
+  {
+    g_autofree char *ds = gnn_shape_to_string (dp->shape, dp->ndim);
+    g_autofree char *ss = gnn_shape_to_string (sp->shape, sp->ndim);
+
+    g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                 "copy_: source of shape %s cannot be broadcast to destination shape %s", ss, ds);
+  }
+  return FALSE;
+}
+
 gboolean
 gnn_tensor_copy_ (GnnTensor *self,
                   GnnTensor *src,
@@ -253,28 +275,35 @@ gnn_tensor_copy_ (GnnTensor *self,
   GNN_CHECK_STORAGE ("copy_", self, error, FALSE);
   GNN_CHECK_STORAGE ("copy_", src, error, FALSE);
   GnnTensorPrivate *dp, *sp;
-  gint64 out_shape[GNN_MAX_DIMS];
-  gint64 src_strides[GNN_MAX_DIMS];
-  guint out_ndim;
-  g_autoptr(GnnTensor) src_safe = NULL;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
   g_return_val_if_fail (GNN_IS_TENSOR (src), FALSE);
   dp = gnn_tensor_priv (self);
   sp = gnn_tensor_priv (src);
+  if (!check_copy_shapes (dp, sp, error))
+    return FALSE;
+  /* In the graph (torch's CopyBackwards): the gradient goes to @src, none
+   * to the values overwritten. A leaf parameter filled from a constant
+   * (initializing it) is not recorded. */
+  if (!gnn_grad_mode_off && (sp->requires_grad || dp->grad_fn != NULL) &&
+      !gnn_tensor_record_inplace (GNN_OP_COPY, self, src, error))
+    return FALSE;
+  return gnn_tensor_copy_values_ (self, src, error);
+}
 
-  if (!gnn_broadcast_shapes (dp->shape, dp->ndim, sp->shape, sp->ndim,
-                             out_shape, &out_ndim, NULL) ||
-      out_ndim != dp->ndim ||
-      memcmp (out_shape, dp->shape, sizeof (gint64) * out_ndim) != 0)
-    {
-      g_autofree char *ds = gnn_shape_to_string (dp->shape, dp->ndim);
-      g_autofree char *ss = gnn_shape_to_string (sp->shape, sp->ndim);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "copy_: source of shape %s cannot be broadcast to destination shape %s",
-                   ss, ds);
-      return FALSE;
-    }
+/* copy_ without autograd, for the library's own copies (loading a state
+ * dict, packing shared memory, gradients): torch makes them under no_grad. */
+gboolean
+gnn_tensor_copy_values_ (GnnTensor *self,
+                         GnnTensor *src,
+                         GError   **error)
+{
+  GnnTensorPrivate *dp = gnn_tensor_priv (self), *sp = gnn_tensor_priv (src);
+  gint64 src_strides[GNN_MAX_DIMS];
+  g_autoptr(GnnTensor) src_safe = NULL;
+
+  if (!check_copy_shapes (dp, sp, error))
+    return FALSE;
 
   /* The same elements (self, or a detached view of it, as loading a module's
    * own state_dict gives): nothing to copy, and no temporary to allocate. */

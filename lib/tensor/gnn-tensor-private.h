@@ -137,6 +137,8 @@ GnnTensor *gnn_tensor_copy_checked (GnnTensor *self, GnnDType dtype, GError **er
  * recorded for autograd; NULL + GNN_ERROR_MEMORY when the copy cannot be
  * allocated (an expanded view can be far larger than its storage). */
 GnnTensor *gnn_tensor_contiguous_checked (GnnTensor *self, GError **error);
+/* copy_ without autograd: the library's own copies (torch's no_grad ones). */
+gboolean   gnn_tensor_copy_values_ (GnnTensor *self, GnnTensor *src, GError **error);
 
 /* GNN_ERROR_MEMORY: "cannot allocate N bytes for a tensor of shape [...]". */
 void gnn_set_alloc_error (GError **error, gsize nbytes, const gint64 *shape, guint ndim);

@@ -58,6 +58,7 @@ typedef enum
   GNN_OP_INDEX_SELECT,
   GNN_OP_CLONE,
   GNN_OP_TO_DTYPE,
+  GNN_OP_COPY,          /* copy_: input 0 is the overwritten value, input 1 the source */
   /* nn */
   GNN_OP_CONV2D,
   GNN_OP_MAX_POOL2D,

@@ -495,6 +495,31 @@ class VsTorchTest(unittest.TestCase):
             with self.assertRaises(RuntimeError):
                 lib.ones(2).clamp()
 
+    def test_review_cases_like_torch(self):
+        # 0-d stays 0-d, var(unbiased) overload, clamp promotes an integer
+        # tensor, copy_ and in-place activations carry the gradient to src
+        def run(lib):
+            t = lib.tensor(7)
+            out = [list((t // 2).shape), list((~t).shape), list((t % 2).shape),
+                   list(lib.tensor([1.0, 0.0]).all().shape),
+                   lib.tensor([1, 2, 3]).clamp(min=1.5).tolist(),
+                   round(lib.tensor([[1.0, 2.0], [3.0, 5.0]]).var(False).item(), 6)]
+            with lib.enable_grad():
+                for f in (lambda y: y.copy_(y * 3.0 + 0.0),
+                          lambda y: lib.nn.LeakyReLU(0.1, inplace=True)(y),
+                          lambda y: lib.nn.ELU(inplace=True)(y),
+                          lambda y: lib.nn.functional.silu(y, inplace=True),
+                          lambda y: y.clamp_(min=0), lambda y: y.masked_fill_(y < 0, 0.0)):
+                    x = lib.tensor([2.0, -3.0], requires_grad=True)
+                    f(x * 1.0).sum().backward()
+                    out.append([round(v, 4) for v in x.grad.tolist()])
+                x = lib.tensor([[0.0, 0.0], [3.0, 4.0]], requires_grad=True)
+                lib.nn.functional.normalize(x).sum().backward()
+                out.append([round(v, 3) for v in x.grad.numpy().reshape(-1).tolist()])
+            out.append(list(lib.nn.BCELoss(weight=lib.ones(2)).state_dict()))
+            return out
+        self.assertEqual(run(Gnn), run(torch))
+
     def test_format_like_torch(self):
         # f"{loss:.4f}": a 0-d tensor formats as its number
         for value in (0.123456, 3.0, -2.5e-7):

@@ -173,6 +173,36 @@ test_full_socket_times_out (void)
   g_object_unref (ds);
 }
 
+/* A batch that came while the caller was away (past the loader's timeout
+ * for it) is delivered, not a timeout: the receive looks once more. */
+static void
+test_ready_after_deadline (gconstpointer data)
+{
+  GnnWorkerMode mode = GPOINTER_TO_INT (data);
+  Stuck *ds = g_object_new (stuck_get_type (), NULL);
+  g_autoptr(GnnDataLoader) loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1, mode);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnDataLoaderIter) iter = NULL;
+  gboolean timed_out = FALSE;
+  GPtrArray *batch = NULL;
+
+  g_object_set (loader, "timeout", 0.3, NULL);
+  iter = gnn_data_loader_iter (loader, &error);
+  g_assert_no_error (error);
+  g_assert_true (gnn_data_loader_iter_next_timeout (iter, 20000, &timed_out, &batch, &error));
+  g_assert_true (timed_out);
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpint (write (ds->pipe[1], "x", 1), ==, 1);
+  g_usleep (600000);   /* the batch is there; the loader's 0.3 s are over */
+  g_assert_true (gnn_data_loader_iter_next_timeout (iter, 20000, &timed_out, &batch, &error));
+  g_assert_no_error (error);
+  g_assert_false (timed_out);
+  g_assert_nonnull (batch);
+  g_ptr_array_unref (batch);
+  g_clear_object (&iter);
+  g_object_unref (ds);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -181,5 +211,9 @@ main (int argc, char **argv)
   g_test_add_data_func ("/data/timeout/blocked-read", GINT_TO_POINTER (FALSE), test_stuck_worker);
   g_test_add_func ("/data/timeout/wait-in-slices", test_wait_in_slices);
   g_test_add_func ("/data/timeout/full-socket", test_full_socket_times_out);
+  g_test_add_data_func ("/data/timeout/ready-after-deadline/threads",
+                        GINT_TO_POINTER (GNN_WORKER_MODE_THREADS), test_ready_after_deadline);
+  g_test_add_data_func ("/data/timeout/ready-after-deadline/processes",
+                        GINT_TO_POINTER (GNN_WORKER_MODE_PROCESSES), test_ready_after_deadline);
   return g_test_run ();
 }
