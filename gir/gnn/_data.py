@@ -23,7 +23,7 @@ import os
 
 from gi.repository import GLib, GObject
 
-from ._gi import (OVERRIDE_MODULE, Gnn, call_c, np, override, park_pending,
+from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gobject_created, np, override, park_pending,
                   require_numpy, take_data_exception, trampoline)
 from ._compat_torch_signatures import torch_class, torch_init
 from ._spawn import reduce_gobject, snapshot_classes
@@ -149,14 +149,6 @@ def _get_length_vfunc(func):
     return do_get_length
 
 
-def _gobject_created(obj):
-    try:
-        obj.__grefcount__
-    except TypeError:   # "GObject instance is not yet created"
-        return False
-    return True
-
-
 def _torch_init(cls):
     """torch's Dataset and Sampler subclasses need not call
     super().__init__() (its tutorials' datasets do not): the __init__ of a
@@ -172,7 +164,7 @@ def _torch_init(cls):
 
     def __init__(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        if not _gobject_created(self):
+        if not gobject_created(self):
             GObject.Object.__init__(self)
     __init__.__name__, __init__.__qualname__ = init.__name__, init.__qualname__
     __init__.__doc__, __init__.__wrapped__ = init.__doc__, init
@@ -394,7 +386,7 @@ class Sampler(Gnn.Sampler):
 
     def __init__(self, *data_source, **properties):
         # torch 1.13: Sampler.__init__(self, data_source), which it ignores
-        if not _gobject_created(self):
+        if not gobject_created(self):
             super().__init__(**properties)
 
     def __init_subclass__(cls, **kwargs):

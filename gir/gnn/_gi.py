@@ -43,6 +43,15 @@ def export(obj, name=None):
     return obj
 
 
+def gobject_created(obj):
+    """Whether a PyGObject wrapper has its GObject (__init__ ran)."""
+    try:
+        obj.__grefcount__
+    except TypeError:   # "GObject instance is not yet created"
+        return False
+    return True
+
+
 def require_numpy():
     if np is None:
         raise ImportError('numpy is required for Gnn.Tensor <-> numpy conversion')
@@ -238,7 +247,8 @@ def take_data_exception(error):
     if worker is None and exc is not None:
         exc.add_note('DataLoader: %s' % context)
         return exc
-    where = ('in DataLoader worker %s %s' % ('process' if worker.group(2) else 'thread', worker.group(1))
+    kind = 'process' if worker is not None and worker.group(2) else 'thread'
+    where = ('in DataLoader worker %s %s' % (kind, worker.group(1))
              if worker else 'in DataLoader')
     text = 'Caught %s %s (%s).\nOriginal %s' % (name, where, context, original)
     if cls is KeyError:

@@ -13,7 +13,7 @@ from gi.repository import GObject as _GObject
 
 from . import _dtype
 from ._compat_torch_signatures import torch_class
-from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, override,
+from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, gobject_created, override,
                   trampoline, type_name as _type_name)
 from ._state import StateDict, as_state_dict
 from ._tensor import parse_to
@@ -47,14 +47,6 @@ def _checked_name(kind, name):
         raise _gnn_error(Gnn.Error.NAME, "%s name can't contain a NUL character, got: %r"
                          % (kind, name))
     return name
-
-
-def _is_initialized(module):
-    try:
-        module.__grefcount__
-        return True
-    except TypeError:   # "GObject instance is not yet created"
-        return False
 
 
 def _is_slot_pspec(pspec):
@@ -140,7 +132,7 @@ class Module(Gnn.Module):
 
     def __setattr__(self, name, value):
         if isinstance(value, (Gnn.Parameter, _CModule)):
-            if not _is_initialized(self):
+            if not gobject_created(self):
                 raise AttributeError('cannot assign %s before Module.__init__() call'
                                      % ('parameters' if isinstance(value, Gnn.Parameter)
                                         else 'module'))
@@ -149,7 +141,7 @@ class Module(Gnn.Module):
                 super().__delattr__(name)
             _CModule.set_child(self, name, value)
             return
-        if not _is_initialized(self):
+        if not gobject_created(self):
             super().__setattr__(name, value)
             return
         pspec = None
@@ -179,7 +171,7 @@ class Module(Gnn.Module):
         if name.startswith('__') and name.endswith('__'):
             raise AttributeError("'%s' object has no attribute '%s'"
                                  % (type(self).__name__, name))
-        if not _is_initialized(self):
+        if not gobject_created(self):
             raise AttributeError("'%s' object has no attribute '%s'"
                                  % (type(self).__name__, name))
         try:
@@ -192,14 +184,14 @@ class Module(Gnn.Module):
         raise AttributeError(error.message)
 
     def __delattr__(self, name):
-        if _is_initialized(self) and _CModule.has_child(self, name):
+        if gobject_created(self) and _CModule.has_child(self, name):
             _CModule.delete_child(self, name)
         else:
             super().__delattr__(name)
 
     def __dir__(self):
         names = set(super().__dir__())
-        if _is_initialized(self):
+        if gobject_created(self):
             names.update(n for n, _ in self.named_parameters(recurse=False))
             names.update(n for n, _ in self.named_buffers(recurse=False))
             names.update(n for n, _ in self.named_children())
@@ -499,7 +491,7 @@ class Module(Gnn.Module):
     # -- printing -------------------------------------------------------------
 
     def __repr__(self):
-        if not _is_initialized(self):
+        if not gobject_created(self):
             return '<%s (not initialized)>' % type(self).__name__
         return self.to_string()
 

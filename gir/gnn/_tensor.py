@@ -84,7 +84,8 @@ def _binary(name, reflected=False):
         if pair is None:
             return NotImplemented
         a, b = pair
-        if name == 'mul' and not isinstance(other, Gnn.Tensor) and _dtype.is_floating(a.get_dtype()):
+        if name == 'mul' and not isinstance(other, Gnn.Tensor) and \
+                _dtype.is_floating(a.get_dtype()):
             # by a number: mul_scalar saves no operand for autograd (a later
             # in-place op on `a` stays possible, as in torch)
             return Gnn.Tensor.mul_scalar(a, float(other))

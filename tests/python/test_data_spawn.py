@@ -77,6 +77,16 @@ class Generated(Gnn.IterableDataset):
             yield {'x': float(v), 'y': v}
 
 
+def run_main_script(name, text):
+    """Runs `text` as a main script of its own (spawned workers import it)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return subprocess.run([sys.executable, path], capture_output=True, text=True,
+                              timeout=120, cwd=folder)
+
+
 def as_lists(loader):
     return [[t.numpy().tolist() if hasattr(t, 'numpy') else t for t in batch] for batch in loader]
 
@@ -251,12 +261,7 @@ class SpawnTests(unittest.TestCase):
             os.waitpid(-1, os.WNOHANG)   # no zombie left
 
     def test_unguarded_main_script_error(self):
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, 'unguarded.py')
-            with open(path, 'w') as f:
-                f.write(UNGUARDED)
-            out = subprocess.run([sys.executable, path], capture_output=True, text=True,
-                                 timeout=120, cwd=folder)
+        out = run_main_script('unguarded.py', UNGUARDED)
         self.assertNotEqual(out.returncode, 0)
         self.assertRegex(out.stderr, r'DataLoader worker \d \(pid \d+\): cannot import the '
                                      r'main script .*unguarded.py')
@@ -266,12 +271,7 @@ class SpawnTests(unittest.TestCase):
     def test_worker_stuck_starting_times_out(self):
         # the worker's import of the main script hangs: the loader's timeout
         # ends the start (it waited forever) and the worker is stopped
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, 'stuck.py')
-            with open(path, 'w') as f:
-                f.write(STUCK_START)
-            out = subprocess.run([sys.executable, path], capture_output=True, text=True,
-                                 timeout=120, cwd=folder)
+        out = run_main_script('stuck.py', STUCK_START)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertRegex(out.stdout, r'^timeout: DataLoader timed out after 1 seconds: spawned '
                                      r'worker 0 \(pid \d+\) had not finished starting')
