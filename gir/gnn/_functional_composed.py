@@ -3,7 +3,8 @@
 # mean, sigmoid, tanh) — leaky_relu, silu, elu, softplus, gelu's tanh
 # approximation, normalize, l1_loss, smooth_l1_loss, binary_cross_entropy —
 # and their nn modules (Python Gnn.Module subclasses with torch's
-# constructors, extra_repr and GObject properties for their settings).
+# constructors, extra_repr and a GObject property for each setting, so
+# GObject.new(Gnn.LeakyReLU, negative_slope=0.2) builds one too).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -129,10 +130,10 @@ def binary_cross_entropy(input, target, weight=None, reduction='mean'):
 class LeakyReLU(Module):
     __gtype_name__ = 'GnnLeakyReLU'
     negative_slope = GObject.Property(type=float, default=0.01)
+    inplace = GObject.Property(type=bool, default=False)
 
     def __init__(self, negative_slope=0.01, inplace=False):
-        super().__init__(negative_slope=float(negative_slope))
-        self.inplace = inplace
+        super().__init__(negative_slope=float(negative_slope), inplace=bool(inplace))
 
     def forward(self, input):
         return leaky_relu(input, self.negative_slope, self.inplace)
@@ -144,10 +145,10 @@ class LeakyReLU(Module):
 
 class SiLU(Module):
     __gtype_name__ = 'GnnSiLU'
+    inplace = GObject.Property(type=bool, default=False)
 
     def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
+        super().__init__(inplace=bool(inplace))
 
     def forward(self, input):
         return silu(input, self.inplace)
@@ -159,10 +160,10 @@ class SiLU(Module):
 class ELU(Module):
     __gtype_name__ = 'GnnELU'
     alpha = GObject.Property(type=float, default=1.0)
+    inplace = GObject.Property(type=bool, default=False)
 
     def __init__(self, alpha=1.0, inplace=False):
-        super().__init__(alpha=float(alpha))
-        self.inplace = inplace
+        super().__init__(alpha=float(alpha), inplace=bool(inplace))
 
     def forward(self, input):
         return elu(input, self.alpha, self.inplace)
@@ -220,7 +221,8 @@ class BCELoss(_Loss):
         self.register_buffer('weight', weight)   # in state_dict() and .to(), as torch's
 
     def forward(self, input, target):
-        return binary_cross_entropy(input, target, self.weight, self.reduction)
+        # built from its properties alone (GObject.new), it has no weight buffer
+        return binary_cross_entropy(input, target, getattr(self, 'weight', None), self.reduction)
 
 
 functional = EXPORTS['functional']
