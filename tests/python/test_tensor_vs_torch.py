@@ -520,6 +520,36 @@ class VsTorchTest(unittest.TestCase):
             return out
         self.assertEqual(run(Gnn), run(torch))
 
+    def test_sort_topk_gather_like_torch(self):
+        # values, indices and gradients; NaN sorts as the largest
+        def run(lib):
+            a = np.random.default_rng(0).standard_normal((3, 5)).astype(np.float32)
+            out = {}
+            with lib.enable_grad():
+                x = lib.tensor(a.tolist(), requires_grad=True)
+                v, i = x.topk(2, dim=1)
+                (v * v).sum().backward()
+                out['topk'] = (np.round(np.array(v.tolist()), 4).tolist(), i.tolist(),
+                               np.round(np.array(x.grad.tolist()), 4).tolist())
+                x.grad = None
+                v, i = x.sort(dim=0, descending=True)
+                (v * lib.arange(5).float()).sum().backward()
+                out['sort'] = (np.round(np.array(v.tolist()), 4).tolist(), i.tolist(),
+                               np.round(np.array(x.grad.tolist()), 4).tolist())
+                x.grad = None
+                g = x.gather(1, lib.tensor([[0, 2], [1, 1], [4, 0]]))
+                (g * 2).sum().backward()
+                out['gather'] = (np.round(np.array(g.tolist()), 4).tolist(),
+                                 np.round(np.array(x.grad.tolist()), 4).tolist())
+            nan = float('nan')
+            out['more'] = (lib.tensor([3, 1, 2]).argsort().tolist(),
+                           lib.tensor([3.0, nan, 1.0, 2.0]).topk(2, largest=False).indices.tolist(),
+                           lib.tensor([3.0, nan, 1.0]).sort(descending=True).indices.tolist(),
+                           lib.tensor([3.0, nan, 1.0]).sort().indices.tolist(),
+                           lib.tensor([5, -2, 7]).sort(descending=True).values.tolist())
+            return out
+        self.assertEqual(run(Gnn), run(torch))
+
     def test_format_like_torch(self):
         # f"{loss:.4f}": a 0-d tensor formats as its number
         for value in (0.123456, 3.0, -2.5e-7):
