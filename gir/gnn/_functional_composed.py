@@ -15,15 +15,10 @@ from gi.repository import GLib, GObject
 from ._gi import EXPORTS, Gnn, export
 from ._creation import full_like
 from ._module import Module
-from ._tensor import Tensor
 
 
 def _where(condition, a, b):
     return Gnn.Tensor.where(condition, a, b)
-
-
-def _const(x, value):
-    return full_like(x, value)
 
 
 def _written_back(input, out, inplace):
@@ -78,8 +73,8 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
     # instead and masked, so the row gets torch's x / eps gradient, not NaN
     total = (input.abs() ** float(p)).sum(dim, keepdim=True)
     nonzero = total > 0
-    root = _where(nonzero, total, _const(total, 1.0)) ** (1.0 / float(p))
-    norm = _where(nonzero, root, _const(total, 0.0))
+    root = _where(nonzero, total, full_like(total, 1.0)) ** (1.0 / float(p))
+    norm = _where(nonzero, root, full_like(total, 0.0))
     return input / norm.clamp(min=float(eps))
 
 

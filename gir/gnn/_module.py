@@ -116,6 +116,7 @@ class Module(Gnn.Module):
     do_forward) and optionally `do_extra_repr(self)` (or `extra_repr`)."""
 
     __module__ = OVERRIDE_MODULE
+    _gnn_python_forward = None   # a subclass's forward written in Python
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -126,6 +127,8 @@ class Module(Gnn.Module):
             cls.do_extra_repr = ns['extra_repr']
         if 'do_forward' in cls.__dict__ and \
                 not getattr(cls.__dict__['do_forward'], '_gnn_guarded', False):
+            # model(...) calls this one directly when no hooks run
+            cls._gnn_python_forward = cls.__dict__['do_forward']
             cls.do_forward = _wrap_forward(cls.__dict__['do_forward'])
 
     # -- attributes -----------------------------------------------------------
@@ -351,7 +354,7 @@ class Module(Gnn.Module):
         in Python takes any inputs and returns anything, as torch's: without
         hooks to run it is called directly (C's call passes one tensor in
         and out)."""
-        forward = getattr(getattr(type(self), 'do_forward', None), '__wrapped__', None)
+        forward = type(self)._gnn_python_forward
         if forward is not None and not _CModule.has_forward_hooks(self):
             return forward(self, *args, **kwargs)
         if len(args) != 1 or kwargs or not isinstance(args[0], Gnn.Tensor):

@@ -82,7 +82,7 @@ def _bool_reduce(name):
         np_reduce = getattr(values, name)
         result = np.asarray(np_reduce() if dim is None else
                             np_reduce(axis=int(dim), keepdims=keepdim), dtype=bool)
-        return Tensor.from_numpy(np.ascontiguousarray(result) if result.ndim else result)
+        return Tensor.from_numpy(result)
     reduce.__name__ = name
     return reduce
 

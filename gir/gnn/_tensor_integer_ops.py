@@ -16,9 +16,8 @@ _TORCH_NAMES = {int(Gnn.DType.F32): 'Float', int(Gnn.DType.F64): 'Double',
 
 
 def _tensor(result):
-    """A numpy result as a tensor, 0-d kept 0-d (ascontiguousarray makes it 1-d)."""
-    result = np.asarray(result)
-    return Tensor.from_numpy(np.ascontiguousarray(result) if result.ndim else result)
+    """A numpy result (an array, or the scalar a 0-d operation gives) as a tensor."""
+    return Tensor.from_numpy(np.asarray(result))
 
 
 def _operands(name, a, b):

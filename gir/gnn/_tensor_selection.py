@@ -22,7 +22,7 @@ def _pick(self, positions):
     shape = positions[0].shape
     flat = np.ravel_multi_index(tuple(positions), tuple(self.get_shape())).reshape(-1)
     source = Gnn.Tensor.reshape(Gnn.Tensor.contiguous(self), [-1])
-    index = Tensor.from_numpy(np.ascontiguousarray(flat.astype(np.int64)))
+    index = Tensor.from_numpy(flat.astype(np.int64))
     return Gnn.Tensor.reshape(Gnn.Tensor.index_select(source, 0, index), list(shape))
 
 
@@ -50,7 +50,7 @@ def sort(self, dim=-1, descending=False, stable=False):
     dim = dim % self.get_ndim()
     order = _order(self, dim, descending)
     return _SortResult(_pick(self, _positions(self, dim, order)),
-                       Tensor.from_numpy(np.ascontiguousarray(order.astype(np.int64))))
+                       Tensor.from_numpy(order.astype(np.int64)))
 
 
 def argsort(self, dim=-1, descending=False, stable=False):
@@ -68,7 +68,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
         return _TopkResult(self.clone(), Tensor.from_numpy(np.zeros((), dtype=np.int64)))
     order = np.take(_order(self, dim, largest), np.arange(k), axis=dim)
     return _TopkResult(_pick(self, _positions(self, dim, order)),
-                       Tensor.from_numpy(np.ascontiguousarray(order.astype(np.int64))))
+                       Tensor.from_numpy(order.astype(np.int64)))
 
 
 def gather(self, dim, index):
