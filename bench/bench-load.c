@@ -77,8 +77,10 @@ do_save (const char *path, guint n, gint64 in, gint64 out)
   if (!gnn_module_to_empty (model, &error))
     return fail (error);
   params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
+  gnn_no_grad_push ();   /* parameters are leaves that require grad */
   for (guint i = 0; i < params->len; i++)
     gnn_tensor_fill_ (g_ptr_array_index (params, i), (double) i, NULL);
+  gnn_no_grad_pop ();
   if (!gnn_module_save (model, path, NULL, &error))
     return fail (error);
   return 0;

@@ -21,36 +21,41 @@ def _where(condition, a, b):
     return Gnn.Tensor.where(condition, a, b)
 
 
-def _written_back(input, out, inplace):
-    """inplace=True: the result written into `input`, as torch's. When
-    autograd needs the old values of `input` (an op saved it), copy_ refuses
-    and the result comes back as a new tensor: correct gradients rather
-    than a failed or silently wrong in-place write."""
+def _written_back(input, compute, inplace):
+    """compute(input), written into `input` for inplace=True as torch's. In
+    the graph the result is computed from a copy of `input`: the write then
+    leaves the values autograd saved intact (torch's in-place kernels keep
+    the original the same way). A leaf that requires grad is refused as in
+    torch; a view of a tensor in the graph (which Gnn cannot write through
+    yet) gets the result as a new tensor."""
     if not inplace:
-        return out
+        return compute(input)
+    in_graph = input.requires_grad and Gnn.is_grad_enabled()
+    out = compute(input.clone() if in_graph and not input.is_leaf else input)
     try:
         return input.copy_(out)
     except GLib.Error as error:
-        if error.matches(Gnn.Error.quark(), Gnn.Error.AUTOGRAD):
+        if error.matches(Gnn.Error.quark(), Gnn.Error.AUTOGRAD) and not input.is_leaf:
             return out
         raise
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    # mul_scalar saves nothing: `input` stays writable for inplace=True
-    out = _where(input > 0, input, Gnn.Tensor.mul_scalar(input, float(negative_slope)))
-    return _written_back(input, out, inplace)
+    return _written_back(input, lambda x: _where(
+        x > 0, x, Gnn.Tensor.mul_scalar(x, float(negative_slope))), inplace)
 
 
 def silu(input, inplace=False):
-    return _written_back(input, input * Gnn.Tensor.sigmoid(input), inplace)
+    return _written_back(input, lambda x: x * Gnn.Tensor.sigmoid(x), inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
     # exp of the clamped input: the branch where() drops must not be inf
     # (its zero gradient times inf would be NaN)
-    negative = Gnn.Tensor.mul_scalar(input.clamp(max=0.0).exp() - 1.0, float(alpha))
-    return _written_back(input, _where(input > 0, input, negative), inplace)
+    def compute(x):
+        negative = Gnn.Tensor.mul_scalar(x.clamp(max=0.0).exp() - 1.0, float(alpha))
+        return _where(x > 0, x, negative)
+    return _written_back(input, compute, inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):

@@ -336,7 +336,16 @@ class Tensor(Gnn.Tensor):
 
     @data.setter
     def data(self, value):
-        Gnn.Tensor.copy_(self, value)
+        Gnn.no_grad_push()      # untracked, as torch's (a parameter takes new values)
+        try:
+            Gnn.Tensor.copy_(self, value)
+        finally:
+            Gnn.no_grad_pop()
+
+    @property
+    def _version(self):
+        """torch's version counter: in-place writes into this storage."""
+        return Gnn.Tensor.get_version(self)
 
     def dim(self):
         return self.get_ndim()

@@ -55,5 +55,7 @@ GNN_AVAILABLE_IN_ALL
 gboolean    gnn_tensor_is_leaf         (GnnTensor  *self);
 GNN_AVAILABLE_IN_ALL
 const char *gnn_tensor_get_grad_fn_name (GnnTensor *self);
+GNN_AVAILABLE_IN_ALL
+guint       gnn_tensor_get_version     (GnnTensor  *self);
 
 G_END_DECLS

@@ -44,11 +44,13 @@ struct _GnnNode
   GnnMeta        *inputs;
   GnnMeta         out;
   GnnTensor     **saved;          /* n_inputs detached copies or views, NULL where unneeded */
+  guint          *saved_versions; /* their storages' versions when saved (same block as saved) */
   GnnTensor      *saved_out;      /* detached view of the output, if needed */
+  guint           saved_out_version;
   GnnOpParams     params;         /* extra[] owned */
+  guint           extra_versions[G_N_ELEMENTS (((GnnOpParams *) NULL)->extra)];
   gboolean        has_saved;
   gboolean        freed;          /* saved tensors released by a backward pass */
-  gboolean        output_saved;   /* the output's values are saved (here or by a consumer) */
   /* scratch for one backward pass */
   guint           deps;
   GnnTensor      *grad;
@@ -63,6 +65,15 @@ gnn_node_needs_grad (GnnNode *node,
 {
   return node->edges[i].node != NULL || node->edges[i].leaf != NULL;
 }
+
+/* gnn-saved-version.c: torch's "one of the variables needed for gradient
+ * computation has been modified by an inplace operation" error for @saved,
+ * saved at version @expected; @producer is the grad_fn torch would name
+ * ("which is output 0 of …"), %NULL for a leaf. */
+void gnn_saved_version_error (GnnTensor  *saved,
+                              guint       expected,
+                              const char *producer,
+                              GError    **error);
 
 /* Sums @grad over the broadcast dims so it gets the shape of @meta. */
 GnnTensor *gnn_ag_sum_to (GnnTensor *grad, const GnnMeta *meta, GError **error);
@@ -120,5 +131,6 @@ gboolean gnn_backward_avg_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_overwrite   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

@@ -8,13 +8,17 @@
 #include "autograd/gnn-grad-hooks-private.h"
 #include "core/gnn-fork-private.h"
 
-/* What each op's backward needs: which inputs (bit i) and whether the output. */
+/* What each op's backward needs: which inputs (bit i) and whether the
+ * output. needed_by[i]: the inputs (bits) whose gradients read saved input
+ * i, for the in-place check (torch saves, hence checks, it only when one of
+ * them needs a gradient); 0 (the default) is all of them. */
 typedef struct
 {
   GnnBackwardFunc backward;
   guint           save_inputs;
   gboolean        save_output;
   const char     *name;
+  guint           needed_by[2];
 } OpInfo;
 
 #define IN0 1u
@@ -23,12 +27,12 @@ typedef struct
 static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_ADD]          = { gnn_backward_add,          0,         FALSE, "AddBackward0" },
   [GNN_OP_SUB]          = { gnn_backward_sub,          0,         FALSE, "SubBackward0" },
-  [GNN_OP_MUL]          = { gnn_backward_mul,          IN0 | IN1, FALSE, "MulBackward0" },
-  [GNN_OP_DIV]          = { gnn_backward_div,          IN0 | IN1, FALSE, "DivBackward0" },
+  [GNN_OP_MUL]          = { gnn_backward_mul,          IN0 | IN1, FALSE, "MulBackward0", { IN1, IN0 } },
+  [GNN_OP_DIV]          = { gnn_backward_div,          IN0 | IN1, FALSE, "DivBackward0", { IN1, 0 } },
   [GNN_OP_ADD_SCALAR]   = { gnn_backward_add_scalar,   0,         FALSE, "AddBackward1" },
   [GNN_OP_MUL_SCALAR]   = { gnn_backward_mul_scalar,   0,         FALSE, "MulBackward1" },
   [GNN_OP_POW]          = { gnn_backward_unary,        IN0,       FALSE, "PowBackward0" },
-  [GNN_OP_RELU]         = { gnn_backward_unary,        IN0,       FALSE, "ReluBackward0" },
+  [GNN_OP_RELU]         = { gnn_backward_unary,        0,         TRUE,  "ReluBackward0" },
   [GNN_OP_GELU]         = { gnn_backward_unary,        IN0,       FALSE, "GeluBackward0" },
   [GNN_OP_TANH]         = { gnn_backward_unary,        0,         TRUE,  "TanhBackward0" },
   [GNN_OP_SIGMOID]      = { gnn_backward_unary,        0,         TRUE,  "SigmoidBackward0" },
@@ -44,7 +48,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_MIN]          = { gnn_backward_max,          IN0,       TRUE,  "AminBackward0" },
   [GNN_OP_SOFTMAX]      = { gnn_backward_softmax,      0,         TRUE,  "SoftmaxBackward0" },
   [GNN_OP_LOG_SOFTMAX]  = { gnn_backward_log_softmax,  0,         TRUE,  "LogSoftmaxBackward0" },
-  [GNN_OP_MATMUL]       = { gnn_backward_matmul,       IN0 | IN1, FALSE, "MmBackward0" },
+  [GNN_OP_MATMUL]       = { gnn_backward_matmul,       IN0 | IN1, FALSE, "MmBackward0", { IN1, IN0 } },
   [GNN_OP_CAT]          = { gnn_backward_cat,          0,         FALSE, "CatBackward0" },
   [GNN_OP_STACK]        = { gnn_backward_stack,        0,         FALSE, "StackBackward0" },
   [GNN_OP_VIEW]         = { gnn_backward_reshape,      0,         FALSE, "ViewBackward0" },
@@ -66,6 +70,9 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+  [GNN_OP_FILL]         = { gnn_backward_overwrite,    0,         FALSE, "FillBackward0" },
+  [GNN_OP_UNIFORM]      = { gnn_backward_overwrite,    0,         FALSE, "UniformBackward0" },
+  [GNN_OP_NORMAL]       = { gnn_backward_overwrite,    0,         FALSE, "NormalBackward0" },
 };
 
 static const char *
@@ -201,15 +208,21 @@ node_new (GnnOpKind          op,
   node->n_inputs = n_inputs;
   node->edges = g_new0 (GnnEdge, n_inputs);
   node->inputs = g_new0 (GnnMeta, n_inputs);
-  node->saved = g_new0 (GnnTensor *, n_inputs);
+  /* one block: the saved tensors, then their versions */
+  node->saved = g_malloc0 (n_inputs * (sizeof (GnnTensor *) + sizeof (guint)));
+  node->saved_versions = (guint *) (node->saved + n_inputs);
   if (params != NULL)
     {
       node->params = *params;
       for (guint i = 0; i < G_N_ELEMENTS (node->params.extra); i++)
         if (node->params.extra[i] != NULL)
-          node->params.extra[i] = op == GNN_OP_BATCH_NORM   /* running stats change later */
-                                  ? gnn_tensor_clone (node->params.extra[i])
-                                  : detached_view (node->params.extra[i]);
+          {
+            node->params.extra[i] = op == GNN_OP_BATCH_NORM   /* running stats change later */
+                                    ? gnn_tensor_clone (node->params.extra[i])
+                                    : detached_view (node->params.extra[i]);
+            node->extra_versions[i] =
+              gnn_storage_get_version (gnn_tensor_priv (node->params.extra[i])->storage);
+          }
     }
   for (guint i = 0; i < n_inputs; i++)
     {
@@ -229,18 +242,26 @@ node_new (GnnOpKind          op,
   return node;
 }
 
+/* Saves @t (a copy of its current values if @copy) and the version it is
+ * at, for gnn_saved_version_check(). */
 static void
 save_input (GnnNode   *node,
             guint      i,
             GnnTensor *t,
             gboolean   copy)
 {
-  GnnTensorPrivate *p = gnn_tensor_priv (t);
-
   node->saved[i] = copy ? gnn_tensor_clone (t) : detached_view (t);
+  node->saved_versions[i] = gnn_storage_get_version (gnn_tensor_priv (node->saved[i])->storage);
   node->has_saved = TRUE;
-  if (p->grad_fn != NULL)
-    ((GnnNode *) p->grad_fn)->output_saved = TRUE;
+}
+
+static void
+save_output (GnnNode   *node,
+             GnnTensor *out)
+{
+  node->saved_out = detached_view (out);
+  node->saved_out_version = gnn_storage_get_version (gnn_tensor_priv (out)->storage);
+  node->has_saved = TRUE;
 }
 
 static void
@@ -282,11 +303,7 @@ record (GnnOpKind          op,
       save_input (node, i, inputs[i], FALSE);
   meta_from (&node->out, out);
   if (info->save_output)
-    {
-      node->saved_out = detached_view (out);
-      node->has_saved = TRUE;
-      node->output_saved = TRUE;
-    }
+    save_output (node, out);
   if (node->params.extra[0] != NULL || node->params.extra[1] != NULL)
     node->has_saved = TRUE;
   attach (out, node);
@@ -299,9 +316,24 @@ is_view_op (GnnOpKind op)
   return op >= GNN_OP_VIEW && op <= GNN_OP_EXPAND;
 }
 
-/* add_, sub_, mul_, div_, relu_, copy_ on a tensor in the graph (or with an
- * operand in it): the op becomes a node whose input 0 is @self's previous
- * history. */
+/* The leaf a chain of view nodes from @node looks into, or NULL when the
+ * chain reaches a node that is not a view. */
+static GnnTensor *
+viewed_leaf (GnnNode *node)
+{
+  while (node != NULL && is_view_op (node->op))
+    {
+      if (node->edges[0].leaf != NULL)
+        return node->edges[0].leaf;
+      node = node->edges[0].node;
+    }
+  return NULL;
+}
+
+/* An in-place op (add_, mul_, relu_, copy_, fill_ ...) on a tensor in the
+ * graph, or with an operand in it: the op becomes a node whose input 0 is
+ * @self's previous history. Bumps @self's version when it succeeds (after
+ * the refusals, before saving, so a saved output carries the new one). */
 static gboolean
 record_inplace (GnnOpKind   op,
                 GnnTensor  *self,
@@ -320,14 +352,19 @@ record_inplace (GnnOpKind   op,
                            "a leaf Variable that requires grad is being used in an in-place operation.");
       return FALSE;
     }
-  if (prev != NULL && (prev->output_saved || is_view_op (prev->op)))
+  if (prev != NULL && is_view_op (prev->op))
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                   "in-place operation on a tensor whose values autograd needs (the output of "
-                   "%s) or on a view of a tensor in the graph is not supported; use the "
-                   "out-of-place operation", prev->name);
+      if (viewed_leaf (prev) != NULL)
+        g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                             "a view of a leaf Variable that requires grad is being used in an "
+                             "in-place operation.");
+      else
+        g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                     "in-place operation on a view of a tensor in the graph (the output of %s) "
+                     "is not supported; use the out-of-place operation", prev->name);
       return FALSE;
     }
+  gnn_tensor_priv_bump_version (sp);
   if (!is_float (sp->dtype))
     return TRUE;
 
@@ -341,7 +378,11 @@ record_inplace (GnnOpKind   op,
         save_input (node, i, inputs[i], copy);
       }
   meta_from (&node->out, self);
+  if (info->save_output)
+    save_output (node, self);   /* written by the op right after: at the new version */
   attach (self, node);
+  sp->storage->inplace_name = node->name;
+  sp->storage->inplace_version = gnn_storage_get_version (sp->storage);
   return TRUE;
 }
 
@@ -503,6 +544,82 @@ accumulate_node (GnnNode   *node,
   return TRUE;
 }
 
+static inline gboolean
+saved_changed (GnnTensor *saved,
+               guint      version)
+{
+  return gnn_storage_get_version (gnn_tensor_priv (saved)->storage) != version;
+}
+
+/* The grad_fn torch names for a saved input found changed: a view's is
+ * regenerated once its base changed (AsStridedBackward0); otherwise the
+ * tensor's grad_fn as it is now — the node of an in-place op recorded since
+ * the save (its storage keeps the last one), else its producer. */
+static const char *
+changed_input_grad_fn (GnnNode   *producer,
+                       GnnTensor *saved,
+                       guint      version)
+{
+  GnnStorage *storage = gnn_tensor_priv (saved)->storage;
+
+  if (producer != NULL && is_view_op (producer->op))
+    return "AsStridedBackward0";
+  if (storage->inplace_name != NULL && (gint) (storage->inplace_version - version) > 0)
+    return storage->inplace_name;
+  return producer != NULL ? producer->name : NULL;
+}
+
+/* Whether the gradients @node must compute read its saved input @i. */
+static gboolean
+saved_needed (GnnNode      *node,
+              const OpInfo *info,
+              guint         i)
+{
+  if (i >= G_N_ELEMENTS (info->needed_by) || info->needed_by[i] == 0)
+    return TRUE;
+  for (guint k = 0; k < node->n_inputs && k < 32; k++)
+    if ((info->needed_by[i] & (1u << k)) && gnn_node_needs_grad (node, k))
+      return TRUE;
+  return FALSE;
+}
+
+/* Before a node's backward reads what it saved: every saved tensor that the
+ * gradients it computes need is at the version it was saved at. */
+static gboolean
+check_saved (GnnNode  *node,
+             GError  **error)
+{
+  const OpInfo *info = &op_info[node->op];
+
+  for (guint i = 0; i < node->n_inputs; i++)
+    {
+      GnnTensor *saved = node->saved[i];
+
+      if (saved == NULL || G_LIKELY (!saved_changed (saved, node->saved_versions[i])) ||
+          !saved_needed (node, info, i))
+        continue;
+      gnn_saved_version_error (saved, node->saved_versions[i],
+                               changed_input_grad_fn (node->edges[i].node, saved,
+                                                      node->saved_versions[i]),
+                               error);
+      return FALSE;
+    }
+  if (node->saved_out != NULL && saved_changed (node->saved_out, node->saved_out_version))
+    {
+      /* an output: named after the node that saved it */
+      gnn_saved_version_error (node->saved_out, node->saved_out_version, node->name, error);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (node->params.extra); i++)
+    if (node->params.extra[i] != NULL &&
+        saved_changed (node->params.extra[i], node->extra_versions[i]))
+      {
+        gnn_saved_version_error (node->params.extra[i], node->extra_versions[i], NULL, error);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 static gboolean
 run_graph (GnnNode   *root,
            GnnTensor *gradient,
@@ -559,7 +676,9 @@ run_graph (GnnNode   *root,
       GnnNode *n = g_ptr_array_steal_index_fast (ready, ready->len - 1);
       g_autofree GnnTensor **grads = g_new0 (GnnTensor *, n->n_inputs);
 
-      if (n->grad != NULL)
+      if (n->grad != NULL && n->has_saved)
+        ok = check_saved (n, error);
+      if (ok && n->grad != NULL)
         ok = n->backward (n, n->grad, grads, error);
       g_clear_object (&n->grad);
       for (guint i = 0; i < n->n_inputs; i++)
@@ -650,7 +769,7 @@ gnn_tensor_backward (GnnTensor  *self,
           return FALSE;
         }
       grad = gnn_tensor_new_contiguous (p->dtype, p->shape, p->ndim, FALSE);
-      gnn_tensor_fill_ (grad, 1.0, NULL);
+      gnn_tensor_fill_fresh (grad, 1.0);
     }
   else
     {
@@ -742,4 +861,27 @@ gnn_tensor_get_grad_fn_name (GnnTensor *self)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return gnn_tensor_grad_fn_name (self);
+}
+
+/**
+ * gnn_tensor_get_version:
+ * @self: a #GnnTensor
+ *
+ * The version counter of @self's storage (torch's `tensor._version`): the
+ * number of in-place writes into it — in-place ops, fills, copies, the
+ * optimizers' updates — through @self or any tensor sharing its storage
+ * (views, detached tensors), in every grad mode. Autograd records the
+ * version of each tensor it saves for backward, and a backward that would
+ * read one at another version fails ("one of the variables needed for
+ * gradient computation has been modified by an inplace operation …").
+ *
+ * Returns: the version, 0 for a tensor never written in place
+ *
+ * Since: 1.0
+ */
+guint
+gnn_tensor_get_version (GnnTensor *self)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), 0);
+  return gnn_storage_get_version (gnn_tensor_priv (self)->storage);
 }

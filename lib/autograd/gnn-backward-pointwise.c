@@ -207,3 +207,14 @@ gnn_backward_where (GnnNode    *node,
       }
   return TRUE;
 }
+
+/* fill_, uniform_, normal_: the values before do not reach the result */
+gboolean
+gnn_backward_overwrite (GnnNode    *node,
+                        GnnTensor  *grad,
+                        GnnTensor **grads,
+                        GError    **error)
+{
+  grads[0] = gnn_ag_zeros (&node->inputs[0]);
+  return TRUE;
+}

@@ -173,12 +173,15 @@ gnn_module_reset_parameters (GnnModule  *self,
                              GError    **error)
 {
   g_autoptr(GPtrArray) modules = NULL;
+  g_autoptr(GnnNoGradGuard) guard = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!gnn_module_to_empty (self, error))
     return FALSE;
+  /* initialization writes into parameters: torch's nn.init runs under no_grad */
+  guard = gnn_no_grad_guard_new ();
   modules = gnn_module_named_modules (self, NULL, NULL);
   for (guint i = 0; i < modules->len; i++)
     {

@@ -42,6 +42,7 @@ static gboolean
 reset_parameters_vfunc (GnnModule  *module,
                         GError    **error)
 {
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();   /* writes into the weight */
   GObject *w = gnn_module_get_child (module, "weight", NULL);
   gboolean ok;
 

@@ -126,6 +126,7 @@ init_parameters (GnnLinear     *self,
                  GnnGenerator  *generator,
                  GError       **error)
 {
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();   /* writes into parameters */
   GnnGenerator *gen = generator;
   gboolean ok = TRUE;
 

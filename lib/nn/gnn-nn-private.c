@@ -372,6 +372,7 @@ gnn_nn_reset_fill (GnnModule  *module,
                    double      value,
                    GError    **error)
 {
+  g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();   /* writes into a parameter */
   GnnMapEntry *entry = gnn_module_registry_lookup (module, GNN_MAP_PARAMETERS, name);
   GObject *t;
 

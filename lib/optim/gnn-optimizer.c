@@ -528,8 +528,11 @@ gnn_optimizer_zero_grad (GnnOptimizer *self,
       gp = gnn_tensor_priv (grad);
       gp->requires_grad = FALSE;
       if (gnn_tensor_is_contiguous (grad))
-        memset (gnn_tensor_priv_data (gp), 0,
-                (gsize) gp->numel * gnn_dtype_get_size (gp->dtype));
+        {
+          gnn_tensor_priv_bump_version (gp);
+          memset (gnn_tensor_priv_data (gp), 0,
+                  (gsize) gp->numel * gnn_dtype_get_size (gp->dtype));
+        }
       else
         gnn_tensor_fill_ (grad, 0.0, NULL);
     }
@@ -589,6 +592,24 @@ check_grads (GnnOptimizer  *self,
   return TRUE;
 }
 
+/* The update of a parameter is an in-place write (torch's p.add_ under
+ * no_grad): its version moves, so a graph that saved the old values refuses
+ * a later backward. Done here once for every optimizer: each updates
+ * exactly the parameters that have a gradient. */
+static void
+bump_updated_versions (GnnOptimizer *self)
+{
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
+
+  for (guint i = 0; i < priv->params->len; i++)
+    {
+      GnnTensorPrivate *p = gnn_tensor_priv (g_ptr_array_index (priv->params, i));
+
+      if (p->grad != NULL)
+        gnn_tensor_priv_bump_version (p);
+    }
+}
+
 /**
  * gnn_optimizer_step:
  * @self: an optimizer
@@ -609,6 +630,7 @@ gnn_optimizer_step (GnnOptimizer  *self,
 {
   GnnOptimizerPrivate *priv;
   GnnOptimizerClass *klass;
+  gboolean ok;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
   priv = gnn_optimizer_get_instance_private (self);
@@ -624,7 +646,9 @@ gnn_optimizer_step (GnnOptimizer  *self,
                    "%s does not implement step", G_OBJECT_TYPE_NAME (self));
       return FALSE;
     }
-  if (!klass->step (self, error))
+  ok = klass->step (self, error);
+  bump_updated_versions (self);
+  if (!ok)
     return FALSE;
   priv->step_count++;
   return TRUE;

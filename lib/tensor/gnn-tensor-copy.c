@@ -186,9 +186,11 @@ gnn_tensor_to_dtype (GnnTensor *self,
  * @value: the value, converted to the tensor's dtype
  * @error: return location for a #GError
  *
- * Sets every element of @self (which may be a view) to @value.
+ * Sets every element of @self (which may be a view) to @value. In the
+ * autograd graph the values before get no gradient (`FillBackward0`).
  *
- * Returns: %TRUE
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_AUTOGRAD) if @self
+ *   is a leaf that requires grad (or a view of one) and grad mode is on
  *
  * Since: 1.0
  */
@@ -197,16 +199,27 @@ gnn_tensor_fill_ (GnnTensor *self,
                   double     value,
                   GError   **error)
 {
-  GnnTensorPrivate *p;
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  if (!gnn_tensor_record_inplace (GNN_OP_FILL, self, NULL, error))
+    return FALSE;
+  gnn_tensor_fill_fresh (self, value);
+  return TRUE;
+}
+
+/* The fill itself; on its own for a tensor just made (creation, gradient
+ * seeds), which nobody else holds: no version, no recording. */
+void
+gnn_tensor_fill_fresh (GnnTensor *self,
+                       double     value)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
   guint8 pattern[8];
   gsize elsize;
   const gint64 *strides[1];
   GnnNdIter it;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  p = gnn_tensor_priv (self);
   if (gnn_tensor_priv_is_meta (p))   /* nothing to fill, as in PyTorch */
-    return TRUE;
+    return;
   elsize = gnn_dtype_get_size (p->dtype);
   gnn_dtype_write (p->dtype, pattern, value);
   strides[0] = p->strides;
@@ -228,7 +241,6 @@ gnn_tensor_fill_ (GnnTensor *self,
         for (gint64 i = 0; i < it.inner_size; i++)
           memcpy (d + i * s * (gint64) elsize, pattern, elsize);
     }
-  return TRUE;
 }
 
 /**
@@ -267,6 +279,8 @@ check_copy_shapes (GnnTensorPrivate *dp,
   return FALSE;
 }
 
+static gboolean copy_elements (GnnTensor *self, GnnTensor *src, GError **error);
+
 gboolean
 gnn_tensor_copy_ (GnnTensor *self,
                   GnnTensor *src,
@@ -283,27 +297,36 @@ gnn_tensor_copy_ (GnnTensor *self,
   if (!check_copy_shapes (dp, sp, error))
     return FALSE;
   /* In the graph (torch's CopyBackwards): the gradient goes to @src, none
-   * to the values overwritten. A leaf parameter filled from a constant
-   * (initializing it) is not recorded. */
-  if (!gnn_grad_mode_off && (sp->requires_grad || dp->grad_fn != NULL) &&
-      !gnn_tensor_record_inplace (GNN_OP_COPY, self, src, error))
+   * to the values overwritten. A leaf that requires grad is refused (the
+   * library's own copies into parameters use gnn_tensor_copy_values_). */
+  if (!gnn_tensor_record_inplace (GNN_OP_COPY, self, src, error))
     return FALSE;
-  return gnn_tensor_copy_values_ (self, src, error);
+  return copy_elements (self, src, error);
 }
 
 /* copy_ without autograd, for the library's own copies (loading a state
- * dict, packing shared memory, gradients): torch makes them under no_grad. */
+ * dict, packing shared memory, gradients): torch makes them under no_grad.
+ * The version moves as for copy_. */
 gboolean
 gnn_tensor_copy_values_ (GnnTensor *self,
                          GnnTensor *src,
                          GError   **error)
 {
+  if (!check_copy_shapes (gnn_tensor_priv (self), gnn_tensor_priv (src), error))
+    return FALSE;
+  gnn_tensor_priv_bump_version (gnn_tensor_priv (self));
+  return copy_elements (self, src, error);
+}
+
+/* The copy itself; shapes already checked. */
+static gboolean
+copy_elements (GnnTensor *self,
+               GnnTensor *src,
+               GError   **error)
+{
   GnnTensorPrivate *dp = gnn_tensor_priv (self), *sp = gnn_tensor_priv (src);
   gint64 src_strides[GNN_MAX_DIMS];
   g_autoptr(GnnTensor) src_safe = NULL;
-
-  if (!check_copy_shapes (dp, sp, error))
-    return FALSE;
 
   /* The same elements (self, or a detached view of it, as loading a module's
    * own state_dict gives): nothing to copy, and no temporary to allocate. */

@@ -102,7 +102,7 @@ gnn_tensor_full (const gint64 *shape,
   g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   self = new_on_default_device (dtype, shape, ndim, FALSE, error);
   if (self != NULL)
-    gnn_tensor_fill_ (self, value, NULL);
+    gnn_tensor_fill_fresh (self, value);
   return self;
 }
 

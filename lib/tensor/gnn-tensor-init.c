@@ -156,6 +156,8 @@ gnn_tensor_uniform_ (GnnTensor    *self,
                    low, high);
       return FALSE;
     }
+  if (!gnn_tensor_record_inplace (GNN_OP_UNIFORM, self, NULL, error))
+    return FALSE;
   fill_random (self, DIST_UNIFORM, low, high, generator);
   return TRUE;
 }
@@ -195,6 +197,8 @@ gnn_tensor_normal_ (GnnTensor    *self,
                    "normal expects std >= 0.0, but found std %g", std);
       return FALSE;
     }
+  if (!gnn_tensor_record_inplace (GNN_OP_NORMAL, self, NULL, error))
+    return FALSE;
   fill_random (self, DIST_NORMAL, mean, std, generator);
   return TRUE;
 }
@@ -263,6 +267,7 @@ gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
   if (!kaiming_std ("kaiming_uniform_", self, a, &std, error))
     return FALSE;
   bound = sqrt (3.0) * std;
+  gnn_tensor_priv_bump_version (gnn_tensor_priv (self));   /* nn.init: under no_grad */
   fill_random (self, DIST_UNIFORM, -bound, bound, generator);
   return TRUE;
 }
@@ -300,6 +305,7 @@ gnn_tensor_kaiming_normal_ (GnnTensor    *self,
     return check_floating ("kaiming_normal_", self, error);
   if (!kaiming_std ("kaiming_normal_", self, a, &std, error))
     return FALSE;
+  gnn_tensor_priv_bump_version (gnn_tensor_priv (self));   /* nn.init: under no_grad */
   fill_random (self, DIST_NORMAL, 0.0, std, generator);
   return TRUE;
 }

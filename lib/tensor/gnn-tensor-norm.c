@@ -358,6 +358,11 @@ gnn_tensor_batch_norm (GnnTensor *input,
 
   if (training)
     {
+      /* the running statistics are updated in place */
+      if (running_mean != NULL)
+        gnn_tensor_priv_bump_version (gnn_tensor_priv (running_mean));
+      if (running_var != NULL)
+        gnn_tensor_priv_bump_version (gnn_tensor_priv (running_var));
       mean = g_new0 (double, c);
       var = g_new0 (double, c);
       for (gint64 ch = 0; ch < c; ch++)

@@ -26,6 +26,15 @@ struct _GnnStorage
   gpointer        destroy_data;
   gboolean        inline_block;   /* header and data allocated together */
   gboolean        meta;           /* no memory at all: data is NULL (device "meta") */
+  /* torch's version counter, shared by every tensor viewing the storage:
+   * bumped by each write into existing elements (gnn_tensor_priv_bump_version);
+   * autograd keeps the version of each tensor it saves and refuses a
+   * backward that would read it changed. The name of the last node an
+   * in-place op attached, and the version it made, name the culprit in
+   * that error (set by lib/autograd). */
+  guint           version;
+  guint           inplace_version;
+  const char     *inplace_name;
 };
 
 GnnStorage *gnn_storage_new      (gsize nbytes, gboolean zeroed);
@@ -51,6 +60,24 @@ typedef struct
 } GnnTensorPrivate;
 
 GnnTensorPrivate *gnn_tensor_priv (GnnTensor *self);
+
+/* The storage's version (see GnnStorage.version); relaxed atomics: a
+ * backward on one thread reads what an in-place op on another wrote. */
+static inline guint
+gnn_storage_get_version (GnnStorage *storage)
+{
+  return __atomic_load_n (&storage->version, __ATOMIC_RELAXED);
+}
+
+/* Every write into the existing elements of a tensor calls this (in-place
+ * ops through gnn_tensor_record_inplace(), which does it for them; fills,
+ * random fills, the library's own copies and optimizer updates directly),
+ * whether grad mode is on or not. Freshly made results need not. */
+static inline void
+gnn_tensor_priv_bump_version (GnnTensorPrivate *p)
+{
+  __atomic_fetch_add (&p->storage->version, 1, __ATOMIC_RELAXED);
+}
 
 /* The number of live meta storages: checks that only meta tensors can fail
  * (module forward) are skipped while it is 0. */
@@ -137,6 +164,9 @@ GnnTensor *gnn_tensor_copy_checked (GnnTensor *self, GnnDType dtype, GError **er
  * recorded for autograd; NULL + GNN_ERROR_MEMORY when the copy cannot be
  * allocated (an expanded view can be far larger than its storage). */
 GnnTensor *gnn_tensor_contiguous_checked (GnnTensor *self, GError **error);
+/* fill_ of a tensor just made, that nobody else holds: neither recorded
+ * nor counted as a version. */
+void       gnn_tensor_fill_fresh (GnnTensor *self, double value);
 /* copy_ without autograd: the library's own copies (torch's no_grad ones). */
 gboolean   gnn_tensor_copy_values_ (GnnTensor *self, GnnTensor *src, GError **error);
 

@@ -2,8 +2,9 @@
  *
  * The tensor side knows nothing of autograd's nodes: every differentiable op
  * calls gnn_tensor_record() after computing its result, and every in-place op
- * calls gnn_tensor_record_inplace() before modifying its operand. Both return
- * at once (one branch per input) unless grad mode is on and an input requires
+ * calls gnn_tensor_record_inplace() before modifying its operand (which also
+ * bumps the operand's version counter, in every grad mode). Both return at
+ * once (one branch per input) unless grad mode is on and an input requires
  * grad; then they call the recorder that lib/autograd installs at load time.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -66,6 +67,10 @@ typedef enum
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
   GNN_OP_EMBEDDING,
+  /* in-place overwrites (their gradient is zero) */
+  GNN_OP_FILL,
+  GNN_OP_UNIFORM,
+  GNN_OP_NORMAL,
   GNN_N_OPS
 } GnnOpKind;
 
@@ -87,6 +92,7 @@ typedef struct
 /* Installed by lib/autograd. */
 typedef GnnTensor *(*GnnRecordFunc)        (GnnOpKind op, GnnTensor *out, GnnTensor *const *inputs,
                                             guint n_inputs, const GnnOpParams *params);
+/* Bumps @self's version itself when it returns TRUE (see below). */
 typedef gboolean   (*GnnRecordInplaceFunc) (GnnOpKind op, GnnTensor *self, GnnTensor *other,
                                             GError **error);
 
@@ -132,21 +138,25 @@ gnn_tensor_record (GnnOpKind          op,
   return gnn_tensor_record_slow (op, out, inputs, n_inputs, params);
 }
 
-/* Called by an in-place op after validating its arguments and before
- * modifying @self (@other may be %NULL). Rebases @self's history onto a new
- * node, or fails like PyTorch for a leaf that requires grad. */
+/* Called by every in-place op after validating its arguments and before
+ * modifying @self (@other may be %NULL): bumps the version of @self's
+ * storage (always, also in no-grad mode) and, when recording, rebases
+ * @self's history onto a new node — or fails like PyTorch for a leaf that
+ * requires grad (or a view of one), leaving the version as it was. An op
+ * added later needs nothing else for autograd's in-place checks. */
 static inline gboolean
 gnn_tensor_record_inplace (GnnOpKind   op,
                            GnnTensor  *self,
                            GnnTensor  *other,
                            GError    **error)
 {
-  if (gnn_grad_mode_off)
-    return TRUE;
-  if (G_LIKELY (!gnn_tensor_priv (self)->requires_grad &&
-                (other == NULL || !gnn_tensor_priv (other)->requires_grad)))
-    return TRUE;
-  return gnn_tensor_record_inplace_slow (op, self, other, error);
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+
+  if (G_UNLIKELY (!gnn_grad_mode_off &&
+                  (p->requires_grad || (other != NULL && gnn_tensor_priv (other)->requires_grad))))
+    return gnn_tensor_record_inplace_slow (op, self, other, error);
+  gnn_tensor_priv_bump_version (p);
+  return TRUE;
 }
 
 /* The node's PyTorch-style name ("AddBackward0"), or %NULL. */

@@ -44,7 +44,10 @@ gnn_tensor_record_inplace_slow (GnnOpKind   op,
                                 GError    **error)
 {
   if (inplace_recorder == NULL)
-    return TRUE;
+    {
+      gnn_tensor_priv_bump_version (gnn_tensor_priv (self));
+      return TRUE;
+    }
   return inplace_recorder (op, self, other, error);
 }
 

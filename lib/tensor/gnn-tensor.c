@@ -779,9 +779,12 @@ gnn_tensor_get_element (GnnTensor    *self,
  * @value: the new value, converted to the tensor's dtype
  * @error: return location for a #GError
  *
- * Writes one element, converted to the tensor's dtype.
+ * Writes one element, converted to the tensor's dtype. Like every in-place
+ * write it moves the tensor's version ([method@Gnn.Tensor.get_version]);
+ * a tensor that requires grad is written only with grad mode off.
  *
- * Returns: %TRUE, or %FALSE with @error set if @index is out of range
+ * Returns: %TRUE, or %FALSE with @error set if @index is out of range or
+ *   @self requires grad while grad mode is on (%GNN_ERROR_AUTOGRAD)
  *
  * Since: 1.0
  */
@@ -792,6 +795,7 @@ gnn_tensor_set_element (GnnTensor    *self,
                         double        value,
                         GError      **error)
 {
+  GnnTensorPrivate *priv;
   guint8 *p;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
@@ -800,7 +804,20 @@ gnn_tensor_set_element (GnnTensor    *self,
   p = element_address (self, index, n_index, error);
   if (p == NULL)
     return FALSE;
-  gnn_dtype_write (gnn_tensor_priv (self)->dtype, p, value);
+  priv = gnn_tensor_priv (self);
+  if (!gnn_grad_mode_off && priv->requires_grad)
+    {
+      /* one element has no node of its own: refused like torch's leaf, and
+       * for a tensor in the graph, rather than a silently wrong gradient */
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           priv->grad_fn == NULL
+                           ? "a leaf Variable that requires grad is being used in an in-place operation."
+                           : "set_element: a tensor in the autograd graph cannot be written one "
+                             "element at a time; write it under no_grad or fill_ a view");
+      return FALSE;
+    }
+  gnn_tensor_priv_bump_version (priv);
+  gnn_dtype_write (priv->dtype, p, value);
   return TRUE;
 }
 
