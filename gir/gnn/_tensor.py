@@ -6,6 +6,8 @@
 import collections
 import numbers
 
+from gi.repository import GLib
+
 from . import _dtype
 from . import _tensor_index
 from ._gi import OVERRIDE_MODULE, Gnn, export, gnn_error, np, override, require_numpy
@@ -143,6 +145,16 @@ def _operator_inplace(name):
             return NotImplemented
         return method(self, other)
     return operator
+
+
+def wrap_dim(tensor, dim):
+    """`dim` checked against `tensor` and made non-negative by the library
+    (gnn_tensor_wrap_dim: the check every C operation makes), torch's
+    "Dimension out of range (...)" raised as torch's IndexError."""
+    try:
+        return Gnn.Tensor.wrap_dim(tensor, int(dim))
+    except GLib.Error as error:
+        raise IndexError(error.message) from None
 
 
 def dims_arg(dim):

@@ -10,7 +10,7 @@ import numbers
 
 from ._creation import full_like
 from ._gi import Gnn, export, np
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap_dim
 
 
 def _like_value(self, value):
@@ -53,7 +53,8 @@ def masked_fill_(self, mask, value):
 def _dims(self, dim):
     if dim is None:
         return list(range(self.get_ndim()))
-    return [int(dim)] if isinstance(dim, numbers.Integral) else [int(d) for d in dim]
+    dims = [dim] if isinstance(dim, numbers.Integral) else dim
+    return [wrap_dim(self, d) for d in dims]
 
 
 def var(self, dim=None, unbiased=True, keepdim=False, *, correction=None):
@@ -81,7 +82,7 @@ def _bool_reduce(name):
         values = (self != 0).numpy()
         np_reduce = getattr(values, name)
         result = np.asarray(np_reduce() if dim is None else
-                            np_reduce(axis=int(dim), keepdims=keepdim), dtype=bool)
+                            np_reduce(axis=wrap_dim(self, dim), keepdims=keepdim), dtype=bool)
         return Tensor.from_numpy(result)
     reduce.__name__ = name
     return reduce
@@ -92,7 +93,7 @@ def split(self, split_size_or_sections, dim=0):
     or of the given sizes."""
     if self.get_ndim() == 0:
         raise RuntimeError('split expects at least a 1-dimensional tensor')
-    dim = int(dim) % self.get_ndim()
+    dim = wrap_dim(self, dim)
     size = self.get_shape()[dim]
     if isinstance(split_size_or_sections, numbers.Integral):
         step = int(split_size_or_sections)
@@ -120,7 +121,7 @@ def chunk(self, chunks, dim=0):
         raise RuntimeError('chunk expects `chunks` to be greater than 0, got: %d' % chunks)
     if self.get_ndim() == 0:
         raise RuntimeError('chunk expects at least a 1-dimensional tensor')
-    size = self.get_shape()[int(dim) % self.get_ndim()]
+    size = self.get_shape()[wrap_dim(self, dim)]
     return split(self, max(-(-size // chunks), 1), dim)
 
 

@@ -9,7 +9,7 @@
 import collections
 
 from ._gi import Gnn, export, np
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap_dim
 
 _SortResult = collections.namedtuple('sort', ['values', 'indices'])
 _TopkResult = collections.namedtuple('topk', ['values', 'indices'])
@@ -45,9 +45,9 @@ def _positions(self, dim, order):
 
 def sort(self, dim=-1, descending=False, stable=False):
     """torch's sort: (values, indices) along `dim` (ties in input order)."""
+    dim = wrap_dim(self, dim)
     if self.get_ndim() == 0:
         return _SortResult(self.clone(), Tensor.from_numpy(np.zeros((), dtype=np.int64)))
-    dim = dim % self.get_ndim()
     order = _order(self, dim, descending)
     return _SortResult(_pick(self, _positions(self, dim, order)),
                        Tensor.from_numpy(order.astype(np.int64)))
@@ -59,8 +59,7 @@ def argsort(self, dim=-1, descending=False, stable=False):
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
     """torch's topk: the k largest (or smallest) along `dim`, sorted."""
-    ndim = max(self.get_ndim(), 1)
-    dim = dim % ndim
+    dim = wrap_dim(self, dim)
     size = self.get_shape()[dim] if self.get_ndim() else 1
     if not 0 <= k <= size:
         raise RuntimeError('selected index k out of range')
@@ -75,7 +74,7 @@ def gather(self, dim, index):
     """torch's gather: out[i][j] = self[i][index[i][j]] for dim=1, and so on;
     index may be smaller than self in the other dimensions."""
     ndim = self.get_ndim()
-    dim = dim % max(ndim, 1)
+    dim = wrap_dim(self, dim)
     idx = index.numpy()
     if idx.ndim != ndim:
         raise RuntimeError('Index tensor must have the same number of dimensions as input '

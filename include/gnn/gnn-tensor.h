@@ -128,6 +128,10 @@ gint64         gnn_tensor_get_size         (GnnTensor     *self,
                                             gint           dim,
                                             GError       **error);
 GNN_AVAILABLE_IN_ALL
+gint           gnn_tensor_wrap_dim         (GnnTensor     *self,
+                                            gint           dim,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
 gint64         gnn_tensor_get_offset       (GnnTensor     *self);
 GNN_AVAILABLE_IN_ALL
 gint64         gnn_tensor_get_numel        (GnnTensor     *self);

@@ -448,6 +448,36 @@ gnn_tensor_get_size (GnnTensor *self,
 }
 
 /**
+ * gnn_tensor_wrap_dim:
+ * @self: a #GnnTensor
+ * @dim: a dimension; negative values count from the end
+ * @error: return location for a #GError
+ *
+ * Checks a dimension argument against @self and makes it non-negative,
+ * as every operation that takes a dimension does (PyTorch's
+ * `maybe_wrap_dim`): a 0-d tensor accepts -1 and 0. Bindings that compose
+ * an operation from others call it so their errors are the library's.
+ *
+ * Returns: @dim in [0, max (ndim, 1)), or -1 with @error set
+ *   (%GNN_ERROR_INDEX, PyTorch's "Dimension out of range (expected to be in
+ *   range of [-2, 1], but got 2)")
+ *
+ * Since: 1.0
+ */
+gint
+gnn_tensor_wrap_dim (GnnTensor *self,
+                     gint       dim,
+                     GError   **error)
+{
+  guint d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), -1);
+  if (!gnn_wrap_dim (dim, gnn_tensor_priv (self)->ndim, &d, error))
+    return -1;
+  return (gint) d;
+}
+
+/**
  * gnn_tensor_get_offset:
  * @self: a #GnnTensor
  *
