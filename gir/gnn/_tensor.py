@@ -590,7 +590,7 @@ class Tensor(Gnn.Tensor):
         return self
 
     def fill_(self, value):
-        Gnn.Tensor.fill_(self, float(value))
+        _tensor_index.fill(self, value)
         return self
 
     def uniform_(self, a=0.0, b=1.0, generator=None):

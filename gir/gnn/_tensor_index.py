@@ -7,9 +7,16 @@
 # follows). Writing goes through a view when the key is basic, else through
 # numpy on the elements and copy_ back.
 #
+# Keys are first read as torch 1.13 reads them: a short list (or 2-d numpy
+# array) holding lists, tensors, slices, None or ... is a tuple of indices
+# (x[[[0, 1], [1, 2]]] is x[[0, 1], [1, 2]]), and a uint8 index is a mask,
+# with torch's deprecation warning.
+#
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import collections.abc
 import numbers
+import warnings
 
 from ._dtype import tensor_from_numpy
 from ._gi import Gnn, np, require_numpy
@@ -25,17 +32,59 @@ def _is_advanced(k):
     return np is not None and isinstance(k, np.ndarray)
 
 
-def _as_tensor(k):
-    """An advanced index as a tensor (bool or int64)."""
+_UINT8_INDEX = ('indexing with dtype torch.uint8 is now deprecated, please use a dtype '
+                'torch.bool instead.')
+# torch's t[mask] = scalar is masked_fill_, which words it so
+_UINT8_MASKED_FILL = ('masked_fill_ received a mask with dtype torch.uint8, this behavior is now '
+                      'deprecated,please use a mask with dtype torch.bool instead.')
+
+
+def _as_tensor(k, uint8_warning=_UINT8_INDEX):
+    """An advanced index as a tensor (bool or int64; uint8 is a mask)."""
     if isinstance(k, Gnn.Tensor):
+        if k.get_dtype() == Gnn.DType.U8:
+            warnings.warn(uint8_warning, UserWarning, stacklevel=5)
+            return k.to_dtype(Gnn.DType.BOOL)
         return k
     np_ = require_numpy()
     array = np_.asarray(k)
     if array.dtype.kind not in 'biu':
         raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
-    if array.dtype.kind != 'b':
+    if array.dtype == np_.uint8:
+        warnings.warn(uint8_warning, UserWarning, stacklevel=5)
+        array = array != 0
+    elif array.dtype.kind != 'b':
         array = array.astype(np_.int64)
     return tensor_from_numpy(np_.ascontiguousarray(array))
+
+
+def _is_sequence(k):
+    return (isinstance(k, collections.abc.Sequence) and not isinstance(k, (str, bytes))) or \
+        (np is not None and isinstance(k, np.ndarray) and k.ndim > 0)
+
+
+def _sequence_is_tuple(key):
+    """torch's treatSequenceAsTuple (NumPy's old heuristic): a non-tuple
+    sequence shorter than 32 that holds a sequence, a tensor, a slice, None
+    or ... is a tuple of indices, not one index."""
+    if not _is_sequence(key) or isinstance(key, Gnn.Tensor) or len(key) >= 32:
+        return False
+    return any(_is_sequence(k) or isinstance(k, (Gnn.Tensor, slice)) or k is None or
+               k is Ellipsis for k in key)
+
+
+def _normalize(key, uint8_warning=_UINT8_INDEX):
+    """The key as a tuple, advanced indices (lists, arrays, bools, uint8
+    tensors) turned into bool or integer tensors."""
+    if not isinstance(key, tuple):
+        key = tuple(key) if _sequence_is_tuple(key) else (key,)
+    return tuple(_as_tensor(k, uint8_warning) if _is_advanced(k) and not _is_int_tensor_scalar(k)
+                 else k for k in key)
+
+
+def _is_int_tensor_scalar(k):
+    return isinstance(k, Gnn.Tensor) and k.get_ndim() == 0 and \
+        k.get_dtype() not in (Gnn.DType.BOOL, Gnn.DType.U8)
 
 
 def _gather(t, dim, index):
@@ -130,8 +179,7 @@ def _gather_many(t, entries):
 
 def get(t, key):
     """t[key]."""
-    if not isinstance(key, tuple):
-        key = (key,)
+    key = _normalize(key)
     if sum(1 for k in key if k is Ellipsis) > 1:
         raise IndexError('an index can only have a single ellipsis')
     consumed = 0
@@ -192,34 +240,84 @@ def get(t, key):
     return result
 
 
+def fill(t, value):
+    """t.fill_(value) with torch's scalar rules: a Python int must fit in
+    int64 ("Overflow when unpacking long") and is written exactly
+    (fill_int_); a value t's dtype cannot hold is refused by the library
+    ("value cannot be converted to type int64_t without overflow")."""
+    if isinstance(value, Gnn.Tensor):
+        if value.get_ndim() != 0:
+            raise RuntimeError('fill_ only supports 0-dimension value tensor but got tensor '
+                               'with %d dimensions.' % value.get_ndim())
+        value = value.item()
+    if isinstance(value, numbers.Integral):
+        value = int(value)
+        if not -2**63 <= value < 2**63:
+            raise RuntimeError('Overflow when unpacking long')
+        Gnn.Tensor.fill_int_(t, value)
+    else:
+        Gnn.Tensor.fill_(t, float(value))
+
+
+def _scalar_as(t, value):
+    """A Python number as t's dtype would store it (torch's checks first),
+    for the numpy path."""
+    cell = Gnn.Tensor.zeros([], t.get_dtype())
+    fill(cell, value)
+    return _as_numpy(cell)[()]
+
+
+def _as_numpy(t):
+    """t's values as a numpy array (bfloat16, which numpy lacks, as the
+    float32 values it holds exactly)."""
+    if t.get_dtype() == Gnn.DType.BF16:
+        t = t.to_dtype(Gnn.DType.F32)
+    return t.numpy()
+
+
 def _numpy_key(key):
-    if not isinstance(key, tuple):
-        key = (key,)
     return tuple(k.numpy() if isinstance(k, Gnn.Tensor) else k for k in key)
 
 
 def _is_basic(key):
-    keys = key if isinstance(key, tuple) else (key,)
     return all(_is_int(k) or k is Ellipsis or
-               (isinstance(k, slice) and k.step in (None, 1)) for k in keys)
+               (isinstance(k, slice) and k.step in (None, 1)) for k in key)
 
 
 def set(t, key, value):
     """t[key] = value (a tensor, a number or a numpy array)."""
+    one_value = isinstance(value, numbers.Number) or \
+        (isinstance(value, Gnn.Tensor) and value.get_numel() == 1)
+    one_index = not isinstance(key, tuple) and not _sequence_is_tuple(key)
+    key = _normalize(key, _UINT8_MASKED_FILL if one_value and one_index else _UINT8_INDEX)
     if _is_basic(key):
         view = get(t, key)
         if isinstance(value, Gnn.Tensor):
             if value.get_dtype() != view.get_dtype():
                 value = value.to_dtype(view.get_dtype())
             Gnn.Tensor.copy_(view, Gnn.Tensor.expand(value, view.get_shape()))
-        elif isinstance(value, numbers.Real):
-            Gnn.Tensor.fill_(view, float(value))
+        elif isinstance(value, numbers.Number):
+            fill(view, value)
         else:
             array = require_numpy().asarray(value, dtype=view.numpy().dtype)
             Gnn.Tensor.copy_(view, tensor_from_numpy(
                 require_numpy().ascontiguousarray(
                     require_numpy().broadcast_to(array, view.get_shape()))))
         return
-    array = t.numpy()
-    array[_numpy_key(key)] = value.numpy() if isinstance(value, Gnn.Tensor) else value
-    Gnn.Tensor.copy_(t, tensor_from_numpy(array))
+    recording = Gnn.is_grad_enabled()
+    if recording and isinstance(value, Gnn.Tensor) and value.get_requires_grad():
+        raise RuntimeError('t[index] = value with an advanced index (integer or boolean '
+                           'tensors, lists) and a value that requires grad is not supported; '
+                           'build the result with torch.where or index_select instead')
+    array = _as_numpy(t)
+    if isinstance(value, numbers.Number):
+        value = _scalar_as(t, value)
+    np_key = _numpy_key(key)
+    array[np_key] = value.numpy() if isinstance(value, Gnn.Tensor) else value
+    written = tensor_from_numpy(array)
+    if recording and t.get_requires_grad() and not Gnn.Tensor.is_leaf(t):
+        # in the graph: the elements not written keep their gradient
+        mask = require_numpy().zeros(array.shape, dtype=bool)
+        mask[np_key] = True
+        written = Gnn.Tensor.where(tensor_from_numpy(mask), written, t)
+    Gnn.Tensor.copy_(t, written)

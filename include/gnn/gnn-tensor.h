@@ -250,6 +250,10 @@ gboolean       gnn_tensor_fill_            (GnnTensor     *self,
                                             double         value,
                                             GError       **error);
 GNN_AVAILABLE_IN_ALL
+gboolean       gnn_tensor_fill_int_        (GnnTensor     *self,
+                                            gint64         value,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
 gboolean       gnn_tensor_copy_            (GnnTensor     *self,
                                             GnnTensor     *src,
                                             GError       **error);

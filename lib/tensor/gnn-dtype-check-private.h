@@ -23,4 +23,17 @@ gboolean    gnn_check_float_dtype (const char  *op,
 gboolean    gnn_check_int_divisor (GnnTensor   *divisor,
                                    GError     **error);
 
+/* torch's checked conversion of a scalar written into elements of @dtype
+ * (fill_, x[i] = v): FALSE with GNN_ERROR_INVALID_ARGUMENT "value cannot be
+ * converted to type int64_t without overflow" for NaN, ±inf or a value out
+ * of an integer dtype's range, a finite value beyond a float dtype's (bool
+ * takes anything). The _int variant is torch's rule for a Python int: an
+ * unsigned dtype takes a negative value that wraps once (-1 -> 255). */
+gboolean    gnn_check_scalar_fits (GnnDType     dtype,
+                                   double       value,
+                                   GError     **error);
+gboolean    gnn_check_int_fits    (GnnDType     dtype,
+                                   gint64       value,
+                                   GError     **error);
+
 G_END_DECLS

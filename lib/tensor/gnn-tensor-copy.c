@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-nditer-private.h"
 
 void
@@ -180,40 +181,11 @@ gnn_tensor_to_dtype (GnnTensor *self,
   return gnn_tensor_record (GNN_OP_TO_DTYPE, gnn_tensor_copy_checked (self, dtype, error), &self, 1, NULL);
 }
 
-/**
- * gnn_tensor_fill_:
- * @self: a #GnnTensor
- * @value: the value, converted to the tensor's dtype
- * @error: return location for a #GError
- *
- * Sets every element of @self (which may be a view) to @value. In the
- * autograd graph the values before get no gradient (`FillBackward0`).
- *
- * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_AUTOGRAD) if @self
- *   is a leaf that requires grad (or a view of one) and grad mode is on
- *
- * Since: 1.0
- */
-gboolean
-gnn_tensor_fill_ (GnnTensor *self,
-                  double     value,
-                  GError   **error)
+/* Writes @pattern (one element of @p's dtype) into every element of @p. */
+static void
+fill_pattern (GnnTensorPrivate *p,
+              const guint8     *pattern)
 {
-  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  if (!gnn_tensor_record_inplace (GNN_OP_FILL, self, NULL, error))
-    return FALSE;
-  gnn_tensor_fill_fresh (self, value);
-  return TRUE;
-}
-
-/* The fill itself; on its own for a tensor just made (creation, gradient
- * seeds), which nobody else holds: no version, no recording. */
-void
-gnn_tensor_fill_fresh (GnnTensor *self,
-                       double     value)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (self);
-  guint8 pattern[8];
   gsize elsize;
   const gint64 *strides[1];
   GnnNdIter it;
@@ -221,7 +193,6 @@ gnn_tensor_fill_fresh (GnnTensor *self,
   if (gnn_tensor_priv_is_meta (p))   /* nothing to fill, as in PyTorch */
     return;
   elsize = gnn_dtype_get_size (p->dtype);
-  gnn_dtype_write (p->dtype, pattern, value);
   strides[0] = p->strides;
   gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
   while (gnn_nditer_next (&it))
@@ -241,6 +212,97 @@ gnn_tensor_fill_fresh (GnnTensor *self,
         for (gint64 i = 0; i < it.inner_size; i++)
           memcpy (d + i * s * (gint64) elsize, pattern, elsize);
     }
+}
+
+/**
+ * gnn_tensor_fill_:
+ * @self: a #GnnTensor
+ * @value: the value, converted to the tensor's dtype
+ * @error: return location for a #GError
+ *
+ * Sets every element of @self (which may be a view) to @value. In the
+ * autograd graph the values before get no gradient (`FillBackward0`). As
+ * in PyTorch a value that @self's dtype cannot hold is refused, not
+ * wrapped: NaN, ±inf or an out-of-range value for an integer dtype, a
+ * finite value beyond a float dtype's range (1e39 for float32); fractions
+ * are truncated toward zero for integer dtypes.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %GNN_ERROR_INVALID_ARGUMENT
+ *   ("value cannot be converted to type int64_t without overflow"), or
+ *   %GNN_ERROR_AUTOGRAD if @self is a leaf that requires grad (or a view of
+ *   one) and grad mode is on
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_tensor_fill_ (GnnTensor *self,
+                  double     value,
+                  GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  if (!gnn_check_scalar_fits (gnn_tensor_priv (self)->dtype, value, error) ||
+      !gnn_tensor_record_inplace (GNN_OP_FILL, self, NULL, error))
+    return FALSE;
+  gnn_tensor_fill_fresh (self, value);
+  return TRUE;
+}
+
+/**
+ * gnn_tensor_fill_int_:
+ * @self: a #GnnTensor
+ * @value: the value, an integer
+ * @error: return location for a #GError
+ *
+ * Sets every element of @self (which may be a view) to the integer @value,
+ * exactly for int64 elements beyond 2^53 (where [method@Gnn.Tensor.fill_]'s
+ * double would round), with PyTorch's rules for an integer scalar: a
+ * value outside an integer dtype's range fails, except that an unsigned
+ * dtype takes a negative value that wraps once, as torch's uint8 takes -1
+ * as 255.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT
+ *   "value cannot be converted to type int8_t without overflow", or
+ *   %GNN_ERROR_AUTOGRAD as for fill_)
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_tensor_fill_int_ (GnnTensor *self,
+                      gint64     value,
+                      GError   **error)
+{
+  GnnTensorPrivate *p;
+  guint8 pattern[8];
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  p = gnn_tensor_priv (self);
+  if (!gnn_check_int_fits (p->dtype, value, error) ||
+      !gnn_tensor_record_inplace (GNN_OP_FILL, self, NULL, error))
+    return FALSE;
+  switch (p->dtype)
+    {
+    case GNN_DTYPE_I64:  memcpy (pattern, &value, 8); break;
+    case GNN_DTYPE_I32:  *(gint32 *) pattern = (gint32) value; break;
+    case GNN_DTYPE_I16:  *(gint16 *) pattern = (gint16) value; break;
+    case GNN_DTYPE_I8:   *(gint8 *) pattern = (gint8) value; break;
+    case GNN_DTYPE_U8:   *pattern = (guint8) value; break;   /* -1 wraps to 255 */
+    default:             gnn_dtype_write (p->dtype, pattern, (double) value); break;
+    }
+  fill_pattern (p, pattern);
+  return TRUE;
+}
+
+/* The fill itself; on its own for a tensor just made (creation, gradient
+ * seeds), which nobody else holds: no version, no recording. */
+void
+gnn_tensor_fill_fresh (GnnTensor *self,
+                       double     value)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (self);
+  guint8 pattern[8];
+
+  gnn_dtype_write (p->dtype, pattern, value);
+  fill_pattern (p, pattern);
 }
 
 /**
