@@ -8,6 +8,7 @@ import numbers
 from gi.repository import GLib as _GLib
 
 from ._gi import OVERRIDE_MODULE, Gnn, np as _np, override
+from ._names import is_c_key
 from ._tensor import Tensor
 
 # torch.nn's container protocol over Sequential, ModuleList, ModuleDict,
@@ -169,10 +170,10 @@ class _DictProtocol(object):
         return iter(self._c.get_keys(self))
 
     def __contains__(self, key):
-        return isinstance(key, str) and self._c.contains(self, key)
+        return is_c_key(key) and self._c.contains(self, key)
 
     def __getitem__(self, key):
-        if not isinstance(key, str) or not self._c.contains(self, key):
+        if not is_c_key(key) or not self._c.contains(self, key):
             raise KeyError(key)
         return self._c.get(self, key)
 

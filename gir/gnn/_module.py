@@ -15,10 +15,14 @@ from . import _dtype
 from ._compat_torch_signatures import torch_class
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, gobject_created, override,
                   trampoline, type_name as _type_name)
+from ._names import is_c_key, refuse as _refuse_name
 from ._state import StateDict, as_state_dict
 from ._tensor import parse_to
 
 _CModule = Gnn.Module
+# Taken before _names guards it: __getattr__ (every `self.fc` in a forward)
+# checks the name itself.
+_get_child = _CModule.get_child
 
 def _wrap_forward(func):
     return trampoline(func, lambda self, input: 'forward of %s' % type(self).__name__,
@@ -43,9 +47,8 @@ def _forward_result(result, self, input):
 
 def _checked_name(kind, name):
     """C strings end at the first NUL: 'a\x00b' would be registered as 'a'."""
-    if isinstance(name, str) and '\x00' in name:
-        raise _gnn_error(Gnn.Error.NAME, "%s name can't contain a NUL character, got: %r"
-                         % (kind, name))
+    if isinstance(name, str) and not is_c_key(name):
+        raise _refuse_name('%s name' % kind, name)
     return name
 
 
@@ -174,11 +177,11 @@ class Module(Gnn.Module):
         if name.startswith('__') and name.endswith('__'):
             raise AttributeError("'%s' object has no attribute '%s'"
                                  % (type(self).__name__, name))
-        if not gobject_created(self):
+        if '\x00' in name or not gobject_created(self):   # no name with a NUL is held
             raise AttributeError("'%s' object has no attribute '%s'"
                                  % (type(self).__name__, name))
         try:
-            return _CModule.get_child(self, name)
+            return _get_child(self, name)
         except _GLib.Error as e:
             error = e
         pspec = _find_pspec(self, name)
@@ -187,7 +190,7 @@ class Module(Gnn.Module):
         raise AttributeError(error.message)
 
     def __delattr__(self, name):
-        if gobject_created(self) and _CModule.has_child(self, name):
+        if gobject_created(self) and is_c_key(name) and _CModule.has_child(self, name):
             _CModule.delete_child(self, name)
         else:
             super().__delattr__(name)

@@ -8,6 +8,7 @@ import os as _os
 
 from ._dtype import check_device
 from ._gi import OVERRIDE_MODULE, Gnn, export, np, override
+from ._names import is_c_key, refuse
 from ._tensor import Tensor
 
 _CStateDict = Gnn.StateDict
@@ -26,23 +27,25 @@ class StateDict(Gnn.StateDict):
         return iter(self.get_keys())
 
     def __contains__(self, key):
-        return isinstance(key, str) and self.contains(key)
+        return is_c_key(key) and self.contains(key)
 
     def __getitem__(self, key):
-        if not isinstance(key, str) or not self.contains(key):
+        if not is_c_key(key) or not self.contains(key):
             raise KeyError(key)
         return self.lookup(key)
 
     def __setitem__(self, key, value):
         if not isinstance(key, str):
             raise TypeError('state dict keys must be str, not %s' % type(key).__name__)
+        if not is_c_key(key):
+            raise refuse('state dict key', key)
         if not isinstance(value, Gnn.Tensor):
             raise TypeError("state dict values must be Gnn.Tensor, not %s"
                             % type(value).__name__)
         self.insert(key, value)
 
     def __delitem__(self, key):
-        if not isinstance(key, str) or not self.remove(key):
+        if not is_c_key(key) or not self.remove(key):
             raise KeyError(key)
 
     def keys(self):

@@ -21,5 +21,9 @@ for _name in gnn.CORE + tuple(sorted(
         if m.name.startswith('_') and m.name not in gnn.CORE)):
     importlib.import_module('gnn.' + _name)
 
+# Strings with a NUL are refused at the C boundary (gnn/_names.py); last,
+# once every override class is registered.
+importlib.import_module('gnn._names').guard_all()
+
 globals().update(_gi.EXPORTS)
 __all__ = list(_gi.EXPORTS)
