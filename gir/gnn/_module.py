@@ -450,7 +450,8 @@ class Module(Gnn.Module):
 
     def save(self, path, metadata=None):
         """Saves state_dict() as a safetensors file."""
-        return _CModule.save(self, _os.fspath(path), dict(metadata) if metadata else None)
+        from ._checkpoint import user_metadata
+        return _CModule.save(self, _os.fspath(path), user_metadata(metadata) or None)
 
     def load(self, path, assign=False):
         """Loads a safetensors file into the module (strict, atomic). With

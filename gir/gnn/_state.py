@@ -102,7 +102,8 @@ class StateDict(Gnn.StateDict):
     def save(self, path, metadata=None):
         """Writes the state dict as a safetensors file (temp file + rename);
         `metadata` is an optional dict of str -> str for `__metadata__`."""
-        return _CStateDict.save(self, _os.fspath(path), dict(metadata) if metadata else None)
+        from ._checkpoint import user_metadata
+        return _CStateDict.save(self, _os.fspath(path), user_metadata(metadata) or None)
 
     @staticmethod
     def load(path, copy=False):
@@ -144,18 +145,20 @@ def save(obj, f, metadata=None):
     opt.state_dict()} — whose tensors go under dotted names and whose
     layout Gnn.load rebuilds (see _checkpoint). Modules and optimizers
     raise TypeError: save their state_dict()."""
-    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state
+    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state, user_metadata
     if isinstance(obj, (Gnn.Module, Gnn.Optimizer)):
         raise TypeError('Gnn.save() saves state dicts and checkpoints of them (safetensors, '
                         'no pickle): use Gnn.save(%s.state_dict(), path)'
                         % ('model' if isinstance(obj, Gnn.Module) else 'optimizer'))
+    meta = user_metadata(metadata)
     if is_flat_state(obj):
-        as_state_dict(obj).save(f, metadata)
+        state = as_state_dict(obj)
+        user_metadata({k: '' for k in state.get_metadata_keys() or []})
+        state.save(f, meta)
         return
     tensors, layout = flatten(obj)
-    meta = dict(metadata) if metadata else {}
     meta[LAYOUT_KEY] = layout
-    as_state_dict(tensors).save(f, meta)
+    _CStateDict.save(as_state_dict(tensors), _os.fspath(f), meta)
 
 
 @export
