@@ -33,6 +33,11 @@ typedef struct
   GnnReduceOp  op;
   gint         root;
   gpointer     result_comm;   /* GNN_COMM_DUP */
+  /* Every rank checks first that all ranks make this same collective (kind,
+   * element count, dtype, op, root), with one small MPI_Allreduce, and all
+   * fail with the same error when they do not: a count that differs is
+   * MPI_ERR_TRUNCATE on one rank and garbage on another. */
+  gboolean     verify;
 } GnnCommOp;
 
 /* Runs on the communication thread after the MPI call succeeded. */
@@ -66,6 +71,15 @@ void       gnn_work_run              (GnnWork       *self);
 /* Completes a work that will never run (the group broke). */
 void       gnn_work_fail             (GnnWork       *self,
                                       const char    *message);
+
+/* gnn-process-group.c: all_reduce without the agreement check, for DDP's
+ * buckets: every rank derives the same bucket layout from parameters that
+ * DDP's construction verified across ranks, and launches the buckets in the
+ * same order, so the check would only add a round trip per bucket. */
+GnnWork   *gnn_process_group_all_reduce_unverified (GnnProcessGroup *self,
+                                                    GnnTensor       *tensor,
+                                                    GnnReduceOp      op,
+                                                    GError         **error);
 
 /* gnn-process-group.c: the default group's rank for DistributedSampler. */
 gboolean   gnn_distributed_default_rank (gint64 *rank,

@@ -128,6 +128,97 @@ mpi_op (GnnReduceOp op)
     }
 }
 
+static const char *
+kind_name (gint64 kind)
+{
+  switch (kind)
+    {
+    case GNN_COMM_ALL_REDUCE: return "all_reduce";
+    case GNN_COMM_BROADCAST: return "broadcast";
+    case GNN_COMM_ALL_GATHER: return "all_gather";
+    case GNN_COMM_REDUCE_SCATTER: return "reduce_scatter";
+    case GNN_COMM_BARRIER: return "barrier";
+    default: return "another collective";
+    }
+}
+
+static const char *
+op_name (gint64 op)
+{
+  static const char *const names[] = {
+    [GNN_REDUCE_OP_SUM] = "SUM", [GNN_REDUCE_OP_AVG] = "AVG", [GNN_REDUCE_OP_PRODUCT] = "PRODUCT",
+    [GNN_REDUCE_OP_MIN] = "MIN", [GNN_REDUCE_OP_MAX] = "MAX",
+  };
+
+  return op >= 0 && op < (gint64) G_N_ELEMENTS (names) && names[op] != NULL ? names[op] : "?";
+}
+
+/* What every rank must agree on, each field with its negation: one
+ * MPI_MAX gives every rank the largest and the smallest value of each. */
+enum { FIELD_KIND, FIELD_COUNT, FIELD_DTYPE, FIELD_OP, FIELD_ROOT, N_FIELDS };
+
+/* The agreement check of GnnCommOp.verify: FALSE with the same error on
+ * every rank when the ranks' collectives differ. */
+static gboolean
+verify_agreement (const GnnCommOp *op,
+                  MPI_Comm         comm,
+                  GError         **error)
+{
+  gboolean reduces = op->kind == GNN_COMM_ALL_REDUCE || op->kind == GNN_COMM_REDUCE_SCATTER;
+  gboolean sized = op->kind != GNN_COMM_BARRIER;
+  gint64 mine[N_FIELDS] = {
+    [FIELD_KIND] = op->kind,
+    [FIELD_COUNT] = sized ? (gint64) op->count : 0,
+    [FIELD_DTYPE] = sized ? op->dtype : 0,
+    [FIELD_OP] = reduces ? op->op : 0,
+    [FIELD_ROOT] = op->kind == GNN_COMM_BROADCAST ? op->root : 0,
+  };
+  gint64 all[2 * N_FIELDS];
+  gint64 lo[N_FIELDS], hi[N_FIELDS];
+  const char *what = kind_name (op->kind);
+
+  for (guint i = 0; i < N_FIELDS; i++)
+    {
+      all[2 * i] = mine[i];
+      all[2 * i + 1] = -mine[i];
+    }
+  if (mpi_failed (MPI_Allreduce (MPI_IN_PLACE, all, 2 * N_FIELDS, MPI_INT64_T, MPI_MAX, comm),
+                  "MPI_Allreduce (the ranks' agreement check)", error))
+    return FALSE;
+  for (guint i = 0; i < N_FIELDS; i++)
+    hi[i] = all[2 * i], lo[i] = -all[2 * i + 1];
+
+  if (lo[FIELD_KIND] != hi[FIELD_KIND])
+    g_set_error (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED,
+                 "the ranks are not at the same collective: this rank is at %s, others at %s "
+                 "(every rank must make the same collectives in the same order)", what,
+                 kind_name (lo[FIELD_KIND] != mine[FIELD_KIND] ? lo[FIELD_KIND] : hi[FIELD_KIND]));
+  else if (lo[FIELD_COUNT] != hi[FIELD_COUNT])
+    g_set_error (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED,
+                 "the ranks' tensors have different numbers of elements: from %" G_GINT64_FORMAT
+                 " to %" G_GINT64_FORMAT " (this rank: %" G_GINT64_FORMAT "); every rank must "
+                 "pass a tensor of the same size", lo[FIELD_COUNT], hi[FIELD_COUNT],
+                 mine[FIELD_COUNT]);
+  else if (lo[FIELD_DTYPE] != hi[FIELD_DTYPE])
+    g_set_error (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED,
+                 "the ranks' tensors have different dtypes: %s and %s (this rank: %s)",
+                 gnn_dtype_get_name ((GnnDType) lo[FIELD_DTYPE]),
+                 gnn_dtype_get_name ((GnnDType) hi[FIELD_DTYPE]),
+                 gnn_dtype_get_name ((GnnDType) mine[FIELD_DTYPE]));
+  else if (lo[FIELD_OP] != hi[FIELD_OP])
+    g_set_error (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED,
+                 "the ranks reduce with different ops: %s and %s (this rank: %s)",
+                 op_name (lo[FIELD_OP]), op_name (hi[FIELD_OP]), op_name (mine[FIELD_OP]));
+  else if (lo[FIELD_ROOT] != hi[FIELD_ROOT])
+    g_set_error (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED,
+                 "the ranks broadcast from different src ranks: %" G_GINT64_FORMAT " and %"
+                 G_GINT64_FORMAT " (this rank: %" G_GINT64_FORMAT ")", lo[FIELD_ROOT],
+                 hi[FIELD_ROOT], mine[FIELD_ROOT]);
+  else
+    return TRUE;
+  return FALSE;
+}
+
 gboolean
 gnn_mpi_execute (GnnCommOp *op,
                  GError   **error)
@@ -144,6 +235,8 @@ gnn_mpi_execute (GnnCommOp *op,
                    op->count, G_MAXINT);
       return FALSE;
     }
+  if (op->verify && !verify_agreement (op, comm, error))
+    return FALSE;
   switch (op->kind)
     {
     case GNN_COMM_ALL_REDUCE:

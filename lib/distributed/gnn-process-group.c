@@ -451,6 +451,38 @@ work_for (GnnProcessGroup *self,
   return gnn_work_new (name, self->timeout_ms, d ? finish_divide : NULL, d, d ? divide_free : NULL);
 }
 
+static GnnWork *
+all_reduce (GnnProcessGroup  *self,
+            GnnTensor        *tensor,
+            GnnReduceOp       op,
+            gboolean          verify,
+            GError          **error)
+{
+  GnnWork *work;
+  GnnCommOp *c;
+
+  if (!check_tensor (tensor, "all_reduce", op, TRUE, error))
+    return NULL;
+  work = work_for (self, "all_reduce", tensor, op);
+  gnn_work_keep (work, tensor);
+  c = gnn_work_get_op (work);
+  c->recv = gnn_tensor_get_data (tensor);
+  c->count = (gsize) gnn_tensor_get_numel (tensor);
+  c->dtype = gnn_tensor_get_dtype (tensor);
+  c->op = op;
+  c->verify = verify;
+  return start (self, work, GNN_COMM_ALL_REDUCE, error);
+}
+
+GnnWork *
+gnn_process_group_all_reduce_unverified (GnnProcessGroup  *self,
+                                         GnnTensor        *tensor,
+                                         GnnReduceOp       op,
+                                         GError          **error)
+{
+  return all_reduce (self, tensor, op, FALSE, error);
+}
+
 /**
  * gnn_process_group_all_reduce:
  * @self: a #GnnProcessGroup
@@ -460,6 +492,11 @@ work_for (GnnProcessGroup *self,
  *
  * Starts reducing @tensor across all ranks, like `dist.all_reduce (tensor,
  * op, async_op=True)`: when done, every rank's @tensor holds the result.
+ *
+ * Every rank first checks, with one small exchange, that all ranks reduce
+ * tensors of the same element count and dtype with the same @op (and are
+ * at an all_reduce at all); when they do not, the work fails on every rank
+ * with an error naming what differs, and no tensor changes.
  *
  * Returns: (transfer full): the work handle, or %NULL with @error set (a
  *   non-contiguous tensor, a dtype @op cannot reduce, a broken group)
@@ -472,21 +509,9 @@ gnn_process_group_all_reduce (GnnProcessGroup  *self,
                               GnnReduceOp       op,
                               GError          **error)
 {
-  GnnWork *work;
-  GnnCommOp *c;
-
   g_return_val_if_fail (GNN_IS_PROCESS_GROUP (self), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (tensor), NULL);
-  if (!check_tensor (tensor, "all_reduce", op, TRUE, error))
-    return NULL;
-  work = work_for (self, "all_reduce", tensor, op);
-  gnn_work_keep (work, tensor);
-  c = gnn_work_get_op (work);
-  c->recv = gnn_tensor_get_data (tensor);
-  c->count = (gsize) gnn_tensor_get_numel (tensor);
-  c->dtype = gnn_tensor_get_dtype (tensor);
-  c->op = op;
-  return start (self, work, GNN_COMM_ALL_REDUCE, error);
+  return all_reduce (self, tensor, op, TRUE, error);
 }
 
 /**
@@ -530,6 +555,7 @@ gnn_process_group_broadcast (GnnProcessGroup  *self,
   c->count = (gsize) gnn_tensor_get_numel (tensor);
   c->dtype = gnn_tensor_get_dtype (tensor);
   c->root = src;
+  c->verify = TRUE;
   return start (self, work, GNN_COMM_BROADCAST, error);
 }
 
@@ -654,6 +680,7 @@ gnn_process_group_all_gather (GnnProcessGroup  *self,
   c->recv = gnn_tensor_get_data (u->packed);
   c->count = (gsize) gnn_tensor_get_numel (input);
   c->dtype = gnn_tensor_get_dtype (input);
+  c->verify = TRUE;
   return start (self, work, GNN_COMM_ALL_GATHER, error);
 }
 
@@ -709,6 +736,7 @@ gnn_process_group_reduce_scatter (GnnProcessGroup  *self,
   c->count = (gsize) gnn_tensor_get_numel (output);
   c->dtype = gnn_tensor_get_dtype (output);
   c->op = op;
+  c->verify = TRUE;
   return start (self, work, GNN_COMM_REDUCE_SCATTER, error);
 }
 
@@ -728,9 +756,12 @@ GnnWork *
 gnn_process_group_barrier (GnnProcessGroup  *self,
                            GError          **error)
 {
+  GnnWork *work;
+
   g_return_val_if_fail (GNN_IS_PROCESS_GROUP (self), NULL);
-  return start (self, gnn_work_new ("barrier", self->timeout_ms, NULL, NULL, NULL),
-                GNN_COMM_BARRIER, error);
+  work = gnn_work_new ("barrier", self->timeout_ms, NULL, NULL, NULL);
+  gnn_work_get_op (work)->verify = TRUE;   /* all ranks at a barrier, not some at a collective */
+  return start (self, work, GNN_COMM_BARRIER, error);
 }
 
 /* --- the default group ----------------------------------------------------- */

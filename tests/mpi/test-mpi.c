@@ -592,6 +592,101 @@ scenario_killed (void)
   _exit (3);
 }
 
+/* --- ranks that disagree (issue 31, item 11) ------------------------------- */
+
+/* The work fails on every rank with @expected in its message (the same on
+ * every rank but for the "this rank" part), and the group stays usable. */
+static void
+wait_disagreement (GnnWork    *work,
+                   const char *expected)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (work);
+  g_assert_false (gnn_work_wait (work, 20000, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DISTRIBUTED);
+  if (strstr (error->message, expected) == NULL)
+    g_error ("rank %d: '%s' does not say '%s'", rank, error->message, expected);
+  g_object_unref (work);
+}
+
+/* Before: MPI_ERR_TRUNCATE on one rank and garbage on the other, no error. */
+static void
+scenario_mismatch (void)
+{
+  g_autoptr(GError) error = NULL;
+  float v[4] = { 1, 2, 3, 4 };
+  g_autofree char *counts = g_strdup_printf ("different numbers of elements: from 2 to %d", world + 1);
+
+  {
+    /* rank r reduces r + 2 elements */
+    g_autoptr(GnnTensor) t = floats (v, MIN (rank + 2, 4));
+
+    wait_disagreement (gnn_process_group_all_reduce (pg, t, GNN_REDUCE_OP_SUM, &error), counts);
+    assert_floats (t, v, MIN (rank + 2, 4), 0);   /* untouched */
+  }
+  {
+    /* rank 0 float32, the others float64 */
+    gint64 n = 3;
+    g_autoptr(GnnTensor) t = gnn_tensor_ones (&n, 1, rank == 0 ? GNN_DTYPE_F32 : GNN_DTYPE_F64, NULL);
+
+    wait_disagreement (gnn_process_group_all_reduce (pg, t, GNN_REDUCE_OP_SUM, &error),
+                       "different dtypes: float32 and float64");
+  }
+  {
+    g_autoptr(GnnTensor) t = floats (v, 3);
+
+    wait_disagreement (gnn_process_group_all_reduce (pg, t, rank == 0 ? GNN_REDUCE_OP_MAX
+                                                                       : GNN_REDUCE_OP_SUM, &error),
+                       "different ops: SUM and MAX");
+  }
+  {
+    /* rank 0 at a broadcast, the others at an all_reduce: no hang */
+    g_autoptr(GnnTensor) t = floats (v, 3);
+
+    wait_disagreement (rank == 0 ? gnn_process_group_broadcast (pg, t, 0, &error)
+                                 : gnn_process_group_all_reduce (pg, t, GNN_REDUCE_OP_SUM, &error),
+                       "the ranks are not at the same collective");
+  }
+  {
+    g_autoptr(GnnTensor) t = floats (v, 3);
+
+    wait_disagreement (gnn_process_group_broadcast (pg, t, rank == 0 ? 1 : 0, &error),
+                       "different src ranks: 0 and 1");
+  }
+  {
+    /* all_gather with different sizes */
+    g_autoptr(GnnTensor) in = floats (v, rank == 0 ? 1 : 2);
+    g_autoptr(GPtrArray) outs = g_ptr_array_new_with_free_func (g_object_unref);
+
+    for (gint r = 0; r < world; r++)
+      g_ptr_array_add (outs, floats (v, rank == 0 ? 1 : 2));
+    wait_disagreement (gnn_process_group_all_gather (pg, (GnnTensor **) outs->pdata, world, in,
+                                                     &error), "different numbers of elements: from 1 to 2");
+  }
+  {
+    /* one rank at a barrier, the others at an all_reduce */
+    g_autoptr(GnnTensor) t = floats (v, 3);
+
+    wait_disagreement (rank == world - 1 ? gnn_process_group_barrier (pg, &error)
+                                         : gnn_process_group_all_reduce (pg, t, GNN_REDUCE_OP_SUM,
+                                                                         &error),
+                       "the ranks are not at the same collective");
+  }
+  g_assert_false (gnn_process_group_is_broken (pg));
+  {
+    /* the group still works */
+    g_autoptr(GnnTensor) t = floats (v, 4);
+    float sum[4];
+
+    for (int i = 0; i < 4; i++)
+      sum[i] = v[i] * world;
+    wait_ok (gnn_process_group_all_reduce (pg, t, GNN_REDUCE_OP_SUM, &error));
+    assert_floats (t, sum, 4, 0);
+    wait_ok (gnn_process_group_barrier (pg, &error));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -624,6 +719,8 @@ main (int argc, char **argv)
     scenario_killed ();
   else if (strcmp (scenario, "loader") == 0)
     scenario_loader ();
+  else if (strcmp (scenario, "mismatch") == 0)
+    scenario_mismatch ();
   else
     {
       g_printerr ("test-mpi: unknown scenario '%s'\n", scenario);
