@@ -91,6 +91,52 @@ class _IncompatibleKeys(_collections.namedtuple('IncompatibleKeys',
     __str__ = __repr__
 
 
+def _hook_result(kind, module, result):
+    """A hook's replacement must be a tensor (or None: no replacement).
+    Anything else raised here, inside the hook's trampoline, comes out of
+    the call as this TypeError; handed to C it would be PyGObject's
+    marshalling error, printed and ignored, the call going on with the
+    original value."""
+    if result is None or isinstance(result, Gnn.Tensor):
+        return result
+    raise TypeError('%s of %s must return None or a Tensor%s, not %s'
+                    % (kind, type(module).__name__,
+                       ' (or a 1-tuple of one)' if kind == 'forward pre-hook' else '',
+                       _type_name(result)))
+
+
+def _c_pre_hook(hook):
+    """The C callback of a Python forward pre-hook (a weak reference to a
+    bound method's object, as torch's handles keep none)."""
+    hook_ref = _hook_reference(hook)
+
+    def pre_hook(module, input, user_data):
+        hook = hook_ref()
+        if hook is None:
+            return None
+        result = hook(module, (input,))
+        if isinstance(result, tuple):
+            if len(result) != 1:
+                raise TypeError('forward pre-hook must return None, a tensor or '
+                                'a 1-tuple, got a %d-tuple' % len(result))
+            result = result[0]
+        return _hook_result('forward pre-hook', module, result)
+    return trampoline(pre_hook, lambda module, *args:
+                      'forward pre-hook of %s' % type(module).__name__)
+
+
+def _c_forward_hook(hook):
+    """The C callback of a Python forward hook."""
+    hook_ref = _hook_reference(hook)
+
+    def forward_hook(module, input, output, user_data):
+        hook = hook_ref()
+        return None if hook is None else \
+            _hook_result('forward hook', module, hook(module, (input,), output))
+    return trampoline(forward_hook,
+                      lambda module, *args: 'forward hook of %s' % type(module).__name__)
+
+
 def _hook_flags(prepend, always_call=False):
     flags = Gnn.HookFlags.NONE
     if prepend:
@@ -376,37 +422,30 @@ class Module(Gnn.Module):
         """hook(module, input) runs before forward; `input` is a 1-tuple
         (x,) as in torch. It returns None, or a replacement input (a tensor
         or a 1-tuple). Returns a handle with remove()."""
-        hook_ref = _hook_reference(hook)
-
-        def pre_hook(module, input, user_data):
-            hook = hook_ref()
-            if hook is None:
-                return None
-            result = hook(module, (input,))
-            if isinstance(result, tuple):
-                if len(result) != 1:
-                    raise TypeError('forward pre-hook must return None, a tensor or '
-                                    'a 1-tuple, got a %d-tuple' % len(result))
-                result = result[0]
-            return result
-        pre_hook = trampoline(pre_hook, lambda module, *args:
-                              'forward pre-hook of %s' % type(module).__name__)
-        return _CModule.register_forward_pre_hook(self, pre_hook, None, _hook_flags(prepend))
+        return _CModule.register_forward_pre_hook(self, _c_pre_hook(hook), None,
+                                                  _hook_flags(prepend))
 
     def register_forward_hook(self, hook, *, prepend=False, always_call=False):
         """hook(module, input, output) runs after forward (`input` a 1-tuple
         as in torch); it returns None or a replacement output. With
         always_call it also runs when the call fails (output None).
         Returns a handle with remove()."""
-        hook_ref = _hook_reference(hook)
-
-        def forward_hook(module, input, output, user_data):
-            hook = hook_ref()
-            return None if hook is None else hook(module, (input,), output)
-        post_hook = trampoline(forward_hook,
-                               lambda module, *args: 'forward hook of %s' % type(module).__name__)
-        return _CModule.register_forward_hook(self, post_hook, None,
+        return _CModule.register_forward_hook(self, _c_forward_hook(hook), None,
                                               _hook_flags(prepend, always_call))
+
+    @staticmethod
+    def register_global_forward_pre_hook(hook, *, prepend=False):
+        """A forward pre-hook of every module (torch's
+        register_module_forward_pre_hook); global hooks run first."""
+        return _CModule.register_global_forward_pre_hook(_c_pre_hook(hook), None,
+                                                         _hook_flags(prepend))
+
+    @staticmethod
+    def register_global_forward_hook(hook, *, prepend=False, always_call=False):
+        """A forward hook of every module (torch's
+        register_module_forward_hook)."""
+        return _CModule.register_global_forward_hook(_c_forward_hook(hook), None,
+                                                     _hook_flags(prepend, always_call))
 
     # -- state ----------------------------------------------------------------
 

@@ -108,4 +108,24 @@ check('forward hook replaces the output until removed', () => {
     assert(calls === 1, `hook calls after remove ${calls}`);
 });
 
+check('a hook returning junk fails the call (issue 31 item 13)', () => {
+    const net = new Net();
+    const x = Gnn.Tensor.new_from_floats([1, 2, 3], [1, 3]);
+    for (const register of [
+        h => net.register_forward_pre_hook(h, Gnn.HookFlags.NONE),
+        h => net.register_forward_hook(h, Gnn.HookFlags.NONE)]) {
+        const handle = register(() => 'junk');
+        let thrown = null;
+        try {
+            net.call(x);
+        } catch (e) {
+            thrown = e;
+        }
+        handle.remove();
+        assert(thrown !== null, 'the call went on with the original value');
+        assert(`${thrown}`.includes('Return value'), `error: ${thrown}`);
+        assert(net.call(x).get_numel() > 0, 'the module works without the hook');
+    }
+});
+
 finish();
