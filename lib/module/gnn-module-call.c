@@ -285,12 +285,19 @@ gnn_module_forward (GnnModule  *self,
                    gnn_module_get_name (self));
       return NULL;
     }
+  /* A use window: the children and tensors forward borrows stay alive
+   * while another thread changes the registry (gnn-module-registry.c). */
+  gnn_module_use_begin ();
   /* Meta parameters would reach kernels through forward fast paths: refuse
    * them here (free while no meta storage exists). */
   if (G_UNLIKELY (g_atomic_int_get (&gnn_storage_meta_live) > 0) &&
       !gnn_module_check_storage (self, input, error))
-    return NULL;
+    {
+      gnn_module_use_end ();
+      return NULL;
+    }
   output = klass->forward (self, input, &local_error);
+  gnn_module_use_end ();
   if (local_error != NULL)
     {
       g_clear_object (&output);
@@ -586,11 +593,13 @@ gnn_module_call (GnnModule  *self,
       return NULL;
     }
   call_depth++;
+  gnn_module_use_begin ();   /* hooks borrow too */
   if (priv->pre_hooks == NULL && priv->hooks == NULL &&
       g_atomic_int_get (&n_global_hooks) == 0)
     output = gnn_module_forward (self, input, error);
   else
     output = call_with_hooks (self, priv, input, error);
+  gnn_module_use_end ();
   call_depth--;
   return output;
 }

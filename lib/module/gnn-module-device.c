@@ -210,11 +210,11 @@ gnn_module_check_storage (GnnModule  *self,
     }
   for (int k = GNN_MAP_PARAMETERS; k <= GNN_MAP_BUFFERS; k++)
     {
-      GPtrArray *entries = priv->maps[k].entries;
+      GPtrArray *entries = gnn_ordered_map_entries (&priv->maps[k]);
 
-      for (guint i = 0; i < entries->len; i++)
+      for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
         {
-          GnnMapEntry *entry = g_ptr_array_index (entries, i);
+          GnnMapEntry *entry = gnn_entries_get (entries, i);
 
           if (entry->value != NULL &&
               gnn_tensor_priv_is_meta (gnn_tensor_priv (GNN_TENSOR (entry->value))))

@@ -152,10 +152,12 @@ gnn_module_get_buffer (GnnModule  *self,
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
+  gnn_module_use_begin ();
   mod = lookup_owner (self, path, &last, error);
+  entry = mod != NULL ? gnn_module_registry_lookup (mod, GNN_MAP_BUFFERS, last) : NULL;
+  gnn_module_use_end ();
   if (mod == NULL)
     return NULL;
-  entry = gnn_ordered_map_lookup (&gnn_module_priv (mod)->maps[GNN_MAP_BUFFERS], last);
   if (entry == NULL)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "`%s` is not a buffer", last);

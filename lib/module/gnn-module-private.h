@@ -33,7 +33,7 @@ typedef struct
   gboolean      training;
   GPtrArray    *pre_hooks;        /* GnnHook*, NULL when none */
   GPtrArray    *hooks;            /* GnnHook*, NULL when none */
-  guint         n_parents;        /* module-map entries holding this module */
+  gint          n_parents;        /* module-map entries holding this module (atomic) */
 } GnnModulePrivate;
 
 /* Set once by gnn_module_get_type(); inline because every registry access
@@ -97,7 +97,9 @@ void              gnn_module_registry_dispose  (GnnModule *self);
  * 100,000 modules deep). With @hold, every module on the stack is
  * referenced: walks that run callbacks (which may change the tree) hold
  * them; read-only walks do not pay for it, and get no LEAVE for a module
- * without children. */
+ * without children. A walk is a use window: each module's children are
+ * the ones it had when the walk reached it, whatever another thread (or a
+ * callback) changes meanwhile. */
 typedef struct
 {
   GArray  *stack;   /* GnnWalkFrame */
@@ -115,7 +117,9 @@ typedef enum
 
 typedef struct
 {
-  GnnModule *module;     /* referenced */
+  GnnModule *module;     /* referenced when the walk holds */
+  GPtrArray *entries;    /* the module's child entries when the walk reached it */
+  guint      n;          /* ... and how many there were */
   guint      next;       /* index of the next child edge */
   gsize      path_len;   /* length of the module's own path */
 } GnnWalkFrame;
@@ -124,11 +128,13 @@ static inline void
 gnn_module_walk_enter (GnnModuleWalk *walk,
                        GnnModule     *child)
 {
-  GnnWalkFrame frame = { child, 0, walk->path != NULL ? walk->path->len : 0 };
+  GPtrArray *entries = gnn_ordered_map_entries (&gnn_module_priv (child)->maps[GNN_MAP_MODULES]);
+  GnnWalkFrame frame = { child, entries, gnn_entries_len (entries), 0,
+                         walk->path != NULL ? walk->path->len : 0 };
 
   /* A read-only walk skips the frame of a leaf (most modules): it would
    * only yield its LEAVE, which such walks ignore. */
-  if (!walk->hold && gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0)
+  if (!walk->hold && frame.n == 0)
     return;
   if (walk->hold)
     g_object_ref (child);
@@ -141,6 +147,7 @@ gnn_module_walk_init (GnnModuleWalk *walk,
                       GString       *path,
                       gboolean       hold)
 {
+  gnn_module_use_begin ();
   walk->stack = g_array_sized_new (FALSE, FALSE, sizeof (GnnWalkFrame), 16);
   walk->path = path;
   walk->left = NULL;
@@ -154,18 +161,15 @@ gnn_module_walk_next (GnnModuleWalk *walk,
                       GnnMapEntry  **entry)
 {
   GnnWalkFrame *frame;
-  GPtrArray *entries;
 
   if (walk->hold)
     g_clear_object (&walk->left);
   if (walk->stack->len == 0)
     return GNN_WALK_DONE;
   frame = &g_array_index (walk->stack, GnnWalkFrame, walk->stack->len - 1);
-  entries = gnn_module_priv (frame->module)->maps[GNN_MAP_MODULES].entries;
   if (walk->path != NULL)
     g_string_truncate (walk->path, frame->path_len);
-  /* Bounds re-read each step: a callback may have changed the registry. */
-  if (entries == NULL || frame->next >= entries->len)
+  if (frame->next >= frame->n)
     {
       *parent = walk->left = frame->module;   /* valid until the next step */
       *entry = NULL;
@@ -173,7 +177,7 @@ gnn_module_walk_next (GnnModuleWalk *walk,
       return GNN_WALK_LEAVE;
     }
   *parent = frame->module;
-  *entry = g_ptr_array_index (entries, frame->next++);
+  *entry = gnn_entries_get (frame->entries, frame->next++);
   if (walk->path != NULL)
     {
       if (walk->path->len > 0)
@@ -193,6 +197,7 @@ gnn_module_walk_clear (GnnModuleWalk *walk)
       g_clear_object (&walk->left);
     }
   g_clear_pointer (&walk->stack, g_array_unref);
+  gnn_module_use_end ();
 }
 
 /* --- hooks (gnn-module-call.c, gnn-hook-handle.c) --- */

@@ -20,11 +20,46 @@ typedef enum
   GNN_N_MAPS
 } GnnMapKind;
 
-/* The entries (GnnMapEntry*, read-only) of map @kind, registration order. */
+/* Use windows. A thread reads the registry — walks, looks names up,
+ * borrows an entry or its value — inside a window; a change made by any
+ * thread meanwhile frees what it takes out (entries, their values, old
+ * arrays) only once no thread is inside a window any more. Windows nest
+ * and cost one fenced store at the outermost begin. gnn_module_call(),
+ * gnn_module_forward() and every traversal open one; a value borrowed
+ * inside stays valid until its end. */
+void         gnn_module_use_begin_outer  (void);
+void         gnn_module_use_end_outer    (void);
+
+#if defined(__GNUC__) && defined(__ELF__)
+extern _Thread_local guint gnn_module_use_depth __attribute__ ((tls_model ("initial-exec")));
+#else
+extern _Thread_local guint gnn_module_use_depth;
+#endif
+
+/* Nested windows (a forward inside a call, a lookup inside a forward) only
+ * count. */
+static inline void
+gnn_module_use_begin (void)
+{
+  if (gnn_module_use_depth++ == 0)
+    gnn_module_use_begin_outer ();
+}
+
+static inline void
+gnn_module_use_end (void)
+{
+  if (--gnn_module_use_depth == 0)
+    gnn_module_use_end_outer ();
+}
+
+/* The published entries (GnnMapEntry*, read-only: read them with
+ * gnn_entries_len() / gnn_entries_get()) of map @kind, registration
+ * order, as they are now; the array does not change under the caller, who
+ * must be inside a use window. */
 GPtrArray   *gnn_module_registry_entries (GnnModule   *self,
                                           GnnMapKind   kind);
 
-/* The entry under @name in map @kind, or NULL. */
+/* The entry under @name in map @kind, or NULL (inside a use window). */
 GnnMapEntry *gnn_module_registry_lookup  (GnnModule   *self,
                                           GnnMapKind   kind,
                                           const char  *name);

@@ -6,9 +6,18 @@
  * Every registration goes through registry_validate(), which decides the map
  * and runs the name, kind, slot and cycle checks once, in PyTorch's order,
  * and then registry_put(), the unchecked insert that emits the signals.
+ *
+ * Threads: changes are serialized by one registry lock; reads take none
+ * (see gnn-ordered-map-private.h) but happen inside use windows, and what a
+ * change takes out waits in the graveyard until no thread is inside one.
+ * So a thread may append to or delete from a Sequential while others run
+ * its forward, walk named_parameters or build a state_dict: each of those
+ * sees the children as they were when it reached them.
  */
+#include <pthread.h>
 #include <string.h>
 
+#include "core/gnn-fork-private.h"
 #include "module/gnn-module-private.h"
 
 enum {
@@ -21,14 +30,198 @@ static guint signals[N_SIGNALS];
 
 static const char *const kind_words[GNN_N_MAPS] = { "parameter", "buffer", "module" };
 
+/* --- the lock, the use windows and the graveyard --------------------------- */
+
+GNN_FORK_SAFE_MUTEX (registry_lock);
+
+/* One per thread that ever opened a window; @active is what changes read. */
+typedef struct
+{
+  gint active;
+} UseRecord;
+
+static GPtrArray *use_records;     /* UseRecord*, under registry_lock */
+static GArray *graveyard;          /* GnnGarbageItem, under registry_lock */
+static gint graveyard_pending;     /* atomic: the graveyard is not empty */
+
+#if defined(__GNUC__) && defined(__ELF__)
+# define GNN_TLS __attribute__ ((tls_model ("initial-exec")))
+#else
+# define GNN_TLS
+#endif
+static _Thread_local UseRecord *tls_record GNN_TLS;
+_Thread_local guint gnn_module_use_depth GNN_TLS;
+
+static void
+use_record_free (gpointer data)
+{
+  g_mutex_lock (&registry_lock);
+  g_ptr_array_remove_fast (use_records, data);
+  g_mutex_unlock (&registry_lock);
+  tls_record = NULL;
+  g_free (data);
+}
+
+static GPrivate use_record_key = G_PRIVATE_INIT (use_record_free);
+
+/* In a forked child only the forking thread exists: the others' windows
+ * are closed for good. */
+static void
+use_records_after_fork (void)
+{
+  if (use_records == NULL)
+    return;
+  for (guint i = 0; i < use_records->len; i++)
+    {
+      UseRecord *record = g_ptr_array_index (use_records, i);
+
+      if (record != tls_record)
+        record->active = 0;
+    }
+}
+
+__attribute__ ((constructor)) static void
+use_records_register_fork_handler (void)
+{
+  pthread_atfork (NULL, NULL, use_records_after_fork);
+}
+
+static UseRecord *
+use_record_register (void)
+{
+  UseRecord *record = g_new0 (UseRecord, 1);
+
+  g_mutex_lock (&registry_lock);
+  if (use_records == NULL)
+    use_records = g_ptr_array_new ();
+  g_ptr_array_add (use_records, record);
+  g_mutex_unlock (&registry_lock);
+  g_private_set (&use_record_key, record);
+  tls_record = record;
+  return record;
+}
+
+/* Under registry_lock: whether some thread is inside a window. */
+static gboolean
+anyone_inside (void)
+{
+  if (use_records == NULL)
+    return FALSE;
+  for (guint i = 0; i < use_records->len; i++)
+    if (__atomic_load_n (&((UseRecord *) g_ptr_array_index (use_records, i))->active,
+                         __ATOMIC_SEQ_CST))
+      return TRUE;
+  return FALSE;
+}
+
+/* Under registry_lock: what may be freed now (transfer full, nullable). */
+static GArray *
+take_graveyard_if_idle (void)
+{
+  GArray *dead = NULL;
+
+  if (graveyard != NULL && !anyone_inside ())
+    {
+      dead = g_steal_pointer (&graveyard);
+      __atomic_store_n (&graveyard_pending, 0, __ATOMIC_RELAXED);
+    }
+  return dead;
+}
+
+/* The outermost window of this thread begins (gnn_module_use_begin()). */
+void
+gnn_module_use_begin_outer (void)
+{
+  UseRecord *record = tls_record != NULL ? tls_record : use_record_register ();
+
+  /* a full fence: the reads that follow cannot pass it (a change reads
+   * @active after taking out what it changed, with a fence of its own) */
+  __atomic_store_n (&record->active, 1, __ATOMIC_SEQ_CST);
+}
+
+void
+gnn_module_use_end_outer (void)
+{
+  GArray *dead;
+
+  __atomic_store_n (&tls_record->active, 0, __ATOMIC_RELEASE);
+  if (G_LIKELY (!__atomic_load_n (&graveyard_pending, __ATOMIC_RELAXED)))
+    return;
+  g_mutex_lock (&registry_lock);
+  dead = take_graveyard_if_idle ();
+  g_mutex_unlock (&registry_lock);
+  gnn_garbage_free_array (dead);
+}
+
+static void
+registry_lock_acquire (void)
+{
+  g_mutex_lock (&registry_lock);
+}
+
+/* Ends a change: its @garbage (nullable) is freed at once when no thread is
+ * inside a window (this one included: it may be walking what changed),
+ * else it waits in the graveyard. Frees outside the lock: a value's last
+ * unref may dispose a module, which changes registries. */
+static void
+registry_lock_release (GnnGarbage *garbage)
+{
+  GArray *dead = NULL;
+  gboolean now = FALSE;
+
+  if (garbage != NULL && !gnn_garbage_is_empty (garbage))
+    {
+      /* what was taken out is unlinked before the windows are read */
+      __atomic_thread_fence (__ATOMIC_SEQ_CST);
+      now = !anyone_inside ();
+      if (!now)
+        {
+          gnn_garbage_move (&graveyard, garbage);
+          __atomic_store_n (&graveyard_pending, 1, __ATOMIC_RELAXED);
+        }
+      else
+        dead = take_graveyard_if_idle ();
+    }
+  g_mutex_unlock (&registry_lock);
+  if (now)
+    gnn_garbage_free (garbage);
+  gnn_garbage_free_array (dead);
+}
+
+/* The entry under @name in @map, for a reader inside a window. */
+static GnnMapEntry *
+reader_lookup (GnnOrderedMap *map,
+               const char    *name)
+{
+  GnnMapEntry *entry;
+
+  if (G_LIKELY (!gnn_ordered_map_has_index (map)))
+    return gnn_ordered_map_lookup (map, name);
+  /* a large map: its hash index changes under the lock */
+  g_mutex_lock (&registry_lock);
+  entry = gnn_ordered_map_lookup (map, name);
+  g_mutex_unlock (&registry_lock);
+  return entry;
+}
+
+static GnnMapKind
+find_kind (GnnModulePrivate *priv,
+           const char       *name,
+           gboolean          locked)
+{
+  for (int k = 0; k < GNN_N_MAPS; k++)
+    if ((locked ? gnn_ordered_map_lookup (&priv->maps[k], name)
+                : reader_lookup (&priv->maps[k], name)) != NULL)
+      return k;
+  return GNN_MAP_NONE;
+}
+
+/* Inside a use window. */
 GnnMapKind
 gnn_module_find_kind (GnnModulePrivate *priv,
                       const char       *name)
 {
-  for (int k = 0; k < GNN_N_MAPS; k++)
-    if (gnn_ordered_map_lookup (&priv->maps[k], name) != NULL)
-      return k;
-  return GNN_MAP_NONE;
+  return find_kind (priv, name, FALSE);
 }
 
 /* The unchecked insert, the one place that changes the registry: puts
@@ -53,7 +246,9 @@ registry_put (GnnModule  *self,
                                               : (key_heap = g_strdup (name));
   GnnMapKind old_kind = kind;
   GObject *replaced;
+  GnnGarbage garbage = GNN_GARBAGE_INIT;
 
+  registry_lock_acquire ();
   /* A name lives in at most one map, so at most one steal finds it. */
   for (int k = 0; k < GNN_N_MAPS; k++)
     {
@@ -62,7 +257,7 @@ registry_put (GnnModule  *self,
 
       if (k == (int) kind || priv->maps[k].entries->len == 0)
         continue;
-      stolen = gnn_ordered_map_steal (&priv->maps[k], key, &found);
+      stolen = gnn_ordered_map_steal (&priv->maps[k], key, &found, &garbage);
       if (found)
         {
           g_assert (old == NULL);
@@ -73,15 +268,16 @@ registry_put (GnnModule  *self,
   if (kind != GNN_MAP_BUFFERS && priv->non_persistent != NULL)
     g_hash_table_remove (priv->non_persistent, key);
   if (kind == GNN_MAP_MODULES && value != NULL)
-    gnn_module_priv (GNN_MODULE (value))->n_parents++;
-  replaced = gnn_ordered_map_put (&priv->maps[kind], key, value);
+    g_atomic_int_inc (&gnn_module_priv (GNN_MODULE (value))->n_parents);
+  replaced = gnn_ordered_map_put (&priv->maps[kind], key, value, &garbage);
   if (replaced != NULL)
     {
       g_assert (old == NULL);
       old = replaced;
     }
   if (old_kind == GNN_MAP_MODULES && old != NULL)
-    gnn_module_priv (GNN_MODULE (old))->n_parents--;
+    g_atomic_int_add (&gnn_module_priv (GNN_MODULE (old))->n_parents, -1);
+  registry_lock_release (&garbage);
 
   if (old == value)
     return;
@@ -105,14 +301,17 @@ gnn_module_registry_check_no_cycle (GnnModule  *self,
   g_autoptr(GHashTable) visited = NULL;
   g_autoptr(GPtrArray) stack = NULL;
 
+  gboolean ok = TRUE;
+
   if (child == NULL)
     return TRUE;
   /* Only a module that is some module's child can be below @child; and a
    * leaf (the common case: a layer) reaches only itself. Both keep building
    * a tree bottom-up linear. */
-  if (child != self && (gnn_module_priv (self)->n_parents == 0 ||
-                        gnn_module_priv (child)->maps[GNN_MAP_MODULES].entries->len == 0))
+  if (child != self && (g_atomic_int_get (&gnn_module_priv (self)->n_parents) == 0 ||
+                        gnn_ordered_map_len (&gnn_module_priv (child)->maps[GNN_MAP_MODULES]) == 0))
     return TRUE;
+  gnn_module_use_begin ();
   visited = g_hash_table_new (NULL, NULL);
   stack = g_ptr_array_new ();
   g_ptr_array_add (stack, child);
@@ -126,19 +325,21 @@ gnn_module_registry_check_no_cycle (GnnModule  *self,
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                        "cannot assign '%s' as child module '%s': it contains this module "
                        "(a cycle)", G_OBJECT_TYPE_NAME (child), name);
-          return FALSE;
+          ok = FALSE;
+          break;
         }
       if (!g_hash_table_add (visited, module))
         continue;
-      entries = gnn_module_priv (module)->maps[GNN_MAP_MODULES].entries;
-      for (guint i = 0; i < entries->len; i++)
+      entries = gnn_ordered_map_entries (&gnn_module_priv (module)->maps[GNN_MAP_MODULES]);
+      for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
         {
-          GnnMapEntry *entry = g_ptr_array_index (entries, i);
+          GnnMapEntry *entry = gnn_entries_get (entries, i);
           if (entry->value != NULL)
             g_ptr_array_add (stack, entry->value);
         }
     }
-  return TRUE;
+  gnn_module_use_end ();
+  return ok;
 }
 
 /* The name rules of register_parameter / register_buffer / add_module, in
@@ -318,11 +519,14 @@ gnn_module_registry_insert (GnnModule   *self,
                             GError     **error)
 {
   GParamSpec *slot;
+  gboolean ok;
 
-  if (!registry_validate (self, name, value, kind, &kind, &slot, error))
-    return FALSE;
-  registry_put (self, kind, name, value, slot);
-  return TRUE;
+  gnn_module_use_begin ();
+  ok = registry_validate (self, name, value, kind, &kind, &slot, error);
+  if (ok)
+    registry_put (self, kind, name, value, slot);
+  gnn_module_use_end ();
+  return ok;
 }
 
 /**
@@ -394,8 +598,13 @@ gnn_module_register_buffer (GnnModule  *self,
   g_return_val_if_fail (tensor == NULL || G_IS_OBJECT (tensor), FALSE);
   priv = gnn_module_priv (self);
 
+  gnn_module_use_begin ();
   if (!registry_validate (self, name, (GObject *) tensor, GNN_MAP_BUFFERS, &kind, &slot, error))
-    return FALSE;
+    {
+      gnn_module_use_end ();
+      return FALSE;
+    }
+  registry_lock_acquire ();
   if (persistent)
     {
       if (priv->non_persistent != NULL)
@@ -407,7 +616,9 @@ gnn_module_register_buffer (GnnModule  *self,
         priv->non_persistent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       g_hash_table_add (priv->non_persistent, g_strdup (name));
     }
+  registry_lock_release (NULL);
   registry_put (self, kind, name, (GObject *) tensor, slot);
+  gnn_module_use_end ();
   return TRUE;
 }
 
@@ -522,19 +733,29 @@ gnn_module_get_child (GnnModule  *self,
                       GError    **error)
 {
   GnnModulePrivate *priv;
+  GObject *value = NULL;
+  gboolean found = FALSE;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
   priv = gnn_module_priv (self);
 
-  for (int k = 0; k < GNN_N_MAPS; k++)
+  /* (inside a forward the caller's window keeps the value alive) */
+  gnn_module_use_begin ();
+  for (int k = 0; k < GNN_N_MAPS && !found; k++)
     {
-      GnnMapEntry *entry = gnn_ordered_map_lookup (&priv->maps[k], name);
+      GnnMapEntry *entry = reader_lookup (&priv->maps[k], name);
+
       if (entry != NULL)
-        return entry->value;
+        {
+          value = entry->value;
+          found = TRUE;
+        }
     }
-  set_no_attribute_error (self, name, error);
-  return NULL;
+  gnn_module_use_end ();
+  if (!found)
+    set_no_attribute_error (self, name, error);
+  return value;
 }
 
 /**
@@ -553,10 +774,15 @@ gboolean
 gnn_module_has_child (GnnModule  *self,
                       const char *name)
 {
+  gboolean has;
+
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  return gnn_module_find_kind (gnn_module_priv (self), name) != GNN_MAP_NONE;
+  gnn_module_use_begin ();
+  has = gnn_module_find_kind (gnn_module_priv (self), name) != GNN_MAP_NONE;
+  gnn_module_use_end ();
+  return has;
 }
 
 gboolean
@@ -567,22 +793,28 @@ gnn_module_registry_remove (GnnModule  *self,
 {
   GnnModulePrivate *priv = gnn_module_priv (self);
   g_autoptr(GObject) old = NULL;
-  g_autofree char *key = NULL;
-  GnnMapKind kind = gnn_module_find_kind (priv, name);
+  g_autofree char *key = g_strdup (name);   /* @name may be the entry's own */
+  GnnGarbage garbage = GNN_GARBAGE_INIT;
+  GnnMapKind kind;
   GParamSpec *slot;
   gboolean found;
 
+  registry_lock_acquire ();
+  kind = find_kind (priv, key, TRUE);
+  if (kind != GNN_MAP_NONE)
+    {
+      old = gnn_ordered_map_steal (&priv->maps[kind], key, &found, &garbage);
+      if (kind == GNN_MAP_MODULES && old != NULL)
+        g_atomic_int_add (&gnn_module_priv (GNN_MODULE (old))->n_parents, -1);
+      if (priv->non_persistent != NULL)
+        g_hash_table_remove (priv->non_persistent, key);
+    }
+  registry_lock_release (&garbage);
   if (kind == GNN_MAP_NONE)
     {
-      set_no_attribute_error (self, name, error);
+      set_no_attribute_error (self, key, error);
       return FALSE;
     }
-  key = g_strdup (name);   /* @name may be the entry's own */
-  old = gnn_ordered_map_steal (&priv->maps[kind], key, &found);
-  if (kind == GNN_MAP_MODULES && old != NULL)
-    gnn_module_priv (GNN_MODULE (old))->n_parents--;
-  if (priv->non_persistent != NULL)
-    g_hash_table_remove (priv->non_persistent, key);
   if (old != NULL)
     g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
   slot = gnn_module_lookup_property (self, key).slot;
@@ -635,20 +867,24 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
                                  const char *name)
 {
   GnnModulePrivate *priv;
+  gboolean persistent;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
   priv = gnn_module_priv (self);
 
-  return gnn_ordered_map_lookup (&priv->maps[GNN_MAP_BUFFERS], name) != NULL &&
-         (priv->non_persistent == NULL || !g_hash_table_contains (priv->non_persistent, name));
+  registry_lock_acquire ();
+  persistent = gnn_ordered_map_lookup (&priv->maps[GNN_MAP_BUFFERS], name) != NULL &&
+               (priv->non_persistent == NULL || !g_hash_table_contains (priv->non_persistent, name));
+  registry_lock_release (NULL);
+  return persistent;
 }
 
 GPtrArray *
 gnn_module_registry_entries (GnnModule  *self,
                              GnnMapKind  kind)
 {
-  return gnn_module_priv (self)->maps[kind].entries;
+  return gnn_ordered_map_entries (&gnn_module_priv (self)->maps[kind]);
 }
 
 GnnMapEntry *
@@ -656,7 +892,7 @@ gnn_module_registry_lookup (GnnModule  *self,
                             GnnMapKind  kind,
                             const char *name)
 {
-  return gnn_ordered_map_lookup (&gnn_module_priv (self)->maps[kind], name);
+  return reader_lookup (&gnn_module_priv (self)->maps[kind], name);
 }
 
 /* Values released by a dispose on this thread, or NULL outside one: the
@@ -673,15 +909,30 @@ void
 gnn_module_registry_dispose (GnnModule *self)
 {
   GnnModulePrivate *priv = gnn_module_priv (self);
-  GPtrArray *modules = priv->maps[GNN_MAP_MODULES].entries;
+  GnnOrderedMap old[GNN_N_MAPS];
+  GPtrArray *modules;
   gboolean outermost;
 
   /* Keep the maps so a late access after dispose still finds a registry.
-   * Tensors go with the reset: they hold no modules. */
-  gnn_ordered_map_reset (&priv->maps[GNN_MAP_PARAMETERS]);
-  gnn_ordered_map_reset (&priv->maps[GNN_MAP_BUFFERS]);
+   * A module being disposed has no reference left, so no reader can be
+   * inside its maps: what they held is freed here (after the lock: a
+   * tensor's finalize may take locks of its own), not through the
+   * graveyard. Tensors go first: they hold no modules. */
+  registry_lock_acquire ();
+  for (int k = 0; k < GNN_N_MAPS; k++)
+    {
+      old[k] = priv->maps[k];
+      gnn_ordered_map_init (&priv->maps[k]);
+    }
+  g_mutex_unlock (&registry_lock);
+  gnn_ordered_map_clear (&old[GNN_MAP_PARAMETERS]);
+  gnn_ordered_map_clear (&old[GNN_MAP_BUFFERS]);
+  modules = old[GNN_MAP_MODULES].entries;
   if (modules == NULL || modules->len == 0)
-    return;
+    {
+      gnn_ordered_map_clear (&old[GNN_MAP_MODULES]);
+      return;
+    }
   outermost = release_queue == NULL;
   if (outermost)
     release_queue = g_ptr_array_new ();
@@ -691,10 +942,10 @@ gnn_module_registry_dispose (GnnModule *self)
 
       if (entry->value == NULL)
         continue;
-      gnn_module_priv (GNN_MODULE (entry->value))->n_parents--;
+      g_atomic_int_add (&gnn_module_priv (GNN_MODULE (entry->value))->n_parents, -1);
       g_ptr_array_add (release_queue, g_steal_pointer (&entry->value));
     }
-  gnn_ordered_map_reset (&priv->maps[GNN_MAP_MODULES]);
+  gnn_ordered_map_clear (&old[GNN_MAP_MODULES]);
   if (!outermost)
     return;
   /* The queue grows while it drains: a released child queues its own. */

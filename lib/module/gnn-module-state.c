@@ -21,15 +21,16 @@ save_own_state (GnnModule    *module,
 
   for (int k = GNN_MAP_PARAMETERS; k <= GNN_MAP_BUFFERS; k++)
     {
-      GPtrArray *entries = priv->maps[k].entries;
+      GPtrArray *entries = gnn_ordered_map_entries (&priv->maps[k]);
 
-      for (guint i = 0; i < entries->len; i++)
+      for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
         {
-          GnnMapEntry *entry = g_ptr_array_index (entries, i);
+          GnnMapEntry *entry = gnn_entries_get (entries, i);
 
           if (entry->value == NULL ||
-              (k == GNN_MAP_BUFFERS && priv->non_persistent != NULL &&
-               g_hash_table_contains (priv->non_persistent, entry->name)))
+              (k == GNN_MAP_BUFFERS &&
+               __atomic_load_n (&priv->non_persistent, __ATOMIC_ACQUIRE) != NULL &&
+               !gnn_module_is_buffer_persistent (module, entry->name)))
             continue;
           if (len > 0)
             g_string_append_c (path, '.');
@@ -373,7 +374,7 @@ open_repr (GString   *out,
   g_autofree char *extra = gnn_module_extra_repr (module);
   g_auto(GStrv) lines = extra != NULL && extra[0] != '\0' ? g_strsplit (extra, "\n", -1) : NULL;
   guint n_lines = lines != NULL ? g_strv_length (lines) : 0;
-  gboolean has_children = gnn_module_priv (module)->maps[GNN_MAP_MODULES].entries->len > 0;
+  gboolean has_children = gnn_ordered_map_len (&gnn_module_priv (module)->maps[GNN_MAP_MODULES]) > 0;
 
   g_string_append (out, gnn_module_get_name (module));
   g_string_append_c (out, '(');

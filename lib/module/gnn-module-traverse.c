@@ -179,20 +179,24 @@ GPtrArray *
 gnn_module_named_children (GnnModule  *self,
                            char     ***names)
 {
-  GnnOrderedMap *map;
+  GPtrArray *entries;
   Collector c;
+  GPtrArray *result;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
-  map = &gnn_module_priv (self)->maps[GNN_MAP_MODULES];
 
+  gnn_module_use_begin ();
+  entries = gnn_ordered_map_entries (&gnn_module_priv (self)->maps[GNN_MAP_MODULES]);
   collector_init (&c, names != NULL);
-  for (guint i = 0; i < map->entries->len; i++)
+  for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (map->entries, i);
+      GnnMapEntry *entry = gnn_entries_get (entries, i);
       if (entry->value != NULL)
         collector_add_len (&c, entry->name, strlen (entry->name), entry->value);
     }
-  return collector_finish (&c, names);
+  result = collector_finish (&c, names);
+  gnn_module_use_end ();
+  return result;
 }
 
 /* The first visit of @module in the walk of named_modules, at @path:
@@ -214,10 +218,10 @@ visit_module (GnnModule  *module,
     return collector_add_len (c, path->str, path->len, G_OBJECT (module));
   if (!ptr_set_add (&c->memo, module))
     return FALSE;
-  entries = gnn_module_priv (module)->maps[tensor_kind].entries;
-  for (guint i = 0; i < entries->len; i++)
+  entries = gnn_ordered_map_entries (&gnn_module_priv (module)->maps[tensor_kind]);
+  for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      GnnMapEntry *entry = gnn_entries_get (entries, i);
 
       if (entry->value == NULL)
         continue;
@@ -311,12 +315,14 @@ named_tensors (GnnModule   *self,
     }
   else
     {
-      GPtrArray *entries = gnn_module_priv (self)->maps[kind].entries;
+      GPtrArray *entries;
       gsize len = path->len;
 
-      for (guint i = 0; i < entries->len; i++)
+      gnn_module_use_begin ();
+      entries = gnn_ordered_map_entries (&gnn_module_priv (self)->maps[kind]);
+      for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
         {
-          GnnMapEntry *entry = g_ptr_array_index (entries, i);
+          GnnMapEntry *entry = gnn_entries_get (entries, i);
 
           if (entry->value == NULL)
             continue;
@@ -324,6 +330,7 @@ named_tensors (GnnModule   *self,
           collector_add_len (&c, path->str, path->len, entry->value);
           g_string_truncate (path, len);
         }
+      gnn_module_use_end ();
     }
   return collector_finish (&c, names);
 }
@@ -420,17 +427,17 @@ static gboolean
 is_first_child_edge (GnnModule   *parent,
                      GnnMapEntry *entry)
 {
-  GPtrArray *entries = gnn_module_priv (parent)->maps[GNN_MAP_MODULES].entries;
+  GPtrArray *entries = gnn_ordered_map_entries (&gnn_module_priv (parent)->maps[GNN_MAP_MODULES]);
 
   if (entry->value == NULL)
     return FALSE;
   /* registered once in the whole tree (nearly always): no earlier edge can
    * hold it, and a wide container is not rescanned per child */
-  if (gnn_module_priv (GNN_MODULE (entry->value))->n_parents <= 1)
+  if (g_atomic_int_get (&gnn_module_priv (GNN_MODULE (entry->value))->n_parents) <= 1)
     return TRUE;
-  for (guint i = 0; i < entries->len; i++)
+  for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
     {
-      GnnMapEntry *earlier = g_ptr_array_index (entries, i);
+      GnnMapEntry *earlier = gnn_entries_get (entries, i);
 
       if (earlier == entry)
         return TRUE;

@@ -6,22 +6,35 @@
 #include "nn/gnn-container-private.h"
 #include "nn/gnn-nn-private.h"
 
+/* Every function here reads the registry inside a use window (see
+ * gnn-module-registry-private.h): another thread may change the container
+ * meanwhile; what is returned borrowed stays valid while the container
+ * holds it. */
+
 guint
 gnn_container_get_length (GnnModule  *self,
                           GnnMapKind  kind)
 {
-  return gnn_module_registry_entries (self, kind)->len;
+  guint n;
+
+  gnn_module_use_begin ();
+  n = gnn_entries_len (gnn_module_registry_entries (self, kind));
+  gnn_module_use_end ();
+  return n;
 }
 
 char **
 gnn_container_get_keys (GnnModule  *self,
                         GnnMapKind  kind)
 {
-  GPtrArray *entries = gnn_module_registry_entries (self, kind);
+  GPtrArray *entries;
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
-  for (guint i = 0; i < entries->len; i++)
-    g_strv_builder_add (builder, ((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
+  gnn_module_use_begin ();
+  entries = gnn_module_registry_entries (self, kind);
+  for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
+    g_strv_builder_add (builder, ((GnnMapEntry *) gnn_entries_get (entries, i))->name);
+  gnn_module_use_end ();
   return g_strv_builder_end (builder);
 }
 
@@ -45,11 +58,11 @@ gnn_container_entry_at (GnnModule   *self,
   GPtrArray *entries = gnn_module_registry_entries (self, kind);
   guint i;
 
-  if (!gnn_nn_normalize_index (index, entries->len, &i, error))
+  if (!gnn_nn_normalize_index (index, gnn_entries_len (entries), &i, error))
     return NULL;
   if (position != NULL)
     *position = i;
-  return g_ptr_array_index (entries, i);
+  return gnn_entries_get (entries, i);
 }
 
 GObject *
@@ -58,9 +71,14 @@ gnn_container_get_at (GnnModule   *self,
                       gint64       index,
                       GError     **error)
 {
-  GnnMapEntry *entry = gnn_container_entry_at (self, kind, index, NULL, error);
+  GnnMapEntry *entry;
+  GObject *value;
 
-  return entry != NULL ? entry->value : NULL;
+  gnn_module_use_begin ();
+  entry = gnn_container_entry_at (self, kind, index, NULL, error);
+  value = entry != NULL ? entry->value : NULL;
+  gnn_module_use_end ();
+  return value;
 }
 
 gboolean
@@ -69,13 +87,14 @@ gnn_container_set_module_at (GnnModule  *self,
                              GnnModule  *module,
                              GError    **error)
 {
-  GnnMapEntry *entry = gnn_container_entry_at (self, GNN_MAP_MODULES, index, NULL, error);
+  GnnMapEntry *entry;
   g_autofree char *key = NULL;
 
-  if (entry == NULL)
-    return FALSE;
-  key = g_strdup (entry->name);   /* the entry may be replaced */
-  return gnn_module_set_child (self, key, G_OBJECT (module), error);
+  gnn_module_use_begin ();
+  entry = gnn_container_entry_at (self, GNN_MAP_MODULES, index, NULL, error);
+  key = entry != NULL ? g_strdup (entry->name) : NULL;   /* the entry may be replaced */
+  gnn_module_use_end ();
+  return key != NULL && gnn_module_set_child (self, key, G_OBJECT (module), error);
 }
 
 /* "%u" of @index into @key (at least 11 bytes), without printf's cost:
@@ -121,10 +140,14 @@ gnn_container_extend_modules (GnnModule   *self,
         /* All or nothing: drop what this call appended. */
         while (gnn_container_get_length (self, GNN_MAP_MODULES) > old_len)
           {
-            GPtrArray *entries = gnn_module_registry_entries (self, GNN_MAP_MODULES);
-            g_autofree char *key =
-              g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, entries->len - 1))->name);
+            GPtrArray *entries;
+            g_autofree char *key = NULL;
 
+            gnn_module_use_begin ();
+            entries = gnn_module_registry_entries (self, GNN_MAP_MODULES);
+            key = g_strdup (((GnnMapEntry *) gnn_entries_get (entries,
+                                                              gnn_entries_len (entries) - 1))->name);
+            gnn_module_use_end ();
             gnn_module_registry_remove (self, key, NULL, NULL);
           }
         return FALSE;
@@ -165,11 +188,13 @@ gnn_container_pop_module (GnnModule  *self,
 {
   GnnMapEntry *entry;
   g_autoptr(GObject) value = NULL;
+  gboolean ok;
 
+  gnn_module_use_begin ();
   entry = gnn_container_entry_at (self, GNN_MAP_MODULES, index, NULL, error);
-  if (entry == NULL ||
-      !take_entry (self, entry, &value, error) ||
-      !gnn_nn_renumber_modules (self, error))
+  ok = entry != NULL && take_entry (self, entry, &value, error);
+  gnn_module_use_end ();
+  if (!ok || !gnn_nn_renumber_modules (self, error))
     return NULL;
   return g_steal_pointer (&value);
 }
@@ -182,25 +207,27 @@ gnn_container_slice_modules (GnnModule  *self,
                              gboolean    renumber,
                              GError    **error)
 {
-  GPtrArray *entries = gnn_nn_module_entries (self);
+  GPtrArray *entries;
   g_autoptr(GArray) positions = NULL;
   g_autoptr(GnnModule) result = NULL;
+  gboolean ok = TRUE;
 
-  positions = gnn_nn_slice_positions (entries->len, start, stop, step, error);
-  if (positions == NULL)
-    return NULL;
-  result = g_object_new (G_OBJECT_TYPE (self), NULL);
-  for (guint i = 0; i < positions->len; i++)
+  gnn_module_use_begin ();
+  entries = gnn_nn_module_entries (self);
+  positions = gnn_nn_slice_positions (gnn_entries_len (entries), start, stop, step, error);
+  if (positions != NULL)
+    result = g_object_new (G_OBJECT_TYPE (self), NULL);
+  for (guint i = 0; positions != NULL && ok && i < positions->len; i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (entries, g_array_index (positions, guint, i));
+      GnnMapEntry *entry = gnn_entries_get (entries, g_array_index (positions, guint, i));
       char key[24];
 
       index_key (key, i);
-      if (!gnn_module_registry_insert (result, GNN_MAP_MODULES, renumber ? key : entry->name,
-                                       entry->value, error))
-        return NULL;
+      ok = gnn_module_registry_insert (result, GNN_MAP_MODULES, renumber ? key : entry->name,
+                                       entry->value, error);
     }
-  return g_steal_pointer (&result);
+  gnn_module_use_end ();
+  return positions != NULL && ok ? g_steal_pointer (&result) : NULL;
 }
 
 GnnMapEntry *
@@ -223,9 +250,14 @@ gnn_container_get_for (GnnModule   *self,
                        const char  *key,
                        GError     **error)
 {
-  GnnMapEntry *entry = gnn_container_entry_for (self, kind, key, error);
+  GnnMapEntry *entry;
+  GObject *value;
 
-  return entry != NULL ? entry->value : NULL;
+  gnn_module_use_begin ();
+  entry = gnn_container_entry_for (self, kind, key, error);
+  value = entry != NULL ? entry->value : NULL;
+  gnn_module_use_end ();
+  return value;
 }
 
 GObject *

@@ -216,13 +216,13 @@ gnn_module_dict_update (GnnModuleDict *self,
   values = g_ptr_array_new_with_free_func (gnn_nn_unref_nullable);
   for (guint i = 0; keys[i] != NULL; i++)
     {
-      GnnMapEntry *entry = gnn_container_entry_for (GNN_MODULE (other), GNN_MAP_MODULES,
-                                                    keys[i], NULL);
-      GnnModule *value = entry != NULL ? (GnnModule *) entry->value : NULL;
+      GnnModule *value = (GnnModule *) gnn_container_get_for (GNN_MODULE (other), GNN_MAP_MODULES,
+                                                              keys[i], NULL);
 
+      /* a reference before the next registration can release it */
+      g_ptr_array_add (values, value != NULL ? g_object_ref (value) : NULL);
       if (!gnn_module_registry_check_no_cycle (GNN_MODULE (self), keys[i], value, error))
         return FALSE;
-      g_ptr_array_add (values, value != NULL ? g_object_ref (value) : NULL);
     }
   for (guint i = 0; keys[i] != NULL; i++)
     if (!gnn_module_register_module (GNN_MODULE (self), keys[i],

@@ -189,8 +189,8 @@ gnn_nn_parameter_entries (GnnModule *self)
   return gnn_module_registry_entries (self, GNN_MAP_PARAMETERS);
 }
 
-gboolean
-gnn_nn_renumber_modules (GnnModule *self,
+static gboolean
+gnn_nn_renumber_modules_in_window (GnnModule *self,
                          GError   **error)
 {
   GPtrArray *entries = gnn_nn_module_entries (self);
@@ -198,9 +198,9 @@ gnn_nn_renumber_modules (GnnModule *self,
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   gboolean renumbered = TRUE;
 
-  for (guint i = 0; i < entries->len; i++)
+  for (guint i = 0; i < gnn_entries_len (entries); i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      GnnMapEntry *entry = gnn_entries_get (entries, i);
       char key[16];
 
       g_snprintf (key, sizeof key, "%u", i);
@@ -210,9 +210,9 @@ gnn_nn_renumber_modules (GnnModule *self,
   if (renumbered)
     return TRUE;
 
-  for (guint i = 0; i < entries->len; i++)
+  for (guint i = 0; i < gnn_entries_len (entries); i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      GnnMapEntry *entry = gnn_entries_get (entries, i);
 
       g_ptr_array_add (names, g_strdup (entry->name));
       g_ptr_array_add (values, entry->value != NULL ? g_object_ref (entry->value) : NULL);
@@ -232,14 +232,26 @@ gnn_nn_renumber_modules (GnnModule *self,
 }
 
 gboolean
-gnn_nn_insert_module (GnnModule *self,
+gnn_nn_renumber_modules (GnnModule *self,
+                         GError   **error)
+{
+  gboolean result;
+
+  gnn_module_use_begin ();   /* reads the registry: see gnn_module_use_begin() */
+  result = gnn_nn_renumber_modules_in_window (self, error);
+  gnn_module_use_end ();
+  return result;
+}
+
+static gboolean
+gnn_nn_insert_module_in_window (GnnModule *self,
                       gint64     index,
                       GnnModule *module,
                       GError   **error)
 {
   GPtrArray *entries = gnn_nn_module_entries (self);
   g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (gnn_nn_unref_nullable);
-  gint64 n = entries->len;
+  gint64 n = gnn_entries_len (entries);
   char key[16];
 
   if (index < -n || index > n)
@@ -250,9 +262,9 @@ gnn_nn_insert_module (GnnModule *self,
     }
   if (index < 0)
     index += n;
-  for (guint i = 0; i < entries->len; i++)
+  for (guint i = 0; i < gnn_entries_len (entries); i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      GnnMapEntry *entry = gnn_entries_get (entries, i);
 
       /* Inserting shifts the numbered keys "0" .. "n-1" up by one; other
        * keys (a Sequential built from named modules, or a slice that kept
@@ -302,6 +314,20 @@ gnn_nn_insert_module (GnnModule *self,
   return TRUE;
 }
 
+gboolean
+gnn_nn_insert_module (GnnModule *self,
+                      gint64     index,
+                      GnnModule *module,
+                      GError   **error)
+{
+  gboolean result;
+
+  gnn_module_use_begin ();   /* reads the registry: see gnn_module_use_begin() */
+  result = gnn_nn_insert_module_in_window (self, index, module, error);
+  gnn_module_use_end ();
+  return result;
+}
+
 static const char *
 tensor_type_name (GnnDType dtype)
 {
@@ -321,16 +347,16 @@ tensor_type_name (GnnDType dtype)
     }
 }
 
-char *
-gnn_nn_parameter_lines (GnnModule *self,
+static char *
+gnn_nn_parameter_lines_in_window (GnnModule *self,
                         gboolean   type_names)
 {
   GPtrArray *entries = gnn_nn_parameter_entries (self);
   GString *out = g_string_new (NULL);
 
-  for (guint i = 0; i < entries->len; i++)
+  for (guint i = 0; i < gnn_entries_len (entries); i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      GnnMapEntry *entry = gnn_entries_get (entries, i);
 
       if (i > 0)
         g_string_append_c (out, '\n');
@@ -358,6 +384,18 @@ gnn_nn_parameter_lines (GnnModule *self,
   return g_string_free (out, FALSE);
 }
 
+char *
+gnn_nn_parameter_lines (GnnModule *self,
+                        gboolean   type_names)
+{
+  char *result;
+
+  gnn_module_use_begin ();   /* reads the registry: see gnn_module_use_begin() */
+  result = gnn_nn_parameter_lines_in_window (self, type_names);
+  gnn_module_use_end ();
+  return result;
+}
+
 GnnParameter *
 gnn_nn_as_parameter (GnnTensor *value)
 {
@@ -366,8 +404,8 @@ gnn_nn_as_parameter (GnnTensor *value)
   return gnn_parameter_new (value, TRUE);
 }
 
-gboolean
-gnn_nn_reset_fill (GnnModule  *module,
+static gboolean
+gnn_nn_reset_fill_in_window (GnnModule  *module,
                    const char *name,
                    double      value,
                    GError    **error)
@@ -383,4 +421,18 @@ gnn_nn_reset_fill (GnnModule  *module,
     return TRUE;
   return gnn_tensor_materialize (GNN_TENSOR (t), error) &&
          gnn_tensor_fill_ (GNN_TENSOR (t), value, error);
+}
+
+gboolean
+gnn_nn_reset_fill (GnnModule  *module,
+                   const char *name,
+                   double      value,
+                   GError    **error)
+{
+  gboolean result;
+
+  gnn_module_use_begin ();   /* reads the registry: see gnn_module_use_begin() */
+  result = gnn_nn_reset_fill_in_window (module, name, value, error);
+  gnn_module_use_end ();
+  return result;
 }

@@ -41,9 +41,9 @@ gnn_sequential_forward (GnnModule  *module,
   g_autoptr(GnnTensor) current = g_object_ref (input);
 
   /* Snapshot: a hook may change the registry while the chain runs. */
-  for (guint i = 0; i < entries->len; i++)
+  for (guint i = 0; i < gnn_entries_len (entries); i++)
     {
-      GnnMapEntry *entry = g_ptr_array_index (entries, i);
+      GnnMapEntry *entry = gnn_entries_get (entries, i);
 
       if (entry->value == NULL)
         {
