@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <gnn/gnn.h>
 
 G_BEGIN_DECLS
@@ -49,5 +50,15 @@ void      gnn_io_replace_abort (GnnIoReplace *replace);
 /* Removes the temporaries of @path left by writers that no longer run
  * (best effort: errors are ignored). */
 void      gnn_io_remove_stale_temps (const char *path);
+
+/* Parses @text (@len bytes) as one JSON object, with the checks json-glib
+ * does not make: valid UTF-8 without NUL, strict JSON (no comments, single
+ * quotes, other escapes or raw control characters; one value), nesting at
+ * most @max_depth levels (json-glib's parser recurses per level), \u escapes
+ * that decode to valid UTF-8 without NUL, no name twice in an object.
+ * Errors are GNN_ERROR_FORMAT whose message starts with @what ("invalid
+ * safetensors: header" → "invalid safetensors: header has ..."). */
+JsonParser *gnn_io_json_parse (const char *text, gsize len, guint max_depth, const char *what,
+                               GError **error);
 
 G_END_DECLS
