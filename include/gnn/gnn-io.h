@@ -80,6 +80,16 @@ gboolean       gnn_module_load_with_flags    (GnnModule    *self,
                                               GnnLoadFlags  flags,
                                               GError      **error);
 
+/* PyTorch's files (torch.save) */
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load_torch      (const char   *path,
+                                               GnnLoadFlags  flags,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load_torch_from_bytes (GBytes       *bytes,
+                                                     GnnLoadFlags  flags,
+                                                     GError      **error);
+
 /* model files: architecture + weights */
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_save_model         (GnnModule    *self,

@@ -29,6 +29,11 @@ void      gnn_io_set_error_errno (GError **error, int saved_errno, const char *p
  * Returns the descriptor (close-on-exec) or -1. */
 int       gnn_io_open_regular (const char *path, GError **error);
 
+/* The contents of the regular file @path, mapped privately (copy on write),
+ * with the errors of gnn_io_open_regular() and "<path>: cannot map: ...".
+ * Removes the stale temporaries of @path first. */
+GBytes   *gnn_io_map_file (const char *path, GError **error);
+
 gboolean  gnn_io_write_all (int fd, const guint8 *data, guint64 len, const char *path,
                             GError **error);
 

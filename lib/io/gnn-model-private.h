@@ -14,6 +14,10 @@ G_BEGIN_DECLS
 #define GNN_MODEL_KEY "gnn.model"
 #define GNN_MODEL_FORMAT "gnn.model"
 #define GNN_MODEL_VERSION 1
+/* A checkpoint's structure (nesting, order, plain values) beside its
+ * tensors: the layout Python's Gnn.save writes and Gnn.load rebuilds
+ * (gir/gnn/_checkpoint.py), also made from torch's checkpoints. */
+#define GNN_CHECKPOINT_KEY "gnn.checkpoint"
 /* Non-persistent buffers are not in state_dict(): their values go into the
  * file under this prefix + their dotted path. */
 #define GNN_MODEL_NONPERSISTENT_PREFIX "gnn.nonpersistent."

@@ -3,7 +3,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -516,34 +515,15 @@ gnn_state_dict_load_with_flags (const char   *path,
                                 GnnLoadFlags  flags,
                                 GError      **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) local_error = NULL;
   GnnStateDict *state_dict;
-  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  fd = gnn_io_open_regular (path, error);
-  if (fd < 0)
+  bytes = gnn_io_map_file (path, error);
+  if (bytes == NULL)
     return NULL;
-  gnn_io_remove_stale_temps (path);
-  /* MAP_PRIVATE, readable and writable: tensors are writable objects, and a
-   * write to a loaded tensor copies the page (copy-on-write) instead of
-   * reaching the file. The mapping outlives the descriptor. */
-  mapped = g_mapped_file_new_from_fd (fd, TRUE, &local_error);
-  close (fd);
-  if (mapped == NULL)
-    {
-      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
-
-      g_set_error (error, local_error->domain, local_error->code, "%s: cannot map: %s",
-                   display, local_error->message);
-      gnn_io_error_ensure_utf8 (error);
-      return NULL;
-    }
-  bytes = g_mapped_file_get_bytes (mapped);
   state_dict = gnn_state_dict_load_from_bytes (bytes, flags, error);
   if (state_dict == NULL)
     {
