@@ -86,6 +86,10 @@ GnnStateDict  *gnn_state_dict_load_torch      (const char   *path,
                                                GnnLoadFlags  flags,
                                                GError      **error);
 GNN_AVAILABLE_IN_ALL
+gboolean       gnn_state_dict_save_torch      (GnnStateDict *self,
+                                               const char   *path,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
 GnnStateDict  *gnn_state_dict_load_torch_from_bytes (GBytes       *bytes,
                                                      GnnLoadFlags  flags,
                                                      GError      **error);
