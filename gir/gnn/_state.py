@@ -139,13 +139,17 @@ def save(obj, f, metadata=None):
     state dicts, tensors, lists and plain values (numbers, strings, None),
     say {'epoch': e, 'model': model.state_dict(), 'optimizer':
     opt.state_dict()} — whose tensors go under dotted names and whose
-    layout Gnn.load rebuilds (see _checkpoint). Modules and optimizers
-    raise TypeError: save their state_dict()."""
-    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state
-    if isinstance(obj, (Gnn.Module, Gnn.Optimizer)):
+    layout Gnn.load rebuilds (see _checkpoint). A module is saved whole —
+    architecture and weights, a model file Gnn.load and C's
+    gnn_module_load_model rebuild; an optimizer raises TypeError: save its
+    state_dict()."""
+    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state, save_model
+    if isinstance(obj, Gnn.Module):
+        save_model(obj, f, metadata)   # a model file: architecture + weights
+        return
+    if isinstance(obj, Gnn.Optimizer):
         raise TypeError('Gnn.save() saves state dicts and checkpoints of them (safetensors, '
-                        'no pickle): use Gnn.save(%s.state_dict(), path)'
-                        % ('model' if isinstance(obj, Gnn.Module) else 'optimizer'))
+                        'no pickle): use Gnn.save(optimizer.state_dict(), path)')
     if is_flat_state(obj):
         as_state_dict(obj).save(f, metadata)
         return
@@ -157,9 +161,12 @@ def save(obj, f, metadata=None):
 
 @export
 def load(f, map_location=None, weights_only=True, mmap=None):
-    """torch.load for state dicts saved by Gnn.save (or any safetensors
-    file): a Gnn.StateDict of copied tensors. Nothing is unpickled, whatever
-    weights_only says. map_location takes torch's CPU spellings: a device,
+    """torch.load for what Gnn.save writes (or any safetensors file): a
+    Gnn.StateDict of copied tensors, a checkpoint's structure, or the whole
+    module of a model file (classes defined in Python are imported only with
+    weights_only=False); and for PyTorch's own .pt/.pth files, read without
+    Python's pickle (only tensors and plain values, whatever weights_only
+    says). map_location takes torch's CPU spellings: a device,
     a {'cuda:0': 'cpu'} mapping (its targets must be the CPU), or a
     function (storage, location) applied to each tensor."""
     if isinstance(map_location, _abc.Mapping):
@@ -167,7 +174,13 @@ def load(f, map_location=None, weights_only=True, mmap=None):
             check_device(target)
     elif not callable(map_location):
         check_device(map_location)
-    state = StateDict.load(f, copy=not mmap)
+    from ._checkpoint import MODEL_KEY, is_torch_file, load_model, load_torch
+    if is_torch_file(f):
+        state = load_torch(f, not mmap, StateDict)
+    else:
+        state = StateDict.load(f, copy=not mmap)
+        if state.get_metadata(MODEL_KEY) is not None:
+            return load_model(state, weights_only)
     if callable(map_location) and not isinstance(map_location, Gnn.Device):
         for key in state.get_keys():
             moved = map_location(state.lookup(key), 'cpu')

@@ -6,6 +6,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include <math.h>
+
+#include "core/gnn-format-private.h"
 #include "io/gnn-io-private.h"
 
 /* A GNN_ERROR_FORMAT whose message is @what followed by the formatted text. */
@@ -254,4 +257,51 @@ gnn_io_json_parse (const char  *text,
       return NULL;
     }
   return g_steal_pointer (&parser);
+}
+
+JsonNode *
+gnn_io_json_double (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *shortest = NULL;
+
+  /* json-glib's generator writes g_ascii_dtostr () and appends ".0" when
+   * there is no '.', which turns "1e-08" into "1e-08.0" */
+  if (isfinite (value) && strchr (g_ascii_dtostr (buf, sizeof buf, value), 'e') == NULL)
+    return json_node_init_double (json_node_alloc (), value);
+  shortest = gnn_format_double_shortest (value);
+  return json_node_init_string (json_node_alloc (), shortest);
+}
+
+gboolean
+gnn_io_json_get_double (JsonNode *node,
+                        double   *out)
+{
+  const char *text;
+  char *end = NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_DOUBLE:
+      *out = json_node_get_double (node);
+      return TRUE;
+    case G_TYPE_INT64:
+      *out = (double) json_node_get_int (node);
+      return TRUE;
+    case G_TYPE_STRING:
+      text = json_node_get_string (node);
+      if (strcmp (text, "nan") == 0 || strcmp (text, "inf") == 0 || strcmp (text, "-inf") == 0)
+        {
+          *out = text[0] == 'n' ? NAN : text[0] == '-' ? -INFINITY : INFINITY;
+          return TRUE;
+        }
+      if (text[0] == '\0' || g_ascii_isspace (text[0]))
+        return FALSE;
+      *out = g_ascii_strtod (text, &end);
+      return *end == '\0' && isfinite (*out);
+    default:
+      return FALSE;
+    }
 }

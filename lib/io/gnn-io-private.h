@@ -66,4 +66,11 @@ void      gnn_io_remove_stale_temps (const char *path);
 JsonParser *gnn_io_json_parse (const char *text, gsize len, guint max_depth, const char *what,
                                GError **error);
 
+/* A double as JSON for json-glib's generator: a number, or its shortest
+ * exact form as a string where the generator would write invalid JSON (an
+ * exponent) or JSON has no number (inf, -inf, nan). */
+JsonNode   *gnn_io_json_double (double value);
+/* A JSON number, or a string gnn_io_json_double() wrote. */
+gboolean    gnn_io_json_get_double (JsonNode *node, double *out);
+
 G_END_DECLS

@@ -2,7 +2,37 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <gnn/gnn.h>
+#include <string.h>
+
+#include "io/gnn-io-private.h"
+
+/* A safetensors file, or a zip written by torch.save (told by its first
+ * bytes), as a state dict. */
+static GnnStateDict *
+load_any (const char    *path,
+          GnnLoadFlags   flags,
+          GError       **error)
+{
+  g_autoptr(GBytes) bytes = gnn_io_map_file (path, error);
+  GnnStateDict *state_dict;
+  gsize len;
+  const guint8 *data;
+
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &len);
+  if (len >= 4 && memcmp (data, "PK\x03\x04", 4) == 0)
+    state_dict = gnn_state_dict_load_torch_from_bytes (bytes, flags, error);
+  else
+    state_dict = gnn_state_dict_load_from_bytes (bytes, flags, error);
+  if (state_dict == NULL)
+    {
+      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
+
+      g_prefix_error (error, "%s: ", display);
+    }
+  return state_dict;
+}
 
 /**
  * gnn_module_save:
@@ -36,11 +66,14 @@ gnn_module_save (GnnModule   *self,
 /**
  * gnn_module_load:
  * @self: a module
- * @path: (type filename): a safetensors file
+ * @path: (type filename): a safetensors file, or a `.pt`/`.pth` file of
+ *   `torch.save` (see [func@Gnn.StateDict.load_torch])
  * @error: return location for a #GError
  *
- * Loads a safetensors file into the module's parameters and buffers:
- * [func@Gnn.StateDict.load] followed by a strict
+ * Loads a safetensors file — or PyTorch's own file of a state dict, told
+ * apart by its first bytes — into the module's parameters and buffers:
+ * [func@Gnn.StateDict.load] (or [func@Gnn.StateDict.load_torch]) followed
+ * by a strict
  * [method@Gnn.Module.load_state_dict], which is atomic (nothing changes when
  * a key is missing or unexpected or a shape differs). The values are copied
  * into the module's tensors, so the file is unmapped when this returns.
@@ -63,7 +96,8 @@ gnn_module_load (GnnModule   *self,
 /**
  * gnn_module_load_with_flags:
  * @self: a module
- * @path: (type filename): a safetensors file
+ * @path: (type filename): a safetensors file, or a `.pt`/`.pth` file of
+ *   `torch.save`
  * @flags: #GnnLoadFlags
  * @error: return location for a #GError
  *
@@ -92,7 +126,7 @@ gnn_module_load_with_flags (GnnModule     *self,
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  state_dict = gnn_state_dict_load_with_flags (path, flags & GNN_LOAD_FLAGS_COPY, error);
+  state_dict = load_any (path, flags & GNN_LOAD_FLAGS_COPY, error);
   if (state_dict == NULL)
     return FALSE;
   if ((flags & GNN_LOAD_FLAGS_ASSIGN) != 0)

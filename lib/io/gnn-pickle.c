@@ -110,6 +110,9 @@ value_free (GnnPkValue *v)
     case GNN_PK_STORAGE:
       g_free (v->v.storage.key);
       break;
+    case GNN_PK_TENSOR:
+      g_free (v->v.tensor);
+      break;
     default:
       break;
     }
@@ -130,11 +133,14 @@ value_new (Machine   *m,
   return v;
 }
 
+/* What a GPtrArray costs before its items. */
+#define ARRAY_COST (4 * sizeof (gpointer))
+
 static GnnPkValue *
 seq_new (Machine   *m,
          GnnPkKind  kind)
 {
-  GnnPkValue *v = value_new (m, kind);
+  GnnPkValue *v = charge (m, ARRAY_COST) ? value_new (m, kind) : NULL;
 
   if (v != NULL)
     v->v.items = g_ptr_array_new ();
@@ -145,7 +151,7 @@ static GnnPkValue *
 dict_new (Machine  *m,
           gboolean  ordered)
 {
-  GnnPkValue *v = value_new (m, GNN_PK_DICT);
+  GnnPkValue *v = charge (m, 2 * ARRAY_COST) ? value_new (m, GNN_PK_DICT) : NULL;
 
   if (v != NULL)
     {
@@ -178,6 +184,16 @@ dict_set (Machine    *m,
   g_ptr_array_add (dict->v.dict.keys, key);
   g_ptr_array_add (dict->v.dict.values, value);
   return TRUE;
+}
+
+static GnnPkValue *
+tensor_new (Machine *m)
+{
+  GnnPkValue *v = charge (m, sizeof (GnnPkTensor)) ? value_new (m, GNN_PK_TENSOR) : NULL;
+
+  if (v != NULL)
+    v->v.tensor = g_new0 (GnnPkTensor, 1);
+  return v;
 }
 
 static GnnPkValue *
@@ -541,15 +557,15 @@ rebuild_tensor (Machine    *m,
       fail (m, "a tensor has backward hooks, metadata or a requires_grad that is not a bool");
       return NULL;
     }
-  t = value_new (m, GNN_PK_TENSOR);
+  t = tensor_new (m);
   if (t == NULL)
     return NULL;
-  t->v.tensor.storage = storage;
-  t->v.tensor.offset = offset->v.i;
-  t->v.tensor.ndim = ndim_size;
-  memcpy (t->v.tensor.size, size, ndim_size * sizeof (gint64));
-  memcpy (t->v.tensor.stride, stride, ndim_size * sizeof (gint64));
-  t->v.tensor.requires_grad = v2 && ((GnnPkValue *) g_ptr_array_index (args, 4))->v.b;
+  t->v.tensor->storage = storage;
+  t->v.tensor->offset = offset->v.i;
+  t->v.tensor->ndim = ndim_size;
+  memcpy (t->v.tensor->size, size, ndim_size * sizeof (gint64));
+  memcpy (t->v.tensor->stride, stride, ndim_size * sizeof (gint64));
+  t->v.tensor->requires_grad = v2 && ((GnnPkValue *) g_ptr_array_index (args, 4))->v.b;
   return t;
 }
 
@@ -580,12 +596,12 @@ rebuild_parameter (Machine    *m,
         fail (m, "a Parameter has backward hooks or Python state");
         return NULL;
       }
-  t = value_new (m, GNN_PK_TENSOR);
+  t = tensor_new (m);
   if (t == NULL)
     return NULL;
-  t->v.tensor = data->v.tensor;
-  t->v.tensor.parameter = TRUE;
-  t->v.tensor.requires_grad = args->len > 1 ? ((GnnPkValue *) g_ptr_array_index (args, 1))->v.b : TRUE;
+  *t->v.tensor = *data->v.tensor;
+  t->v.tensor->parameter = TRUE;
+  t->v.tensor->requires_grad = args->len > 1 ? ((GnnPkValue *) g_ptr_array_index (args, 1))->v.b : TRUE;
   return t;
 }
 

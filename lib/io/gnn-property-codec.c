@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "io/gnn-io-private.h"
 #include "io/gnn-model-private.h"
 #include "io/gnn-library-types.h"
 
@@ -126,16 +127,6 @@ set_unsupported (GError     **error,
 }
 
 static JsonNode *
-encode_double (double v)
-{
-  if (isnan (v))
-    return json_node_init_string (json_node_alloc (), "nan");
-  if (isinf (v))
-    return json_node_init_string (json_node_alloc (), v > 0 ? "inf" : "-inf");
-  return json_node_init_double (json_node_alloc (), v);
-}
-
-static JsonNode *
 encode_value (GObject               *object,
               GParamSpec            *pspec,
               const GValue          *value,
@@ -173,9 +164,9 @@ encode_value (GObject               *object,
         return json_node_init_string (json_node_alloc (), text);
       }
     case G_TYPE_FLOAT:
-      return encode_double (g_value_get_float (value));
+      return gnn_io_json_double (g_value_get_float (value));
     case G_TYPE_DOUBLE:
-      return encode_double (g_value_get_double (value));
+      return gnn_io_json_double (g_value_get_double (value));
     case G_TYPE_ENUM:
       {
         g_autoptr(GEnumClass) klass = g_type_class_ref (pspec->value_type);
@@ -317,25 +308,6 @@ read_integer (JsonNode *node,
   if (is_unsigned && holds (node, G_TYPE_STRING))
     return g_ascii_string_to_unsigned (json_node_get_string (node), 10, 0, G_MAXUINT64, uv, NULL);
   return FALSE;
-}
-
-static gboolean
-read_double (JsonNode *node,
-             double   *out)
-{
-  if (holds (node, G_TYPE_DOUBLE))
-    *out = json_node_get_double (node);
-  else if (holds (node, G_TYPE_INT64))
-    *out = (double) json_node_get_int (node);
-  else if (holds (node, G_TYPE_STRING) && strcmp (json_node_get_string (node), "nan") == 0)
-    *out = NAN;
-  else if (holds (node, G_TYPE_STRING) && strcmp (json_node_get_string (node), "inf") == 0)
-    *out = INFINITY;
-  else if (holds (node, G_TYPE_STRING) && strcmp (json_node_get_string (node), "-inf") == 0)
-    *out = -INFINITY;
-  else
-    return FALSE;
-  return TRUE;
 }
 
 typedef struct
@@ -534,7 +506,7 @@ decode_value (DecodeContext         *c,
       return decode_integer (c, node, value);
     case G_TYPE_FLOAT:
     case G_TYPE_DOUBLE:
-      if (!read_double (node, &dv))
+      if (!gnn_io_json_get_double (node, &dv))
         return wrong_type (c, node, "a number");
       if (type == G_TYPE_FLOAT)
         g_value_set_float (value, (float) dv);

@@ -159,25 +159,25 @@ make_tensor (Loader     *l,
              GnnPkValue *pk)
 {
   GnnTensor *tensor = g_hash_table_lookup (l->tensors, pk);
-  GnnPkValue *spk = pk->v.tensor.storage;
+  GnnPkValue *spk = pk->v.tensor->storage;
   GnnDType dtype = spk->v.storage.dtype;
   GnnStorage *storage;
-  gint64 numel = 1, last = pk->v.tensor.offset;
+  gint64 numel = 1, last = pk->v.tensor->offset;
   g_autoptr(GnnTensor) view = NULL;
 
   if (tensor != NULL)
     return tensor;
-  if (!gnn_shape_numel_checked (pk->v.tensor.size, pk->v.tensor.ndim, gnn_dtype_get_size (dtype),
+  if (!gnn_shape_numel_checked (pk->v.tensor->size, pk->v.tensor->ndim, gnn_dtype_get_size (dtype),
                                 &numel))
     {
       FORMAT_ERROR (l->error, "a tensor's shape overflows");
       return NULL;
     }
-  for (guint d = 0; d < pk->v.tensor.ndim && numel > 0; d++)
+  for (guint d = 0; d < pk->v.tensor->ndim && numel > 0; d++)
     {
       gint64 step;
 
-      if (!gnn_checked_mul (pk->v.tensor.size[d] - 1, pk->v.tensor.stride[d], &step) ||
+      if (!gnn_checked_mul (pk->v.tensor->size[d] - 1, pk->v.tensor->stride[d], &step) ||
           !gnn_checked_add (last, step, &last))
         {
           FORMAT_ERROR (l->error, "a tensor's strides overflow");
@@ -189,32 +189,32 @@ make_tensor (Loader     *l,
     return NULL;
   if (numel > 0 && last >= spk->v.storage.numel)
     {
-      g_autofree char *shape = gnn_shape_to_string (pk->v.tensor.size, pk->v.tensor.ndim);
+      g_autofree char *shape = gnn_shape_to_string (pk->v.tensor->size, pk->v.tensor->ndim);
 
       FORMAT_ERROR (l->error, "a tensor of shape %s at offset %" G_GINT64_FORMAT " reaches element %"
                     G_GINT64_FORMAT " of storage \"%s\", which has %" G_GINT64_FORMAT, shape,
-                    pk->v.tensor.offset, last, spk->v.storage.key, spk->v.storage.numel);
+                    pk->v.tensor->offset, last, spk->v.storage.key, spk->v.storage.numel);
       return NULL;
     }
-  if (numel > 0 && overlaps_itself (pk->v.tensor.size, pk->v.tensor.stride, pk->v.tensor.ndim))
+  if (numel > 0 && overlaps_itself (pk->v.tensor->size, pk->v.tensor->stride, pk->v.tensor->ndim))
     {
       FORMAT_ERROR (l->error, "a tensor of storage \"%s\" has strides that make its elements "
                     "overlap", spk->v.storage.key);
       return NULL;
     }
   if (numel == 0)
-    view = gnn_tensor_empty (pk->v.tensor.size, pk->v.tensor.ndim, dtype, l->error);
+    view = gnn_tensor_empty (pk->v.tensor->size, pk->v.tensor->ndim, dtype, l->error);
   else
-    view = gnn_tensor_new_with_storage (storage, dtype, pk->v.tensor.size, pk->v.tensor.stride,
-                                        pk->v.tensor.ndim, pk->v.tensor.offset);
+    view = gnn_tensor_new_with_storage (storage, dtype, pk->v.tensor->size, pk->v.tensor->stride,
+                                        pk->v.tensor->ndim, pk->v.tensor->offset);
   if (view == NULL)
     return NULL;
-  if (pk->v.tensor.parameter)
-    tensor = GNN_TENSOR (gnn_parameter_new (view, pk->v.tensor.requires_grad));
+  if (pk->v.tensor->parameter)
+    tensor = GNN_TENSOR (gnn_parameter_new (view, pk->v.tensor->requires_grad));
   else
     {
       tensor = g_object_ref (view);
-      if (pk->v.tensor.requires_grad)
+      if (pk->v.tensor->requires_grad)
         gnn_tensor_set_requires_grad (tensor, TRUE);
     }
   g_hash_table_insert (l->tensors, pk, tensor);
@@ -389,10 +389,13 @@ walk (Loader     *l,
     case GNN_PK_INT:
       return tagged ("value", json_node_init_int (json_node_alloc (), v->v.i));
     case GNN_PK_FLOAT:
-      if (isfinite (v->v.f))
-        return tagged ("value", json_node_init_double (json_node_alloc (), v->v.f));
-      return tagged ("float", json_node_init_string (json_node_alloc (),
-                                                     isnan (v->v.f) ? "nan" : v->v.f > 0 ? "inf" : "-inf"));
+      {
+        JsonNode *number = gnn_io_json_double (v->v.f);
+
+        /* a string for what JSON cannot spell: float(text) in Python */
+        return tagged (JSON_NODE_HOLDS_VALUE (number) &&
+                       json_node_get_value_type (number) == G_TYPE_STRING ? "float" : "value", number);
+      }
     case GNN_PK_STR:
       if (!is_str_key (v))
         break;
@@ -530,18 +533,22 @@ find_pickle (Loader  *l,
       return -1;
     }
   l->prefix = g_strndup (first, slash - first + 1);
+  {
+    g_autofree char *constants = g_strconcat (l->prefix, "constants.pkl", NULL);
+
+    if (gnn_zip_reader_find (l->zip, constants) >= 0)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                     "a TorchScript archive (torch.jit.save) is code, not a checkpoint: save "
+                     "the model's state_dict() with torch.save instead");
+        return -1;
+      }
+  }
   pkl = g_strconcat (l->prefix, "data.pkl", NULL);
   index = gnn_zip_reader_find (l->zip, pkl);
   if (index < 0)
     {
-      g_autofree char *constants = g_strconcat (l->prefix, "constants.pkl", NULL);
-
-      if (gnn_zip_reader_find (l->zip, constants) >= 0)
-        g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                     "a TorchScript archive (torch.jit.save) is code, not a checkpoint: save "
-                     "the model's state_dict() with torch.save instead");
-      else
-        FORMAT_ERROR (error, "it has no \"%s\"", pkl);
+      FORMAT_ERROR (error, "it has no \"%s\"", pkl);
       return -1;
     }
   byteorder_name = g_strconcat (l->prefix, "byteorder", NULL);

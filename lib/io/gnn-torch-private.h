@@ -75,6 +75,19 @@ typedef enum
 } GnnPkGlobal;
 
 typedef struct _GnnPkValue GnnPkValue;
+
+/* _rebuild_tensor_v2's arguments (apart, to keep every value small). */
+typedef struct
+{
+  GnnPkValue *storage;
+  gint64      offset;
+  guint       ndim;
+  gint64      size[GNN_MAX_DIMS];
+  gint64      stride[GNN_MAX_DIMS];
+  gboolean    requires_grad;
+  gboolean    parameter;
+} GnnPkTensor;
+
 struct _GnnPkValue
 {
   GnnPkKind kind;
@@ -88,16 +101,7 @@ struct _GnnPkValue
     struct { GPtrArray *keys, *values; gboolean ordered; } dict;
     struct { GnnPkGlobal which; GnnDType dtype; const char *name; } global;
     struct { char *key; GnnDType dtype; gint64 numel; } storage;
-    struct
-    {
-      GnnPkValue *storage;
-      gint64      offset;
-      guint       ndim;
-      gint64      size[GNN_MAX_DIMS];
-      gint64      stride[GNN_MAX_DIMS];
-      gboolean    requires_grad;
-      gboolean    parameter;
-    } tensor;
+    GnnPkTensor *tensor;
   } v;
 };
 

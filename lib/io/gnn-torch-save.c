@@ -359,13 +359,13 @@ emit_layout (Pickler  *p,
     }
   if (strcmp (kind, "value") == 0)
     return emit_value (p, body);
-  if (strcmp (kind, "float") == 0 && JSON_NODE_HOLDS_VALUE (body) &&
-      json_node_get_value_type (body) == G_TYPE_STRING)
+  if (strcmp (kind, "float") == 0)
     {
-      const char *text = json_node_get_string (body);
+      double value;
 
-      emit_float (p, strcmp (text, "nan") == 0 ? NAN : strcmp (text, "-inf") == 0 ? -INFINITY
-                                                                                   : INFINITY);
+      if (!gnn_io_json_get_double (body, &value))
+        return FALSE;
+      emit_float (p, value);
       return TRUE;
     }
   if (strcmp (kind, "bytes") == 0 && JSON_NODE_HOLDS_VALUE (body) &&

@@ -322,7 +322,7 @@ class TestCheckpoint(unittest.TestCase):
     def test_what_cannot_be_saved(self):
         model, opt = self.make()
         with self.assertRaises(TypeError):
-            Gnn.save(model, self.path)
+            Gnn.save(opt, self.path)
         with self.assertRaises(TypeError):
             Gnn.save({'model': model}, self.path)
         with self.assertRaises(ValueError):   # both are "a.b"
