@@ -29,6 +29,8 @@ from ._gi import Gnn, gobject_created, np
 LAYOUT_KEY = 'gnn.checkpoint'
 MODEL_KEY = 'gnn.model'
 PYTHON_KEY = 'gnn.python'
+TRAINING_KEY = 'gnn.training'
+_TRAINING_KEYS = ('model', 'optimizer', 'scheduler', 'lr_scheduler', 'epoch')
 _ZIP_MAGIC = b'PK\x03\x04'
 _PLAIN = (bool, int, float, str, type(None))
 
@@ -212,10 +214,10 @@ def _without_init(classes):
             klass.__init__ = original
 
 
-def load_model(state, weights_only):
-    """The module a model file's state describes (torch.load of a saved
-    module). Classes defined in Python are imported only when
-    weights_only is False."""
+def _rebuild_with_python(state, weights_only, build):
+    """build(flags) under the rules for classes defined in Python: imported
+    only when weights_only is False, their __init__ skipped, their plain
+    attributes set afterwards on the model build() returns."""
     info = json.loads(state.get_metadata(PYTHON_KEY) or 'null') or {}
     flags = Gnn.LoadFlags.NONE
     classes = []
@@ -223,9 +225,60 @@ def load_model(state, weights_only):
         flags |= Gnn.LoadFlags.ALLOW_TYPES
         classes = [_import_class(spec) for spec in info.get('classes', {}).values()]
     with _without_init(classes):
-        module = Gnn.Module.new_from_state_dict(state, flags)
+        result, module = build(flags)
     for path, attrs in info.get('attributes', {}).items() if not weights_only else ():
         target = module.get_submodule(path) if path else module
         for name, value in attrs.items():
             setattr(target, name, value)
-    return module
+    return result
+
+
+def load_model(state, weights_only):
+    """The module a model file's state describes (torch.load of a saved
+    module). Classes defined in Python are imported only when
+    weights_only is False."""
+    def build(flags):
+        module = Gnn.Module.new_from_state_dict(state, flags)
+        return module, module
+    return _rebuild_with_python(state, weights_only, build)
+
+
+# -- training checkpoints ---------------------------------------------------------
+
+
+def is_training_checkpoint(obj):
+    """{'model': a module[, 'optimizer': ..., 'scheduler': ..., 'epoch': n]}"""
+    return isinstance(obj, _abc.Mapping) and isinstance(obj.get('model'), Gnn.Module) and \
+        all(k in _TRAINING_KEYS for k in obj)
+
+
+def save_training(obj, f, metadata):
+    """The model, optimizer, scheduler and epoch as one training checkpoint
+    (C's GnnCheckpoint)."""
+    scheduler = obj.get('scheduler', obj.get('lr_scheduler'))
+    epoch = obj.get('epoch', 0)
+    if not isinstance(epoch, int) or isinstance(epoch, bool):
+        raise TypeError('Gnn.save(): a checkpoint\'s epoch must be an int, got %s'
+                        % type(epoch).__name__)
+    meta = dict(metadata) if metadata else {}
+    info = _python_info(obj['model'])
+    if info is not None:
+        meta[PYTHON_KEY] = json.dumps(info, separators=(',', ':'))
+    checkpoint = Gnn.Checkpoint.new(obj['model'], obj.get('optimizer'), scheduler, epoch)
+    return checkpoint.save(os.fspath(f), meta)
+
+
+def load_training(f, state, weights_only, copy):
+    """{'model', 'optimizer', 'scheduler', 'epoch'} of a training checkpoint."""
+    def build(flags):
+        if copy:
+            flags |= Gnn.LoadFlags.COPY
+        checkpoint = Gnn.Checkpoint.load(os.fspath(f), flags)
+        result = {'model': checkpoint.get_model()}
+        if checkpoint.get_optimizer() is not None:
+            result['optimizer'] = checkpoint.get_optimizer()
+        if checkpoint.get_scheduler() is not None:
+            result['scheduler'] = checkpoint.get_scheduler()
+        result['epoch'] = checkpoint.get_epoch()
+        return result, result['model']
+    return _rebuild_with_python(state, weights_only, build)

@@ -141,11 +141,17 @@ def save(obj, f, metadata=None):
     opt.state_dict()} — whose tensors go under dotted names and whose
     layout Gnn.load rebuilds (see _checkpoint). A module is saved whole —
     architecture and weights, a model file Gnn.load and C's
-    gnn_module_load_model rebuild; an optimizer raises TypeError: save its
+    gnn_module_load_model rebuild — and so is a training checkpoint
+    {'model': module, 'optimizer': opt, 'scheduler': sched, 'epoch': n}
+    (C's GnnCheckpoint); an optimizer alone raises TypeError: save its
     state_dict()."""
-    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state, save_model
+    from ._checkpoint import (LAYOUT_KEY, flatten, is_flat_state, is_training_checkpoint,
+                              save_model, save_training)
     if isinstance(obj, Gnn.Module):
         save_model(obj, f, metadata)   # a model file: architecture + weights
+        return
+    if is_training_checkpoint(obj):
+        save_training(obj, f, metadata)   # whole model, optimizer and scheduler
         return
     if isinstance(obj, Gnn.Optimizer):
         raise TypeError('Gnn.save() saves state dicts and checkpoints of them (safetensors, '
@@ -174,13 +180,16 @@ def load(f, map_location=None, weights_only=True, mmap=None):
             check_device(target)
     elif not callable(map_location):
         check_device(map_location)
-    from ._checkpoint import MODEL_KEY, is_torch_file, load_model, load_torch
+    from ._checkpoint import (MODEL_KEY, TRAINING_KEY, is_torch_file, load_model, load_torch,
+                              load_training)
     if is_torch_file(f):
         state = load_torch(f, not mmap, StateDict)
     else:
         state = StateDict.load(f, copy=not mmap)
         if state.get_metadata(MODEL_KEY) is not None:
             return load_model(state, weights_only)
+        if state.get_metadata(TRAINING_KEY) is not None:
+            return load_training(f, state, weights_only, not mmap)
     if callable(map_location) and not isinstance(map_location, Gnn.Device):
         for key in state.get_keys():
             moved = map_location(state.lookup(key), 'cpu')

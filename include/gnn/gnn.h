@@ -89,6 +89,9 @@
 #include <gnn/gnn-step-lr.h>
 #include <gnn/gnn-cosine-annealing-lr.h>
 
+/* io: training checkpoints (model + optimizer + scheduler) */
+#include <gnn/gnn-checkpoint.h>
+
 /* distributed */
 #include <gnn/gnn-process-group.h>
 #include <gnn/gnn-distributed-data-parallel.h>

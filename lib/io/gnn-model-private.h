@@ -118,20 +118,28 @@ GObject  *gnn_props_decode_plain_object (JsonNode    *node,
 
 /* --- model trees -------------------------------------------------------------- */
 
-/* The JSON text of @module's tree (gnn-model-write.c describes the format);
- * the non-persistent buffers' values go into @extra under their keys. */
-char      *gnn_model_describe (GnnModule     *module,
+/* The format nests: root → modules → node → properties → nested object
+ * properties (GNN_MODEL_MAX_OBJECT_DEPTH levels of two) → values; a
+ * training checkpoint adds two levels above. */
+#define GNN_MODEL_MAX_JSON_DEPTH 32
+
+/* @module's tree as JSON (gnn-model-write.c describes the format); the
+ * non-persistent buffers' values go into @extra under their keys. */
+JsonNode  *gnn_model_describe (GnnModule     *module,
                                GnnStateDict  *extra,
                                GError       **error);
 
-/* Rebuilds the module tree @text describes (on the meta device) and assigns
+/* Rebuilds the module tree @tree describes (on the meta device) and assigns
  * it the tensors of @state_dict whose keys start with @prefix ("" for a
  * model file, "model." in a training checkpoint), strictly: every key under
  * @prefix must be the model's. @flags: GNN_LOAD_FLAGS_ALLOW_TYPES. */
-GnnModule *gnn_model_build (const char    *text,
+GnnModule *gnn_model_build (JsonNode      *tree,
                             GnnStateDict  *state_dict,
                             const char    *prefix,
                             GnnLoadFlags   flags,
                             GError       **error);
+
+/* The JSON text of @node. */
+char      *gnn_io_json_to_text (JsonNode *node);
 
 G_END_DECLS

@@ -8,10 +8,6 @@
 #include "io/gnn-io-private.h"
 #include "io/gnn-model-private.h"
 
-/* The format nests: root → modules → node → properties → nested object
- * properties (GNN_MODEL_MAX_OBJECT_DEPTH levels of two) → values. */
-#define MAX_JSON_DEPTH 24
-
 typedef enum
 {
   NODE_MODULE,
@@ -801,23 +797,23 @@ read_header (JsonObject  *root,
 }
 
 GnnModule *
-gnn_model_build (const char    *text,
+gnn_model_build (JsonNode      *tree,
                  GnnStateDict  *state_dict,
                  const char    *prefix,
                  GnnLoadFlags   flags,
                  GError       **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
   JsonArray *modules = NULL;
   Builder b = { NULL, state_dict, prefix, flags, NULL };
   GnnDevice previous;
   gboolean ok;
 
-  parser = gnn_io_json_parse (text, strlen (text), MAX_JSON_DEPTH,
-                              "invalid model file: the " GNN_MODEL_KEY " metadata", error);
-  if (parser == NULL)
-    return NULL;
-  if (!read_header (json_node_get_object (json_parser_get_root (parser)), &modules, error))
+  if (tree == NULL || !JSON_NODE_HOLDS_OBJECT (tree))
+    {
+      FORMAT_ERROR (error, "the model's description is not a JSON object");
+      return NULL;
+    }
+  if (!read_header (json_node_get_object (tree), &modules, error))
     return NULL;
 
   b.nodes = g_array_new (FALSE, TRUE, sizeof (Node));
@@ -860,6 +856,7 @@ gnn_module_new_from_state_dict (GnnStateDict  *state_dict,
                                 GnnLoadFlags   flags,
                                 GError       **error)
 {
+  g_autoptr(JsonParser) parser = NULL;
   const char *text;
 
   g_return_val_if_fail (GNN_IS_STATE_DICT (state_dict), NULL);
@@ -873,7 +870,11 @@ gnn_module_new_from_state_dict (GnnStateDict  *state_dict,
                    "without its architecture? load it into a module with gnn_module_load())");
       return NULL;
     }
-  return gnn_model_build (text, state_dict, "", flags, error);
+  parser = gnn_io_json_parse (text, strlen (text), GNN_MODEL_MAX_JSON_DEPTH,
+                              "invalid model file: the " GNN_MODEL_KEY " metadata", error);
+  if (parser == NULL)
+    return NULL;
+  return gnn_model_build (json_parser_get_root (parser), state_dict, "", flags, error);
 }
 
 /**

@@ -300,7 +300,7 @@ encode_properties (Writer  *w,
   return TRUE;
 }
 
-char *
+JsonNode *
 gnn_model_describe (GnnModule     *module,
                     GnnStateDict  *extra,
                     GError       **error)
@@ -312,30 +312,35 @@ gnn_model_describe (GnnModule     *module,
     g_hash_table_new_full (NULL, NULL, NULL, g_free),
     extra,
   };
-  g_autoptr(JsonObject) root = json_object_new ();
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autoptr(JsonNode) root_node = NULL;
-  char *text = NULL;
+  JsonNode *root = NULL;
 
   if (walk_tree (&w, module, error) && encode_properties (&w, error))
     {
+      JsonObject *object = json_object_new ();
       JsonArray *nodes = json_array_sized_new (w.nodes->len);
 
       for (guint i = 0; i < w.nodes->len; i++)
         json_array_add_object_element (nodes, json_object_ref (g_ptr_array_index (w.nodes, i)));
-      json_object_set_string_member (root, "format", GNN_MODEL_FORMAT);
-      json_object_set_int_member (root, "version", GNN_MODEL_VERSION);
-      json_object_set_array_member (root, "modules", nodes);
-      root_node = json_node_init_object (json_node_alloc (), root);
-      generator = json_generator_new ();
-      json_generator_set_root (generator, root_node);
-      text = json_generator_to_data (generator, NULL);
+      json_object_set_string_member (object, "format", GNN_MODEL_FORMAT);
+      json_object_set_int_member (object, "version", GNN_MODEL_VERSION);
+      json_object_set_array_member (object, "modules", nodes);
+      root = json_node_init_object (json_node_alloc (), object);
+      json_object_unref (object);
     }
   g_ptr_array_unref (w.modules);
   g_ptr_array_unref (w.nodes);
   g_hash_table_unref (w.index_of);
   g_hash_table_unref (w.tensor_at);
-  return text;
+  return root;
+}
+
+char *
+gnn_io_json_to_text (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_root (generator, node);
+  return json_generator_to_data (generator, NULL);
 }
 
 /**
@@ -375,6 +380,7 @@ gnn_module_save_model (GnnModule    *self,
   g_autoptr(GnnStateDict) extra = NULL;
   g_autoptr(GHashTable) meta = NULL;
   g_auto(GStrv) extra_keys = NULL;
+  g_autoptr(JsonNode) tree = NULL;
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
@@ -382,9 +388,10 @@ gnn_module_save_model (GnnModule    *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   extra = gnn_state_dict_new ();
-  text = gnn_model_describe (self, extra, error);
-  if (text == NULL)
+  tree = gnn_model_describe (self, extra, error);
+  if (tree == NULL)
     return FALSE;
+  text = gnn_io_json_to_text (tree);
   state_dict = gnn_module_state_dict (self);
   extra_keys = gnn_state_dict_get_keys (extra);
   for (guint i = 0; extra_keys[i] != NULL; i++)

@@ -122,6 +122,28 @@ class ModelFiles(unittest.TestCase):
         x = Gnn.Tensor.from_numpy(np.arange(64, dtype=np.float32).reshape(1, 1, 8, 8) / 64)
         np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
 
+    def test_training_checkpoint(self):
+        model = Net()
+        opt = Gnn.optim.Adam(model.parameters(), lr=0.01)
+        sched = Gnn.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+        for i in range(3):
+            opt.zero_grad()
+            (model(x_batch(i)) ** 2).mean().backward()
+            opt.step()
+            sched.step()
+        Gnn.save({'model': model, 'optimizer': opt, 'scheduler': sched, 'epoch': 3}, self.path)
+        with self.assertRaises(GLib.Error):   # Net is a Python class
+            Gnn.load(self.path)
+        ckpt = Gnn.load(self.path, weights_only=False)
+        self.assertEqual(sorted(ckpt), ['epoch', 'model', 'optimizer', 'scheduler'])
+        self.assertEqual(ckpt['epoch'], 3)
+        self.assertIs(type(ckpt['model']), Net)
+        self.assertEqual(ckpt['optimizer'].get_lr(), opt.get_lr())
+        self.assertIs(ckpt['scheduler'].get_optimizer(), ckpt['optimizer'])
+        for (name, pa), (_, pb) in zip(model.named_parameters(),
+                                       ckpt['model'].named_parameters()):
+            np.testing.assert_array_equal(pa.numpy(), pb.numpy(), err_msg=name)
+
     def test_hostile_metadata(self):
         model = Gnn.Sequential(Gnn.Linear(2, 2))
         Gnn.save(model, self.path)
