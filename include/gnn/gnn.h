@@ -55,6 +55,9 @@
 #include <gnn/gnn-bce-with-logits-loss.h>
 #include <gnn/gnn-functional.h>
 
+/* vision */
+#include <gnn/gnn-basic-block.h>
+
 /* data */
 #include <gnn/gnn-dataset.h>
 #include <gnn/gnn-tensor-dataset.h>
