@@ -12,7 +12,7 @@ from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
 
 from . import _dtype
-from ._compat_torch_signatures import torch_class
+from ._signature import only, torch_class
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, gobject_created, override,
                   trampoline, type_name as _type_name)
 from ._state import StateDict, as_state_dict
@@ -515,5 +515,13 @@ def _loss_call(self, input, target=None):
     return call_c(type(self).compute, self, input, target)
 
 
-for _name in ('CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss'):
-    torch_class(_name, extra={'__call__': _loss_call})
+_LOSS = {'size_average': only(None, 'size_average'), 'reduce': only(None, 'reduce')}
+for _name, _text in (
+        ('CrossEntropyLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
+                             "reduction='mean', label_smoothing=0.0"),
+        ('NLLLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
+                    "reduction='mean'"),
+        ('MSELoss', "size_average=None, reduce=None, reduction='mean'"),
+        ('BCEWithLogitsLoss', "weight=None, size_average=None, reduce=None, reduction='mean', "
+                              "pos_weight=None")):
+    torch_class(_name, _text, _LOSS, extra={'__call__': _loss_call})

@@ -6,9 +6,9 @@
 import collections.abc as _abc
 import os as _os
 
-from ._dtype import check_device
+from ._dtype import check_device, tensor_from_numpy
 from ._gi import OVERRIDE_MODULE, Gnn, export, np, override
-from ._tensor import Tensor
+
 
 _CStateDict = Gnn.StateDict
 
@@ -124,7 +124,7 @@ def as_state_dict(mapping):
     for key, value in mapping.items():
         if not isinstance(value, Gnn.Tensor):
             if np is not None and isinstance(value, np.ndarray):
-                value = Tensor.from_numpy(value)
+                value = tensor_from_numpy(value)
             else:
                 raise TypeError("state_dict value for key '%s' must be a Gnn.Tensor, "
                                 "got %s" % (key, type(value).__name__))
