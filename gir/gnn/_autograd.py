@@ -4,8 +4,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import functools
+import threading
 
 from ._gi import Gnn, export
+
+_inference = threading.local()     # how many inference_mode(True) blocks are open
 
 
 class _GradMode(object):
@@ -34,12 +37,59 @@ class _GradMode(object):
 
 
 class no_grad(_GradMode):
-    """`with Gnn.no_grad():` turns autograd recording off in the block."""
+    """`with Gnn.no_grad():` turns autograd recording off in the block; as
+    a decorator, @Gnn.no_grad() or (torch 2.x) bare @Gnn.no_grad."""
+
+    def __new__(cls, *args):
+        self = super().__new__(cls)
+        if len(args) == 1 and callable(args[0]):
+            return self.__class__.__call__(self._setup(), args[0])
+        return self
+
+    def _setup(self):
+        return self
+
+    def __init__(self, *args):
+        pass
 
 
 class inference_mode(no_grad):
+    """torch.inference_mode(mode=True): no recording inside (Gnn has no
+    separate inference tensors); is_inference_mode_enabled() tells."""
+
     def __init__(self, mode=True):
+        if callable(mode):
+            return
         self._enabled = not mode
+        self._mode = bool(mode)
+
+    def _setup(self):
+        self._enabled, self._mode = False, True
+        return self
+
+    def __enter__(self):
+        _inference.depth = getattr(_inference, 'depth', 0) + (1 if self._mode else 0)
+        self._counted = self._mode
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        if self._counted:
+            _inference.depth -= 1
+        return super().__exit__(*exc)
+
+    def __call__(self, func):
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+@export
+def is_inference_mode_enabled():
+    return getattr(_inference, 'depth', 0) > 0
 
 
 class enable_grad(_GradMode):

@@ -837,8 +837,33 @@ def _weighted_random_sampler(weights, num_samples, replacement=True, generator=N
                                          replacement, generator)
 
 
-torch_factory('TensorDataset', _tensor_dataset, '*tensors')
-torch_factory('Subset', _subset, 'dataset, indices')
+def _tensor_dataset_getitem(self, index):
+    """ds[i] as any dataset's; any other index (a slice, a range, a list,
+    an index tensor) picks from every tensor, as torch's TensorDataset:
+    ds[0:64] is a tuple of 64-row tensors."""
+    if isinstance(index, numbers.Integral) and not isinstance(index, bool):
+        return Dataset.__getitem__(self, index)
+    return tuple(t[index] for t in self.get_tensors())
+
+
+def _subset_getitem(self, index):
+    """torch's Subset: a list of positions picks from the dataset at once."""
+    if isinstance(index, list):
+        indices = self.indices
+        return self.dataset[[indices[i] for i in index]]
+    return Dataset.__getitem__(self, index)
+
+
+# set after the class statement: in its body, Dataset.__init_subclass__
+# would take __getitem__ for a Python dataset's and override the C vfunc
+_cls = torch_factory('TensorDataset', _tensor_dataset, '*tensors')
+_cls.__getitem__ = _tensor_dataset_getitem
+_cls.tensors = property(lambda self: tuple(self.get_tensors()), doc='torch: the tensors')
+_cls = torch_factory('Subset', _subset, 'dataset, indices')
+_cls.__getitem__ = _subset_getitem
+_cls.dataset = property(lambda self: self.get_dataset(), doc='torch: the dataset')
+_cls.indices = property(lambda self: [int(i) for i in self.get_indices()],
+                        doc='torch: the positions in the dataset')
 torch_factory('ConcatDataset', _concat, 'datasets')
 torch_factory('SubsetRandomSampler', _subset_random_sampler, 'indices, generator=None')
 torch_factory('WeightedRandomSampler', _weighted_random_sampler,

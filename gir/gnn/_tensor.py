@@ -183,32 +183,43 @@ def parse_to(args, kwargs):
 
 
 class device(object):
-    """torch.device: 'cpu', or 'meta' for tensors without memory. Like
-    torch 2.x's device, it is also a context manager: inside
-    `with Gnn.device('meta'):` tensor factories and module constructors
-    create meta tensors (no memory, no random draws; see
+    """torch.device: 'cpu', 'meta' for tensors without memory, or another
+    of torch's device types ('cuda:0'), which describes a device as in a
+    CPU build of torch: using it (tensor.to(device), model.to(device))
+    raises as there. Like torch 2.x's device, it is also a context manager:
+    inside `with Gnn.device('meta'):` tensor factories and module
+    constructors create meta tensors (no memory, no random draws; see
     Gnn.set_default_device)."""
 
     def __init__(self, type='cpu', index=None):
-        if str(type) != 'meta':
-            _dtype.check_device(type)
-        self.type = 'meta' if str(type) == 'meta' else 'cpu'
-        self.index = index
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        self.type, self.index = _dtype.parse_device(type, index)
         self._previous = []
 
     def __repr__(self):
-        return "device(type='%s')" % self.type
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
 
     def __str__(self):
-        return self.type
+        return self.type if self.index is None else '%s:%d' % (self.type, self.index)
 
     def __eq__(self, other):
-        return str(other) == self.type
+        if isinstance(other, str):
+            other = device(other)
+        return (isinstance(other, device) and other.type == self.type and
+                other.index == self.index)
 
     def __hash__(self):
-        return hash(self.type)
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
 
     def __enter__(self):
+        if self.type not in ('cpu', 'meta'):
+            _dtype.check_device(self)
         which = Gnn.Device.META if self.type == 'meta' else Gnn.Device.CPU
         self._previous.append(Gnn.set_default_device(which))
         return self
@@ -316,6 +327,24 @@ class Tensor(Gnn.Tensor):
     def is_meta(self):
         """Whether the tensor has no memory (built under device 'meta')."""
         return Gnn.Tensor.is_meta(self)
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def is_cpu(self):
+        return not Gnn.Tensor.is_meta(self)
+
+    def get_device(self):
+        """-1: the CPU (torch's answer for CPU tensors)."""
+        return -1
+
+    def cuda(self, device=None, non_blocking=False):
+        """As a CPU build of torch: AssertionError."""
+        _dtype.check_device('cuda' if device is None else
+                            device if not isinstance(device, int) else 'cuda:%d' % device)
+        return self
 
     @property
     def is_leaf(self):
