@@ -8,7 +8,7 @@ import threading
 
 from ._gi import Gnn, export
 
-_inference = threading.local()     # how many inference_mode(True) blocks are open
+_inference = threading.local()     # .modes: the open inference_mode blocks' modes
 
 
 class _GradMode(object):
@@ -68,13 +68,11 @@ class inference_mode(no_grad):
         return self
 
     def __enter__(self):
-        _inference.depth = getattr(_inference, 'depth', 0) + (1 if self._mode else 0)
-        self._counted = self._mode
+        _inference.modes = getattr(_inference, 'modes', []) + [self._mode]
         return super().__enter__()
 
     def __exit__(self, *exc):
-        if self._counted:
-            _inference.depth -= 1
+        _inference.modes = _inference.modes[:-1]
         return super().__exit__(*exc)
 
     def __call__(self, func):
@@ -89,7 +87,8 @@ class inference_mode(no_grad):
 
 @export
 def is_inference_mode_enabled():
-    return getattr(_inference, 'depth', 0) > 0
+    modes = getattr(_inference, 'modes', None)
+    return bool(modes and modes[-1])
 
 
 class enable_grad(_GradMode):

@@ -807,9 +807,14 @@ def _worker_fork(*_args):
 Gnn.set_worker_fork_func(_worker_fork)
 
 
+def _data_source(value):
+    # torch's samplers take any sized object (range(n), a list)
+    return {'data_source': as_dataset(value)}
+
+
 torch_class('RandomSampler', 'data_source, replacement=False, num_samples=None, generator=None',
-            {'num_samples': none_or('num_samples')})
-torch_class('SequentialSampler', 'data_source')
+            {'num_samples': none_or('num_samples'), 'data_source': _data_source})
+torch_class('SequentialSampler', 'data_source', {'data_source': _data_source})
 torch_class('DistributedSampler', 'dataset, num_replicas=None, rank=None, shuffle=True, seed=0, '
             'drop_last=False',
             {'num_replicas': _from_default_group('num_replicas', 'get_world_size'),

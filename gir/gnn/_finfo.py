@@ -32,7 +32,7 @@ class finfo(object):
             info = require_numpy().finfo(_dtype.DTYPE_TO_NUMPY[type])
             values = {'bits': int(info.bits), 'eps': float(info.eps), 'max': float(info.max),
                       'min': float(info.min), 'tiny': float(info.tiny),
-                      'resolution': float(info.resolution)}
+                      'resolution': 10.0 ** -int(info.precision)}
         self.__dict__.update(values)
         self.smallest_normal = self.tiny
         self.dtype = repr(type)[len('Gnn.'):]

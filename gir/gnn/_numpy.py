@@ -67,7 +67,7 @@ def tensor_sharing(array):
     dtype = _dtype.NUMPY_TO_DTYPE.get((array.dtype.kind, array.dtype.itemsize))
     if dtype is None:
         raise TypeError("can't convert np.ndarray of type numpy.%s. The only supported types "
-                        "are: %s." % (array.dtype.name, _TORCH_SUPPORTED))
+                        "are: %s." % (array.dtype.type.__name__, _TORCH_SUPPORTED))
     if not array.dtype.isnative:
         raise ValueError('given numpy array has byte order different from the native byte '
                          'order. Conversion between byte orders is currently not supported.')

@@ -369,6 +369,26 @@ class Tensor(Gnn.Tensor):
     def numel(self):
         return self.get_numel()
 
+    def stride(self, dim=None):
+        """The strides (in elements) as a tuple, or one dimension's."""
+        strides = tuple(int(s) for s in self.get_strides())
+        if dim is None:
+            return strides
+        if not -len(strides) <= dim < len(strides):
+            raise IndexError('Dimension out of range (expected to be in range of [%d, %d], '
+                             'but got %d)' % (-len(strides), len(strides) - 1, dim))
+        return strides[dim]
+
+    def storage_offset(self):
+        return self.get_offset()
+
+    def data_ptr(self):
+        """The address of element 0 (0 for a meta tensor)."""
+        return Gnn.Tensor.get_data_address(self)
+
+    def element_size(self):
+        return Gnn.dtype_get_size(self.get_dtype())
+
     def is_floating_point(self):
         return _dtype.is_floating(self.get_dtype())
 

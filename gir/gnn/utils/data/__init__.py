@@ -5,7 +5,7 @@ class of Gnn, random_split, default_collate, get_worker_info."""
 import gnn._public as _public
 
 _public.mirror(__name__, namespace='utils.data',
-               derived=('Dataset', 'IterableDataset', 'Sampler', 'DataLoader', 'Collate',
-                        'WorkerInfo'))
+               derived=('Dataset', 'IterableDataset', 'Sampler', 'BatchSampler', 'DataLoader',
+                        'Collate', 'WorkerInfo'))
 
 from . import distributed  # noqa: E402,F401
