@@ -26,12 +26,14 @@ class _GradMode(object):
         Gnn.set_grad_enabled(self._previous)
         return False
 
-    def __call__(self, func):
-        mode = self._enabled
+    def _context(self):
+        """A fresh context manager for one call of a decorated function."""
+        return set_grad_enabled(self._enabled)
 
+    def __call__(self, func):
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            with set_grad_enabled(mode):
+            with self._context():
                 return func(*args, **kwargs)
         return wrapper
 
@@ -75,14 +77,8 @@ class inference_mode(no_grad):
         _inference.modes = _inference.modes[:-1]
         return super().__exit__(*exc)
 
-    def __call__(self, func):
-        mode = self._mode
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with inference_mode(mode):
-                return func(*args, **kwargs)
-        return wrapper
+    def _context(self):
+        return inference_mode(self._mode)
 
 
 @export

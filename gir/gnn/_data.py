@@ -27,7 +27,6 @@ from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gobject_created, np, override, p
 from ._signature import Post, ignore, none_or, torch_class, torch_factory, torch_signature
 from ._dtype import tensor_from_numpy
 from ._spawn import reduce_gobject, snapshot_classes
-from ._tensor import Tensor
 
 
 def _field(value, where, position):
@@ -549,7 +548,8 @@ def _worker_context(value):
     name = value if isinstance(value, str) else value.get_start_method()
     if name not in _START_METHODS:
         raise ValueError("multiprocessing_context option should specify a valid start method "
-                         "in %r, but got multiprocessing_context=%r" % (list(_START_METHODS), value))
+                         "in %r, but got multiprocessing_context=%r"
+                         % (list(_START_METHODS), value))
     return _worker_mode(_START_METHODS[name])
 
 

@@ -16,8 +16,18 @@ def _short(value):
     return '%g' % value
 
 
+class _DtypeInfo(object):
+    """What finfo and iinfo share: equal when they describe one dtype."""
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.dtype == self.dtype
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+
 @export
-class finfo(object):
+class finfo(_DtypeInfo):
     """torch.finfo(dtype=float32): bits, eps, max, min, tiny,
     smallest_normal, resolution and dtype (its name) of a float dtype."""
 
@@ -37,12 +47,6 @@ class finfo(object):
         self.smallest_normal = self.tiny
         self.dtype = repr(type)[len('Gnn.'):]
 
-    def __eq__(self, other):
-        return isinstance(other, finfo) and other.dtype == self.dtype
-
-    def __hash__(self):
-        return hash(self.dtype)
-
     def __repr__(self):
         return ('finfo(resolution=%s, min=%s, max=%s, eps=%s, smallest_normal=%s, tiny=%s, '
                 'dtype=%s)' % (_short(self.resolution), _short(self.min), _short(self.max),
@@ -51,7 +55,7 @@ class finfo(object):
 
 
 @export
-class iinfo(object):
+class iinfo(_DtypeInfo):
     """torch.iinfo(dtype): bits, max, min and dtype of an integer dtype."""
 
     def __init__(self, type):
@@ -64,12 +68,6 @@ class iinfo(object):
         info = require_numpy().iinfo(_dtype.DTYPE_TO_NUMPY[type])
         self.bits, self.max, self.min = int(info.bits), int(info.max), int(info.min)
         self.dtype = repr(type)[len('Gnn.'):]
-
-    def __eq__(self, other):
-        return isinstance(other, iinfo) and other.dtype == self.dtype
-
-    def __hash__(self):
-        return hash(self.dtype)
 
     def __repr__(self):
         return 'iinfo(min=%s, max=%s, dtype=%s)' % (_short(self.min), _short(self.max),

@@ -6,7 +6,7 @@
 # the program runs without downloads. Adadelta is not in Gnn yet: SGD with
 # momentum trains it.
 #
-# runner-args: --epochs 2 --batch-size 16 --test-batch-size 32 --train-samples 64 --test-samples 32 --log-interval 1
+# runner-args: --epochs 2 --batch-size 16 --train-samples 64 --test-samples 32 --log-interval 2
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import argparse
