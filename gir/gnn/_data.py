@@ -575,8 +575,15 @@ def _sampler(value):
 
 def _generator_seed(value):
     # torch's loader generator: Gnn's loader draws from its own seeded
-    # generator; a Gnn.Generator hands over its seed.
-    return {} if value is None else {'seed': value.get_seed()}
+    # generator; a Gnn.Generator hands over its seed. Without one, torch
+    # draws from its default generator: the loader's seed is drawn from
+    # Gnn's (so manual_seed decides the shuffles), unless seed= is given.
+    if value is None:
+        return {'seed': Gnn.draw_seed(None)}
+    return {'seed': value.get_seed()}
+
+
+_generator_seed.on_default = True
 
 
 def _collate_fn(loader, func):

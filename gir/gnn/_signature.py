@@ -186,7 +186,8 @@ class TorchSignature(object):
                 props.update(how(value))
         for arg, how in mapping.items():
             if getattr(how, 'on_default', False) and arg not in bound.arguments:
-                props.update(how(None))
+                for key, value in how(None).items():
+                    props.setdefault(key, value)       # an explicit property wins
         return props, posts
 
     def init(self, base):

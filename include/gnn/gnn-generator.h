@@ -47,6 +47,8 @@ GnnGenerator *gnn_generator_fork          (GnnGenerator *self,
 GNN_AVAILABLE_IN_ALL
 GnnGenerator *gnn_generator_get_default   (void);
 GNN_AVAILABLE_IN_ALL
+guint64       gnn_draw_seed               (GnnGenerator *generator);
+GNN_AVAILABLE_IN_ALL
 GnnGenerator *gnn_manual_seed             (guint64       seed);
 GNN_AVAILABLE_IN_ALL
 guint64       gnn_initial_seed            (void);

@@ -172,10 +172,7 @@ gnn_generator_new_unseeded (void)
 {
   /* torch draws such a seed from its default generator, so that
    * torch.manual_seed makes the shuffles reproducible */
-  guint64 seed = gnn_generator_next_u64 (gnn_generator_default_lock ());
-
-  gnn_generator_default_unlock ();
-  return gnn_generator_new (seed);
+  return gnn_generator_new (gnn_draw_seed (NULL));
 }
 
 /**

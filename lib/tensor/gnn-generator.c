@@ -470,6 +470,31 @@ gnn_generator_get_default (void)
 }
 
 /**
+ * gnn_draw_seed:
+ * @generator: (nullable): the generator to draw from, or %NULL for the
+ *   default generator
+ *
+ * Draws 64 bits to seed another generator from, like torch's
+ * `torch.empty((), dtype=torch.int64).random_()`: how a sampler or a loader
+ * given no generator gets a seed that [func@Gnn.manual_seed] makes
+ * reproducible. The default generator is drawn from under its lock.
+ *
+ * Returns: a seed
+ *
+ * Since: 1.0
+ */
+guint64
+gnn_draw_seed (GnnGenerator *generator)
+{
+  guint64 seed;
+
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), 0);
+  seed = gnn_generator_next_u64 (gnn_generator_acquire (generator));
+  gnn_generator_release (generator);
+  return seed;
+}
+
+/**
  * gnn_manual_seed:
  * @seed: the seed
  *

@@ -346,6 +346,20 @@ class DefaultGenerator(unittest.TestCase):
         gnn.manual_seed(124)
         self.assertNotEqual(gnn.rand(3).tolist(), a[1])
 
+    def test_loader_shuffles_follow_manual_seed(self):
+        # as torch's: a loader given no generator draws its seed from the
+        # default generator; seed= (Gnn's) or generator= decide instead
+        def order(global_seed, **kw):
+            gnn.manual_seed(global_seed)
+            loader = gnn.utils.data.DataLoader(gnn.utils.data.TensorDataset(gnn.arange(12)),
+                                               batch_size=12, shuffle=True, **kw)
+            return next(iter(loader))[0].tolist()
+        self.assertEqual(order(1), order(1))
+        self.assertNotEqual(order(1), order(2))
+        self.assertEqual(order(1, seed=5), order(2, seed=5))
+        self.assertEqual(order(1, generator=gnn.Generator().manual_seed(3)),
+                         order(2, generator=gnn.Generator().manual_seed(3)))
+
     def test_one_c_generator(self):
         # torch.manual_seed returns the default generator, which C layers use
         g = gnn.manual_seed(7)

@@ -389,6 +389,22 @@ test_default_seeds_samplers (void)
   g_assert_cmpmem (o1, n1 * sizeof (gint64), o2, n2 * sizeof (gint64));
 }
 
+static void
+test_draw_seed (void)
+{
+  g_autoptr(GnnGenerator) g = gnn_generator_new (4);
+  g_autoptr(GnnGenerator) h = gnn_generator_new (4);
+  guint64 a, b;
+
+  gnn_manual_seed (9);
+  a = gnn_draw_seed (NULL);
+  gnn_manual_seed (9);
+  b = gnn_draw_seed (NULL);
+  g_assert_cmpuint (a, ==, b);
+  g_assert_cmpuint (gnn_draw_seed (NULL), !=, a);      /* the stream moved on */
+  g_assert_cmpuint (gnn_draw_seed (g), ==, gnn_generator_next_u64 (h));
+}
+
 /* Threads drawing from the default generator (NULL) while another reseeds
  * it: every draw happens under its lock (TSan runs see no race). */
 static gpointer
@@ -441,6 +457,7 @@ main (int argc, char **argv)
   g_test_add_func ("/generator/default/state-round-trip", test_default_state_round_trip);
   g_test_add_func ("/generator/default/seeds-samplers", test_default_seeds_samplers);
   g_test_add_func ("/generator/default/threads", test_default_threads);
+  g_test_add_func ("/generator/default/draw-seed", test_draw_seed);
 
   return g_test_run ();
 }
