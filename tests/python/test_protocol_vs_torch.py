@@ -360,6 +360,20 @@ class DefaultGenerator(unittest.TestCase):
         self.assertEqual(order(1, generator=gnn.Generator().manual_seed(3)),
                          order(2, generator=gnn.Generator().manual_seed(3)))
 
+    def test_worker_processes_seed_the_default_generator(self):
+        # torch seeds each worker process's default generator with its
+        # seed: random augmentations differ between workers
+        class Noisy(gnn.utils.data.Dataset):
+            def __len__(self):
+                return 4
+
+            def __getitem__(self, index):
+                return gnn.rand(1)
+        loader = gnn.utils.data.DataLoader(Noisy(), batch_size=1, num_workers=2,
+                                           worker_mode='processes')
+        values = [b.item() for b in loader]
+        self.assertEqual(len(set(values)), 4, values)
+
     def test_one_c_generator(self):
         # torch.manual_seed returns the default generator, which C layers use
         g = gnn.manual_seed(7)
