@@ -155,6 +155,21 @@ class ModuleAttributes(unittest.TestCase):
         got = self.both(act)
         self.assertEqual(got['gnn'], got['torch'])
 
+    def test_registry_maps(self):
+        def act(T):
+            m = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.ReLU())
+            seen = [list(m._modules), list(m[0]._parameters), list(Net.build(T).block._buffers)]
+            m._modules['1'] = T.nn.Tanh()           # replace a layer in place
+            m._modules['extra'] = T.nn.ReLU()
+            del m[0]._parameters['bias']
+            seen.append([type(c).__name__ for c in m.children()])
+            seen.append([n for n, _ in m.named_parameters()])
+            seen.append(outcome(lambda: m._modules['missing'])[0])
+            seen.append(len(m._modules))
+            return seen
+        got = self.both(act)
+        self.assertEqual(got['gnn'], got['torch'])
+
     def test_dir(self):
         for name, T in SIDES:
             names = dir(Net.build(T))
