@@ -46,4 +46,9 @@ GnnCheckpoint  *gnn_checkpoint_load          (const char      *path,
                                               GnnLoadFlags     flags,
                                               GError         **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnCheckpoint  *gnn_checkpoint_new_from_state_dict (GnnStateDict *state_dict,
+                                                    GnnLoadFlags  flags,
+                                                    GError      **error);
+
 G_END_DECLS

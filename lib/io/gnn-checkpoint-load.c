@@ -287,6 +287,36 @@ from_state (GnnStateDict  *state,
 }
 
 /**
+ * gnn_checkpoint_new_from_state_dict:
+ * @state_dict: the tensors and metadata of a training checkpoint file
+ * @flags: %GNN_LOAD_FLAGS_ALLOW_TYPES to rebuild types that are not Gnn's
+ * @error: return location for a #GError
+ *
+ * [func@Gnn.Checkpoint.load] for a file's contents already in memory (say
+ * from [func@Gnn.StateDict.load_from_bytes]); the model's tensors share
+ * those of @state_dict.
+ *
+ * Returns: (transfer full): the checkpoint, or %NULL with the errors of
+ *   [func@Gnn.Checkpoint.load]
+ *
+ * Since: 1.0
+ */
+GnnCheckpoint *
+gnn_checkpoint_new_from_state_dict (GnnStateDict  *state_dict,
+                                    GnnLoadFlags   flags,
+                                    GError       **error)
+{
+  GnnCheckpoint *checkpoint;
+
+  g_return_val_if_fail (GNN_IS_STATE_DICT (state_dict), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  checkpoint = from_state (state_dict, flags, error);
+  gnn_io_error_ensure_utf8 (error);
+  return checkpoint;
+}
+
+/**
  * gnn_checkpoint_load:
  * @path: (type filename): a file written by [method@Gnn.Checkpoint.save]
  * @flags: #GnnLoadFlags: %GNN_LOAD_FLAGS_COPY to copy the tensors out of the
