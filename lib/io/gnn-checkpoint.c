@@ -206,6 +206,8 @@ gnn_checkpoint_new (GnnModule      *model,
  * gnn_checkpoint_get_model:
  * @self: a checkpoint
  *
+ * Gets the model.
+ *
  * Returns: (transfer none) (nullable): the model
  *
  * Since: 1.0
@@ -220,6 +222,8 @@ gnn_checkpoint_get_model (GnnCheckpoint *self)
 /**
  * gnn_checkpoint_get_optimizer:
  * @self: a checkpoint
+ *
+ * Gets the optimizer.
  *
  * Returns: (transfer none) (nullable): the optimizer
  *
@@ -236,6 +240,8 @@ gnn_checkpoint_get_optimizer (GnnCheckpoint *self)
  * gnn_checkpoint_get_scheduler:
  * @self: a checkpoint
  *
+ * Gets the learning-rate scheduler.
+ *
  * Returns: (transfer none) (nullable): the learning-rate scheduler
  *
  * Since: 1.0
@@ -250,6 +256,8 @@ gnn_checkpoint_get_scheduler (GnnCheckpoint *self)
 /**
  * gnn_checkpoint_get_epoch:
  * @self: a checkpoint
+ *
+ * Gets the epoch.
  *
  * Returns: the epoch
  *
