@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-/* The metadata keys of a model file (docs/model-files.md). */
+/* The metadata keys of a model file (docs/from-pytorch.md describes it). */
 #define GNN_MODEL_KEY "gnn.model"
 #define GNN_MODEL_FORMAT "gnn.model"
 #define GNN_MODEL_VERSION 1
