@@ -281,7 +281,6 @@ merge_state (GnnStateDict *out,
   g_auto(GStrv) keys = gnn_state_dict_get_keys (part);
   g_auto(GStrv) meta_keys = gnn_state_dict_get_metadata_keys (part);
   JsonObject *meta = json_object_new ();
-  JsonNode *node;
 
   for (guint i = 0; keys[i] != NULL; i++)
     {
@@ -291,9 +290,7 @@ merge_state (GnnStateDict *out,
     }
   for (guint i = 0; meta_keys[i] != NULL; i++)
     json_object_set_string_member (meta, meta_keys[i], gnn_state_dict_get_metadata (part, meta_keys[i]));
-  node = json_node_init_object (json_node_alloc (), meta);
-  json_object_unref (meta);
-  return node;
+  return gnn_io_json_take_object (meta);
 }
 
 static JsonNode *
@@ -306,12 +303,9 @@ encode_plain (GObject     *value,
   if (value == data)
     {
       JsonObject *ref = json_object_new ();
-      JsonNode *node;
 
       json_object_set_boolean_member (ref, "optimizer", TRUE);
-      node = json_node_init_object (json_node_alloc (), ref);
-      json_object_unref (ref);
-      return node;
+      return gnn_io_json_take_object (ref);
     }
   return gnn_props_encode_plain_object (value, 0, error);
 }

@@ -305,3 +305,21 @@ gnn_io_json_get_double (JsonNode *node,
       return FALSE;
     }
 }
+
+JsonNode *
+gnn_io_json_take_object (JsonObject *object)
+{
+  JsonNode *node = json_node_init_object (json_node_alloc (), object);
+
+  json_object_unref (object);   /* the node holds its own reference */
+  return node;
+}
+
+JsonNode *
+gnn_io_json_take_array (JsonArray *array)
+{
+  JsonNode *node = json_node_init_array (json_node_alloc (), array);
+
+  json_array_unref (array);
+  return node;
+}

@@ -73,4 +73,9 @@ JsonNode   *gnn_io_json_double (double value);
 /* A JSON number, or a string gnn_io_json_double() wrote. */
 gboolean    gnn_io_json_get_double (JsonNode *node, double *out);
 
+/* A node holding @object / @array, whose reference it takes (json-glib's
+ * json_node_init_object/array add one of their own). */
+JsonNode   *gnn_io_json_take_object (JsonObject *object);
+JsonNode   *gnn_io_json_take_array (JsonArray *array);
+
 G_END_DECLS

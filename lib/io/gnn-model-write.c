@@ -324,8 +324,7 @@ gnn_model_describe (GnnModule     *module,
       json_object_set_string_member (object, "format", GNN_MODEL_FORMAT);
       json_object_set_int_member (object, "version", GNN_MODEL_VERSION);
       json_object_set_array_member (object, "modules", nodes);
-      root = json_node_init_object (json_node_alloc (), object);
-      json_object_unref (object);
+      root = gnn_io_json_take_object (object);
     }
   g_ptr_array_unref (w.modules);
   g_ptr_array_unref (w.nodes);

@@ -188,7 +188,7 @@ encode_value (GObject               *object,
               json_array_add_string_element (array, klass->values[i].value_nick);
               bits &= ~klass->values[i].value;
             }
-        return json_node_init_array (json_node_alloc (), array);
+        return gnn_io_json_take_array (array);
       }
     case G_TYPE_STRING:
       if (g_value_get_string (value) == NULL)
@@ -221,7 +221,7 @@ encode_value (GObject               *object,
           array = json_array_new ();
           for (guint i = 0; strv[i] != NULL; i++)
             json_array_add_string_element (array, strv[i]);
-          return json_node_init_array (json_node_alloc (), array);
+          return gnn_io_json_take_array (array);
         }
       break;
     case G_TYPE_OBJECT:
@@ -474,7 +474,7 @@ decode_variant (DecodeContext *c,
                    parse_error->message);
       return FALSE;
     }
-  g_value_take_variant (value, g_variant_ref_sink (variant));
+  g_value_take_variant (value, variant);   /* g_variant_parse: a full, non-floating reference */
   return TRUE;
 }
 

@@ -290,7 +290,7 @@ tagged (const char *tag,
   JsonObject *object = json_object_new ();
 
   json_object_set_member (object, tag, body);
-  return json_node_init_object (json_node_alloc (), object);
+  return gnn_io_json_take_object (object);
 }
 
 static char *
@@ -339,7 +339,7 @@ walk_dict (Loader     *l,
       json_array_add_array_element (pairs, pair);
     }
   /* an OrderedDict of tensors is a state dict (Gnn.StateDict in Python) */
-  return tagged (tensors_only ? "state_dict" : "dict", json_node_init_array (json_node_alloc (), pairs));
+  return tagged (tensors_only ? "state_dict" : "dict", gnn_io_json_take_array (pairs));
 }
 
 static JsonNode *
@@ -364,7 +364,7 @@ walk_items (Loader     *l,
         }
       json_array_add_element (items, child);
     }
-  return tagged (tag, json_node_init_array (json_node_alloc (), items));
+  return tagged (tag, gnn_io_json_take_array (items));
 }
 
 static JsonNode *
