@@ -32,40 +32,6 @@
 
 #include "bench-util.h"
 
-static GnnModule *
-build (guint n, gint64 in, gint64 out, GnnDevice device)
-{
-  GnnDevice previous = gnn_set_default_device (device);
-  g_autofree GnnModule **layers = g_new (GnnModule *, n);
-  GnnModule *model;
-
-  for (guint i = 0; i < n; i++)
-    layers[i] = GNN_MODULE (gnn_linear_new (in, out, TRUE, NULL, NULL));
-  model = GNN_MODULE (gnn_sequential_new (layers, n));
-  for (guint i = 0; i < n; i++)
-    g_object_unref (layers[i]);
-  gnn_set_default_device (previous);
-  return model;
-}
-
-static guint64
-touch_pages (GnnModule *model)
-{
-  g_autoptr(GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
-  guint64 sum = 0;
-
-  for (guint i = 0; i < params->len; i++)
-    {
-      GnnTensor *t = g_ptr_array_index (params, i);
-      const volatile guint8 *p = gnn_tensor_get_data (t);
-      gsize n = gnn_tensor_get_nbytes (t);
-
-      for (gsize j = 0; j < n; j += 4096)
-        sum += p[j];
-    }
-  return sum;
-}
-
 static int
 fail (GError *error)
 {
@@ -82,11 +48,11 @@ do_torch (const char *path, guint n, gint64 in, gint64 out, guint repeat)
   for (guint r = 0; r < repeat; r++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(GnnModule) built = build (n, in, out, GNN_DEVICE_CPU);
+      g_autoptr(GnnModule) built = bench_build_linear_chain (n, in, out, GNN_DEVICE_CPU);
       g_autoptr(GnnModule) meta = NULL;
       double t0;
 
-      sink += touch_pages (built);   /* allocated and initialized before the timer */
+      sink += bench_touch_pages (built);   /* allocated and initialized before the timer */
       t0 = bench_now_seconds ();
       if (!gnn_module_load (built, path, &error))
         return fail (error);
@@ -94,17 +60,17 @@ do_torch (const char *path, guint n, gint64 in, gint64 out, guint repeat)
       g_clear_object (&built);
 
       t0 = bench_now_seconds ();
-      meta = build (n, in, out, GNN_DEVICE_META);
+      meta = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
       if (!gnn_module_load_with_flags (meta, path, GNN_LOAD_FLAGS_ASSIGN, &error))
         return fail (error);
       best_assign = MIN (best_assign, bench_now_seconds () - t0);
       g_clear_object (&meta);
 
       t0 = bench_now_seconds ();
-      meta = build (n, in, out, GNN_DEVICE_META);
+      meta = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
       if (!gnn_module_load_with_flags (meta, path, GNN_LOAD_FLAGS_ASSIGN, &error))
         return fail (error);
-      sink += touch_pages (meta);
+      sink += bench_touch_pages (meta);
       best_touch = MIN (best_touch, bench_now_seconds () - t0);
     }
   g_print ("torch_copy=%.6f\ntorch_assign=%.6f\ntorch_assign_touch=%.6f\nsink=%" G_GUINT64_FORMAT
@@ -116,7 +82,7 @@ do_torch (const char *path, guint n, gint64 in, gint64 out, guint repeat)
 static int
 do_save_model (const char *path, guint n, gint64 in, gint64 out)
 {
-  g_autoptr(GnnModule) model = build (n, in, out, GNN_DEVICE_META);
+  g_autoptr(GnnModule) model = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
   g_autoptr(GPtrArray) params = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -153,7 +119,7 @@ do_model (const char *path, guint repeat)
       model = gnn_module_load_model (path, GNN_LOAD_FLAGS_NONE, &error);
       if (model == NULL)
         return fail (error);
-      sink += touch_pages (model);
+      sink += bench_touch_pages (model);
       best_touch = MIN (best_touch, bench_now_seconds () - t0);
       g_clear_object (&model);
 

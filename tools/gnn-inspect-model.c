@@ -59,19 +59,6 @@ typedef struct
   GHashTable *shapes;   /* GnnModule* → char* (the first call's output shape) */
 } Recorder;
 
-static char *
-shape_text (GnnTensor *t)
-{
-  guint ndim;
-  const gint64 *shape = gnn_tensor_get_shape (t, &ndim);
-  GString *s = g_string_new ("[");
-
-  for (guint i = 0; i < ndim; i++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
-}
-
 static GnnTensor *
 record_output (GnnModule  *module,
                GnnTensor  *input,
@@ -82,7 +69,7 @@ record_output (GnnModule  *module,
   Recorder *r = user_data;
 
   if (!g_hash_table_contains (r->shapes, module))
-    g_hash_table_insert (r->shapes, module, shape_text (output));
+    g_hash_table_insert (r->shapes, module, inspect_shape_string (output));
   return NULL;   /* keep the output */
 }
 
@@ -176,7 +163,7 @@ inspect_run (GnnModule     *model,
       g_hash_table_unref (r.shapes);
       return FALSE;
     }
-  out_shape = shape_text (output);
+  out_shape = inspect_shape_string (output);
   if (summary)
     print_summary (model, &r);
   g_print ("output shape %s, forward %.3f ms\n", out_shape,

@@ -44,8 +44,8 @@ st_dtype (GnnDType dtype)
     }
 }
 
-static char *
-shape_string (GnnTensor *t)
+char *
+inspect_shape_string (GnnTensor *t)
 {
   guint ndim;
   const gint64 *shape = gnn_tensor_get_shape (t, &ndim);
@@ -176,7 +176,7 @@ print_node (Node     *node,
   params = inspect_grouped (node->numel);
   if (node->tensor != NULL)
     {
-      g_autofree char *shape = shape_string (node->tensor);
+      g_autofree char *shape = inspect_shape_string (node->tensor);
 
       g_print ("%*s%-*s  %-5s %-20s %14s\n", indent, "", MAX (name_width - indent, 0), node->name,
                st_dtype (gnn_tensor_get_dtype (node->tensor)), shape, params);
@@ -242,7 +242,7 @@ print_table (GnnStateDict *sd, char **keys)
   for (guint i = 0; keys[i] != NULL; i++)
     {
       GnnTensor *t = gnn_state_dict_lookup (sd, keys[i]);
-      g_autofree char *shape = shape_string (t);
+      g_autofree char *shape = inspect_shape_string (t);
       g_autofree char *bytes = inspect_grouped (gnn_tensor_get_nbytes (t));
 
       g_print ("%-*s  %-5s %-20s %14s\n", width, keys[i], st_dtype (gnn_tensor_get_dtype (t)),

@@ -6,6 +6,9 @@
 
 #include <gnn/gnn.h>
 
+/* "[2, 3]" */
+char     *inspect_shape_string (GnnTensor *t);
+
 /* 1234567 → "1,234,567" */
 char     *inspect_grouped (guint64 n);
 

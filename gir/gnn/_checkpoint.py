@@ -186,7 +186,8 @@ def save_model(module, f, metadata):
     return Gnn.Module.save_model(module, os.fspath(f), meta)
 
 
-def _import_class(spec):
+def import_qualified(spec):
+    """The object named 'package.module:Qual.name' (imported)."""
     module_name, _, qualname = spec.partition(':')
     obj = importlib.import_module(module_name)
     for part in qualname.split('.'):
@@ -229,7 +230,7 @@ def _rebuild_with_python(state, weights_only, build):
     classes = []
     if not weights_only:
         flags |= Gnn.LoadFlags.ALLOW_TYPES
-        classes = [_import_class(spec) for spec in info.get('classes', {}).values()]
+        classes = [import_qualified(spec) for spec in info.get('classes', {}).values()]
     with _without_init(classes):
         result, module = build(flags)
     for path, attrs in info.get('attributes', {}).items() if not weights_only else ():

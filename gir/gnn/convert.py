@@ -29,6 +29,8 @@ import gi
 gi.require_version('Gnn', '1.0')
 from gi.repository import Gnn  # noqa: E402
 
+from ._checkpoint import import_qualified  # noqa: E402
+
 CONVERTERS = {}
 
 
@@ -272,14 +274,6 @@ def from_torch(module, example_input=None, atol=1e-5):
 
 # -- the command line ------------------------------------------------------------------
 
-def _load_factory(spec):
-    module_name, _, attr = spec.partition(':')
-    obj = importlib.import_module(module_name)
-    for part in attr.split('.'):
-        obj = getattr(obj, part)
-    return obj
-
-
 def _from_arch(arch, weights, output, key):
     """The C path: an architecture (model file or JSON) + weights."""
     try:
@@ -333,7 +327,7 @@ def main(argv=None):
 
     import torch
     if args.module:
-        torch_module = _load_factory(args.module)()
+        torch_module = import_qualified(args.module)()
         if args.weights:
             torch_module.load_state_dict(torch.load(args.weights, map_location='cpu'))
     elif args.source:

@@ -404,7 +404,6 @@ gnn_checkpoint_save (GnnCheckpoint  *self,
   g_autoptr(GnnStateDict) model_state = NULL;
   g_autoptr(JsonObject) root = json_object_new ();
   g_autoptr(JsonNode) root_node = NULL;
-  g_autoptr(GHashTable) meta = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *text = NULL;
   JsonNode *tree, *part;
 
@@ -444,15 +443,5 @@ gnn_checkpoint_save (GnnCheckpoint  *self,
     }
   root_node = json_node_init_object (json_node_alloc (), root);
   text = gnn_io_json_to_text (root_node);
-  if (metadata != NULL)
-    {
-      GHashTableIter iter;
-      gpointer key, value;
-
-      g_hash_table_iter_init (&iter, metadata);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        g_hash_table_insert (meta, key, value);
-    }
-  g_hash_table_insert (meta, (gpointer) TRAINING_KEY, text);
-  return gnn_state_dict_save (out, path, meta, error);
+  return gnn_io_save_with_description (out, path, metadata, TRAINING_KEY, text, error);
 }

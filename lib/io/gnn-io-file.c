@@ -155,6 +155,40 @@ gnn_io_map_file (const char  *path,
   return g_mapped_file_get_bytes (mapped);
 }
 
+GnnStateDict *
+gnn_io_load_file (const char        *path,
+                  GnnIoBytesLoader   loader,
+                  GnnLoadFlags       flags,
+                  GError           **error)
+{
+  g_autoptr(GBytes) bytes = gnn_io_map_file (path, error);
+  GnnStateDict *state_dict;
+
+  if (bytes == NULL)
+    return NULL;
+  state_dict = loader (bytes, flags, error);
+  if (state_dict == NULL)
+    {
+      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
+
+      g_prefix_error (error, "%s: ", display);
+    }
+  return state_dict;
+}
+
+GnnStateDict *
+gnn_io_load_any_from_bytes (GBytes        *bytes,
+                            GnnLoadFlags   flags,
+                            GError       **error)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  if (len >= 4 && memcmp (data, "PK\x03\x04", 4) == 0)
+    return gnn_state_dict_load_torch_from_bytes (bytes, flags, error);
+  return gnn_state_dict_load_from_bytes (bytes, flags, error);
+}
+
 /* --- writing ----------------------------------------------------------------- */
 
 gboolean

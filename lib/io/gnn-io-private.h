@@ -34,6 +34,28 @@ int       gnn_io_open_regular (const char *path, GError **error);
  * Removes the stale temporaries of @path first. */
 GBytes   *gnn_io_map_file (const char *path, GError **error);
 
+/* A state dict from the bytes of a file (gnn_state_dict_load_from_bytes,
+ * gnn_state_dict_load_torch_from_bytes). */
+typedef GnnStateDict *(*GnnIoBytesLoader) (GBytes *bytes, GnnLoadFlags flags, GError **error);
+
+/* @loader over the mapped file @path, its errors prefixed with the path. */
+GnnStateDict *gnn_io_load_file (const char        *path,
+                                GnnIoBytesLoader   loader,
+                                GnnLoadFlags       flags,
+                                GError           **error);
+
+/* safetensors or torch.save's zip, told by the first bytes. */
+GnnStateDict *gnn_io_load_any_from_bytes (GBytes *bytes, GnnLoadFlags flags, GError **error);
+
+/* gnn_state_dict_save with @metadata plus @key = @description (the JSON of
+ * a model file's or checkpoint's structure, which wins over a user's key). */
+gboolean  gnn_io_save_with_description (GnnStateDict  *state_dict,
+                                        const char    *path,
+                                        GHashTable    *metadata,
+                                        const char    *key,
+                                        const char    *description,
+                                        GError       **error);
+
 gboolean  gnn_io_write_all (int fd, const guint8 *data, guint64 len, const char *path,
                             GError **error);
 

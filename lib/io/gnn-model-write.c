@@ -377,7 +377,6 @@ gnn_module_save_model (GnnModule    *self,
 {
   g_autoptr(GnnStateDict) state_dict = NULL;
   g_autoptr(GnnStateDict) extra = NULL;
-  g_autoptr(GHashTable) meta = NULL;
   g_auto(GStrv) extra_keys = NULL;
   g_autoptr(JsonNode) tree = NULL;
   g_autofree char *text = NULL;
@@ -396,16 +395,5 @@ gnn_module_save_model (GnnModule    *self,
   for (guint i = 0; extra_keys[i] != NULL; i++)
     gnn_state_dict_insert (state_dict, extra_keys[i], gnn_state_dict_lookup (extra, extra_keys[i]));
 
-  meta = g_hash_table_new (g_str_hash, g_str_equal);
-  if (metadata != NULL)
-    {
-      GHashTableIter iter;
-      gpointer key, value;
-
-      g_hash_table_iter_init (&iter, metadata);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        g_hash_table_insert (meta, key, value);
-    }
-  g_hash_table_insert (meta, (gpointer) GNN_MODEL_KEY, text);
-  return gnn_state_dict_save (state_dict, path, meta, error);
+  return gnn_io_save_with_description (state_dict, path, metadata, GNN_MODEL_KEY, text, error);
 }

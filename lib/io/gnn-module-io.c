@@ -2,37 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <string.h>
-
 #include "io/gnn-io-private.h"
-
-/* A safetensors file, or a zip written by torch.save (told by its first
- * bytes), as a state dict. */
-static GnnStateDict *
-load_any (const char    *path,
-          GnnLoadFlags   flags,
-          GError       **error)
-{
-  g_autoptr(GBytes) bytes = gnn_io_map_file (path, error);
-  GnnStateDict *state_dict;
-  gsize len;
-  const guint8 *data;
-
-  if (bytes == NULL)
-    return NULL;
-  data = g_bytes_get_data (bytes, &len);
-  if (len >= 4 && memcmp (data, "PK\x03\x04", 4) == 0)
-    state_dict = gnn_state_dict_load_torch_from_bytes (bytes, flags, error);
-  else
-    state_dict = gnn_state_dict_load_from_bytes (bytes, flags, error);
-  if (state_dict == NULL)
-    {
-      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
-
-      g_prefix_error (error, "%s: ", display);
-    }
-  return state_dict;
-}
 
 /**
  * gnn_module_save:
@@ -126,7 +96,8 @@ gnn_module_load_with_flags (GnnModule     *self,
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  state_dict = load_any (path, flags & GNN_LOAD_FLAGS_COPY, error);
+  state_dict = gnn_io_load_file (path, gnn_io_load_any_from_bytes, flags & GNN_LOAD_FLAGS_COPY,
+                                 error);
   if (state_dict == NULL)
     return FALSE;
   if ((flags & GNN_LOAD_FLAGS_ASSIGN) != 0)

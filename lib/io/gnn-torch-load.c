@@ -701,21 +701,8 @@ gnn_state_dict_load_torch (const char    *path,
                            GnnLoadFlags   flags,
                            GError       **error)
 {
-  g_autoptr(GBytes) bytes = NULL;
-  GnnStateDict *state_dict;
-
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  bytes = gnn_io_map_file (path, error);
-  if (bytes == NULL)
-    return NULL;
-  state_dict = gnn_state_dict_load_torch_from_bytes (bytes, flags, error);
-  if (state_dict == NULL)
-    {
-      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
-
-      g_prefix_error (error, "%s: ", display);
-    }
-  return state_dict;
+  return gnn_io_load_file (path, gnn_state_dict_load_torch_from_bytes, flags, error);
 }

@@ -50,19 +50,6 @@ train_steps (GnnModule      *model,
 }
 
 static void
-assert_same_parameters (GnnModule *a,
-                        GnnModule *b)
-{
-  g_autoptr(GnnStateDict) sa = gnn_module_state_dict (a);
-  g_autoptr(GnnStateDict) sb = gnn_module_state_dict (b);
-  g_auto(GStrv) keys = gnn_state_dict_get_keys (sa);
-
-  for (guint i = 0; keys[i] != NULL; i++)
-    g_assert_true (gnn_tensor_equal (gnn_state_dict_lookup (sa, keys[i]),
-                                     gnn_state_dict_lookup (sb, keys[i])));
-}
-
-static void
 resume (gboolean adam)
 {
   g_autoptr(GnnModule) model = make_model ();
@@ -100,12 +87,12 @@ resume (gboolean adam)
   g_assert_cmpfloat (gnn_optimizer_get_lr (opt2), ==, gnn_optimizer_get_lr (opt));
   g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (sched2), ==,
                    gnn_lr_scheduler_get_last_epoch (sched));
-  assert_same_parameters (model, gnn_checkpoint_get_model (loaded));
+  gnn_test_assert_same_state (model, gnn_checkpoint_get_model (loaded));
 
   /* both go on the same way */
   train_steps (model, opt, sched, 3, 4);
   train_steps (gnn_checkpoint_get_model (loaded), opt2, sched2, 3, 4);
-  assert_same_parameters (model, gnn_checkpoint_get_model (loaded));
+  gnn_test_assert_same_state (model, gnn_checkpoint_get_model (loaded));
   g_assert_cmpfloat (gnn_optimizer_get_lr (opt2), ==, gnn_optimizer_get_lr (opt));
 }
 
@@ -136,7 +123,7 @@ test_model_only (void)
   g_assert_null (gnn_checkpoint_get_optimizer (loaded));
   g_assert_null (gnn_checkpoint_get_scheduler (loaded));
   g_assert_cmpint (gnn_checkpoint_get_epoch (loaded), ==, -1);
-  assert_same_parameters (model, gnn_checkpoint_get_model (loaded));
+  gnn_test_assert_same_state (model, gnn_checkpoint_get_model (loaded));
 }
 
 static void
@@ -232,17 +219,7 @@ main (int argc, char **argv)
   g_test_add_func ("/io/checkpoint/refused", test_refused);
   g_test_add_func ("/io/checkpoint/hostile", test_hostile);
   status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (tmp_dir, name, NULL);
-        g_unlink (p);
-      }
-    g_rmdir (tmp_dir);
-  }
+  gnn_test_remove_dir (tmp_dir);
   g_free (tmp_dir);
   return status;
 }

@@ -98,25 +98,6 @@ save_and_load (GnnModule *module, GnnLoadFlags flags)
   return loaded;
 }
 
-static void
-assert_same_state (GnnModule *a, GnnModule *b)
-{
-  g_autoptr(GnnStateDict) sa = gnn_module_state_dict (a);
-  g_autoptr(GnnStateDict) sb = gnn_module_state_dict (b);
-  g_auto(GStrv) ka = gnn_state_dict_get_keys (sa);
-  g_auto(GStrv) kb = gnn_state_dict_get_keys (sb);
-
-  g_assert_cmpstrv (ka, kb);
-  for (guint i = 0; ka[i] != NULL; i++)
-    {
-      GnnTensor *ta = gnn_state_dict_lookup (sa, ka[i]);
-      GnnTensor *tb = gnn_state_dict_lookup (sb, ka[i]);
-
-      g_assert_cmpint (gnn_tensor_get_dtype (ta), ==, gnn_tensor_get_dtype (tb));
-      g_assert_true (gnn_tensor_equal (ta, tb));
-    }
-}
-
 static GnnModule *
 child (GnnModule *m, const char *path)
 {
@@ -178,7 +159,7 @@ test_round_trip_structure (void)
 
   g_assert_true (GNN_IS_MODULE_DICT (loaded));
   g_assert_cmpstr (ra, ==, rb);
-  assert_same_state (model, loaded);
+  gnn_test_assert_same_state (model, loaded);
   g_assert_nonnull (ya);
   g_assert_true (gnn_tensor_equal (ya, yb));
 
@@ -232,7 +213,7 @@ test_round_trip_dtype_and_program_types (void)
   g_assert_cmpint (gnn_tensor_get_dtype (GNN_TENSOR (gnn_module_get_child (child (loaded, "fc"),
                                                                              "weight", NULL))),
                    ==, GNN_DTYPE_F64);
-  assert_same_state (GNN_MODULE (net), loaded);
+  gnn_test_assert_same_state (GNN_MODULE (net), loaded);
 }
 
 /* The module's tensors are the state dict's (the mapped file): no copy. */
@@ -459,17 +440,7 @@ main (int argc, char **argv)
   g_test_add_func ("/io/model/hostile/json", test_hostile_json);
   g_test_add_func ("/io/model/hostile/weights", test_hostile_weights);
   status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *p = tmp_path (name);
-        g_unlink (p);
-      }
-    g_rmdir (tmp_dir);
-  }
+  gnn_test_remove_dir (tmp_dir);
   g_free (tmp_dir);
   return status;
 }

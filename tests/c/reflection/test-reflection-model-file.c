@@ -9,6 +9,7 @@
  */
 #include <glib/gstdio.h>
 
+#include "gnn-test-util.h"
 #include "reflection-util.h"
 
 static const char *const pending[] = {
@@ -150,21 +151,6 @@ assert_same_properties (GObject *a,
     }
 }
 
-static void
-assert_same_state (GnnModule *a,
-                   GnnModule *b)
-{
-  g_autoptr(GnnStateDict) sa = gnn_module_state_dict (a);
-  g_autoptr(GnnStateDict) sb = gnn_module_state_dict (b);
-  g_auto(GStrv) ka = gnn_state_dict_get_keys (sa);
-  g_auto(GStrv) kb = gnn_state_dict_get_keys (sb);
-
-  g_assert_cmpstrv (ka, kb);
-  for (guint i = 0; ka[i] != NULL; i++)
-    g_assert_true (gnn_tensor_equal (gnn_state_dict_lookup (sa, ka[i]),
-                                     gnn_state_dict_lookup (sb, ka[i])));
-}
-
 /* The same output (or both an error) on each of the small inputs. */
 static void
 assert_same_outputs (GnnModule *a,
@@ -214,7 +200,7 @@ roundtrip (GnnModule   *module,
   g_assert_true (G_OBJECT_TYPE (loaded) == G_OBJECT_TYPE (module));
   g_assert_false (gnn_module_get_training (loaded));
   assert_same_properties (G_OBJECT (module), G_OBJECT (loaded));
-  assert_same_state (module, loaded);
+  gnn_test_assert_same_state (module, loaded);
   repr_a = gnn_module_to_string (module);
   repr_b = gnn_module_to_string (loaded);
   g_assert_cmpstr (repr_a, ==, repr_b);
