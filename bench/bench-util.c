@@ -124,6 +124,23 @@ bench_build_linear_chain (guint     n,
   return model;
 }
 
+GnnModule *
+bench_filled_linear_chain (guint     n,
+                           gint64    in,
+                           gint64    out,
+                           GError  **error)
+{
+  g_autoptr(GnnModule) model = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
+  g_autoptr(GPtrArray) params = NULL;
+
+  if (!gnn_module_to_empty (model, error))
+    return NULL;
+  params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
+  for (guint i = 0; i < params->len; i++)
+    gnn_tensor_fill_ (g_ptr_array_index (params, i), (double) i, NULL);
+  return g_steal_pointer (&model);
+}
+
 guint64
 bench_touch_pages (GnnModule *model)
 {

@@ -53,6 +53,13 @@ GnnModule *bench_build_linear_chain (guint     n,
                                      gint64    out,
                                      GnnDevice device);
 
+/* That chain with memory whose values differ per layer (parameter i filled
+ * with i), without 1 GiB of random draws; NULL with @error. */
+GnnModule *bench_filled_linear_chain (guint     n,
+                                      gint64    in,
+                                      gint64    out,
+                                      GError  **error);
+
 /* Reads one byte of every 4 KiB page of every parameter (faults a mapped
  * model in); returns their sum so the reads cannot be optimized away. */
 guint64    bench_touch_pages        (GnnModule *model);
