@@ -243,6 +243,8 @@ gnn_io_json_parse (const char  *text,
     {
       g_free (dups.duplicate);
       json_error (error, what, " is not JSON: %s", parse_error->message);
+      /* json-glib quotes the text, and may cut a character in two */
+      gnn_io_error_ensure_utf8 (error);
       return NULL;
     }
   if (dups.duplicate != NULL)
