@@ -35,6 +35,16 @@ class Block(Gnn.Module):
         return self.act(self.fc(x)) * self.scale + x
 
 
+class Stack(Gnn.Sequential):
+    """A built-in container subclassed in Python, as torch programs subclass
+    nn.Sequential (Gnn's layers are final types; the containers and the
+    module base are derivable)."""
+
+    def __init__(self, width, depth):
+        super().__init__(*[Gnn.Linear(width, width) for _ in range(depth)])
+        self.width = width
+
+
 class Net(Gnn.Module):
     def __init__(self):
         super().__init__()
@@ -93,6 +103,16 @@ class ModelFiles(unittest.TestCase):
         np.testing.assert_array_equal(loaded(x_batch()).numpy(), model(x_batch()).numpy())
         # __init__ runs normally again afterwards
         self.assertEqual(Block(3, 1.5).scale, 1.5)
+
+    def test_python_subclass_of_a_built_in(self):
+        model = Gnn.Sequential(Stack(4, 3), Gnn.Tanh())
+        Gnn.save(model, self.path)
+        loaded = Gnn.load(self.path, weights_only=False)
+        self.assertIs(type(loaded[0]), Stack)
+        self.assertEqual(loaded[0].width, 4)
+        self.assertEqual(len(loaded[0]), 3)
+        self.assertEqual(repr(loaded), repr(model))
+        np.testing.assert_array_equal(loaded(x_batch()).numpy(), model(x_batch()).numpy())
 
     def test_training_goes_on_the_same_way(self):
         def train(model, steps):
