@@ -24,132 +24,51 @@
  * ```
  *
  * The per-parameter state holds `momentum_buffer` (only when momentum is
- * non-zero).
+ * non-zero). Every hyper-parameter is also a per-group option.
  *
  * Since: 1.0
  */
 struct _GnnSGD
 {
   GnnOptimizer parent_instance;
-  double       momentum;
-  double       dampening;
-  double       weight_decay;
-  gboolean     nesterov;
 };
 
+/* torch's defaults order: lr (the base class's), then these */
 enum {
   PROP_0,
   PROP_MOMENTUM,
   PROP_DAMPENING,
   PROP_WEIGHT_DECAY,
   PROP_NESTEROV,
+  PROP_MAXIMIZE,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (GnnSGD, gnn_sgd, GNN_TYPE_OPTIMIZER)
 
-static void
-gnn_sgd_get_property (GObject    *object,
-                      guint       prop_id,
-                      GValue     *value,
-                      GParamSpec *pspec)
-{
-  GnnSGD *self = GNN_SGD (object);
+static const GnnOptimStateEntry sgd_state[] = {
+  { "momentum_buffer", GNN_OPTIM_STATE_LIKE_PARAM, FALSE },
+  { NULL, 0, FALSE },
+};
 
-  switch (prop_id)
-    {
-    case PROP_MOMENTUM:
-      g_value_set_double (value, self->momentum);
-      break;
-    case PROP_DAMPENING:
-      g_value_set_double (value, self->dampening);
-      break;
-    case PROP_WEIGHT_DECAY:
-      g_value_set_double (value, self->weight_decay);
-      break;
-    case PROP_NESTEROV:
-      g_value_set_boolean (value, self->nesterov);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_sgd_set_property (GObject      *object,
-                      guint         prop_id,
-                      const GValue *value,
-                      GParamSpec   *pspec)
-{
-  GnnSGD *self = GNN_SGD (object);
-
-  switch (prop_id)
-    {
-    case PROP_MOMENTUM:
-      self->momentum = g_value_get_double (value);
-      break;
-    case PROP_DAMPENING:
-      self->dampening = g_value_get_double (value);
-      break;
-    case PROP_WEIGHT_DECAY:
-      self->weight_decay = g_value_get_double (value);
-      break;
-    case PROP_NESTEROV:
-      self->nesterov = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
+#define OPT(o, name) gnn_optim_prop_double (o, GNN_TYPE_SGD, name)
 
 static gboolean
-gnn_sgd_validate (GnnOptimizer  *optimizer,
+gnn_sgd_validate (GnnOptimizer  *self,
                   GError       **error)
 {
-  GnnSGD *self = GNN_SGD (optimizer);
-  g_autofree char *v = NULL;
+  double momentum = OPT (self, PROP_MOMENTUM), dampening = OPT (self, PROP_DAMPENING);
 
-  if (!(self->momentum >= 0.0))
-    {
-      v = gnn_format_double_shortest (self->momentum);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Invalid momentum value: %s", v);
-      return FALSE;
-    }
-  if (!(self->weight_decay >= 0.0))
-    {
-      v = gnn_format_double_shortest (self->weight_decay);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Invalid weight_decay value: %s", v);
-      return FALSE;
-    }
-  if (self->nesterov && (self->momentum <= 0 || self->dampening != 0))
+  if (!gnn_optim_check (momentum >= 0.0, "momentum value", momentum, error) ||
+      !gnn_optim_check (OPT (self, PROP_WEIGHT_DECAY) >= 0.0, "weight_decay value",
+                        OPT (self, PROP_WEIGHT_DECAY), error))
+    return FALSE;
+  if (gnn_optim_prop_bool (self, GNN_TYPE_SGD, PROP_NESTEROV) && (momentum <= 0 || dampening != 0))
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                            "Nesterov momentum requires a momentum and zero dampening");
       return FALSE;
     }
-  return TRUE;
-}
-
-static gboolean
-gnn_sgd_validate_state (GnnOptimizer  *optimizer,
-                        guint          index,
-                        GnnStateDict  *state,
-                        GError       **error)
-{
-  g_auto (GStrv) names = gnn_state_dict_get_keys (state);
-
-  (void) optimizer;
-  for (guint i = 0; names[i] != NULL; i++)
-    if (strcmp (names[i], "momentum_buffer") != 0)
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
-                     "unexpected key in SGD state dict: 'state.%u.%s'", index, names[i]);
-        return FALSE;
-      }
   return TRUE;
 }
 
@@ -192,69 +111,55 @@ DEFINE_SGD_KERNEL (float, f32)
 DEFINE_SGD_KERNEL (double, f64)
 
 static gboolean
-gnn_sgd_step (GnnOptimizer  *optimizer,
+sgd_update (GnnOptimizer  *self,
+            const GValue  *o,
+            GnnTensor     *param,
+            GnnTensor     *grad,
+            GnnStateDict  *state,
+            gpointer       data,
+            GError       **error)
+{
+  GnnTensorPrivate *pp = gnn_tensor_priv (param);
+  double lr = g_value_get_double (&o[GNN_OPTIM_LR]);
+  double momentum = g_value_get_double (&o[PROP_MOMENTUM]);
+  double dampening = g_value_get_double (&o[PROP_DAMPENING]);
+  double weight_decay = g_value_get_double (&o[PROP_WEIGHT_DECAY]);
+  gboolean nesterov = g_value_get_boolean (&o[PROP_NESTEROV]);
+  gboolean maximize = g_value_get_boolean (&o[PROP_MAXIMIZE]);
+  gboolean first = FALSE;
+  gpointer buf = NULL;
+
+  (void) self, (void) data, (void) error;
+  if (momentum != 0)
+    {
+      first = gnn_state_dict_lookup (state, "momentum_buffer") == NULL;
+      buf = gnn_optim_data (gnn_optim_state_like_param (state, "momentum_buffer", param, 0));
+    }
+  if (pp->dtype == GNN_DTYPE_F32)
+    sgd_update_f32 (gnn_optim_data (param), gnn_optim_data (grad), buf, pp->numel, lr,
+                    momentum, dampening, weight_decay, nesterov, maximize, first);
+  else
+    sgd_update_f64 (gnn_optim_data (param), gnn_optim_data (grad), buf, pp->numel, lr,
+                    momentum, dampening, weight_decay, nesterov, maximize, first);
+  return TRUE;
+}
+
+static gboolean
+gnn_sgd_step (GnnOptimizer  *self,
               GError       **error)
 {
-  GnnSGD *self = GNN_SGD (optimizer);
-  guint n_params = gnn_optimizer_get_n_params (optimizer);
-  double lr = gnn_optimizer_get_lr (optimizer);
-  gboolean maximize = gnn_optimizer_get_maximize (optimizer);
-
-  for (guint i = 0; i < n_params; i++)
-    {
-      GnnTensor *param = gnn_optimizer_get_param (optimizer, i);
-      GnnTensor *grad = gnn_tensor_get_grad (param);
-      GnnTensorPrivate *pp = gnn_tensor_priv (param);
-      g_autoptr (GnnTensor) grad_c = NULL;
-      GnnTensor *buf = NULL;
-      gboolean first = FALSE;
-      gpointer buf_data = NULL;
-
-      if (grad == NULL)
-        continue;
-      if (!gnn_tensor_is_contiguous (grad) &&
-          (grad = grad_c = gnn_tensor_contiguous_checked (grad, error)) == NULL)
-        return FALSE;
-      if (self->momentum != 0)
-        {
-          GnnStateDict *state = gnn_optimizer_get_state (optimizer, i);
-
-          buf = gnn_state_dict_lookup (state, "momentum_buffer");
-          if (buf == NULL)
-            {
-              g_autoptr (GnnTensor) fresh =
-                gnn_tensor_new_contiguous (pp->dtype, pp->shape, pp->ndim, FALSE);
-              gnn_state_dict_insert (state, "momentum_buffer", fresh);
-              buf = fresh;
-              first = TRUE;
-            }
-          buf_data = gnn_tensor_priv_data (gnn_tensor_priv (buf));
-        }
-      if (pp->dtype == GNN_DTYPE_F32)
-        sgd_update_f32 ((float *) gnn_tensor_priv_data (pp),
-                        (const float *) gnn_tensor_priv_data (gnn_tensor_priv (grad)),
-                        buf_data, pp->numel, lr, self->momentum, self->dampening,
-                        self->weight_decay, self->nesterov, maximize, first);
-      else
-        sgd_update_f64 ((double *) gnn_tensor_priv_data (pp),
-                        (const double *) gnn_tensor_priv_data (gnn_tensor_priv (grad)),
-                        buf_data, pp->numel, lr, self->momentum, self->dampening,
-                        self->weight_decay, self->nesterov, maximize, first);
-    }
-  return TRUE;
+  return gnn_optim_foreach_param (self, sgd_update, NULL, error);
 }
 
 static void
 gnn_sgd_class_init (GnnSGDClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
+  GParamSpec *properties[N_PROPS] = { NULL, };
 
-  object_class->get_property = gnn_sgd_get_property;
-  object_class->set_property = gnn_sgd_set_property;
   optimizer_class->validate = gnn_sgd_validate;
   optimizer_class->step = gnn_sgd_step;
-  optimizer_class->validate_state = gnn_sgd_validate_state;
+  gnn_optimizer_class_set_state_entries (optimizer_class, sgd_state);
 
   /**
    * GnnSGD:momentum:
@@ -289,7 +194,15 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    * Since: 1.0
    */
   properties[PROP_NESTEROV] = gnn_optim_bool_property ("nesterov", FALSE);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /**
+   * GnnSGD:maximize:
+   *
+   * Whether to maximize the objective (step along the gradient).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
+  gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
 }
 
 static void
