@@ -85,6 +85,15 @@
 #include <gnn/gnn-sgd.h>
 #include <gnn/gnn-adam.h>
 #include <gnn/gnn-adamw.h>
+#include <gnn/gnn-adadelta.h>
+#include <gnn/gnn-adagrad.h>
+#include <gnn/gnn-adamax.h>
+#include <gnn/gnn-nadam.h>
+#include <gnn/gnn-radam.h>
+#include <gnn/gnn-rmsprop.h>
+#include <gnn/gnn-rprop.h>
+#include <gnn/gnn-asgd.h>
+#include <gnn/gnn-lbfgs.h>
 #include <gnn/gnn-lr-scheduler.h>
 #include <gnn/gnn-step-lr.h>
 #include <gnn/gnn-cosine-annealing-lr.h>

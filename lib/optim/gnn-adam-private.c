@@ -22,36 +22,37 @@ gnn_adam_validate_hyper (const GnnAdamHyper  *h,
 /* torch.maximum propagates NaN. */
 #define NAN_MAX(a, b) ((a) > (b) || isnan (a) ? (a) : (b))
 
-/* Per element, in the parameter's precision and torch's op order:
+/* Per element, in the parameter's precision and torch's op order (fma:
+ * the fused multiply-adds of its kernels):
  *   param.mul_(1 - lr * wd)                      (AdamW)
- *   grad = grad + wd * param                     (Adam, wd != 0)
- *   exp_avg = exp_avg * beta1 + (1 - beta1) * grad
- *   exp_avg_sq = exp_avg_sq * beta2 + (1 - beta2) * grad * grad
+ *   grad = fma(wd, param, grad)                  (Adam, wd != 0)
+ *   exp_avg = fma(1 - beta1, grad, exp_avg * beta1)
+ *   exp_avg_sq = fma((1 - beta2) * grad, grad, exp_avg_sq * beta2)
  *   denom = sqrt(exp_avg_sq or max) / bc2_sqrt + eps
  *   param = param + (-step_size) * exp_avg / denom */
 #define DEFINE_ADAM_KERNEL(T, suffix, SQRT)                                    \
-static void                                                                    \
-adam_update_##suffix (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,         \
-                      const GnnAdamHyper *h, double step_size,                 \
-                      double bc2_sqrt_d)                                       \
+GNN_OPTIM_KERNEL                                                               \
+adam_##suffix##_typed (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,        \
+                       const GnnAdamHyper *h, double step_size,                \
+                       double bc2_sqrt_d)                                      \
 {                                                                              \
   const T b1 = (T) h->beta1, one_b1 = (T) (1.0 - h->beta1);                    \
   const T b2 = (T) h->beta2, one_b2 = (T) (1.0 - h->beta2);                    \
   const T wd = (T) h->weight_decay, decay = (T) (1.0 - h->lr * h->weight_decay); \
   const T eps = (T) h->eps, bc2_sqrt = (T) bc2_sqrt_d;                         \
-  const T neg_step = (T) -step_size, sign = h->maximize ? (T) -1 : (T) 1;      \
+  const T neg_step = (T) -step_size;                                           \
   const gboolean l2 = !h->decoupled && h->weight_decay != 0;                   \
                                                                                \
   for (gint64 j = 0; j < n; j++)                                               \
     {                                                                          \
-      T gj = sign * g[j];                                                      \
+      T gj = h->maximize ? -g[j] : g[j];                                       \
       T denom;                                                                 \
       if (h->decoupled)                                                        \
         p[j] = p[j] * decay;                                                   \
       else if (l2)                                                             \
-        gj = gj + wd * p[j];                                                   \
-      m[j] = m[j] * b1 + one_b1 * gj;                                          \
-      v[j] = v[j] * b2 + one_b2 * gj * gj;                                     \
+        gj = GNN_FMA (T, wd, p[j], gj);                                        \
+      m[j] = GNN_FMA (T, one_b1, gj, m[j] * b1);                               \
+      v[j] = GNN_FMA (T, one_b2 * gj, gj, v[j] * b2);                          \
       if (vmax != NULL)                                                        \
         {                                                                      \
           vmax[j] = NAN_MAX (vmax[j], v[j]);                                   \
@@ -61,7 +62,11 @@ adam_update_##suffix (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,         \
         denom = SQRT (v[j]) / bc2_sqrt + eps;                                  \
       p[j] = p[j] + neg_step * m[j] / denom;                                   \
     }                                                                          \
-}
+}                                                                              \
+DISPATCH_KERNEL (adam_##suffix,                                                \
+                 (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,             \
+                  const GnnAdamHyper *h, double step_size, double bc2_sqrt_d), \
+                 (p, g, m, v, vmax, n, h, step_size, bc2_sqrt_d))
 
 DEFINE_ADAM_KERNEL (float, f32, sqrtf)
 DEFINE_ADAM_KERNEL (double, f64, sqrt)
@@ -88,10 +93,6 @@ gnn_adam_update (const GnnAdamHyper *h,
   bc1 = 1.0 - pow (h->beta1, step);
   bc2 = 1.0 - pow (h->beta2, step);
   step_size = h->lr / bc1;
-  if (pp->dtype == GNN_DTYPE_F32)
-    adam_update_f32 (gnn_optim_data (param), gnn_optim_data (grad), m, v, vmax, pp->numel, h,
-                     step_size, sqrt (bc2));
-  else
-    adam_update_f64 (gnn_optim_data (param), gnn_optim_data (grad), m, v, vmax, pp->numel, h,
-                     step_size, sqrt (bc2));
+  GNN_OPTIM_DISPATCH (param, adam, gnn_optim_data (param), gnn_optim_data (grad), m, v, vmax,
+                      pp->numel, h, step_size, sqrt (bc2));
 }

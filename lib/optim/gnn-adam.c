@@ -48,9 +48,9 @@ struct _GnnAdamW
 G_DEFINE_FINAL_TYPE (GnnAdam, gnn_adam, GNN_TYPE_OPTIMIZER)
 G_DEFINE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN_TYPE_OPTIMIZER)
 
-/* torch's defaults order after lr: betas, eps, weight_decay, amsgrad, maximize */
+/* torch's defaults order: lr, betas, eps, weight_decay, amsgrad, maximize */
 enum {
-  PROP_0,
+  PROP_LR,
   PROP_BETA1,
   PROP_BETA2,
   PROP_EPS,
@@ -75,7 +75,7 @@ adam_hyper (GnnOptimizer *optimizer,
             const GValue *o,
             GnnAdamHyper *h)
 {
-  h->lr = g_value_get_double (&o[GNN_OPTIM_LR]);
+  h->lr = g_value_get_double (&o[PROP_LR]);
   h->beta1 = g_value_get_double (&o[PROP_BETA1]);
   h->beta2 = g_value_get_double (&o[PROP_BETA2]);
   h->eps = g_value_get_double (&o[PROP_EPS]);
@@ -112,24 +112,18 @@ adam_update_one (GnnOptimizer  *self,
   return TRUE;
 }
 
-static gboolean
-adam_step (GnnOptimizer  *optimizer,
-           GError       **error)
-{
-  return gnn_optim_foreach_param (optimizer, adam_update_one, NULL, error);
-}
-
 static void
 adam_class_setup (gpointer klass,
                   double   weight_decay)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
-  GParamSpec *properties[N_PROPS] = { NULL, };
+  GParamSpec *properties[N_PROPS];
 
   optimizer_class->validate = adam_validate;
-  optimizer_class->step = adam_step;
+  gnn_optimizer_class_set_update (optimizer_class, adam_update_one);
   gnn_optimizer_class_set_state_entries (optimizer_class, adam_state);
 
+  properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-3);
   properties[PROP_BETA1] = gnn_optim_double_property ("beta1", 0.9);
   properties[PROP_BETA2] = gnn_optim_double_property ("beta2", 0.999);
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-8);
@@ -139,6 +133,14 @@ adam_class_setup (gpointer klass,
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
 }
 
+/**
+ * GnnAdam:lr:
+ *
+ * The learning rate: the default of new parameter groups (PyTorch's
+ * `defaults['lr']`, 0.001); setting it sets every group's.
+ *
+ * Since: 1.0
+ */
 /**
  * GnnAdam:beta1:
  *
@@ -190,6 +192,14 @@ gnn_adam_class_init (GnnAdamClass *klass)
   adam_class_setup (klass, 0.0);
 }
 
+/**
+ * GnnAdamW:lr:
+ *
+ * The learning rate: the default of new parameter groups (PyTorch's
+ * `defaults['lr']`, 0.001); setting it sets every group's.
+ *
+ * Since: 1.0
+ */
 /**
  * GnnAdamW:beta1:
  *

@@ -26,7 +26,6 @@ struct _GnnCosineAnnealingLR
 };
 
 enum {
-  PROP_0,
   PROP_T_MAX,
   PROP_ETA_MIN,
   N_PROPS
@@ -105,7 +104,7 @@ static void
 gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
 {
   GnnLRSchedulerClass *scheduler_class = GNN_LR_SCHEDULER_CLASS (klass);
-  GParamSpec *properties[N_PROPS] = { NULL, };
+  GParamSpec *properties[N_PROPS];
 
   scheduler_class->validate = gnn_cosine_annealing_lr_validate;
   scheduler_class->get_lr = gnn_cosine_annealing_lr_get_lr;

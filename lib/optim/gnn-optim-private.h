@@ -4,8 +4,11 @@
  */
 #pragma once
 
+#include <math.h>
+
 #include <gnn/gnn.h>
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-cpu-private.h"
 #include "core/gnn-format-private.h"
 #include "optim/gnn-optim-props-private.h"
 
@@ -59,6 +62,13 @@ double   gnn_optimizer_setdefault_initial_lr (GnnOptimizer *self, guint group);
  * it on first use for objects built with g_object_new). */
 gboolean gnn_optimizer_ensure_initialized (GnnOptimizer *self, GError **error);
 
+/* Every gradient has its parameter's shape and dtype, and storage. */
+gboolean   gnn_optimizer_check_grads (GnnOptimizer *self, GError **error);
+/* Runs @closure with gradient recording on (PyTorch's torch.enable_grad());
+ * a closure that returns no loss without an error is an error. */
+GnnTensor *gnn_optim_call_closure (GnnOptimizerClosure closure, gpointer user_data,
+                                   GError **error);
+
 /* --- the update loop -------------------------------------------------------- */
 
 /* Called for every parameter that has a gradient, group by group; @grad is
@@ -73,6 +83,31 @@ typedef gboolean (*GnnOptimUpdateFunc) (GnnOptimizer  *self,
 
 gboolean gnn_optim_foreach_param (GnnOptimizer *self, GnnOptimUpdateFunc func, gpointer data,
                                   GError **error);
+
+/* The update a class's step applies to each parameter (the base class's
+ * step runs it through gnn_optim_foreach_param). */
+void     gnn_optimizer_class_set_update (GnnOptimizerClass *klass, GnnOptimUpdateFunc func);
+
+/* PyTorch's CPU kernels (built by GCC for AVX2 + FMA) fuse `a + alpha * b`
+ * — add_ with alpha, the last step of addcmul_ — into one rounding; the
+ * update loops do the same, so their bits match. */
+#define GNN_FMA(T, a, b, c)                                                   \
+  (sizeof (T) == sizeof (float) ? (T) fmaf ((float) (a), (float) (b), (float) (c)) \
+                                : (T) fma ((a), (b), (c)))
+
+/* An update loop: always inlined into the per-CPU-level copies that
+ * DISPATCH_KERNEL (tensor/gnn-cpu-private.h) makes of it, so fma is one
+ * instruction where the CPU has it. */
+#define GNN_OPTIM_KERNEL static inline __attribute__ ((always_inline)) void
+
+/* One call of @fn_f32 or @fn_f64 by the parameter's dtype. */
+#define GNN_OPTIM_DISPATCH(param, fn, ...)                                   \
+  G_STMT_START {                                                             \
+    if (gnn_tensor_get_dtype (param) == GNN_DTYPE_F32)                       \
+      fn##_f32 (__VA_ARGS__);                                                \
+    else                                                                     \
+      fn##_f64 (__VA_ARGS__);                                                \
+  } G_STMT_END
 
 /* The state tensor @name, created if missing: shaped like the parameter
  * and filled with @fill, or a 0-d tensor of @dtype holding @init. */
@@ -91,12 +126,16 @@ gnn_optim_data (GnnTensor *t)
  *
  * What load_state_dict accepts and converts: tensors shaped like the
  * parameter (converted to its dtype, as torch casts them), 0-d float32
- * (torch's `step` tensors: not cast) and 0-d int64 (torch's Python ints). */
+ * (torch's `step` tensors: not cast), 0-d float64 and int64 (torch's Python
+ * floats and ints), and tensors of any shape (LBFGS's history, checked by
+ * its validate_state). */
 typedef enum
 {
   GNN_OPTIM_STATE_LIKE_PARAM,
   GNN_OPTIM_STATE_F32,
+  GNN_OPTIM_STATE_F64,
   GNN_OPTIM_STATE_I64,
+  GNN_OPTIM_STATE_ANY_SHAPE,   /* floating ones converted to the parameter's dtype */
 } GnnOptimStateKind;
 
 typedef struct
@@ -120,6 +159,8 @@ void gnn_optimizer_class_set_single_group (GnnOptimizerClass *klass);
  * of @self (transfer full), rejects an empty @params ("optimizer got an
  * empty parameter list") and adds them as one group. Returns @self or NULL. */
 GnnOptimizer *gnn_optim_finish_new (GnnOptimizer *self, GPtrArray *params, GError **error);
+/* gnn_<optimizer>_new (params, lr): the other settings at their defaults. */
+gpointer      gnn_optim_new_with_lr (GType type, GPtrArray *params, double lr, GError **error);
 
 /* A float as Python's repr() prints it ("-1.0", "1e-08", "0.0001"), for
  * PyTorch's messages ("Invalid learning rate: -0.1"). */

@@ -12,57 +12,58 @@ G_BEGIN_DECLS
 /* A class installs its settings with gnn_optim_class_install_properties()
  * instead of writing get/set_property: the values live in one GValue array
  * per instance ("the bag"), in the order of installation down the class
- * hierarchy. Subclasses read them with gnn_optim_prop_*(self, OWNER_TYPE,
- * PROP_ID), the same enum they installed them with. */
+ * hierarchy. The class's enum counts from 0 (its pspecs array has no
+ * unused slot 0; GObject's prop_id is the enum value + 1), and subclasses
+ * read values with gnn_optim_prop_*(self, OWNER_TYPE, PROP_X). */
 void          gnn_optim_class_install_properties (GObjectClass  *klass,
                                                   GParamSpec   **pspecs,
                                                   guint          n_pspecs);
 
 /* The number of bag properties of @object's class and its ancestors, and
- * the index of a property (its owner's offset + prop_id - 1). */
+ * the index of a property (its owner's offset + enum value). */
 guint         gnn_optim_bag_size      (GObject *object);
 guint         gnn_optim_bag_index     (GParamSpec *pspec);
 /* The bag's pspecs of @object's class, in index order (transfer none). */
 GParamSpec  **gnn_optim_bag_pspecs    (GObject *object);
-const GValue *gnn_optim_prop_value    (gpointer object, GType owner, guint prop_id);
+const GValue *gnn_optim_prop_value    (gpointer object, GType owner, guint index);
 /* All of them, in index order (an optimizer's defaults, laid out like a
  * group's options). */
 const GValue *gnn_optim_bag_values    (GObject *object);
 
 static inline double
-gnn_optim_prop_double (gpointer object, GType owner, guint prop_id)
+gnn_optim_prop_double (gpointer object, GType owner, guint index)
 {
-  return g_value_get_double (gnn_optim_prop_value (object, owner, prop_id));
+  return g_value_get_double (gnn_optim_prop_value (object, owner, index));
 }
 
 static inline gint64
-gnn_optim_prop_int64 (gpointer object, GType owner, guint prop_id)
+gnn_optim_prop_int64 (gpointer object, GType owner, guint index)
 {
-  return g_value_get_int64 (gnn_optim_prop_value (object, owner, prop_id));
+  return g_value_get_int64 (gnn_optim_prop_value (object, owner, index));
 }
 
 static inline gboolean
-gnn_optim_prop_bool (gpointer object, GType owner, guint prop_id)
+gnn_optim_prop_bool (gpointer object, GType owner, guint index)
 {
-  return g_value_get_boolean (gnn_optim_prop_value (object, owner, prop_id));
+  return g_value_get_boolean (gnn_optim_prop_value (object, owner, index));
 }
 
 static inline const char *
-gnn_optim_prop_string (gpointer object, GType owner, guint prop_id)
+gnn_optim_prop_string (gpointer object, GType owner, guint index)
 {
-  return g_value_get_string (gnn_optim_prop_value (object, owner, prop_id));
+  return g_value_get_string (gnn_optim_prop_value (object, owner, index));
 }
 
 static inline GVariant *
-gnn_optim_prop_variant (gpointer object, GType owner, guint prop_id)
+gnn_optim_prop_variant (gpointer object, GType owner, guint index)
 {
-  return g_value_get_variant (gnn_optim_prop_value (object, owner, prop_id));
+  return g_value_get_variant (gnn_optim_prop_value (object, owner, index));
 }
 
 static inline gpointer
-gnn_optim_prop_object (gpointer object, GType owner, guint prop_id)
+gnn_optim_prop_object (gpointer object, GType owner, guint index)
 {
-  return g_value_get_object (gnn_optim_prop_value (object, owner, prop_id));
+  return g_value_get_object (gnn_optim_prop_value (object, owner, index));
 }
 
 /* Settings of every optimizer and scheduler: read-write CONSTRUCT

@@ -97,11 +97,11 @@ gnn_optim_bag_pspecs (GObject *object)
 const GValue *
 gnn_optim_prop_value (gpointer object,
                       GType    owner,
-                      guint    prop_id)
+                      guint    index)
 {
   BagClass *bc = g_type_get_qdata (owner, bag_class_quark ());
 
-  return &bag_values (G_OBJECT (object))->values[bc->first + prop_id - 1];
+  return &bag_values (G_OBJECT (object))->values[bc->first + index];
 }
 
 const GValue *
@@ -142,18 +142,21 @@ gnn_optim_class_install_properties (GObjectClass  *klass,
   GType type = G_OBJECT_CLASS_TYPE (klass);
   BagClass *parent = bag_class_lookup (g_type_parent (type));
   BagClass *bc = g_new0 (BagClass, 1);   /* lives as long as the type */
+  g_autofree GParamSpec **with_slot0 = g_new0 (GParamSpec *, n_pspecs + 1);
 
   bc->first = parent != NULL ? parent->first + parent->n : 0;
-  bc->n = n_pspecs - 1;                  /* pspecs[0] is unused, as in GObject */
+  bc->n = n_pspecs;
   bc->pspecs = g_new0 (GParamSpec *, bc->first + bc->n);
   if (parent != NULL)
     memcpy (bc->pspecs, parent->pspecs, bc->first * sizeof (GParamSpec *));
-  memcpy (bc->pspecs + bc->first, pspecs + 1, bc->n * sizeof (GParamSpec *));
+  memcpy (bc->pspecs + bc->first, pspecs, bc->n * sizeof (GParamSpec *));
   g_type_set_qdata (type, bag_class_quark (), bc);
 
   klass->get_property = bag_get_property;
   klass->set_property = bag_set_property;
-  g_object_class_install_properties (klass, n_pspecs, pspecs);
+  /* GObject's prop_id 0 is invalid: the enum index i is prop_id i + 1 */
+  memcpy (with_slot0 + 1, pspecs, n_pspecs * sizeof (GParamSpec *));
+  g_object_class_install_properties (klass, n_pspecs + 1, with_slot0);
 }
 
 /* --- property constructors ----------------------------------------------- */

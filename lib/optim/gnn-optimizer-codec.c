@@ -266,9 +266,10 @@ convert_state_tensor (GnnOptimizer       *self,
                    "loaded state dict: '%s' has no storage (meta)", key);
       return NULL;
     }
-  if (kind == GNN_OPTIM_STATE_F32 || kind == GNN_OPTIM_STATE_I64)
+  if (kind == GNN_OPTIM_STATE_F32 || kind == GNN_OPTIM_STATE_F64 || kind == GNN_OPTIM_STATE_I64)
     {
-      GnnDType dtype = kind == GNN_OPTIM_STATE_F32 ? GNN_DTYPE_F32 : GNN_DTYPE_I64;
+      GnnDType dtype = kind == GNN_OPTIM_STATE_F32 ? GNN_DTYPE_F32
+                       : kind == GNN_OPTIM_STATE_F64 ? GNN_DTYPE_F64 : GNN_DTYPE_I64;
 
       if (sp->numel != 1)
         {

@@ -21,9 +21,9 @@
  *
  * ## Hyper-parameters and parameter groups
  *
- * Each optimizer's hyper-parameters are construct properties
- * ([property@Gnn.Optimizer:lr], [property@Gnn.SGD:momentum], …): PyTorch's
- * constructor arguments, its `optimizer.defaults`. A parameter group
+ * Each optimizer's hyper-parameters are construct properties, in PyTorch's
+ * order (`lr` first: [property@Gnn.SGD:lr], [property@Gnn.SGD:momentum],
+ * …): PyTorch's constructor arguments, its `optimizer.defaults`. A parameter group
  * ([method@Gnn.Optimizer.add_param_group]) takes a list of parameters and
  * its own values for some options; the others are the properties' values
  * at that moment. Each group's options are read and written by name with
@@ -68,12 +68,6 @@ typedef struct
   guint64    step_count;
 } GnnOptimizerPrivate;
 
-enum {
-  PROP_0,
-  PROP_LR,
-  N_PROPS
-};
-
 static void gnn_optimizer_initable_iface_init (GInitableIface *iface);
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GnnOptimizer, gnn_optimizer, G_TYPE_OBJECT,
@@ -82,6 +76,7 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GnnOptimizer, gnn_optimizer, G_TYPE_OBJECT,
                                                          gnn_optimizer_initable_iface_init))
 
 G_DEFINE_QUARK (gnn-optimizer-state-entries, state_entries)
+G_DEFINE_QUARK (gnn-optimizer-update, update_func)
 
 static void
 gnn_optimizer_finalize (GObject *object)
@@ -112,8 +107,7 @@ gnn_optimizer_dispatch_properties_changed (GObject     *object,
       for (guint g = 0; g < priv->groups->len; g++)
         {
           GnnParamGroup *group = g_ptr_array_index (priv->groups, g);
-          g_value_copy (gnn_optim_prop_value (object, pspecs[i]->owner_type, pspecs[i]->param_id),
-                        &group->options[index]);
+          g_value_copy (&gnn_optim_bag_values (object)[index], &group->options[index]);
         }
     }
   G_OBJECT_CLASS (gnn_optimizer_parent_class)->dispatch_properties_changed (object, n_pspecs,
@@ -127,27 +121,47 @@ gnn_optimizer_real_step_with_closure (GnnOptimizer         *self,
                                       GnnTensor           **loss,
                                       GError              **error);
 
+void
+gnn_optimizer_class_set_update (GnnOptimizerClass  *klass,
+                                GnnOptimUpdateFunc  func)
+{
+  g_type_set_qdata (G_OBJECT_CLASS_TYPE (klass), update_func_quark (), (gpointer) func);
+}
+
+/* The step of the classes that set an update: it, for every parameter. */
+static gboolean
+gnn_optimizer_real_step (GnnOptimizer  *self,
+                         GError       **error)
+{
+  GnnOptimUpdateFunc func = (GnnOptimUpdateFunc) g_type_get_qdata (G_OBJECT_TYPE (self),
+                                                                   update_func_quark ());
+
+  if (func == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s does not implement step", G_OBJECT_TYPE_NAME (self));
+      return FALSE;
+    }
+  return gnn_optim_foreach_param (self, func, NULL, error);
+}
+
 static void
 gnn_optimizer_class_init (GnnOptimizerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GParamSpec *properties[N_PROPS] = { NULL, };
 
   object_class->finalize = gnn_optimizer_finalize;
   object_class->dispatch_properties_changed = gnn_optimizer_dispatch_properties_changed;
   klass->step_with_closure = gnn_optimizer_real_step_with_closure;
+  klass->step = gnn_optimizer_real_step;
+}
 
-  /**
-   * GnnOptimizer:lr:
-   *
-   * The learning rate: the default of new parameter groups (PyTorch's
-   * `defaults['lr']`); setting it sets every group's rate. Negative values
-   * are rejected when the optimizer is initialized.
-   *
-   * Since: 1.0
-   */
-  properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-3);
-  gnn_optim_class_install_properties (object_class, properties, N_PROPS);
+/* Every optimizer's first hyper-parameter is its "lr" (torch's order). */
+static gboolean
+has_lr (GnnOptimizer *self)
+{
+  return gnn_optim_bag_size (G_OBJECT (self)) > 0 &&
+         strcmp (gnn_optim_bag_pspecs (G_OBJECT (self))[GNN_OPTIM_LR]->name, "lr") == 0;
 }
 
 static void
@@ -168,11 +182,19 @@ gnn_optimizer_initable_init (GInitable     *initable,
   GnnOptimizer *self = GNN_OPTIMIZER (initable);
   GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
   GnnOptimizerClass *klass = GNN_OPTIMIZER_GET_CLASS (self);
-  double lr = gnn_optim_prop_double (self, GNN_TYPE_OPTIMIZER, PROP_LR);
+  double lr;
 
   (void) cancellable;
   if (priv->initialized)
     return TRUE;
+  if (!has_lr (self))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s has no learning rate: an optimizer's first property must be \"lr\"",
+                   G_OBJECT_TYPE_NAME (self));
+      return FALSE;
+    }
+  lr = g_value_get_double (&gnn_optim_bag_values (G_OBJECT (self))[GNN_OPTIM_LR]);
   if (!gnn_optim_check (lr >= 0, "learning rate", lr, error))
     return FALSE;
   if (klass->validate != NULL && !klass->validate (self, error))
@@ -314,7 +336,7 @@ gnn_optimizer_get_state (GnnOptimizer *self,
  * gnn_optimizer_get_lr:
  * @self: an optimizer
  *
- * Gets the default learning rate ([property@Gnn.Optimizer:lr]). What a
+ * Gets the `lr` property, the default learning rate of new groups. What a
  * group uses — which schedulers change — is
  * [method@Gnn.Optimizer.get_group_lr].
  *
@@ -326,7 +348,8 @@ double
 gnn_optimizer_get_lr (GnnOptimizer *self)
 {
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), 0.0);
-  return gnn_optim_prop_double (self, GNN_TYPE_OPTIMIZER, PROP_LR);
+  return has_lr (self) ? g_value_get_double (&gnn_optim_bag_values (G_OBJECT (self))[GNN_OPTIM_LR])
+                       : 0.0;
 }
 
 /**
@@ -334,8 +357,8 @@ gnn_optimizer_get_lr (GnnOptimizer *self)
  * @self: an optimizer
  * @lr: the new learning rate
  *
- * Sets [property@Gnn.Optimizer:lr], and with it the rate of every group;
- * the next step uses it.
+ * Sets the `lr` property, and with it the rate of every group; the next
+ * step uses it.
  *
  * Since: 1.0
  */
@@ -344,7 +367,8 @@ gnn_optimizer_set_lr (GnnOptimizer *self,
                       double        lr)
 {
   g_return_if_fail (GNN_IS_OPTIMIZER (self));
-  g_object_set (self, "lr", lr, NULL);
+  if (has_lr (self))
+    g_object_set (self, "lr", lr, NULL);
 }
 
 /**
@@ -435,9 +459,9 @@ gnn_optimizer_zero_grad (GnnOptimizer *self,
     }
 }
 
-static gboolean
-check_grads (GnnOptimizer  *self,
-             GError       **error)
+gboolean
+gnn_optimizer_check_grads (GnnOptimizer  *self,
+                           GError       **error)
 {
   GPtrArray *params = gnn_optimizer_get_flat_params (self);
   const char *type_name = gnn_optim_type_name (self);
@@ -488,11 +512,10 @@ check_grads (GnnOptimizer  *self,
   return TRUE;
 }
 
-/* Runs @closure with gradient recording on (PyTorch's torch.enable_grad()). */
-static GnnTensor *
-call_closure (GnnOptimizerClosure   closure,
-              gpointer              user_data,
-              GError              **error)
+GnnTensor *
+gnn_optim_call_closure (GnnOptimizerClosure   closure,
+                        gpointer              user_data,
+                        GError              **error)
 {
   gboolean was_enabled = gnn_is_grad_enabled ();
   g_autoptr (GError) local = NULL;
@@ -524,9 +547,9 @@ gnn_optimizer_real_step_with_closure (GnnOptimizer         *self,
   GnnOptimizerClass *klass = GNN_OPTIMIZER_GET_CLASS (self);
   g_autoptr (GnnTensor) result = NULL;
 
-  if (closure != NULL && (result = call_closure (closure, user_data, error)) == NULL)
+  if (closure != NULL && (result = gnn_optim_call_closure (closure, user_data, error)) == NULL)
     return FALSE;
-  if (!check_grads (self, error))
+  if (!gnn_optimizer_check_grads (self, error))
     return FALSE;
   if (klass->step == NULL)
     {
@@ -722,6 +745,16 @@ gnn_optim_finish_new (GnnOptimizer  *self,
   if (!gnn_optimizer_add_param_group (owned, params, NULL, error))
     return NULL;
   return g_steal_pointer (&owned);
+}
+
+gpointer
+gnn_optim_new_with_lr (GType       type,
+                       GPtrArray  *params,
+                       double      lr,
+                       GError    **error)
+{
+  g_return_val_if_fail (params != NULL, NULL);
+  return gnn_optim_finish_new (g_object_new (type, "lr", lr, NULL), params, error);
 }
 
 char *

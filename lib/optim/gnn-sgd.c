@@ -33,9 +33,9 @@ struct _GnnSGD
   GnnOptimizer parent_instance;
 };
 
-/* torch's defaults order: lr (the base class's), then these */
+/* torch's defaults order */
 enum {
-  PROP_0,
+  PROP_LR,
   PROP_MOMENTUM,
   PROP_DAMPENING,
   PROP_WEIGHT_DECAY,
@@ -72,40 +72,38 @@ gnn_sgd_validate (GnnOptimizer  *self,
   return TRUE;
 }
 
-/* One loop per case so the compiler vectorizes each; the arithmetic follows
- * torch's op sequence in the parameter's own precision. */
+/* torch's op sequence in the parameter's own precision, its fused
+ * multiply-adds included. */
 #define DEFINE_SGD_KERNEL(T, suffix)                                           \
-static void                                                                    \
-sgd_update_##suffix (T *restrict p, const T *restrict g, T *restrict buf,     \
-                     gint64 n, double lr_d,                                    \
-                     double momentum_d, double dampening_d, double wd_d,       \
-                     gboolean nesterov, gboolean maximize, gboolean first)     \
+GNN_OPTIM_KERNEL                                                               \
+sgd_##suffix##_typed (T *restrict p, const T *restrict g, T *restrict buf,     \
+                      gint64 n, double lr_d, double momentum_d,                \
+                      double dampening_d, double wd_d, gboolean nesterov,      \
+                      gboolean maximize, gboolean first)                       \
 {                                                                              \
   const T neg_lr = (T) -lr_d, wd = (T) wd_d, mom = (T) momentum_d;             \
   const T damp1 = (T) (1.0 - dampening_d);                                     \
-  const T sign = maximize ? (T) -1 : (T) 1;                                    \
-  const gboolean use_wd = wd_d != 0;                                           \
                                                                                \
-  if (buf == NULL)                                                             \
-    {                                                                          \
-      if (use_wd)                                                              \
-        for (gint64 j = 0; j < n; j++)                                         \
-          p[j] = p[j] + neg_lr * (sign * g[j] + wd * p[j]);                    \
-      else                                                                     \
-        for (gint64 j = 0; j < n; j++)                                         \
-          p[j] = p[j] + neg_lr * (sign * g[j]);                                \
-      return;                                                                  \
-    }                                                                          \
   for (gint64 j = 0; j < n; j++)                                               \
     {                                                                          \
-      T d = sign * g[j];                                                       \
-      if (use_wd)                                                              \
-        d = d + wd * p[j];                                                     \
-      buf[j] = first ? d : buf[j] * mom + damp1 * d;                           \
-      d = nesterov ? d + mom * buf[j] : buf[j];                                \
-      p[j] = p[j] + neg_lr * d;                                                \
+      T d = maximize ? -g[j] : g[j];                                           \
+      if (wd_d != 0)                                                           \
+        d = GNN_FMA (T, wd, p[j], d);                                          \
+      if (buf != NULL)                                                         \
+        {                                                                      \
+          buf[j] = first ? d : GNN_FMA (T, damp1, d, buf[j] * mom);            \
+          d = nesterov ? GNN_FMA (T, mom, buf[j], d) : buf[j];                 \
+        }                                                                      \
+      p[j] = GNN_FMA (T, neg_lr, d, p[j]);                                     \
     }                                                                          \
-}
+}                                                                              \
+DISPATCH_KERNEL (sgd_##suffix,                                                 \
+                 (T *restrict p, const T *restrict g, T *restrict buf,         \
+                  gint64 n, double lr_d, double momentum_d,                    \
+                  double dampening_d, double wd_d, gboolean nesterov,          \
+                  gboolean maximize, gboolean first),                          \
+                 (p, g, buf, n, lr_d, momentum_d, dampening_d, wd_d,           \
+                  nesterov, maximize, first))
 
 DEFINE_SGD_KERNEL (float, f32)
 DEFINE_SGD_KERNEL (double, f64)
@@ -120,7 +118,7 @@ sgd_update (GnnOptimizer  *self,
             GError       **error)
 {
   GnnTensorPrivate *pp = gnn_tensor_priv (param);
-  double lr = g_value_get_double (&o[GNN_OPTIM_LR]);
+  double lr = g_value_get_double (&o[PROP_LR]);
   double momentum = g_value_get_double (&o[PROP_MOMENTUM]);
   double dampening = g_value_get_double (&o[PROP_DAMPENING]);
   double weight_decay = g_value_get_double (&o[PROP_WEIGHT_DECAY]);
@@ -135,32 +133,30 @@ sgd_update (GnnOptimizer  *self,
       first = gnn_state_dict_lookup (state, "momentum_buffer") == NULL;
       buf = gnn_optim_data (gnn_optim_state_like_param (state, "momentum_buffer", param, 0));
     }
-  if (pp->dtype == GNN_DTYPE_F32)
-    sgd_update_f32 (gnn_optim_data (param), gnn_optim_data (grad), buf, pp->numel, lr,
-                    momentum, dampening, weight_decay, nesterov, maximize, first);
-  else
-    sgd_update_f64 (gnn_optim_data (param), gnn_optim_data (grad), buf, pp->numel, lr,
-                    momentum, dampening, weight_decay, nesterov, maximize, first);
+  GNN_OPTIM_DISPATCH (param, sgd, gnn_optim_data (param), gnn_optim_data (grad), buf, pp->numel,
+                      lr, momentum, dampening, weight_decay, nesterov, maximize, first);
   return TRUE;
-}
-
-static gboolean
-gnn_sgd_step (GnnOptimizer  *self,
-              GError       **error)
-{
-  return gnn_optim_foreach_param (self, sgd_update, NULL, error);
 }
 
 static void
 gnn_sgd_class_init (GnnSGDClass *klass)
 {
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
-  GParamSpec *properties[N_PROPS] = { NULL, };
+  GParamSpec *properties[N_PROPS];
 
   optimizer_class->validate = gnn_sgd_validate;
-  optimizer_class->step = gnn_sgd_step;
+  gnn_optimizer_class_set_update (optimizer_class, sgd_update);
   gnn_optimizer_class_set_state_entries (optimizer_class, sgd_state);
 
+  /**
+   * GnnSGD:lr:
+   *
+   * The learning rate: the default of new parameter groups (PyTorch's
+   * `defaults['lr']`, required in PyTorch, 0.001 here); setting it sets every group's.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-3);
   /**
    * GnnSGD:momentum:
    *

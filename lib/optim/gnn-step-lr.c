@@ -26,7 +26,6 @@ struct _GnnStepLR
 };
 
 enum {
-  PROP_0,
   PROP_STEP_SIZE,
   PROP_GAMMA,
   N_PROPS
@@ -91,7 +90,7 @@ static void
 gnn_step_lr_class_init (GnnStepLRClass *klass)
 {
   GnnLRSchedulerClass *scheduler_class = GNN_LR_SCHEDULER_CLASS (klass);
-  GParamSpec *properties[N_PROPS] = { NULL, };
+  GParamSpec *properties[N_PROPS];
 
   scheduler_class->validate = gnn_step_lr_validate;
   scheduler_class->get_lr = gnn_step_lr_get_lr;
