@@ -97,6 +97,19 @@
 #include <gnn/gnn-lr-scheduler.h>
 #include <gnn/gnn-step-lr.h>
 #include <gnn/gnn-cosine-annealing-lr.h>
+#include <gnn/gnn-multi-step-lr.h>
+#include <gnn/gnn-exponential-lr.h>
+#include <gnn/gnn-constant-lr.h>
+#include <gnn/gnn-linear-lr.h>
+#include <gnn/gnn-polynomial-lr.h>
+#include <gnn/gnn-cosine-annealing-warm-restarts.h>
+#include <gnn/gnn-one-cycle-lr.h>
+#include <gnn/gnn-cyclic-lr.h>
+#include <gnn/gnn-reduce-lr-on-plateau.h>
+#include <gnn/gnn-sequential-lr.h>
+#include <gnn/gnn-chained-scheduler.h>
+#include <gnn/gnn-lambda-lr.h>
+#include <gnn/gnn-multiplicative-lr.h>
 
 /* distributed */
 #include <gnn/gnn-process-group.h>

@@ -198,6 +198,134 @@ gnn_lr_scheduler_initial_step (GnnLRScheduler  *self,
   return GNN_LR_SCHEDULER_GET_CLASS (self)->step (self, NULL, error);
 }
 
+void
+gnn_lr_scheduler_set_optimizer (GnnLRScheduler *self,
+                                GnnOptimizer   *optimizer)
+{
+  g_set_object (&PRIV (self)->optimizer, optimizer);
+}
+
+gboolean
+gnn_lr_scheduler_per_group (GnnLRScheduler  *self,
+                            GVariant        *values,
+                            guint            n_groups,
+                            const char      *what,
+                            double          *out,
+                            GError         **error)
+{
+  gsize n = 0;
+  const double *v = values != NULL ? g_variant_get_fixed_array (values, &n, sizeof (double)) : NULL;
+
+  if (n != 1 && n != n_groups)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "expected %u values for %s, got %"
+                   G_GSIZE_FORMAT, n_groups, what, n);
+      return FALSE;
+    }
+  for (guint g = 0; g < n_groups; g++)
+    out[g] = v[n == 1 ? 0 : g];
+  return TRUE;
+}
+
+gboolean
+gnn_optim_group_number (GnnOptimizer  *optimizer,
+                        guint          group,
+                        const char    *name,
+                        double        *out,
+                        GError       **error)
+{
+  g_autoptr (GVariant) v = gnn_optimizer_get_group_option (optimizer, group, name, error);
+
+  if (v == NULL)
+    return FALSE;
+  if (!gnn_optim_variant_to_double (v, out))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "option '%s' of parameter group %u is not a number",
+                   name, group);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+gnn_optim_group_set_number (GnnOptimizer *optimizer,
+                            guint         group,
+                            const char   *name,
+                            double        value)
+{
+  gnn_optimizer_set_group_option (optimizer, group, name, g_variant_new_double (value), NULL);
+}
+
+GPtrArray *
+gnn_lr_scheduler_children (GListModel  *list,
+                           const char  *owner,
+                           GError     **error)
+{
+  g_autoptr (GPtrArray) children = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n = list != NULL ? g_list_model_get_n_items (list) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GObject *item = g_list_model_get_item (list, i);
+
+      if (!GNN_IS_LR_SCHEDULER (item))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "%s: schedulers[%u] is %s, not a scheduler",
+                       owner, i, item != NULL ? G_OBJECT_TYPE_NAME (item) : "NULL");
+          g_clear_object (&item);
+          return NULL;
+        }
+      g_ptr_array_add (children, item);
+    }
+  return g_steal_pointer (&children);
+}
+
+void
+gnn_lr_scheduler_save_children (GPtrArray    *children,
+                                GnnStateDict *sd)
+{
+  for (guint i = 0; children != NULL && i < children->len; i++)
+    {
+      g_autoptr (GnnStateDict) child = gnn_lr_scheduler_state_dict (children->pdata[i]);
+      g_auto (GStrv) keys = gnn_state_dict_get_metadata_keys (child);
+
+      for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+        {
+          g_autofree char *key = g_strdup_printf ("_schedulers.%u.%s", i, keys[k]);
+          gnn_state_dict_set_metadata (sd, key, gnn_state_dict_get_metadata (child, keys[k]));
+        }
+    }
+}
+
+gboolean
+gnn_lr_scheduler_load_children (GPtrArray     *children,
+                                GnnStateDict  *sd,
+                                GError       **error)
+{
+  g_autoptr (GPtrArray) before = g_ptr_array_new_with_free_func (g_object_unref);
+  g_auto (GStrv) keys = gnn_state_dict_get_metadata_keys (sd);
+
+  for (guint i = 0; children != NULL && i < children->len; i++)
+    {
+      g_autoptr (GnnStateDict) child = gnn_state_dict_new ();
+      g_autofree char *prefix = g_strdup_printf ("_schedulers.%u.", i);
+
+      for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+        if (g_str_has_prefix (keys[k], prefix))
+          gnn_state_dict_set_metadata (child, keys[k] + strlen (prefix),
+                                       gnn_state_dict_get_metadata (sd, keys[k]));
+      g_ptr_array_add (before, gnn_lr_scheduler_state_dict (children->pdata[i]));
+      if (!gnn_lr_scheduler_load_state_dict (children->pdata[i], child, error))
+        {
+          /* put back the ones already loaded */
+          for (guint j = 0; j < i; j++)
+            gnn_lr_scheduler_load_state_dict (children->pdata[j], before->pdata[j], NULL);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The optimizer's group count must still cover the base rates. */
 static gboolean
 check_groups (GnnLRScheduler  *self,

@@ -187,6 +187,26 @@ void          gnn_lr_scheduler_apply_lrs    (GnnLRScheduler *self, const double 
 void          gnn_lr_scheduler_record_last_lrs (GnnLRScheduler *self);
 /* PyTorch's _initial_step: the step count restarts at 0, then step(). */
 gboolean      gnn_lr_scheduler_initial_step (GnnLRScheduler *self, GError **error);
+/* For schedulers whose optimizer is their schedulers' (ChainedScheduler). */
+void          gnn_lr_scheduler_set_optimizer (GnnLRScheduler *self, GnnOptimizer *optimizer);
+/* One value per scheduled group from a setting given as one value or one
+ * per group (a variant "ad"); @what names it in the error: "expected 2
+ * values for max_lr, got 3". */
+gboolean      gnn_lr_scheduler_per_group (GnnLRScheduler *self, GVariant *values, guint n_groups,
+                                          const char *what, double *out, GError **error);
+/* A group's numeric option or key (KeyError-like error naming it). */
+gboolean      gnn_optim_group_number (GnnOptimizer *optimizer, guint group, const char *name,
+                                      double *out, GError **error);
+void          gnn_optim_group_set_number (GnnOptimizer *optimizer, guint group, const char *name,
+                                          double value);
+
+/* Schedulers made of schedulers (SequentialLR, ChainedScheduler): the
+ * list property's items (a new array of references; NULL and an error
+ * naming @owner if one is not a scheduler), and their states nested under
+ * "_schedulers.<index>." — loaded all or none. */
+GPtrArray *gnn_lr_scheduler_children       (GListModel *list, const char *owner, GError **error);
+void       gnn_lr_scheduler_save_children  (GPtrArray *children, GnnStateDict *sd);
+gboolean   gnn_lr_scheduler_load_children  (GPtrArray *children, GnnStateDict *sd, GError **error);
 
 /* A list of doubles as "0.1,0.01" and back (empty text: no values). */
 char   *gnn_optim_doubles_to_text   (const double *values, guint n);

@@ -75,7 +75,12 @@ GParamSpec *gnn_optim_bool_property   (const char *name, gboolean default_value)
 GParamSpec *gnn_optim_int64_property  (const char *name, gint64 minimum, gint64 maximum,
                                        gint64 default_value);
 GParamSpec *gnn_optim_string_property (const char *name, const char *default_value);
-GParamSpec *gnn_optim_variant_property (const char *name, const char *type_string);
+GParamSpec *gnn_optim_variant_property (const char *name, const char *type_string,
+                                        GVariant *default_value);
+/* One value or one per parameter group: a variant "ad" holding
+ * @default_value (none if NaN). */
+GParamSpec *gnn_optim_doubles_property (const char *name, double default_value);
+GParamSpec *gnn_optim_object_property (const char *name, GType type);
 
 /* --- values as metadata text ----------------------------------------------
  *

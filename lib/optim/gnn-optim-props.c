@@ -205,10 +205,28 @@ gnn_optim_string_property (const char *name,
 
 GParamSpec *
 gnn_optim_variant_property (const char *name,
-                            const char *type_string)
+                            const char *type_string,
+                            GVariant   *default_value)
 {
-  return g_param_spec_variant (name, NULL, NULL, G_VARIANT_TYPE (type_string), NULL,
+  return g_param_spec_variant (name, NULL, NULL, G_VARIANT_TYPE (type_string), default_value,
                                SETTING_FLAGS);
+}
+
+GParamSpec *
+gnn_optim_doubles_property (const char *name,
+                            double      default_value)
+{
+  return gnn_optim_variant_property (name, "ad", default_value == default_value
+                                     ? g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, &default_value,
+                                                                  1, sizeof (double))
+                                     : NULL);
+}
+
+GParamSpec *
+gnn_optim_object_property (const char *name,
+                           GType       type)
+{
+  return g_param_spec_object (name, NULL, NULL, type, SETTING_FLAGS);
 }
 
 char *
