@@ -45,9 +45,34 @@ def _shape_variant(value):
     return {'normalized_shape': GLib.Variant('ax', shape)}
 
 
-def _betas(value):
-    beta1, beta2 = value
-    return {'beta1': float(beta1), 'beta2': float(beta2)}
+def _pair_of(first, second):
+    """torch's (a, b) tuple options as two properties (betas, etas, step_sizes)."""
+    def convert(value):
+        a, b = value
+        return {first: float(a), second: float(b)}
+    return convert
+
+
+def _doubles(name):
+    """A number or one per parameter group, as the property's `ad` variant."""
+    def convert(value):
+        values = list(value) if isinstance(value, (list, tuple)) else [value]
+        return {name: GLib.Variant('ad', [float(v) for v in values])}
+    return convert
+
+
+def _int64s(name):
+    def convert(value):
+        return {name: GLib.Variant('ax', [int(v) for v in value])}
+    return convert
+
+
+def _schedulers(value):
+    from gi.repository import Gio
+    store = Gio.ListStore(item_type=Gnn.LRScheduler)
+    for scheduler in value:
+        store.append(scheduler)
+    return {'schedulers': store}
 
 
 def _none_or(name):
@@ -160,6 +185,13 @@ _BATCH_NORM = ('num_features, eps=1e-05, momentum=0.1, affine=True, '
                'track_running_stats=True, device=None, dtype=None', _DEVICE_DTYPE)
 _LOSS = {'size_average': _only(None, 'size_average'), 'reduce': _only(None, 'reduce')}
 
+_OPTIM = {'params': _Post(_add_params), 'betas': _pair_of('beta1', 'beta2'),
+          'etas': _pair_of('etaminus', 'etaplus'),
+          'step_sizes': _pair_of('step_size_min', 'step_size_max'), 'foreach': _ignore,
+          'capturable': _ignore, 'fused': _ignore,
+          'differentiable': _only(False, 'differentiable')}
+_SCHED = {'verbose': _ignore}
+
 # torch class -> (torch signature, {torch argument: property name | converter | _Post}).
 # Arguments not listed map to the property of the same name.
 TABLE = {
@@ -225,28 +257,73 @@ TABLE = {
                     'worker_init_fn': _Post(_worker_init_fn),
                     'multiprocessing_context': _worker_context,
                     'generator': _generator_seed, 'timeout': lambda v: {'timeout': float(v)}}),
-    # optim
+    # optim (torch's Python-only switches are accepted at the values torch
+    # computes with here)
     'SGD': ('params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, '
-            'maximize=False, foreach=None, differentiable=False',
-            {'params': _Post(_add_params), 'foreach': _ignore,
-             'differentiable': _only(False, 'differentiable')}),
+            'maximize=False, foreach=None, differentiable=False', _OPTIM),
     'Adam': ('params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, '
              'amsgrad=False, *, foreach=None, maximize=False, capturable=False, '
-             'differentiable=False, fused=None',
-             {'params': _Post(_add_params), 'betas': _betas, 'foreach': _ignore,
-              'capturable': _ignore, 'fused': _ignore,
-              'differentiable': _only(False, 'differentiable')}),
+             'differentiable=False, fused=None', _OPTIM),
     'AdamW': ('params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, '
               'amsgrad=False, *, maximize=False, foreach=None, capturable=False, '
-              'differentiable=False, fused=None',
-              {'params': _Post(_add_params), 'betas': _betas, 'foreach': _ignore,
-               'capturable': _ignore, 'fused': _ignore,
-               'differentiable': _only(False, 'differentiable')}),
-    'StepLR': ('optimizer, step_size, gamma=0.1, last_epoch=-1, verbose=False',
-               {'last_epoch': _only(-1, 'last_epoch'), 'verbose': _ignore}),
+              'differentiable=False, fused=None', _OPTIM),
+    'Adadelta': ('params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0, foreach=None, *, '
+                 'maximize=False', _OPTIM),
+    'Adagrad': ('params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, '
+                'eps=1e-10, foreach=None, *, maximize=False', _OPTIM),
+    'Adamax': ('params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, '
+               'foreach=None, *, maximize=False', _OPTIM),
+    'NAdam': ('params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, '
+              'momentum_decay=0.004, foreach=None', _OPTIM),
+    'RAdam': ('params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, foreach=None',
+              _OPTIM),
+    'RMSprop': ('params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, '
+                'centered=False, foreach=None, maximize=False, differentiable=False', _OPTIM),
+    'Rprop': ('params, lr=0.01, etas=(0.5, 1.2), step_sizes=(1e-06, 50), foreach=None, '
+              'maximize=False', _OPTIM),
+    'ASGD': ('params, lr=0.01, lambd=0.0001, alpha=0.75, t0=1000000.0, weight_decay=0, '
+             'foreach=None, maximize=False', _OPTIM),
+    'LBFGS': ('params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-07, '
+              'tolerance_change=1e-09, history_size=100, line_search_fn=None',
+              dict(_OPTIM, max_eval=_none_or('max_eval'))),
+    # lr_scheduler
+    'StepLR': ('optimizer, step_size, gamma=0.1, last_epoch=-1, verbose=False', _SCHED),
+    'MultiStepLR': ('optimizer, milestones, gamma=0.1, last_epoch=-1, verbose=False',
+                    dict(_SCHED, milestones=_int64s('milestones'))),
+    'ConstantLR': ('optimizer, factor=0.3333333333333333, total_iters=5, last_epoch=-1, '
+                   'verbose=False', _SCHED),
+    'LinearLR': ('optimizer, start_factor=0.3333333333333333, end_factor=1.0, total_iters=5, '
+                 'last_epoch=-1, verbose=False', _SCHED),
+    'ExponentialLR': ('optimizer, gamma, last_epoch=-1, verbose=False', _SCHED),
+    'SequentialLR': ('optimizer, schedulers, milestones, last_epoch=-1, verbose=False',
+                     dict(_SCHED, schedulers=_schedulers, milestones=_int64s('milestones'))),
+    'PolynomialLR': ('optimizer, total_iters=5, power=1.0, last_epoch=-1, verbose=False',
+                     _SCHED),
     'CosineAnnealingLR': ('optimizer, T_max, eta_min=0, last_epoch=-1, verbose=False',
-                          {'T_max': 't_max', 'last_epoch': _only(-1, 'last_epoch'),
-                           'verbose': _ignore}),
+                          dict(_SCHED, T_max='t_max')),
+    'ChainedScheduler': ('schedulers', {'schedulers': _schedulers}),
+    'ReduceLROnPlateau': ("optimizer, mode='min', factor=0.1, patience=10, threshold=0.0001, "
+                          "threshold_mode='rel', cooldown=0, min_lr=0, eps=1e-08, verbose=False",
+                          dict(_SCHED, min_lr=_doubles('min_lr'))),
+    'CyclicLR': ("optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, "
+                 "mode='triangular', gamma=1.0, scale_fn=None, scale_mode='cycle', "
+                 "cycle_momentum=True, base_momentum=0.8, max_momentum=0.9, last_epoch=-1, "
+                 "verbose=False",
+                 dict(_SCHED, base_lr=_doubles('base_lr'), max_lr=_doubles('max_lr'),
+                      step_size_down=_none_or('step_size_down'),
+                      scale_fn=_only(None, 'scale_fn'), scale_mode=_ignore,
+                      base_momentum=_doubles('base_momentum'),
+                      max_momentum=_doubles('max_momentum'))),
+    'CosineAnnealingWarmRestarts': ('optimizer, T_0, T_mult=1, eta_min=0, last_epoch=-1, '
+                                    'verbose=False', dict(_SCHED, T_0='t_0', T_mult='t_mult')),
+    'OneCycleLR': ("optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, "
+                   "pct_start=0.3, anneal_strategy='cos', cycle_momentum=True, "
+                   "base_momentum=0.85, max_momentum=0.95, div_factor=25.0, "
+                   "final_div_factor=10000.0, three_phase=False, last_epoch=-1, verbose=False",
+                   dict(_SCHED, max_lr=_doubles('max_lr'), total_steps=_none_or('total_steps'),
+                        epochs=_none_or('epochs'), steps_per_epoch=_none_or('steps_per_epoch'),
+                        base_momentum=_doubles('base_momentum'),
+                        max_momentum=_doubles('max_momentum'))),
 }
 
 

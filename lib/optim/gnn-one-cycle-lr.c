@@ -90,8 +90,8 @@ gnn_one_cycle_lr_validate (GnnLRScheduler  *self,
   double pct = DBL (self, PROP_PCT_START);
   const char *strategy = gnn_optim_prop_string (self, GNN_TYPE_ONE_CYCLE_LR, PROP_ANNEAL_STRATEGY);
 
-  if (INT (self, PROP_TOTAL_STEPS) < 0 && INT (self, PROP_EPOCHS) < 0 &&
-      INT (self, PROP_STEPS_PER_EPOCH) < 0)
+  if (INT (self, PROP_TOTAL_STEPS) == -1 && INT (self, PROP_EPOCHS) == -1 &&
+      INT (self, PROP_STEPS_PER_EPOCH) == -1)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                            "You must define either total_steps OR (epochs AND steps_per_epoch)");
