@@ -6,9 +6,22 @@
 #include <math.h>
 #include <string.h>
 
-#include <cblas.h>
+#include "optim/gnn-lbfgs-private.h"
 
-#include "optim/gnn-optim-private.h"
+/* The short names of PyTorch's scalar arithmetic (gnn-lbfgs-private.h). */
+typedef GnnLbfgsNum Num;
+typedef GnnLbfgsCtx Ctx;
+#define rnd gnn_lbfgs_round
+#define py gnn_lbfgs_py
+#define tens gnn_lbfgs_tensor
+#define op gnn_lbfgs_op
+#define lt gnn_lbfgs_lt
+#define num_abs gnn_lbfgs_abs
+#define num_min gnn_lbfgs_min
+#define num_max gnn_lbfgs_max
+#define LE GNN_LBFGS_LE
+#define GT GNN_LBFGS_GT
+#define GE GNN_LBFGS_GE
 
 /**
  * GnnLBFGS:
@@ -65,646 +78,6 @@ static const GnnOptimStateEntry lbfgs_state[] = {
   { NULL, 0, FALSE },
 };
 
-/* --- scalars: Python floats and 0-d tensors of the parameters' dtype ------- */
-
-/* PyTorch's scalars are either Python floats (double arithmetic) or 0-d
- * tensors of the parameters' dtype: an operation with a tensor operand
- * rounds both operands and the result to that dtype. */
-typedef struct
-{
-  double   v;
-  gboolean tensor;
-} Num;
-
-typedef struct
-{
-  GnnOptimizer        *self;
-  GPtrArray           *params;
-  gint64               n;          /* elements of all parameters */
-  gboolean             f32;
-  GnnOptimizerClosure  closure;
-  gpointer             user_data;
-} Ctx;
-
-static inline double
-rnd (const Ctx *c,
-     double     x)
-{
-  return c->f32 ? (double) (float) x : x;
-}
-
-static inline Num
-py (double v)
-{
-  return (Num) { v, FALSE };
-}
-
-static inline Num
-tens (const Ctx *c,
-      double     v)
-{
-  return (Num) { rnd (c, v), TRUE };
-}
-
-static Num
-op (const Ctx *c,
-    Num        a,
-    char       o,
-    Num        b)
-{
-  gboolean t = a.tensor || b.tensor;
-  double x = t ? rnd (c, a.v) : a.v, y = t ? rnd (c, b.v) : b.v, r;
-
-  switch (o)
-    {
-    case '+': r = x + y; break;
-    case '-': r = x - y; break;
-    case '*': r = x * y; break;
-    default: r = x / y; break;
-    }
-  return t ? tens (c, r) : py (r);
-}
-
-/* Comparisons round a Python operand to the tensor's dtype. */
-static gboolean
-lt (const Ctx *c,
-    Num        a,
-    Num        b)
-{
-  gboolean t = a.tensor || b.tensor;
-
-  return (t ? rnd (c, a.v) : a.v) < (t ? rnd (c, b.v) : b.v);
-}
-
-#define LE(c, a, b) (!lt (c, b, a))
-#define GT(c, a, b) lt (c, b, a)
-#define GE(c, a, b) (!lt (c, a, b))
-
-static inline Num
-num_abs (Num a)
-{
-  return (Num) { fabs (a.v), a.tensor };
-}
-
-/* Python's min/max return one of their arguments, with its type. */
-static inline Num
-num_min (const Ctx *c, Num a, Num b)
-{
-  return lt (c, b, a) ? b : a;
-}
-
-static inline Num
-num_max (const Ctx *c, Num a, Num b)
-{
-  return lt (c, a, b) ? b : a;
-}
-
-/* --- flat vectors of the parameters' dtype ----------------------------------- */
-
-static GnnTensor *
-vec_new (const Ctx *c)
-{
-  return gnn_tensor_new_contiguous (c->f32 ? GNN_DTYPE_F32 : GNN_DTYPE_F64, &c->n, 1, TRUE);
-}
-
-#define F(t) ((float *) gnn_optim_data (t))
-#define D(t) ((double *) gnn_optim_data (t))
-
-static Num
-vec_dot (const Ctx *c,
-         GnnTensor *a,
-         GnnTensor *b)
-{
-  return tens (c, c->f32 ? cblas_sdot ((int) c->n, F (a), 1, F (b), 1)
-                         : cblas_ddot ((int) c->n, D (a), 1, D (b), 1));
-}
-
-/* y += alpha * x (PyTorch's add_ with alpha: alpha rounded to the dtype,
- * one fused multiply-add) */
-static void
-axpy (const Ctx *c,
-      gpointer   y,
-      Num        alpha,
-      gconstpointer x)
-{
-  if (c->f32)
-    {
-      float a = (float) alpha.v, *fy = y;
-      const float *fx = x;
-      for (gint64 j = 0; j < c->n; j++)
-        fy[j] = fmaf (a, fx[j], fy[j]);
-    }
-  else
-    {
-      double *dy = y;
-      const double *dx = x;
-      for (gint64 j = 0; j < c->n; j++)
-        dy[j] = fma (alpha.v, dx[j], dy[j]);
-    }
-}
-
-static void
-vec_axpy (const Ctx *c,
-          GnnTensor *y,
-          Num        alpha,
-          GnnTensor *x)
-{
-  axpy (c, gnn_optim_data (y), alpha, gnn_optim_data (x));
-}
-
-/* out = a * s (PyTorch's mul by a scalar); a new vector */
-static GnnTensor *
-vec_scaled (const Ctx *c,
-            GnnTensor *a,
-            Num        s)
-{
-  GnnTensor *out = vec_new (c);
-
-  if (c->f32)
-    for (gint64 j = 0; j < c->n; j++)
-      F (out)[j] = F (a)[j] * (float) s.v;
-  else
-    for (gint64 j = 0; j < c->n; j++)
-      D (out)[j] = D (a)[j] * s.v;
-  return out;
-}
-
-/* a - b, a new vector */
-static GnnTensor *
-vec_sub (const Ctx *c,
-         GnnTensor *a,
-         GnnTensor *b)
-{
-  GnnTensor *out = vec_new (c);
-
-  if (c->f32)
-    for (gint64 j = 0; j < c->n; j++)
-      F (out)[j] = F (a)[j] - F (b)[j];
-  else
-    for (gint64 j = 0; j < c->n; j++)
-      D (out)[j] = D (a)[j] - D (b)[j];
-  return out;
-}
-
-/* max |a| (NaN wins, as torch's max does) */
-static Num
-vec_abs_max (const Ctx *c,
-             GnnTensor *a)
-{
-  double m = 0;
-
-  for (gint64 j = 0; j < c->n; j++)
-    {
-      double v = fabs (c->f32 ? F (a)[j] : D (a)[j]);
-      if (v > m || isnan (v))
-        m = v;
-      if (isnan (m))
-        break;
-    }
-  return tens (c, m);
-}
-
-/* sum |a| as torch sums a contiguous vector (ATen 1.13's cascade_sum on a
- * CPU without AVX-512, its default: 32-byte vectors, rows of 4 entries
- * summed in up to 4 levels), so float32 rounds alike. */
-static gint64
-ceil_log2 (gint64 x)
-{
-  gint64 bits = 0;
-
-  if (x <= 2)
-    return 1;
-  for (guint64 v = (guint64) (x - 1); v != 0; v >>= 1)
-    bits++;
-  return bits;
-}
-
-#define DEFINE_TORCH_ABS_SUM(T, suffix, LANES, FABS)                           \
-/* entries of @w values, entry e at x + e * w, as rows of 4 */               \
-static void                                                                  \
-multi_row_sum_##suffix (const T *x, gint64 size, int w, T out[4][LANES])     \
-{                                                                            \
-  const gint64 level_power = MAX (4, ceil_log2 (size) / 4);                  \
-  const gint64 level_step = (gint64) 1 << level_power;                       \
-  const gint64 level_mask = level_step - 1;                                  \
-  T acc[4][4][LANES];                                                        \
-  gint64 i = 0;                                                              \
-                                                                             \
-  memset (acc, 0, sizeof acc);                                               \
-  while (i + level_step <= size)                                             \
-    {                                                                        \
-      for (gint64 j = 0; j < level_step; j++)                                \
-        for (int k = 0; k < 4; k++)                                          \
-          for (int l = 0; l < w; l++)                                        \
-            acc[0][k][l] += FABS (x[((i + j) * 4 + k) * w + l]);             \
-      i += level_step;                                                       \
-      for (int j = 1; j < 4; j++)                                            \
-        {                                                                    \
-          for (int k = 0; k < 4; k++)                                        \
-            for (int l = 0; l < w; l++)                                      \
-              {                                                              \
-                acc[j][k][l] += acc[j - 1][k][l];                            \
-                acc[j - 1][k][l] = 0;                                        \
-              }                                                              \
-          if ((i & (level_mask << (j * level_power))) != 0)                  \
-            break;                                                           \
-        }                                                                    \
-    }                                                                        \
-  for (; i < size; i++)                                                      \
-    for (int k = 0; k < 4; k++)                                              \
-      for (int l = 0; l < w; l++)                                            \
-        acc[0][k][l] += FABS (x[(i * 4 + k) * w + l]);                       \
-  for (int j = 1; j < 4; j++)                                                \
-    for (int k = 0; k < 4; k++)                                              \
-      for (int l = 0; l < w; l++)                                            \
-        acc[0][k][l] += acc[j][k][l];                                        \
-  memcpy (out, acc[0], sizeof acc[0]);                                       \
-}                                                                            \
-                                                                             \
-/* @size entries of @w values: the 4 row sums, the leftover entries, then  \
- * the row sums added in order, lane by lane */                              \
-static void                                                                  \
-row_sum_##suffix (const T *x, gint64 size, int w, T *result)                 \
-{                                                                            \
-  T p[4][LANES];                                                             \
-                                                                             \
-  multi_row_sum_##suffix (x, size / 4, w, p);                                \
-  for (gint64 i = size / 4 * 4; i < size; i++)                               \
-    for (int l = 0; l < w; l++)                                              \
-      p[0][l] += FABS (x[i * w + l]);                                        \
-  for (int k = 1; k < 4; k++)                                                \
-    for (int l = 0; l < w; l++)                                              \
-      p[0][l] += p[k][l];                                                    \
-  memcpy (result, p[0], w * sizeof (T));                                     \
-}                                                                            \
-                                                                             \
-static T                                                                     \
-torch_abs_sum_##suffix (const T *x, gint64 n)                                \
-{                                                                            \
-  T lanes[LANES], acc = 0;                                                   \
-  gint64 n_vec = n / LANES;                                                  \
-                                                                             \
-  if (n < LANES)                                                             \
-    {                                                                        \
-      row_sum_##suffix (x, n, 1, lanes);                                     \
-      return lanes[0];                                                       \
-    }                                                                        \
-  row_sum_##suffix (x, n_vec, LANES, lanes);                                 \
-  for (gint64 k = n_vec * LANES; k < n; k++)                                 \
-    acc += FABS (x[k]);                                                      \
-  for (int l = 0; l < LANES; l++)                                            \
-    acc += lanes[l];                                                         \
-  return acc;                                                                \
-}
-
-DEFINE_TORCH_ABS_SUM (float, f32, 8, fabsf)
-DEFINE_TORCH_ABS_SUM (double, f64, 4, fabs)
-
-static Num
-vec_abs_sum (const Ctx *c,
-             GnnTensor *a)
-{
-  return tens (c, c->f32 ? torch_abs_sum_f32 (F (a), c->n) : torch_abs_sum_f64 (D (a), c->n));
-}
-
-/* --- parameters and gradients ------------------------------------------------ */
-
-/* The gradients, concatenated (missing ones as zeros). */
-static GnnTensor *
-gather_flat_grad (const Ctx *c)
-{
-  GnnTensor *flat = vec_new (c);
-  gsize size = c->f32 ? sizeof (float) : sizeof (double);
-  gint64 offset = 0;
-
-  for (guint i = 0; i < c->params->len; i++)
-    {
-      GnnTensor *p = g_ptr_array_index (c->params, i);
-      GnnTensor *grad = gnn_tensor_get_grad (p);
-      gint64 numel = gnn_tensor_get_numel (p);
-
-      if (grad != NULL)
-        {
-          g_autoptr (GnnTensor) packed = gnn_tensor_contiguous_checked (grad, NULL);
-          memcpy ((guint8 *) gnn_optim_data (flat) + offset * size, gnn_optim_data (packed),
-                  numel * size);
-        }
-      offset += numel;
-    }
-  return flat;
-}
-
-/* params += step * update */
-static void
-add_grad (const Ctx *c,
-          Num        step,
-          GnnTensor *update)
-{
-  gint64 offset = 0;
-
-  for (guint i = 0; i < c->params->len; i++)
-    {
-      GnnTensor *p = g_ptr_array_index (c->params, i);
-      gint64 numel = gnn_tensor_get_numel (p);
-
-      Ctx part = *c;
-
-      part.n = numel;
-      axpy (&part, gnn_optim_data (p), step,
-            (guint8 *) gnn_optim_data (update) + offset * (c->f32 ? sizeof (float) : sizeof (double)));
-      offset += numel;
-    }
-}
-
-/* The parameters' values, concatenated; and back. */
-static GnnTensor *
-clone_params (const Ctx *c)
-{
-  GnnTensor *flat = vec_new (c);
-  gsize size = c->f32 ? sizeof (float) : sizeof (double);
-  gint64 offset = 0;
-
-  for (guint i = 0; i < c->params->len; i++)
-    {
-      GnnTensor *p = g_ptr_array_index (c->params, i);
-      memcpy ((guint8 *) gnn_optim_data (flat) + offset * size, gnn_optim_data (p),
-              gnn_tensor_get_numel (p) * size);
-      offset += gnn_tensor_get_numel (p);
-    }
-  return flat;
-}
-
-static void
-set_params (const Ctx *c,
-            GnnTensor *flat)
-{
-  gsize size = c->f32 ? sizeof (float) : sizeof (double);
-  gint64 offset = 0;
-
-  for (guint i = 0; i < c->params->len; i++)
-    {
-      GnnTensor *p = g_ptr_array_index (c->params, i);
-      memcpy (gnn_optim_data (p), (guint8 *) gnn_optim_data (flat) + offset * size,
-              gnn_tensor_get_numel (p) * size);
-      offset += gnn_tensor_get_numel (p);
-    }
-}
-
-/* float(closure()): the loss as a Python float, the gradients checked. */
-static gboolean
-evaluate (const Ctx  *c,
-          double     *loss,
-          GnnTensor **first,
-          GError    **error)
-{
-  g_autoptr (GnnTensor) result = gnn_optim_call_closure (c->closure, c->user_data, error);
-
-  if (result == NULL)
-    return FALSE;
-  if (gnn_tensor_get_numel (result) != 1)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "only one element tensors can be converted to Python scalars");
-      return FALSE;
-    }
-  *loss = gnn_tensor_item (result, NULL);
-  if (!gnn_optimizer_check_grads (c->self, error))
-    return FALSE;
-  if (first != NULL)
-    *first = g_steal_pointer (&result);
-  return TRUE;
-}
-
-/* _directional_evaluate: the loss and gradient at x + t * d, x restored. */
-static gboolean
-directional_evaluate (const Ctx   *c,
-                      GnnTensor   *x,
-                      Num          t,
-                      GnnTensor   *d,
-                      double      *loss,
-                      GnnTensor  **flat_grad,
-                      GError     **error)
-{
-  add_grad (c, t, d);
-  if (!evaluate (c, loss, NULL, error))
-    return FALSE;
-  *flat_grad = gather_flat_grad (c);
-  set_params (c, x);
-  return TRUE;
-}
-
-/* --- the strong-Wolfe line search ----------------------------------------- */
-
-static Num
-cubic_interpolate (const Ctx *c,
-                   Num x1, Num f1, Num g1,
-                   Num x2, Num f2, Num g2,
-                   const Num *bounds)
-{
-  Num lo, hi, d1, d2_square;
-
-  if (bounds != NULL)
-    lo = bounds[0], hi = bounds[1];
-  else if (LE (c, x1, x2))
-    lo = x1, hi = x2;
-  else
-    lo = x2, hi = x1;
-  /* d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2); d2_square = d1**2 - g1 * g2 */
-  d1 = op (c, op (c, g1, '+', g2), '-',
-           op (c, op (c, py (3), '*', op (c, f1, '-', f2)), '/', op (c, x1, '-', x2)));
-  d2_square = op (c, op (c, d1, '*', d1), '-', op (c, g1, '*', g2));
-  if (GE (c, d2_square, py (0)))
-    {
-      Num d2 = { d2_square.tensor ? rnd (c, sqrt (d2_square.v)) : sqrt (d2_square.v), d2_square.tensor };
-      Num min_pos;
-
-      if (LE (c, x1, x2))
-        min_pos = op (c, x2, '-', op (c, op (c, x2, '-', x1), '*',
-                                     op (c, op (c, op (c, g2, '+', d2), '-', d1), '/',
-                                         op (c, op (c, g2, '-', g1), '+', op (c, py (2), '*', d2)))));
-      else
-        min_pos = op (c, x1, '-', op (c, op (c, x1, '-', x2), '*',
-                                     op (c, op (c, op (c, g1, '+', d2), '-', d1), '/',
-                                         op (c, op (c, g1, '-', g2), '+', op (c, py (2), '*', d2)))));
-      return num_min (c, num_max (c, min_pos, lo), hi);
-    }
-  return op (c, op (c, lo, '+', hi), '/', py (2.));
-}
-
-typedef struct
-{
-  Num        t;
-  Num        f;
-  GnnTensor *g;      /* owned */
-  Num        gtd;
-} Point;
-
-static void
-point_set (Point     *p,
-           Num        t,
-           Num        f,
-           GnnTensor *g,
-           Num        gtd)
-{
-  GnnTensor *old = p->g;
-
-  p->t = t, p->f = f, p->gtd = gtd;
-  p->g = g != NULL ? g_object_ref (g) : NULL;
-  g_clear_object (&old);
-}
-
-#define C1 1e-4
-#define C2 0.9
-#define MAX_LS 25
-
-static gboolean
-strong_wolfe (const Ctx   *c,
-              GnnTensor   *x,
-              Num          t,
-              GnnTensor   *d,
-              double       f,
-              GnnTensor   *g,
-              Num          gtd,
-              double       tolerance_change,
-              double      *f_out,
-              GnnTensor  **g_out,
-              Num         *t_out,
-              gint64      *evals_out,
-              GError     **error)
-{
-  Num d_norm = vec_abs_max (c, d);
-  Point br[2] = { { { 0, 0 }, { 0, 0 }, NULL, { 0, 0 } }, { { 0, 0 }, { 0, 0 }, NULL, { 0, 0 } } };
-  g_autoptr (GnnTensor) g_new = NULL;
-  g_autoptr (GnnTensor) g_prev = g_object_ref (g);
-  Num t_prev = py (0), f_prev = py (f), gtd_prev = gtd, gtd_new;
-  Num armijo_rhs;
-  double f_new;
-  gint64 evals = 1, ls_iter = 0;
-  guint n_br = 0, low = 0, high = 1;
-  gboolean done = FALSE, insuf_progress = FALSE, ok = TRUE;
-
-  if (!directional_evaluate (c, x, t, d, &f_new, &g_new, error))
-    return FALSE;
-  gtd_new = vec_dot (c, g_new, d);
-
-  while (ls_iter < MAX_LS)
-    {
-      armijo_rhs = op (c, py (f), '+', op (c, op (c, py (C1), '*', t), '*', gtd));
-      if (GT (c, py (f_new), armijo_rhs) || (ls_iter > 1 && f_new >= f_prev.v))
-        {
-          point_set (&br[0], t_prev, f_prev, g_prev, gtd_prev);
-          point_set (&br[1], t, py (f_new), g_new, gtd_new);
-          n_br = 2;
-          break;
-        }
-      if (LE (c, num_abs (gtd_new), op (c, py (-C2), '*', gtd)))
-        {
-          point_set (&br[0], t, py (f_new), g_new, gtd_new);
-          n_br = 1;
-          done = TRUE;
-          break;
-        }
-      if (GE (c, gtd_new, py (0)))
-        {
-          point_set (&br[0], t_prev, f_prev, g_prev, gtd_prev);
-          point_set (&br[1], t, py (f_new), g_new, gtd_new);
-          n_br = 2;
-          break;
-        }
-      {
-        Num bounds[2] = { op (c, t, '+', op (c, py (0.01), '*', op (c, t, '-', t_prev))),
-                          op (c, t, '*', py (10)) };
-        Num tmp = t;
-
-        t = cubic_interpolate (c, t_prev, f_prev, gtd_prev, t, py (f_new), gtd_new, bounds);
-        t_prev = tmp;
-        f_prev = py (f_new);
-        g_set_object (&g_prev, g_new);
-        gtd_prev = gtd_new;
-      }
-      g_clear_object (&g_new);
-      if (!directional_evaluate (c, x, t, d, &f_new, &g_new, error))
-        {
-          ok = FALSE;
-          goto out;
-        }
-      evals++;
-      gtd_new = vec_dot (c, g_new, d);
-      ls_iter++;
-    }
-  if (ls_iter == MAX_LS)
-    {
-      point_set (&br[0], py (0), py (f), g, br[0].gtd);
-      point_set (&br[1], t, py (f_new), g_new, br[1].gtd);
-      n_br = 2;
-    }
-
-  /* zoom: refine the bracket until a point satisfies the criteria */
-  if (n_br == 2 && !LE (c, br[0].f, br[1].f))
-    low = 1, high = 0;
-  while (!done && ls_iter < MAX_LS)
-    {
-      Num bmax = num_max (c, br[0].t, br[1].t), bmin = num_min (c, br[0].t, br[1].t), eps;
-
-      if (lt (c, op (c, num_abs (op (c, br[1].t, '-', br[0].t)), '*', d_norm), py (tolerance_change)))
-        break;
-      t = cubic_interpolate (c, br[0].t, br[0].f, br[0].gtd, br[1].t, br[1].f, br[1].gtd, NULL);
-      eps = op (c, py (0.1), '*', op (c, bmax, '-', bmin));
-      if (lt (c, num_min (c, op (c, bmax, '-', t), op (c, t, '-', bmin)), eps))
-        {
-          if (insuf_progress || GE (c, t, bmax) || LE (c, t, bmin))
-            {
-              if (lt (c, num_abs (op (c, t, '-', bmax)), num_abs (op (c, t, '-', bmin))))
-                t = op (c, bmax, '-', eps);
-              else
-                t = op (c, bmin, '+', eps);
-              insuf_progress = FALSE;
-            }
-          else
-            insuf_progress = TRUE;
-        }
-      else
-        insuf_progress = FALSE;
-
-      g_clear_object (&g_new);
-      if (!directional_evaluate (c, x, t, d, &f_new, &g_new, error))
-        {
-          ok = FALSE;
-          goto out;
-        }
-      evals++;
-      gtd_new = vec_dot (c, g_new, d);
-      ls_iter++;
-
-      armijo_rhs = op (c, py (f), '+', op (c, op (c, py (C1), '*', t), '*', gtd));
-      if (GT (c, py (f_new), armijo_rhs) || GE (c, py (f_new), br[low].f))
-        {
-          point_set (&br[high], t, py (f_new), g_new, gtd_new);
-          if (LE (c, br[0].f, br[1].f))
-            low = 0, high = 1;
-          else
-            low = 1, high = 0;
-        }
-      else
-        {
-          if (LE (c, num_abs (gtd_new), op (c, py (-C2), '*', gtd)))
-            done = TRUE;
-          else if (GE (c, op (c, gtd_new, '*', op (c, br[high].t, '-', br[low].t)), py (0)))
-            point_set (&br[high], br[low].t, br[low].f, br[low].g, br[low].gtd);
-          point_set (&br[low], t, py (f_new), g_new, gtd_new);
-        }
-    }
-
-  *t_out = br[low].t;
-  *f_out = br[low].f.v;
-  *g_out = g_object_ref (br[low].g);
-  *evals_out = evals;
-out:
-  point_set (&br[0], py (0), py (0), NULL, py (0));
-  point_set (&br[1], py (0), py (0), NULL, py (0));
-  return ok;
-}
-
 /* --- the state ----------------------------------------------------------------- */
 
 /* The history as torch's lists: rows of [k, n] as vectors. */
@@ -720,7 +93,7 @@ unpack_rows (const Ctx    *c,
 
   for (gint64 r = 0; r < k; r++)
     {
-      GnnTensor *row = vec_new (c);
+      GnnTensor *row = gnn_lbfgs_vec_new (c);
       memcpy (gnn_optim_data (row), (guint8 *) gnn_optim_data (packed) + r * c->n * size, c->n * size);
       g_ptr_array_add (rows, row);
     }
@@ -813,11 +186,11 @@ run (const Ctx      *c,
   gint64 n_iter = 0, current_evals = 1;
   gboolean opt_cond;
 
-  if (!evaluate (c, &loss, orig_loss, error))
+  if (!gnn_lbfgs_evaluate (c, &loss, orig_loss, error))
     return FALSE;
   *func_evals += 1;
-  flat_grad = gather_flat_grad (c);
-  opt_cond = LE (c, vec_abs_max (c, flat_grad), py (o->tolerance_grad));
+  flat_grad = gnn_lbfgs_gather_flat_grad (c);
+  opt_cond = LE (c, gnn_lbfgs_vec_abs_max (c, flat_grad), py (o->tolerance_grad));
   if (opt_cond)
     return TRUE;
 
@@ -854,7 +227,7 @@ run (const Ctx      *c,
       if (*state_n_iter == 1)
         {
           g_clear_object (&d);
-          d = vec_scaled (c, flat_grad, py (-1));
+          d = gnn_lbfgs_vec_scaled (c, flat_grad, py (-1));
           g_ptr_array_set_size (old_dirs, 0);
           g_ptr_array_set_size (old_stps, 0);
           g_array_set_size (ro, 0);
@@ -862,9 +235,9 @@ run (const Ctx      *c,
         }
       else
         {
-          g_autoptr (GnnTensor) y = vec_sub (c, flat_grad, prev_flat_grad);
-          g_autoptr (GnnTensor) s = vec_scaled (c, d, t);
-          Num ys = vec_dot (c, y, s);
+          g_autoptr (GnnTensor) y = gnn_lbfgs_vec_sub (c, flat_grad, prev_flat_grad);
+          g_autoptr (GnnTensor) s = gnn_lbfgs_vec_scaled (c, d, t);
+          Num ys = gnn_lbfgs_vec_dot (c, y, s);
           g_autoptr (GnnTensor) q = NULL;
           guint num_old;
 
@@ -880,26 +253,26 @@ run (const Ctx      *c,
               g_ptr_array_add (old_dirs, g_object_ref (y));
               g_ptr_array_add (old_stps, g_object_ref (s));
               g_array_append_val (ro, r);
-              h_diag = op (c, ys, '/', vec_dot (c, y, y));
+              h_diag = op (c, ys, '/', gnn_lbfgs_vec_dot (c, y, y));
             }
           num_old = old_dirs->len;
           if (al->len < num_old)
             g_array_set_size (al, num_old);
-          q = vec_scaled (c, flat_grad, py (-1));
+          q = gnn_lbfgs_vec_scaled (c, flat_grad, py (-1));
           for (int i = (int) num_old - 1; i >= 0; i--)
             {
-              Num a = op (c, vec_dot (c, g_ptr_array_index (old_stps, i), q), '*',
+              Num a = op (c, gnn_lbfgs_vec_dot (c, g_ptr_array_index (old_stps, i), q), '*',
                           g_array_index (ro, Num, i));
               g_array_index (al, Num, i) = a;
-              vec_axpy (c, q, op (c, py (0), '-', a), g_ptr_array_index (old_dirs, i));
+              gnn_lbfgs_vec_axpy (c, q, op (c, py (0), '-', a), g_ptr_array_index (old_dirs, i));
             }
           g_clear_object (&d);
-          d = vec_scaled (c, q, h_diag);
+          d = gnn_lbfgs_vec_scaled (c, q, h_diag);
           for (guint i = 0; i < num_old; i++)
             {
-              Num be = op (c, vec_dot (c, g_ptr_array_index (old_dirs, i), d), '*',
+              Num be = op (c, gnn_lbfgs_vec_dot (c, g_ptr_array_index (old_dirs, i), d), '*',
                            g_array_index (ro, Num, i));
-              vec_axpy (c, d, op (c, g_array_index (al, Num, i), '-', be),
+              gnn_lbfgs_vec_axpy (c, d, op (c, g_array_index (al, Num, i), '-', be),
                         g_ptr_array_index (old_stps, i));
             }
         }
@@ -909,39 +282,39 @@ run (const Ctx      *c,
 
       /* the step length */
       if (*state_n_iter == 1)
-        t = op (c, num_min (c, py (1.), op (c, op (c, py (1), '/', vec_abs_sum (c, flat_grad)), '*', py (1.))),
+        t = op (c, num_min (c, py (1.), op (c, op (c, py (1), '/', gnn_lbfgs_vec_abs_sum (c, flat_grad)), '*', py (1.))),
                 '*', py (o->lr));
       else
         t = py (o->lr);
-      gtd = vec_dot (c, flat_grad, d);
+      gtd = gnn_lbfgs_vec_dot (c, flat_grad, d);
       if (GT (c, gtd, py (-o->tolerance_change)))
         break;
 
       if (o->strong_wolfe)
         {
-          g_autoptr (GnnTensor) x_init = clone_params (c);
+          g_autoptr (GnnTensor) x_init = gnn_lbfgs_clone_params (c);
           GnnTensor *g_ls = NULL;
           double f_ls;
 
-          if (!strong_wolfe (c, x_init, t, d, loss, flat_grad, gtd, o->tolerance_change,
+          if (!gnn_lbfgs_strong_wolfe (c, x_init, t, d, loss, flat_grad, gtd, o->tolerance_change,
                              &f_ls, &g_ls, &t, &ls_func_evals, error))
             return FALSE;
           loss = f_ls;
           g_clear_object (&flat_grad);
           flat_grad = g_ls;
-          add_grad (c, t, d);
-          opt_cond = LE (c, vec_abs_max (c, flat_grad), py (o->tolerance_grad));
+          gnn_lbfgs_add_grad (c, t, d);
+          opt_cond = LE (c, gnn_lbfgs_vec_abs_max (c, flat_grad), py (o->tolerance_grad));
         }
       else
         {
-          add_grad (c, t, d);
+          gnn_lbfgs_add_grad (c, t, d);
           if (n_iter != o->max_iter)
             {
-              if (!evaluate (c, &loss, NULL, error))
+              if (!gnn_lbfgs_evaluate (c, &loss, NULL, error))
                 return FALSE;
               g_clear_object (&flat_grad);
-              flat_grad = gather_flat_grad (c);
-              opt_cond = LE (c, vec_abs_max (c, flat_grad), py (o->tolerance_grad));
+              flat_grad = gnn_lbfgs_gather_flat_grad (c);
+              opt_cond = LE (c, gnn_lbfgs_vec_abs_max (c, flat_grad), py (o->tolerance_grad));
               ls_func_evals = 1;
             }
         }
@@ -951,8 +324,8 @@ run (const Ctx      *c,
       if (n_iter == o->max_iter || current_evals >= o->max_eval || opt_cond)
         break;
       {
-        g_autoptr (GnnTensor) moved = vec_scaled (c, d, t);
-        if (LE (c, vec_abs_max (c, moved), py (o->tolerance_change)))
+        g_autoptr (GnnTensor) moved = gnn_lbfgs_vec_scaled (c, d, t);
+        if (LE (c, gnn_lbfgs_vec_abs_max (c, moved), py (o->tolerance_change)))
           break;
       }
       if (fabs (loss - prev_loss.v) < o->tolerance_change)
@@ -1056,11 +429,11 @@ gnn_lbfgs_step_with_closure (GnnOptimizer         *self,
 
   /* the step works on a copy of the state; the parameters are restored if
    * the closure fails */
-  saved_params = clone_params (&c);
+  saved_params = gnn_lbfgs_clone_params (&c);
   state = copy_state (g_ptr_array_index (states, 0));
   if (!run (&c, &options, state, loss, error))
     {
-      set_params (&c, saved_params);
+      gnn_lbfgs_set_params (&c, saved_params);
       g_clear_object (loss);
       return FALSE;
     }
