@@ -253,7 +253,8 @@ install (gpointer     klass,
   properties[PROP_BETA2] = gnn_optim_double_property ("beta2", 0.999);
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-8);
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
-  properties[PROP_MOMENTUM_DECAY] = gnn_optim_double_property ("momentum-decay", 4e-3);
+  if (nadam)
+    properties[PROP_MOMENTUM_DECAY] = gnn_optim_double_property ("momentum-decay", 4e-3);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties,
                                       nadam ? N_PROPS : PROP_MOMENTUM_DECAY);
 }

@@ -90,7 +90,8 @@ GParamSpec *gnn_optim_object_property (const char *name, GType type);
  * readable doubles, so one parser reads every value. */
 
 /* A GValue of a bag property as a GVariant (double d, boolean b, integers x,
- * string ms, variant as is); NULL for other types. */
+ * string ms, variant as is), a full reference (not floating); NULL for
+ * other types. */
 GVariant *gnn_optim_value_to_variant   (const GValue *value);
 /* Sets @value (initialized to the property's type) from @variant, which
  * may be any numeric type for a number; FALSE if the types do not fit. */

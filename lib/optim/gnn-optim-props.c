@@ -243,27 +243,37 @@ gnn_optim_torch_name (const char *property_name)
 GVariant *
 gnn_optim_value_to_variant (const GValue *value)
 {
+  GVariant *v;
+
   switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value)))
     {
     case G_TYPE_DOUBLE:
-      return g_variant_new_double (g_value_get_double (value));
+      v = g_variant_new_double (g_value_get_double (value));
+      break;
     case G_TYPE_BOOLEAN:
-      return g_variant_new_boolean (g_value_get_boolean (value));
+      v = g_variant_new_boolean (g_value_get_boolean (value));
+      break;
     case G_TYPE_INT:
-      return g_variant_new_int64 (g_value_get_int (value));
+      v = g_variant_new_int64 (g_value_get_int (value));
+      break;
     case G_TYPE_UINT:
-      return g_variant_new_int64 (g_value_get_uint (value));
+      v = g_variant_new_int64 (g_value_get_uint (value));
+      break;
     case G_TYPE_INT64:
-      return g_variant_new_int64 (g_value_get_int64 (value));
+      v = g_variant_new_int64 (g_value_get_int64 (value));
+      break;
     case G_TYPE_STRING:
-      return g_variant_new_maybe (G_VARIANT_TYPE_STRING,
-                                  g_value_get_string (value) != NULL
-                                  ? g_variant_new_string (g_value_get_string (value)) : NULL);
+      v = g_variant_new_maybe (G_VARIANT_TYPE_STRING,
+                               g_value_get_string (value) != NULL
+                               ? g_variant_new_string (g_value_get_string (value)) : NULL);
+      break;
     case G_TYPE_VARIANT:
-      return g_value_get_variant (value) != NULL ? g_variant_ref (g_value_get_variant (value)) : NULL;
+      v = g_value_get_variant (value);
+      return v != NULL ? g_variant_ref (v) : NULL;
     default:
       return NULL;
     }
+  return g_variant_ref_sink (v);
 }
 
 /* A number of any GVariant numeric type as a double and an int64 (a
@@ -568,7 +578,6 @@ gnn_optim_props_to_metadata (GObject      *object,
       v = gnn_optim_value_to_variant (&value);
       if (v == NULL)
         continue;      /* an unset variant */
-      g_variant_ref_sink (v);
       key = metadata_key (prefix, pspecs[i]);
       text = gnn_optim_variant_to_text (v);
       gnn_state_dict_set_metadata (sd, key, text);

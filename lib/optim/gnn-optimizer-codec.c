@@ -68,7 +68,6 @@ gnn_optimizer_state_dict (GnnOptimizer *self)
 
           if (v == NULL)
             continue;
-          g_variant_ref_sink (v);
           text = gnn_optim_variant_to_text (v);
           gnn_state_dict_set_metadata (sd, key, text);
         }

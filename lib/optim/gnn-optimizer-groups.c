@@ -542,7 +542,7 @@ gnn_optimizer_get_group_option (GnnOptimizer  *self,
     return NULL;
   index = gnn_optimizer_option_index (self, name);
   if (index >= 0)
-    return g_variant_ref_sink (gnn_optim_value_to_variant (&g->options[index]));
+    return gnn_optim_value_to_variant (&g->options[index]);
   if ((extra = gnn_param_group_get_extra (g, name)) != NULL)
     return g_variant_ref (extra);
   g_set_error (error, GNN_ERROR, GNN_ERROR_KEY, "parameter group %u has no option '%s'",
