@@ -59,7 +59,7 @@ def _lambda_factory(new):
             lambdas = [lr_lambda] * n
 
         def factor(epoch, group, user_data):
-            return float(lambdas[group](epoch))
+            return float(lambdas[group](epoch))     # the out argument
         return call_c(new, optimizer, trampoline(factor, 'lr_lambda'), None, last_epoch)
     return make
 

@@ -16,21 +16,24 @@ G_BEGIN_DECLS
  * GnnLRLambdaFunc:
  * @epoch: the epoch the rate is for
  * @group: the index of the parameter group
+ * @factor: (out): return location for the factor
  * @user_data: the data given with the function
  * @error: return location for a #GError
  *
  * PyTorch's `lr_lambda(epoch)` of [class@Gnn.LambdaLR] and
- * [class@Gnn.MultiplicativeLR]: the factor for @epoch. PyTorch's list of
- * functions, one per group, is one function that looks at @group.
- *
- * Returns: the factor (ignored when @error is set, which fails the step)
+ * [class@Gnn.MultiplicativeLR]: sets @factor, the factor for @epoch, or
+ * @error to fail the step. PyTorch's list of functions, one per group, is
+ * one function that looks at @group. (The factor is an out argument, not
+ * the return value: bindings such as GJS 1.74 pass a callback's returned
+ * double as an integer.)
  *
  * Since: 1.0
  */
-typedef double (*GnnLRLambdaFunc) (gint64     epoch,
-                                   guint      group,
-                                   gpointer   user_data,
-                                   GError   **error);
+typedef void (*GnnLRLambdaFunc) (gint64     epoch,
+                                 guint      group,
+                                 double    *factor,
+                                 gpointer   user_data,
+                                 GError   **error);
 
 #define GNN_TYPE_LAMBDA_LR (gnn_lambda_lr_get_type ())
 

@@ -102,14 +102,14 @@ get_lr (GnnLRScheduler  *self,
   for (guint g = 0; g < gnn_lr_scheduler_n_groups (self); g++)
     {
       g_autoptr (GError) local = NULL;
-      double factor;
+      double factor = 1;
 
       if (multiplicative && epoch <= 0)
         {
           lrs[g] = gnn_optimizer_get_group_lr (opt, g);
           continue;
         }
-      factor = l->func (epoch, g, l->data, &local);
+      l->func (epoch, g, &factor, l->data, &local);
       if (local != NULL)
         {
           g_propagate_error (error, g_steal_pointer (&local));

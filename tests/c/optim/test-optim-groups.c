@@ -337,21 +337,20 @@ test_other_optimizers_call_the_closure_once (void)
 
 /* --- an lr_lambda in C ------------------------------------------------------- */
 
-static double
+static void
 halve_or_fail (gint64    epoch,
                guint     group,
+               double   *factor,
                gpointer  user_data,
                GError  **error)
 {
-  guint *destroyed = user_data;
-
-  (void) destroyed;
+  (void) user_data;
   if (epoch == 3)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "epoch 3 is cursed");
-      return 0;
+      return;
     }
-  return group == 0 ? pow (0.5, (double) epoch) : 1.0;
+  *factor = group == 0 ? pow (0.5, (double) epoch) : 1.0;
 }
 
 static void
