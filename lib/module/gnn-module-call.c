@@ -21,29 +21,46 @@ static _Thread_local int call_depth;
 
 /* What a call of the one-tensor API returns: the output if it is one
  * tensor, else a GNN_ERROR_TYPE pointing to the general call. */
+/* The output's tensor, referenced, and @out cleared; NULL (and @out kept)
+ * if the output is not one tensor. */
 static GnnTensor *
-output_finish_tensor (GnnModule  *self,
-                      GnnCallOutput *out,
-                      GError    **error)
+output_steal_tensor (GnnCallOutput *out)
 {
-  GnnTensor *tensor = gnn_call_output_tensor (out);
+  GnnTensor *tensor = out->tensor;
 
   if (tensor != NULL)
+    out->tensor = NULL;   /* stolen: no reference taken and dropped */
+  else if ((tensor = gnn_call_output_tensor (out)) != NULL)
     g_object_ref (tensor);
   else
-    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                 "%s returned a %s, not a Tensor: call it with gnn_module_call_args "
-                 "(gnn_module_call and gnn_module_forward return one tensor)",
-                 gnn_module_get_name (self), gnn_value_get_type_name (out->value));
+    return NULL;
   gnn_call_output_clear (out);
   return tensor;
+}
+
+static GnnTensor *
+output_finish_tensor (GnnModule     *self,
+                      GnnCallOutput *out,
+                      GError       **error)
+{
+  GnnTensor *tensor = output_steal_tensor (out);
+
+  if (tensor != NULL)
+    return tensor;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+               "%s returned a %s, not a Tensor: call it with gnn_module_call_args "
+               "(gnn_module_call and gnn_module_forward return one tensor)",
+               gnn_module_get_name (self), gnn_value_get_type_name (out->value));
+  gnn_call_output_clear (out);
+  return NULL;
 }
 
 static GnnValue *
 output_finish_value (GnnCallOutput *out)
 {
-  GnnValue *value = gnn_value_ref (gnn_call_output_value (out));
+  GnnValue *value = gnn_call_output_value (out);
 
+  out->value = NULL;   /* stolen */
   gnn_call_output_clear (out);
   return value;
 }
@@ -598,13 +615,9 @@ gnn_module_call_one (GnnModule  *self,
   gnn_call_input_init_tensor (&in, input);
   if (!call_any (self, &in, FALSE, &out, error))
     return NULL;
-  tensor = gnn_call_output_tensor (&out);
+  tensor = output_steal_tensor (&out);
   if (tensor != NULL)
-    {
-      g_object_ref (tensor);
-      gnn_call_output_clear (&out);
-      return tensor;
-    }
+    return tensor;
   if (other_output == NULL)
     return output_finish_tensor (self, &out, error);
   *other_output = output_finish_value (&out);

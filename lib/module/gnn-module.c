@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "module/gnn-module-private.h"
+#include "core/gnn-format-private.h"
 
 /**
  * GnnModule:
@@ -109,19 +110,9 @@ gnn_module_get_type (void)
 const char *
 gnn_module_get_name (GnnModule *self)
 {
-  const char *name, *plus;
-
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
 
-  name = g_type_name (G_OBJECT_CLASS_TYPE (gnn_module_priv (self)->final_class));
-  plus = strrchr (name, '+');
-  if (plus != NULL && plus[1] != '\0')
-    return plus + 1;
-  if (g_str_has_prefix (name, "Gjs_") && name[4] != '\0')
-    return name + 4;
-  if (g_str_has_prefix (name, "Gnn") && g_ascii_isupper (name[3]))
-    return name + 3;
-  return name;
+  return gnn_format_type_name (G_OBJECT_CLASS_TYPE (gnn_module_priv (self)->final_class));
 }
 
 /* --- GObject ------------------------------------------------------------- */

@@ -569,8 +569,9 @@ gnn_value_get_kind (const GnnValue *self)
  *
  * Returns the name Python would print for the type of @self, as argument
  * errors do ("must be Tensor, not tuple"): `NoneType`, `Tensor`, `bool`,
- * `int`, `float`, `str`, `tuple`, `list`, `dict`, or an object's GType
- * name.
+ * `int`, `float`, `str`, `tuple`, `list`, `dict`, or for an object its
+ * class name as [method@Gnn.Module.get_name] prints it (`Sequential` for a
+ * #GnnSequential, `Net` for a Python class `Net`).
  *
  * Returns: (transfer none): the type name
  *
@@ -588,7 +589,7 @@ gnn_value_get_type_name (const GnnValue *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   if (self->kind == GNN_VALUE_OBJECT)
-    return G_OBJECT_TYPE_NAME (self->object);
+    return gnn_format_type_name (G_OBJECT_TYPE (self->object));
   return names[self->kind];
 }
 
