@@ -31,7 +31,7 @@ typedef struct
 
 static inline void
 gnn_call_input_init_tensor (GnnCallInput *in,
-                   GnnTensor *tensor)
+                            GnnTensor    *tensor)
 {
   in->tensor = g_object_ref (tensor);
   in->args = NULL;
@@ -40,8 +40,8 @@ gnn_call_input_init_tensor (GnnCallInput *in,
 
 static inline void
 gnn_call_input_init_args (GnnCallInput *in,
-                 GnnValue  *args,
-                 GnnValue  *kwargs)
+                          GnnValue     *args,
+                          GnnValue     *kwargs)
 {
   in->tensor = NULL;
   in->args = gnn_value_ref (args);
@@ -110,7 +110,7 @@ gnn_call_output_value (GnnCallOutput *out)
 
 static inline void
 gnn_call_output_take_tensor (GnnCallOutput *out,
-                    GnnTensor  *tensor)
+                             GnnTensor     *tensor)
 {
   gnn_call_output_clear (out);
   out->tensor = tensor;
@@ -118,7 +118,7 @@ gnn_call_output_take_tensor (GnnCallOutput *out,
 
 static inline void
 gnn_call_output_take_value (GnnCallOutput *out,
-                   GnnValue   *value)
+                            GnnValue      *value)
 {
   gnn_call_output_clear (out);
   out->value = value;

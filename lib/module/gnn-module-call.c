@@ -141,9 +141,9 @@ choose_forward (GnnModuleClass *klass,
  * given" for a one-tensor forward called with other arguments; a single
  * tensor by keyword (`input=x`) is accepted, as Python accepts it. */
 static GnnTensor *
-bind_one_tensor (GnnModule  *self,
+bind_one_tensor (GnnModule     *self,
                  GnnCallInput  *in,
-                 GError    **error)
+                 GError       **error)
 {
   g_autofree char *function = NULL;
   GnnTensor *tensor = gnn_call_input_tensor (in);
@@ -158,12 +158,12 @@ bind_one_tensor (GnnModule  *self,
 }
 
 gboolean
-gnn_module_run_forward (GnnModule      *self,
-             GnnModuleClass *klass,
-             GnnCallInput      *in,
-             gboolean        want_tensor,
-             GnnCallOutput     *out,
-             GError        **error)
+gnn_module_run_forward (GnnModule       *self,
+                        GnnModuleClass  *klass,
+                        GnnCallInput    *in,
+                        gboolean         want_tensor,
+                        GnnCallOutput   *out,
+                        GError         **error)
 {
   GError *local_error = NULL;
   ForwardImpl impl = choose_forward (klass, want_tensor && gnn_call_input_tensor (in) != NULL);
@@ -428,11 +428,11 @@ enter_call (GnnModule  *self,
 
 /* Any call: the hooks if there are any, else forward. Consumes @in. */
 static gboolean
-call_any (GnnModule  *self,
-          GnnCallInput  *in,
-          gboolean    want_tensor,
-          GnnCallOutput *out,
-          GError    **error)
+call_any (GnnModule      *self,
+          GnnCallInput   *in,
+          gboolean        want_tensor,
+          GnnCallOutput  *out,
+          GError        **error)
 {
   GnnModulePrivate *priv = gnn_module_priv (self);
   gboolean ok;

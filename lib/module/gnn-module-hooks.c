@@ -379,8 +379,8 @@ gnn_module_register_global_forward_hook_args (GnnForwardHookArgsFunc func,
 
 static void
 snapshot_add_list (GnnHookSnapshot *snap,
-                   guint        *capacity,
-                   GPtrArray    *list)
+                   guint           *capacity,
+                   GPtrArray       *list)
 {
   if (list == NULL || list->len == 0)
     return;
@@ -403,8 +403,8 @@ snapshot_add_list (GnnHookSnapshot *snap,
 
 void
 gnn_hook_snapshot_collect (GnnHookSnapshot *snap,
-                  GPtrArray    *local,
-                  int           list_kind)
+                           GPtrArray       *local,
+                           int              list_kind)
 {
   guint capacity = GNN_HOOK_SNAPSHOT_INLINE;
 
@@ -433,11 +433,11 @@ gnn_hook_snapshot_clear (GnnHookSnapshot *snap)
 /* A one-tensor hook met by a call of another shape: an error naming the
  * registration that fits, never a silent skip. */
 static void
-set_tensor_hook_error (GError    **error,
-                       GnnModule  *self,
-                       const char *what,
-                       const char *registration,
-                       const char *found)
+set_tensor_hook_error (GError     **error,
+                       GnnModule   *self,
+                       const char  *what,
+                       const char  *registration,
+                       const char  *found)
 {
   g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
                "%s of %s takes one tensor (it was registered with %s), but the call has %s: "
@@ -480,10 +480,10 @@ check_tensor_result (GnnTensor  *replaced,
  * a 1-tuple, as torch 1.13's _call_impl does), or with WITH_KWARGS the
  * pair (args, kwargs), as torch 2's. Takes @result. */
 static gboolean
-apply_pre_hook_result (GnnCallInput *in,
-                       GnnValue  *result,
-                       gboolean   with_kwargs,
-                       GError   **error)
+apply_pre_hook_result (GnnCallInput  *in,
+                       GnnValue      *result,
+                       gboolean       with_kwargs,
+                       GError       **error)
 {
   g_autoptr(GnnValue) owned = result;
   GnnValue *args, *kwargs;
@@ -516,10 +516,10 @@ apply_pre_hook_result (GnnCallInput *in,
 }
 
 static gboolean
-run_pre_hook (GnnModule *self,
-              GnnHook   *hook,
-              GnnCallInput *in,
-              GError   **error)
+run_pre_hook (GnnModule     *self,
+              GnnHook       *hook,
+              GnnCallInput  *in,
+              GError       **error)
 {
   GError *local_error = NULL;
 
@@ -571,11 +571,11 @@ run_pre_hook (GnnModule *self,
 /* Runs one forward hook on @out, which is unset after a failure (only
  * always-call hooks run then). */
 static gboolean
-run_post_hook (GnnModule  *self,
-               GnnHook    *hook,
-               GnnCallInput  *in,
-               GnnCallOutput *out,
-               GError    **error)
+run_post_hook (GnnModule      *self,
+               GnnHook        *hook,
+               GnnCallInput   *in,
+               GnnCallOutput  *out,
+               GError        **error)
 {
   GError *local_error = NULL;
 
@@ -631,8 +631,8 @@ static void
 run_always_call_hooks (GnnModule       *self,
                        GnnHookSnapshot *post,
                        guint            first,
-                       GnnCallInput       *in,
-                       GnnCallOutput      *out)
+                       GnnCallInput    *in,
+                       GnnCallOutput   *out)
 {
   for (guint i = first; i < post->len; i++)
     {
@@ -648,12 +648,12 @@ run_always_call_hooks (GnnModule       *self,
 }
 
 gboolean
-gnn_module_call_with_hooks (GnnModule        *self,
-                 GnnModulePrivate *priv,
-                 GnnCallInput        *in,
-                 gboolean          want_tensor,
-                 GnnCallOutput       *out,
-                 GError          **error)
+gnn_module_call_with_hooks (GnnModule         *self,
+                            GnnModulePrivate  *priv,
+                            GnnCallInput      *in,
+                            gboolean           want_tensor,
+                            GnnCallOutput     *out,
+                            GError           **error)
 {
   GnnHookSnapshot pre, post;
   GError *local_error = NULL;
