@@ -16,9 +16,10 @@ G_BEGIN_DECLS
  * needs it; then both are held and agree. */
 typedef struct
 {
-  GnnTensor *tensor;   /* one positional tensor and no keywords, or NULL */
-  GnnValue  *args;     /* TUPLE, or NULL while only tensor is known */
-  GnnValue  *kwargs;   /* non-empty DICT, or NULL */
+  GnnTensor *tensor;      /* one positional tensor and no keywords, or NULL */
+  gboolean   own_tensor;  /* else borrowed from the caller, who holds it for the call */
+  GnnValue  *args;        /* TUPLE, or NULL while only tensor is known */
+  GnnValue  *kwargs;      /* non-empty DICT, or NULL */
 } GnnCallInput;
 
 /* A call's output: a tensor from forward, or any value from forward_args
@@ -33,7 +34,8 @@ static inline void
 gnn_call_input_init_tensor (GnnCallInput *in,
                             GnnTensor    *tensor)
 {
-  in->tensor = g_object_ref (tensor);
+  in->tensor = tensor;
+  in->own_tensor = FALSE;
   in->args = NULL;
   in->kwargs = NULL;
 }
@@ -44,6 +46,7 @@ gnn_call_input_init_args (GnnCallInput *in,
                           GnnValue     *kwargs)
 {
   in->tensor = NULL;
+  in->own_tensor = FALSE;
   in->args = gnn_value_ref (args);
   in->kwargs = kwargs != NULL && gnn_value_get_length (kwargs) > 0 ? gnn_value_ref (kwargs) : NULL;
 }
@@ -51,9 +54,22 @@ gnn_call_input_init_args (GnnCallInput *in,
 static inline void
 gnn_call_input_clear (GnnCallInput *in)
 {
-  g_clear_object (&in->tensor);
+  if (in->own_tensor)
+    g_object_unref (in->tensor);
+  in->tensor = NULL;
+  in->own_tensor = FALSE;
   g_clear_pointer (&in->args, gnn_value_unref);
   g_clear_pointer (&in->kwargs, gnn_value_unref);
+}
+
+/* Replaces the arguments with one tensor, taking @tensor. */
+static inline void
+gnn_call_input_take_tensor (GnnCallInput *in,
+                            GnnTensor    *tensor)
+{
+  gnn_call_input_clear (in);
+  in->tensor = tensor;
+  in->own_tensor = TRUE;
 }
 
 /* The one tensor of a call that has exactly one positional tensor and no

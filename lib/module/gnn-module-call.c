@@ -249,6 +249,25 @@ forward_tensor_fast (GnnModule      *self,
  *
  * Since: 1.0
  */
+/* gnn_module_forward off its fast path, out of line so that the fast path
+ * keeps a small frame. */
+static G_GNUC_NO_INLINE GnnTensor *
+forward_tensor_slow (GnnModule      *self,
+                     GnnModuleClass *klass,
+                     GnnTensor      *input,
+                     GError        **error)
+{
+  GnnTensor *output = NULL;
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+
+  gnn_call_input_init_tensor (&in, input);
+  if (gnn_module_run_forward (self, klass, &in, TRUE, &out, error))
+    output = output_finish_tensor (self, &out, error);
+  gnn_call_input_clear (&in);
+  return output;
+}
+
 GnnTensor *
 gnn_module_forward (GnnModule  *self,
                     GnnTensor  *input,
@@ -256,8 +275,6 @@ gnn_module_forward (GnnModule  *self,
 {
   GnnModuleClass *klass;
   GnnTensor *output;
-  GnnCallInput in;
-  GnnCallOutput out = { NULL, NULL };
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
@@ -266,13 +283,7 @@ gnn_module_forward (GnnModule  *self,
   klass = GNN_MODULE_GET_CLASS (self);
   if (forward_tensor_fast (self, klass, input, TRUE, &output, error))
     return output;
-  gnn_call_input_init_tensor (&in, input);
-  if (!gnn_module_run_forward (self, klass, &in, TRUE, &out, error))
-    output = NULL;
-  else
-    output = output_finish_tensor (self, &out, error);
-  gnn_call_input_clear (&in);
-  return output;
+  return forward_tensor_slow (self, klass, input, error);
 }
 
 /* Argument checks shared by the general entry points. */
@@ -452,6 +463,23 @@ call_any (GnnModule      *self,
   return ok;
 }
 
+/* gnn_module_call with hooks, out of line (see forward_tensor_slow). */
+static G_GNUC_NO_INLINE GnnTensor *
+call_tensor_with_hooks (GnnModule        *self,
+                        GnnModulePrivate *priv,
+                        GnnTensor        *input,
+                        GError          **error)
+{
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+  gboolean ok;
+
+  gnn_call_input_init_tensor (&in, input);
+  ok = gnn_module_call_with_hooks (self, priv, &in, TRUE, &out, error);
+  gnn_call_input_clear (&in);
+  return ok ? output_finish_tensor (self, &out, error) : NULL;
+}
+
 /**
  * gnn_module_call:
  * @self: a module
@@ -487,27 +515,21 @@ gnn_module_call (GnnModule  *self,
 {
   GnnModulePrivate *priv;
   GnnTensor *output;
-  GnnCallInput in;
-  GnnCallOutput out = { NULL, NULL };
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   priv = gnn_module_priv (self);
 
+  if (!enter_call (self, error))
+    return NULL;
   if (G_LIKELY (priv->pre_hooks == NULL && priv->hooks == NULL &&
                 g_atomic_int_get (&gnn_module_n_global_hooks) == 0))
-    {
-      if (!enter_call (self, error))
-        return NULL;
-      output = gnn_module_forward (self, input, error);
-      call_depth--;
-      return output;
-    }
-  gnn_call_input_init_tensor (&in, input);
-  if (!call_any (self, &in, TRUE, &out, error))
-    return NULL;
-  return output_finish_tensor (self, &out, error);
+    output = gnn_module_forward (self, input, error);
+  else
+    output = call_tensor_with_hooks (self, priv, input, error);
+  call_depth--;
+  return output;
 }
 
 /**

@@ -492,9 +492,10 @@ apply_pre_hook_result (GnnCallInput  *in,
     {
       args = gnn_value_get_kind (result) == GNN_VALUE_TUPLE ?
              gnn_value_ref (result) : gnn_value_new_tuple (&result, 1);
-      g_clear_object (&in->tensor);
-      g_clear_pointer (&in->args, gnn_value_unref);
+      kwargs = g_steal_pointer (&in->kwargs);   /* the keywords stay */
+      gnn_call_input_clear (in);
       in->args = args;
+      in->kwargs = kwargs;
       return TRUE;
     }
   if (gnn_value_get_kind (result) != GNN_VALUE_TUPLE || gnn_value_get_length (result) != 2 ||
@@ -515,7 +516,7 @@ apply_pre_hook_result (GnnCallInput  *in,
   return TRUE;
 }
 
-static gboolean
+static inline gboolean
 run_pre_hook (GnnModule     *self,
               GnnHook       *hook,
               GnnCallInput  *in,
@@ -545,10 +546,7 @@ run_pre_hook (GnnModule     *self,
           return FALSE;
         }
       if (replaced != NULL)
-        {
-          gnn_call_input_clear (in);
-          in->tensor = replaced;
-        }
+        gnn_call_input_take_tensor (in, replaced);
       return TRUE;
     }
   else
@@ -570,7 +568,7 @@ run_pre_hook (GnnModule     *self,
 
 /* Runs one forward hook on @out, which is unset after a failure (only
  * always-call hooks run then). */
-static gboolean
+static inline gboolean
 run_post_hook (GnnModule      *self,
                GnnHook        *hook,
                GnnCallInput   *in,
