@@ -12,6 +12,7 @@ from gi.repository import GObject as _GObject
 from ._gi import GNN_ERROR_DOMAIN, OVERRIDE_MODULE, Gnn, call_c, override, trampoline
 
 _Value = Gnn.Value
+_Tensor = Gnn.Tensor
 _Kind = Gnn.ValueKind
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -47,7 +48,7 @@ def to_value(obj):
     """The Gnn.Value of a Python object: tensors, None, bool, int, float,
     str, tuples (namedtuples too), lists and str-keyed dicts of them,
     GObjects; anything else is carried as itself."""
-    if isinstance(obj, Gnn.Tensor):
+    if isinstance(obj, _Tensor):
         return _Value.new_tensor(obj)
     if obj is None:
         return _Value.new_none()
@@ -78,20 +79,32 @@ def to_value(obj):
 
 
 def args_value(args):
-    return _Value.new_tuple([to_value(item) for item in args])
+    """Positional arguments as a tuple value (tensors only: in one call)."""
+    for item in args:
+        if not isinstance(item, _Tensor):
+            return _Value.new_tuple([to_value(item) for item in args])
+    return _Value.new_tensor_tuple(args)
 
 
 def kwargs_value(kwargs):
     return to_value(dict(kwargs)) if kwargs else None
 
 
+def args_from_value(value):
+    """A forward's positional arguments: a tuple of tensors (the common
+    case) read in one call."""
+    tensors = value.get_tensors()
+    return tuple(tensors) if tensors else from_value(value)
+
+
 def from_value(value):
     """The Python object a Gnn.Value stands for (None for None or NULL)."""
     if value is None:
         return None
+    tensor = value.get_tensor()
+    if tensor is not None:
+        return tensor
     kind = value.get_kind()
-    if kind == _Kind.TENSOR:
-        return value.get_tensor()
     if kind == _Kind.NONE:
         return None
     if kind == _Kind.TUPLE:
@@ -148,25 +161,38 @@ class CallTypeError(_GLib.Error, TypeError):
         return self.message
 
 
+def as_type_error(error):
+    """The exception to raise for a GLib.Error out of the call path:
+    GNN_ERROR_TYPE errors also are TypeError."""
+    if type(error) is not _GLib.Error or error.domain != GNN_ERROR_DOMAIN \
+            or error.code != Gnn.Error.TYPE:
+        return error
+    return CallTypeError(error.message, error.domain, error.code)
+
+
 def call(func, *args):
-    """call_c for the call path: GNN_ERROR_TYPE errors also are TypeError."""
+    """call_c for the call path (see as_type_error)."""
     try:
         return call_c(func, *args)
     except _GLib.Error as error:
-        if type(error) is not _GLib.Error or error.domain != GNN_ERROR_DOMAIN \
-                or error.code != Gnn.Error.TYPE:
-            raise
-        raise CallTypeError(error.message, error.domain, error.code) from None
+        raise as_type_error(error) from None
+
+
+_call_one = Gnn.Module.call_one
+_call_args = Gnn.Module.call_args
 
 
 def call_module(module, args, kwargs):
     """module(*args, **kwargs): one tensor and no keywords takes the
     one-tensor path (no tuple built while no hook needs one); anything
     else converts to Gnn.Value. Either way C runs the hooks and forward."""
-    if len(args) == 1 and not kwargs and isinstance(args[0], Gnn.Tensor):
-        output, other = call(Gnn.Module.call_one, module, args[0])
-        return output if other is None else from_value(other)
-    return from_value(call(Gnn.Module.call_args, module, args_value(args), kwargs_value(kwargs)))
+    try:
+        if len(args) == 1 and not kwargs and isinstance(args[0], _Tensor):
+            output, other = call_c(_call_one, module, args[0])
+            return output if other is None else from_value(other)
+        return from_value(call_c(_call_args, module, args_value(args), kwargs_value(kwargs)))
+    except _GLib.Error as error:
+        raise as_type_error(error) from None
 
 
 # --- a forward written in Python, and super().forward() --------------------------
@@ -176,8 +202,11 @@ def general_forward(func):
     C containers, hooks and global hooks reach it like a C forward. An
     exception it raises comes out of model(...) as itself."""
     def forward_args(self, args, kwargs, *rest):
-        result = func(self, *from_value(args), **(from_value(kwargs) or {}))
-        return to_value(result)
+        if kwargs is None:
+            result = func(self, *args_from_value(args))
+        else:
+            result = func(self, *args_from_value(args), **from_value(kwargs))
+        return _Value.new_tensor(result) if isinstance(result, _Tensor) else to_value(result)
     guarded = trampoline(forward_args, lambda self, *rest: 'forward of %s' % type(self).__name__)
     return guarded
 

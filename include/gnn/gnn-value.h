@@ -82,6 +82,9 @@ GNN_AVAILABLE_IN_ALL
 GnnValue     *gnn_value_new_tuple      (GnnValue * const  *items,
                                         gsize              n_items);
 GNN_AVAILABLE_IN_ALL
+GnnValue     *gnn_value_new_tensor_tuple (GnnTensor * const *tensors,
+                                          gsize              n_tensors);
+GNN_AVAILABLE_IN_ALL
 GnnValue     *gnn_value_new_list       (GnnValue * const  *items,
                                         gsize              n_items);
 GNN_AVAILABLE_IN_ALL
@@ -126,6 +129,9 @@ GnnValue     *gnn_value_get_item       (const GnnValue    *self,
 GNN_AVAILABLE_IN_ALL
 GnnValue    **gnn_value_get_items      (const GnnValue    *self,
                                         gsize             *n_items);
+GNN_AVAILABLE_IN_ALL
+GnnTensor   **gnn_value_get_tensors    (const GnnValue    *self,
+                                        gsize             *n_tensors);
 GNN_AVAILABLE_IN_ALL
 const char   *gnn_value_get_key        (const GnnValue    *self,
                                         gsize              index);

@@ -356,6 +356,35 @@ gnn_value_new_tuple (GnnValue * const *items,
 }
 
 /**
+ * gnn_value_new_tensor_tuple:
+ * @tensors: (array length=n_tensors) (nullable): the tensors, each
+ *   referenced; a %NULL one stands for `None`
+ * @n_tensors: the number of @tensors
+ *
+ * Creates a tuple of tensors, the common arguments and results of a
+ * forward: `gnn_value_new_tensor_tuple ((GnnTensor *[]) { output, h_n }, 2)`.
+ *
+ * Returns: (transfer full): a new value
+ *
+ * Since: 1.0
+ */
+GnnValue *
+gnn_value_new_tensor_tuple (GnnTensor * const *tensors,
+                            gsize              n_tensors)
+{
+  GnnValue *self;
+
+  g_return_val_if_fail (tensors != NULL || n_tensors == 0, NULL);
+  for (gsize i = 0; i < n_tensors; i++)
+    g_return_val_if_fail (tensors[i] == NULL || GNN_IS_TENSOR (tensors[i]), NULL);
+
+  self = value_alloc (GNN_VALUE_TUPLE, n_tensors);
+  for (gsize i = 0; i < n_tensors; i++)
+    self->items[i] = gnn_value_new_tensor (tensors[i]);
+  return self;
+}
+
+/**
  * gnn_value_new_list:
  * @items: (array length=n_items) (nullable): the items, each referenced
  * @n_items: the number of @items
@@ -801,6 +830,42 @@ gnn_value_get_items (const GnnValue *self,
     }
   *n_items = self->n;
   return (GnnValue **) self->items;
+}
+
+/**
+ * gnn_value_get_tensors:
+ * @self: a value
+ * @n_tensors: (out): the number of tensors
+ *
+ * Returns the tensors of a tuple or list whose items are all tensors (the
+ * common arguments of a forward, read in one call by a binding).
+ *
+ * Returns: (transfer container) (array length=n_tensors) (nullable): the
+ *   tensors, which belong to @self, in an array to free with g_free();
+ *   %NULL (and 0) if @self is not such a tuple or list, or is empty
+ *
+ * Since: 1.0
+ */
+GnnTensor **
+gnn_value_get_tensors (const GnnValue *self,
+                       gsize          *n_tensors)
+{
+  GnnTensor **tensors;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (n_tensors != NULL, NULL);
+
+  *n_tensors = 0;
+  if ((self->kind != GNN_VALUE_TUPLE && self->kind != GNN_VALUE_LIST) || self->n == 0)
+    return NULL;
+  for (gsize i = 0; i < self->n; i++)
+    if (self->items[i]->kind != GNN_VALUE_TENSOR)
+      return NULL;
+  tensors = g_new (GnnTensor *, self->n);
+  for (gsize i = 0; i < self->n; i++)
+    tensors[i] = GNN_TENSOR (self->items[i]->object);
+  *n_tensors = self->n;
+  return tensors;
 }
 
 /**
