@@ -151,6 +151,30 @@ test_array_constructors_reference_items (void)
 }
 
 static void
+test_tensor_tuple (void)
+{
+  g_autoptr(GnnTensor) a = scalar (1);
+  g_autoptr(GnnTensor) b = scalar (2);
+  g_autoptr(GnnValue) t = gnn_value_new_tensor_tuple ((GnnTensor *[]) { a, NULL, b }, 3);
+  g_autoptr(GnnValue) pair = gnn_value_new_tensor_tuple ((GnnTensor *[]) { a, b }, 2);
+  g_autoptr(GnnValue) empty = gnn_value_new_tensor_tuple (NULL, 0);
+  g_autofree GnnTensor **tensors = NULL;
+  gsize n = 9;
+
+  g_assert_cmpint (gnn_value_get_kind (t), ==, GNN_VALUE_TUPLE);
+  g_assert_true (gnn_value_is_none (gnn_value_get_item (t, 1)));   /* NULL is None */
+  g_assert_true (gnn_value_get_tensor (gnn_value_get_item (t, 2)) == b);
+  /* all tensors: read in one call; anything else: NULL */
+  tensors = gnn_value_get_tensors (pair, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_true (tensors[0] == a && tensors[1] == b);
+  g_assert_null (gnn_value_get_tensors (t, &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_null (gnn_value_get_tensors (empty, &n));
+  g_assert_null (gnn_value_get_tensors (gnn_value_get_item (pair, 0), &n));
+}
+
+static void
 test_dict (void)
 {
   g_autoptr(GnnValue) d = gnn_value_new_dict_take ("b", gnn_value_new_int (1),
@@ -294,6 +318,7 @@ main (int argc, char **argv)
   g_test_add_func ("/value/nested-tuple-take", test_nested_tuple_take);
   g_test_add_func ("/value/take-null-item-is-none", test_take_null_item_is_none);
   g_test_add_func ("/value/array-constructors-reference-items", test_array_constructors_reference_items);
+  g_test_add_func ("/value/tensor-tuple", test_tensor_tuple);
   g_test_add_func ("/value/dict", test_dict);
   g_test_add_func ("/value/dict-arrays", test_dict_arrays);
   g_test_add_func ("/value/non-containers-have-no-items", test_non_containers_have_no_items);
