@@ -9,7 +9,7 @@ import numbers as _numbers
 from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
 
-from ._gi import GNN_ERROR_DOMAIN, OVERRIDE_MODULE, Gnn, call_c, override, trampoline
+from ._gi import GNN_ERROR_DOMAIN, OVERRIDE_MODULE, Gnn, as_torch_error, call_c, override, trampoline
 
 _Value = Gnn.Value
 _Tensor = Gnn.Tensor
@@ -152,22 +152,14 @@ Value = override(Value)
 
 # --- the call's errors ------------------------------------------------------------
 
-class CallTypeError(_GLib.Error, TypeError):
-    """A GNN_ERROR_TYPE from a module call: torch raises TypeError there
-    (wrong arguments, a pre-hook's junk reaching forward), and it is still
-    the GLib.Error the C library reported. Prints as torch's: the message."""
-
-    def __str__(self):
-        return self.message
-
-
 def as_type_error(error):
-    """The exception to raise for a GLib.Error out of the call path:
-    GNN_ERROR_TYPE errors also are TypeError."""
+    """The exception to raise for a GLib.Error out of the call path: a
+    GNN_ERROR_TYPE error (wrong arguments, a pre-hook's junk reaching
+    forward) is torch's TypeError too, and still the GLib.Error C reported."""
     if type(error) is not _GLib.Error or error.domain != GNN_ERROR_DOMAIN \
             or error.code != Gnn.Error.TYPE:
         return error
-    return CallTypeError(error.message, error.domain, error.code)
+    return as_torch_error(error, TypeError)
 
 
 def call(func, *args):

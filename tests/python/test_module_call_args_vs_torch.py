@@ -16,6 +16,7 @@ import gi
 gi.require_version('Gnn', '1.0')
 from gi.repository import GLib, Gnn  # noqa: E402
 
+import gnn.nn.modules.module as gnn_module  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.modules.module as torch_module  # noqa: E402
 
@@ -24,8 +25,8 @@ def gnn_backend():
     return types.SimpleNamespace(
         name='gnn', nn=Gnn.nn, Module=Gnn.Module, tensor=Gnn.tensor, is_tensor=lambda v: isinstance(v, Gnn.Tensor),
         to_list=lambda t: [round(v, 5) for v in t.to_doubles()],
-        global_pre_hook=Gnn.register_module_forward_pre_hook,
-        global_hook=Gnn.register_module_forward_hook,
+        global_pre_hook=gnn_module.register_module_forward_pre_hook,
+        global_hook=gnn_module.register_module_forward_hook,
         no_grad=Gnn.no_grad)
 
 
