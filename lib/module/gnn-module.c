@@ -32,8 +32,10 @@
  * registry. Mixin interfaces registered with [func@Gnn.mixin_register] are
  * initialized once per instance, prerequisites first.
  *
- * Subclasses implement [vfunc@Gnn.Module.forward]; callers use
- * [method@Gnn.Module.call], which runs the forward hooks.
+ * Subclasses implement [vfunc@Gnn.Module.forward] (one tensor in, one out)
+ * or [vfunc@Gnn.Module.forward_args] (any arguments, keywords and output,
+ * read with [func@Gnn.args_parse]); callers use [method@Gnn.Module.call] or
+ * [method@Gnn.Module.call_args], which run the forward hooks.
  *
  * Since: 1.0
  */
