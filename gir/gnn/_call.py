@@ -5,6 +5,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import numbers as _numbers
+import re as _re
 
 from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
@@ -39,7 +40,8 @@ def _box(obj):
     cls = type(obj)
     box = _boxes.get(cls)
     if box is None:
-        name = 'GnnPy%d+%s' % (len(_boxes), cls.__name__)
+        # GType names are ASCII: 'GnnPy3+object' (printed as 'object')
+        name = 'GnnPy%d+%s' % (len(_boxes), _re.sub(r'[^A-Za-z0-9_]', '_', cls.__name__))
         box = _boxes[cls] = type(cls.__name__, (_PythonObject,), {'__gtype_name__': name})
     return _Value.new_object(box(obj))
 
