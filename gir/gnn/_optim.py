@@ -1,5 +1,5 @@
 # _optim.py: torch.optim's protocol over the C optimizers: construction from
-# params or param-group dicts (signatures in _compat_torch_signatures),
+# params or param-group dicts (torch's signatures declared at the end),
 # `param_groups` as live dict-like views whose reads and writes go to C,
 # add_param_group, step(closure), zero_grad, state_dict / load_state_dict in
 # torch's layout (_optim_state), and the Gnn.optim namespace.
@@ -11,7 +11,7 @@ import types
 
 from gi.repository import GLib
 
-from ._compat_torch_signatures import torch_class
+from ._signature import Post, ignore, none_or, only, torch_class
 from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, override, trampoline
 
 # torch's tuple options: one key over two C options
@@ -217,9 +217,51 @@ class Optimizer(Gnn.Optimizer):
 
 Optimizer = override(Optimizer)
 
-OPTIMIZERS = ('SGD', 'Adam', 'AdamW', 'Adadelta', 'Adagrad', 'Adamax', 'NAdam', 'RAdam',
-              'RMSprop', 'Rprop', 'ASGD', 'LBFGS')
+# torch's tuple options as two properties
+def pair_of(first, second):
+    def convert(value):
+        a, b = value
+        return {first: float(a), second: float(b)}
+    return convert
+
+
+def _add_params(optimizer, params):
+    add_param_groups(optimizer, params)
+
+
+# torch's Python-only switches are accepted at the values Gnn computes with
+_OPTIM = {'params': Post(_add_params), 'betas': pair_of('beta1', 'beta2'),
+          'etas': pair_of('etaminus', 'etaplus'),
+          'step_sizes': pair_of('step_size_min', 'step_size_max'), 'foreach': ignore,
+          'capturable': ignore, 'fused': ignore, 'differentiable': only(False, 'differentiable')}
+SIGNATURES = {
+    'SGD': 'params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, '
+           'maximize=False, foreach=None, differentiable=False',
+    'Adam': 'params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, '
+            'foreach=None, maximize=False, capturable=False, differentiable=False, fused=None',
+    'AdamW': 'params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, '
+             '*, maximize=False, foreach=None, capturable=False, differentiable=False, fused=None',
+    'Adadelta': 'params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0, foreach=None, *, '
+                'maximize=False',
+    'Adagrad': 'params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, '
+               'eps=1e-10, foreach=None, *, maximize=False',
+    'Adamax': 'params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, foreach=None, *, '
+              'maximize=False',
+    'NAdam': 'params, lr=0.002, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, '
+             'momentum_decay=0.004, foreach=None',
+    'RAdam': 'params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, foreach=None',
+    'RMSprop': 'params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, '
+               'centered=False, foreach=None, maximize=False, differentiable=False',
+    'Rprop': 'params, lr=0.01, etas=(0.5, 1.2), step_sizes=(1e-06, 50), foreach=None, '
+             'maximize=False',
+    'ASGD': 'params, lr=0.01, lambd=0.0001, alpha=0.75, t0=1000000.0, weight_decay=0, '
+            'foreach=None, maximize=False',
+    'LBFGS': 'params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-07, '
+             'tolerance_change=1e-09, history_size=100, line_search_fn=None',
+}
 optim = export(types.ModuleType('Gnn.optim', "torch.optim's spellings."), 'optim')
 optim.Optimizer = Optimizer
-for _name in OPTIMIZERS:
-    setattr(optim, _name, torch_class(_name))
+for _name, _signature in SIGNATURES.items():
+    setattr(optim, _name, torch_class(_name, _signature,
+                                      dict(_OPTIM, max_eval=none_or('max_eval'))
+                                      if _name == 'LBFGS' else _OPTIM))
