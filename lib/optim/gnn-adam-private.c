@@ -23,7 +23,7 @@ gnn_adam_validate_hyper (const GnnAdamHyper  *h,
 #define NAN_MAX(a, b) ((a) > (b) || isnan (a) ? (a) : (b))
 
 /* Per element, in the parameter's precision and torch's op order (fma:
- * the fused multiply-adds of its kernels):
+ * the fused multiply-adds of its kernels; -grad as grad * -1, the same bits):
  *   param.mul_(1 - lr * wd)                      (AdamW)
  *   grad = fma(wd, param, grad)                  (Adam, wd != 0)
  *   exp_avg = fma(1 - beta1, grad, exp_avg * beta1)
@@ -31,42 +31,60 @@ gnn_adam_validate_hyper (const GnnAdamHyper  *h,
  *   denom = sqrt(exp_avg_sq or max) / bc2_sqrt + eps
  *   param = param + (-step_size) * exp_avg / denom */
 #define DEFINE_ADAM_KERNEL(T, suffix, SQRT)                                    \
+/* k: sign, beta1, 1 - beta1, beta2, 1 - beta2, wd, 1 - lr * wd, eps,          \
+ * sqrt (bias correction 2), -step_size; the constant flags make each          \
+ * caller's copy a loop without branches, which vectorizes */                  \
+GNN_OPTIM_KERNEL                                                               \
+adam_##suffix##_loop (T *restrict p, const T *restrict g, T *restrict m,       \
+                      T *restrict v, T *restrict vmax, gint64 n,               \
+                      const T *k, int decay_mode, gboolean ams)                \
+{                                                                              \
+  const T sign = k[0], b1 = k[1], one_b1 = k[2], b2 = k[3], one_b2 = k[4];     \
+  const T wd = k[5], decay = k[6], eps = k[7], bc2_sqrt = k[8];                \
+  const T neg_step = k[9];                                                     \
+                                                                               \
+  for (gint64 j = 0; j < n; j++)                                               \
+    {                                                                          \
+      T gj = g[j] * sign, s;                                                   \
+      if (decay_mode == DECOUPLED)                                             \
+        p[j] = p[j] * decay;                                                   \
+      else if (decay_mode == L2)                                               \
+        gj = GNN_FMA (T, wd, p[j], gj);                                        \
+      m[j] = GNN_FMA (T, one_b1, gj, m[j] * b1);                               \
+      v[j] = GNN_FMA (T, one_b2 * gj, gj, v[j] * b2);                          \
+      s = v[j];                                                                \
+      if (ams)                                                                 \
+        s = vmax[j] = NAN_MAX (vmax[j], v[j]);                                 \
+      p[j] = p[j] + neg_step * m[j] / (SQRT (s) / bc2_sqrt + eps);             \
+    }                                                                          \
+}                                                                              \
 GNN_OPTIM_KERNEL                                                               \
 adam_##suffix##_typed (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,        \
                        const GnnAdamHyper *h, double step_size,                \
                        double bc2_sqrt_d)                                      \
 {                                                                              \
-  const T b1 = (T) h->beta1, one_b1 = (T) (1.0 - h->beta1);                    \
-  const T b2 = (T) h->beta2, one_b2 = (T) (1.0 - h->beta2);                    \
-  const T wd = (T) h->weight_decay, decay = (T) (1.0 - h->lr * h->weight_decay); \
-  const T eps = (T) h->eps, bc2_sqrt = (T) bc2_sqrt_d;                         \
-  const T neg_step = (T) -step_size;                                           \
-  const gboolean l2 = !h->decoupled && h->weight_decay != 0;                   \
+  const T k[10] = { h->maximize ? (T) -1 : (T) 1, (T) h->beta1,                \
+                    (T) (1.0 - h->beta1), (T) h->beta2, (T) (1.0 - h->beta2),  \
+                    (T) h->weight_decay, (T) (1.0 - h->lr * h->weight_decay),  \
+                    (T) h->eps, (T) bc2_sqrt_d, (T) -step_size };              \
+  int mode = h->decoupled ? DECOUPLED : h->weight_decay != 0 ? L2 : NO_DECAY;  \
                                                                                \
-  for (gint64 j = 0; j < n; j++)                                               \
+  switch (mode * 2 + (vmax != NULL))                                           \
     {                                                                          \
-      T gj = h->maximize ? -g[j] : g[j];                                       \
-      T denom;                                                                 \
-      if (h->decoupled)                                                        \
-        p[j] = p[j] * decay;                                                   \
-      else if (l2)                                                             \
-        gj = GNN_FMA (T, wd, p[j], gj);                                        \
-      m[j] = GNN_FMA (T, one_b1, gj, m[j] * b1);                               \
-      v[j] = GNN_FMA (T, one_b2 * gj, gj, v[j] * b2);                          \
-      if (vmax != NULL)                                                        \
-        {                                                                      \
-          vmax[j] = NAN_MAX (vmax[j], v[j]);                                   \
-          denom = SQRT (vmax[j]) / bc2_sqrt + eps;                             \
-        }                                                                      \
-      else                                                                     \
-        denom = SQRT (v[j]) / bc2_sqrt + eps;                                  \
-      p[j] = p[j] + neg_step * m[j] / denom;                                   \
+    case NO_DECAY * 2: adam_##suffix##_loop (p, g, m, v, vmax, n, k, NO_DECAY, FALSE); break; \
+    case NO_DECAY * 2 + 1: adam_##suffix##_loop (p, g, m, v, vmax, n, k, NO_DECAY, TRUE); break; \
+    case L2 * 2: adam_##suffix##_loop (p, g, m, v, vmax, n, k, L2, FALSE); break; \
+    case L2 * 2 + 1: adam_##suffix##_loop (p, g, m, v, vmax, n, k, L2, TRUE); break; \
+    case DECOUPLED * 2: adam_##suffix##_loop (p, g, m, v, vmax, n, k, DECOUPLED, FALSE); break; \
+    default: adam_##suffix##_loop (p, g, m, v, vmax, n, k, DECOUPLED, TRUE); break; \
     }                                                                          \
 }                                                                              \
 DISPATCH_KERNEL (adam_##suffix,                                                \
                  (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,             \
                   const GnnAdamHyper *h, double step_size, double bc2_sqrt_d), \
                  (p, g, m, v, vmax, n, h, step_size, bc2_sqrt_d))
+
+enum { NO_DECAY, L2, DECOUPLED };
 
 DEFINE_ADAM_KERNEL (float, f32, sqrtf)
 DEFINE_ADAM_KERNEL (double, f64, sqrt)
