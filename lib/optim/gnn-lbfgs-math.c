@@ -11,25 +11,10 @@
 
 #include "optim/gnn-lbfgs-private.h"
 
-/* The short names of PyTorch's scalar arithmetic (gnn-lbfgs-private.h). */
-typedef GnnLbfgsNum Num;
-typedef GnnLbfgsCtx Ctx;
-#define rnd gnn_lbfgs_round
-#define py gnn_lbfgs_py
-#define tens gnn_lbfgs_tensor
-#define op gnn_lbfgs_op
-#define lt gnn_lbfgs_lt
-#define num_abs gnn_lbfgs_abs
-#define num_min gnn_lbfgs_min
-#define num_max gnn_lbfgs_max
-#define LE GNN_LBFGS_LE
-#define GT GNN_LBFGS_GT
-#define GE GNN_LBFGS_GE
-
 /* --- flat vectors of the parameters' dtype ----------------------------------- */
 
 GnnTensor *
-gnn_lbfgs_vec_new (const Ctx *c)
+gnn_lbfgs_vec_new (const GnnLbfgsCtx *c)
 {
   return gnn_tensor_new_contiguous (c->f32 ? GNN_DTYPE_F32 : GNN_DTYPE_F64, &c->n, 1, TRUE);
 }
@@ -37,22 +22,22 @@ gnn_lbfgs_vec_new (const Ctx *c)
 #define F(t) ((float *) gnn_optim_data (t))
 #define D(t) ((double *) gnn_optim_data (t))
 
-Num
-gnn_lbfgs_vec_dot (const Ctx *c,
-         GnnTensor *a,
-         GnnTensor *b)
+GnnLbfgsNum
+gnn_lbfgs_vec_dot (const GnnLbfgsCtx *c,
+                   GnnTensor         *a,
+                   GnnTensor         *b)
 {
-  return tens (c, c->f32 ? cblas_sdot ((int) c->n, F (a), 1, F (b), 1)
+  return gnn_lbfgs_tensor (c, c->f32 ? cblas_sdot ((int) c->n, F (a), 1, F (b), 1)
                          : cblas_ddot ((int) c->n, D (a), 1, D (b), 1));
 }
 
 /* y += alpha * x (PyTorch's add_ with alpha: alpha rounded to the dtype,
  * one fused multiply-add) */
 static void
-axpy (const Ctx *c,
-      gpointer   y,
-      Num        alpha,
-      gconstpointer x)
+axpy (const GnnLbfgsCtx *c,
+      gpointer           y,
+      GnnLbfgsNum        alpha,
+      gconstpointer      x)
 {
   if (c->f32)
     {
@@ -71,19 +56,19 @@ axpy (const Ctx *c,
 }
 
 void
-gnn_lbfgs_vec_axpy (const Ctx *c,
-          GnnTensor *y,
-          Num        alpha,
-          GnnTensor *x)
+gnn_lbfgs_vec_axpy (const GnnLbfgsCtx *c,
+                    GnnTensor         *y,
+                    GnnLbfgsNum        alpha,
+                    GnnTensor         *x)
 {
   axpy (c, gnn_optim_data (y), alpha, gnn_optim_data (x));
 }
 
 /* out = a * s (PyTorch's mul by a scalar); a new vector */
 GnnTensor *
-gnn_lbfgs_vec_scaled (const Ctx *c,
-            GnnTensor *a,
-            Num        s)
+gnn_lbfgs_vec_scaled (const GnnLbfgsCtx *c,
+                      GnnTensor         *a,
+                      GnnLbfgsNum        s)
 {
   GnnTensor *out = gnn_lbfgs_vec_new (c);
 
@@ -98,9 +83,9 @@ gnn_lbfgs_vec_scaled (const Ctx *c,
 
 /* a - b, a new vector */
 GnnTensor *
-gnn_lbfgs_vec_sub (const Ctx *c,
-         GnnTensor *a,
-         GnnTensor *b)
+gnn_lbfgs_vec_sub (const GnnLbfgsCtx *c,
+                   GnnTensor         *a,
+                   GnnTensor         *b)
 {
   GnnTensor *out = gnn_lbfgs_vec_new (c);
 
@@ -114,9 +99,9 @@ gnn_lbfgs_vec_sub (const Ctx *c,
 }
 
 /* max |a| (NaN wins, as torch's max does) */
-Num
-gnn_lbfgs_vec_abs_max (const Ctx *c,
-             GnnTensor *a)
+GnnLbfgsNum
+gnn_lbfgs_vec_abs_max (const GnnLbfgsCtx *c,
+                       GnnTensor         *a)
 {
   double m = 0;
 
@@ -128,7 +113,7 @@ gnn_lbfgs_vec_abs_max (const Ctx *c,
       if (isnan (m))
         break;
     }
-  return tens (c, m);
+  return gnn_lbfgs_tensor (c, m);
 }
 
 /* sum |a| as torch sums a contiguous vector (ATen 1.13's cascade_sum on a
@@ -227,18 +212,18 @@ torch_abs_sum_##suffix (const T *x, gint64 n)                                \
 DEFINE_TORCH_ABS_SUM (float, f32, 8, fabsf)
 DEFINE_TORCH_ABS_SUM (double, f64, 4, fabs)
 
-Num
-gnn_lbfgs_vec_abs_sum (const Ctx *c,
+GnnLbfgsNum
+gnn_lbfgs_vec_abs_sum (const GnnLbfgsCtx *c,
              GnnTensor *a)
 {
-  return tens (c, c->f32 ? torch_abs_sum_f32 (F (a), c->n) : torch_abs_sum_f64 (D (a), c->n));
+  return gnn_lbfgs_tensor (c, c->f32 ? torch_abs_sum_f32 (F (a), c->n) : torch_abs_sum_f64 (D (a), c->n));
 }
 
 /* --- parameters and gradients ------------------------------------------------ */
 
 /* The gradients, concatenated (missing ones as zeros). */
 GnnTensor *
-gnn_lbfgs_gather_flat_grad (const Ctx *c)
+gnn_lbfgs_gather_flat_grad (const GnnLbfgsCtx *c)
 {
   GnnTensor *flat = gnn_lbfgs_vec_new (c);
   gsize size = c->f32 ? sizeof (float) : sizeof (double);
@@ -263,9 +248,9 @@ gnn_lbfgs_gather_flat_grad (const Ctx *c)
 
 /* params += step * update */
 void
-gnn_lbfgs_add_grad (const Ctx *c,
-          Num        step,
-          GnnTensor *update)
+gnn_lbfgs_add_grad (const GnnLbfgsCtx *c,
+                    GnnLbfgsNum        step,
+                    GnnTensor         *update)
 {
   gint64 offset = 0;
 
@@ -274,7 +259,7 @@ gnn_lbfgs_add_grad (const Ctx *c,
       GnnTensor *p = g_ptr_array_index (c->params, i);
       gint64 numel = gnn_tensor_get_numel (p);
 
-      Ctx part = *c;
+      GnnLbfgsCtx part = *c;
 
       part.n = numel;
       axpy (&part, gnn_optim_data (p), step,
@@ -283,46 +268,51 @@ gnn_lbfgs_add_grad (const Ctx *c,
     }
 }
 
-/* The parameters' values, concatenated; and back. */
-GnnTensor *
-gnn_lbfgs_clone_params (const Ctx *c)
+/* The parameters' values into @flat, or back from it. */
+static void
+copy_params (const GnnLbfgsCtx *c,
+             GnnTensor         *flat,
+             gboolean           into_flat)
 {
-  GnnTensor *flat = gnn_lbfgs_vec_new (c);
   gsize size = c->f32 ? sizeof (float) : sizeof (double);
   gint64 offset = 0;
 
   for (guint i = 0; i < c->params->len; i++)
     {
       GnnTensor *p = g_ptr_array_index (c->params, i);
-      memcpy ((guint8 *) gnn_optim_data (flat) + offset * size, gnn_optim_data (p),
-              gnn_tensor_get_numel (p) * size);
+      guint8 *slice = (guint8 *) gnn_optim_data (flat) + offset * size;
+      gsize nbytes = gnn_tensor_get_numel (p) * size;
+
+      if (into_flat)
+        memcpy (slice, gnn_optim_data (p), nbytes);
+      else
+        memcpy (gnn_optim_data (p), slice, nbytes);
       offset += gnn_tensor_get_numel (p);
     }
+}
+
+GnnTensor *
+gnn_lbfgs_clone_params (const GnnLbfgsCtx *c)
+{
+  GnnTensor *flat = gnn_lbfgs_vec_new (c);
+
+  copy_params (c, flat, TRUE);
   return flat;
 }
 
 void
-gnn_lbfgs_set_params (const Ctx *c,
-            GnnTensor *flat)
+gnn_lbfgs_set_params (const GnnLbfgsCtx *c,
+                      GnnTensor         *flat)
 {
-  gsize size = c->f32 ? sizeof (float) : sizeof (double);
-  gint64 offset = 0;
-
-  for (guint i = 0; i < c->params->len; i++)
-    {
-      GnnTensor *p = g_ptr_array_index (c->params, i);
-      memcpy (gnn_optim_data (p), (guint8 *) gnn_optim_data (flat) + offset * size,
-              gnn_tensor_get_numel (p) * size);
-      offset += gnn_tensor_get_numel (p);
-    }
+  copy_params (c, flat, FALSE);
 }
 
 /* float(closure()): the loss as a Python float, the gradients checked. */
 gboolean
-gnn_lbfgs_evaluate (const Ctx  *c,
-          double     *loss,
-          GnnTensor **first,
-          GError    **error)
+gnn_lbfgs_evaluate (const GnnLbfgsCtx  *c,
+                    double             *loss,
+                    GnnTensor         **first,
+                    GError            **error)
 {
   g_autoptr (GnnTensor) result = gnn_optim_call_closure (c->closure, c->user_data, error);
 
@@ -344,13 +334,13 @@ gnn_lbfgs_evaluate (const Ctx  *c,
 
 /* _directional_evaluate: the loss and gradient at x + t * d, x restored. */
 gboolean
-gnn_lbfgs_directional_evaluate (const Ctx   *c,
-                      GnnTensor   *x,
-                      Num          t,
-                      GnnTensor   *d,
-                      double      *loss,
-                      GnnTensor  **flat_grad,
-                      GError     **error)
+gnn_lbfgs_directional_evaluate (const GnnLbfgsCtx  *c,
+                                GnnTensor          *x,
+                                GnnLbfgsNum         t,
+                                GnnTensor          *d,
+                                double             *loss,
+                                GnnTensor         **flat_grad,
+                                GError            **error)
 {
   gnn_lbfgs_add_grad (c, t, d);
   if (!gnn_lbfgs_evaluate (c, loss, NULL, error))

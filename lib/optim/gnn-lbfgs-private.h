@@ -1,6 +1,6 @@
-/* gnn-lbfgs-private.h: the pieces of GnnLBFGS's step (torch/optim/lbfgs.py):
+/* gnn-lbfgs-private.h: the arithmetic of GnnLBFGS's step (torch/optim/lbfgs.py):
  * PyTorch's scalars, flat vectors of the parameters, the closure's
- * evaluations, and the strong-Wolfe line search
+ * evaluations
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -122,12 +122,5 @@ gboolean   gnn_lbfgs_evaluate             (const GnnLbfgsCtx *c, double *loss, G
                                            GError **error);
 gboolean   gnn_lbfgs_directional_evaluate (const GnnLbfgsCtx *c, GnnTensor *x, GnnLbfgsNum t, GnnTensor *d,
                                            double *loss, GnnTensor **flat_grad, GError **error);
-
-/* PyTorch's _strong_wolfe from (x, t, d, f, g, gtd): the loss, gradient
- * (transfer full) and step it settles on, and its closure evaluations. */
-gboolean   gnn_lbfgs_strong_wolfe (const GnnLbfgsCtx *c, GnnTensor *x, GnnLbfgsNum t, GnnTensor *d, double f,
-                                   GnnTensor *g, GnnLbfgsNum gtd, double tolerance_change,
-                                   double *f_out, GnnTensor **g_out, GnnLbfgsNum *t_out,
-                                   gint64 *evals_out, GError **error);
 
 G_END_DECLS
