@@ -116,37 +116,30 @@ build_object (JsonObject     *description,
   return object;
 }
 
-static GnnOptimizer *
-build_optimizer (JsonNode       *node,
-                 GnnModule      *model,
-                 DecodeContext  *context,
-                 GError        **error)
+/* The parameters of the model @names (a JSON list of names) lists. */
+static GPtrArray *
+group_params (JsonNode   *names,
+              guint       group,
+              GnnModule  *model,
+              GError    **error)
 {
-  g_autoptr(GObject) optimizer = NULL;
   g_autoptr(GPtrArray) params = g_ptr_array_new ();
-  JsonNode *list;
-  JsonArray *names;
+  JsonArray *array;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (!JSON_NODE_HOLDS_ARRAY (names))
     {
-      FORMAT_ERROR (error, "the optimizer is not an object");
+      FORMAT_ERROR (error, "the optimizer's parameter group %u is not a list of names", group);
       return NULL;
     }
-  list = json_object_get_member (json_node_get_object (node), "params");
-  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+  array = json_node_get_array (names);
+  for (guint i = 0; i < json_array_get_length (array); i++)
     {
-      FORMAT_ERROR (error, "the optimizer has no \"params\" list");
-      return NULL;
-    }
-  names = json_node_get_array (list);
-  for (guint i = 0; i < json_array_get_length (names); i++)
-    {
-      JsonNode *name = json_array_get_element (names, i);
+      JsonNode *name = json_array_get_element (array, i);
       GnnParameter *param;
 
       if (!JSON_NODE_HOLDS_VALUE (name) || json_node_get_value_type (name) != G_TYPE_STRING)
         {
-          FORMAT_ERROR (error, "the optimizer's parameter %u is not a name", i);
+          FORMAT_ERROR (error, "the optimizer's parameter %u of group %u is not a name", i, group);
           return NULL;
         }
       param = gnn_module_get_parameter (model, json_node_get_string (name), NULL);
@@ -160,14 +153,46 @@ build_optimizer (JsonNode       *node,
         }
       g_ptr_array_add (params, param);
     }
+  return g_steal_pointer (&params);
+}
+
+/* The optimizer, its groups made with the defaults: load_state_dict then
+ * gives each group its options. */
+static GnnOptimizer *
+build_optimizer (JsonNode       *node,
+                 GnnModule      *model,
+                 DecodeContext  *context,
+                 GError        **error)
+{
+  g_autoptr(GObject) optimizer = NULL;
+  JsonNode *list;
+  JsonArray *groups;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      FORMAT_ERROR (error, "the optimizer is not an object");
+      return NULL;
+    }
+  list = json_object_get_member (json_node_get_object (node), "param_groups");
+  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+    {
+      FORMAT_ERROR (error, "the optimizer has no \"param_groups\" list");
+      return NULL;
+    }
   optimizer = build_object (json_node_get_object (node), GNN_TYPE_OPTIMIZER, "optimizer", context,
                             error);
   if (optimizer == NULL)
     return NULL;
-  /* one parameter group today; with several, each group's names and
-   * overrides go to its own add_param_group call */
-  if (params->len > 0 && !gnn_optimizer_add_params (GNN_OPTIMIZER (optimizer), params, error))
-    return NULL;
+  groups = json_node_get_array (list);
+  for (guint g = 0; g < json_array_get_length (groups); g++)
+    {
+      g_autoptr(GPtrArray) params = group_params (json_array_get_element (groups, g), g, model,
+                                                  error);
+
+      if (params == NULL ||
+          !gnn_optimizer_add_param_group (GNN_OPTIMIZER (optimizer), params, NULL, error))
+        return NULL;
+    }
   return GNN_OPTIMIZER (g_steal_pointer (&optimizer));
 }
 

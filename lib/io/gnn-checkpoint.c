@@ -21,8 +21,8 @@
  * (`optimizer.state.0.exp_avg`), the scheduler's under `scheduler.`, and in
  * the metadata entry `gnn.training` a JSON description: the model's tree (as
  * in a model file, see [method@Gnn.Module.save_model]), the optimizer's type,
- * configuration, parameters (by their names in the model) and state-dict
- * metadata (its hyper-parameters), the scheduler's type, configuration and
+ * configuration (its defaults), parameter groups (the parameters by their
+ * names in the model) and state-dict metadata (each group's options), the scheduler's type, configuration and
  * state, and the epoch. [func@Gnn.Checkpoint.load] rebuilds all of it —
  * the optimizer holding the rebuilt model's parameters, the scheduler
  * attached to the rebuilt optimizer — in the order torch's recipe uses
@@ -310,7 +310,8 @@ encode_plain (GObject     *value,
   return gnn_props_encode_plain_object (value, 0, error);
 }
 
-/* {"type", "properties", "params": [names in the model], "metadata"} */
+/* {"type", "properties", "param_groups": [[names in the model], ...],
+ * "metadata": {the state dict's: each group's options}} */
 static JsonNode *
 describe_optimizer (GnnCheckpoint  *self,
                     GnnStateDict   *out,
@@ -321,24 +322,31 @@ describe_optimizer (GnnCheckpoint  *self,
   g_autoptr(GHashTable) name_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GnnStateDict) state = NULL;
   g_autoptr(JsonObject) object = json_object_new ();
-  JsonArray *list = json_array_new ();
+  JsonArray *groups = json_array_new ();
   JsonNode *props;
 
   for (guint i = 0; i < params->len; i++)
     g_hash_table_insert (name_of, g_ptr_array_index (params, i), names[i]);
-  json_object_set_array_member (object, "params", list);
-  for (guint i = 0; i < gnn_optimizer_get_n_params (self->optimizer); i++)
+  json_object_set_array_member (object, "param_groups", groups);
+  for (guint g = 0; g < gnn_optimizer_get_n_param_groups (self->optimizer); g++)
     {
-      const char *name = g_hash_table_lookup (name_of, gnn_optimizer_get_param (self->optimizer, i));
+      g_autoptr(GPtrArray) group = gnn_optimizer_get_group_params (self->optimizer, g);
+      JsonArray *list = json_array_new ();
 
-      if (name == NULL)
+      json_array_add_array_element (groups, list);
+      for (guint i = 0; group != NULL && i < group->len; i++)
         {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "cannot save the checkpoint: parameter %u of the optimizer is not a "
-                       "parameter of the model", i);
-          return NULL;
+          const char *name = g_hash_table_lookup (name_of, g_ptr_array_index (group, i));
+
+          if (name == NULL)
+            {
+              g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "cannot save the checkpoint: parameter %u of the optimizer's group %u "
+                           "is not a parameter of the model", i, g);
+              return NULL;
+            }
+          json_array_add_string_element (list, name);
         }
-      json_array_add_string_element (list, name);
     }
   props = gnn_props_encode (G_OBJECT (self->optimizer), encode_plain, NULL, error);
   if (props == NULL)

@@ -145,7 +145,7 @@ test_refused (void)
 
   g_assert_false (gnn_checkpoint_save (wrong_params, path, NULL, &error));
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
-  g_assert_nonnull (strstr (error->message, "parameter 0 of the optimizer is not a parameter"));
+  g_assert_nonnull (strstr (error->message, "parameter 0 of the optimizer's group 0 is not a parameter"));
   g_clear_error (&error);
   g_assert_false (gnn_checkpoint_save (wrong_sched, path, NULL, &error));
   g_assert_nonnull (strstr (error->message, "the scheduler's optimizer is not the checkpoint's"));
@@ -165,7 +165,7 @@ static void
 test_hostile (void)
 {
   static const struct { const char *from, *to, *needle; } edits[] = {
-    { "\"params\":[\"0.weight\"", "\"params\":[\"0.nope\"", "parameter '0.nope' is not a parameter" },
+    { "\"param_groups\":[[\"0.weight\"", "\"param_groups\":[[\"0.nope\"", "parameter '0.nope' is not a parameter" },
     { "\"type\":\"GnnSGD\"", "\"type\":\"GnnAdamNope\"", "\"GnnAdamNope\", which is not a Gnn type" },
     { "\"type\":\"GnnSGD\"", "\"type\":\"GnnLinear\"", "not an instantiable GnnOptimizer" },
     { "\"type\":\"GnnStepLR\"", "\"type\":\"GnnSGD\"", "not an instantiable GnnLRScheduler" },
