@@ -108,6 +108,57 @@ test_resume_adam_cosine (void)
   resume (TRUE);
 }
 
+/* Two parameter groups with their own options: rebuilt group by group. */
+static void
+test_param_groups (void)
+{
+  g_autoptr(GnnModule) model = make_model ();
+  g_autoptr(GPtrArray) first = gnn_module_named_parameters (gnn_module_get_submodule (model, "0", NULL),
+                                                            NULL, TRUE, NULL);
+  g_autoptr(GPtrArray) last = gnn_module_named_parameters (gnn_module_get_submodule (model, "2", NULL),
+                                                           NULL, TRUE, NULL);
+  g_autoptr(GObject) opt = g_object_new (GNN_TYPE_SGD, "lr", 0.1, "momentum", 0.9, NULL);
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autoptr(GnnLRScheduler) sched = NULL;
+  g_autoptr(GnnCheckpoint) loaded = NULL;
+  g_autofree char *path = g_build_filename (tmp_dir, "groups.safetensors", NULL);
+  g_autoptr(GError) error = NULL;
+  GnnOptimizer *opt2;
+
+  g_variant_dict_insert (options, "lr", "d", 0.01);
+  g_variant_dict_insert (options, "momentum", "d", 0.5);
+  g_assert_true (gnn_optimizer_add_param_group (GNN_OPTIMIZER (opt), first, NULL, &error));
+  g_assert_true (gnn_optimizer_add_param_group (GNN_OPTIMIZER (opt), last,
+                                                g_variant_dict_end (options), &error));
+  g_assert_no_error (error);
+  sched = GNN_LR_SCHEDULER (gnn_step_lr_new (GNN_OPTIMIZER (opt), 2, 0.5, NULL));
+  train_steps (model, GNN_OPTIMIZER (opt), sched, 0, 3);
+  {
+    g_autoptr(GnnCheckpoint) saved = gnn_checkpoint_new (model, GNN_OPTIMIZER (opt), sched, 3);
+
+    g_assert_true (gnn_checkpoint_save (saved, path, NULL, &error));
+  }
+  loaded = gnn_checkpoint_load (path, GNN_LOAD_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  opt2 = gnn_checkpoint_get_optimizer (loaded);
+  g_assert_cmpuint (gnn_optimizer_get_n_param_groups (opt2), ==, 2);
+  for (guint g = 0; g < 2; g++)
+    {
+      g_autoptr(GPtrArray) a = gnn_optimizer_get_group_params (GNN_OPTIMIZER (opt), g);
+      g_autoptr(GPtrArray) b = gnn_optimizer_get_group_params (opt2, g);
+      g_autoptr(GVariant) ma = gnn_optimizer_get_group_option (GNN_OPTIMIZER (opt), g, "momentum", NULL);
+      g_autoptr(GVariant) mb = gnn_optimizer_get_group_option (opt2, g, "momentum", NULL);
+
+      g_assert_cmpuint (a->len, ==, b->len);
+      g_assert_cmpfloat (gnn_optimizer_get_group_lr (opt2, g), ==,
+                         gnn_optimizer_get_group_lr (GNN_OPTIMIZER (opt), g));
+      g_assert_true (g_variant_equal (ma, mb));
+    }
+  train_steps (model, GNN_OPTIMIZER (opt), sched, 3, 3);
+  train_steps (gnn_checkpoint_get_model (loaded), opt2, gnn_checkpoint_get_scheduler (loaded), 3, 3);
+  gnn_test_assert_same_state (model, gnn_checkpoint_get_model (loaded));
+}
+
 static void
 test_model_only (void)
 {
@@ -215,6 +266,7 @@ main (int argc, char **argv)
   tmp_dir = g_dir_make_tmp ("gnn-io-checkpoint-XXXXXX", NULL);
   g_test_add_func ("/io/checkpoint/resume/sgd-step-lr", test_resume_sgd_step_lr);
   g_test_add_func ("/io/checkpoint/resume/adam-cosine", test_resume_adam_cosine);
+  g_test_add_func ("/io/checkpoint/param-groups", test_param_groups);
   g_test_add_func ("/io/checkpoint/model-only", test_model_only);
   g_test_add_func ("/io/checkpoint/refused", test_refused);
   g_test_add_func ("/io/checkpoint/hostile", test_hostile);
