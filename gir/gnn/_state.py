@@ -6,10 +6,9 @@
 import collections.abc as _abc
 import os as _os
 
-from ._dtype import check_device
+from ._dtype import check_device, tensor_from_numpy
 from ._gi import OVERRIDE_MODULE, Gnn, export, np, override
 from ._names import is_c_key, refuse
-from ._tensor import Tensor
 
 _CStateDict = Gnn.StateDict
 
@@ -128,7 +127,7 @@ def as_state_dict(mapping):
     for key, value in mapping.items():
         if not isinstance(value, Gnn.Tensor):
             if np is not None and isinstance(value, np.ndarray):
-                value = Tensor.from_numpy(value)
+                value = tensor_from_numpy(value)
             else:
                 raise TypeError("state_dict value for key '%s' must be a Gnn.Tensor, "
                                 "got %s" % (key, type(value).__name__))
@@ -136,44 +135,117 @@ def as_state_dict(mapping):
     return converted
 
 
+def _check_location(location):
+    """A map_location target: the CPU; CUDA is torch's CPU-build error."""
+    try:
+        check_device(location)
+    except AssertionError:
+        raise RuntimeError("Attempting to deserialize object on a CUDA device but "
+                           "torch.cuda.is_available() is False. If you are running on a "
+                           "CPU-only machine, please use torch.load with "
+                           "map_location=torch.device('cpu') to map your storages to the "
+                           "CPU.") from None
+
+
+def _is_file(f):
+    return hasattr(f, 'write') or hasattr(f, 'read')
+
+
+def _save_to(f, write):
+    """write(path) for a path; for a file object, into a temporary file whose
+    bytes are then written to it."""
+    if not _is_file(f):
+        write(f)
+        return
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix='gnn-save-') as folder:
+        path = _os.path.join(folder, 'checkpoint.safetensors')
+        write(path)
+        with open(path, 'rb') as saved:
+            f.write(saved.read())
+
+
+def _save_state(state, f, metadata):
+    """state.save to a path, or its bytes written to a file object."""
+    # (metadata already checked: it may hold Gnn's own entries)
+    _save_to(f, lambda path: _CStateDict.save(state, _os.fspath(path), metadata or None))
+
+
+def _load_state(f, copy):
+    """A safetensors file or a torch.save zip (told by its first bytes), from
+    a path or a binary file object."""
+    from ._checkpoint import is_torch_file, load_torch
+    if not _is_file(f):
+        return load_torch(f, copy) if is_torch_file(f) else StateDict.load(f, copy=copy)
+    from gi.repository import GLib
+    data = f.read()
+    if isinstance(data, str):
+        raise TypeError('Gnn.load(): the file must be opened in binary mode')
+    loader = _CStateDict.load_torch_from_bytes if bytes(data[:4]) == b'PK\x03\x04' else \
+        _CStateDict.load_from_bytes
+    return loader(GLib.Bytes.new(bytes(data)), Gnn.LoadFlags.COPY)
+
+
 @export
-def save(obj, f, metadata=None):
-    """torch.save as a safetensors file (never pickle): a StateDict or a
-    mapping of name to tensor as such, or a checkpoint — a dict nesting
-    state dicts, tensors, lists and plain values (numbers, strings, None),
-    say {'epoch': e, 'model': model.state_dict(), 'optimizer':
-    opt.state_dict()} — whose tensors go under dotted names and whose
-    layout Gnn.load rebuilds (see _checkpoint). Modules and optimizers
-    raise TypeError: save their state_dict()."""
-    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state, user_metadata
-    if isinstance(obj, (Gnn.Module, Gnn.Optimizer)):
-        raise TypeError('Gnn.save() saves state dicts and checkpoints of them (safetensors, '
-                        'no pickle): use Gnn.save(%s.state_dict(), path)'
-                        % ('model' if isinstance(obj, Gnn.Module) else 'optimizer'))
+def save(obj, f, pickle_module=None, pickle_protocol=None, metadata=None):
+    """torch.save(obj, f) as a safetensors file (never pickle), to a path
+    or a binary file object (BytesIO, open(..., 'wb')): a StateDict or a
+    mapping of name to tensor as such, or a checkpoint — tensors, numpy
+    arrays, state dicts, and dicts / lists / tuples nesting them with
+    numbers, strings and None, say {'epoch': e, 'model':
+    model.state_dict(), 'optimizer': opt.state_dict()} — whose tensors go
+    under dotted names and whose layout Gnn.load rebuilds (see _checkpoint).
+    A module is saved whole — architecture and weights, a model file Gnn.load
+    and C's gnn_module_load_model rebuild — and so is a training checkpoint
+    {'model': module, 'optimizer': opt, 'scheduler': sched, 'epoch': n}
+    (C's GnnCheckpoint); an optimizer alone raises TypeError: save its
+    state_dict()."""
+    from ._checkpoint import (LAYOUT_KEY, flatten, is_flat_state, is_training_checkpoint,
+                              save_model, save_training, user_metadata)
     meta = user_metadata(metadata)
-    if is_flat_state(obj):
+    if isinstance(obj, Gnn.Module):
+        _save_to(f, lambda path: save_model(obj, path, meta))   # a model file
+        return
+    if is_training_checkpoint(obj):
+        _save_to(f, lambda path: save_training(obj, path, meta))
+        return
+    if isinstance(obj, Gnn.Optimizer):
+        raise TypeError('Gnn.save() saves tensors, state dicts and checkpoints of them '
+                        '(safetensors, no pickle): use Gnn.save(optimizer.state_dict(), f)')
+    if is_flat_state(obj) and obj:
         state = as_state_dict(obj)
         user_metadata({k: '' for k in state.get_metadata_keys() or []})
-        state.save(f, meta)
+        _save_state(state, f, meta)
         return
     tensors, layout = flatten(obj)
     meta[LAYOUT_KEY] = layout
-    _CStateDict.save(as_state_dict(tensors), _os.fspath(f), meta)
+    _save_state(as_state_dict(tensors), f, meta)
 
 
 @export
-def load(f, map_location=None, weights_only=True, mmap=None):
-    """torch.load for state dicts saved by Gnn.save (or any safetensors
-    file): a Gnn.StateDict of copied tensors. Nothing is unpickled, whatever
-    weights_only says. map_location takes torch's CPU spellings: a device,
-    a {'cuda:0': 'cpu'} mapping (its targets must be the CPU), or a
-    function (storage, location) applied to each tensor."""
+def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
+         **pickle_load_args):
+    """torch.load(f) for what Gnn.save writes (or any safetensors file),
+    from a path or a binary file object: a state dict as a Gnn.StateDict,
+    a checkpoint rebuilt (tensors, numpy arrays, containers, numbers,
+    strings), the whole module of a model file or the model, optimizer and
+    scheduler of a training checkpoint (classes defined in Python are
+    imported only with weights_only=False); and PyTorch's own .pt/.pth
+    files, read without Python's pickle (tensors and plain values only,
+    whatever weights_only says). map_location takes torch's CPU spellings:
+    a device, a {'cuda:0': 'cpu'} mapping (its targets must be the CPU), or
+    a function (storage, location) applied to each tensor."""
     if isinstance(map_location, _abc.Mapping):
         for target in map_location.values():
-            check_device(target)
+            _check_location(target)
     elif not callable(map_location):
-        check_device(map_location)
-    state = StateDict.load(f, copy=not mmap)
+        _check_location(map_location)
+    from ._checkpoint import MODEL_KEY, TRAINING_KEY, load_model, load_training
+    state = _load_state(f, copy=not mmap)
+    if state.get_metadata(MODEL_KEY) is not None:
+        return load_model(state, weights_only)
+    if state.get_metadata(TRAINING_KEY) is not None:
+        return load_training(state, weights_only)
     if callable(map_location) and not isinstance(map_location, Gnn.Device):
         for key in state.get_keys():
             moved = map_location(state.lookup(key), 'cpu')

@@ -18,6 +18,7 @@ import collections.abc
 import numbers
 import warnings
 
+from . import _dtype
 from ._dtype import tensor_from_numpy
 from ._gi import Gnn, np, require_numpy
 
@@ -27,7 +28,7 @@ def _is_int(k):
 
 
 def _is_advanced(k):
-    if isinstance(k, Gnn.Tensor) or isinstance(k, (list, bool)):
+    if isinstance(k, Gnn.Tensor) or isinstance(k, (list, bool, range)):
         return True
     return np is not None and isinstance(k, np.ndarray)
 
@@ -270,6 +271,7 @@ def _scalar_as(t, value):
 def _as_numpy(t):
     """t's values as a numpy array (bfloat16, which numpy lacks, as the
     float32 values it holds exactly)."""
+    t = t.detach()
     if t.get_dtype() == Gnn.DType.BF16:
         t = t.to_dtype(Gnn.DType.F32)
     return t.numpy()
@@ -299,7 +301,8 @@ def set(t, key, value):
         elif isinstance(value, numbers.Number):
             fill(view, value)
         else:
-            array = require_numpy().asarray(value, dtype=view.numpy().dtype)
+            array = require_numpy().asarray(
+                value, dtype=_dtype.DTYPE_TO_NUMPY[_dtype.of(view.get_dtype())])
             Gnn.Tensor.copy_(view, tensor_from_numpy(
                 require_numpy().ascontiguousarray(
                     require_numpy().broadcast_to(array, view.get_shape()))))
@@ -309,11 +312,11 @@ def set(t, key, value):
         raise RuntimeError('t[index] = value with an advanced index (integer or boolean '
                            'tensors, lists) and a value that requires grad is not supported; '
                            'build the result with torch.where or index_select instead')
-    array = _as_numpy(t)
+    array = _as_numpy(t).copy()
     if isinstance(value, numbers.Number):
         value = _scalar_as(t, value)
     np_key = _numpy_key(key)
-    array[np_key] = value.numpy() if isinstance(value, Gnn.Tensor) else value
+    array[np_key] = value.detach().numpy() if isinstance(value, Gnn.Tensor) else value
     written = tensor_from_numpy(array)
     if recording and t.get_requires_grad() and not Gnn.Tensor.is_leaf(t):
         # in the graph: the elements not written keep their gradient

@@ -55,15 +55,15 @@ draw (GnnGenerator *generator,
 /* Fills every element of @self (any strides), in row-major order, from
  * U(a, b) or N(a, b). */
 static void
-fill_random (GnnTensor    *self,
-             Distribution  dist,
-             double        a,
-             double        b,
-             GnnGenerator *generator)
+fill_random_with (GnnTensor    *self,
+                  Distribution  dist,
+                  double        a,
+                  double        b,
+                  GnnGenerator *generator)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   const gint64 *strides[1] = { p->strides };
-  guint8 *base = gnn_tensor_priv_data (p);
+  guint8 *base;
   gsize elsize = gnn_dtype_get_size (p->dtype);
   gboolean counter_based = dist == DIST_UNIFORM &&
                            (p->dtype == GNN_DTYPE_F32 || p->dtype == GNN_DTYPE_F64);
@@ -74,6 +74,7 @@ fill_random (GnnTensor    *self,
    * draws (the generator's state is unchanged), as in PyTorch. */
   if (gnn_tensor_priv_is_meta (p))
     return;
+  base = gnn_tensor_priv_data (p);   /* NULL + offset for a meta tensor */
   if (counter_based)
     key = gnn_generator_next_u64 (generator);
   if (counter_based && gnn_tensor_is_contiguous (self))
@@ -111,12 +112,25 @@ fill_random (GnnTensor    *self,
     }
 }
 
+/* fill_random_with @generator, or with the default generator (locked) for NULL. */
+static void
+fill_random (GnnTensor    *self,
+             Distribution  dist,
+             double        a,
+             double        b,
+             GnnGenerator *generator)
+{
+  fill_random_with (self, dist, a, b, gnn_generator_acquire (generator));
+  gnn_generator_release (generator);
+}
+
 /**
  * gnn_tensor_uniform_:
  * @self: a floating point #GnnTensor
  * @low: the lower bound, included
  * @high: the upper bound, excluded
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * Fills @self in place with samples of the uniform distribution on
@@ -137,7 +151,7 @@ gnn_tensor_uniform_ (GnnTensor    *self,
                      GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (!check_floating ("uniform_", self, error))
     return FALSE;
@@ -167,7 +181,8 @@ gnn_tensor_uniform_ (GnnTensor    *self,
  * @self: a floating point #GnnTensor
  * @mean: the mean
  * @std: the standard deviation, >= 0
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * Fills @self in place with samples of the normal distribution N(@mean,
@@ -187,7 +202,7 @@ gnn_tensor_normal_ (GnnTensor    *self,
                     GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (!check_floating ("normal_", self, error))
     return FALSE;
@@ -237,7 +252,8 @@ kaiming_std (const char *op,
  * gnn_tensor_kaiming_uniform_:
  * @self: a floating point #GnnTensor of at least 2 dimensions
  * @a: the negative slope of the leaky ReLU that follows the layer (0 for ReLU)
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * He initialization, like `torch.nn.init.kaiming_uniform_(t, a=a,
@@ -260,7 +276,7 @@ gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
   double std, bound;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (gnn_tensor_priv (self)->numel == 0 && gnn_tensor_priv (self)->ndim > 0)
     return check_floating ("kaiming_uniform_", self, error);
@@ -276,7 +292,8 @@ gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
  * gnn_tensor_kaiming_normal_:
  * @self: a floating point #GnnTensor of at least 2 dimensions
  * @a: the negative slope of the leaky ReLU that follows the layer (0 for ReLU)
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * He initialization, like `torch.nn.init.kaiming_normal_(t, a=a,
@@ -299,7 +316,7 @@ gnn_tensor_kaiming_normal_ (GnnTensor    *self,
   double std;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (gnn_tensor_priv (self)->numel == 0 && gnn_tensor_priv (self)->ndim > 0)
     return check_floating ("kaiming_normal_", self, error);

@@ -32,7 +32,7 @@ MALFORMED = {
     'two kinds': '{"tensor": "w", "value": 3}',
     'missing tensor': '{"tensor": "nope"}',
     'dict not pairs': '{"dict": 5}',
-    'dict int key': '{"dict": [[1, {"value": 2}]]}',
+    'dict list key': '{"dict": [[[1], {"value": 2}]]}',
     'empty entry in a list': '{"list": [{}]}',
     'list not a list': '{"list": {"value": 1}}',
     'bad float': '{"float": "abc"}',
