@@ -552,7 +552,7 @@ gnn_module_get_training (GnnModule *self)
 {
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
 
-  return gnn_module_priv (self)->training;
+  return g_atomic_int_get (&gnn_module_priv (self)->training);
 }
 
 /**

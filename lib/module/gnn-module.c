@@ -166,7 +166,7 @@ gnn_module_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_TRAINING:
-      g_value_set_boolean (value, gnn_module_priv (self)->training);
+      g_value_set_boolean (value, g_atomic_int_get (&gnn_module_priv (self)->training));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -185,11 +185,10 @@ gnn_module_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_TRAINING:
-      if (priv->training != g_value_get_boolean (value))
-        {
-          priv->training = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
+      /* atomic: train()/eval() may run in one thread while others read it */
+      if (g_atomic_int_exchange (&priv->training, g_value_get_boolean (value)) !=
+          g_value_get_boolean (value))
+        g_object_notify_by_pspec (object, pspec);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
