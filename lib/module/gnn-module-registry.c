@@ -16,6 +16,11 @@
  */
 #include <pthread.h>
 #include <string.h>
+#if defined(__linux__)
+# include <linux/membarrier.h>
+# include <sys/syscall.h>
+# include <unistd.h>
+#endif
 
 #include "core/gnn-fork-private.h"
 #include "module/gnn-module-private.h"
@@ -80,10 +85,33 @@ use_records_after_fork (void)
     }
 }
 
+/* Whether readers may open a window with a plain store (the membarrier
+ * flavour of user-space RCU): a change that frees something then makes
+ * every running thread of the process execute a full barrier
+ * (membarrier(2)) before it reads the windows, which orders each reader's
+ * store before its reads as a fence of its own would, at no cost to the
+ * reader. Without membarrier (not Linux, a kernel or sandbox refusing it)
+ * readers fence. Registration is inherited across fork. */
+static gboolean light_readers;
+
+static gboolean
+membarrier_all_threads (void)
+{
+#if defined(__linux__) && defined(__NR_membarrier)
+  return syscall (__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+#else
+  return FALSE;
+#endif
+}
+
 __attribute__ ((constructor)) static void
 use_records_register_fork_handler (void)
 {
   pthread_atfork (NULL, NULL, use_records_after_fork);
+#if defined(__linux__) && defined(__NR_membarrier)
+  light_readers = syscall (__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 &&
+                  membarrier_all_threads ();
+#endif
 }
 
 static UseRecord *
@@ -114,6 +142,16 @@ anyone_inside (void)
   return FALSE;
 }
 
+/* Under registry_lock: whether no other thread has a use record, so none
+ * can be reading (a thread that registers later takes the lock first, and
+ * sees what this change unlinked). */
+static gboolean
+barrier_needless (void)
+{
+  return use_records == NULL || use_records->len == 0 ||
+         (use_records->len == 1 && g_ptr_array_index (use_records, 0) == tls_record);
+}
+
 /* Under registry_lock: what may be freed now (transfer full, nullable). */
 static GArray *
 take_graveyard_if_idle (void)
@@ -134,9 +172,16 @@ gnn_module_use_begin_outer (void)
 {
   UseRecord *record = tls_record != NULL ? tls_record : use_record_register ();
 
-  /* a full fence: the reads that follow cannot pass it (a change reads
-   * @active after taking out what it changed, with a fence of its own) */
-  __atomic_store_n (&record->active, 1, __ATOMIC_SEQ_CST);
+  /* The reads that follow must not pass the store (a change reads @active
+   * after taking out what it changed): a full fence, or, with light
+   * readers, the change's membarrier makes one for us. */
+  if (G_LIKELY (light_readers))
+    {
+      __atomic_store_n (&record->active, 1, __ATOMIC_RELAXED);
+      __atomic_signal_fence (__ATOMIC_SEQ_CST);
+    }
+  else
+    __atomic_store_n (&record->active, 1, __ATOMIC_SEQ_CST);
 }
 
 void
@@ -173,6 +218,15 @@ registry_lock_release (GnnGarbage *garbage)
     {
       /* what was taken out is unlinked before the windows are read */
       __atomic_thread_fence (__ATOMIC_SEQ_CST);
+      if (light_readers && !barrier_needless () && !membarrier_all_threads ())
+        {
+          /* cannot happen once registered; freeing could be unsafe: keep it */
+          g_debug ("membarrier failed: %u registry items not freed", garbage->n_inline);
+          garbage->n_inline = 0;
+          g_clear_pointer (&garbage->more, g_array_unref);
+          g_mutex_unlock (&registry_lock);
+          return;
+        }
       now = !anyone_inside ();
       if (!now)
         {
