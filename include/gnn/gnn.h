@@ -93,4 +93,26 @@
 #include <gnn/gnn-process-group.h>
 #include <gnn/gnn-distributed-data-parallel.h>
 
+/* vision */
+#include <gnn/gnn-image.h>
+#include <gnn/gnn-vision-functional.h>
+#include <gnn/gnn-transform.h>
+#include <gnn/gnn-compose.h>
+#include <gnn/gnn-to-tensor.h>
+#include <gnn/gnn-pil-to-tensor.h>
+#include <gnn/gnn-normalize.h>
+#include <gnn/gnn-lambda.h>
+#include <gnn/gnn-resize.h>
+#include <gnn/gnn-center-crop.h>
+#include <gnn/gnn-random-crop.h>
+#include <gnn/gnn-random-resized-crop.h>
+#include <gnn/gnn-random-horizontal-flip.h>
+#include <gnn/gnn-random-vertical-flip.h>
+#include <gnn/gnn-random-rotation.h>
+#include <gnn/gnn-color-jitter.h>
+#include <gnn/gnn-grayscale.h>
+#include <gnn/gnn-pad.h>
+#include <gnn/gnn-random-erasing.h>
+#include <gnn/gnn-convert-image-dtype.h>
+
 #undef GNN_INSIDE
