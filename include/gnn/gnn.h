@@ -114,5 +114,12 @@
 #include <gnn/gnn-pad.h>
 #include <gnn/gnn-random-erasing.h>
 #include <gnn/gnn-convert-image-dtype.h>
+#include <gnn/gnn-vision-dataset.h>
+#include <gnn/gnn-mnist.h>
+#include <gnn/gnn-fashion-mnist.h>
+#include <gnn/gnn-kmnist.h>
+#include <gnn/gnn-fake-data.h>
+#include <gnn/gnn-dataset-folder.h>
+#include <gnn/gnn-image-folder.h>
 
 #undef GNN_INSIDE

@@ -31,9 +31,10 @@ void gnn_vision_install_double         (GObjectClass *klass,
                                         double        default_value,
                                         gssize        offset);
 
-/* The private struct's offset from the instance, for fields kept there. */
-#define GNN_VISION_PRIVATE_FIELD(TypeName, type_name, field) \
-  (type_name##_private_offset + (gssize) G_STRUCT_OFFSET (TypeName##Private, field))
+/* The offset of a field of a derivable type's private struct from the
+ * instance (valid from class_init on, after G_ADD_PRIVATE adjusted it). */
+#define GNN_VISION_PRIVATE_FIELD(TypeName, field) \
+  (TypeName##_private_offset + (gssize) G_STRUCT_OFFSET (TypeName##Private, field))
 
 /* --- planes -------------------------------------------------------------------
  *

@@ -43,6 +43,7 @@ store_get_property (GObject    *object,
     case G_TYPE_ENUM: g_value_set_enum (value, *(gint *) field); break;
     case G_TYPE_STRING: g_value_set_string (value, *(char **) field); break;
     case G_TYPE_VARIANT: g_value_set_variant (value, *(GVariant **) field); break;
+    case G_TYPE_BOXED: g_value_set_boxed (value, *(gpointer *) field); break;
     case G_TYPE_OBJECT:
     case G_TYPE_INTERFACE: g_value_set_object (value, *(GObject **) field); break;
     default: g_assert_not_reached ();
@@ -79,6 +80,11 @@ store_set_property (GObject      *object,
     case G_TYPE_VARIANT:
       g_clear_pointer ((GVariant **) field, g_variant_unref);
       *(GVariant **) field = g_value_dup_variant (value);
+      break;
+    case G_TYPE_BOXED:
+      if (*(gpointer *) field != NULL)
+        g_boxed_free (pspec->value_type, *(gpointer *) field);
+      *(gpointer *) field = g_value_dup_boxed (value);
       break;
     case G_TYPE_OBJECT:
     case G_TYPE_INTERFACE: g_set_object ((GObject **) field, g_value_get_object (value)); break;
@@ -117,6 +123,11 @@ gnn_vision_props_clear (GObject *object)
         {
         case G_TYPE_STRING: g_clear_pointer ((char **) field, g_free); break;
         case G_TYPE_VARIANT: g_clear_pointer ((GVariant **) field, g_variant_unref); break;
+        case G_TYPE_BOXED:
+          if (*(gpointer *) field != NULL)
+            g_boxed_free (pspecs[i]->value_type, *(gpointer *) field);
+          *(gpointer *) field = NULL;
+          break;
         case G_TYPE_OBJECT:
         case G_TYPE_INTERFACE: g_clear_object ((GObject **) field); break;
         default: break;
