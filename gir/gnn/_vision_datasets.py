@@ -194,6 +194,8 @@ class _FolderMixin(object):
             extensions = (extensions,)
         if extensions is not None:
             props['extensions'] = list(extensions)
+        elif is_valid_file is not None:
+            props['extensions'] = []     # torchvision's extensions=None: none to name
         self._init_vision(base, props, transform, target_transform)
 
     @property
@@ -203,7 +205,7 @@ class _FolderMixin(object):
     @property
     def extensions(self):
         ext = self.props.extensions
-        return tuple(ext) if ext is not None else None
+        return tuple(ext) if ext else None
 
     @property
     def samples(self):

@@ -121,5 +121,6 @@
 #include <gnn/gnn-fake-data.h>
 #include <gnn/gnn-dataset-folder.h>
 #include <gnn/gnn-image-folder.h>
+#include <gnn/gnn-vision-utils.h>
 
 #undef GNN_INSIDE

@@ -115,7 +115,7 @@ gnn_dataset_folder_real_is_valid_file (GnnDatasetFolder *self,
   g_autofree char *lower = NULL;
 
   if (exts == NULL)
-    return TRUE;
+    return TRUE;   /* (an empty list: no file) */
   lower = g_utf8_strdown (path, -1);
   for (gsize i = 0; exts[i] != NULL; i++)
     {
@@ -297,7 +297,8 @@ scan (GnnDatasetFolder  *self,
   if (empty->len > 0)
     {
       const char *const *exts = extensions_of (self);
-      g_autofree char *joined = exts != NULL ? g_strjoinv (", ", (GStrv) exts) : NULL;
+      g_autofree char *joined = exts != NULL && exts[0] != NULL ? g_strjoinv (", ", (GStrv) exts)
+                                                                : NULL;
 
       g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "Found no valid file for the classes %s. %s%s",
                    empty->str, joined != NULL ? "Supported extensions are: " : "",

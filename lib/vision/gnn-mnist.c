@@ -162,8 +162,29 @@ all_present (const char *folder)
   return TRUE;
 }
 
+/* @gz inflated into @to (torchvision's download extracts each file). */
+static gboolean
+extract (GFile   *gz,
+         GFile   *to,
+         GError **error)
+{
+  g_autoptr(GInputStream) in = NULL, raw = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+
+  raw = G_INPUT_STREAM (g_file_read (gz, NULL, error));
+  if (raw == NULL)
+    return FALSE;
+  in = g_converter_input_stream_new (raw, G_CONVERTER (z));
+  out = g_file_replace (to, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
+  return out != NULL &&
+         g_output_stream_splice (G_OUTPUT_STREAM (out), in, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE |
+                                 G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, error) >= 0;
+}
+
 /* download=True without network: the files from the Debian package's
- * folder, copied into @raw as torchvision's download would leave them. */
+ * folder, copied into @raw and extracted as torchvision's download leaves
+ * them (so torchvision reads the same root). */
 static gboolean
 fetch (GnnMNISTClass  *klass,
        const char     *raw,
@@ -195,8 +216,11 @@ fetch (GnnMNISTClass  *klass,
       g_autofree char *to = g_build_filename (raw, base, NULL);
       g_autoptr(GFile) src = g_file_new_for_path (from);
       g_autoptr(GFile) dst = g_file_new_for_path (to);
+      g_autofree char *plain_path = g_build_filename (raw, file_stems[i], NULL);
+      g_autoptr(GFile) plain = g_file_new_for_path (plain_path);
 
-      if (!g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local))
+      if (!g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local) ||
+          (g_str_has_suffix (to, ".gz") && !extract (dst, plain, &local)))
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_IO, "%s: %s", klass->name, local->message);
           return FALSE;
