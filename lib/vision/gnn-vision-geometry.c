@@ -38,6 +38,24 @@ gnn_vision_gather (GnnTensor     *input,
     return NULL;
   for (gint64 c = 0; c < src.c && fill != NULL; c++)
     gnn_dtype_write (src.dtype, fills + c * es, fill[c]);
+  if (es == 1 && src.sc == 1 && dst.sc == 1 && dst.sw == src.c && src.n == 1)
+    {
+      /* an image (channels interleaved): whole pixels at a time */
+      for (gint64 y = 0; y < out_h; y++)
+        {
+          guint8 *row = dst.data + y * dst.sh;
+          const guint8 *in = ymap[y] < 0 ? NULL : src.data + ymap[y] * src.sh;
+
+          for (gint64 x = 0; x < out_w; x++, row += src.c)
+            {
+              const guint8 *from = in != NULL && xmap[x] >= 0 ? in + xmap[x] * src.sw : fills;
+
+              for (gint64 c = 0; c < src.c; c++)
+                row[c] = from[c];
+            }
+        }
+      return g_steal_pointer (&out);
+    }
   for (gint64 n = 0; n < src.n; n++)
     for (gint64 c = 0; c < src.c; c++)
       for (gint64 y = 0; y < out_h; y++)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tensor/gnn-cpu-private.h"
 #include "vision/gnn-vision-private.h"
 #include "vision/gnn-image-private.h"
 
@@ -105,53 +106,99 @@ fixed_coeffs (const Coeffs  *co,
   return kk;
 }
 
+/* PIL's clip8 (≥ 2^30: 255, ≤ 0: 0, else v >> 22), written as a clamp
+ * of the shifted value so that loops of it vectorize (same results). */
 static inline guint8
 clip8 (gint32 v)
 {
-  if (v >= (1 << PRECISION_BITS << 8))
-    return 255;
-  if (v <= 0)
-    return 0;
-  return (guint8) (v >> PRECISION_BITS);
+  gint32 s = v >> PRECISION_BITS;
+
+  return (guint8) (s < 0 ? 0 : s > 255 ? 255 : s);
 }
 
-/* One pass of PIL's 8-bit resampling along rows (horizontal) or columns:
- * dst is (out_rows × out_cols × c), src strided. */
-static void
-pil_pass (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c,
-          guint8 *dst, gint64 d_row, gint64 d_col,
-          gint64 rows, gint64 cols, gint64 c, gboolean horizontal,
-          const Coeffs *co, const gint32 *kk)
+/* PIL's horizontal 8-bit pass: dst is (rows × cols × c) contiguous, src
+ * strided with its channels interleaved (s_c == 1, an image's layout); the
+ * channels of a pixel are summed together, so the source is read once. */
+static inline __attribute__ ((always_inline)) void
+pil_horizontal_typed (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c,
+                      guint8 *dst, gint64 rows, gint64 cols, gint64 c,
+                      const Coeffs *co, const gint32 *kk)
 {
   for (gint64 r = 0; r < rows; r++)
-    for (gint64 x = 0; x < cols; x++)
-      {
-        gint64 pos = horizontal ? x : r;
-        gint64 xmin = co->bounds[pos * 2], xmax = co->bounds[pos * 2 + 1];
-        const gint32 *k = kk + pos * co->ksize;
+    {
+      guint8 *out = dst + r * cols * c;
 
-        for (gint64 ch = 0; ch < c; ch++)
-          {
-            gint32 ss = 1 << (PRECISION_BITS - 1);
+      for (gint64 x = 0; x < cols; x++, out += c)
+        {
+          gint64 xmin = co->bounds[x * 2], xmax = co->bounds[x * 2 + 1];
+          const gint32 *k = kk + x * co->ksize;
+          const guint8 *in = src + r * s_row + xmin * s_col;
+          gint32 ss[4] = { 1 << (PRECISION_BITS - 1), 1 << (PRECISION_BITS - 1),
+                           1 << (PRECISION_BITS - 1), 1 << (PRECISION_BITS - 1) };
 
-            if (horizontal)
+          if (c == 3 && s_c == 1)
+            for (gint64 i = 0; i < xmax; i++, in += s_col)
               {
-                const guint8 *in = src + r * s_row + xmin * s_col + ch * s_c;
-
-                for (gint64 i = 0; i < xmax; i++)
-                  ss += in[i * s_col] * k[i];
+                ss[0] += in[0] * k[i];
+                ss[1] += in[1] * k[i];
+                ss[2] += in[2] * k[i];
               }
-            else
-              {
-                const guint8 *in = src + xmin * s_row + x * s_col + ch * s_c;
-
-                for (gint64 i = 0; i < xmax; i++)
-                  ss += in[i * s_row] * k[i];
-              }
-            dst[r * d_row + x * d_col + ch] = clip8 (ss);
-          }
-      }
+          else
+            for (gint64 i = 0; i < xmax; i++, in += s_col)
+              for (gint64 ch = 0; ch < c; ch++)
+                ss[ch] += in[ch * s_c] * k[i];
+          for (gint64 ch = 0; ch < c; ch++)
+            out[ch] = clip8 (ss[ch]);
+        }
+    }
 }
+
+/* PIL's vertical 8-bit pass, a whole output row at a time (the sums of a
+ * row vectorize when its values are contiguous); @acc holds cols × c. */
+static inline __attribute__ ((always_inline)) void
+pil_vertical_typed (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c,
+                    guint8 *dst, gint64 rows, gint64 cols, gint64 c,
+                    const Coeffs *co, const gint32 *kk, gint32 *acc)
+{
+  gint64 n = cols * c;
+  gboolean packed = s_c == 1 && s_col == c;
+
+  for (gint64 y = 0; y < rows; y++)
+    {
+      gint64 ymin = co->bounds[y * 2], ymax = co->bounds[y * 2 + 1];
+      const gint32 *k = kk + y * co->ksize;
+      guint8 *out = dst + y * n;
+
+      for (gint64 j = 0; j < n; j++)
+        acc[j] = 1 << (PRECISION_BITS - 1);
+      for (gint64 i = 0; i < ymax; i++)
+        {
+          const guint8 *row = src + (ymin + i) * s_row;
+          gint32 w = k[i];
+
+          if (packed)
+            for (gint64 j = 0; j < n; j++)
+              acc[j] += row[j] * w;
+          else
+            for (gint64 x = 0; x < cols; x++)
+              for (gint64 ch = 0; ch < c; ch++)
+                acc[x * c + ch] += row[x * s_col + ch * s_c] * w;
+        }
+      for (gint64 j = 0; j < n; j++)
+        out[j] = clip8 (acc[j]);
+    }
+}
+
+/* both passes compiled per CPU level (AVX2's 32-bit multiplies) */
+DISPATCH_KERNEL (pil_horizontal,
+                 (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c, guint8 *dst,
+                  gint64 rows, gint64 cols, gint64 c, const Coeffs *co, const gint32 *kk),
+                 (src, s_row, s_col, s_c, dst, rows, cols, c, co, kk))
+DISPATCH_KERNEL (pil_vertical,
+                 (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c, guint8 *dst,
+                  gint64 rows, gint64 cols, gint64 c, const Coeffs *co, const gint32 *kk,
+                  gint32 *acc),
+                 (src, s_row, s_col, s_c, dst, rows, cols, c, co, kk, acc))
 
 /* Image.resize(size, BILINEAR): horizontal then vertical, each only when
  * its size changes, through an 8-bit intermediate of the rows used. */
@@ -167,7 +214,7 @@ pil_bilinear (GnnTensor  *img,
   gint64 s_row = p->strides[0], s_col = p->strides[1], s_c = p->strides[2];
   gboolean need_h = out_w != w, need_v = out_h != h;
   g_auto(Coeffs) horiz = { 0 }, vert = { 0 };
-  g_autofree gint32 *kh = NULL, *kv = NULL;
+  g_autofree gint32 *kh = NULL, *kv = NULL, *acc = NULL;
   g_autoptr(GnnImage) temp = NULL, out = NULL;
   gint64 first = 0, last = h;
 
@@ -189,8 +236,8 @@ pil_bilinear (GnnTensor  *img,
       kh = fixed_coeffs (&horiz, out_w, error);
       if (kh == NULL)
         return NULL;
-      pil_pass (src + first * s_row, s_row, s_col, s_c, gnn_image_data (temp), out_w * c, c,
-                last - first, out_w, c, TRUE, &horiz, kh);
+      pil_horizontal (src + first * s_row, s_row, s_col, s_c, gnn_image_data (temp),
+                      last - first, out_w, c, &horiz, kh);
       if (!need_v)
         return GNN_TENSOR (g_steal_pointer (&temp));
       src = gnn_image_data (temp);
@@ -202,10 +249,10 @@ pil_bilinear (GnnTensor  *img,
   if (out == NULL)
     return NULL;
   kv = fixed_coeffs (&vert, out_h, error);
-  if (kv == NULL)
+  acc = kv != NULL ? gnn_vision_alloc (out_w * c, sizeof (gint32), error) : NULL;
+  if (acc == NULL)
     return NULL;
-  pil_pass (src, s_row, s_col, s_c, gnn_image_data (out), out_w * c, c, out_h, out_w, c, FALSE,
-            &vert, kv);
+  pil_vertical (src, s_row, s_col, s_c, gnn_image_data (out), out_h, out_w, c, &vert, kv, acc);
   return GNN_TENSOR (g_steal_pointer (&out));
 }
 
