@@ -51,6 +51,7 @@
 #include <gnn/gnn-conv2d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
+#include <gnn/gnn-adaptive-avg-pool2d.h>
 #include <gnn/gnn-cross-entropy-loss.h>
 #include <gnn/gnn-nll-loss.h>
 #include <gnn/gnn-mse-loss.h>
@@ -59,6 +60,8 @@
 
 /* vision */
 #include <gnn/gnn-basic-block.h>
+#include <gnn/gnn-bottleneck.h>
+#include <gnn/gnn-resnet.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>
