@@ -121,4 +121,17 @@ gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
+/* gnn-backward-math.c */
+gboolean gnn_backward_add_alpha   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_zero        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_remainder   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_pow_tensor  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_atan2       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_maximum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_clamp       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_lerp        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_addcmul     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_addcdiv     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_masked_fill (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
 G_END_DECLS

@@ -19,6 +19,7 @@ typedef struct
 
 #define IN0 1u
 #define IN1 2u
+#define IN2 4u
 
 static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_ADD]          = { gnn_backward_add,          0,         FALSE, "AddBackward0" },
@@ -66,7 +67,53 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+  [GNN_OP_ADD_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "AddBackward0" },
+  [GNN_OP_SUB_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "SubBackward0" },
+  [GNN_OP_DIV_ROUNDED]  = { gnn_backward_zero,         0,         FALSE, "DivBackward2" },
+  [GNN_OP_REMAINDER]    = { gnn_backward_remainder,    IN0 | IN1, FALSE, "RemainderBackward1" },
+  [GNN_OP_FMOD]         = { gnn_backward_remainder,    IN0 | IN1, FALSE, "FmodBackward1" },
+  [GNN_OP_POW_TENSOR]   = { gnn_backward_pow_tensor,   IN0 | IN1, FALSE, "PowBackward1" },
+  [GNN_OP_ATAN2]        = { gnn_backward_atan2,        IN0 | IN1, FALSE, "Atan2Backward0" },
+  [GNN_OP_MAXIMUM]      = { gnn_backward_maximum,      IN0 | IN1, FALSE, "MaximumBackward0" },
+  [GNN_OP_MINIMUM]      = { gnn_backward_maximum,      IN0 | IN1, FALSE, "MinimumBackward0" },
+  [GNN_OP_CLAMP]        = { gnn_backward_clamp,        IN0 | IN1 | IN2, FALSE, "ClampBackward0" },
+  [GNN_OP_LERP]         = { gnn_backward_lerp,         IN0 | IN1 | IN2, FALSE, "LerpBackward1" },
+  [GNN_OP_ADDCMUL]      = { gnn_backward_addcmul,      IN1 | IN2, FALSE, "AddcmulBackward0" },
+  [GNN_OP_ADDCDIV]      = { gnn_backward_addcdiv,      IN1 | IN2, FALSE, "AddcdivBackward0" },
+  [GNN_OP_MASKED_FILL]  = { gnn_backward_masked_fill,  0,         FALSE, "MaskedFillBackward1" },
+  [GNN_OP_SIN]          = { gnn_backward_unary,        IN0,       FALSE, "SinBackward0" },
+  [GNN_OP_COS]          = { gnn_backward_unary,        IN0,       FALSE, "CosBackward0" },
+  [GNN_OP_TAN]          = { gnn_backward_unary,        IN0,       FALSE, "TanBackward0" },
+  [GNN_OP_ASIN]         = { gnn_backward_unary,        IN0,       FALSE, "AsinBackward0" },
+  [GNN_OP_ACOS]         = { gnn_backward_unary,        IN0,       FALSE, "AcosBackward0" },
+  [GNN_OP_ATAN]         = { gnn_backward_unary,        IN0,       FALSE, "AtanBackward0" },
+  [GNN_OP_SINH]         = { gnn_backward_unary,        IN0,       FALSE, "SinhBackward0" },
+  [GNN_OP_COSH]         = { gnn_backward_unary,        IN0,       FALSE, "CoshBackward0" },
+  [GNN_OP_ASINH]        = { gnn_backward_unary,        IN0,       FALSE, "AsinhBackward0" },
+  [GNN_OP_ACOSH]        = { gnn_backward_unary,        IN0,       FALSE, "AcoshBackward0" },
+  [GNN_OP_ATANH]        = { gnn_backward_unary,        IN0,       FALSE, "AtanhBackward0" },
+  [GNN_OP_LOG2]         = { gnn_backward_unary,        IN0,       FALSE, "Log2Backward0" },
+  [GNN_OP_LOG10]        = { gnn_backward_unary,        IN0,       FALSE, "Log10Backward0" },
+  [GNN_OP_LOG1P]        = { gnn_backward_unary,        IN0,       FALSE, "Log1PBackward0" },
+  [GNN_OP_EXPM1]        = { gnn_backward_unary,        IN0,       FALSE, "Expm1Backward0" },
+  [GNN_OP_EXP2]         = { gnn_backward_unary,        IN0,       FALSE, "Exp2Backward0" },
+  [GNN_OP_RSQRT]        = { gnn_backward_unary,        IN0,       FALSE, "RsqrtBackward0" },
+  [GNN_OP_RECIPROCAL]   = { gnn_backward_unary,        IN0,       FALSE, "ReciprocalBackward0" },
+  [GNN_OP_ERF]          = { gnn_backward_unary,        IN0,       FALSE, "ErfBackward0" },
+  [GNN_OP_FRAC]         = { gnn_backward_identity,     0,         FALSE, "FracBackward0" },
+  [GNN_OP_SIGN]         = { gnn_backward_zero,         0,         FALSE, "SignBackward0" },
+  [GNN_OP_FLOOR]        = { gnn_backward_zero,         0,         FALSE, "FloorBackward0" },
+  [GNN_OP_CEIL]         = { gnn_backward_zero,         0,         FALSE, "CeilBackward0" },
+  [GNN_OP_ROUND]        = { gnn_backward_zero,         0,         FALSE, "RoundBackward0" },
+  [GNN_OP_TRUNC]        = { gnn_backward_zero,         0,         FALSE, "TruncBackward0" },
 };
+
+static gboolean
+is_wrapped (GnnTensor *const *inputs,
+            guint             i)
+{
+  return inputs[i] == NULL || gnn_tensor_priv (inputs[i])->wrapped_number;
+}
 
 static const char *
 node_name (GnnOpKind          op,
@@ -83,6 +130,19 @@ node_name (GnnOpKind          op,
       return params->n_dims == 0 ? "MaxBackward1" : "AmaxBackward0";
     case GNN_OP_MIN:
       return params->n_dims == 0 ? "MinBackward1" : "AminBackward0";
+    /* torch names the forms with a number operand separately */
+    case GNN_OP_REMAINDER:
+      return is_wrapped (inputs, 1) ? "RemainderBackward0" : "RemainderBackward1";
+    case GNN_OP_FMOD:
+      return is_wrapped (inputs, 1) ? "FmodBackward0" : "FmodBackward1";
+    case GNN_OP_POW_TENSOR:
+      return is_wrapped (inputs, 1) ? "PowBackward0" : "PowBackward1";
+    case GNN_OP_CLAMP:
+      return is_wrapped (inputs, 1) && is_wrapped (inputs, 2) ? "ClampBackward1" : "ClampBackward0";
+    case GNN_OP_LERP:
+      return is_wrapped (inputs, 2) ? "LerpBackward0" : "LerpBackward1";
+    case GNN_OP_MASKED_FILL:
+      return is_wrapped (inputs, 1) ? "MaskedFillBackward0" : "MaskedFillBackward1";
     case GNN_OP_MATMUL:
       {
         guint a = gnn_tensor_priv (inputs[0])->ndim, b = gnn_tensor_priv (inputs[1])->ndim;
@@ -175,8 +235,10 @@ static GnnTensor *
 detached_view (GnnTensor *t)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (t);
+  GnnTensor *view = gnn_tensor_new_view (t, p->shape, p->strides, p->ndim, p->offset);
 
-  return gnn_tensor_new_view (t, p->shape, p->strides, p->ndim, p->offset);
+  gnn_tensor_priv (view)->wrapped_number = p->wrapped_number;
+  return view;
 }
 
 static gboolean
@@ -256,6 +318,24 @@ attach (GnnTensor *out,
   p->requires_grad = TRUE;
 }
 
+/* The inputs @node's backward will read: mul needs each factor only for the
+ * other one's gradient, div its dividend only for the divisor's (so
+ * `y = x * 2; x.add_(1)` stays possible, as in torch). */
+static guint
+save_mask (GnnNode      *node,
+           const OpInfo *info)
+{
+  switch (node->op)
+    {
+    case GNN_OP_MUL:
+      return (gnn_node_needs_grad (node, 1) ? IN0 : 0) | (gnn_node_needs_grad (node, 0) ? IN1 : 0);
+    case GNN_OP_DIV:
+      return IN1 | (gnn_node_needs_grad (node, 1) ? IN0 : 0);
+    default:
+      return info->save_inputs;
+    }
+}
+
 static GnnTensor *
 record (GnnOpKind          op,
         GnnTensor         *out,
@@ -278,7 +358,7 @@ record (GnnOpKind          op,
       return out;
     }
   for (guint i = 0; i < n_inputs; i++)
-    if ((info->save_inputs & (1u << i)) && inputs[i] != NULL)
+    if ((save_mask (node, info) & (1u << i)) && inputs[i] != NULL)
       save_input (node, i, inputs[i], FALSE);
   meta_from (&node->out, out);
   if (info->save_output)
@@ -299,21 +379,24 @@ is_view_op (GnnOpKind op)
   return op >= GNN_OP_VIEW && op <= GNN_OP_EXPAND;
 }
 
-/* add_, sub_, mul_, div_, relu_, copy_ on a tensor in the graph (or with an
- * operand in it): the op becomes a node whose input 0 is @self's previous
- * history. */
+/* add_, sub_, mul_, div_, relu_, copy_ … on a tensor in the graph (or with
+ * an operand in it): the op becomes a node whose input 0 is @self's previous
+ * history and whose inputs 1.. are @others. */
 static gboolean
-record_inplace (GnnOpKind   op,
-                GnnTensor  *self,
-                GnnTensor  *other,
-                GError    **error)
+record_inplace (GnnOpKind          op,
+                GnnTensor         *self,
+                GnnTensor *const  *others,
+                guint              n_others,
+                const GnnOpParams *params,
+                GError           **error)
 {
   GnnTensorPrivate *sp = gnn_tensor_priv (self);
   GnnNode *prev = sp->grad_fn;
-  GnnTensor *inputs[2] = { self, other };
+  GnnTensor *inputs[1 + GNN_MAX_INPLACE_OPERANDS] = { self };
   const OpInfo *info = &op_info[op];
   GnnNode *node;
 
+  g_return_val_if_fail (n_others <= GNN_MAX_INPLACE_OPERANDS, FALSE);
   if (sp->requires_grad && prev == NULL)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
@@ -331,9 +414,11 @@ record_inplace (GnnOpKind   op,
   if (!is_float (sp->dtype))
     return TRUE;
 
-  node = node_new (op, inputs, other != NULL ? 2 : 1, NULL);
+  for (guint i = 0; i < n_others; i++)
+    inputs[1 + i] = others[i];
+  node = node_new (op, inputs, 1 + n_others, params);
   for (guint i = 0; i < node->n_inputs; i++)
-    if (info->save_inputs & (1u << i))
+    if ((save_mask (node, info) & (1u << i)) && inputs[i] != NULL)
       {
         /* @self is about to change: keep its current values. */
         gboolean copy = i == 0 || gnn_tensor_shares_storage (inputs[i], self);
@@ -341,6 +426,8 @@ record_inplace (GnnOpKind   op,
         save_input (node, i, inputs[i], copy);
       }
   meta_from (&node->out, self);
+  if (node->params.extra[0] != NULL || node->params.extra[1] != NULL)
+    node->has_saved = TRUE;
   attach (self, node);
   return TRUE;
 }
@@ -566,6 +653,16 @@ run_graph (GnnNode   *root,
         {
           GnnEdge *e = &n->edges[i];
 
+          /* an input of another dtype (promoted by the op) gets its
+           * gradient in its own dtype, as torch's engine casts it */
+          if (ok && grads[i] != NULL && gnn_tensor_get_dtype (grads[i]) != n->inputs[i].dtype)
+            {
+              GnnTensor *cast = gnn_tensor_to_dtype (grads[i], n->inputs[i].dtype, error);
+
+              g_object_unref (grads[i]);
+              grads[i] = cast;
+              ok = cast != NULL;
+            }
           if (ok && grads[i] != NULL)
             {
               if (e->node != NULL)

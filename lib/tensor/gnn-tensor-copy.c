@@ -44,23 +44,34 @@ gnn_strided_copy (GnnDType      dst_dtype,
           for (gint64 i = 0; i < n; i++)
             ((float *) d)[i * ds] = (float) s[i * ss];
         }
-      else if (dst_dtype == GNN_DTYPE_I64 && !gnn_dtype_is_floating (src_dtype))
+      else if (!gnn_dtype_is_floating (dst_dtype) && dst_dtype != GNN_DTYPE_BOOL &&
+               !gnn_dtype_is_floating (src_dtype))
         {
-          /* integer to int64 without a trip through double */
+          /* integer to integer without a trip through double: exact for
+           * int64, and narrower types wrap around as in torch */
           for (gint64 i = 0; i < n; i++)
             {
               const guint8 *sp = s + i * ss * (gint64) ssize;
+              guint8 *dp = d + i * ds * (gint64) dsize;
               gint64 v;
 
               switch (src_dtype)
                 {
+                case GNN_DTYPE_I64: v = *(const gint64 *) sp; break;
                 case GNN_DTYPE_I32: v = *(const gint32 *) sp; break;
                 case GNN_DTYPE_I16: v = *(const gint16 *) sp; break;
                 case GNN_DTYPE_I8: v = *(const gint8 *) sp; break;
                 case GNN_DTYPE_BOOL: v = *sp != 0; break;
                 default: v = *sp; break;
                 }
-              ((gint64 *) d)[i * ds] = v;
+              switch (dst_dtype)
+                {
+                case GNN_DTYPE_I64: *(gint64 *) dp = v; break;
+                case GNN_DTYPE_I32: *(gint32 *) dp = (gint32) v; break;
+                case GNN_DTYPE_I16: *(gint16 *) dp = (gint16) v; break;
+                case GNN_DTYPE_I8: *(gint8 *) dp = (gint8) v; break;
+                default: *dp = (guint8) v; break;
+                }
             }
         }
       else

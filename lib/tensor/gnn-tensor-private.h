@@ -45,6 +45,7 @@ typedef struct
   gint64      shape[GNN_MAX_DIMS];
   gint64      strides[GNN_MAX_DIMS];   /* in elements */
   gboolean    requires_grad;
+  gboolean    wrapped_number;          /* a number of a binding (torch's wrapped number) */
   GnnTensor  *grad;
   gpointer       grad_fn;
   GDestroyNotify grad_fn_destroy;

@@ -66,6 +66,48 @@ typedef enum
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
   GNN_OP_EMBEDDING,
+  /* pointwise: alpha, rounding, binary math, fused ops */
+  GNN_OP_ADD_ALPHA,
+  GNN_OP_SUB_ALPHA,
+  GNN_OP_DIV_ROUNDED,   /* trunc / floor division: zero gradients */
+  GNN_OP_REMAINDER,
+  GNN_OP_FMOD,
+  GNN_OP_POW_TENSOR,
+  GNN_OP_ATAN2,
+  GNN_OP_MAXIMUM,
+  GNN_OP_MINIMUM,
+  GNN_OP_CLAMP,         /* inputs: self, min, max (either may be NULL) */
+  GNN_OP_LERP,          /* inputs: self, end, weight */
+  GNN_OP_ADDCMUL,       /* inputs: self, tensor1, tensor2; scalar: value */
+  GNN_OP_ADDCDIV,
+  GNN_OP_MASKED_FILL,   /* inputs: self, value; extra[0]: the mask */
+  /* unary math (gradients from the saved input) */
+  GNN_OP_SIN,
+  GNN_OP_COS,
+  GNN_OP_TAN,
+  GNN_OP_ASIN,
+  GNN_OP_ACOS,
+  GNN_OP_ATAN,
+  GNN_OP_SINH,
+  GNN_OP_COSH,
+  GNN_OP_ASINH,
+  GNN_OP_ACOSH,
+  GNN_OP_ATANH,
+  GNN_OP_LOG2,
+  GNN_OP_LOG10,
+  GNN_OP_LOG1P,
+  GNN_OP_EXPM1,
+  GNN_OP_EXP2,
+  GNN_OP_RSQRT,
+  GNN_OP_RECIPROCAL,
+  GNN_OP_ERF,
+  GNN_OP_FRAC,
+  /* piecewise constant: zero gradients */
+  GNN_OP_SIGN,
+  GNN_OP_FLOOR,
+  GNN_OP_CEIL,
+  GNN_OP_ROUND,
+  GNN_OP_TRUNC,
   GNN_N_OPS
 } GnnOpKind;
 
@@ -84,11 +126,15 @@ typedef struct
   GnnTensor *extra[2];              /* non-differentiable tensors to save: index, condition, running stats */
 } GnnOpParams;
 
+/* The most operands an in-place op records besides @self (addcmul_: 2). */
+#define GNN_MAX_INPLACE_OPERANDS 3
+
 /* Installed by lib/autograd. */
 typedef GnnTensor *(*GnnRecordFunc)        (GnnOpKind op, GnnTensor *out, GnnTensor *const *inputs,
                                             guint n_inputs, const GnnOpParams *params);
-typedef gboolean   (*GnnRecordInplaceFunc) (GnnOpKind op, GnnTensor *self, GnnTensor *other,
-                                            GError **error);
+typedef gboolean   (*GnnRecordInplaceFunc) (GnnOpKind op, GnnTensor *self,
+                                            GnnTensor *const *others, guint n_others,
+                                            const GnnOpParams *params, GError **error);
 
 typedef const char *(*GnnNodeNameFunc)   (gpointer grad_fn);
 
@@ -101,8 +147,9 @@ extern _Thread_local gboolean gnn_grad_mode_off;
 
 GnnTensor *gnn_tensor_record_slow (GnnOpKind op, GnnTensor *out, GnnTensor *const *inputs,
                                    guint n_inputs, const GnnOpParams *params);
-gboolean   gnn_tensor_record_inplace_slow (GnnOpKind op, GnnTensor *self, GnnTensor *other,
-                                           GError **error);
+gboolean   gnn_tensor_record_inplace_slow (GnnOpKind op, GnnTensor *self,
+                                           GnnTensor *const *others, guint n_others,
+                                           const GnnOpParams *params, GError **error);
 
 /* Whether an op on @inputs (entries may be %NULL) would be recorded: grad
  * mode is on and some input requires grad. One branch when grad is off. */
@@ -133,20 +180,38 @@ gnn_tensor_record (GnnOpKind          op,
 }
 
 /* Called by an in-place op after validating its arguments and before
- * modifying @self (@other may be %NULL). Rebases @self's history onto a new
- * node, or fails like PyTorch for a leaf that requires grad. */
+ * modifying @self: @others are its other differentiable operands (entries
+ * may be %NULL), @params what its backward needs. Rebases @self's history
+ * onto a new node whose input 0 is @self's previous value, or fails like
+ * PyTorch for a leaf that requires grad. */
+static inline gboolean
+gnn_tensor_record_inplace_full (GnnOpKind          op,
+                                GnnTensor         *self,
+                                GnnTensor *const  *others,
+                                guint              n_others,
+                                const GnnOpParams *params,
+                                GError           **error)
+{
+  gboolean any;
+
+  if (gnn_grad_mode_off)
+    return TRUE;
+  any = gnn_tensor_priv (self)->requires_grad;
+  for (guint i = 0; i < n_others && !any; i++)
+    any = others[i] != NULL && gnn_tensor_priv (others[i])->requires_grad;
+  if (G_LIKELY (!any))
+    return TRUE;
+  return gnn_tensor_record_inplace_slow (op, self, others, n_others, params, error);
+}
+
+/* The one-operand form (@other may be %NULL). */
 static inline gboolean
 gnn_tensor_record_inplace (GnnOpKind   op,
                            GnnTensor  *self,
                            GnnTensor  *other,
                            GError    **error)
 {
-  if (gnn_grad_mode_off)
-    return TRUE;
-  if (G_LIKELY (!gnn_tensor_priv (self)->requires_grad &&
-                (other == NULL || !gnn_tensor_priv (other)->requires_grad)))
-    return TRUE;
-  return gnn_tensor_record_inplace_slow (op, self, other, error);
+  return gnn_tensor_record_inplace_full (op, self, &other, other != NULL ? 1 : 0, NULL, error);
 }
 
 /* The node's PyTorch-style name ("AddBackward0"), or %NULL. */
