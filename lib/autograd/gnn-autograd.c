@@ -426,6 +426,13 @@ record_inplace (GnnOpKind          op,
         save_input (node, i, inputs[i], copy);
       }
   meta_from (&node->out, self);
+  if (info->save_output)
+    {
+      /* @self holds the output once the op has written it */
+      node->saved_out = detached_view (self);
+      node->has_saved = TRUE;
+      node->output_saved = TRUE;
+    }
   if (node->params.extra[0] != NULL || node->params.extra[1] != NULL)
     node->has_saved = TRUE;
   attach (self, node);

@@ -191,7 +191,7 @@ gnn_backward_maximum (GnnNode    *node,
         gboolean max = node->op == GNN_OP_MAXIMUM;
         g_autoptr(GnnTensor) loses = NULL;
 
-        TRY (loses = (max == (i == 0)) ? gnn_tensor_lt (node->saved[i], node->saved[1 - i], error)
+        TRY (loses = max ? gnn_tensor_lt (node->saved[i], node->saved[1 - i], error)
                                        : gnn_tensor_gt (node->saved[i], node->saved[1 - i], error));
         if (!give (node, i, gnn_tensor_where (loses, zero, shared, error), grads, error))
           return FALSE;
