@@ -20,6 +20,8 @@
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
 #include <gnn/gnn-tensor-math.h>
+#include <gnn/gnn-tensor-indexing.h>
+#include <gnn/gnn-tensor-reduce.h>
 
 /* module (keep one line per header) */
 #include <gnn/gnn-hook-handle.h>

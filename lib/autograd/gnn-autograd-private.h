@@ -66,6 +66,9 @@ gnn_node_needs_grad (GnnNode *node,
 
 /* Sums @grad over the broadcast dims so it gets the shape of @meta. */
 GnnTensor *gnn_ag_sum_to (GnnTensor *grad, const GnnMeta *meta, GError **error);
+/* @grad of a reduction over node->params.dims (n_dims 0: all) reshaped
+ * with the reduced dims back as size 1 (unless the op kept them). */
+GnnTensor *gnn_ag_grad_keepdim (GnnNode *node, GnnTensor *grad, GError **error);
 /* A zero tensor of @meta's shape and dtype. */
 GnnTensor *gnn_ag_zeros (const GnnMeta *meta);
 /* gnn-backward-kernels.c: o = g * f'(v) for relu, tanh, sigmoid, exp and
@@ -133,5 +136,22 @@ gboolean gnn_backward_lerp        (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_addcmul     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_addcdiv     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_masked_fill (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-index.c */
+gboolean gnn_backward_gather      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_scatter     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_index_add   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_index_copy  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_select_indices (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-stats.c */
+gboolean gnn_backward_var        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_norm       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_prod       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_logsumexp  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-scan.c */
+gboolean gnn_backward_cumsum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_cumprod    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

@@ -106,6 +106,23 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_CEIL]         = { gnn_backward_zero,         0,         FALSE, "CeilBackward0" },
   [GNN_OP_ROUND]        = { gnn_backward_zero,         0,         FALSE, "RoundBackward0" },
   [GNN_OP_TRUNC]        = { gnn_backward_zero,         0,         FALSE, "TruncBackward0" },
+  [GNN_OP_GATHER]       = { gnn_backward_gather,       0,         FALSE, "GatherBackward0" },
+  [GNN_OP_SCATTER]      = { gnn_backward_scatter,      0,         FALSE, "ScatterBackward0" },
+  [GNN_OP_SCATTER_ADD]  = { gnn_backward_scatter,      0,         FALSE, "ScatterAddBackward0" },
+  [GNN_OP_INDEX_ADD]    = { gnn_backward_index_add,    0,         FALSE, "IndexAddBackward0" },
+  [GNN_OP_INDEX_COPY]   = { gnn_backward_index_copy,   0,         FALSE, "IndexCopyBackward0" },
+  [GNN_OP_INDEX_FILL]   = { gnn_backward_index_copy,   0,         FALSE, "IndexFillBackward1" },
+  [GNN_OP_PROD]         = { gnn_backward_prod,         IN0,       TRUE,  "ProdBackward1" },
+  [GNN_OP_LOGSUMEXP]    = { gnn_backward_logsumexp,    IN0,       TRUE,  "LogsumexpBackward0" },
+  [GNN_OP_VAR]          = { gnn_backward_var,          IN0,       FALSE, "VarBackward0" },
+  [GNN_OP_STD]          = { gnn_backward_var,          IN0,       TRUE,  "StdBackward0" },
+  [GNN_OP_NORM]         = { gnn_backward_norm,         IN0,       TRUE,  "NormBackward1" },
+  [GNN_OP_MAX_DIM]      = { gnn_backward_select_indices, 0,       FALSE, "MaxBackward0" },
+  [GNN_OP_MIN_DIM]      = { gnn_backward_select_indices, 0,       FALSE, "MinBackward0" },
+  [GNN_OP_SORT]         = { gnn_backward_select_indices, 0,       FALSE, "SortBackward0" },
+  [GNN_OP_TOPK]         = { gnn_backward_select_indices, 0,       FALSE, "TopkBackward0" },
+  [GNN_OP_CUMSUM]       = { gnn_backward_cumsum,       0,         FALSE, "CumsumBackward0" },
+  [GNN_OP_CUMPROD]      = { gnn_backward_cumprod,      IN0,       TRUE,  "CumprodBackward0" },
 };
 
 static gboolean
@@ -143,6 +160,14 @@ node_name (GnnOpKind          op,
       return is_wrapped (inputs, 2) ? "LerpBackward0" : "LerpBackward1";
     case GNN_OP_MASKED_FILL:
       return is_wrapped (inputs, 1) ? "MaskedFillBackward0" : "MaskedFillBackward1";
+    case GNN_OP_PROD:
+      return params->n_dims == 0 ? "ProdBackward0" : "ProdBackward1";
+    case GNN_OP_NORM:
+      return params->flag ? "LinalgVectorNormBackward0" : "NormBackward1";
+    case GNN_OP_SCATTER:
+      return is_wrapped (inputs, 1) ? "ScatterBackward1" : "ScatterBackward0";
+    case GNN_OP_INDEX_FILL:
+      return is_wrapped (inputs, 1) ? "IndexFillBackward0" : "IndexFillBackward1";
     case GNN_OP_MATMUL:
       {
         guint a = gnn_tensor_priv (inputs[0])->ndim, b = gnn_tensor_priv (inputs[1])->ndim;

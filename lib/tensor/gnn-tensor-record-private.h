@@ -108,6 +108,25 @@ typedef enum
   GNN_OP_CEIL,
   GNN_OP_ROUND,
   GNN_OP_TRUNC,
+  /* gather / scatter (params: dim, extra[0] the index) */
+  GNN_OP_GATHER,
+  GNN_OP_SCATTER,       /* inputs: self, src (a wrapped number: the value form) */
+  GNN_OP_SCATTER_ADD,
+  GNN_OP_INDEX_ADD,     /* inputs: self, source; scalar: alpha */
+  GNN_OP_INDEX_COPY,
+  GNN_OP_INDEX_FILL,    /* inputs: self, value */
+  /* reductions, scans, selections */
+  GNN_OP_PROD,
+  GNN_OP_LOGSUMEXP,
+  GNN_OP_VAR,           /* scalar: correction */
+  GNN_OP_STD,
+  GNN_OP_NORM,          /* scalar: p; flag: linalg.vector_norm */
+  GNN_OP_MAX_DIM,       /* dim, keepdim; extra[0]: the positions (keepdim shape) */
+  GNN_OP_MIN_DIM,
+  GNN_OP_SORT,          /* dim; extra[0]: the positions */
+  GNN_OP_TOPK,
+  GNN_OP_CUMSUM,        /* dim */
+  GNN_OP_CUMPROD,
   GNN_N_OPS
 } GnnOpKind;
 
