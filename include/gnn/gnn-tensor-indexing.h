@@ -64,4 +64,60 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_topk         (GnnTensor *self, gint64 k, gint dim, gboolean largest,
                                     gboolean sorted, GnnTensor **indices, GError **error);
 
+/* --- selections by value and counting -------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nonzero      (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_select (GnnTensor *self, GnnTensor *mask, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique       (GnnTensor *self, GnnTensor **inverse, GnnTensor **counts,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_bincount     (GnnTensor *self, GnnTensor *weights, gint64 minlength,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_histc        (GnnTensor *self, gint64 bins, double min, double max,
+                                    GError **error);
+
+/* --- factories ---------------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_eye          (gint64 n, gint64 m, GnnDType dtype, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_linspace     (double start, double end, gint64 steps, GnnDType dtype,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logspace     (double start, double end, gint64 steps, double base,
+                                    GnnDType dtype, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_random_      (GnnTensor *self, gint64 low, gint64 high,
+                                    GnnGenerator *generator, GError **error);
+
+/* --- rearrangements and splits -------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_flip         (GnnTensor *self, const gint *dims, guint n_dims,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_roll         (GnnTensor *self, const gint64 *shifts, guint n_shifts,
+                                    const gint *dims, guint n_dims, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_tril         (GnnTensor *self, gint64 diagonal, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_triu         (GnnTensor *self, gint64 diagonal, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_repeat       (GnnTensor *self, const gint64 *repeats, guint n,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_split        (GnnTensor *self, gint64 split_size, gint dim,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_split_with_sizes (GnnTensor *self, const gint64 *sizes, guint n,
+                                        gint dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_chunk        (GnnTensor *self, gint64 chunks, gint dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GPtrArray *gnn_tensor_unbind       (GnnTensor *self, gint dim, GError **error);
+
 G_END_DECLS

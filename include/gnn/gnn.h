@@ -22,6 +22,7 @@
 #include <gnn/gnn-tensor-math.h>
 #include <gnn/gnn-tensor-indexing.h>
 #include <gnn/gnn-tensor-reduce.h>
+#include <gnn/gnn-tensor-linalg.h>
 
 /* module (keep one line per header) */
 #include <gnn/gnn-hook-handle.h>

@@ -103,6 +103,8 @@ gboolean gnn_backward_softmax     (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_log_softmax (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 gboolean gnn_backward_matmul      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_addmm       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_diagonal    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_cat         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_stack       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
@@ -143,12 +145,19 @@ gboolean gnn_backward_scatter     (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_index_add   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_index_copy  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_select_indices (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_masked_select (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 /* gnn-backward-stats.c */
 gboolean gnn_backward_var        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_norm       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_prod       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_logsumexp  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-rearrange.c */
+gboolean gnn_backward_flip       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_roll       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_triangle   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_repeat     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 /* gnn-backward-scan.c */
 gboolean gnn_backward_cumsum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);

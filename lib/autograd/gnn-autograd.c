@@ -123,6 +123,17 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_TOPK]         = { gnn_backward_select_indices, 0,       FALSE, "TopkBackward0" },
   [GNN_OP_CUMSUM]       = { gnn_backward_cumsum,       0,         FALSE, "CumsumBackward0" },
   [GNN_OP_CUMPROD]      = { gnn_backward_cumprod,      IN0,       TRUE,  "CumprodBackward0" },
+  [GNN_OP_FLIP]         = { gnn_backward_flip,         0,         FALSE, "FlipBackward0" },
+  [GNN_OP_ROLL]         = { gnn_backward_roll,         0,         FALSE, "RollBackward0" },
+  [GNN_OP_TRIL]         = { gnn_backward_triangle,     0,         FALSE, "TrilBackward0" },
+  [GNN_OP_TRIU]         = { gnn_backward_triangle,     0,         FALSE, "TriuBackward0" },
+  [GNN_OP_REPEAT]       = { gnn_backward_repeat,       0,         FALSE, "RepeatBackward0" },
+  [GNN_OP_MASKED_SELECT] = { gnn_backward_masked_select, 0,       FALSE, "MaskedSelectBackward0" },
+  [GNN_OP_DIAGONAL]     = { gnn_backward_diagonal,     0,         FALSE, "DiagonalBackward0" },
+  [GNN_OP_DIAG_EMBED]   = { gnn_backward_diagonal,     0,         FALSE, "DiagBackward0" },
+  [GNN_OP_BMM]          = { gnn_backward_matmul,       IN0 | IN1, FALSE, "BmmBackward0" },
+  [GNN_OP_ADDMM]        = { gnn_backward_addmm,        IN1 | IN2, FALSE, "AddmmBackward0" },
+  [GNN_OP_BADDBMM]      = { gnn_backward_addmm,        IN1 | IN2, FALSE, "BaddbmmBackward0" },
 };
 
 static gboolean

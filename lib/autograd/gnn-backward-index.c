@@ -159,3 +159,30 @@ gnn_backward_select_indices (GnnNode    *node,
   TRY (grads[0] = gnn_tensor_scatter (zeros, node->params.dim, index, g, error));
   return TRUE;
 }
+
+/* masked_select: the gradient goes to the picked positions of the
+ * broadcast input, then sums back to the input's shape. */
+gboolean
+gnn_backward_masked_select (GnnNode    *node,
+                            GnnTensor  *grad,
+                            GnnTensor **grads,
+                            GError    **error)
+{
+  GnnMeta full = node->inputs[0];
+  gint64 numel = 1;
+  g_autoptr(GnnTensor) zeros = NULL;
+  g_autoptr(GnnTensor) flat = NULL;
+  g_autoptr(GnnTensor) placed = NULL;
+  g_autoptr(GnnTensor) shaped = NULL;
+
+  full.ndim = node->params.n_ints;
+  memcpy (full.shape, node->params.ints, sizeof (gint64) * full.ndim);
+  for (guint d = 0; d < full.ndim; d++)
+    numel *= full.shape[d];
+  zeros = gnn_tensor_zeros (&numel, 1, full.dtype, error);
+  TRY (zeros);
+  TRY (placed = gnn_tensor_index_add (zeros, 0, node->params.extra[0], grad, 1.0, error));
+  TRY (shaped = gnn_tensor_reshape (placed, full.shape, full.ndim, error));
+  TRY (grads[0] = gnn_ag_sum_to (shaped, &node->inputs[0], error));
+  return TRUE;
+}

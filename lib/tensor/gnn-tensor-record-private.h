@@ -127,6 +127,19 @@ typedef enum
   GNN_OP_TOPK,
   GNN_OP_CUMSUM,        /* dim */
   GNN_OP_CUMPROD,
+  /* rearrangements */
+  GNN_OP_FLIP,          /* dims */
+  GNN_OP_ROLL,          /* ints: shifts; dims (n_dims 0: flattened) */
+  GNN_OP_TRIL,          /* start: the diagonal */
+  GNN_OP_TRIU,
+  GNN_OP_REPEAT,        /* ints: repeats */
+  GNN_OP_MASKED_SELECT, /* ints: the broadcast shape; extra[0]: the picked offsets in it */
+  GNN_OP_DIAGONAL,      /* a view: start = offset, dims[0..1] */
+  GNN_OP_DIAG_EMBED,    /* a vector onto a matrix diagonal: start = the diagonal */
+  /* products */
+  GNN_OP_BMM,
+  GNN_OP_ADDMM,         /* inputs: self, mat1, mat2; scalar: alpha, scalar2: beta */
+  GNN_OP_BADDBMM,
   GNN_N_OPS
 } GnnOpKind;
 
@@ -138,7 +151,8 @@ typedef struct
   guint      n_dims;
   gboolean   keepdim;
   gint64     start;                 /* narrow start, select index */
-  double     scalar;                /* mul_scalar factor, pow exponent, eps */
+  double     scalar;                /* mul_scalar factor, pow exponent, eps, alpha */
+  double     scalar2;               /* addmm / baddbmm beta */
   gint64     ints[16];              /* conv/pool geometry, layer_norm normalized_shape */
   guint      n_ints;
   gboolean   flag;                  /* batch_norm training, pool ceil_mode / count_include_pad */
