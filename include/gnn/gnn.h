@@ -85,6 +85,9 @@
 
 /* autograd */
 #include <gnn/gnn-autograd.h>
+#include <gnn/gnn-grad-fn.h>
+#include <gnn/gnn-autograd-context.h>
+#include <gnn/gnn-autograd-function.h>
 #include <gnn/gnn-optimizer.h>
 #include <gnn/gnn-sgd.h>
 #include <gnn/gnn-adam.h>

@@ -26,11 +26,13 @@ typedef struct
   gint64   shape[GNN_MAX_DIMS];
 } GnnMeta;
 
-/* Where an input's gradient goes: a node, a leaf's .grad, or nowhere. */
+/* Where an input's gradient goes: output @input_nr of a node, a leaf's
+ * .grad, or nowhere. */
 typedef struct
 {
   GnnNode   *node;
   GnnTensor *leaf;
+  guint      input_nr;
 } GnnEdge;
 
 struct _GnnNode
@@ -42,16 +44,22 @@ struct _GnnNode
   guint           n_inputs;
   GnnEdge        *edges;
   GnnMeta        *inputs;
-  GnnMeta         out;
+  GnnMeta         out;            /* output 0 */
+  guint           n_outputs;      /* 1 except for custom functions */
   GnnTensor     **saved;          /* n_inputs detached copies or views, NULL where unneeded */
+  GPtrArray      *saved_extra;    /* what a custom function saved (ctx.save_for_backward) */
   GnnTensor      *saved_out;      /* detached view of the output, if needed */
   GnnOpParams     params;         /* extra[] owned */
   gboolean        has_saved;
   gboolean        freed;          /* saved tensors released by a backward pass */
   gboolean        output_saved;   /* the output's values are saved (here or by a consumer) */
+  char           *owned_name;     /* a custom function's "<Name>Backward" */
+  gpointer        custom;         /* a custom function's context, freed with the node */
+  GDestroyNotify  custom_free;
+  gpointer        wrapper;        /* the GnnGradFn standing for it, if one is alive */
   /* scratch for one backward pass */
   guint           deps;
-  GnnTensor      *grad;
+  GnnTensor     **grads_out;      /* n_outputs gradients of the outputs */
 };
 
 GnnNode *gnn_node_ref   (GnnNode *node);
@@ -63,6 +71,22 @@ gnn_node_needs_grad (GnnNode *node,
 {
   return node->edges[i].node != NULL || node->edges[i].leaf != NULL;
 }
+
+/* A node for a custom function (gnn-autograd-function.c): edges to
+ * @inputs, @n_outputs outputs, @backward reading node->grads_out; @custom
+ * is freed with the node. */
+GnnNode *gnn_node_new_custom (const char       *name,
+                              GnnTensor *const *inputs,
+                              guint             n_inputs,
+                              guint             n_outputs,
+                              GnnBackwardFunc   backward,
+                              gpointer          custom,
+                              GDestroyNotify    custom_free);
+/* Makes @node the history of @out as its output @output_nr. */
+void     gnn_node_attach     (GnnNode *node, GnnTensor *out, guint output_nr);
+/* Saves @t for @node's backward through the one save path (a detached
+ * view; @t's own node learns that its output is needed). */
+void     gnn_node_save_extra (GnnNode *node, GnnTensor *t);
 
 /* Sums @grad over the broadcast dims so it gets the shape of @meta. */
 GnnTensor *gnn_ag_sum_to (GnnTensor *grad, const GnnMeta *meta, GError **error);

@@ -134,6 +134,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_BMM]          = { gnn_backward_matmul,       IN0 | IN1, FALSE, "BmmBackward0" },
   [GNN_OP_ADDMM]        = { gnn_backward_addmm,        IN1 | IN2, FALSE, "AddmmBackward0" },
   [GNN_OP_BADDBMM]      = { gnn_backward_addmm,        IN1 | IN2, FALSE, "BaddbmmBackward0" },
+  [GNN_OP_CUSTOM]       = { NULL,                      0,         FALSE, "CustomBackward" },
 };
 
 static gboolean
@@ -211,6 +212,7 @@ node_release_saved (GnnNode *node)
   if (node->saved != NULL)
     for (guint i = 0; i < node->n_inputs; i++)
       g_clear_object (&node->saved[i]);
+  g_clear_pointer (&node->saved_extra, g_ptr_array_unref);
   g_clear_object (&node->saved_out);
   for (guint i = 0; i < G_N_ELEMENTS (node->params.extra); i++)
     g_clear_object (&node->params.extra[i]);
@@ -240,7 +242,12 @@ gnn_node_unref (GnnNode *node)
           g_clear_object (&n->edges[i].leaf);
         }
       node_release_saved (n);
-      g_clear_object (&n->grad);
+      for (guint i = 0; i < n->n_outputs; i++)
+        g_clear_object (&n->grads_out[i]);
+      if (n->custom_free != NULL)
+        n->custom_free (n->custom);
+      g_free (n->grads_out);
+      g_free (n->owned_name);
       g_free (n->saved);
       g_free (n->edges);
       g_free (n->inputs);
@@ -296,6 +303,8 @@ node_new (GnnOpKind          op,
   node->op = op;
   node->backward = op_info[op].backward;
   node->name = node_name (op, params, inputs);
+  node->n_outputs = 1;
+  node->grads_out = g_new0 (GnnTensor *, 1);
   node->n_inputs = n_inputs;
   node->edges = g_new0 (GnnEdge, n_inputs);
   node->inputs = g_new0 (GnnMeta, n_inputs);
@@ -320,7 +329,10 @@ node_new (GnnOpKind          op,
       if (!p->requires_grad || !is_float (p->dtype))
         continue;
       if (p->grad_fn != NULL)
-        node->edges[i].node = gnn_node_ref (p->grad_fn);
+        {
+          node->edges[i].node = gnn_node_ref (p->grad_fn);
+          node->edges[i].input_nr = p->grad_fn_output;
+        }
       else
         node->edges[i].leaf = g_object_ref (inputs[i]);
     }
@@ -342,8 +354,9 @@ save_input (GnnNode   *node,
 }
 
 static void
-attach (GnnTensor *out,
-        GnnNode   *node)
+attach_output (GnnTensor *out,
+               GnnNode   *node,
+               guint      output_nr)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (out);
 
@@ -351,7 +364,75 @@ attach (GnnTensor *out,
     p->grad_fn_destroy (p->grad_fn);
   p->grad_fn = node;
   p->grad_fn_destroy = (GDestroyNotify) gnn_node_unref;
+  p->grad_fn_output = output_nr;
   p->requires_grad = TRUE;
+}
+
+static void
+attach (GnnTensor *out,
+        GnnNode   *node)
+{
+  attach_output (out, node, 0);
+}
+
+GnnNode *
+gnn_node_new_custom (const char       *name,
+                     GnnTensor *const *inputs,
+                     guint             n_inputs,
+                     guint             n_outputs,
+                     GnnBackwardFunc   backward,
+                     gpointer          custom,
+                     GDestroyNotify    custom_free)
+{
+  GnnNode *node = node_new (GNN_OP_CUSTOM, inputs, n_inputs, NULL);
+
+  node->owned_name = g_strdup (name);
+  node->name = node->owned_name;
+  node->backward = backward;
+  node->custom = custom;
+  node->custom_free = custom_free;
+  node->n_outputs = MAX (n_outputs, 1);
+  g_free (node->grads_out);
+  node->grads_out = g_new0 (GnnTensor *, node->n_outputs);
+  return node;
+}
+
+void
+gnn_node_attach (GnnNode   *node,
+                 GnnTensor *out,
+                 guint      output_nr)
+{
+  if (output_nr == 0)
+    meta_from (&node->out, out);
+  attach_output (out, gnn_node_ref (node), output_nr);
+}
+
+static void
+unref_nullable (gpointer object)
+{
+  if (object != NULL)
+    g_object_unref (object);
+}
+
+void
+gnn_node_save_extra (GnnNode   *node,
+                     GnnTensor *t)
+{
+  GnnTensorPrivate *p;
+
+  if (node->saved_extra == NULL)
+    node->saved_extra = g_ptr_array_new_with_free_func (unref_nullable);
+  node->has_saved = TRUE;
+  if (t == NULL)
+    {
+      g_ptr_array_add (node->saved_extra, NULL);   /* torch keeps None in its place */
+      return;
+    }
+  p = gnn_tensor_priv (t);
+  g_ptr_array_add (node->saved_extra, detached_view (t));
+  node->has_saved = TRUE;
+  if (p->grad_fn != NULL && p->grad_fn != node)
+    ((GnnNode *) p->grad_fn)->output_saved = TRUE;
 }
 
 /* The inputs @node's backward will read: mul needs each factor only for the
@@ -615,26 +696,46 @@ accumulate_leaf (GnnTensor *leaf,
 
 static gboolean
 accumulate_node (GnnNode   *node,
+                 guint      output_nr,
                  GnnTensor *grad,
                  GError   **error)
 {
+  GnnTensor **slot = &node->grads_out[MIN (output_nr, node->n_outputs - 1)];
   GnnTensor *sum;
 
-  if (node->grad == NULL)
+  if (*slot == NULL)
     {
-      node->grad = g_object_ref (grad);
+      *slot = g_object_ref (grad);
       return TRUE;
     }
-  sum = gnn_tensor_add (node->grad, grad, error);
+  sum = gnn_tensor_add (*slot, grad, error);
   if (sum == NULL)
     return FALSE;
-  g_object_unref (node->grad);
-  node->grad = sum;
+  g_object_unref (*slot);
+  *slot = sum;
   return TRUE;
+}
+
+/* Whether some output of @node got a gradient. */
+static gboolean
+has_output_grad (GnnNode *node)
+{
+  for (guint i = 0; i < node->n_outputs; i++)
+    if (node->grads_out[i] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+clear_output_grads (GnnNode *node)
+{
+  for (guint i = 0; i < node->n_outputs; i++)
+    g_clear_object (&node->grads_out[i]);
 }
 
 static gboolean
 run_graph (GnnNode   *root,
+           guint      root_output,
            GnnTensor *gradient,
            gboolean   retain_graph,
            GError   **error)
@@ -682,16 +783,16 @@ run_graph (GnnNode   *root,
         }
     }
 
-  root->grad = g_object_ref (gradient);
+  root->grads_out[MIN (root_output, root->n_outputs - 1)] = g_object_ref (gradient);
   g_ptr_array_add (ready, root);
   while (ok && ready->len > 0)
     {
       GnnNode *n = g_ptr_array_steal_index_fast (ready, ready->len - 1);
       g_autofree GnnTensor **grads = g_new0 (GnnTensor *, n->n_inputs);
 
-      if (n->grad != NULL)
-        ok = n->backward (n, n->grad, grads, error);
-      g_clear_object (&n->grad);
+      if (has_output_grad (n))
+        ok = n->backward (n, n->grads_out[0], grads, error);
+      clear_output_grads (n);
       for (guint i = 0; i < n->n_inputs; i++)
         {
           GnnEdge *e = &n->edges[i];
@@ -709,7 +810,7 @@ run_graph (GnnNode   *root,
           if (ok && grads[i] != NULL)
             {
               if (e->node != NULL)
-                ok = accumulate_node (e->node, grads[i], error);
+                ok = accumulate_node (e->node, e->input_nr, grads[i], error);
               else if (e->leaf != NULL)
                 accumulate_leaf (e->leaf, grads[i]);
             }
@@ -729,7 +830,7 @@ run_graph (GnnNode   *root,
   /* After an error, drop the partial gradients. */
   g_hash_table_iter_init (&iter, seen);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_clear_object (&((GnnNode *) key)->grad);
+    clear_output_grads (key);
   return ok;
 }
 
@@ -820,7 +921,7 @@ gnn_tensor_backward (GnnTensor  *self,
   else
     {
       gnn_grad_hooks_pass_begin ();
-      ok = run_graph (p->grad_fn, grad, retain_graph, error);
+      ok = run_graph (p->grad_fn, p->grad_fn_output, grad, retain_graph, error);
       ok = gnn_grad_hooks_pass_end (ok, error);
     }
   gnn_no_grad_pop ();

@@ -49,6 +49,7 @@ typedef struct
   GnnTensor  *grad;
   gpointer       grad_fn;
   GDestroyNotify grad_fn_destroy;
+  guint          grad_fn_output;      /* which output of grad_fn this tensor is */
 } GnnTensorPrivate;
 
 GnnTensorPrivate *gnn_tensor_priv (GnnTensor *self);

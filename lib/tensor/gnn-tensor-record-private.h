@@ -140,6 +140,7 @@ typedef enum
   GNN_OP_BMM,
   GNN_OP_ADDMM,         /* inputs: self, mat1, mat2; scalar: alpha, scalar2: beta */
   GNN_OP_BADDBMM,
+  GNN_OP_CUSTOM,        /* a GnnAutogradFunction (its node is made by lib/autograd) */
   GNN_N_OPS
 } GnnOpKind;
 
