@@ -120,4 +120,19 @@ GPtrArray *gnn_tensor_chunk        (GnnTensor *self, gint64 chunks, gint dim, GE
 GNN_AVAILABLE_IN_ALL
 GPtrArray *gnn_tensor_unbind       (GnnTensor *self, gint dim, GError **error);
 
+/* --- in-place shape ops ---------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_squeeze_all  (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_squeeze_all_ (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_squeeze_     (GnnTensor *self, gint dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_unsqueeze_   (GnnTensor *self, gint dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_transpose_   (GnnTensor *self, gint dim0, gint dim1, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_t_           (GnnTensor *self, GError **error);
+
 G_END_DECLS

@@ -282,6 +282,15 @@ GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_masked_fill_   (GnnTensor *self, GnnTensor *mask, GnnTensor *value,
                                       GError **error);
 
+/* --- closeness ------------------------------------------------------------------ */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isclose        (GnnTensor *a, GnnTensor *b, double rtol, double atol,
+                                      gboolean equal_nan, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_allclose_full  (GnnTensor *a, GnnTensor *b, double rtol, double atol,
+                                      gboolean equal_nan, GError **error);
+
 /* --- out= -------------------------------------------------------------------------- */
 
 GNN_AVAILABLE_IN_ALL

@@ -317,3 +317,120 @@ gnn_tensor_where (GnnTensor *condition,
                             (GnnTensor *[]) { a, b }, 2,
                             &(GnnOpParams) { .extra = { condition } });
 }
+
+/* --- isclose ---------------------------------------------------------------- */
+
+/**
+ * gnn_tensor_isclose:
+ * @a: a #GnnTensor
+ * @b: a #GnnTensor (or a wrapped number) broadcastable with @a
+ * @rtol: relative tolerance
+ * @atol: absolute tolerance
+ * @equal_nan: whether two NaNs count as close
+ * @error: return location for a #GError
+ *
+ * Elementwise `|a - b| <= atol + rtol · |b|` (like `torch.isclose`), in the
+ * promoted dtype, broadcasting; equal values (infinities included) are
+ * always close, NaN only to NaN with @equal_nan.
+ *
+ * Returns: (transfer full): a bool tensor, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_tensor_isclose (GnnTensor *a,
+                    GnnTensor *b,
+                    double     rtol,
+                    double     atol,
+                    gboolean   equal_nan,
+                    GError   **error)
+{
+  g_autoptr(GnnTensor) eq = NULL;
+  g_autoptr(GnnTensor) diff = NULL;
+  g_autoptr(GnnTensor) dist = NULL;
+  g_autoptr(GnnTensor) scale = NULL;
+  g_autoptr(GnnTensor) bound = NULL;
+  g_autoptr(GnnTensor) within = NULL;
+  g_autoptr(GnnTensor) close = NULL;
+  g_autoptr(GnnTensor) r = gnn_tensor_new_wrapped_number (rtol);
+  g_autoptr(GnnTensor) t = gnn_tensor_new_wrapped_number (atol);
+  GnnDType dtype;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (a), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (b), NULL);
+  GNN_CHECK_STORAGE ("isclose", a, error, NULL);
+  GNN_CHECK_STORAGE ("isclose", b, error, NULL);
+  dtype = gnn_result_type_n ((GnnTensor *[]) { a, b }, 2);
+  if (gnn_tensor_priv (a)->dtype != gnn_tensor_priv (b)->dtype &&
+      !gnn_tensor_priv (b)->wrapped_number)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "%s did not match %s", gnn_torch_scalar_name (gnn_tensor_priv (a)->dtype),
+                   gnn_torch_scalar_name (gnn_tensor_priv (b)->dtype));
+      return NULL;
+    }
+  if ((eq = gnn_ew_binary (&gnn_op_eq, a, b, error)) == NULL)
+    return NULL;
+  if (!gnn_dtype_is_floating (dtype) && rtol == 0 && atol == 0)
+    return g_steal_pointer (&eq);
+  {
+    /* |a - b| and rtol · |b| in a floating dtype (integers as float32) */
+    GnnDType work = gnn_dtype_is_floating (dtype) ? dtype : GNN_DTYPE_F32;
+    g_autoptr(GnnTensor) af = gnn_ew_cast (a, work, error);
+    g_autoptr(GnnTensor) bf = af != NULL ? gnn_ew_cast (b, work, error) : NULL;
+    g_autoptr(GnnTensor) babs = NULL;
+
+    if (bf == NULL ||
+        (diff = gnn_ew_binary (&gnn_op_sub, af, bf, error)) == NULL ||
+        (dist = gnn_tensor_unary_op (GNN_UNARY_ABS, diff, error)) == NULL ||
+        (babs = gnn_tensor_unary_op (GNN_UNARY_ABS, bf, error)) == NULL ||
+        (scale = gnn_ew_binary (&gnn_op_mul, babs, r, error)) == NULL ||
+        (bound = gnn_ew_binary (&gnn_op_add, scale, t, error)) == NULL ||
+        (within = gnn_ew_binary (&gnn_op_le, dist, bound, error)) == NULL ||
+        (close = gnn_tensor_logical_or (eq, within, error)) == NULL)
+      return NULL;
+    if (equal_nan)
+      {
+        g_autoptr(GnnTensor) na = gnn_tensor_unary_op (GNN_UNARY_ISNAN, af, error);
+        g_autoptr(GnnTensor) nb = na != NULL ? gnn_tensor_unary_op (GNN_UNARY_ISNAN, bf, error)
+                                             : NULL;
+        g_autoptr(GnnTensor) both = nb != NULL ? gnn_tensor_logical_and (na, nb, error) : NULL;
+
+        if (both == NULL)
+          return NULL;
+        return gnn_tensor_logical_or (close, both, error);
+      }
+  }
+  return g_steal_pointer (&close);
+}
+
+/**
+ * gnn_tensor_allclose_full:
+ * @a: a #GnnTensor
+ * @b: a #GnnTensor broadcastable with @a
+ * @rtol: relative tolerance
+ * @atol: absolute tolerance
+ * @equal_nan: whether two NaNs count as close
+ * @error: return location for a #GError
+ *
+ * Whether every element pair is close (like `torch.allclose (a, b, rtol,
+ * atol, equal_nan)`): [method@Gnn.Tensor.isclose] everywhere.
+ *
+ * Returns: %TRUE if all are close; %FALSE, with @error set if the shapes do
+ *   not broadcast
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_tensor_allclose_full (GnnTensor *a,
+                          GnnTensor *b,
+                          double     rtol,
+                          double     atol,
+                          gboolean   equal_nan,
+                          GError   **error)
+{
+  g_autoptr(GnnTensor) close = gnn_tensor_isclose (a, b, rtol, atol, equal_nan, error);
+  g_autoptr(GnnTensor) all = close != NULL ? gnn_tensor_all (close, NULL, 0, FALSE, error) : NULL;
+
+  return all != NULL && *(const guint8 *) gnn_tensor_priv_data (gnn_tensor_priv (all)) != 0;
+}
