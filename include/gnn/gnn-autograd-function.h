@@ -51,6 +51,41 @@ struct _GnnAutogradFunctionClass
   gpointer padding[8];
 };
 
+/**
+ * GnnAutogradFunctionClass::forward:
+ * @self: a #GnnAutogradFunction
+ * @ctx: the context backward will get
+ * @inputs: (element-type Gnn.Tensor): the inputs apply() was given
+ * @error: return location for a #GError
+ *
+ * Computes the outputs (recording is off while it runs). In Python,
+ * `do_forward (self, ctx, inputs)` returns a list of tensors or raises.
+ *
+ * Returns: (transfer full) (element-type Gnn.Tensor) (nullable): the outputs,
+ *   a new array holding a reference to each, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+
+/**
+ * GnnAutogradFunctionClass::backward:
+ * @self: a #GnnAutogradFunction
+ * @ctx: the context forward filled
+ * @grad_outputs: (element-type Gnn.Tensor): one gradient per output (%NULL
+ *   for an output that got none, unless gradients are materialized)
+ * @error: return location for a #GError
+ *
+ * The gradients of the inputs, one per input (%NULL where an input gets
+ * none). In Python, `do_backward (self, ctx, grad_outputs)` returns a list
+ * (None allowed) or raises.
+ *
+ * Returns: (transfer full) (element-type Gnn.Tensor) (nullable): the
+ *   gradients, a new array holding a reference to each, or %NULL with
+ *   @error set
+ *
+ * Since: 1.0
+ */
+
 GNN_AVAILABLE_IN_ALL
 GPtrArray  *gnn_autograd_function_apply    (GnnAutogradFunction *self,
                                             GPtrArray           *inputs,

@@ -403,10 +403,12 @@ gnn_autograd_function_get_name (GnnAutogradFunction *self)
   return priv->name != NULL && priv->name[0] != '\0' ? priv->name : G_OBJECT_TYPE_NAME (self);
 }
 
-/* Frees an array of tensors a vfunc returned (transfer full, no free func). */
+/* Frees an array of tensors a vfunc returned (transfer full: the array and
+ * a reference to each element, whether or not it has a free func). */
 static void
 free_tensor_array (GPtrArray *array)
 {
+  g_ptr_array_set_free_func (array, NULL);
   for (guint i = 0; i < array->len; i++)
     if (g_ptr_array_index (array, i) != NULL)
       g_object_unref (g_ptr_array_index (array, i));
@@ -555,6 +557,9 @@ gnn_autograd_function_apply (GnnAutogradFunction *self,
                      gnn_autograd_function_get_name (self));
       return NULL;
     }
+  /* returned without a free func, as the library's arrays are (bindings
+   * take each reference and free the array) */
+  g_ptr_array_set_free_func (outputs, NULL);
   for (guint i = 0; i < outputs->len; i++)
     if (!GNN_IS_TENSOR (g_ptr_array_index (outputs, i)))
       {

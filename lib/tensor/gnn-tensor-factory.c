@@ -156,7 +156,8 @@ gnn_tensor_logspace (double    start,
  * @self: the tensor to fill (any dtype but bool)
  * @low: the smallest value
  * @high: the bound, not included (> @low)
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator
  * @error: return location for a #GError
  *
  * Fills @self with integers drawn uniformly from [@low, @high) (like
@@ -176,11 +177,12 @@ gnn_tensor_random_ (GnnTensor    *self,
 {
   GnnTensorPrivate *p;
   const gint64 *strides[1];
+  GnnGenerator *draw;
   gsize size;
   GnnNdIter it;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
   GNN_CHECK_STORAGE ("random_", self, error, FALSE);
   p = gnn_tensor_priv (self);
   if (low >= high)
@@ -198,16 +200,17 @@ gnn_tensor_random_ (GnnTensor    *self,
     }
   size = gnn_dtype_get_size (p->dtype);
   strides[0] = p->strides;
+  draw = gnn_generator_acquire (generator);
   gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
   while (gnn_nditer_next (&it))
     for (gint64 i = 0; i < it.inner_size; i++)
       {
-        gint64 v = low + (gint64) gnn_generator_next_below (generator,
-                                                            (guint64) high - (guint64) low);
+        gint64 v = low + (gint64) gnn_generator_next_below (draw, (guint64) high - (guint64) low);
         guint8 *dst = gnn_tensor_priv_data (p) + (it.offsets[0] + i * it.inner_strides[0]) *
                       (gint64) size;
 
         gnn_strided_copy (p->dtype, dst, NULL, GNN_DTYPE_I64, (const guint8 *) &v, NULL, NULL, 0);
       }
+  gnn_generator_release (generator);
   return TRUE;
 }
