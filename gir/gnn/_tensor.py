@@ -3,13 +3,14 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-import collections
 import numbers
+import struct
+import sys
 
 from . import _dtype
 from . import _numpy
 from . import _tensor_index
-from ._gi import OVERRIDE_MODULE, Gnn, export, gnn_error, np, override, require_numpy
+from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, gnn_error, override
 
 
 # --- operands ------------------------------------------------------------------
@@ -193,9 +194,21 @@ class Size(tuple):
 
 export(Size)
 
-# torch.return_types.max / min: the (values, indices) of t.max(dim).
-_MaxResult = collections.namedtuple('max', ['values', 'indices'])
-_MinResult = collections.namedtuple('min', ['values', 'indices'])
+# struct formats of the dtypes, for tolist() over the packed bytes
+_STRUCT_FORMATS = {int(Gnn.DType.F32): 'f', int(Gnn.DType.F64): 'd', int(Gnn.DType.F16): 'e',
+                   int(Gnn.DType.I64): 'q', int(Gnn.DType.I32): 'i', int(Gnn.DType.I16): 'h',
+                   int(Gnn.DType.I8): 'b', int(Gnn.DType.U8): 'B', int(Gnn.DType.BOOL): '?'}
+assert struct.calcsize('q') == 8 and struct.calcsize('i') == 4
+
+
+def _nest(flat, shape):
+    """Row-major values as nested lists of `shape` (a number for a 0-d one)."""
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return flat
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
 def _allocated(result, source, what):
@@ -340,16 +353,22 @@ class Tensor(Gnn.Tensor):
             return bool(value)
         if dtype == Gnn.DType.I64:
             # exact beyond 2**53 (item() goes through a double)
-            return int(self.numpy().reshape(-1)[0])
+            return int.from_bytes(Gnn.Tensor.get_bytes(self).get_data(), sys.byteorder,
+                                  signed=True)
         if not _dtype.is_floating(dtype):
             return int(value)
         return value
 
     def tolist(self):
+        """The elements as nested lists of Python numbers."""
+        if Gnn.Tensor.is_meta(self):
+            raise gnn_error(Gnn.Error.NOT_SUPPORTED, 'tolist: tensor has no storage (meta)')
         t = Gnn.Tensor.detach(self)
         if t.get_dtype() == Gnn.DType.BF16:
             t = t.to_dtype(Gnn.DType.F32)
-        return t.numpy().tolist()
+        data = Gnn.Tensor.get_bytes(t).get_data() or b''
+        flat = memoryview(data).cast(_STRUCT_FORMATS[int(t.get_dtype())]).tolist()
+        return _nest(flat, list(t.get_shape()))
 
     # -- dtype and device -----------------------------------------------------
 
@@ -495,52 +514,6 @@ class Tensor(Gnn.Tensor):
             return self
         return Gnn.Tensor.permute(self, list(range(ndim - 1, -1, -1)))
 
-    def squeeze(self, dim=None):
-        """Like torch: without dim, removes every dimension of size 1."""
-        if dim is not None:
-            return Gnn.Tensor.squeeze(self, dim)
-        return Gnn.Tensor.reshape(self, [n for n in self.get_shape() if n != 1])
-
-    def sum(self, dim=None, keepdim=False):
-        return Gnn.Tensor.sum(self, dims_arg(dim), keepdim)
-
-    def mean(self, dim=None, keepdim=False):
-        return Gnn.Tensor.mean(self, dims_arg(dim), keepdim)
-
-    def max(self, dim=None, keepdim=False):
-        """With dim None, the largest value; with an int dim, torch's
-        (values, indices) namedtuple (indices: the first largest); a
-        list/tuple of dims gives the values only (torch.amax)."""
-        if isinstance(dim, Gnn.Tensor):
-            return Gnn.Tensor.maximum(self, dim)
-        if isinstance(dim, numbers.Integral):
-            return _MaxResult(Gnn.Tensor.max(self, [int(dim)], keepdim),
-                              Gnn.Tensor.argmax(self, int(dim), keepdim))
-        return Gnn.Tensor.max(self, dims_arg(dim), keepdim)
-
-    def min(self, dim=None, keepdim=False):
-        """As max: t.min(other) is the elementwise minimum."""
-        if isinstance(dim, Gnn.Tensor):
-            return Gnn.Tensor.minimum(self, dim)
-        if isinstance(dim, numbers.Integral):
-            return _MinResult(Gnn.Tensor.min(self, [int(dim)], keepdim),
-                              Tensor.argmin(self, int(dim), keepdim))
-        return Gnn.Tensor.min(self, dims_arg(dim), keepdim)
-
-    def argmax(self, dim=None, keepdim=False):
-        """With dim None, the position in the flattened tensor."""
-        if dim is None:
-            index = Gnn.Tensor.argmax(Gnn.Tensor.reshape(self, [-1]), 0, False)
-            return Gnn.Tensor.reshape(index, [1] * self.get_ndim()) if keepdim else index
-        return Gnn.Tensor.argmax(self, dim, keepdim)
-
-    def argmin(self, dim=None, keepdim=False):
-        # through the negation, exact in a signed type: uint8 and bool
-        # (whose negation wraps or is refused) widen to int16 first
-        if self.get_dtype() in (Gnn.DType.U8, Gnn.DType.BOOL):
-            self = self.to_dtype(Gnn.DType.I16)
-        return Tensor.argmax(Gnn.Tensor.neg(self), dim, keepdim)
-
     def softmax(self, dim):
         return Gnn.Tensor.softmax(self, dim)
 
@@ -569,11 +542,6 @@ class Tensor(Gnn.Tensor):
     def copy_(self, src):
         Gnn.Tensor.copy_(self, src)
         return self
-
-    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return Gnn.Tensor.allclose(self, other, rtol, atol) if not equal_nan else \
-            bool(require_numpy().allclose(self.detach().numpy(), other.detach().numpy(), rtol,
-                                          atol, True))
 
     def equal(self, other):
         return Gnn.Tensor.equal(self, other)
@@ -606,7 +574,7 @@ class Tensor(Gnn.Tensor):
 
     def backward(self, gradient=None, retain_graph=False):
         """Like torch.Tensor.backward(gradient=None, retain_graph=False)."""
-        return Gnn.Tensor.backward(self, gradient, retain_graph)
+        return call_c(Gnn.Tensor.backward, self, gradient, retain_graph)
 
     # -- arithmetic and comparison operators ----------------------------------
     # Operands may be tensors or Python numbers (wrapped numbers); the C ops
@@ -762,7 +730,5 @@ class Tensor(Gnn.Tensor):
 
 
 Tensor = override(Tensor)
-
-if np is not None:
-    # numpy scalars and arrays on the left of an operator defer to Tensor.
-    Tensor.__array_priority__ = 1000
+# numpy scalars and arrays on the left of an operator defer to Tensor.
+Tensor.__array_priority__ = 1000

@@ -175,11 +175,11 @@ for name in ('eq', 'ne', 'lt', 'le', 'gt', 'ge'):
     op('%s/i64' % name, [I(3, 4), I(3, 1)], lambda a, b, n=name: getattr(a, n)(b))
 op('eq/f32 self', [R(3, 4)], lambda a: a.eq(a))
 op('where/same shape', [B(3, 4), R(3, 4), R(3, 4)],
-   lambda c, a, b: Gnn.Tensor.where(c, a, b), lambda c, a, b: torch.where(c, a, b))
+   lambda c, a, b: Gnn.where(c, a, b), lambda c, a, b: torch.where(c, a, b))
 op('where/broadcast', [B(3, 1), R(4), R(2, 1, 1)],
-   lambda c, a, b: Gnn.Tensor.where(c, a, b), lambda c, a, b: torch.where(c, a, b))
+   lambda c, a, b: Gnn.where(c, a, b), lambda c, a, b: torch.where(c, a, b))
 op('where/from comparison', [R(3, 4)],
-   lambda a: Gnn.Tensor.where(a.gt(a.mul_scalar(0.0)), a, a.mul_scalar(0.0)),
+   lambda a: Gnn.where(a.gt(a.mul_scalar(0.0)), a, a.mul_scalar(0.0)),
    lambda a: torch.where(a > 0, a, a * 0))
 
 # Reductions: (dims, keepdim) over a 3-d input; dims=[] reduces everything.
@@ -363,7 +363,7 @@ def err(name, inputs, fn, expect=None):
 err('broadcast add', [R(2, 3), R(2)], lambda a, b: a.add(b))
 err('broadcast mul 3-d', [R(2, 3, 4), R(3, 5)], lambda a, b: a.mul(b))
 err('broadcast where', [B(2, 3), R(2, 3), R(4)],
-    (lambda c, a, b: Gnn.Tensor.where(c, a, b), lambda c, a, b: torch.where(c, a, b)))
+    (lambda c, a, b: Gnn.where(c, a, b), lambda c, a, b: torch.where(c, a, b)))
 err('matmul 2-d', [R(2, 3), R(2, 3)], lambda a, b: a.matmul(b))
 err('matmul batch broadcast', [R(4, 2, 3), R(5, 3, 3)], lambda a, b: a.matmul(b))
 err('softmax dim', [R(2, 3)], lambda a: a.softmax(2))
