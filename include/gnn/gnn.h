@@ -23,6 +23,8 @@
 #include <gnn/gnn-tensor-indexing.h>
 #include <gnn/gnn-tensor-reduce.h>
 #include <gnn/gnn-tensor-linalg.h>
+#include <gnn/gnn-value.h>
+#include <gnn/gnn-args.h>
 
 /* module (keep one line per header) */
 #include <gnn/gnn-hook-handle.h>
