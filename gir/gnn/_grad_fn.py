@@ -79,4 +79,13 @@ def _grad_fn(self):
     return _wrap(Gnn.Tensor.get_grad_fn(self))
 
 
+def _detach_(self):
+    """t.detach_(): t leaves the graph (a leaf without requires_grad)."""
+    Gnn.Tensor.detach_(self)
+    return self
+
+
 Tensor.grad_fn = property(_grad_fn)
+Tensor.detach_ = _detach_
+Tensor.retain_grad = Gnn.Tensor.retain_grad
+Tensor.retains_grad = property(Gnn.Tensor.get_retains_grad)

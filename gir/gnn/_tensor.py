@@ -521,7 +521,7 @@ class Tensor(Gnn.Tensor):
         return Gnn.Tensor.log_softmax(self, dim)
 
     def zero_(self):
-        Gnn.Tensor.fill_(self, 0.0)
+        Gnn.Tensor.zero_(self)
         return self
 
     def fill_(self, value):

@@ -2,9 +2,8 @@
 # operations: ints, slices (any step), None, ..., boolean masks and integer
 # tensors/lists/arrays, for reading (t[k]) and writing (t[k] = v).
 #
-# Reading: ints and step-1 slices are views (select/narrow); other steps,
-# integer indices and masks gather with index_select (a copy that autograd
-# follows). Writing goes through a view when the key is basic; otherwise
+# Reading: ints and slices are views (select/slice); integer indices and
+# masks gather with index_select (a copy that autograd follows). Writing goes through a view when the key is basic; otherwise
 # the key is applied to the element positions (an arange of t's shape) and
 # the values are copied to those positions with index_copy_. Every check
 # and position is computed by the library's ops.
@@ -183,11 +182,7 @@ def get(t, key):
             start, stop, step = k.indices(size)
             if step <= 0:
                 raise ValueError('step must be greater than zero')
-            if step == 1:
-                result = Gnn.Tensor.narrow(result, dim, start, max(0, stop - start))
-            else:
-                picked = Gnn.Tensor.arange(start, max(start, stop), step, Gnn.DType.I64)
-                result = Gnn.Tensor.index_select(result, dim, picked)
+            result = Gnn.Tensor.slice(result, dim, start, max(start, stop), step)
             dim += 1
             source_dim += 1
         elif _is_advanced(k):
@@ -209,7 +204,7 @@ def get(t, key):
 def _is_basic(key):
     keys = key if isinstance(key, tuple) else (key,)
     return all(_is_int(k) or k is Ellipsis or
-               (isinstance(k, slice) and k.step in (None, 1)) for k in keys)
+               isinstance(k, slice) for k in keys)
 
 
 def _values(value, dtype):
@@ -238,12 +233,12 @@ def set(t, key, value):
     values = Gnn.Tensor.expand(_values(value, t.get_dtype()), list(positions.get_shape()))
     flat_positions = Gnn.Tensor.reshape(positions, [-1])
     flat_values = Gnn.Tensor.reshape(Gnn.Tensor.contiguous(values), [-1])
-    in_graph = Gnn.is_grad_enabled() and (t.get_requires_grad() or values.get_requires_grad())
-    if in_graph or not Gnn.Tensor.is_contiguous(t):
-        # out of place, then copied in: the gradient reaches the values
-        # written and the elements of t that stayed (torch's CopySlices)
+    if not Gnn.Tensor.is_contiguous(t):
+        # out of place, then copied in
         updated = Gnn.Tensor.index_copy(Gnn.Tensor.reshape(t, [-1]), 0, flat_positions,
                                         flat_values)
         Gnn.Tensor.copy_(t, Gnn.Tensor.reshape(updated, shape))
         return
+    # into the flat view of t (autograd rebases t's history, as for any
+    # in-place op on a view)
     Gnn.Tensor.index_copy_(Gnn.Tensor.reshape(t, [-1]), 0, flat_positions, flat_values)

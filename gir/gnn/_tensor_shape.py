@@ -117,8 +117,24 @@ def diagonal(self, offset=0, dim1=0, dim2=1):
     return Gnn.Tensor.diagonal(self, int(offset), int(dim1), int(dim2))
 
 
+def unflatten(self, dim, sizes):
+    """t.unflatten(dim, sizes): dim split into sizes (one may be -1), a view."""
+    shape = list(self.get_shape())
+    d = int(dim) + (len(shape) if int(dim) < 0 else 0)
+    sizes = [int(n) for n in sizes]
+    known = 1
+    for n in sizes:
+        known *= n if n != -1 else 1
+    if (-1 not in sizes and known != shape[d]) or (-1 in sizes and (known == 0 or
+                                                                    shape[d] % known)):
+        raise RuntimeError("unflatten: Provided sizes [%s] don't multiply up to the size of "
+                           "dim %d (%d) in the input tensor"
+                           % (', '.join(map(str, sizes)), int(dim), shape[d]))
+    return Gnn.Tensor.view(self, shape[:d] + sizes + shape[d + 1:])
+
+
 for _f in (squeeze, squeeze_, movedim, expand, repeat, flip, fliplr, flipud, roll, tril, triu,
-           split, chunk, unbind, diag, diagonal):
+           split, chunk, unbind, diag, diagonal, unflatten):
     setattr(Tensor, _f.__name__, _f)
 Tensor.moveaxis = movedim
 Tensor.swapaxes = Tensor.swapdims = Tensor.transpose
@@ -129,19 +145,31 @@ Tensor.t_ = returns_self(Gnn.Tensor.t_, 't_')
 
 # --- index-based ops -------------------------------------------------------------------
 
-def scatter(self, dim, index, src=None, value=None, reduce=None):
-    """torch.scatter (dim, index, src) or (dim, index, value=number)."""
-    if reduce is not None:
-        raise NotImplementedError('scatter(reduce=) is not supported by Gnn; use scatter_add')
+def _scatter_source(name, self, index, src, value, reduce):
+    """src, or value as a tensor; reduce='add' is scatter_add's sum."""
+    if reduce not in (None, 'add'):
+        raise NotImplementedError("%s(reduce='%s') is not supported by Gnn (reduce='add' is)"
+                                  % (name, reduce))
     source = src if src is not None else value
+    if reduce == 'add' and not isinstance(source, Gnn.Tensor):
+        source = Gnn.Tensor.full(list(index.get_shape()), float(source), self.get_dtype())
+    return source
+
+
+def scatter(self, dim, index, src=None, value=None, reduce=None):
+    """torch.scatter (dim, index, src) or (dim, index, value=number); reduce='add'."""
+    source = _scatter_source('scatter', self, index, src, value, reduce)
+    if reduce == 'add':
+        return Gnn.Tensor.scatter_add(self, int(dim), index, source)
     return Gnn.Tensor.scatter(self, int(dim), index, operand_or_raise('scatter', source, 'src'))
 
 
 def scatter_(self, dim, index, src=None, value=None, reduce=None):
-    if reduce is not None:
-        raise NotImplementedError('scatter_(reduce=) is not supported by Gnn; use scatter_add_')
-    source = src if src is not None else value
-    Gnn.Tensor.scatter_(self, int(dim), index, operand_or_raise('scatter_', source, 'src'))
+    source = _scatter_source('scatter_', self, index, src, value, reduce)
+    if reduce == 'add':
+        Gnn.Tensor.scatter_add_(self, int(dim), index, source)
+    else:
+        Gnn.Tensor.scatter_(self, int(dim), index, operand_or_raise('scatter_', source, 'src'))
     return self
 
 
@@ -255,6 +283,20 @@ for _name in ('gather', 'scatter', 'scatter_add', 'index_add', 'index_copy', 'in
 for _name in ('movedim', 'moveaxis', 'swapaxes', 'swapdims', 'split', 'chunk', 'unbind',
               'diagonal', 'fliplr', 'flipud', 'squeeze', 'unsqueeze', 'transpose', 't'):
     export(_function(_name), _name)
+
+
+@export
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None,
+             layout=None, pin_memory=False):
+    """torch.randperm: a random permutation of range(n) (int64 by default)."""
+    from ._creation import _finish
+    from ._dtype import from_arg, int64
+    t = Gnn.Tensor.randperm(int(n), from_arg(dtype) if dtype is not None else int64, generator)
+    t = _finish(t, None, requires_grad, device)
+    if out is not None:
+        Gnn.Tensor.out_(out, t)
+        return out
+    return t
 
 
 @export

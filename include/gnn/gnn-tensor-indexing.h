@@ -93,6 +93,9 @@ GnnTensor *gnn_tensor_logspace     (double start, double end, gint64 steps, doub
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_random_      (GnnTensor *self, gint64 low, gint64 high,
                                     GnnGenerator *generator, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_randperm     (gint64 n, GnnDType dtype, GnnGenerator *generator,
+                                    GError **error);
 
 /* --- rearrangements and splits -------------------------------------------- */
 

@@ -57,6 +57,7 @@ struct _GnnNode
   gpointer        custom;         /* a custom function's context, freed with the node */
   GDestroyNotify  custom_free;
   gpointer        wrapper;        /* the GnnGradFn standing for it, if one is alive */
+  GPtrArray      *retainers;      /* tensors whose .grad keeps an output's gradient */
   /* scratch for one backward pass */
   guint           deps;
   GnnTensor     **grads_out;      /* n_outputs gradients of the outputs */
@@ -87,6 +88,28 @@ void     gnn_node_attach     (GnnNode *node, GnnTensor *out, guint output_nr);
 /* Saves @t for @node's backward through the one save path (a detached
  * view; @t's own node learns that its output is needed). */
 void     gnn_node_save_extra (GnnNode *node, GnnTensor *t);
+
+/* The node of in-place @op on @self (input 0: @self's values before the
+ * op, saved as a copy where backward reads them; inputs 1..: @others). */
+GnnNode *gnn_node_new_inplace (GnnOpKind          op,
+                               GnnTensor         *self,
+                               GnnTensor *const  *others,
+                               guint              n_others,
+                               const GnnOpParams *params);
+/* gnn-autograd-views.c: an in-place op on a view (torch's CopySlices):
+ * the view's base gets the new history, the view an AsStrided of it. */
+gboolean gnn_record_inplace_on_view (GnnOpKind          op,
+                                     GnnTensor         *self,
+                                     GnnTensor *const  *others,
+                                     guint              n_others,
+                                     const GnnOpParams *params,
+                                     GError           **error);
+
+/* gnn-autograd-tensor.c: retain_grad — @t (output @output_nr of @node)
+ * gets that output's gradient in its .grad during backward. */
+void     gnn_node_add_retainer    (GnnNode *node, GnnTensor *t, guint output_nr);
+/* Called by the engine before @node's backward runs. */
+void     gnn_node_retain_outputs  (GnnNode *node);
 
 /* Sums @grad over the broadcast dims so it gets the shape of @meta. */
 GnnTensor *gnn_ag_sum_to (GnnTensor *grad, const GnnMeta *meta, GError **error);

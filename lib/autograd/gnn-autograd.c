@@ -134,6 +134,8 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_BMM]          = { gnn_backward_matmul,       IN0 | IN1, FALSE, "BmmBackward0" },
   [GNN_OP_ADDMM]        = { gnn_backward_addmm,        IN1 | IN2, FALSE, "AddmmBackward0" },
   [GNN_OP_BADDBMM]      = { gnn_backward_addmm,        IN1 | IN2, FALSE, "BaddbmmBackward0" },
+  [GNN_OP_FILL]         = { gnn_backward_zero,         0,         FALSE, "FillBackward2" },
+  [GNN_OP_ZERO]         = { gnn_backward_zero,         0,         FALSE, "ZeroBackward0" },
   [GNN_OP_CUSTOM]       = { NULL,                      0,         FALSE, "CustomBackward" },
 };
 
@@ -160,6 +162,9 @@ node_name (GnnOpKind          op,
     case GNN_OP_MIN:
       return params->n_dims == 0 ? "MinBackward1" : "AminBackward0";
     /* torch names the forms with a number operand separately */
+    case GNN_OP_SUB:
+    case GNN_OP_SUB_ALPHA:
+      return is_wrapped (inputs, 0) ? "RsubBackward1" : op_info[op].name;
     case GNN_OP_REMAINDER:
       return is_wrapped (inputs, 1) ? "RemainderBackward0" : "RemainderBackward1";
     case GNN_OP_FMOD:
@@ -189,8 +194,8 @@ node_name (GnnOpKind          op,
         if (a == 2 && b == 1)
           return "MvBackward0";
         if (a <= 2 && b == 2)
-          return a == 1 ? "SqueezeBackward4" : "MmBackward0";
-        return "UnsafeViewBackward0";
+          return a == 1 ? "SqueezeBackward3" : "MmBackward0";
+        return a == 2 && b > 2 ? "CloneBackward0" : "UnsafeViewBackward0";
       }
     default:
       return op_info[op].name;
@@ -246,6 +251,7 @@ gnn_node_unref (GnnNode *node)
         g_clear_object (&n->grads_out[i]);
       if (n->custom_free != NULL)
         n->custom_free (n->custom);
+      g_clear_pointer (&n->retainers, g_ptr_array_unref);
       g_free (n->grads_out);
       g_free (n->owned_name);
       g_free (n->saved);
@@ -366,6 +372,8 @@ attach_output (GnnTensor *out,
   p->grad_fn_destroy = (GDestroyNotify) gnn_node_unref;
   p->grad_fn_output = output_nr;
   p->requires_grad = TRUE;
+  if (G_UNLIKELY (p->retains_grad))   /* an in-place op's new node keeps it */
+    gnn_node_add_retainer (node, out, output_nr);
 }
 
 static void
@@ -490,46 +498,16 @@ record (GnnOpKind          op,
   return out;
 }
 
-static gboolean
-is_view_op (GnnOpKind op)
+GnnNode *
+gnn_node_new_inplace (GnnOpKind          op,
+                      GnnTensor         *self,
+                      GnnTensor *const  *others,
+                      guint              n_others,
+                      const GnnOpParams *params)
 {
-  return op >= GNN_OP_VIEW && op <= GNN_OP_EXPAND;
-}
-
-/* add_, sub_, mul_, div_, relu_, copy_ … on a tensor in the graph (or with
- * an operand in it): the op becomes a node whose input 0 is @self's previous
- * history and whose inputs 1.. are @others. */
-static gboolean
-record_inplace (GnnOpKind          op,
-                GnnTensor         *self,
-                GnnTensor *const  *others,
-                guint              n_others,
-                const GnnOpParams *params,
-                GError           **error)
-{
-  GnnTensorPrivate *sp = gnn_tensor_priv (self);
-  GnnNode *prev = sp->grad_fn;
   GnnTensor *inputs[1 + GNN_MAX_INPLACE_OPERANDS] = { self };
   const OpInfo *info = &op_info[op];
   GnnNode *node;
-
-  g_return_val_if_fail (n_others <= GNN_MAX_INPLACE_OPERANDS, FALSE);
-  if (sp->requires_grad && prev == NULL)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                           "a leaf Variable that requires grad is being used in an in-place operation.");
-      return FALSE;
-    }
-  if (prev != NULL && (prev->output_saved || is_view_op (prev->op)))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                   "in-place operation on a tensor whose values autograd needs (the output of "
-                   "%s) or on a view of a tensor in the graph is not supported; use the "
-                   "out-of-place operation", prev->name);
-      return FALSE;
-    }
-  if (!is_float (sp->dtype))
-    return TRUE;
 
   for (guint i = 0; i < n_others; i++)
     inputs[1 + i] = others[i];
@@ -552,7 +530,43 @@ record_inplace (GnnOpKind          op,
     }
   if (node->params.extra[0] != NULL || node->params.extra[1] != NULL)
     node->has_saved = TRUE;
-  attach (self, node);
+  return node;
+}
+
+/* add_, sub_, mul_, div_, relu_, copy_ … on a tensor in the graph (or with
+ * an operand in it): the op becomes a node whose input 0 is @self's previous
+ * history and whose inputs 1.. are @others. On a view, the view's base
+ * takes the new history (gnn-autograd-views.c). */
+static gboolean
+record_inplace (GnnOpKind          op,
+                GnnTensor         *self,
+                GnnTensor *const  *others,
+                guint              n_others,
+                const GnnOpParams *params,
+                GError           **error)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (self);
+  GnnNode *prev = sp->grad_fn;
+
+  g_return_val_if_fail (n_others <= GNN_MAX_INPLACE_OPERANDS, FALSE);
+  if (sp->requires_grad && prev == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "a leaf Variable that requires grad is being used in an in-place operation.");
+      return FALSE;
+    }
+  if (prev != NULL && prev->output_saved)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                   "in-place operation on a tensor whose values autograd needs (the output of "
+                   "%s) is not supported; use the out-of-place operation", prev->name);
+      return FALSE;
+    }
+  if (sp->view_base != NULL)
+    return gnn_record_inplace_on_view (op, self, others, n_others, params, error);
+  if (!is_float (sp->dtype))
+    return TRUE;
+  attach (self, gnn_node_new_inplace (op, self, others, n_others, params));
   return TRUE;
 }
 
@@ -790,6 +804,8 @@ run_graph (GnnNode   *root,
       GnnNode *n = g_ptr_array_steal_index_fast (ready, ready->len - 1);
       g_autofree GnnTensor **grads = g_new0 (GnnTensor *, n->n_inputs);
 
+      if (n->retainers != NULL)
+        gnn_node_retain_outputs (n);
       if (has_output_grad (n))
         ok = n->backward (n, n->grads_out[0], grads, error);
       clear_output_grads (n);
@@ -945,42 +961,4 @@ gnn_tensor_detach (GnnTensor *self)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return detached_view (self);
-}
-
-/**
- * gnn_tensor_is_leaf:
- * @self: a #GnnTensor
- *
- * Whether @self is a leaf of the autograd graph (like `tensor.is_leaf`):
- * every tensor that does not require grad, and tensors that require grad
- * but were not computed by a recorded operation (parameters, inputs made
- * with `requires_grad`).
- *
- * Returns: %TRUE for a leaf
- *
- * Since: 1.0
- */
-gboolean
-gnn_tensor_is_leaf (GnnTensor *self)
-{
-  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  return gnn_tensor_priv (self)->grad_fn == NULL;
-}
-
-/**
- * gnn_tensor_get_grad_fn_name:
- * @self: a #GnnTensor
- *
- * The name of the graph node that computed @self, PyTorch style
- * (`"AddBackward0"`, `"MmBackward0"` …), as in `type (t.grad_fn).__name__`.
- *
- * Returns: (nullable) (transfer none): the node's name, or %NULL for a leaf
- *
- * Since: 1.0
- */
-const char *
-gnn_tensor_get_grad_fn_name (GnnTensor *self)
-{
-  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  return gnn_tensor_grad_fn_name (self);
 }

@@ -77,7 +77,7 @@ gnn_tensor_diagonal (GnnTensor *self,
       return NULL;
     }
   diagonal_geometry (p, offset, d1, d2, shape, strides, &ndim, &start);
-  return gnn_tensor_record (GNN_OP_DIAGONAL, gnn_tensor_new_view (self, shape, strides, ndim, start),
+  return gnn_tensor_record (GNN_OP_DIAGONAL, gnn_tensor_new_view_of (self, shape, strides, ndim, start),
                             &self, 1,
                             &(GnnOpParams) { .start = offset, .dims = { (gint) d1, (gint) d2 },
                                              .n_dims = 2 });

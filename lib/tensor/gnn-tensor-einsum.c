@@ -104,6 +104,33 @@ replace (Labeled   *x,
   return TRUE;
 }
 
+/* x->t permuted by @perm, unless that is the identity. */
+static gboolean
+permute_to (Labeled    *x,
+            const gint *perm,
+            guint       n,
+            GError    **error)
+{
+  for (guint i = 0; i < n; i++)
+    if (perm[i] != (gint) i)
+      return replace (x, gnn_tensor_permute (x->t, perm, n, error));
+  return TRUE;
+}
+
+/* x->t broadcast to @shape, unless it has it. */
+static gboolean
+expand_to (Labeled      *x,
+           const gint64 *shape,
+           guint         n,
+           GError      **error)
+{
+  const gint64 *have = gnn_tensor_get_shape (x->t, NULL);
+
+  if (gnn_tensor_get_ndim (x->t) == n && memcmp (have, shape, sizeof (gint64) * n) == 0)
+    return TRUE;
+  return replace (x, gnn_tensor_expand (x->t, shape, n, error));
+}
+
 /* Diagonals of repeated labels (ii -> i): the diagonal ends up last. */
 static gboolean
 merge_repeated (Labeled *x,
@@ -168,7 +195,7 @@ arrange (Labeled     *x,
 
   for (guint i = 0; i < n_order; i++)
     perm[i] = find_label (x, order[i]);
-  if (n_order > 0 && !replace (x, gnn_tensor_permute (x->t, perm, n_order, error)))
+  if (!permute_to (x, perm, n_order, error))
     return FALSE;
   /* size-1 dims stand for the label's full size (broadcasting) */
   {
@@ -176,7 +203,7 @@ arrange (Labeled     *x,
 
     for (guint i = 0; i < n_order; i++)
       full[i] = sizes[order[i]];
-    if (n_order > 0 && !replace (x, gnn_tensor_expand (x->t, full, n_order, error)))
+    if (!expand_to (x, full, n_order, error))
       return FALSE;
   }
   for (guint g = 0; g < n_groups; g++)
@@ -187,6 +214,9 @@ arrange (Labeled     *x,
     }
   memcpy (x->labels, order, sizeof (int) * n_order);
   x->n = n_order;
+  if (gnn_tensor_get_ndim (x->t) == n_groups &&
+      memcmp (gnn_tensor_get_shape (x->t, NULL), shape, sizeof (gint64) * n_groups) == 0)
+    return TRUE;
   return replace (x, gnn_tensor_reshape (x->t, shape, n_groups, error));
 }
 
@@ -488,8 +518,7 @@ gnn_tensor_einsum (const char  *equation,
         perm[i] = find_label (&xs[0], output[i]);
         full[i] = sizes[output[i]];
       }
-    if (n_output > 0 && (!replace (&xs[0], gnn_tensor_permute (xs[0].t, perm, n_output, error)) ||
-                         !replace (&xs[0], gnn_tensor_expand (xs[0].t, full, n_output, error))))
+    if (!permute_to (&xs[0], perm, n_output, error) || !expand_to (&xs[0], full, n_output, error))
       goto out;
   }
   result = g_object_ref (xs[0].t);

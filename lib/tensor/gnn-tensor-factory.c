@@ -84,7 +84,9 @@ spaced (double   start,
       double v = i < steps / 2 ? start + step * (double) i
                                : end - step * (double) (steps - 1 - i);
 
-      if (gnn_dtype_is_floating (dtype) && dtype != GNN_DTYPE_F64)
+      if (steps == 1)
+        v = start;      /* torch's one step: the start */
+      else if (gnn_dtype_is_floating (dtype) && dtype != GNN_DTYPE_F64)
         {
           /* float32 steps as torch computes them: in single precision */
           float fs = (float) step;
@@ -213,4 +215,57 @@ gnn_tensor_random_ (GnnTensor    *self,
       }
   gnn_generator_release (generator);
   return TRUE;
+}
+
+/**
+ * gnn_tensor_randperm:
+ * @n: the number of values
+ * @dtype: the result's dtype (torch's default: int64)
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator
+ * @error: return location for a #GError
+ *
+ * A random permutation of 0 .. @n - 1 (like `torch.randperm (n)`), drawn
+ * by a Fisher-Yates shuffle.
+ *
+ * Returns: (transfer full): a new 1-d tensor, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_tensor_randperm (gint64        n,
+                     GnnDType      dtype,
+                     GnnGenerator *generator,
+                     GError      **error)
+{
+  g_autoptr(GnnTensor) perm = NULL;
+  GnnGenerator *draw;
+  gint64 *v;
+
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  if (n < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "n must be non-negative, got%" G_GINT64_FORMAT, n);
+      return NULL;
+    }
+  perm = gnn_tensor_empty (&n, 1, GNN_DTYPE_I64, error);
+  if (perm == NULL)
+    return NULL;
+  v = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (perm));
+  for (gint64 i = 0; i < n; i++)
+    v[i] = i;
+  draw = gnn_generator_acquire (generator);
+  for (gint64 i = n; i > 1; i--)
+    {
+      gint64 j = (gint64) gnn_generator_next_below (draw, (guint64) i);
+      gint64 t = v[i - 1];
+
+      v[i - 1] = v[j];
+      v[j] = t;
+    }
+  gnn_generator_release (generator);
+  if (dtype == GNN_DTYPE_I64)
+    return g_steal_pointer (&perm);
+  return gnn_tensor_to_dtype (perm, dtype, error);
 }

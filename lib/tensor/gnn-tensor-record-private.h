@@ -140,6 +140,8 @@ typedef enum
   GNN_OP_BMM,
   GNN_OP_ADDMM,         /* inputs: self, mat1, mat2; scalar: alpha, scalar2: beta */
   GNN_OP_BADDBMM,
+  GNN_OP_FILL,          /* fill_ of a tensor in the graph: nothing flows to the old values */
+  GNN_OP_ZERO,
   GNN_OP_CUSTOM,        /* a GnnAutogradFunction (its node is made by lib/autograd) */
   GNN_N_OPS
 } GnnOpKind;
@@ -230,7 +232,9 @@ gnn_tensor_record_inplace_full (GnnOpKind          op,
 
   if (gnn_grad_mode_off)
     return TRUE;
-  any = gnn_tensor_priv (self)->requires_grad;
+  any = gnn_tensor_priv (self)->requires_grad ||
+        (gnn_tensor_priv (self)->view_base != NULL &&
+         gnn_tensor_priv (gnn_tensor_priv (self)->view_base)->requires_grad);
   for (guint i = 0; i < n_others && !any; i++)
     any = others[i] != NULL && gnn_tensor_priv (others[i])->requires_grad;
   if (G_LIKELY (!any))

@@ -75,7 +75,7 @@ gnn_tensor_squeeze_all (GnnTensor *self,
         shape[nd] = p->shape[i];
         strides[nd++] = p->strides[i];
       }
-  return gnn_tensor_record (GNN_OP_SQUEEZE, gnn_tensor_new_view (self, shape, strides, nd, p->offset),
+  return gnn_tensor_record (GNN_OP_SQUEEZE, gnn_tensor_new_view_of (self, shape, strides, nd, p->offset),
                             &self, 1, NULL);
 }
 
