@@ -21,6 +21,7 @@ ALLOWED = {
     '_data.py': 'dataset items that are arrays or numpy numbers',
     '_containers.py': 'arrays assigned as parameters',
     '_state.py': 'arrays in state dicts',
+    '_optim_state.py': 'arrays in optimizer state dicts',
     '_checkpoint.py': 'arrays and numpy numbers in checkpoints',
 }
 
