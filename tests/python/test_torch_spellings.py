@@ -18,6 +18,7 @@ import unittest
 
 import numpy as np
 import torch
+import torch_spelling_composite
 import torch_spelling_ops
 import torch.nn.functional
 import torch.utils.data
@@ -314,6 +315,7 @@ CASES = [
 
 # the tensor ops: values, dtypes, gradients and node names (torch_spelling_ops.py)
 CASES += torch_spelling_ops.CASES
+CASES += torch_spelling_composite.CASES
 
 
 def construct_props(type_name, prop):
