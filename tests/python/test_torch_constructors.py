@@ -47,6 +47,22 @@ class Layers(unittest.TestCase):
             with self.assertRaises(GLib.Error):
                 build()
 
+    def test_every_initable_class_runs_init(self):
+        # PyGObject's constructor never calls GInitable.init: every concrete
+        # Initable class of the typelib needs an __init__ of the override that
+        # does, or a refused construction would give a half-built object.
+        from gi.repository import Gio
+        repo = gi.Repository.get_default()
+        missing = []
+        for info in repo.get_infos('Gnn'):
+            if not isinstance(info, gi._gi.ObjectInfo) or info.get_abstract():
+                continue
+            cls = getattr(Gnn, info.get_name(), None)
+            if isinstance(cls, type) and issubclass(cls, Gio.Initable) and \
+                    cls.__init__ is GObject.Object.__init__:
+                missing.append(info.get_name())
+        self.assertEqual(missing, [])
+
     def test_linear(self):
         self.assertEqual(props(Gnn.Linear(784, 512), 'in-features', 'out-features', 'has-bias'),
                          [784, 512, True])
