@@ -619,7 +619,7 @@ run_graph (GnnNode   *root,
  *   shape, or the graph was already freed ("Trying to backward through the
  *   graph a second time …")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_backward (GnnTensor  *self,
@@ -697,7 +697,7 @@ gnn_tensor_backward (GnnTensor  *self,
  *
  * Returns: (transfer full): the detached tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_detach (GnnTensor *self)
@@ -717,7 +717,7 @@ gnn_tensor_detach (GnnTensor *self)
  *
  * Returns: %TRUE for a leaf
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_is_leaf (GnnTensor *self)
@@ -735,7 +735,7 @@ gnn_tensor_is_leaf (GnnTensor *self)
  *
  * Returns: (nullable) (transfer none): the node's name, or %NULL for a leaf
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_tensor_get_grad_fn_name (GnnTensor *self)

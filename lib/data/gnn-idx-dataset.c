@@ -18,7 +18,7 @@
  * `[N]`; item `i` is (`images[i]`, `labels[i]`) as views: a `[rows, cols]`
  * float32 tensor and a 0-d int64 tensor. Reading is thread-safe.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnIdxDataset
 {
@@ -128,7 +128,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The IDX file of the images (read by g_initable_init()).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IMAGES_PATH] =
     g_param_spec_string ("images-path", NULL, NULL, NULL,
@@ -138,7 +138,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The IDX file of the labels (read by g_initable_init()).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABELS_PATH] =
     g_param_spec_string ("labels-path", NULL, NULL, NULL,
@@ -151,7 +151,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    * is how a spawned worker gets the parent's decoded data, mapped from
    * its shared memory rather than decoded again.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IMAGES] =
     g_param_spec_object ("images", NULL, NULL, GNN_TYPE_TENSOR,
@@ -161,7 +161,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The labels, an int64 tensor `[N]` (see #GnnIdxDataset:images).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABELS] =
     g_param_spec_object ("labels", NULL, NULL, GNN_TYPE_TENSOR,
@@ -178,7 +178,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    * non-persistent PROCESSES passes over Fashion-MNIST on the VM this was
    * measured on). Choose it for spawned workers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SHARED_MEMORY] =
     g_param_spec_boolean ("shared-memory", NULL, NULL, FALSE,
@@ -456,7 +456,7 @@ gnn_idx_dataset_initable_iface_init (GInitableIface *iface)
  *
  * Returns: (transfer full): the dataset, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnIdxDataset *
 gnn_idx_dataset_new (const char  *images_path,
@@ -477,7 +477,7 @@ gnn_idx_dataset_new (const char  *images_path,
  *
  * Returns: (transfer none): all images, a float32 tensor `[N, rows, cols]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_idx_dataset_get_images (GnnIdxDataset *self)
@@ -494,7 +494,7 @@ gnn_idx_dataset_get_images (GnnIdxDataset *self)
  *
  * Returns: (transfer none): all labels, an int64 tensor `[N]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_idx_dataset_get_labels (GnnIdxDataset *self)

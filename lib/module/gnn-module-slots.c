@@ -148,7 +148,7 @@ slot_class_take_over (GObjectClass  *object_class,
  * the registry rejects through a property set is reported with g_warning();
  * use [method@Gnn.Module.set_child] to get a #GError instead.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_module_class_install_child_slot (GnnModuleClass *klass,

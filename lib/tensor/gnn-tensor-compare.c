@@ -57,7 +57,7 @@ typedef void (*WhereKernel) (gint64 n, void *o, gint64 os, const guint8 *c, gint
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_eq (GnnTensor *a,
@@ -80,7 +80,7 @@ gnn_tensor_eq (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_ne (GnnTensor *a,
@@ -103,7 +103,7 @@ gnn_tensor_ne (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_lt (GnnTensor *a,
@@ -126,7 +126,7 @@ gnn_tensor_lt (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_le (GnnTensor *a,
@@ -149,7 +149,7 @@ gnn_tensor_le (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_gt (GnnTensor *a,
@@ -172,7 +172,7 @@ gnn_tensor_gt (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_ge (GnnTensor *a,
@@ -200,7 +200,7 @@ gnn_tensor_ge (GnnTensor *a,
  *   and the dtype of @a, or %NULL with @error set if @condition is not bool,
  *   the dtypes of @a and @b differ or the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_where (GnnTensor *condition,

@@ -669,7 +669,7 @@ unary_op (const UnaryOp *op,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_add (GnnTensor *a,
@@ -693,7 +693,7 @@ gnn_tensor_add (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sub (GnnTensor *a,
@@ -717,7 +717,7 @@ gnn_tensor_sub (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the dtypes or shapes do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mul (GnnTensor *a,
@@ -750,7 +750,7 @@ gnn_tensor_mul (GnnTensor *a,
  *   or %NULL with @error set if the dtypes or shapes do not fit or an
  *   integer divisor is zero
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_div (GnnTensor *a,
@@ -777,7 +777,7 @@ gnn_tensor_div (GnnTensor *a,
  *   does not broadcast to the shape of @self, or @self has overlapping
  *   elements (an expanded view)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_add_ (GnnTensor *self,
@@ -800,7 +800,7 @@ gnn_tensor_add_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sub_ (GnnTensor *self,
@@ -823,7 +823,7 @@ gnn_tensor_sub_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_mul_ (GnnTensor *self,
@@ -848,7 +848,7 @@ gnn_tensor_mul_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_div_ (GnnTensor *self,
@@ -874,7 +874,7 @@ gnn_tensor_div_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype or a non-integral @value on an integer tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_add_scalar (GnnTensor *self,
@@ -897,7 +897,7 @@ gnn_tensor_add_scalar (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mul_scalar (GnnTensor *self,
@@ -923,7 +923,7 @@ gnn_tensor_mul_scalar (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype or an exponent an integer tensor cannot take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_pow (GnnTensor *self,
@@ -980,7 +980,7 @@ gnn_tensor_pow (GnnTensor *self,
  * Returns: %TRUE, or %FALSE with @error set for an unsupported dtype or a
  *   tensor with overlapping elements (an expanded view)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_relu_ (GnnTensor *self,

@@ -504,7 +504,7 @@ record_reduce (GnnOpKind   op,
  * Returns: (transfer full): the sums, or %NULL if a dim is out of range or
  *   listed twice
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sum (GnnTensor  *self,
@@ -533,7 +533,7 @@ gnn_tensor_sum (GnnTensor  *self,
  * Returns: (transfer full): the means, or %NULL if @self is not floating
  *   point or a dim is out of range or listed twice
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mean (GnnTensor  *self,
@@ -563,7 +563,7 @@ gnn_tensor_mean (GnnTensor  *self,
  * Returns: (transfer full): the maxima, with the dtype of @self, or %NULL
  *   on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_max (GnnTensor  *self,
@@ -592,7 +592,7 @@ gnn_tensor_max (GnnTensor  *self,
  * Returns: (transfer full): the minima, with the dtype of @self, or %NULL
  *   on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_min (GnnTensor  *self,
@@ -700,7 +700,7 @@ DEFINE_ARGMAX (u8, guint8, gint64, LOAD_PLAIN)
  * Returns: (transfer full): an int64 tensor of positions, or %NULL if @dim is
  *   out of range or has size 0
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_argmax (GnnTensor *self,
@@ -1009,7 +1009,7 @@ softmax_impl (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
  *   @self, or %NULL if @self is not floating point or @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_softmax (GnnTensor *self,
@@ -1033,7 +1033,7 @@ gnn_tensor_softmax (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
  *   @self, or %NULL if @self is not floating point or @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log_softmax (GnnTensor *self,

@@ -17,7 +17,7 @@
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_relu (GnnTensor *self,
@@ -39,7 +39,7 @@ gnn_tensor_relu (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_gelu (GnnTensor *self,
@@ -60,7 +60,7 @@ gnn_tensor_gelu (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_tanh (GnnTensor *self,
@@ -82,7 +82,7 @@ gnn_tensor_tanh (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sigmoid (GnnTensor *self,
@@ -103,7 +103,7 @@ gnn_tensor_sigmoid (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_exp (GnnTensor *self,
@@ -125,7 +125,7 @@ gnn_tensor_exp (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log (GnnTensor *self,
@@ -147,7 +147,7 @@ gnn_tensor_log (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_neg (GnnTensor *self,
@@ -169,7 +169,7 @@ gnn_tensor_neg (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_abs (GnnTensor *self,
@@ -191,7 +191,7 @@ gnn_tensor_abs (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sqrt (GnnTensor *self,
