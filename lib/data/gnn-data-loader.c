@@ -807,7 +807,9 @@ iter_from (GnnDataLoader  *self,
   gsize n_indices = 0, batch_size = 1;
   guint64 base_seed;
 
-  if (!gnn_data_loader_validate (self, error))
+  if (!gnn_data_loader_validate (self, error) ||
+      !gnn_workers_check_runnable (G_OBJECT (self->dataset), "dataset", self->num_workers, error) ||
+      !gnn_workers_check_runnable (G_OBJECT (self->collate), "collate", self->num_workers, error))
     return NULL;
   state = g_variant_ref_sink (start_state (self));
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();

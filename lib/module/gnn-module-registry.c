@@ -90,7 +90,7 @@ registry_put (GnnModule  *self,
   if (value != NULL)
     g_signal_emit (self, signals[SIGNAL_CHILD_ADDED], 0, key, value);
   if (slot != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), slot);
+    gnn_module_slot_changed (self, slot);
 }
 
 /* PyTorch lets a module contain itself and then overflows the stack in
@@ -623,7 +623,7 @@ gnn_module_registry_remove (GnnModule  *self,
     g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
   slot = gnn_module_lookup_property (self, key).slot;
   if (slot != NULL && old != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), slot);
+    gnn_module_slot_changed (self, slot);
   if (value != NULL)
     *value = g_steal_pointer (&old);
   return TRUE;
