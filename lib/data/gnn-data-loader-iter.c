@@ -439,7 +439,7 @@ gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
  * number of batches handed to the caller — not those prefetched (nor one
  * that failed), and with persistent workers the seed they were started
  * from (`worker-seed`). Give it
- * to [func@Gnn.DataLoaderIter.new_from_state] (or
+ * to [ctor@Gnn.DataLoaderIter.new_from_state] (or
  * [method@Gnn.DataLoader.load_state]) to continue with exactly the batches
  * this pass would have yielded next, whatever the worker mode and count;
  * g_variant_print() makes it a string for a checkpoint's metadata.
