@@ -258,8 +258,14 @@ take_over_dispatch (GType final_type)
   GObjectClass *klass = g_type_class_peek (final_type);
   SlotClassInfo *info = g_type_get_qdata (final_type, slot_class_info_quark ());
 
-  if (info == NULL || klass->dispatch_properties_changed == foreign_slots_dispatch)
+  if (klass->dispatch_properties_changed == foreign_slots_dispatch)
     return;
+  if (info == NULL)   /* a class derived from a JavaScript one without slots of its own */
+    {
+      info = g_new0 (SlotClassInfo, 1);   /* lives as long as the type */
+      info->wrapped = TRUE;
+      g_type_set_qdata (final_type, slot_class_info_quark (), info);
+    }
   info->own_dispatch = klass->dispatch_properties_changed;
   klass->dispatch_properties_changed = foreign_slots_dispatch;
 }
@@ -341,7 +347,15 @@ foreign_slots_dispatch (GObject     *object,
                         GParamSpec **pspecs)
 {
   GnnModule *self = GNN_MODULE (object);
-  SlotClassInfo *own = g_type_get_qdata (G_OBJECT_TYPE (object), slot_class_info_quark ());
+  SlotClassInfo *own = NULL;
+
+  /* the class that took over (a subclass may have copied the function) */
+  for (GType t = G_OBJECT_TYPE (object); own == NULL; t = g_type_parent (t))
+    {
+      own = g_type_get_qdata (t, slot_class_info_quark ());
+      if (own != NULL && own->own_dispatch == NULL)
+        own = NULL;
+    }
 
   for (guint i = 0; i < n_pspecs; i++)
     {
