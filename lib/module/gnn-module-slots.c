@@ -368,11 +368,18 @@ foreign_slots_dispatch (GObject     *object,
       if (!(slot->flags & SLOT_FOREIGN_FLAG))
         continue;
       name = slot_name_of (slot);
+      registered = gnn_module_has_child (self, name) ? gnn_module_get_child (self, name, NULL) : NULL;
+      /* GJS leaves the value as it is when the JavaScript one does not
+       * convert (a Linear in a Parameter property, a number: GJS warns),
+       * so that case reads as "unchanged" and the registered value is
+       * written back over the JavaScript one */
       g_value_init (&value, slot->value_type);
+      g_value_set_object (&value, registered);
       slot_class_info (slot->owner_type)->own_get (G_OBJECT (self), slot->param_id, &value, slot);
       held = g_value_get_object (&value);
-      registered = gnn_module_has_child (self, name) ? gnn_module_get_child (self, name, NULL) : NULL;
-      if (held != registered && !gnn_module_set_child (self, name, held, &error))
+      if (held == registered)
+        gnn_module_slot_changed (self, slot);   /* a no-op when the copy agrees */
+      else if (!gnn_module_set_child (self, name, held, &error))
         {
           g_warning ("%s", error->message);
           gnn_module_slot_changed (self, slot);

@@ -100,6 +100,16 @@ check('null empties a slot, as torch\'s self.fc1 = None', () => {
     assert(json(names) === json(['scale']), `parameters ${names}`);
 });
 
+check('a value of the wrong type keeps the registered one (GJS warns)', () => {
+    const net = new Net();
+    const scale = net.scale;
+    net.scale = Gnn.Linear.new(2, 2, true, null);   // not a Parameter
+    assert(net.get_child('scale') === scale, 'registry kept the parameter');
+    assert(net.scale === scale, `the property reads it back: ${net.scale}`);
+    net.fc1 = 5;
+    assert(net.fc1 === net.get_child('fc1') && net.fc1 instanceof Gnn.Linear, 'a number is refused');
+});
+
 check('slots of a subclass and of its parent', () => {
     const net = new Deeper();
     assert(net.get_child('my_head') === net.my_head, 'my_head registered under torch\'s name');

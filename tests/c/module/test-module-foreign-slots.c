@@ -17,6 +17,7 @@ struct _FakeJsClass
 typedef struct
 {
   GObject *held;   /* "the JavaScript object's copy" of the fc1 property */
+  gboolean unconvertible;   /* held a JS value GJS cannot convert: get leaves the GValue */
   guint    n_sets; /* calls of the class's own set_property */
 } FakeJsPrivate;
 
@@ -53,7 +54,8 @@ fake_js_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec 
   FakeJsPrivate *priv = fake_js_get_instance_private (FAKE_JS (object));
 
   g_assert_cmpuint (prop_id, ==, FAKE_PROP_FC1);
-  g_value_set_object (value, priv->held);
+  if (!priv->unconvertible)
+    g_value_set_object (value, priv->held);
 }
 
 static void
@@ -190,6 +192,26 @@ test_rejected_value_reverts (void)
   g_assert_true (gnn_module_delete_child (GNN_MODULE (loop), "back", NULL));
 }
 
+/* What GJS does with a JS value of another type: its getter leaves the
+ * GValue alone (and warns); the registered value stays and is written back. */
+static void
+test_unconvertible_value_keeps_registered (void)
+{
+  g_autoptr(FakeJs) net = g_object_new (FAKE_TYPE_JS, NULL);
+  FakeJsPrivate *priv = fake_js_get_instance_private (net);
+  g_autoptr(GnnLinear) a = new_linear (2, TRUE);
+  guint sets;
+
+  fake_js_assign (net, G_OBJECT (a));
+  sets = priv->n_sets;
+  priv->unconvertible = TRUE;
+  g_object_notify (G_OBJECT (net), "fc1");
+  priv->unconvertible = FALSE;
+  g_assert_true (gnn_module_get_child (GNN_MODULE (net), "fc1", NULL) == G_OBJECT (a));
+  g_assert_cmpuint (priv->n_sets, ==, sets + 1);   /* written back */
+  g_assert_true (priv->held == G_OBJECT (a));
+}
+
 static void
 test_subclass_inherits_foreign_slots (void)
 {
@@ -212,6 +234,7 @@ main (int argc, char **argv)
   g_test_add_func ("/module/foreign-slots/c-set-property", test_c_set_property_registers_and_syncs);
   g_test_add_func ("/module/foreign-slots/registry-changes-reach-js", test_registry_changes_reach_js);
   g_test_add_func ("/module/foreign-slots/rejected-value-reverts", test_rejected_value_reverts);
+  g_test_add_func ("/module/foreign-slots/unconvertible-value", test_unconvertible_value_keeps_registered);
   g_test_add_func ("/module/foreign-slots/subclass-inherits", test_subclass_inherits_foreign_slots);
   return g_test_run ();
 }
