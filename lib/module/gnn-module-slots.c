@@ -322,12 +322,12 @@ gnn_module_slot_changed (GnnModule  *self,
   GValue value = G_VALUE_INIT;
   const char *name;
 
-  if (!(slot->flags & SLOT_FOREIGN_FLAG))
+  info = (slot->flags & SLOT_FOREIGN_FLAG) ? slot_class_info (slot->owner_type) : NULL;
+  if (info == NULL || info->own_set == NULL)
     {
       g_object_notify_by_pspec (G_OBJECT (self), slot);
       return;
     }
-  info = slot_class_info (slot->owner_type);
   name = slot_name_of (slot);
   g_value_init (&value, slot->value_type);
   g_value_set_object (&value, gnn_module_has_child (self, name)
