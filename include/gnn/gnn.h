@@ -19,6 +19,11 @@
 #include <gnn/gnn-tensor.h>
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
+#include <gnn/gnn-tensor-math.h>
+#include <gnn/gnn-tensor-indexing.h>
+#include <gnn/gnn-tensor-composite.h>
+#include <gnn/gnn-tensor-reduce.h>
+#include <gnn/gnn-tensor-linalg.h>
 #include <gnn/gnn-value.h>
 #include <gnn/gnn-args.h>
 
@@ -89,6 +94,9 @@
 
 /* autograd */
 #include <gnn/gnn-autograd.h>
+#include <gnn/gnn-grad-fn.h>
+#include <gnn/gnn-autograd-context.h>
+#include <gnn/gnn-autograd-function.h>
 #include <gnn/gnn-optimizer.h>
 #include <gnn/gnn-sgd.h>
 #include <gnn/gnn-adam.h>
