@@ -52,10 +52,20 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def one_hot(tensor, num_classes=-1):
-    n = num_classes if num_classes >= 0 else int(tensor.max().item()) + 1
-    eye = Gnn.Tensor.eq(Gnn.Tensor.unsqueeze(tensor, -1),
-                        Gnn.Tensor.arange(0, n, 1, Gnn.DType.I64))
-    return eye.to_dtype(Gnn.DType.I64)
+    return Gnn.one_hot(tensor, num_classes)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    result = Gnn.normalize(input, float(p), dim, float(eps))
+    return result if out is None else out.copy_(result)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return Gnn.cosine_similarity(x1, x2, dim, float(eps))
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return Gnn.pairwise_distance(x1, x2, float(p), float(eps), keepdim)
 
 
 sigmoid = Gnn.Tensor.sigmoid
@@ -64,7 +74,8 @@ tanh = Gnn.Tensor.tanh
 functional = export(types.ModuleType('Gnn.functional',
                                      "torch.nn.functional's spellings."), 'functional')
 for _f in (relu, softmax, log_softmax, cross_entropy, nll_loss, mse_loss,
-           binary_cross_entropy_with_logits, linear, dropout, one_hot):
+           binary_cross_entropy_with_logits, linear, dropout, one_hot, normalize,
+           cosine_similarity, pairwise_distance):
     setattr(functional, _f.__name__, _f)
 functional.sigmoid = sigmoid
 functional.tanh = tanh

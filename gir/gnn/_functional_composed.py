@@ -36,48 +36,6 @@ def _written_back(input, out, inplace):
         raise
 
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    # mul_scalar saves nothing: `input` stays writable for inplace=True
-    out = _where(input > 0, input, Gnn.Tensor.mul_scalar(input, float(negative_slope)))
-    return _written_back(input, out, inplace)
-
-
-def silu(input, inplace=False):
-    return _written_back(input, input * Gnn.Tensor.sigmoid(input), inplace)
-
-
-def elu(input, alpha=1.0, inplace=False):
-    # exp of the clamped input: the branch where() drops must not be inf
-    # (its zero gradient times inf would be NaN)
-    negative = Gnn.Tensor.mul_scalar(input.clamp(max=0.0).exp() - 1.0, float(alpha))
-    return _written_back(input, _where(input > 0, input, negative), inplace)
-
-
-def softplus(input, beta=1.0, threshold=20.0):
-    scaled = input * float(beta)
-    soft = (scaled.clamp(max=float(threshold)).exp() + 1.0).log() / float(beta)
-    return _where(scaled > float(threshold), input, soft)
-
-
-def gelu(input, approximate='none'):
-    if approximate == 'tanh':
-        inner = (input + input * input * input * 0.044715) * math.sqrt(2.0 / math.pi)
-        return input * 0.5 * (Gnn.Tensor.tanh(inner) + 1.0)
-    if approximate != 'none':
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    return EXPORTS['GELU']()(input)
-
-
-def normalize(input, p=2.0, dim=1, eps=1e-12):
-    # a zero row's norm has no gradient (0·inf): its root is taken of 1
-    # instead and masked, so the row gets torch's x / eps gradient, not NaN
-    total = (input.abs() ** float(p)).sum(dim, keepdim=True)
-    nonzero = total > 0
-    root = _where(nonzero, total, full_like(total, 1.0)) ** (1.0 / float(p))
-    norm = _where(nonzero, root, full_like(total, 0.0))
-    return input / norm.clamp(min=float(eps))
-
-
 def _reduce(loss, reduction):
     if reduction == 'mean':
         return loss.mean()
@@ -122,66 +80,6 @@ def binary_cross_entropy(input, target, weight=None, reduction='mean'):
 
 # --- the modules ----------------------------------------------------------------
 
-class LeakyReLU(Module):
-    __gtype_name__ = 'GnnLeakyReLU'
-    negative_slope = GObject.Property(type=float, default=0.01)
-    inplace = GObject.Property(type=bool, default=False)
-
-    def __init__(self, negative_slope=0.01, inplace=False):
-        super().__init__(negative_slope=float(negative_slope), inplace=bool(inplace))
-
-    def forward(self, input):
-        return leaky_relu(input, self.negative_slope, self.inplace)
-
-    def extra_repr(self):
-        return 'negative_slope={}{}'.format(self.negative_slope,
-                                            ', inplace=True' if self.inplace else '')
-
-
-class SiLU(Module):
-    __gtype_name__ = 'GnnSiLU'
-    inplace = GObject.Property(type=bool, default=False)
-
-    def __init__(self, inplace=False):
-        super().__init__(inplace=bool(inplace))
-
-    def forward(self, input):
-        return silu(input, self.inplace)
-
-    def extra_repr(self):
-        return 'inplace=True' if self.inplace else ''
-
-
-class ELU(Module):
-    __gtype_name__ = 'GnnELU'
-    alpha = GObject.Property(type=float, default=1.0)
-    inplace = GObject.Property(type=bool, default=False)
-
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__(alpha=float(alpha), inplace=bool(inplace))
-
-    def forward(self, input):
-        return elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return 'alpha={}{}'.format(self.alpha, ', inplace=True' if self.inplace else '')
-
-
-class Softplus(Module):
-    __gtype_name__ = 'GnnSoftplus'
-    beta = GObject.Property(type=float, default=1.0)
-    threshold = GObject.Property(type=float, default=20.0)
-
-    def __init__(self, beta=1.0, threshold=20.0):
-        super().__init__(beta=float(beta), threshold=float(threshold))
-
-    def forward(self, input):
-        return softplus(input, self.beta, self.threshold)
-
-    def extra_repr(self):
-        return 'beta={:g}, threshold={:g}'.format(self.beta, self.threshold)
-
-
 class _Loss(Module):
     __gtype_name__ = 'GnnPyLoss'
     reduction = GObject.Property(type=str, default='mean')
@@ -221,10 +119,9 @@ class BCELoss(_Loss):
 
 
 functional = EXPORTS['functional']
-for _f in (leaky_relu, silu, elu, softplus, gelu, normalize, l1_loss, smooth_l1_loss,
-           binary_cross_entropy):
+for _f in (l1_loss, smooth_l1_loss, binary_cross_entropy):
     setattr(functional, _f.__name__, _f)
-for _cls in (LeakyReLU, SiLU, ELU, Softplus, L1Loss, SmoothL1Loss, BCELoss):
+for _cls in (L1Loss, SmoothL1Loss, BCELoss):
     _cls.__module__ = 'gi.overrides.Gnn'
     export(_cls)
     setattr(EXPORTS['nn'], _cls.__name__, _cls)

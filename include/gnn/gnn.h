@@ -19,6 +19,8 @@
 #include <gnn/gnn-tensor.h>
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
+#include <gnn/gnn-tensor-activation.h>
+#include <gnn/gnn-tensor-vector-norm.h>
 
 /* module (keep one line per header) */
 #include <gnn/gnn-hook-handle.h>
@@ -54,6 +56,27 @@
 #include <gnn/gnn-mse-loss.h>
 #include <gnn/gnn-bce-with-logits-loss.h>
 #include <gnn/gnn-functional.h>
+#include <gnn/gnn-functional-vector.h>
+/* activations (nnfunc) */
+#include <gnn/gnn-relu6.h>
+#include <gnn/gnn-leaky-relu.h>
+#include <gnn/gnn-prelu.h>
+#include <gnn/gnn-elu.h>
+#include <gnn/gnn-selu.h>
+#include <gnn/gnn-celu.h>
+#include <gnn/gnn-silu.h>
+#include <gnn/gnn-mish.h>
+#include <gnn/gnn-hardtanh.h>
+#include <gnn/gnn-hardswish.h>
+#include <gnn/gnn-hardsigmoid.h>
+#include <gnn/gnn-softplus.h>
+#include <gnn/gnn-softsign.h>
+#include <gnn/gnn-tanhshrink.h>
+#include <gnn/gnn-threshold.h>
+#include <gnn/gnn-glu.h>
+#include <gnn/gnn-log-sigmoid.h>
+#include <gnn/gnn-softmin.h>
+#include <gnn/gnn-softmax2d.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>

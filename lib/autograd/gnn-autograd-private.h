@@ -121,4 +121,11 @@ gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
+/* nn activations (gnn-backward-activation.c) */
+gboolean gnn_backward_activation  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_glu         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_prelu       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* the vector norm (gnn-backward-reduce.c) */
+gboolean gnn_backward_norm        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
 G_END_DECLS

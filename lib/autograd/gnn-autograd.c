@@ -66,6 +66,24 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+  /* nn activations (gnn-backward-activation.c) */
+  [GNN_OP_LEAKY_RELU]   = { gnn_backward_activation,   IN0,       FALSE, "LeakyReluBackward0" },
+  [GNN_OP_ELU]          = { gnn_backward_activation,   IN0,       FALSE, "EluBackward0" },
+  [GNN_OP_CELU]         = { gnn_backward_activation,   IN0,       FALSE, "CeluBackward0" },
+  [GNN_OP_SILU]         = { gnn_backward_activation,   IN0,       FALSE, "SiluBackward0" },
+  [GNN_OP_MISH]         = { gnn_backward_activation,   IN0,       FALSE, "MishBackward0" },
+  [GNN_OP_HARDTANH]     = { gnn_backward_activation,   IN0,       FALSE, "HardtanhBackward0" },
+  [GNN_OP_HARDSWISH]    = { gnn_backward_activation,   IN0,       FALSE, "HardswishBackward0" },
+  [GNN_OP_HARDSIGMOID]  = { gnn_backward_activation,   IN0,       FALSE, "HardsigmoidBackward0" },
+  [GNN_OP_SOFTPLUS]     = { gnn_backward_activation,   IN0,       FALSE, "SoftplusBackward0" },
+  [GNN_OP_SOFTSIGN]     = { gnn_backward_activation,   IN0,       FALSE, "DivBackward0" },
+  [GNN_OP_TANHSHRINK]   = { gnn_backward_activation,   IN0,       FALSE, "SubBackward0" },
+  [GNN_OP_THRESHOLD]    = { gnn_backward_activation,   IN0,       FALSE, "ThresholdBackward0" },
+  [GNN_OP_GELU_TANH]    = { gnn_backward_activation,   IN0,       FALSE, "GeluBackward0" },
+  [GNN_OP_LOG_SIGMOID]  = { gnn_backward_activation,   IN0,       FALSE, "LogSigmoidBackward0" },
+  [GNN_OP_GLU]          = { gnn_backward_glu,          IN0,       FALSE, "GluBackward0" },
+  [GNN_OP_PRELU]        = { gnn_backward_prelu,        IN0 | IN1, FALSE, "PreluBackward0" },
+  [GNN_OP_NORM]         = { gnn_backward_norm,         IN0,       TRUE,  "NormBackward1" },
 };
 
 static const char *
@@ -83,6 +101,8 @@ node_name (GnnOpKind          op,
       return params->n_dims == 0 ? "MaxBackward1" : "AmaxBackward0";
     case GNN_OP_MIN:
       return params->n_dims == 0 ? "MinBackward1" : "AminBackward0";
+    case GNN_OP_NORM:
+      return params->n_dims == 0 ? "NormBackward0" : "NormBackward1";
     case GNN_OP_MATMUL:
       {
         guint a = gnn_tensor_priv (inputs[0])->ndim, b = gnn_tensor_priv (inputs[1])->ndim;
@@ -303,10 +323,11 @@ is_view_op (GnnOpKind op)
  * operand in it): the op becomes a node whose input 0 is @self's previous
  * history. */
 static gboolean
-record_inplace (GnnOpKind   op,
-                GnnTensor  *self,
-                GnnTensor  *other,
-                GError    **error)
+record_inplace (GnnOpKind          op,
+                GnnTensor         *self,
+                GnnTensor         *other,
+                const GnnOpParams *params,
+                GError           **error)
 {
   GnnTensorPrivate *sp = gnn_tensor_priv (self);
   GnnNode *prev = sp->grad_fn;
@@ -331,7 +352,7 @@ record_inplace (GnnOpKind   op,
   if (!is_float (sp->dtype))
     return TRUE;
 
-  node = node_new (op, inputs, other != NULL ? 2 : 1, NULL);
+  node = node_new (op, inputs, other != NULL ? 2 : 1, params);
   for (guint i = 0; i < node->n_inputs; i++)
     if (info->save_inputs & (1u << i))
       {

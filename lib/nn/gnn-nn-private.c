@@ -109,6 +109,14 @@ gnn_nn_format_float (double value)
   return text;
 }
 
+char *
+gnn_nn_format_number (double value)
+{
+  if (value == trunc (value) && fabs (value) < 1e15)
+    return g_strdup_printf ("%.0f", value + 0.0);   /* + 0.0: no "-0" */
+  return gnn_nn_format_float (value);
+}
+
 gboolean
 gnn_nn_normalize_index (gint64   index,
                         guint    len,

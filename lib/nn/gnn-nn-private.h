@@ -34,6 +34,11 @@ gboolean      gnn_nn_reset_fill               (GnnModule  *module,
  * ("0.5", "1.0"). */
 char         *gnn_nn_format_float             (double value);
 
+/* Python's repr() of a setting PyTorch keeps as given, int or float, whose
+ * default is an int (Softplus's beta=1): an integral value prints as an
+ * int ("20"), any other as gnn_nn_format_float() does ("0.1"). */
+char         *gnn_nn_format_number            (double value);
+
 /* The construct-from-properties contract (docs/overview.md): a layer built
  * by g_object_new() alone checks its properties together and allocates its
  * parameters in `constructed`; a failure is recorded on the object with

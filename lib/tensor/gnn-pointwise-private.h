@@ -54,4 +54,12 @@ gboolean gnn_tensor_mul_scalar_into (GnnTensor  *out,
                                      double      value,
                                      GError    **error);
 
+/* FALSE + PyTorch's "unsupported operation: more than one element of the
+ * written-to tensor refers to a single memory location..." when @p has a
+ * stride 0 over more than one element (an expanded view): the check of
+ * every in-place op. */
+G_GNUC_INTERNAL
+gboolean gnn_check_no_internal_overlap (GnnTensorPrivate *p,
+                                        GError          **error);
+
 G_END_DECLS

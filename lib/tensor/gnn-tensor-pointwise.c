@@ -1041,3 +1041,12 @@ gnn_tensor_unary_op (GnnUnaryOp   op,
 {
   return unary_op (unary_ops[op], self, 0, error);
 }
+
+/* --- for the activations (gnn-activation-kernels.c) ---------------------- */
+
+gboolean
+gnn_check_no_internal_overlap (GnnTensorPrivate *p,
+                               GError          **error)
+{
+  return check_no_internal_overlap (p, error);
+}

@@ -66,6 +66,24 @@ typedef enum
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
   GNN_OP_EMBEDDING,
+  /* nn activations (gnn-tensor-activation.c; args[] holds their settings) */
+  GNN_OP_LEAKY_RELU,
+  GNN_OP_ELU,
+  GNN_OP_CELU,
+  GNN_OP_SILU,
+  GNN_OP_MISH,
+  GNN_OP_HARDTANH,
+  GNN_OP_HARDSWISH,
+  GNN_OP_HARDSIGMOID,
+  GNN_OP_SOFTPLUS,
+  GNN_OP_SOFTSIGN,
+  GNN_OP_TANHSHRINK,
+  GNN_OP_THRESHOLD,
+  GNN_OP_GELU_TANH,
+  GNN_OP_LOG_SIGMOID,
+  GNN_OP_GLU,
+  GNN_OP_PRELU,
+  GNN_OP_NORM,          /* the vector p-norm over dims (gnn-tensor-vector-norm.c) */
   GNN_N_OPS
 } GnnOpKind;
 
@@ -82,13 +100,14 @@ typedef struct
   guint      n_ints;
   gboolean   flag;                  /* batch_norm training, pool ceil_mode / count_include_pad */
   GnnTensor *extra[2];              /* non-differentiable tensors to save: index, condition, running stats */
+  double     args[4];               /* activation and loss settings (slope, alpha, beta, margin ...) */
 } GnnOpParams;
 
 /* Installed by lib/autograd. */
 typedef GnnTensor *(*GnnRecordFunc)        (GnnOpKind op, GnnTensor *out, GnnTensor *const *inputs,
                                             guint n_inputs, const GnnOpParams *params);
 typedef gboolean   (*GnnRecordInplaceFunc) (GnnOpKind op, GnnTensor *self, GnnTensor *other,
-                                            GError **error);
+                                            const GnnOpParams *params, GError **error);
 
 typedef const char *(*GnnNodeNameFunc)   (gpointer grad_fn);
 
@@ -102,7 +121,7 @@ extern _Thread_local gboolean gnn_grad_mode_off;
 GnnTensor *gnn_tensor_record_slow (GnnOpKind op, GnnTensor *out, GnnTensor *const *inputs,
                                    guint n_inputs, const GnnOpParams *params);
 gboolean   gnn_tensor_record_inplace_slow (GnnOpKind op, GnnTensor *self, GnnTensor *other,
-                                           GError **error);
+                                           const GnnOpParams *params, GError **error);
 
 /* Whether an op on @inputs (entries may be %NULL) would be recorded: grad
  * mode is on and some input requires grad. One branch when grad is off. */
@@ -133,20 +152,31 @@ gnn_tensor_record (GnnOpKind          op,
 }
 
 /* Called by an in-place op after validating its arguments and before
- * modifying @self (@other may be %NULL). Rebases @self's history onto a new
- * node, or fails like PyTorch for a leaf that requires grad. */
+ * modifying @self (@other may be %NULL; @params those of the op, or %NULL).
+ * Rebases @self's history onto a new node, or fails like PyTorch for a leaf
+ * that requires grad. */
 static inline gboolean
-gnn_tensor_record_inplace (GnnOpKind   op,
-                           GnnTensor  *self,
-                           GnnTensor  *other,
-                           GError    **error)
+gnn_tensor_record_inplace_with (GnnOpKind          op,
+                                GnnTensor         *self,
+                                GnnTensor         *other,
+                                const GnnOpParams *params,
+                                GError           **error)
 {
   if (gnn_grad_mode_off)
     return TRUE;
   if (G_LIKELY (!gnn_tensor_priv (self)->requires_grad &&
                 (other == NULL || !gnn_tensor_priv (other)->requires_grad)))
     return TRUE;
-  return gnn_tensor_record_inplace_slow (op, self, other, error);
+  return gnn_tensor_record_inplace_slow (op, self, other, params, error);
+}
+
+static inline gboolean
+gnn_tensor_record_inplace (GnnOpKind   op,
+                           GnnTensor  *self,
+                           GnnTensor  *other,
+                           GError    **error)
+{
+  return gnn_tensor_record_inplace_with (op, self, other, NULL, error);
 }
 
 /* The node's PyTorch-style name ("AddBackward0"), or %NULL. */

@@ -38,14 +38,15 @@ gnn_tensor_record_slow (GnnOpKind          op,
 }
 
 gboolean
-gnn_tensor_record_inplace_slow (GnnOpKind   op,
-                                GnnTensor  *self,
-                                GnnTensor  *other,
-                                GError    **error)
+gnn_tensor_record_inplace_slow (GnnOpKind          op,
+                                GnnTensor         *self,
+                                GnnTensor         *other,
+                                const GnnOpParams *params,
+                                GError           **error)
 {
   if (inplace_recorder == NULL)
     return TRUE;
-  return inplace_recorder (op, self, other, error);
+  return inplace_recorder (op, self, other, params, error);
 }
 
 const char *

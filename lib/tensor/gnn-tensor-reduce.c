@@ -1044,3 +1044,15 @@ gnn_tensor_log_softmax (GnnTensor *self,
   return gnn_tensor_record (GNN_OP_LOG_SOFTMAX, softmax_impl (self, dim, TRUE, error), &self, 1,
                             &(GnnOpParams) { .dim = dim });
 }
+
+/* --- for the vector norm (gnn-tensor-vector-norm.c) ----------------------- */
+
+gboolean
+gnn_reduce_resolve_dims (GnnTensorPrivate *p,
+                         const gint       *dims,
+                         guint             n_dims,
+                         gboolean         *reduce,
+                         GError          **error)
+{
+  return resolve_dims (p, dims, n_dims, reduce, error);
+}

@@ -238,22 +238,8 @@ class TestComposedVsTorch(unittest.TestCase):
 
     def run_side(self, lib):
         F, mods = lib.nn.functional, lib.nn
-        rng = np.random.default_rng(1)
-        xs = (rng.standard_normal((3, 5)) * 4).astype(np.float32)
-        xs[0, :3] = (100.0, -100.0, 0.0)
         out = {}
         with (torch.enable_grad() if lib is torch else Gnn.enable_grad()):
-            for name, f in (('leaky_relu', lambda x: F.leaky_relu(x, 0.2)), ('silu', F.silu),
-                            ('elu', lambda x: F.elu(x, 1.5)), ('softplus', F.softplus),
-                            ('gelu_tanh', lambda x: F.gelu(x, approximate='tanh')),
-                            ('normalize', lambda x: F.normalize(x, dim=1)),
-                            ('LeakyReLU', mods.LeakyReLU(0.1)), ('SiLU', mods.SiLU()),
-                            ('ELU', mods.ELU()), ('Softplus', mods.Softplus(2.0, 10.0))):
-                x = lib.tensor(xs.tolist(), requires_grad=True)
-                y = f(x)
-                (y * y).sum().backward()
-                out[name] = (np.round(np.array(y.tolist()), 3).tolist(),
-                             np.round(np.array(x.grad.tolist()), 3).tolist())
             p = lib.tensor([[0.0, 0.2, 0.9, 1.0]], requires_grad=True)
             t = lib.tensor([[0.0, 1.0, 1.0, 0.0]])
             a = lib.tensor([[0.5, -2.0, 3.0, 0.1]], requires_grad=True)
@@ -268,8 +254,7 @@ class TestComposedVsTorch(unittest.TestCase):
                 out[name] = round(float(loss.item()), 4)
             out['grads'] = (np.round(np.array(p.grad.tolist()), 3).tolist(),
                             np.round(np.array(a.grad.tolist()), 3).tolist())
-        out['repr'] = [repr(m) for m in (mods.LeakyReLU(0.1), mods.SiLU(), mods.ELU(alpha=0.5),
-                                         mods.Softplus(), mods.L1Loss(), mods.BCELoss())]
+        out['repr'] = [repr(m) for m in (mods.L1Loss(), mods.BCELoss())]
         return out
 
     def test_values_gradients_and_reprs(self):

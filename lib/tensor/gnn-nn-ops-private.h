@@ -1,0 +1,46 @@
+/* gnn-nn-ops-private.h: what the tensor ops behind torch.nn.functional
+ * share inside lib/tensor: the one driver of the elementwise activations
+ * with settings (leaky_relu, elu, softplus, hardtanh ...;
+ * gnn-activation-kernels.c, public functions in gnn-tensor-activation.c,
+ * derivatives in lib/autograd/gnn-backward-activation.c) and the
+ * reduction dims of the norm
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "tensor/gnn-tensor-private.h"
+
+G_BEGIN_DECLS
+
+/* f (self) elementwise for an activation op (GNN_OP_LEAKY_RELU ..
+ * GNN_OP_LOG_SIGMOID) with its settings @args (GnnOpParams.args: the
+ * negative slope; alpha, scale, input scale; min, max; beta, threshold;
+ * threshold, value): a new contiguous tensor, recorded for autograd.
+ * Float32 and float64 only (torch's message otherwise). */
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_activation  (GnnOpKind      op,
+                                   GnnTensor     *self,
+                                   const double  *args,
+                                   GError       **error);
+
+/* The same in place (torch's F.<name>_ / inplace=True): FALSE + error for a
+ * non-float dtype, a tensor with overlapping elements, or a leaf that
+ * requires grad. */
+G_GNUC_INTERNAL
+gboolean   gnn_tensor_activation_ (GnnOpKind      op,
+                                   GnnTensor     *self,
+                                   const double  *args,
+                                   GError       **error);
+
+/* Resolves reduction @dims (empty: all; negative counts from the end) into
+ * a mask over @p's dims (gnn-tensor-reduce.c): FALSE + error for a dim out
+ * of range or listed twice. */
+G_GNUC_INTERNAL
+gboolean    gnn_reduce_resolve_dims (GnnTensorPrivate *p,
+                                     const gint       *dims,
+                                     guint             n_dims,
+                                     gboolean         *reduce,
+                                     GError          **error);
+
+G_END_DECLS
