@@ -226,6 +226,24 @@ TABLE = {
     'MSELoss': ("size_average=None, reduce=None, reduction='mean'", _LOSS),
     'BCEWithLogitsLoss': ("weight=None, size_average=None, reduce=None, reduction='mean', "
                           "pos_weight=None", _LOSS),
+    'L1Loss': ("size_average=None, reduce=None, reduction='mean'", _LOSS),
+    'SmoothL1Loss': ("size_average=None, reduce=None, reduction='mean', beta=1.0", _LOSS),
+    'HuberLoss': ("reduction='mean', delta=1.0", {}),
+    'BCELoss': ("weight=None, size_average=None, reduce=None, reduction='mean'", _LOSS),
+    'KLDivLoss': ("size_average=None, reduce=None, reduction='mean', log_target=False", _LOSS),
+    'PoissonNLLLoss': ("log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, "
+                       "reduction='mean'", _LOSS),
+    'GaussianNLLLoss': ("*, full=False, eps=1e-06, reduction='mean'", {}),
+    'MultiLabelSoftMarginLoss': ("weight=None, size_average=None, reduce=None, "
+                                 "reduction='mean'", _LOSS),
+    'HingeEmbeddingLoss': ("margin=1.0, size_average=None, reduce=None, reduction='mean'",
+                           _LOSS),
+    'MarginRankingLoss': ("margin=0.0, size_average=None, reduce=None, reduction='mean'",
+                          _LOSS),
+    'CosineEmbeddingLoss': ("margin=0.0, size_average=None, reduce=None, reduction='mean'",
+                            _LOSS),
+    'TripletMarginLoss': ("margin=1.0, p=2.0, eps=1e-06, swap=False, size_average=None, "
+                          "reduce=None, reduction='mean'", _LOSS),
     # data
     'RandomSampler': ('data_source, replacement=False, num_samples=None, generator=None',
                       {'num_samples': _none_or('num_samples')}),

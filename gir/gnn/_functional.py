@@ -6,7 +6,7 @@
 
 import types
 
-from ._gi import EXPORTS, Gnn, call_c, export
+from ._gi import EXPORTS, Gnn, export
 from ._tensor import Tensor
 
 
@@ -23,23 +23,6 @@ def softmax(input, dim=None, dtype=None):
 
 def log_softmax(input, dim=None, dtype=None):
     return Gnn.Tensor.log_softmax(input if dtype is None else input.to(dtype), dim)
-
-
-def _loss(cls_name):
-    def loss(input, target, **options):
-        module = EXPORTS[cls_name](**options)
-        return call_c(module.compute, input, target)
-    return loss
-
-
-cross_entropy = _loss('CrossEntropyLoss')
-nll_loss = _loss('NLLLoss')
-mse_loss = _loss('MSELoss')
-binary_cross_entropy_with_logits = _loss('BCEWithLogitsLoss')
-for _name, _f in (('cross_entropy', cross_entropy), ('nll_loss', nll_loss),
-                  ('mse_loss', mse_loss),
-                  ('binary_cross_entropy_with_logits', binary_cross_entropy_with_logits)):
-    _f.__name__ = _name
 
 
 def linear(input, weight, bias=None):
@@ -73,8 +56,7 @@ tanh = Gnn.Tensor.tanh
 
 functional = export(types.ModuleType('Gnn.functional',
                                      "torch.nn.functional's spellings."), 'functional')
-for _f in (relu, softmax, log_softmax, cross_entropy, nll_loss, mse_loss,
-           binary_cross_entropy_with_logits, linear, dropout, one_hot, normalize,
+for _f in (relu, softmax, log_softmax, linear, dropout, one_hot, normalize,
            cosine_similarity, pairwise_distance):
     setattr(functional, _f.__name__, _f)
 functional.sigmoid = sigmoid

@@ -505,15 +505,21 @@ Module = override(Module)
 
 
 # --- losses ---------------------------------------------------------------
-# A loss module takes (input, target) but Gnn.Module's forward takes one
-# tensor, so the C API is loss.compute(input, target); criterion(x, t) maps
-# to it here as in torch. criterion(x) alone keeps torch's missing-target error.
+# A loss module takes two to four tensors but Gnn.Module's forward takes one,
+# so the C API is loss.compute(input, target, ...); criterion(x, t) maps to it
+# here as in torch. criterion(x) alone keeps torch's missing-argument error.
 
-def _loss_call(self, input, target=None):
-    if target is None:
-        return Module.__call__(self, input)
-    return call_c(type(self).compute, self, input, target)
+LOSSES = ('CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss', 'L1Loss', 'SmoothL1Loss',
+          'HuberLoss', 'BCELoss', 'KLDivLoss', 'PoissonNLLLoss', 'GaussianNLLLoss',
+          'MultiLabelSoftMarginLoss', 'HingeEmbeddingLoss', 'MarginRankingLoss',
+          'CosineEmbeddingLoss', 'TripletMarginLoss')
 
 
-for _name in ('CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss'):
+def _loss_call(self, *inputs):
+    if len(inputs) == 1:
+        return Module.__call__(self, inputs[0])
+    return call_c(type(self).compute, self, *inputs)
+
+
+for _name in LOSSES:
     torch_class(_name, extra={'__call__': _loss_call})

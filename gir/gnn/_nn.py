@@ -9,6 +9,7 @@ import types
 
 from ._compat_torch_signatures import torch_class
 from ._gi import EXPORTS, Gnn, export
+from ._module import LOSSES
 
 # torch.nn's activation modules, C classes built from torch's signatures.
 ACTIVATIONS = ('ReLU6', 'LeakyReLU', 'PReLU', 'ELU', 'SELU', 'CELU', 'SiLU', 'Mish', 'Hardtanh',
@@ -34,7 +35,7 @@ _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'P
              'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
              'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
              'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
-             'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss') + ACTIVATIONS
+             'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss') + ACTIVATIONS + LOSSES
 
 nn = export(types.ModuleType('Gnn.nn', 'torch.nn\'s spellings over Gnn\'s modules.'), 'nn')
 for _name in _NN_NAMES:

@@ -57,7 +57,20 @@
 #include <gnn/gnn-bce-with-logits-loss.h>
 #include <gnn/gnn-functional.h>
 #include <gnn/gnn-functional-vector.h>
-/* activations (nnfunc) */
+#include <gnn/gnn-functional-losses.h>
+/* losses and activations (nnfunc) */
+#include <gnn/gnn-l1-loss.h>
+#include <gnn/gnn-smooth-l1-loss.h>
+#include <gnn/gnn-huber-loss.h>
+#include <gnn/gnn-bce-loss.h>
+#include <gnn/gnn-kl-div-loss.h>
+#include <gnn/gnn-poisson-nll-loss.h>
+#include <gnn/gnn-gaussian-nll-loss.h>
+#include <gnn/gnn-multi-label-soft-margin-loss.h>
+#include <gnn/gnn-hinge-embedding-loss.h>
+#include <gnn/gnn-margin-ranking-loss.h>
+#include <gnn/gnn-cosine-embedding-loss.h>
+#include <gnn/gnn-triplet-margin-loss.h>
 #include <gnn/gnn-relu6.h>
 #include <gnn/gnn-leaky-relu.h>
 #include <gnn/gnn-prelu.h>

@@ -125,6 +125,11 @@ gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_activation  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_glu         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_prelu       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* nn losses (gnn-backward-loss.c) */
+gboolean gnn_backward_pointwise_loss (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_nll_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* PyTorch's node name of a loss op, which depends on its settings */
+const char *gnn_backward_loss_name (GnnOpKind op, const GnnOpParams *params);
 /* the vector norm (gnn-backward-reduce.c) */
 gboolean gnn_backward_norm        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 

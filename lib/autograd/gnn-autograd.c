@@ -84,6 +84,16 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_GLU]          = { gnn_backward_glu,          IN0,       FALSE, "GluBackward0" },
   [GNN_OP_PRELU]        = { gnn_backward_prelu,        IN0 | IN1, FALSE, "PreluBackward0" },
   [GNN_OP_NORM]         = { gnn_backward_norm,         IN0,       TRUE,  "NormBackward1" },
+  /* nn losses (gnn-backward-loss.c; names from gnn_backward_loss_name) */
+  [GNN_OP_L1_LOSS]      = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_MSE_LOSS]     = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_SMOOTH_L1_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_HUBER_LOSS]   = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_BCE_LOSS]     = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_BCE_LOGITS_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_KL_DIV_LOSS]  = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_POISSON_NLL_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_NLL_LOSS]     = { gnn_backward_nll_loss,     0,         FALSE, NULL },
 };
 
 static const char *
@@ -116,7 +126,7 @@ node_name (GnnOpKind          op,
         return "UnsafeViewBackward0";
       }
     default:
-      return op_info[op].name;
+      return op_info[op].name != NULL ? op_info[op].name : gnn_backward_loss_name (op, params);
     }
 }
 

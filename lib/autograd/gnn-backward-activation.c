@@ -81,7 +81,8 @@ DERIVATIVE_LOOPS (gelu_tanh, gelu_tanh_derivative (x, p0, p1))
 DERIVATIVE_LOOPS (log_sigmoid, 1.0 / (1.0 + exp (x)))
 
 typedef void (*LoopF32) (gint64 n, float *o, const float *g, const float *v, const double *args);
-typedef void (*LoopF64) (gint64 n, double *o, const double *g, const double *v, const double *args);
+typedef void (*LoopF64) (gint64 n, double *o, const double *g, const double *v,
+                         const double *args);
 
 typedef struct
 {

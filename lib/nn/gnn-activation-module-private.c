@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-activation-module-private.h"
+#include "nn/gnn-nn-private.h"
 
 static void
 activation_get_property (GObject    *object,
@@ -11,20 +12,10 @@ activation_get_property (GObject    *object,
                          GValue     *value,
                          GParamSpec *pspec)
 {
-  double v;
-
   if (prop_id == 0 || prop_id > GNN_ACTIVATION_MAX_SETTINGS)
-    {
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
-    }
-  v = GNN_ACTIVATION_BASE (object)->values[prop_id - 1];
-  if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN)
-    g_value_set_boolean (value, v != 0);
-  else if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_INT)
-    g_value_set_int (value, (gint) v);
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   else
-    g_value_set_double (value, v);
+    gnn_nn_setting_get (GNN_ACTIVATION_BASE (object)->values[prop_id - 1], value, pspec);
 }
 
 static void
@@ -33,20 +24,10 @@ activation_set_property (GObject      *object,
                          const GValue *value,
                          GParamSpec   *pspec)
 {
-  double *v;
-
   if (prop_id == 0 || prop_id > GNN_ACTIVATION_MAX_SETTINGS)
-    {
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
-    }
-  v = &GNN_ACTIVATION_BASE (object)->values[prop_id - 1];
-  if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN)
-    *v = g_value_get_boolean (value);
-  else if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_INT)
-    *v = g_value_get_int (value);
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   else
-    *v = g_value_get_double (value);
+    GNN_ACTIVATION_BASE (object)->values[prop_id - 1] = gnn_nn_setting_set (value, pspec);
 }
 
 void
@@ -58,48 +39,6 @@ gnn_activation_class_setup (GObjectClass  *object_class,
   object_class->set_property = activation_set_property;
   GNN_MODULE_CLASS (object_class)->forward = forward;
   GNN_MODULE_CLASS (object_class)->extra_repr = extra_repr;
-}
-
-#define SETTING_FLAGS (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS)
-
-void
-gnn_activation_class_add_double (GObjectClass *object_class,
-                                 guint         prop_id,
-                                 const char   *name,
-                                 double        minimum,
-                                 double        maximum,
-                                 double        default_value)
-{
-  g_assert (prop_id >= 1 && prop_id <= GNN_ACTIVATION_MAX_SETTINGS);
-  g_object_class_install_property (object_class, prop_id,
-                                   g_param_spec_double (name, NULL, NULL, minimum, maximum,
-                                                        default_value, SETTING_FLAGS));
-}
-
-void
-gnn_activation_class_add_boolean (GObjectClass *object_class,
-                                  guint         prop_id,
-                                  const char   *name,
-                                  gboolean      default_value)
-{
-  g_assert (prop_id >= 1 && prop_id <= GNN_ACTIVATION_MAX_SETTINGS);
-  g_object_class_install_property (object_class, prop_id,
-                                   g_param_spec_boolean (name, NULL, NULL, default_value,
-                                                         SETTING_FLAGS));
-}
-
-void
-gnn_activation_class_add_int (GObjectClass *object_class,
-                              guint         prop_id,
-                              const char   *name,
-                              gint          minimum,
-                              gint          maximum,
-                              gint          default_value)
-{
-  g_assert (prop_id >= 1 && prop_id <= GNN_ACTIVATION_MAX_SETTINGS);
-  g_object_class_install_property (object_class, prop_id,
-                                   g_param_spec_int (name, NULL, NULL, minimum, maximum,
-                                                     default_value, SETTING_FLAGS));
 }
 
 GnnTensor *

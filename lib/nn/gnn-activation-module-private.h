@@ -31,25 +31,6 @@ void  gnn_activation_class_setup       (GObjectClass  *object_class,
                                         GnnTensor  *(*forward) (GnnModule *, GnnTensor *, GError **),
                                         char       *(*extra_repr) (GnnModule *));
 
-/* A readable, writable construct property with id @prop_id (1 .. N, in
- * order): a double in [@minimum, @maximum], a boolean, or an int. */
-void  gnn_activation_class_add_double  (GObjectClass  *object_class,
-                                        guint          prop_id,
-                                        const char    *name,
-                                        double         minimum,
-                                        double         maximum,
-                                        double         default_value);
-void  gnn_activation_class_add_boolean (GObjectClass  *object_class,
-                                        guint          prop_id,
-                                        const char    *name,
-                                        gboolean       default_value);
-void  gnn_activation_class_add_int     (GObjectClass  *object_class,
-                                        guint          prop_id,
-                                        const char    *name,
-                                        gint           minimum,
-                                        gint           maximum,
-                                        gint           default_value);
-
 /* The result of an activation's forward: @input itself (a new reference)
  * after the in-place form succeeded (@ok), or NULL. */
 GnnTensor *gnn_activation_inplace_result (gboolean   ok,

@@ -68,8 +68,8 @@ static void
 family_class_init (GObjectClass *object_class)
 {
   gnn_activation_class_setup (object_class, family_forward, family_extra_repr);
-  gnn_activation_class_add_double (object_class, 1, "alpha", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
-  gnn_activation_class_add_boolean (object_class, 2, "inplace", FALSE);
+  gnn_nn_class_add_double (object_class, 1, "alpha", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
+  gnn_nn_class_add_boolean (object_class, 2, "inplace", FALSE);
 }
 
 static void

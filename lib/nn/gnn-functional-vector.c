@@ -281,7 +281,8 @@ gnn_one_hot (GnnTensor  *tensor,
     }
   memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
   shape[p->ndim] = num_classes;
-  if ((out = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, shape, p->ndim + 1, TRUE, error)) == NULL)
+  out = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, shape, p->ndim + 1, TRUE, error);
+  if (out == NULL)
     return NULL;
   o = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (out));
   for (gint64 k = 0; k < p->numel; k++)

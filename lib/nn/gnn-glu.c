@@ -53,7 +53,7 @@ gnn_glu_class_init (GnnGLUClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_int (object_class, 1, "dim", G_MININT, G_MAXINT, -1);
+  gnn_nn_class_add_int (object_class, 1, "dim", G_MININT, G_MAXINT, -1);
 }
 
 static void

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-activation-module-private.h"
+#include "nn/gnn-nn-private.h"
 
 /**
  * GnnHardsigmoid:
@@ -46,7 +47,7 @@ gnn_hardsigmoid_class_init (GnnHardsigmoidClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_boolean (object_class, 1, "inplace", FALSE);
+  gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
 
 static void

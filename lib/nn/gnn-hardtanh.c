@@ -83,7 +83,7 @@ gnn_hardtanh_class_init (GnnHardtanhClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_double (object_class, 1, "min-val", -G_MAXDOUBLE, G_MAXDOUBLE, -1.0);
+  gnn_nn_class_add_double (object_class, 1, "min-val", -G_MAXDOUBLE, G_MAXDOUBLE, -1.0);
   /**
    * GnnHardtanh:max-val:
    *
@@ -91,7 +91,7 @@ gnn_hardtanh_class_init (GnnHardtanhClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_double (object_class, 2, "max-val", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
+  gnn_nn_class_add_double (object_class, 2, "max-val", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
   /**
    * GnnHardtanh:inplace:
    *
@@ -100,7 +100,7 @@ gnn_hardtanh_class_init (GnnHardtanhClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_boolean (object_class, 3, "inplace", FALSE);
+  gnn_nn_class_add_boolean (object_class, 3, "inplace", FALSE);
 }
 
 static void

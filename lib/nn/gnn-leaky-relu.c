@@ -57,7 +57,7 @@ gnn_leaky_relu_class_init (GnnLeakyReLUClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_double (object_class, 1, "negative-slope", -G_MAXDOUBLE, G_MAXDOUBLE, 0.01);
+  gnn_nn_class_add_double (object_class, 1, "negative-slope", -G_MAXDOUBLE, G_MAXDOUBLE, 0.01);
   /**
    * GnnLeakyReLU:inplace:
    *
@@ -66,7 +66,7 @@ gnn_leaky_relu_class_init (GnnLeakyReLUClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_boolean (object_class, 2, "inplace", FALSE);
+  gnn_nn_class_add_boolean (object_class, 2, "inplace", FALSE);
 }
 
 static void

@@ -60,6 +60,33 @@ gpointer      gnn_nn_initable_new             (GType            type,
                                                const char      *first_property,
                                                ...) G_GNUC_NULL_TERMINATED;
 
+/* Settings kept as doubles (booleans and integers too) and shown as
+ * construct properties: the GValue of a setting by its pspec's type, and
+ * back. */
+void          gnn_nn_setting_get              (double        setting,
+                                               GValue       *value,
+                                               GParamSpec   *pspec);
+double        gnn_nn_setting_set              (const GValue *value,
+                                               GParamSpec   *pspec);
+/* A readable, writable construct property with id @prop_id: a double in
+ * [@minimum, @maximum], a boolean, or an int. */
+void          gnn_nn_class_add_double         (GObjectClass *object_class,
+                                               guint         prop_id,
+                                               const char   *name,
+                                               double        minimum,
+                                               double        maximum,
+                                               double        default_value);
+void          gnn_nn_class_add_boolean        (GObjectClass *object_class,
+                                               guint         prop_id,
+                                               const char   *name,
+                                               gboolean      default_value);
+void          gnn_nn_class_add_int            (GObjectClass *object_class,
+                                               guint         prop_id,
+                                               const char   *name,
+                                               gint          minimum,
+                                               gint          maximum,
+                                               gint          default_value);
+
 /* Python's bool repr. */
 #define gnn_nn_bool_str(b) ((b) ? "True" : "False")
 

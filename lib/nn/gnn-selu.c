@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-activation-module-private.h"
+#include "nn/gnn-nn-private.h"
 
 /**
  * GnnSELU:
@@ -34,7 +35,9 @@ gnn_selu_forward (GnnModule  *module,
 static char *
 gnn_selu_extra_repr (GnnModule *module)
 {
-  return g_strdup (gnn_activation_inplace_repr (GNN_ACTIVATION_BASE (module)->values[0] != 0, TRUE));
+  gboolean inplace = GNN_ACTIVATION_BASE (module)->values[0] != 0;
+
+  return g_strdup (gnn_activation_inplace_repr (inplace, TRUE));
 }
 
 static void
@@ -51,7 +54,7 @@ gnn_selu_class_init (GnnSELUClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_boolean (object_class, 1, "inplace", FALSE);
+  gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
 
 static void

@@ -56,7 +56,7 @@ gnn_softplus_class_init (GnnSoftplusClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_double (object_class, 1, "beta", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
+  gnn_nn_class_add_double (object_class, 1, "beta", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
   /**
    * GnnSoftplus:threshold:
    *
@@ -64,7 +64,7 @@ gnn_softplus_class_init (GnnSoftplusClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_double (object_class, 2, "threshold", -G_MAXDOUBLE, G_MAXDOUBLE, 20.0);
+  gnn_nn_class_add_double (object_class, 2, "threshold", -G_MAXDOUBLE, G_MAXDOUBLE, 20.0);
 }
 
 static void

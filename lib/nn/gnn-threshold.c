@@ -58,7 +58,7 @@ gnn_threshold_class_init (GnnThresholdClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_double (object_class, 1, "threshold", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0);
+  gnn_nn_class_add_double (object_class, 1, "threshold", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0);
   /**
    * GnnThreshold:value:
    *
@@ -66,7 +66,7 @@ gnn_threshold_class_init (GnnThresholdClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_double (object_class, 2, "value", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0);
+  gnn_nn_class_add_double (object_class, 2, "value", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0);
   /**
    * GnnThreshold:inplace:
    *
@@ -75,7 +75,7 @@ gnn_threshold_class_init (GnnThresholdClass *klass)
    *
    * Since: 1.0
    */
-  gnn_activation_class_add_boolean (object_class, 3, "inplace", FALSE);
+  gnn_nn_class_add_boolean (object_class, 3, "inplace", FALSE);
 }
 
 static void

@@ -43,4 +43,32 @@ gboolean    gnn_reduce_resolve_dims (GnnTensorPrivate *p,
                                      gboolean         *reduce,
                                      GError          **error);
 
+/* An elementwise loss (GNN_OP_L1_LOSS .. GNN_OP_POISSON_NLL_LOSS) of
+ * @input and @target broadcast together (same float dtype, checked by the
+ * caller), times the optional @weight (and, for binary_cross_entropy with
+ * logits, @pos_weight) broadcast to that shape, reduced by @reduction
+ * (batchmean: the sum over the size of dimension 0). @args: smooth_l1's
+ * beta, huber's delta, kl_div's log_target, poisson_nll_loss's log_input,
+ * full, eps. Recorded for autograd with respect to input and target. */
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_pointwise_loss (GnnOpKind      op,
+                                      GnnTensor     *input,
+                                      GnnTensor     *target,
+                                      GnnTensor     *weight,
+                                      GnnTensor     *pos_weight,
+                                      const double  *args,
+                                      GnnReduction   reduction,
+                                      GError       **error);
+
+/* nll_loss over class dim 1 of @input ([C], [N, C] or [N, C, d1, ...]) with
+ * integer @target, checked in PyTorch's words; @reduction none, mean
+ * (weighted by the targets' class weights) or sum. */
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_nll_loss       (GnnTensor     *input,
+                                      GnnTensor     *target,
+                                      GnnTensor     *weight,
+                                      gint64         ignore_index,
+                                      GnnReduction   reduction,
+                                      GError       **error);
+
 G_END_DECLS

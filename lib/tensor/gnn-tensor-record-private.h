@@ -84,6 +84,17 @@ typedef enum
   GNN_OP_GLU,
   GNN_OP_PRELU,
   GNN_OP_NORM,          /* the vector p-norm over dims (gnn-tensor-vector-norm.c) */
+  /* nn losses (gnn-pointwise-loss.c: elementwise, reduced in one pass;
+   * ints[0] the reduction, args[] the settings, extra[] weight, pos_weight) */
+  GNN_OP_L1_LOSS,
+  GNN_OP_MSE_LOSS,
+  GNN_OP_SMOOTH_L1_LOSS,
+  GNN_OP_HUBER_LOSS,
+  GNN_OP_BCE_LOSS,
+  GNN_OP_BCE_LOGITS_LOSS,
+  GNN_OP_KL_DIV_LOSS,
+  GNN_OP_POISSON_NLL_LOSS,
+  GNN_OP_NLL_LOSS,      /* gnn-tensor-nll.c: extra[0] the targets, extra[1] the class weights */
   GNN_N_OPS
 } GnnOpKind;
 

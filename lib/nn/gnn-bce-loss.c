@@ -1,0 +1,128 @@
+/* gnn-bce-loss.c: the BCELoss module (torch.nn.BCELoss)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "nn/gnn-loss-private.h"
+#include "nn/gnn-nn-private.h"
+
+/**
+ * GnnBCELoss:
+ *
+ * The binary cross-entropy between probabilities and targets of the same
+ * shape, with an optional buffer `weight` (a rescaling of each element's
+ * loss, an empty slot by default as in PyTorch), like `torch.nn.BCELoss`: a
+ * module holding the settings of [func@Gnn.binary_cross_entropy]. It prints
+ * as `BCELoss()`, as PyTorch's losses do.
+ *
+ * A loss takes two tensors and [vfunc@Gnn.Module.forward] takes one, so the
+ * loss is computed with [method@Gnn.BCELoss.compute];
+ * [method@Gnn.Module.call] with the input alone fails with PyTorch's message,
+ * "BCELoss.forward() missing 1 required positional argument: 'target'".
+ *
+ * Since: 1.0
+ */
+struct _GnnBCELoss
+{
+  GnnLossBase base;
+};
+
+G_DEFINE_FINAL_TYPE (GnnBCELoss, gnn_bce_loss, GNN_TYPE_MODULE)
+
+static GnnTensor *
+bce_loss_compute (GnnLossBase       *base,
+                  GnnTensor *const  *in,
+                  GError           **error)
+{
+  GnnReduction reduction;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_binary_cross_entropy (in[0], in[1], gnn_loss_buffer (base, "weight"), reduction,
+                                   error);
+}
+
+static void
+gnn_bce_loss_class_init (GnnBCELossClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  static const char *const inputs[] = { "input", "target", NULL };
+
+  /**
+   * GnnBCELoss:reduction:
+   *
+   * How the losses are reduced: `"mean"` (the default), `"sum"` or `"none"`,
+   * PyTorch's strings. Another value makes [method@Gnn.BCELoss.compute] fail
+   * ("foo is not a valid value for reduction").
+   *
+   * Since: 1.0
+   */
+  gnn_loss_class_setup (object_class, "gnn_bce_loss_compute", bce_loss_compute, inputs);
+
+  /**
+   * GnnBCELoss:weight:
+   *
+   * The rescaling weight of each element's loss (broadcast to the input), the
+   * buffer `weight`, or %NULL.
+   *
+   * Since: 1.0
+   */
+  gnn_loss_class_add_buffer (object_class, "weight");
+}
+
+static void
+gnn_bce_loss_init (GnnBCELoss *self)
+{
+  gnn_loss_init_buffer (&self->base, "weight");
+}
+
+/**
+ * gnn_bce_loss_new:
+ * @weight: (nullable): the buffer `weight`
+ * @reduction: the reduction
+ *
+ * Creates the loss, like `torch.nn.BCELoss(...)` with the same arguments;
+ * `g_object_new (GNN_TYPE_BCE_LOSS, NULL)` gives PyTorch's defaults.
+ *
+ * Returns: (transfer full): a new GnnBCELoss
+ *
+ * Since: 1.0
+ */
+GnnBCELoss *
+gnn_bce_loss_new (GnnTensor   *weight,
+                  GnnReduction reduction)
+{
+  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (gnn_loss_reduction_name (reduction) != NULL, NULL);
+
+  return g_object_new (GNN_TYPE_BCE_LOSS,
+                       "weight", weight,
+                       "reduction", gnn_loss_reduction_name (reduction),
+                       NULL);
+}
+
+/**
+ * gnn_bce_loss_compute:
+ * @self: a GnnBCELoss
+ * @input: the input
+ * @target: the target
+ * @error: return location for a #GError
+ *
+ * Computes the loss, PyTorch's `criterion(input, target)`: calls
+ * [func@Gnn.binary_cross_entropy] with the module's settings and buffers. The
+ * result is differentiable.
+ *
+ * Returns: (transfer full): the loss (0-d unless the reduction is
+ *   `"none"`), or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_bce_loss_compute (GnnBCELoss  *self,
+                      GnnTensor   *input,
+                      GnnTensor   *target,
+                      GError     **error)
+{
+  g_return_val_if_fail (GNN_IS_BCE_LOSS (self), NULL);
+
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
+}
