@@ -48,7 +48,7 @@ def main():
     # repr() prints what PyTorch prints for the same network.
     print(model)
 
-    # named_parameters() is a list of (name, Parameter), in torch's order.
+    # named_parameters() yields (name, Parameter) pairs, in torch's order.
     for name, p in model.named_parameters():
         print('%-12s %s' % (name, p.shape))
     print('parameters:', sum(p.numel() for p in model.parameters()))

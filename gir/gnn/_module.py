@@ -12,9 +12,10 @@ from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
 
 from . import _dtype
-from ._compat_torch_signatures import torch_class
-from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, gobject_created, override,
-                  trampoline, type_name as _type_name)
+
+from ._gi import (OVERRIDE_MODULE, Gnn, as_torch_error as _as_torch_error, call_c,
+                  gnn_error as _gnn_error, gobject_created, override, trampoline,
+                  type_name as _type_name)
 from ._state import StateDict, as_state_dict
 from ._tensor import parse_to
 
@@ -41,11 +42,31 @@ def _forward_result(result, self, input):
                                                            type(result).__name__))
 
 
+# torch's exception types for the registry's errors; the exceptions are
+# GLib.Errors too (see _gi.as_torch_error).
+_TORCH_KINDS = {int(Gnn.Error.TYPE): TypeError, int(Gnn.Error.NAME): KeyError}
+
+
+def _torch_kind(error):
+    kind = _TORCH_KINDS.get(error.code) if error.domain == 'gnn-error-quark' else None
+    return error if kind is None else _as_torch_error(error, kind)
+
+
+def _registry_call(func, *args):
+    """A registry call whose type and name errors raise as torch's
+    TypeError / KeyError (still GLib.Errors)."""
+    try:
+        return func(*args)
+    except _GLib.Error as e:
+        raise _torch_kind(e) from None
+
+
 def _checked_name(kind, name):
     """C strings end at the first NUL: 'a\x00b' would be registered as 'a'."""
     if isinstance(name, str) and '\x00' in name:
-        raise _gnn_error(Gnn.Error.NAME, "%s name can't contain a NUL character, got: %r"
-                         % (kind, name))
+        raise _torch_kind(_gnn_error(Gnn.Error.NAME,
+                                     "%s name can't contain a NUL character, got: %r"
+                                     % (kind, name)))
     return name
 
 
@@ -104,7 +125,7 @@ def _check_attribute_free(module, name, kind_has):
     if not isinstance(name, str) or not name or '.' in name or kind_has:
         return
     if name in module.__dict__ or hasattr(type(module), name):
-        raise _gnn_error(Gnn.Error.NAME, "attribute '%s' already exists" % name)
+        raise _torch_kind(_gnn_error(Gnn.Error.NAME, "attribute '%s' already exists" % name))
 
 
 class Module(Gnn.Module):
@@ -142,7 +163,7 @@ class Module(Gnn.Module):
             _checked_name('module' if isinstance(value, _CModule) else 'parameter', name)
             if name in self.__dict__:
                 super().__delattr__(name)
-            _CModule.set_child(self, name, value)
+            _registry_call(_CModule.set_child, self, name, value)
             return
         if not gobject_created(self):
             super().__setattr__(name, value)
@@ -158,15 +179,15 @@ class Module(Gnn.Module):
                 self.set_property(pspec.name, value)
                 return
         if value is None or isinstance(value, Gnn.Tensor):
-            _CModule.set_child(self, _checked_name('attribute', name), value)
+            _registry_call(_CModule.set_child, self, _checked_name('attribute', name), value)
             return
         # Not a GObject: let the library word the error for a stand-in
         # object, then name the real type.
         try:
             _CModule.set_child(self, name, _GObject.Object())
         except _GLib.Error as e:
-            raise _gnn_error(e.code, e.message.replace("'GObject'", "'%s'"
-                                                       % _type_name(value))) from None
+            raise _torch_kind(_gnn_error(e.code, e.message.replace(
+                "'GObject'", "'%s'" % _type_name(value)))) from None
         raise AssertionError('set_child accepted a plain GObject')   # pragma: no cover
 
     def __getattr__(self, name):
@@ -195,9 +216,8 @@ class Module(Gnn.Module):
     def __dir__(self):
         names = set(super().__dir__())
         if gobject_created(self):
-            names.update(n for n, _ in self.named_parameters(recurse=False))
-            names.update(n for n, _ in self.named_buffers(recurse=False))
-            names.update(n for n, _ in self.named_children())
+            for kind in ('parameters', 'buffers', 'modules'):
+                names.update(self._names(kind))
         return sorted(names)
 
     @property
@@ -216,11 +236,13 @@ class Module(Gnn.Module):
         if not isinstance(name, str):
             raise TypeError('parameter name should be a string. Got %s' % type(name).__name__)
         if param is not None and not isinstance(param, Gnn.Parameter):
-            raise _gnn_error(Gnn.Error.TYPE,
-                             "cannot assign '%s' object to parameter '%s' "
-                             "(GnnParameter or NULL required)" % (_type_name(param), name))
+            raise _torch_kind(_gnn_error(Gnn.Error.TYPE,
+                                         "cannot assign '%s' object to parameter '%s' "
+                                         "(GnnParameter or NULL required)"
+                                         % (_type_name(param), name)))
         _check_attribute_free(self, name, name in self._names('parameters'))
-        _CModule.register_parameter(self, _checked_name('parameter', name), param)
+        _registry_call(_CModule.register_parameter, self, _checked_name('parameter', name),
+                       param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """Registers `tensor` (a Gnn.Tensor or None) as a buffer; a
@@ -228,60 +250,67 @@ class Module(Gnn.Module):
         if not isinstance(name, str):
             raise TypeError('buffer name should be a string. Got %s' % type(name).__name__)
         if tensor is not None and not isinstance(tensor, Gnn.Tensor):
-            raise _gnn_error(Gnn.Error.TYPE,
-                             "cannot assign '%s' object to buffer '%s' "
-                             "(GnnTensor or NULL required)" % (_type_name(tensor), name))
+            raise _torch_kind(_gnn_error(Gnn.Error.TYPE,
+                                         "cannot assign '%s' object to buffer '%s' "
+                                         "(GnnTensor or NULL required)"
+                                         % (_type_name(tensor), name)))
         _check_attribute_free(self, name, name in self._names('buffers'))
-        _CModule.register_buffer(self, _checked_name('buffer', name), tensor, persistent)
+        _registry_call(_CModule.register_buffer, self, _checked_name('buffer', name), tensor,
+                       persistent)
 
     def register_module(self, name, module):
         """Registers `module` (a Gnn.Module or None) as a child (add_module)."""
         if module is not None and not isinstance(module, _CModule):
-            raise _gnn_error(Gnn.Error.TYPE, '%s is not a Module subclass'
-                             % _type_name(module))
+            raise _torch_kind(_gnn_error(Gnn.Error.TYPE, '%s is not a Module subclass'
+                                         % _type_name(module)))
         if not isinstance(name, str):
             raise TypeError('module name should be a string. Got %s' % type(name).__name__)
         _check_attribute_free(self, name, name in self._names('modules'))
-        _CModule.register_module(self, _checked_name('module', name), module)
+        _registry_call(_CModule.register_module, self, _checked_name('module', name), module)
 
     add_module = register_module
 
     def _names(self, kind):
         """The names registered in one map, empty slots included."""
         if kind == 'modules':
-            maps = [n for n, _ in self.named_children()]
-        elif kind == 'parameters':
-            maps = [n for n, _ in self.named_parameters(recurse=False)]
-        else:
-            maps = [n for n, _ in self.named_buffers(recurse=False)]
-        return maps
+            return list(_CModule.named_children(self)[1])
+        if kind == 'parameters':
+            return list(_CModule.named_parameters(self, '', False)[1])
+        return list(_CModule.named_buffers(self, '', False)[1])
 
     # -- traversal ------------------------------------------------------------
 
-    def named_parameters(self, prefix='', recurse=True):
-        """[(name, parameter)] in torch's order; shared parameters once."""
-        values, names = _CModule.named_parameters(self, prefix, recurse)
-        return list(zip(names, values))
+    # torch's traversals are generators (next(model.parameters()) works);
+    # each walks the registry when first advanced.
 
-    def named_buffers(self, prefix='', recurse=True):
-        """[(name, buffer)], non-persistent buffers included."""
+    def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
+        """(name, parameter) pairs in torch's order; shared parameters once."""
+        if not remove_duplicate:
+            raise ValueError('named_parameters(remove_duplicate=False) is not supported by Gnn')
+        values, names = _CModule.named_parameters(self, prefix, recurse)
+        yield from zip(names, values)
+
+    def named_buffers(self, prefix='', recurse=True, remove_duplicate=True):
+        """(name, buffer) pairs, non-persistent buffers included."""
+        if not remove_duplicate:
+            raise ValueError('named_buffers(remove_duplicate=False) is not supported by Gnn')
         values, names = _CModule.named_buffers(self, prefix, recurse)
-        return list(zip(names, values))
+        yield from zip(names, values)
 
     def named_children(self):
-        """[(name, module)] of the direct children."""
+        """(name, module) pairs of the direct children."""
         values, names = _CModule.named_children(self)
-        return list(zip(names, values))
+        yield from zip(names, values)
 
     def named_modules(self, memo=None, prefix='', remove_duplicate=True):
-        """[(name, module)], self first with `prefix`, pre-order; a module
-        reachable twice is listed once (unless remove_duplicate=False;
+        """(name, module) pairs, self first with `prefix`, pre-order; a
+        module reachable twice is listed once (unless remove_duplicate=False;
         a module registered twice under the same parent is still listed
         once there, as the C API lists a parent's children deduplicated)."""
         if memo is None and remove_duplicate:
             values, names = _CModule.named_modules(self, prefix)
-            return list(zip(names, values))
-        result = []
+            yield from zip(names, values)
+            return
         if memo is None:
             memo = set()
 
@@ -290,23 +319,43 @@ class Module(Gnn.Module):
                 if module in memo:
                     return
                 memo.add(module)
-            result.append((pfx, module))
+            yield pfx, module
             for name, child in Module.named_children(module):
-                visit(child, pfx + ('.' if pfx else '') + name)
-        visit(self, prefix)
-        return result
+                yield from visit(child, pfx + ('.' if pfx else '') + name)
+        yield from visit(self, prefix)
 
     def parameters(self, recurse=True):
-        return [p for _, p in self.named_parameters(recurse=recurse)]
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
 
     def buffers(self, recurse=True):
-        return [b for _, b in self.named_buffers(recurse=recurse)]
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
 
     def children(self):
-        return [m for _, m in self.named_children()]
+        for _, m in self.named_children():
+            yield m
 
     def modules(self):
-        return [m for _, m in self.named_modules()]
+        for _, m in self.named_modules():
+            yield m
+
+    def get_submodule(self, target):
+        """The module at the dotted path `target` ('' is self)."""
+        module = self
+        for item in target.split('.') if target else ():
+            if not isinstance(module, _CModule) or item not in module._names('modules'):
+                raise AttributeError('%s has no attribute `%s`' % (type(module).__name__, item))
+            module = getattr(module, item)
+        return module
+
+    def get_parameter(self, target):
+        """The parameter at the dotted path `target`."""
+        path, _, name = target.rpartition('.')
+        module = self.get_submodule(path)
+        if name not in module._names('parameters'):
+            raise AttributeError('%s has no parameter `%s`' % (type(module).__name__, name))
+        return getattr(module, name)
 
     def apply(self, fn):
         """Calls fn(module) on every module, children first; returns self.
@@ -488,7 +537,19 @@ class Module(Gnn.Module):
     def float(self):
         return self.to(_dtype.float32)
 
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def bfloat16(self):
+        return self.to(_dtype.bfloat16)
+
     def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        """As a CPU build of torch: AssertionError."""
+        _dtype.check_device('cuda' if device is None else
+                            device if not isinstance(device, int) else 'cuda:%d' % device)
         return self
 
     # -- printing -------------------------------------------------------------
@@ -502,24 +563,3 @@ class Module(Gnn.Module):
 
 
 Module = override(Module)
-
-
-# --- losses ---------------------------------------------------------------
-# A loss module takes two to four tensors but Gnn.Module's forward takes one,
-# so the C API is loss.compute(input, target, ...); criterion(x, t) maps to it
-# here as in torch. criterion(x) alone keeps torch's missing-argument error.
-
-LOSSES = ('CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss', 'L1Loss', 'SmoothL1Loss',
-          'HuberLoss', 'BCELoss', 'KLDivLoss', 'PoissonNLLLoss', 'GaussianNLLLoss',
-          'MultiLabelSoftMarginLoss', 'HingeEmbeddingLoss', 'MarginRankingLoss',
-          'CosineEmbeddingLoss', 'TripletMarginLoss')
-
-
-def _loss_call(self, *inputs):
-    if len(inputs) == 1:
-        return Module.__call__(self, inputs[0])
-    return call_c(type(self).compute, self, *inputs)
-
-
-for _name in LOSSES:
-    torch_class(_name, extra={'__call__': _loss_call})

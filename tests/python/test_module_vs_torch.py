@@ -209,7 +209,7 @@ class TestStructureVsTorch(unittest.TestCase):
             g.eval()
             t.eval()
             self.assertEqual([m.training for m in g.modules()], [m.training for m in t.modules()])
-            g.modules()[-1].train()
+            list(g.modules())[-1].train()
             list(t.modules())[-1].train()
             self.assertEqual([m.training for m in g.modules()], [m.training for m in t.modules()])
 
