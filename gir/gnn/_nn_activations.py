@@ -1,13 +1,33 @@
-# _functional_activations.py: torch.nn.functional's activations (leaky_relu,
-# elu, selu, celu, silu, mish, hardtanh, relu6, hardswish, hardsigmoid,
-# softplus, softsign, tanhshrink, threshold, gelu, glu, logsigmoid, softmin,
-# prelu) with torch's signatures, each a call of the C tensor function
-# (Gnn.Tensor.leaky_relu) or, for inplace=True, of its in-place form
-# (Gnn.Tensor.leaky_relu_), which returns the input as torch's does.
+# _nn_activations.py: torch.nn's activation modules (ReLU6, LeakyReLU,
+# PReLU, ELU, ...: C classes, here their torch signatures) and
+# torch.nn.functional's activations (leaky_relu, elu, selu, celu, silu,
+# mish, hardtanh, relu6, hardswish, hardsigmoid, softplus, softsign,
+# tanhshrink, threshold, gelu, glu, logsigmoid, softmin, prelu) with torch's
+# signatures, each a call of the C tensor function (Gnn.Tensor.leaky_relu)
+# or, for inplace=True, of its in-place form (Gnn.Tensor.leaky_relu_), which
+# returns the input as torch's does.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 from ._gi import EXPORTS, Gnn
+from ._signature import DEVICE_DTYPE, none_or, torch_class
+
+# torch's constructors of the activation modules
+for _name, _text in (('ReLU6', 'inplace=False'), ('LeakyReLU', 'negative_slope=0.01, inplace=False'),
+                     ('ELU', 'alpha=1.0, inplace=False'), ('SELU', 'inplace=False'),
+                     ('CELU', 'alpha=1.0, inplace=False'), ('SiLU', 'inplace=False'),
+                     ('Mish', 'inplace=False'), ('Hardswish', 'inplace=False'),
+                     ('Hardsigmoid', 'inplace=False'), ('Softplus', 'beta=1, threshold=20'),
+                     ('Softsign', ''), ('Tanhshrink', ''),
+                     ('Threshold', 'threshold, value, inplace=False'), ('GLU', 'dim=-1'),
+                     ('LogSigmoid', ''), ('Softmax2d', '')):
+    setattr(EXPORTS['nn'], _name, torch_class(_name, _text))
+for _name, _text, _mapping in (
+        ('PReLU', 'num_parameters=1, init=0.25, device=None, dtype=None', DEVICE_DTYPE),
+        ('Hardtanh', 'min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None',
+         {'min_value': none_or('min_val'), 'max_value': none_or('max_val')}),
+        ('Softmin', 'dim=None', {'dim': none_or('dim')})):
+    setattr(EXPORTS['nn'], _name, torch_class(_name, _text, _mapping))
 
 
 def _apply(name, input, inplace, *args):

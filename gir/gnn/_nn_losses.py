@@ -1,11 +1,16 @@
-# _functional_losses.py: torch.nn.functional's losses with torch's
-# signatures, each a call of the C function (Gnn.l1_loss, Gnn.cross_entropy
-# ...): the reduction string (or the legacy size_average / reduce pair) is
-# mapped onto Gnn.Reduction, the rest passes through.
+# _nn_losses.py: torch.nn's loss modules (C classes: here their torch
+# signatures, and criterion(input, target, ...) mapped onto their compute
+# method, since Gnn.Module's forward takes one tensor) and
+# torch.nn.functional's losses with torch's signatures, each a call of the C
+# function (Gnn.l1_loss, Gnn.cross_entropy ...): the reduction string (or
+# the legacy size_average / reduce pair) is mapped onto Gnn.Reduction, the
+# rest passes through.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-from ._gi import EXPORTS, Gnn
+from ._gi import EXPORTS, Gnn, call_c
+from ._module import Module
+from ._signature import only, torch_class
 
 _REDUCTIONS = {'none': Gnn.Reduction.NONE, 'mean': Gnn.Reduction.MEAN,
                'sum': Gnn.Reduction.SUM, 'batchmean': Gnn.Reduction.BATCHMEAN}
@@ -119,3 +124,42 @@ for _f in (cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_los
            gaussian_nll_loss, multilabel_soft_margin_loss, hinge_embedding_loss,
            margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss):
     setattr(functional, _f.__name__, _f)
+
+
+# --- the modules ----------------------------------------------------------------
+
+def _loss_call(self, *inputs):
+    """criterion(input, target, ...): the C compute method; criterion(x)
+    alone keeps torch's missing-argument error (from the module call)."""
+    if len(inputs) == 1:
+        return Module.__call__(self, inputs[0])
+    return call_c(type(self).compute, self, *inputs)
+
+
+_LEGACY = ('size_average=None, reduce=None, ')
+_LOSS = {'size_average': only(None, 'size_average'), 'reduce': only(None, 'reduce')}
+for _name, _text in (
+        ('CrossEntropyLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
+                             "reduction='mean', label_smoothing=0.0"),
+        ('NLLLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
+                    "reduction='mean'"),
+        ('MSELoss', _LEGACY + "reduction='mean'"),
+        ('BCEWithLogitsLoss', "weight=None, size_average=None, reduce=None, reduction='mean', "
+                              "pos_weight=None"),
+        ('L1Loss', _LEGACY + "reduction='mean'"),
+        ('SmoothL1Loss', _LEGACY + "reduction='mean', beta=1.0"),
+        ('HuberLoss', "reduction='mean', delta=1.0"),
+        ('BCELoss', 'weight=None, ' + _LEGACY + "reduction='mean'"),
+        ('KLDivLoss', _LEGACY + "reduction='mean', log_target=False"),
+        ('PoissonNLLLoss', "log_input=True, full=False, size_average=None, eps=1e-08, "
+                           "reduce=None, reduction='mean'"),
+        ('GaussianNLLLoss', "*, full=False, eps=1e-06, reduction='mean'"),
+        ('MultiLabelSoftMarginLoss', 'weight=None, ' + _LEGACY + "reduction='mean'"),
+        ('HingeEmbeddingLoss', 'margin=1.0, ' + _LEGACY + "reduction='mean'"),
+        ('MarginRankingLoss', 'margin=0.0, ' + _LEGACY + "reduction='mean'"),
+        ('CosineEmbeddingLoss', 'margin=0.0, ' + _LEGACY + "reduction='mean'"),
+        ('TripletMarginLoss', 'margin=1.0, p=2.0, eps=1e-06, swap=False, ' + _LEGACY +
+                              "reduction='mean'")):
+    # Gnn.nn (a CORE module's namespace) listed the first four before this
+    # module overrode them
+    setattr(EXPORTS['nn'], _name, torch_class(_name, _text, _LOSS, extra={'__call__': _loss_call}))

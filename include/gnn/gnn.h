@@ -58,6 +58,7 @@
 #include <gnn/gnn-functional.h>
 #include <gnn/gnn-functional-vector.h>
 #include <gnn/gnn-functional-losses.h>
+#include <gnn/gnn-init.h>
 /* losses and activations (nnfunc) */
 #include <gnn/gnn-l1-loss.h>
 #include <gnn/gnn-smooth-l1-loss.h>
