@@ -59,6 +59,7 @@
 #include <gnn/gnn-functional-vector.h>
 #include <gnn/gnn-functional-losses.h>
 #include <gnn/gnn-init.h>
+#include <gnn/gnn-nn-utils.h>
 /* losses and activations (nnfunc) */
 #include <gnn/gnn-l1-loss.h>
 #include <gnn/gnn-smooth-l1-loss.h>

@@ -448,3 +448,18 @@ gnn_nn_class_add_int (GObjectClass *object_class,
                                    g_param_spec_int (name, NULL, NULL, minimum, maximum,
                                                      default_value, SETTING_FLAGS));
 }
+
+GnnTensor *
+gnn_nn_weight (GnnModule   *module,
+               const char  *name,
+               GError     **error)
+{
+  GObject *value = gnn_module_get_child (module, name, error);
+
+  if (value != NULL && GNN_IS_TENSOR (value))
+    return GNN_TENSOR (value);
+  if (error != NULL && *error == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "%s.%s is None", gnn_module_get_name (module),
+                 name);
+  return NULL;
+}

@@ -84,6 +84,14 @@ void          gnn_nn_class_add_int            (GObjectClass *object_class,
                                                gint          maximum,
                                                gint          default_value);
 
+/* The tensor a layer's forward reads as @name (its `weight`): the
+ * parameter, or the plain tensor attribute a weight reparametrization
+ * (weight_norm, spectral_norm) keeps in its place; NULL + error when it is
+ * neither (an empty slot: "Conv2d.weight is None"). */
+GnnTensor    *gnn_nn_weight                   (GnnModule    *module,
+                                               const char   *name,
+                                               GError      **error);
+
 /* Python's bool repr. */
 #define gnn_nn_bool_str(b) ((b) ? "True" : "False")
 
