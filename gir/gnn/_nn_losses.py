@@ -8,6 +8,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+from ._creation import tensor
 from ._gi import EXPORTS, Gnn, call_c
 from ._module import Module
 from ._signature import only, torch_class
@@ -111,6 +112,18 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
                                      reduction_enum(reduction, size_average, reduce))
 
 
+def _as_tensor(value):
+    """ctc_loss's lengths may be sequences of ints, as torch takes them."""
+    return value if isinstance(value, Gnn.Tensor) else tensor(value)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean',
+             zero_infinity=False):
+    return Gnn.ctc_loss(log_probs, targets, _as_tensor(input_lengths),
+                        _as_tensor(target_lengths), blank, reduction_enum(reduction),
+                        bool(zero_infinity))
+
+
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction='mean'):
     return Gnn.triplet_margin_loss(anchor, positive, negative, float(margin), float(p),
@@ -122,7 +135,7 @@ functional = EXPORTS['functional']
 for _f in (cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss,
            binary_cross_entropy, binary_cross_entropy_with_logits, kl_div, poisson_nll_loss,
            gaussian_nll_loss, multilabel_soft_margin_loss, hinge_embedding_loss,
-           margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss):
+           margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss, ctc_loss):
     setattr(functional, _f.__name__, _f)
 
 
@@ -133,7 +146,7 @@ def _loss_call(self, *inputs):
     alone keeps torch's missing-argument error (from the module call)."""
     if len(inputs) == 1:
         return Module.__call__(self, inputs[0])
-    return call_c(type(self).compute, self, *inputs)
+    return call_c(type(self).compute, self, *(_as_tensor(x) for x in inputs))
 
 
 _LEGACY = ('size_average=None, reduce=None, ')
@@ -159,7 +172,8 @@ for _name, _text in (
         ('MarginRankingLoss', 'margin=0.0, ' + _LEGACY + "reduction='mean'"),
         ('CosineEmbeddingLoss', 'margin=0.0, ' + _LEGACY + "reduction='mean'"),
         ('TripletMarginLoss', 'margin=1.0, p=2.0, eps=1e-06, swap=False, ' + _LEGACY +
-                              "reduction='mean'")):
+                              "reduction='mean'"),
+        ('CTCLoss', "blank=0, reduction='mean', zero_infinity=False")):
     # Gnn.nn (a CORE module's namespace) listed the first four before this
     # module overrode them
     setattr(EXPORTS['nn'], _name, torch_class(_name, _text, _LOSS, extra={'__call__': _loss_call}))

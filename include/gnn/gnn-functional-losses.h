@@ -99,5 +99,14 @@ GnnTensor *gnn_triplet_margin_loss         (GnnTensor    *anchor,
                                             gboolean      swap,
                                             GnnReduction  reduction,
                                             GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_ctc_loss                    (GnnTensor    *log_probs,
+                                            GnnTensor    *targets,
+                                            GnnTensor    *input_lengths,
+                                            GnnTensor    *target_lengths,
+                                            gint64        blank,
+                                            GnnReduction  reduction,
+                                            gboolean      zero_infinity,
+                                            GError      **error);
 
 G_END_DECLS

@@ -73,6 +73,7 @@
 #include <gnn/gnn-margin-ranking-loss.h>
 #include <gnn/gnn-cosine-embedding-loss.h>
 #include <gnn/gnn-triplet-margin-loss.h>
+#include <gnn/gnn-ctc-loss.h>
 #include <gnn/gnn-relu6.h>
 #include <gnn/gnn-leaky-relu.h>
 #include <gnn/gnn-prelu.h>

@@ -128,6 +128,8 @@ gboolean gnn_backward_prelu       (GnnNode *, GnnTensor *, GnnTensor **, GError 
 /* nn losses (gnn-backward-loss.c) */
 gboolean gnn_backward_pointwise_loss (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_nll_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* ctc_loss (gnn-backward-ctc.c) */
+gboolean gnn_backward_ctc_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 /* PyTorch's node name of a loss op, which depends on its settings */
 const char *gnn_backward_loss_name (GnnOpKind op, const GnnOpParams *params);
 /* the vector norm (gnn-backward-reduce.c) */

@@ -94,6 +94,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_KL_DIV_LOSS]  = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
   [GNN_OP_POISSON_NLL_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
   [GNN_OP_NLL_LOSS]     = { gnn_backward_nll_loss,     0,         FALSE, NULL },
+  [GNN_OP_CTC_LOSS]     = { gnn_backward_ctc_loss,     IN0,       FALSE, NULL },
 };
 
 static const char *

@@ -149,6 +149,12 @@ gnn_backward_loss_name (GnnOpKind          op,
     case GNN_OP_HUBER_LOSS: return "HuberLossBackward0";
     case GNN_OP_BCE_LOSS: return "BinaryCrossEntropyBackward0";
     case GNN_OP_BCE_LOGITS_LOSS: return "BinaryCrossEntropyWithLogitsBackward0";
+    case GNN_OP_CTC_LOSS:             /* ints: blank, reduction, zero_infinity; PyTorch
+                                       * reduces and zeroes with ops after the loss */
+      reduction = (GnnReduction) params->ints[1];
+      return reduction == GNN_REDUCTION_SUM ? "SumBackward0"
+             : reduction == GNN_REDUCTION_MEAN ? "MeanBackward0"
+             : params->ints[2] ? "WhereBackward0" : "CtcLossBackward0";
     case GNN_OP_NLL_LOSS:             /* 4-d inputs go through nll_loss2d */
       return params->ints[1] > 2 ? "NllLoss2DBackward0" : "NllLossBackward0";
     default: return NULL;

@@ -1,7 +1,7 @@
 /* gnn-functional-losses.c: the regression and probabilistic losses of
  * torch.nn.functional — l1_loss, smooth_l1_loss, huber_loss,
  * binary_cross_entropy, kl_div, poisson_nll_loss, gaussian_nll_loss,
- * multilabel_soft_margin_loss — over the elementwise loss kernel of
+ * multilabel_soft_margin_loss, ctc_loss — over the loss kernels of
  * lib/tensor, and composed of differentiable ops where PyTorch composes
  * (gaussian_nll_loss, multilabel_soft_margin_loss)
  *
@@ -460,4 +460,57 @@ gnn_multilabel_soft_margin_loss (GnnTensor    *input,
   TRY (per_sample = gnn_tensor_mul_scalar (rows, 1.0 / (double) gnn_tensor_get_size (x, -1, NULL),
                                            error));
   return gnn_functional_reduce (per_sample, reduction, error);
+}
+
+/**
+ * gnn_ctc_loss:
+ * @log_probs: log-probabilities, `[T, N, C]` (time, batch, classes) or
+ *   `[T, C]`, as log_softmax gives them
+ * @targets: the target labels (integers, none of them @blank): `[N, S]`
+ *   padded, or all targets back to back (`[sum (target_lengths)]`)
+ * @input_lengths: each sample's number of time steps (integers, `[N]`), at
+ *   most T
+ * @target_lengths: each sample's target length (integers, `[N]`)
+ * @blank: the blank label (PyTorch's default is 0)
+ * @reduction: how to reduce: the mean is that of the losses each divided
+ *   by its target length
+ * @zero_infinity: whether infinite losses (targets the input is too short
+ *   for) and their gradients become 0
+ * @error: return location for a #GError
+ *
+ * The connectionist temporal classification loss,
+ * `torch.nn.functional.ctc_loss(log_probs, targets, input_lengths,
+ * target_lengths, blank, reduction, zero_infinity)`: the negative log of
+ * the probability of every alignment of each target to its input,
+ * computed by the forward recursion in log space. Differentiable with
+ * respect to @log_probs, with PyTorch's gradient.
+ *
+ * Returns: (transfer full): the loss (`[N]` for %GNN_REDUCTION_NONE), or
+ *   %NULL with @error set (PyTorch's messages) for bad shapes, lengths or a
+ *   blank outside the classes
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_ctc_loss (GnnTensor    *log_probs,
+              GnnTensor    *targets,
+              GnnTensor    *input_lengths,
+              GnnTensor    *target_lengths,
+              gint64        blank,
+              GnnReduction  reduction,
+              gboolean      zero_infinity,
+              GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (log_probs), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (targets), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (input_lengths), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (target_lengths), NULL);
+  GNN_CHECK_STORAGE ("ctc_loss", log_probs, error, NULL);
+  GNN_CHECK_STORAGE ("ctc_loss", targets, error, NULL);
+  GNN_CHECK_STORAGE ("ctc_loss", input_lengths, error, NULL);
+  GNN_CHECK_STORAGE ("ctc_loss", target_lengths, error, NULL);
+  if (!gnn_functional_check_reduction (reduction, FALSE, error))
+    return NULL;
+  return gnn_tensor_ctc_loss (log_probs, targets, input_lengths, target_lengths, blank, reduction,
+                              zero_infinity, error);
 }

@@ -71,4 +71,60 @@ GnnTensor *gnn_tensor_nll_loss       (GnnTensor     *input,
                                       GnnReduction   reduction,
                                       GError       **error);
 
+/* ctc_loss of @log_probs ([T, N, C] or [T, C]) for @targets ([N, S] padded,
+ * or the targets back to back), checked in PyTorch's words; recorded with
+ * respect to @log_probs (gnn-tensor-ctc.c). */
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_ctc_loss       (GnnTensor     *log_probs,
+                                      GnnTensor     *targets,
+                                      GnnTensor     *input_lengths,
+                                      GnnTensor     *target_lengths,
+                                      gint64         blank,
+                                      GnnReduction   reduction,
+                                      gboolean       zero_infinity,
+                                      GError       **error);
+
+/* One sample of a ctc_loss: its log-probabilities (the packed [T, N, C]
+ * doubles), lengths and target. */
+typedef struct
+{
+  const double *log_probs;
+  gint64        batch, classes, blank, b;
+  gint64        input_length, target_length;
+  const gint64 *target;
+} GnnCtcSample;
+
+/* log_probs[t, b, c] */
+static inline double
+gnn_ctc_lp (const GnnCtcSample *x,
+            gint64              t,
+            gint64              c)
+{
+  return x->log_probs[(t * x->batch + x->b) * x->classes + c];
+}
+
+/* Sample @b of a batch whose targets are packed back to back (@lengths:
+ * [2, N], input lengths then target lengths). */
+G_GNUC_INTERNAL
+void       gnn_ctc_sample            (GnnCtcSample  *x,
+                                      const double  *log_probs,
+                                      const gint64  *targets,
+                                      const gint64  *lengths,
+                                      gint64         batch,
+                                      gint64         classes,
+                                      gint64         blank,
+                                      gint64         b);
+
+/* The forward variables log α[t, s] (input_length × (2 target_length + 1))
+ * into @la; returns the sample's negative log-likelihood (inf when the
+ * target cannot be emitted). */
+G_GNUC_INTERNAL
+double     gnn_ctc_alpha             (const GnnCtcSample *x,
+                                      double             *la);
+
+/* The backward variables log β[t, s] into @lb. */
+G_GNUC_INTERNAL
+void       gnn_ctc_beta              (const GnnCtcSample *x,
+                                      double             *lb);
+
 G_END_DECLS

@@ -132,6 +132,44 @@ class FunctionalVsTorch(unittest.TestCase):
             for g, w_ in zip(*out):
                 np.testing.assert_allclose(g, w_, rtol=1e-5, atol=1e-7, err_msg=str(i))
 
+    def test_ctc(self):
+        T, N, C = 12, 4, 6
+        logits = RNG.standard_normal((T, N, C))
+        targets = RNG.integers(1, C, (N, 7))
+        tl, il = [3, 5, 0, 7], [12, 10, 6, 5]          # the last input is too short: inf
+        concat = np.concatenate([targets[b, :tl[b]] for b in range(N)])
+        for dtype in (np.float32, np.float64):
+            for form in (targets, concat):
+                for reduction in ('none', 'mean', 'sum'):
+                    for zero_infinity in (False, True):
+                        out = []
+                        for lib, m in ((Gnn, F), (torch, TF)):
+                            x = lib.tensor(logits.astype(dtype), requires_grad=True)
+                            loss = m.ctc_loss(x.log_softmax(2), lib.tensor(form), il, tl,
+                                              reduction=reduction, zero_infinity=zero_infinity)
+                            (loss * 1.5).sum().backward()
+                            out.append((loss.numpy() if lib is Gnn else loss.detach().numpy(),
+                                        x.grad.numpy()))
+                        for g, w in zip(*out):
+                            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+        # the module, lengths as tensors, and torch's gradient for leaf log-probabilities
+        lp = np.log(RNG.dirichlet(np.ones(C), (T, 2)))
+        out = []
+        for lib, m in ((Gnn, Gnn.nn), (torch, tnn)):
+            x = lib.tensor(lp, requires_grad=True)
+            loss = m.CTCLoss(blank=C - 1)(x, lib.tensor([[1, 2, 3], [2, 2, 0]]),
+                                         lib.tensor([12, 9]), lib.tensor([3, 2]))
+            loss.backward()
+            out.append((loss.item(), x.grad.numpy()))
+        self.assertAlmostEqual(out[0][0], out[1][0], places=10)
+        np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-9, atol=1e-12)
+        for args in (([13, 9], [3, 2]), ([12, 9], [3, 4])):
+            with self.assertRaises(RuntimeError) as want:
+                TF.ctc_loss(torch.zeros(12, 2, C), torch.tensor([[1, 2, 3], [2, 2, 0]]), *args)
+            with self.assertRaises(GLib.Error) as got:
+                F.ctc_loss(Gnn.zeros(12, 2, C), Gnn.tensor([[1, 2, 3], [2, 2, 0]]), *args)
+            self.assertEqual(got.exception.message, str(want.exception))
+
     def test_grad_fn_names(self):
         x, t = RNG.standard_normal((3, 4)), RNG.integers(0, 4, 3)
         for f in (lambda m, lib, a: m.mse_loss(a, a * 0),

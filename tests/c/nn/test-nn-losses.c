@@ -248,6 +248,63 @@ test_modules (void)
   g_assert_cmpstr (error->message, ==, "batchmean is not a valid value for reduction");
 }
 
+/* ctc_loss of log_softmax (x), x = sin (0 .. 39) as [5, 2, 4] */
+static GnnTensor *
+ctc_inputs (GnnTensor **x_out)
+{
+  double v[40];
+
+  for (int i = 0; i < 40; i++)
+    v[i] = sin (i);
+  *x_out = nn_doubles (v, (const gint64[]) { 5, 2, 4 }, 3);
+  return gnn_tensor_new_from_int64s ((const gint64[]) { 1, 2, 3, 3 }, 4, (const gint64[]) { 2, 2 }, 2, NULL);
+}
+
+static GnnTensor *
+ctc IN
+{
+  const gint64 *lengths = data;
+  g_autoptr(GnnTensor) lp = gnn_tensor_log_softmax (in[0], 2, e);
+  g_autoptr(GnnTensor) il = gnn_tensor_new_from_int64s (lengths, 2, (const gint64[]) { 2 }, 1, NULL);
+  g_autoptr(GnnTensor) tl = gnn_tensor_new_from_int64s ((const gint64[]) { 2, 2 }, 2, (const gint64[]) { 2 }, 1, NULL);
+
+  return lp != NULL ? gnn_ctc_loss (lp, in[1], il, tl, 0, GNN_REDUCTION_MEAN, TRUE, e) : NULL;
+}
+
+static void
+test_ctc (void)
+{
+  g_autoptr(GError) error = NULL;
+  GnnTensor *in[2];
+  g_autoptr(GnnTensor) lp = NULL;
+  g_autoptr(GnnTensor) loss = NULL;
+  g_autoptr(GnnTensor) none = NULL;
+  g_autoptr(GnnTensor) il = gnn_tensor_new_from_int64s ((const gint64[]) { 5, 2 }, 2, (const gint64[]) { 2 }, 1, NULL);
+  g_autoptr(GnnTensor) tl = gnn_tensor_new_from_int64s ((const gint64[]) { 2, 2 }, 2, (const gint64[]) { 2 }, 1, NULL);
+  g_autoptr(GnnTensor) long_il = gnn_tensor_new_from_int64s ((const gint64[]) { 5, 6 }, 2, (const gint64[]) { 2 }, 1, NULL);
+  static const gint64 lengths[2] = { 5, 4 }, short_lengths[2] = { 5, 2 };
+
+  in[1] = ctc_inputs (&in[0]);
+  loss = ctc (in, lengths, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (gnn_tensor_item (loss, NULL), 1.75342594875, 1e-9);
+  /* an input too short for its target: an infinite loss, or 0 with zero_infinity */
+  lp = gnn_tensor_log_softmax (in[0], 2, NULL);
+  none = gnn_ctc_loss (lp, in[1], il, tl, 0, GNN_REDUCTION_NONE, FALSE, &error);
+  g_assert_cmpfloat_with_epsilon (gnn_tensor_get_element (none, (const gint64[]) { 0 }, 1, NULL),
+                                  3.3142133341730657, 1e-9);
+  g_assert_true (isinf (gnn_tensor_get_element (none, (const gint64[]) { 1 }, 1, NULL)));
+  nn_gradcheck (ctc, lengths, in, 2, (const gboolean[]) { TRUE, FALSE }, 1e-6);
+  nn_gradcheck (ctc, short_lengths, in, 2, (const gboolean[]) { TRUE, FALSE }, 1e-6);
+  g_clear_object (&none);
+  none = gnn_ctc_loss (lp, in[1], long_il, tl, 0, GNN_REDUCTION_NONE, FALSE, &error);
+  g_assert_null (none);
+  g_assert_cmpstr (error->message, ==, "Expected input_lengths to have value at most 5, but got "
+                   "value 6 (while checking arguments for ctc_loss_cpu)");
+  g_object_unref (in[0]);
+  g_object_unref (in[1]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -263,5 +320,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nn/losses/reductions", test_reductions);
   g_test_add_func ("/nn/losses/errors", test_errors);
   g_test_add_func ("/nn/losses/modules", test_modules);
+  g_test_add_func ("/nn/losses/ctc", test_ctc);
   return g_test_run ();
 }
