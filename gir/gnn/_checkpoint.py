@@ -42,10 +42,12 @@ def flatten(obj):
         if isinstance(value, (Gnn.StateDict, _abc.Mapping)):
             items = []
             for key in value:
-                if not isinstance(key, str):
-                    raise TypeError('Gnn.save(): checkpoint keys must be str, got %s (%r)'
+                # ints too: an optimizer's state is keyed by parameter index
+                if not isinstance(key, (str, int)) or isinstance(key, bool) or \
+                        (isinstance(key, int) and isinstance(value, Gnn.StateDict)):
+                    raise TypeError('Gnn.save(): checkpoint keys must be str or int, got %s (%r)'
                                     % (type(key).__name__, key))
-                items.append([key, walk(value[key], name + '.' + key if name else key)])
+                items.append([key, walk(value[key], '%s.%s' % (name, key) if name else str(key))])
             if not isinstance(value, Gnn.StateDict):
                 return {'dict': items}
             # a state dict's metadata (an optimizer's param_groups) travels too

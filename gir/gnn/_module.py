@@ -12,8 +12,9 @@ from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
 
 from . import _dtype
-
-from ._gi import (OVERRIDE_MODULE, Gnn, as_torch_error as _as_torch_error, call_c,
+from ._call import (call_module, forward_as_c, general_forward, hook_closure, hook_flags,
+                    pre_hook_closure)
+from ._gi import (OVERRIDE_MODULE, Gnn, as_torch_error as _as_torch_error, call_c, export,
                   gnn_error as _gnn_error, gobject_created, override, trampoline,
                   type_name as _type_name)
 from ._state import StateDict, as_state_dict
@@ -26,20 +27,16 @@ def _wrap_forward(func):
                       _forward_result)
 
 
-def _describe_inputs(args, kwargs):
-    return ', '.join([type(a).__name__ for a in args] +
-                     ['%s=%s' % (k, type(v).__name__) for k, v in kwargs.items()]) or 'nothing'
-
-
 def _forward_result(result, self, input):
-    """What C gets from a Python forward it calls (inside a container, a
-    call with hooks): one tensor. Anything else is an error naming it —
-    PyGObject would take a tuple's first item and drop the rest."""
+    """What C gets from a `do_forward` (the one-tensor vfunc) written in
+    Python: one tensor. Anything else is an error naming it — PyGObject
+    would take a tuple's first item and drop the rest. (A `forward` method
+    is the general vfunc and returns anything.)"""
     if isinstance(result, Gnn.Tensor):
         return result
-    raise TypeError('forward of %s returned %s: a module called by Gnn (inside a container, '
-                    'or with hooks) returns one tensor' % (type(self).__name__,
-                                                           type(result).__name__))
+    raise TypeError('do_forward of %s returned %s: the one-tensor forward returns one tensor; '
+                    'define forward(self, ...) to return anything' % (type(self).__name__,
+                                                                      type(result).__name__))
 
 
 # torch's exception types for the registry's errors; the exceptions are
@@ -109,15 +106,6 @@ class _IncompatibleKeys(_collections.namedtuple('IncompatibleKeys',
     __str__ = __repr__
 
 
-def _hook_flags(prepend, always_call=False):
-    flags = Gnn.HookFlags.NONE
-    if prepend:
-        flags |= Gnn.HookFlags.PREPEND
-    if always_call:
-        flags |= Gnn.HookFlags.ALWAYS_CALL
-    return flags
-
-
 def _check_attribute_free(module, name, kind_has):
     """torch's `hasattr(self, name) and name not in self._<kind>` check for
     what the C library cannot see: the Python instance dict and class
@@ -133,24 +121,22 @@ class Module(Gnn.Module):
 
     Subclass it like torch.nn.Module: call super().__init__() first, then
     assign children (`self.fc = Gnn.Parameter...`, `self.block = Block()`).
-    Implement `do_forward(self, x)` (or `forward(self, x)`, which is used as
-    do_forward) and optionally `do_extra_repr(self)` (or `extra_repr`)."""
+    Implement `forward(self, *args, **kwargs)`, taking and returning
+    anything as torch's (it becomes the general forward vfunc, so C
+    containers and hooks reach it), or `do_forward(self, x)`, the
+    one-tensor vfunc; optionally `extra_repr(self)` (or `do_extra_repr`)."""
 
     __module__ = OVERRIDE_MODULE
-    _gnn_python_forward = None   # a subclass's forward written in Python
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         ns = cls.__dict__
-        if 'forward' in ns and 'do_forward' not in ns:
-            cls.do_forward = ns['forward']
+        if 'forward' in ns and 'do_forward_args' not in ns:
+            cls.do_forward_args = general_forward(ns['forward'])
         if 'extra_repr' in ns and 'do_extra_repr' not in ns:
             cls.do_extra_repr = ns['extra_repr']
-        if 'do_forward' in cls.__dict__ and \
-                not getattr(cls.__dict__['do_forward'], '_gnn_guarded', False):
-            # model(...) calls this one directly when no hooks run
-            cls._gnn_python_forward = cls.__dict__['do_forward']
-            cls.do_forward = _wrap_forward(cls.__dict__['do_forward'])
+        if 'do_forward' in ns and not getattr(ns['do_forward'], '_gnn_guarded', False):
+            cls.do_forward = _wrap_forward(ns['do_forward'])
 
     # -- attributes -----------------------------------------------------------
 
@@ -397,62 +383,41 @@ class Module(Gnn.Module):
     # -- call -----------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        """model(x): hooks and forward (Gnn.Module.call); an exception
-        raised by Python code inside (forward, hooks) is re-raised as
-        itself, SystemExit and KeyboardInterrupt included. A forward written
-        in Python takes any inputs and returns anything, as torch's: without
-        hooks to run it is called directly (C's call passes one tensor in
-        and out)."""
-        forward = type(self)._gnn_python_forward
-        if forward is not None and not _CModule.has_forward_hooks(self):
-            return forward(self, *args, **kwargs)
-        if len(args) != 1 or kwargs or not isinstance(args[0], Gnn.Tensor):
-            raise TypeError('%s has forward hooks: a call with hooks takes one tensor (got %s)'
-                            % (type(self).__name__, _describe_inputs(args, kwargs))
-                            if forward is not None else
-                            '%s takes one tensor (got %s)'
-                            % (type(self).__name__, _describe_inputs(args, kwargs)))
-        return call_c(_CModule.call, self, args[0])
+        """model(*args, **kwargs), torch's call: global and module pre-hooks
+        (each sees the args tuple and may replace it), forward, global and
+        module forward hooks (each may replace the output), all in C for
+        every shape of arguments. An exception raised by Python code inside
+        (forward, hooks) is re-raised as itself, SystemExit and
+        KeyboardInterrupt included; the call's type errors (wrong
+        arguments) are TypeError."""
+        return call_module(self, args, kwargs)
 
-    def forward(self, input):
-        """Runs the module's forward without hooks."""
-        return call_c(_CModule.forward, self, input)
+    def forward(self, *args, **kwargs):
+        """Runs the forward of the module's C class without hooks; from a
+        Python subclass, super().forward(...) reaches the built-in layer's."""
+        return forward_as_c(self, args, kwargs)
 
-    def register_forward_pre_hook(self, hook, *, prepend=False):
-        """hook(module, input) runs before forward; `input` is a 1-tuple
-        (x,) as in torch. It returns None, or a replacement input (a tensor
-        or a 1-tuple). Returns a handle with remove()."""
-        hook_ref = _hook_reference(hook)
-
-        def pre_hook(module, input, user_data):
-            hook = hook_ref()
-            if hook is None:
-                return None
-            result = hook(module, (input,))
-            if isinstance(result, tuple):
-                if len(result) != 1:
-                    raise TypeError('forward pre-hook must return None, a tensor or '
-                                    'a 1-tuple, got a %d-tuple' % len(result))
-                result = result[0]
-            return result
-        pre_hook = trampoline(pre_hook, lambda module, *args:
-                              'forward pre-hook of %s' % type(module).__name__)
-        return _CModule.register_forward_pre_hook(self, pre_hook, None, _hook_flags(prepend))
-
-    def register_forward_hook(self, hook, *, prepend=False, always_call=False):
-        """hook(module, input, output) runs after forward (`input` a 1-tuple
-        as in torch); it returns None or a replacement output. With
-        always_call it also runs when the call fails (output None).
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) runs before forward, whatever the call's
+        arguments: `args` is torch's tuple ((x,) for model(x)). It returns
+        None, or replacement arguments: a tuple, or a single value that
+        becomes a 1-tuple (torch 1.13). With with_kwargs (torch 2) it is
+        hook(module, args, kwargs) returning None or (args, kwargs).
         Returns a handle with remove()."""
-        hook_ref = _hook_reference(hook)
+        closure = pre_hook_closure(_hook_reference(hook), with_kwargs)
+        return _CModule.register_forward_pre_hook_args(self, closure, None,
+                                                       hook_flags(prepend, False, with_kwargs))
 
-        def forward_hook(module, input, output, user_data):
-            hook = hook_ref()
-            return None if hook is None else hook(module, (input,), output)
-        post_hook = trampoline(forward_hook,
-                               lambda module, *args: 'forward hook of %s' % type(module).__name__)
-        return _CModule.register_forward_hook(self, post_hook, None,
-                                              _hook_flags(prepend, always_call))
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """hook(module, args, output) runs after forward (`args` torch's
+        tuple; with with_kwargs hook(module, args, kwargs, output)); it
+        returns None or a replacement output. With always_call it also
+        runs when the call fails (output None). Returns a handle with
+        remove()."""
+        closure = hook_closure(_hook_reference(hook), with_kwargs)
+        return _CModule.register_forward_hook_args(self, closure, None,
+                                                   hook_flags(prepend, always_call))
 
     # -- state ----------------------------------------------------------------
 
@@ -563,3 +528,22 @@ class Module(Gnn.Module):
 
 
 Module = override(Module)
+
+
+@export
+def register_module_forward_pre_hook(hook):
+    """torch.nn.modules.module.register_module_forward_pre_hook: hook(module,
+    args) before every module's forward, before the module's own pre-hooks.
+    Returns a handle with remove()."""
+    return Gnn.Module.register_global_forward_pre_hook_args(
+        pre_hook_closure(_hook_reference(hook), False), None, hook_flags())
+
+
+@export
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """torch.nn.modules.module.register_module_forward_hook: hook(module,
+    args, output) after every module's forward, before the module's own
+    hooks. Returns a handle with remove()."""
+    return Gnn.Module.register_global_forward_hook_args(
+        hook_closure(_hook_reference(hook), with_kwargs), None,
+        hook_flags(False, always_call))

@@ -1,6 +1,5 @@
 # _nn_losses.py: torch.nn's loss modules (C classes: here their torch
-# signatures, and criterion(input, target, ...) mapped onto their compute
-# method, since Gnn.Module's forward takes one tensor) and
+# signatures) and
 # torch.nn.functional's losses with torch's signatures, each a call of the C
 # function (Gnn.l1_loss, Gnn.cross_entropy ...): the reduction string (or
 # the legacy size_average / reduce pair) is mapped onto Gnn.Reduction, the
@@ -9,8 +8,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 from ._creation import tensor
-from ._gi import EXPORTS, Gnn, call_c
-from ._module import Module
+from ._gi import EXPORTS, Gnn
 from ._signature import only, torch_class
 
 _REDUCTIONS = {'none': Gnn.Reduction.NONE, 'mean': Gnn.Reduction.MEAN,
@@ -140,14 +138,8 @@ for _f in (cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_los
 
 
 # --- the modules ----------------------------------------------------------------
-
-def _loss_call(self, *inputs):
-    """criterion(input, target, ...): the C compute method; criterion(x)
-    alone keeps torch's missing-argument error (from the module call)."""
-    if len(inputs) == 1:
-        return Module.__call__(self, inputs[0])
-    return call_c(type(self).compute, self, *(_as_tensor(x) for x in inputs))
-
+# criterion(input, target, ...) is the module call (the losses' C forward
+# takes their inputs by name, hooks run); compute(...) is the C method too.
 
 _LEGACY = ('size_average=None, reduce=None, ')
 _LOSS = {'size_average': only(None, 'size_average'), 'reduce': only(None, 'reduce')}
@@ -176,4 +168,4 @@ for _name, _text in (
         ('CTCLoss', "blank=0, reduction='mean', zero_infinity=False")):
     # Gnn.nn (a CORE module's namespace) listed the first four before this
     # module overrode them
-    setattr(EXPORTS['nn'], _name, torch_class(_name, _text, _LOSS, extra={'__call__': _loss_call}))
+    setattr(EXPORTS['nn'], _name, torch_class(_name, _text, _LOSS))

@@ -40,7 +40,7 @@ from ._gi import EXPORTS, Gnn
 # this order. Each file names its sources (see mirror()).
 PUBLIC = (
     'gnn.nn', 'gnn.nn.functional', 'gnn.nn.init', 'gnn.nn.utils', 'gnn.nn.utils.rnn',
-    'gnn.nn.parallel', 'gnn.nn.modules',
+    'gnn.nn.parallel', 'gnn.nn.modules', 'gnn.nn.modules.module',
     'gnn.optim', 'gnn.optim.lr_scheduler',
     'gnn.utils', 'gnn.utils.data', 'gnn.utils.data.distributed',
     'gnn.autograd', 'gnn.distributed', 'gnn.multiprocessing',

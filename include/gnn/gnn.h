@@ -21,6 +21,8 @@
 #include <gnn/gnn-tensor-nn.h>
 #include <gnn/gnn-tensor-activation.h>
 #include <gnn/gnn-tensor-vector-norm.h>
+#include <gnn/gnn-value.h>
+#include <gnn/gnn-args.h>
 
 /* module (keep one line per header) */
 #include <gnn/gnn-hook-handle.h>
@@ -124,9 +126,31 @@
 #include <gnn/gnn-sgd.h>
 #include <gnn/gnn-adam.h>
 #include <gnn/gnn-adamw.h>
+#include <gnn/gnn-adadelta.h>
+#include <gnn/gnn-adagrad.h>
+#include <gnn/gnn-adamax.h>
+#include <gnn/gnn-nadam.h>
+#include <gnn/gnn-radam.h>
+#include <gnn/gnn-rmsprop.h>
+#include <gnn/gnn-rprop.h>
+#include <gnn/gnn-asgd.h>
+#include <gnn/gnn-lbfgs.h>
 #include <gnn/gnn-lr-scheduler.h>
 #include <gnn/gnn-step-lr.h>
 #include <gnn/gnn-cosine-annealing-lr.h>
+#include <gnn/gnn-multi-step-lr.h>
+#include <gnn/gnn-exponential-lr.h>
+#include <gnn/gnn-constant-lr.h>
+#include <gnn/gnn-linear-lr.h>
+#include <gnn/gnn-polynomial-lr.h>
+#include <gnn/gnn-cosine-annealing-warm-restarts.h>
+#include <gnn/gnn-one-cycle-lr.h>
+#include <gnn/gnn-cyclic-lr.h>
+#include <gnn/gnn-reduce-lr-on-plateau.h>
+#include <gnn/gnn-sequential-lr.h>
+#include <gnn/gnn-chained-scheduler.h>
+#include <gnn/gnn-lambda-lr.h>
+#include <gnn/gnn-multiplicative-lr.h>
 
 /* distributed */
 #include <gnn/gnn-process-group.h>

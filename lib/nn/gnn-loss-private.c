@@ -83,6 +83,8 @@ missing_names (const LossClassInfo *info)
   return g_string_free (s, FALSE);
 }
 
+/* The compute methods check their count; the call path's checks are
+ * gnn_args_parse's. */
 GnnTensor *
 gnn_loss_compute (gpointer           self,
                   GnnTensor *const  *inputs,
@@ -111,12 +113,86 @@ gnn_loss_compute (gpointer           self,
   return info->compute (GNN_LOSS_BASE (self), inputs, error);
 }
 
+/* An argument of a loss's call as a tensor: a tensor, or (ctc_loss's
+ * lengths) a sequence of integers. */
 static GnnTensor *
-gnn_loss_forward (GnnModule  *module,
-                  GnnTensor  *input,
-                  GError    **error)
+argument_tensor (GnnValue    *value,
+                 const char  *function,
+                 const char  *name,
+                 GError     **error)
 {
-  return gnn_loss_compute (module, &input, 1, error);
+  GnnValueKind kind = gnn_value_get_kind (value);
+
+  if (gnn_value_get_tensor (value) != NULL)
+    return g_object_ref (gnn_value_get_tensor (value));
+  if (kind == GNN_VALUE_TUPLE || kind == GNN_VALUE_LIST)
+    {
+      gint64 n = (gint64) gnn_value_get_length (value);
+      g_autofree gint64 *ints = g_new (gint64, MAX (n, 1));
+      gboolean all_ints = TRUE;
+
+      for (gint64 i = 0; all_ints && i < n; i++)
+        {
+          GnnValue *item = gnn_value_get_item (value, (gsize) i);
+
+          all_ints = gnn_value_get_kind (item) == GNN_VALUE_INT;
+          ints[i] = all_ints ? gnn_value_get_int (item) : 0;
+        }
+      if (all_ints)
+        return gnn_tensor_new_from_int64s (ints, (gsize) n, &n, 1, error);
+    }
+  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "%s(): argument '%s' must be Tensor, not %s",
+               function, name, gnn_value_get_type_name (value));
+  return NULL;
+}
+
+/* torch's criterion(input, target, ...): the module call path's forward,
+ * the inputs bound by name as Python binds them. */
+static GnnValue *
+gnn_loss_forward_args (GnnModule  *module,
+                       GnnValue   *args,
+                       GnnValue   *kwargs,
+                       GError    **error)
+{
+  const LossClassInfo *info = class_info (module);
+  const char *type_name = g_type_name (G_OBJECT_TYPE (module));
+  g_autofree char *function = NULL;
+  GnnValue *v[GNN_LOSS_MAX_INPUTS] = { NULL, };
+  GnnTensor *in[GNN_LOSS_MAX_INPUTS] = { NULL, };
+  const char *const *n = info->names;
+  GnnValue *result = NULL;
+  gboolean ok;
+  guint got = 0;
+
+  if (g_str_has_prefix (type_name, "Gnn"))
+    type_name += strlen ("Gnn");
+  function = g_strconcat (type_name, ".forward", NULL);
+  switch (info->n_inputs)
+    {
+    case 2:
+      ok = gnn_args_parse (args, kwargs, function, error, n[0], GNN_ARG_VALUE, &v[0],
+                           n[1], GNN_ARG_VALUE, &v[1], NULL);
+      break;
+    case 3:
+      ok = gnn_args_parse (args, kwargs, function, error, n[0], GNN_ARG_VALUE, &v[0],
+                           n[1], GNN_ARG_VALUE, &v[1], n[2], GNN_ARG_VALUE, &v[2], NULL);
+      break;
+    default:
+      ok = gnn_args_parse (args, kwargs, function, error, n[0], GNN_ARG_VALUE, &v[0],
+                           n[1], GNN_ARG_VALUE, &v[1], n[2], GNN_ARG_VALUE, &v[2],
+                           n[3], GNN_ARG_VALUE, &v[3], NULL);
+    }
+  for (; ok && got < info->n_inputs; got++)
+    ok = (in[got] = argument_tensor (v[got], function, n[got], error)) != NULL;
+  if (ok)
+    {
+      GnnTensor *loss = info->compute (GNN_LOSS_BASE (module), in, error);
+
+      result = loss != NULL ? gnn_value_take_tensor (loss) : NULL;
+    }
+  for (guint i = 0; i < got; i++)
+    g_clear_object (&in[i]);
+  return result;
 }
 
 void
@@ -180,7 +256,10 @@ gnn_loss_class_setup (GObjectClass       *object_class,
   object_class->get_property = gnn_loss_get_property;
   object_class->set_property = gnn_loss_set_property;
   object_class->finalize = gnn_loss_finalize;
-  GNN_MODULE_CLASS (object_class)->forward = gnn_loss_forward;
+  /* only the general forward: a call with the input alone fails with
+   * Python's missing-argument message, as torch's */
+  GNN_MODULE_CLASS (object_class)->forward = NULL;
+  GNN_MODULE_CLASS (object_class)->forward_args = gnn_loss_forward_args;
 
   g_object_class_install_property (object_class, GNN_LOSS_PROP_REDUCTION,
                                    g_param_spec_string ("reduction", NULL, NULL, "mean",

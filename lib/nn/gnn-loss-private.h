@@ -3,13 +3,13 @@
  * "reduction" property, settings kept as numbered properties, the optional
  * weight buffers, and the one place a loss is computed from its inputs
  *
- * A loss takes two to four tensors and a module's forward one, so each loss
- * class registers a compute function (gnn_loss_class_setup) that its public
- * `_compute` method and the Python binding reach through
- * gnn_loss_compute(); a call of the module with its input alone fails with
- * PyTorch's "forward() missing ... required positional argument" message.
- * When modules get a forward taking several inputs, that forward calls
- * gnn_loss_compute() too.
+ * A loss takes two to four tensors. Each loss class registers a compute
+ * function (gnn_loss_class_setup) that the module call path reaches
+ * through the general forward (forward_args: criterion(input, target) from
+ * C, Python and GJS, with hooks, the inputs bound by name as Python binds
+ * them) and its public `_compute` method through gnn_loss_compute(); a
+ * call with the input alone fails with PyTorch's "forward() missing ...
+ * required positional argument" message.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -61,12 +61,11 @@ gboolean    gnn_loss_get_reduction_full (GnnLossBase *self,
 /* Sets up a loss class: finalize, get/set_property (handling "reduction"
  * and the settings in values[]; a loss with properties of its own
  * overrides them and chains to gnn_loss_get_property /
- * gnn_loss_set_property), the forward that fails with PyTorch's
- * "<Name>.forward() missing 1 required positional argument: 'target'"
- * pointing to @compute_name, and installs the "reduction" property (id
- * GNN_LOSS_PROP_REDUCTION). @compute computes the loss from its inputs,
- * named @input_names (NULL-terminated, at most GNN_LOSS_MAX_INPUTS; NULL
- * for "input", "target"). */
+ * gnn_loss_set_property), the general forward (forward_args) calling
+ * @compute with the inputs named @input_names (NULL-terminated, 2 to
+ * GNN_LOSS_MAX_INPUTS; NULL for "input", "target"), and installs the
+ * "reduction" property (id GNN_LOSS_PROP_REDUCTION). @compute_name is the
+ * public method a wrong number of inputs to gnn_loss_compute() points to. */
 void        gnn_loss_class_setup      (GObjectClass       *object_class,
                                        const char         *compute_name,
                                        GnnLossComputeFunc  compute,

@@ -242,11 +242,12 @@ compute (GnnModule  *module,
                                 : spectral_norm_compute (module, r, power_iteration, error);
 }
 
-/* Before every forward: the weight from its parts, kept as the plain
- * attribute the layer's forward reads. */
-static GnnTensor *
+/* Before every forward (whatever the call's arguments): the weight from
+ * its parts, kept as the plain attribute the layer's forward reads. */
+static GnnValue *
 recompute_hook (GnnModule  *module,
-                GnnTensor  *input,
+                GnnValue   *args,
+                GnnValue   *kwargs,
                 gpointer    user_data,
                 GError    **error)
 {
@@ -265,8 +266,8 @@ install (GnnModule  *module,
          Reparam    *r,
          GError    **error)
 {
-  r->handle = gnn_module_register_forward_pre_hook (module, recompute_hook, r, NULL,
-                                                    GNN_HOOK_FLAGS_NONE);
+  r->handle = gnn_module_register_forward_pre_hook_args (module, recompute_hook, r, NULL,
+                                                         GNN_HOOK_FLAGS_NONE);
   g_ptr_array_add (reparams_of (module, TRUE), r);
   return TRUE;
 }

@@ -279,6 +279,20 @@ class ModulesVsTorch(unittest.TestCase):
             self.assertTrue(got.exception.message.startswith(
                 str(want.exception)), got.exception.message)
 
+    def test_call_path_with_hooks(self):
+        # criterion(input, target) is the module call: hooks see both inputs
+        out = []
+        for lib, m in ((Gnn, Gnn.nn), (torch, tnn)):
+            loss = m.MarginRankingLoss(margin=0.2)
+            seen = []
+            loss.register_forward_pre_hook(lambda mod, args: seen.append(len(args)))
+            loss.register_forward_hook(lambda mod, args, output: output * 2)
+            x = lib.tensor(X)
+            value = loss(x, lib.tensor(Y), target=lib.tensor(SIGN45)).item()
+            out.append((value, seen))
+        self.assertAlmostEqual(out[0][0], out[1][0], places=6)
+        self.assertEqual(out[0][1], out[1][1])
+
     def test_built_from_properties(self):
         x = Gnn.tensor(X)
         for cls, props, f in ((Gnn.SmoothL1Loss, {'beta': 0.5, 'reduction': 'sum'},

@@ -21,9 +21,11 @@ RNG = np.random.default_rng(23)
 
 
 def same_layer(kind, *args):
-    """A Gnn layer and a torch layer with the same parameters."""
-    g = getattr(Gnn.nn, kind)(*args)
-    t = getattr(tnn, kind)(*args)
+    """A Gnn layer and a torch layer with the same parameters, in float64
+    (the reparametrized gradients cancel terms: float32 would compare the
+    two libraries' rounding)."""
+    g = getattr(Gnn.nn, kind)(*args).to(Gnn.float64)
+    t = getattr(tnn, kind)(*args).double()
     with torch.no_grad():
         for name, p in t.named_parameters():
             p.copy_(torch.tensor(getattr(g, name).numpy()))
@@ -125,7 +127,7 @@ class WeightNormVsTorch(unittest.TestCase):
                 tnn.utils.weight_norm(t, dim=dim)
                 self.assertEqual(list(dict(g.named_parameters())),
                                  list(dict(t.named_parameters())))
-                self.compare(g, t, RNG.standard_normal(shape).astype(np.float32))
+                self.compare(g, t, RNG.standard_normal(shape))
                 utils.remove_weight_norm(g)
                 tnn.utils.remove_weight_norm(t)
                 self.assertEqual(list(g.state_dict().keys()), list(t.state_dict().keys()))
@@ -144,7 +146,7 @@ class WeightNormVsTorch(unittest.TestCase):
                 # the same starting u and v: the power iteration then agrees
                 g.load_state_dict({k: Gnn.tensor(v.numpy()) for k, v in t.state_dict().items()})
                 for _ in range(3):
-                    x = RNG.standard_normal(shape).astype(np.float32)
+                    x = RNG.standard_normal(shape)
                     self.compare(g, t, x)
                 self.compare(g, t, x, train=False)     # eval: no power iteration
                 utils.remove_spectral_norm(g)

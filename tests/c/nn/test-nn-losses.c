@@ -305,6 +305,67 @@ test_ctc (void)
   g_object_unref (in[1]);
 }
 
+/* The module call path: criterion (input, target) through call_args, the
+ * target as a keyword too, hooks seeing the call. */
+static GnnValue *
+double_output (GnnModule  *module,
+               GnnValue   *args,
+               GnnValue   *kwargs,
+               GnnValue   *output,
+               gpointer    user_data,
+               GError    **error)
+{
+  GnnTensor *doubled;
+
+  g_assert_cmpuint (gnn_value_get_length (args), ==, 2);
+  (*(guint *) user_data)++;
+  doubled = gnn_tensor_mul_scalar (gnn_value_get_tensor (output), 2.0, error);
+  return doubled != NULL ? gnn_value_take_tensor (doubled) : NULL;
+}
+
+static void
+test_call_path (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = make (0);
+  g_autoptr(GnnTensor) y = make (1);
+  g_autoptr(GnnTensor) s = make (4);
+  g_autoptr(GnnMSELoss) mse = gnn_mse_loss_new (GNN_REDUCTION_SUM);
+  g_autoptr(GnnMarginRankingLoss) mr = gnn_margin_ranking_loss_new (0.3, GNN_REDUCTION_MEAN);
+  g_autoptr(GnnValue) args = gnn_value_new_tensor_tuple ((GnnTensor *[]) { x, y }, 2);
+  g_autoptr(GnnValue) one = gnn_value_new_tensor_tuple ((GnnTensor *[]) { x }, 1);
+  g_autoptr(GnnValue) three = gnn_value_new_tensor_tuple ((GnnTensor *[]) { x, y, s }, 3);
+  g_autoptr(GnnValue) target = gnn_value_new_tensor (y);
+  g_autoptr(GnnValue) kwargs = gnn_value_new_dict ((const char *[]) { "target" }, &target, 1);
+  g_autoptr(GnnValue) out = gnn_module_call_args (GNN_MODULE (mse), args, NULL, &error);
+  g_autoptr(GnnValue) by_name = NULL;
+  g_autoptr(GnnValue) hooked = NULL;
+  g_autoptr(GnnValue) ranked = NULL;
+  g_autoptr(GnnValue) missing = NULL;
+  g_autoptr(GnnHookHandle) handle = NULL;
+  guint calls = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gnn_tensor_item (gnn_value_get_tensor (out), NULL), ==, 9.75);
+  by_name = gnn_module_call_args (GNN_MODULE (mse), one, kwargs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gnn_tensor_item (gnn_value_get_tensor (by_name), NULL), ==, 9.75);
+  handle = gnn_module_register_forward_hook_args (GNN_MODULE (mse), double_output, &calls, NULL,
+                                                  GNN_HOOK_FLAGS_NONE);
+  hooked = gnn_module_call_args (GNN_MODULE (mse), args, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls, ==, 1);
+  g_assert_cmpfloat (gnn_tensor_item (gnn_value_get_tensor (hooked), NULL), ==, 19.5);
+  ranked = gnn_module_call_args (GNN_MODULE (mr), three, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (gnn_tensor_item (gnn_value_get_tensor (ranked), NULL),
+                                  0.266666666667, 1e-9);
+  missing = gnn_module_call_args (GNN_MODULE (mr), args, NULL, &error);
+  g_assert_null (missing);
+  g_assert_cmpstr (error->message, ==, "MarginRankingLoss.forward() missing 1 required positional "
+                   "argument: 'target'");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -321,5 +382,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nn/losses/errors", test_errors);
   g_test_add_func ("/nn/losses/modules", test_modules);
   g_test_add_func ("/nn/losses/ctc", test_ctc);
+  g_test_add_func ("/nn/losses/call-path", test_call_path);
   return g_test_run ();
 }
