@@ -32,11 +32,7 @@ pointwise (GnnOpKind      op,
   g_autoptr(GnnTensor) x = NULL;
   g_autoptr(GnnTensor) y = NULL;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  GNN_CHECK_STORAGE (kernel, input, error, NULL);
-  GNN_CHECK_STORAGE (kernel, target, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, batchmean_ok, error) ||
+  if (!gnn_functional_check_args (kernel, input, target, NULL, reduction, batchmean_ok, error) ||
       !gnn_functional_promote (kernel, input, target, &x, &y, error))
     return NULL;
   return gnn_tensor_pointwise_loss (op, x, y, NULL, NULL, args, reduction, error);
@@ -184,30 +180,14 @@ gnn_binary_cross_entropy (GnnTensor    *input,
                           GError      **error)
 {
   g_autoptr(GnnTensor) w = NULL;
-  guint ndim, tndim;
-  const gint64 *shape, *tshape;
   GnnDType dtype;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  GNN_CHECK_STORAGE ("binary_cross_entropy", input, error, NULL);
-  GNN_CHECK_STORAGE ("binary_cross_entropy", target, error, NULL);
-  GNN_CHECK_STORAGE ("binary_cross_entropy", weight, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error))
+  if (!gnn_functional_check_args ("binary_cross_entropy", input, target, weight, reduction, FALSE,
+                                  error) ||
+      !gnn_functional_check_same_size (input, target, "Using a target size (%s) that is different "
+                                       "to the input size (%s) is deprecated. Please ensure they "
+                                       "have the same size.", error))
     return NULL;
-  shape = gnn_tensor_get_shape (input, &ndim);
-  tshape = gnn_tensor_get_shape (target, &tndim);
-  if (ndim != tndim || memcmp (shape, tshape, sizeof (gint64) * ndim) != 0)
-    {
-      g_autofree char *ts = gnn_functional_torch_size (target);
-      g_autofree char *is = gnn_functional_torch_size (input);
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Using a target size (%s) that is different to the input size (%s) is "
-                   "deprecated. Please ensure they have the same size.", ts, is);
-      return NULL;
-    }
   dtype = gnn_tensor_get_dtype (input);
   if (!gnn_check_float_dtype ("binary_cross_entropy", input, error))
     return NULL;
@@ -372,11 +352,10 @@ gnn_gaussian_nll_loss (GnnTensor    *input,
   g_autoptr(GnnTensor) loss = NULL;
   g_autoptr(GnnTensor) shifted = NULL;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (var), NULL);
   GNN_CHECK_STORAGE ("gaussian_nll_loss", var, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error) ||
+  if (!gnn_functional_check_args ("gaussian_nll_loss", input, target, NULL, reduction, FALSE,
+                                  error) ||
       !gnn_functional_promote ("gaussian_nll_loss", input, target, &x, &y, error))
     return NULL;
   TRY (v = gaussian_var (x, var, error));
@@ -436,13 +415,8 @@ gnn_multilabel_soft_margin_loss (GnnTensor    *input,
   g_autoptr(GnnTensor) per_sample = NULL;
   gint class_dim;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  GNN_CHECK_STORAGE ("multilabel_soft_margin_loss", input, error, NULL);
-  GNN_CHECK_STORAGE ("multilabel_soft_margin_loss", target, error, NULL);
-  GNN_CHECK_STORAGE ("multilabel_soft_margin_loss", weight, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error) ||
+  if (!gnn_functional_check_args ("multilabel_soft_margin_loss", input, target, weight, reduction,
+                                  FALSE, error) ||
       !gnn_functional_promote ("multilabel_soft_margin_loss", input, target, &x, &y, error) ||
       !gnn_functional_weight_as (weight, gnn_tensor_get_dtype (x), &w, error))
     return NULL;
@@ -501,15 +475,11 @@ gnn_ctc_loss (GnnTensor    *log_probs,
               gboolean      zero_infinity,
               GError      **error)
 {
-  g_return_val_if_fail (GNN_IS_TENSOR (log_probs), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (targets), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (input_lengths), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (target_lengths), NULL);
-  GNN_CHECK_STORAGE ("ctc_loss", log_probs, error, NULL);
-  GNN_CHECK_STORAGE ("ctc_loss", targets, error, NULL);
   GNN_CHECK_STORAGE ("ctc_loss", input_lengths, error, NULL);
   GNN_CHECK_STORAGE ("ctc_loss", target_lengths, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error))
+  if (!gnn_functional_check_args ("ctc_loss", log_probs, targets, NULL, reduction, FALSE, error))
     return NULL;
   return gnn_tensor_ctc_loss (log_probs, targets, input_lengths, target_lengths, blank, reduction,
                               zero_infinity, error);

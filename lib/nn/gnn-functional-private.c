@@ -5,6 +5,9 @@
  */
 #include "nn/gnn-functional-private.h"
 #include "tensor/gnn-dtype-check-private.h"
+#include "tensor/gnn-tensor-private.h"
+
+#include <string.h>
 
 gboolean
 gnn_functional_check_reduction (GnnReduction   reduction,
@@ -22,6 +25,47 @@ gnn_functional_check_reduction (GnnReduction   reduction,
                  "%d is not a valid value for reduction", (int) reduction);
   return FALSE;
 }
+
+gboolean
+gnn_functional_check_args (const char    *op,
+                           GnnTensor     *input,
+                           GnnTensor     *target,
+                           GnnTensor     *weight,
+                           GnnReduction   reduction,
+                           gboolean       batchmean_ok,
+                           GError       **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), FALSE);
+  g_return_val_if_fail (GNN_IS_TENSOR (target), FALSE);
+  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), FALSE);
+  GNN_CHECK_STORAGE (op, input, error, FALSE);
+  GNN_CHECK_STORAGE (op, target, error, FALSE);
+  GNN_CHECK_STORAGE (op, weight, error, FALSE);
+  return gnn_functional_check_reduction (reduction, batchmean_ok, error);
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+gboolean
+gnn_functional_check_same_size (GnnTensor   *input,
+                                GnnTensor   *target,
+                                const char  *format,
+                                GError     **error)
+{
+  guint ndim, tndim;
+  const gint64 *shape = gnn_tensor_get_shape (input, &ndim);
+  const gint64 *tshape = gnn_tensor_get_shape (target, &tndim);
+  g_autofree char *ts = NULL;
+  g_autofree char *is = NULL;
+
+  if (ndim == tndim && memcmp (shape, tshape, sizeof (gint64) * ndim) == 0)
+    return TRUE;
+  ts = gnn_functional_torch_size (target);
+  is = gnn_functional_torch_size (input);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, format, ts, is);
+  return FALSE;
+}
+#pragma GCC diagnostic pop
 
 GnnTensor *
 gnn_functional_reduce (GnnTensor     *loss,

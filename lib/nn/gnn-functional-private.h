@@ -20,6 +20,24 @@ GnnTensor *gnn_functional_reduce          (GnnTensor     *loss,
                                            GnnReduction   reduction,
                                            GError       **error);
 
+/* The checks every functional loss starts with: @input and @target (and
+ * @weight, nullable) are tensors with memory ("<op>: tensor has no storage
+ * (meta)") and @reduction is one it takes. */
+gboolean   gnn_functional_check_args      (const char    *op,
+                                           GnnTensor     *input,
+                                           GnnTensor     *target,
+                                           GnnTensor     *weight,
+                                           GnnReduction   reduction,
+                                           gboolean       batchmean_ok,
+                                           GError       **error);
+
+/* FALSE + @format (two %s: the target's and the input's torch.Size) when
+ * the shapes of @input and @target differ. */
+gboolean   gnn_functional_check_same_size (GnnTensor     *input,
+                                           GnnTensor     *target,
+                                           const char    *format,
+                                           GError       **error);
+
 /* @a and @b in their common floating dtype, as PyTorch promotes them
  * (float64 when either is; an integer operand takes the other's), through
  * recorded conversions: new references in @a_out and @b_out. Neither

@@ -45,13 +45,7 @@ gnn_nll_loss (GnnTensor    *input,
               GnnReduction  reduction,
               GError      **error)
 {
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  GNN_CHECK_STORAGE ("nll_loss", input, error, NULL);
-  GNN_CHECK_STORAGE ("nll_loss", target, error, NULL);
-  GNN_CHECK_STORAGE ("nll_loss", weight, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error))
+  if (!gnn_functional_check_args ("nll_loss", input, target, weight, reduction, FALSE, error))
     return NULL;
   return gnn_tensor_nll_loss (input, target, weight, ignore_index, reduction, error);
 }
@@ -248,13 +242,7 @@ gnn_cross_entropy (GnnTensor    *input,
   const gint64 *shape, *tshape;
   gint64 classes;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
-  GNN_CHECK_STORAGE ("cross_entropy", input, error, NULL);
-  GNN_CHECK_STORAGE ("cross_entropy", target, error, NULL);
-  GNN_CHECK_STORAGE ("cross_entropy", weight, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error))
+  if (!gnn_functional_check_args ("cross_entropy", input, target, weight, reduction, FALSE, error))
     return NULL;
   if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
     {
@@ -330,11 +318,7 @@ gnn_mse_loss (GnnTensor    *input,
   g_autoptr(GnnTensor) x = NULL;
   g_autoptr(GnnTensor) y = NULL;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  GNN_CHECK_STORAGE ("mse_loss", input, error, NULL);
-  GNN_CHECK_STORAGE ("mse_loss", target, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error) ||
+  if (!gnn_functional_check_args ("mse_loss", input, target, NULL, reduction, FALSE, error) ||
       !gnn_functional_promote ("mse_cpu", input, target, &x, &y, error))
     return NULL;
   return gnn_tensor_pointwise_loss (GNN_OP_MSE_LOSS, x, y, NULL, NULL, NULL, reduction, error);
@@ -373,30 +357,14 @@ gnn_binary_cross_entropy_with_logits (GnnTensor    *input,
   g_autoptr(GnnTensor) y = NULL;
   g_autoptr(GnnTensor) w = NULL;
   g_autoptr(GnnTensor) pw = NULL;
-  guint ndim, tndim;
-  const gint64 *shape, *tshape;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
-  g_return_val_if_fail (weight == NULL || GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (pos_weight == NULL || GNN_IS_TENSOR (pos_weight), NULL);
-  GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", input, error, NULL);
-  GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", target, error, NULL);
-  GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", weight, error, NULL);
   GNN_CHECK_STORAGE ("binary_cross_entropy_with_logits", pos_weight, error, NULL);
-  if (!gnn_functional_check_reduction (reduction, FALSE, error))
+  if (!gnn_functional_check_args ("binary_cross_entropy_with_logits", input, target, weight,
+                                  reduction, FALSE, error) ||
+      !gnn_functional_check_same_size (input, target, "Target size (%s) must be the same as "
+                                       "input size (%s)", error))
     return NULL;
-  shape = gnn_tensor_get_shape (input, &ndim);
-  tshape = gnn_tensor_get_shape (target, &tndim);
-  if (ndim != tndim || memcmp (shape, tshape, sizeof (gint64) * ndim) != 0)
-    {
-      g_autofree char *ts = gnn_functional_torch_size (target);
-      g_autofree char *is = gnn_functional_torch_size (input);
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Target size (%s) must be the same as input size (%s)", ts, is);
-      return NULL;
-    }
   if (!gnn_functional_promote ("binary_cross_entropy_with_logits", input, target, &x, &y, error) ||
       !gnn_functional_weight_as (weight, gnn_tensor_get_dtype (x), &w, error) ||
       !gnn_functional_weight_as (pos_weight, gnn_tensor_get_dtype (x), &pw, error))

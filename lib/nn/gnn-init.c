@@ -516,21 +516,24 @@ gnn_init_xavier_normal_ (GnnTensor     *tensor,
   return gnn_init_normal_ (tensor, 0.0, std, generator, error);
 }
 
-/* The standard deviation of kaiming_* (He): gain / √fan, or FALSE without
- * an error for a tensor with no elements (PyTorch warns and returns). */
+/* He initialization: U(-√3 std, √3 std) (@uniform) or N(0, std²) with
+ * std = gain / √fan; a tensor with no elements is left as is (PyTorch warns
+ * and returns). */
 static gboolean
-kaiming_std (GnnTensor   *tensor,
-             double       a,
-             const char  *mode,
-             const char  *nonlinearity,
-             double      *std,
-             GError     **error)
+kaiming_fill (GnnTensor     *tensor,
+              double         a,
+              const char    *mode,
+              const char    *nonlinearity,
+              GnnGenerator  *generator,
+              gboolean       uniform,
+              GError       **error)
 {
-  double fan = 0, gain;
+  double fan = 0, gain, std;
   GError *local = NULL;
 
+  g_return_val_if_fail (GNN_IS_TENSOR (tensor), FALSE);
   if (gnn_tensor_get_numel (tensor) == 0)
-    return FALSE;
+    return TRUE;
   if (!correct_fan (tensor, mode, &fan, error))
     return FALSE;
   gain = gnn_init_calculate_gain (nonlinearity != NULL ? nonlinearity : "leaky_relu", a, &local);
@@ -539,8 +542,9 @@ kaiming_std (GnnTensor   *tensor,
       g_propagate_error (error, local);
       return FALSE;
     }
-  *std = gain / sqrt (fan);
-  return TRUE;
+  std = gain / sqrt (fan);
+  return uniform ? gnn_init_uniform_ (tensor, -sqrt (3.0) * std, sqrt (3.0) * std, generator, error)
+                 : gnn_init_normal_ (tensor, 0.0, std, generator, error);
 }
 
 /**
@@ -572,18 +576,7 @@ gnn_init_kaiming_uniform_ (GnnTensor     *tensor,
                            GnnGenerator  *generator,
                            GError       **error)
 {
-  double std = 0;
-  GError *local = NULL;
-
-  g_return_val_if_fail (GNN_IS_TENSOR (tensor), FALSE);
-  if (!kaiming_std (tensor, a, mode, nonlinearity, &std, &local))
-    {
-      if (local == NULL)
-        return TRUE;
-      g_propagate_error (error, local);
-      return FALSE;
-    }
-  return gnn_init_uniform_ (tensor, -sqrt (3.0) * std, sqrt (3.0) * std, generator, error);
+  return kaiming_fill (tensor, a, mode, nonlinearity, generator, TRUE, error);
 }
 
 /**
@@ -614,18 +607,7 @@ gnn_init_kaiming_normal_ (GnnTensor     *tensor,
                           GnnGenerator  *generator,
                           GError       **error)
 {
-  double std = 0;
-  GError *local = NULL;
-
-  g_return_val_if_fail (GNN_IS_TENSOR (tensor), FALSE);
-  if (!kaiming_std (tensor, a, mode, nonlinearity, &std, &local))
-    {
-      if (local == NULL)
-        return TRUE;
-      g_propagate_error (error, local);
-      return FALSE;
-    }
-  return gnn_init_normal_ (tensor, 0.0, std, generator, error);
+  return kaiming_fill (tensor, a, mode, nonlinearity, generator, FALSE, error);
 }
 
 /* Q of the QR factorization of the m × n matrix @a (m >= n, row-major,
