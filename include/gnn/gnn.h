@@ -96,6 +96,9 @@
 #include <gnn/gnn-softmin.h>
 #include <gnn/gnn-softmax2d.h>
 
+/* vision */
+#include <gnn/gnn-basic-block.h>
+
 /* data */
 #include <gnn/gnn-dataset.h>
 #include <gnn/gnn-tensor-dataset.h>
@@ -151,6 +154,9 @@
 #include <gnn/gnn-chained-scheduler.h>
 #include <gnn/gnn-lambda-lr.h>
 #include <gnn/gnn-multiplicative-lr.h>
+
+/* io: training checkpoints (model + optimizer + scheduler) */
+#include <gnn/gnn-checkpoint.h>
 
 /* distributed */
 #include <gnn/gnn-process-group.h>
