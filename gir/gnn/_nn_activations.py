@@ -2,7 +2,8 @@
 # PReLU, ELU, ...: C classes, here their torch signatures) and
 # torch.nn.functional's activations (leaky_relu, elu, selu, celu, silu,
 # mish, hardtanh, relu6, hardswish, hardsigmoid, softplus, softsign,
-# tanhshrink, threshold, gelu, glu, logsigmoid, softmin, prelu) with torch's
+# tanhshrink, threshold, gelu, glu, logsigmoid, softmin, prelu, hardshrink,
+# softshrink) with torch's
 # signatures, each a call of the C tensor function (Gnn.Tensor.leaky_relu)
 # or, for inplace=True, of its in-place form (Gnn.Tensor.leaky_relu_), which
 # returns the input as torch's does.
@@ -20,7 +21,8 @@ for _name, _text in (('ReLU6', 'inplace=False'), ('LeakyReLU', 'negative_slope=0
                      ('Hardsigmoid', 'inplace=False'), ('Softplus', 'beta=1, threshold=20'),
                      ('Softsign', ''), ('Tanhshrink', ''),
                      ('Threshold', 'threshold, value, inplace=False'), ('GLU', 'dim=-1'),
-                     ('LogSigmoid', ''), ('Softmax2d', '')):
+                     ('LogSigmoid', ''), ('Softmax2d', ''), ('Hardshrink', 'lambd=0.5'),
+                     ('Softshrink', 'lambd=0.5')):
     setattr(EXPORTS['nn'], _name, torch_class(_name, _text))
 for _name, _text, _mapping in (
         ('PReLU', 'num_parameters=1, init=0.25, device=None, dtype=None', DEVICE_DTYPE),
@@ -101,6 +103,14 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return Gnn.Tensor.softmin(input, dim)
 
 
+def hardshrink(input, lambd=0.5):
+    return Gnn.Tensor.hardshrink(input, float(lambd))
+
+
+def softshrink(input, lambd=0.5):
+    return Gnn.Tensor.softshrink(input, float(lambd))
+
+
 def prelu(input, weight):
     return Gnn.Tensor.prelu(input, weight)
 
@@ -114,7 +124,7 @@ def _inplace(name):
 
 functional = EXPORTS['functional']
 for _f in (leaky_relu, elu, selu, celu, silu, mish, hardtanh, relu6, hardswish, hardsigmoid,
-           threshold, softplus, gelu, glu, softmin, prelu):
+           threshold, softplus, gelu, glu, softmin, prelu, hardshrink, softshrink):
     setattr(functional, _f.__name__, _f)
 for _name in ('leaky_relu', 'elu', 'celu', 'selu', 'hardtanh', 'threshold'):
     setattr(functional, _name + '_', _inplace(_name))

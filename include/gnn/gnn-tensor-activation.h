@@ -1,6 +1,7 @@
 /* gnn-tensor-activation.h: torch.nn.functional's activations as tensor
  * functions (leaky_relu, elu, selu, celu, silu, mish, hardtanh, relu6,
  * hardswish, hardsigmoid, softplus, softsign, tanhshrink, threshold,
+ * hardshrink, softshrink,
  * logsigmoid, gelu's tanh form, glu, prelu, softmin), with their in-place
  * forms where PyTorch has them
  *
@@ -109,6 +110,14 @@ gboolean gnn_tensor_threshold_ (GnnTensor  *self,
                                 double      threshold,
                                 double      value,
                                 GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_hardshrink (GnnTensor  *self,
+                                  double      lambd,
+                                  GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_softshrink (GnnTensor  *self,
+                                  double      lambd,
+                                  GError    **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_log_sigmoid (GnnTensor  *self,
                                    GError    **error);

@@ -90,6 +90,8 @@
 #include <gnn/gnn-softplus.h>
 #include <gnn/gnn-softsign.h>
 #include <gnn/gnn-tanhshrink.h>
+#include <gnn/gnn-hardshrink.h>
+#include <gnn/gnn-softshrink.h>
 #include <gnn/gnn-threshold.h>
 #include <gnn/gnn-glu.h>
 #include <gnn/gnn-log-sigmoid.h>

@@ -78,6 +78,8 @@ DERIVATIVE_LOOPS (softsign, 1.0 / ((1.0 + fabs (x)) * (1.0 + fabs (x))))
 DERIVATIVE_LOOPS (tanhshrink, tanh (x) * tanh (x))
 DERIVATIVE_LOOPS (threshold, x <= p0 ? 0.0 : 1.0)
 DERIVATIVE_LOOPS (gelu_tanh, gelu_tanh_derivative (x, p0, p1))
+/* p0 = lambd (hardshrink, softshrink) */
+DERIVATIVE_LOOPS (shrink, x >= -p0 && x <= p0 ? 0.0 : 1.0)
 DERIVATIVE_LOOPS (log_sigmoid, 1.0 / (1.0 + exp (x)))
 
 typedef void (*LoopF32) (gint64 n, float *o, const float *g, const float *v, const double *args);
@@ -106,6 +108,8 @@ static const Derivative derivatives[] = {
   DERIVATIVE (GNN_OP_TANHSHRINK, tanhshrink),
   DERIVATIVE (GNN_OP_THRESHOLD, threshold),
   DERIVATIVE (GNN_OP_GELU_TANH, gelu_tanh),
+  DERIVATIVE (GNN_OP_HARDSHRINK, shrink),
+  DERIVATIVE (GNN_OP_SOFTSHRINK, shrink),
   DERIVATIVE (GNN_OP_LOG_SIGMOID, log_sigmoid),
 };
 

@@ -1,7 +1,7 @@
 /* gnn-activation-kernels.c: the loops of the activations with settings
  * (leaky_relu, elu/selu/celu, silu, mish, hardtanh/relu6, hardswish,
  * hardsigmoid, softplus, softsign, tanhshrink, threshold, gelu's tanh form,
- * log_sigmoid) and their one driver
+ * hardshrink, softshrink, log_sigmoid) and their one driver
  *
  * Each activation is one expression EXPR (T, x, p) over an element x of
  * type T (float32 computed in float, as PyTorch does) and the op's
@@ -87,6 +87,10 @@ ACTIVATION_LOOPS (tanhshrink, x - T_TANH (x))
 ACTIVATION_LOOPS (threshold, x <= p0 ? p1 : x)
 /* p0 = sqrt (2 / pi), p1 = 0.044715 */
 ACTIVATION_LOOPS (gelu_tanh, 0.5f * x * (1 + T_TANH (p0 * (x + p1 * x * x * x))))
+/* p0 = lambd; a NaN is kept by hardshrink and zeroed by softshrink, as
+ * PyTorch's vectorized loops (the ones most elements take) do */
+ACTIVATION_LOOPS (hardshrink, x >= -p0 && x <= p0 ? 0 : x)
+ACTIVATION_LOOPS (softshrink, x > p0 ? x - p0 : x < -p0 ? x + p0 : 0)
 ACTIVATION_LOOPS (log_sigmoid, (x < 0 ? x : 0) - T_LOG1P (T_EXP (-T_FABS (x))))
 
 typedef void (*LoopF32)   (gint64 n, float *o, const float *a, const ArgsF32 *args);
@@ -120,6 +124,8 @@ static const Activation activations[] = {
   ACTIVATION (GNN_OP_TANHSHRINK, tanhshrink, "tanhshrink_cpu"),
   ACTIVATION (GNN_OP_THRESHOLD, threshold, "threshold_cpu"),
   ACTIVATION (GNN_OP_GELU_TANH, gelu_tanh, "GeluKernelImpl"),
+  ACTIVATION (GNN_OP_HARDSHRINK, hardshrink, "hardshrink_cpu"),
+  ACTIVATION (GNN_OP_SOFTSHRINK, softshrink, "softshrink_cpu"),
   ACTIVATION (GNN_OP_LOG_SIGMOID, log_sigmoid, "log_sigmoid_cpu"),
 };
 

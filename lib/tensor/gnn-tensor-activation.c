@@ -661,6 +661,65 @@ gnn_tensor_threshold_ (GnnTensor  *self,
 }
 
 /**
+ * gnn_tensor_hardshrink:
+ * @self: a floating-point #GnnTensor
+ * @lambd: the half-width of the band that is zeroed
+ * @error: return location for a #GError
+ *
+ * Zeroes every element with `-lambd <= x <= lambd` and keeps the others
+ * (like `torch.nn.functional.hardshrink(input, lambd)`). Differentiable.
+ *
+ * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
+ *   if @self is not float32 or float64 (PyTorch's message)
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_tensor_hardshrink (GnnTensor  *self,
+                       double      lambd,
+                       GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  GNN_CHECK_STORAGE ("hardshrink", self, error, NULL);
+  return gnn_tensor_activation (GNN_OP_HARDSHRINK, self, (const double[]) { lambd, 0, 0, 0 },
+                                error);
+}
+
+/**
+ * gnn_tensor_softshrink:
+ * @self: a floating-point #GnnTensor
+ * @lambd: the shrinkage, at least 0
+ * @error: return location for a #GError
+ *
+ * Moves every element towards 0 by @lambd, zeroing those with
+ * `-lambd <= x <= lambd` (like
+ * `torch.nn.functional.softshrink(input, lambd)`). Differentiable.
+ *
+ * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
+ *   for a negative @lambd ("lambda must be greater or equal to 0, but found
+ *   to be -1.") or a dtype other than float32 and float64 (PyTorch's
+ *   messages)
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_tensor_softshrink (GnnTensor  *self,
+                       double      lambd,
+                       GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  GNN_CHECK_STORAGE ("softshrink", self, error, NULL);
+  if (!(lambd >= 0))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "lambda must be greater or equal to 0, but found to be %g.", lambd);
+      return NULL;
+    }
+  return gnn_tensor_activation (GNN_OP_SOFTSHRINK, self, (const double[]) { lambd, 0, 0, 0 },
+                                error);
+}
+
+/**
  * gnn_tensor_log_sigmoid:
  * @self: a floating-point #GnnTensor
  * @error: return location for a #GError

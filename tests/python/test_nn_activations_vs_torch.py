@@ -58,6 +58,10 @@ FUNCTIONS = [
     ('glu', lambda m: lambda x: m.glu(x, 1)),
     ('glu_last', lambda m: m.glu),
     ('softmin', lambda m: lambda x: m.softmin(x, dim=1)),
+    ('hardshrink', lambda m: m.hardshrink),
+    ('hardshrink_1', lambda m: lambda x: m.hardshrink(x, 1.0)),
+    ('softshrink', lambda m: m.softshrink),
+    ('softshrink_1', lambda m: lambda x: m.softshrink(x, lambd=1.0)),
 ]
 
 
@@ -135,6 +139,8 @@ class FunctionalVsTorch(unittest.TestCase):
                                    lib.tensor(np.ones(3, np.float32))),
             lambda m, lib: m.gelu(lib.tensor([1.0]), approximate='cubic'),
             lambda m, lib: m.celu(lib.tensor([1.0]), 0.0),
+            lambda m, lib: m.softshrink(lib.tensor([1.0]), -1.0),
+            lambda m, lib: m.hardshrink(lib.tensor([1, 2])),
         ]
         for case in cases:
             with self.assertRaises(RuntimeError) as want:
@@ -151,7 +157,8 @@ MODULES = ['ReLU6()', 'ReLU6(True)', 'LeakyReLU()', 'LeakyReLU(0.2, True)', 'PRe
            'Hardsigmoid(True)', 'Softplus()', 'Softplus(beta=2.5, threshold=10.5)', 'Softsign()',
            'Tanhshrink()', 'Threshold(0.1, 20)', 'Threshold(0.1, 20, True)', 'GELU()',
            "GELU('tanh')", 'GLU()', 'GLU(1)', 'LogSigmoid()', 'Softmin(1)', 'Softmin(dim=-1)',
-           'Softmax2d()']
+           'Softmax2d()', 'Hardshrink()', 'Hardshrink(1.0)', 'Softshrink()', 'Softshrink(0.25)',
+           'Softshrink(lambd=2.0)']
 
 
 class ModulesVsTorch(unittest.TestCase):

@@ -30,6 +30,8 @@ static GnnTensor *hardtanh (GnnTensor *x, GError **e) { return gnn_tensor_hardta
 static GnnTensor *softplus (GnnTensor *x, GError **e) { return gnn_tensor_softplus (x, 2, 1, e); }
 static GnnTensor *threshold (GnnTensor *x, GError **e) { return gnn_tensor_threshold (x, 0.1, 20, e); }
 static GnnTensor *gelu_tanh (GnnTensor *x, GError **e) { return gnn_tensor_gelu_approximate (x, "tanh", e); }
+static GnnTensor *hardshrink (GnnTensor *x, GError **e) { return gnn_tensor_hardshrink (x, 0.5, e); }
+static GnnTensor *softshrink (GnnTensor *x, GError **e) { return gnn_tensor_softshrink (x, 0.4, e); }
 
 static GnnTensor *
 relu6_3x (GnnTensor *x, GError **e)
@@ -55,6 +57,8 @@ static const Case cases[] = {
   { "tanhshrink", gnn_tensor_tanhshrink, { -1.03597242, -0.0378828427, 0, 0.0050813376, 0.238405844, 2.00494525 } },
   { "threshold", threshold, { 20, 20, 20, 0.25, 1, 3 } },
   { "gelu_tanh", gelu_tanh, { -0.0454023059, -0.15428599, 0, 0.149675351, 0.841191991, 2.99636261 } },
+  { "hardshrink", hardshrink, { -2, 0, 0, 0, 1, 3 } },
+  { "softshrink", softshrink, { -1.6, -0.1, 0, 0, 0.6, 2.6 } },
   { "log_sigmoid", gnn_tensor_log_sigmoid, { -2.12692801, -0.974076984, -0.693147181, -0.57593942, -0.313261688, -0.0485873516 } },
 };
 
@@ -227,6 +231,12 @@ test_errors (void)
   g_clear_error (&error);
   g_assert_null (gnn_tensor_gelu_approximate (x, "cubic", &error));
   g_assert_cmpstr (error->message, ==, "approximate argument must be either none or tanh.");
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_softshrink (ints, 0.5, &error));
+  g_assert_cmpstr (error->message, ==, "\"softshrink_cpu\" not implemented for 'Long'");
+  g_clear_error (&error);
+  g_assert_null (gnn_tensor_softshrink (x, -0.25, &error));
+  g_assert_cmpstr (error->message, ==, "lambda must be greater or equal to 0, but found to be -0.25.");
 }
 
 /* Every module built from its properties alone computes what its
@@ -322,6 +332,31 @@ test_hardtanh_construction (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
 }
 
+/* Hardshrink and Softshrink: PyTorch's repr (str(lambd)); a negative
+ * lambd is Softshrink's error at forward, as in PyTorch. */
+static void
+test_shrink_modules (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) hard = g_object_new (GNN_TYPE_HARDSHRINK, NULL);
+  g_autoptr(GnnSoftshrink) soft = gnn_softshrink_new (0.25);
+  g_autoptr(GnnModule) bad = g_object_new (GNN_TYPE_SOFTSHRINK, "lambd", -1.0, NULL);
+  g_autoptr(GnnTensor) x = nn_doubles (x_values, x_shape, 1);
+  g_autoptr(GnnTensor) y = gnn_module_call (GNN_MODULE (soft), x, &error);
+  g_autoptr(GnnTensor) z = NULL;
+  g_autofree char *r1 = gnn_module_to_string (hard);
+  g_autofree char *r2 = gnn_module_to_string (GNN_MODULE (soft));
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (r1, ==, "Hardshrink(0.5)");
+  g_assert_cmpstr (r2, ==, "Softshrink(0.25)");
+  gnn_test_assert_values (y, (const double[]) { -1.75, -0.25, 0, 0, 0.75, 2.75 }, 6, 1e-12);
+  z = gnn_module_call (bad, x, &error);
+  g_assert_null (z);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "lambda must be greater or equal to 0, but found to be -1.");
+}
+
 static void
 test_prelu_module (void)
 {
@@ -369,5 +404,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nn/activations/module-settings", test_module_settings);
   g_test_add_func ("/nn/activations/hardtanh-construction", test_hardtanh_construction);
   g_test_add_func ("/nn/activations/prelu-module", test_prelu_module);
+  g_test_add_func ("/nn/activations/shrink-modules", test_shrink_modules);
   return g_test_run ();
 }
