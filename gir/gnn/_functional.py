@@ -6,7 +6,7 @@
 
 import types
 
-from ._gi import EXPORTS, Gnn, export
+from ._gi import EXPORTS, Gnn, call_as_torch, export
 from ._tensor import Tensor
 
 
@@ -26,12 +26,11 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 def linear(input, weight, bias=None):
-    out = Gnn.Tensor.matmul(input, Tensor.t(weight))
-    return out if bias is None else Gnn.Tensor.add(out, bias)
+    return Gnn.linear(input, weight, bias)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    return EXPORTS['Dropout'](p)(input) if training else input
+    return call_as_torch(ValueError, Gnn.dropout, input, float(p), training, inplace, None)
 
 
 def one_hot(tensor, num_classes=-1):

@@ -11,20 +11,13 @@ import functools
 import math
 import types
 
-from gi.repository import GLib
-
-from ._gi import EXPORTS, Gnn, as_torch_error
+from ._gi import EXPORTS, Gnn, call_as_torch
 
 
 def _torch_errors(func):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except GLib.Error as error:
-            if error.domain != 'gnn-error-quark' or error.code != Gnn.Error.INVALID_ARGUMENT:
-                raise
-            raise as_torch_error(error, ValueError) from None
+        return call_as_torch(ValueError, func, *args, **kwargs)
     return wrapper
 
 

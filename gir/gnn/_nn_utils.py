@@ -9,9 +9,7 @@
 
 import types
 
-from gi.repository import GLib
-
-from ._gi import EXPORTS, Gnn, as_torch_error
+from ._gi import EXPORTS, Gnn, call_as_torch
 
 
 def _tensors(parameters):
@@ -20,19 +18,8 @@ def _tensors(parameters):
     return list(parameters)
 
 
-def _as(kind, func, *args):
-    """func(*args), its argument errors raised as torch's `kind` (and still
-    GLib.Error)."""
-    try:
-        return func(*args)
-    except GLib.Error as error:
-        if error.domain != 'gnn-error-quark' or error.code != Gnn.Error.INVALID_ARGUMENT:
-            raise
-        raise as_torch_error(error, kind) from None
-
-
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
-    return _as(RuntimeError, Gnn.clip_grad_norm_, _tensors(parameters), float(max_norm),
+    return call_as_torch(RuntimeError, Gnn.clip_grad_norm_, _tensors(parameters), float(max_norm),
                float(norm_type), bool(error_if_nonfinite))
 
 
@@ -51,24 +38,24 @@ def vector_to_parameters(vec, parameters):
 
 
 def weight_norm(module, name='weight', dim=0):
-    _as(RuntimeError, Gnn.weight_norm, module, name,
+    call_as_torch(RuntimeError, Gnn.weight_norm, module, name,
         Gnn.NORM_DIM_NONE if dim is None else dim)
     return module
 
 
 def remove_weight_norm(module, name='weight'):
-    _as(ValueError, Gnn.remove_weight_norm, module, name)
+    call_as_torch(ValueError, Gnn.remove_weight_norm, module, name)
     return module
 
 
 def spectral_norm(module, name='weight', n_power_iterations=1, eps=1e-12, dim=None):
-    _as(ValueError if n_power_iterations <= 0 else RuntimeError, Gnn.spectral_norm, module,
+    call_as_torch(ValueError if n_power_iterations <= 0 else RuntimeError, Gnn.spectral_norm, module,
         name, n_power_iterations, float(eps), Gnn.NORM_DIM_NONE if dim is None else dim, None)
     return module
 
 
 def remove_spectral_norm(module, name='weight'):
-    _as(ValueError, Gnn.remove_spectral_norm, module, name)
+    call_as_torch(ValueError, Gnn.remove_spectral_norm, module, name)
     return module
 
 
