@@ -110,6 +110,10 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
                                      reduction_enum(reduction, size_average, reduce))
 
 
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
+    return Gnn.soft_margin_loss(input, target, reduction_enum(reduction, size_average, reduce))
+
+
 def _as_tensor(value):
     """ctc_loss's lengths may be sequences of ints, as torch takes them."""
     return value if isinstance(value, Gnn.Tensor) else tensor(value)
@@ -133,7 +137,8 @@ functional = EXPORTS['functional']
 for _f in (cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss,
            binary_cross_entropy, binary_cross_entropy_with_logits, kl_div, poisson_nll_loss,
            gaussian_nll_loss, multilabel_soft_margin_loss, hinge_embedding_loss,
-           margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss, ctc_loss):
+           margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss, ctc_loss,
+           soft_margin_loss):
     setattr(functional, _f.__name__, _f)
 
 
@@ -165,6 +170,7 @@ for _name, _text in (
         ('CosineEmbeddingLoss', 'margin=0.0, ' + _LEGACY + "reduction='mean'"),
         ('TripletMarginLoss', 'margin=1.0, p=2.0, eps=1e-06, swap=False, ' + _LEGACY +
                               "reduction='mean'"),
+        ('SoftMarginLoss', _LEGACY + "reduction='mean'"),
         ('CTCLoss', "blank=0, reduction='mean', zero_infinity=False")):
     # Gnn.nn (a CORE module's namespace) listed the first four before this
     # module overrode them

@@ -64,6 +64,11 @@ GnnTensor *gnn_gaussian_nll_loss           (GnnTensor    *input,
                                             GnnReduction  reduction,
                                             GError      **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_soft_margin_loss            (GnnTensor    *input,
+                                            GnnTensor    *target,
+                                            GnnReduction  reduction,
+                                            GError      **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_multilabel_soft_margin_loss (GnnTensor    *input,
                                             GnnTensor    *target,
                                             GnnTensor    *weight,

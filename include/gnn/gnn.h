@@ -72,6 +72,7 @@
 #include <gnn/gnn-gaussian-nll-loss.h>
 #include <gnn/gnn-multi-label-soft-margin-loss.h>
 #include <gnn/gnn-hinge-embedding-loss.h>
+#include <gnn/gnn-soft-margin-loss.h>
 #include <gnn/gnn-margin-ranking-loss.h>
 #include <gnn/gnn-cosine-embedding-loss.h>
 #include <gnn/gnn-triplet-margin-loss.h>

@@ -66,6 +66,9 @@ grad_loop_##T (GnnOpKind op, gint64 n, const T *restrict xv, const T *restrict y
     GRAD_CASE (T, GNN_OP_POISSON_NLL_LOSS,                                         \
                a[0] != 0 ? exp (x) - y : 1 - y / (x + a[2]),                    \
                (a[0] != 0 ? -x : -log (x + a[2])) + (a[1] != 0 && y > 1 ? log (y) + 0.5 / y : 0)); \
+    /* PyTorch's: z = exp (-y x), -y z / (1 + z) */                              \
+    GRAD_CASE (T, GNN_OP_SOFT_MARGIN_LOSS, -y * exp (-y * x) / (1 + exp (-y * x)), \
+               -x * exp (-y * x) / (1 + exp (-y * x)));                         \
     default:                                                                    \
       g_assert_not_reached ();                                                  \
     }                                                                           \
@@ -147,6 +150,7 @@ gnn_backward_loss_name (GnnOpKind          op,
     case GNN_OP_MSE_LOSS: return "MseLossBackward0";
     case GNN_OP_SMOOTH_L1_LOSS: return "SmoothL1LossBackward0";
     case GNN_OP_HUBER_LOSS: return "HuberLossBackward0";
+    case GNN_OP_SOFT_MARGIN_LOSS: return "SoftMarginLossBackward0";
     case GNN_OP_BCE_LOSS: return "BinaryCrossEntropyBackward0";
     case GNN_OP_BCE_LOGITS_LOSS: return "BinaryCrossEntropyWithLogitsBackward0";
     case GNN_OP_CTC_LOSS:             /* ints: blank, reduction, zero_infinity; PyTorch

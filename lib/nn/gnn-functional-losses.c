@@ -1,7 +1,7 @@
 /* gnn-functional-losses.c: the regression and probabilistic losses of
  * torch.nn.functional — l1_loss, smooth_l1_loss, huber_loss,
- * binary_cross_entropy, kl_div, poisson_nll_loss, gaussian_nll_loss,
- * multilabel_soft_margin_loss, ctc_loss — over the loss kernels of
+ * binary_cross_entropy, kl_div, poisson_nll_loss, soft_margin_loss,
+ * gaussian_nll_loss, multilabel_soft_margin_loss, ctc_loss — over the loss kernels of
  * lib/tensor, and composed of differentiable ops where PyTorch composes
  * (gaussian_nll_loss, multilabel_soft_margin_loss)
  *
@@ -270,6 +270,42 @@ gnn_poisson_nll_loss (GnnTensor    *input,
 {
   return pointwise (GNN_OP_POISSON_NLL_LOSS, "poisson_nll_loss", input, target,
                     (const double[]) { log_input, full, eps, 0 }, reduction, FALSE, error);
+}
+
+/**
+ * gnn_soft_margin_loss:
+ * @input: scores
+ * @target: labels in {1, -1}, broadcastable with @input
+ * @reduction: how to reduce the per-element losses
+ * @error: return location for a #GError
+ *
+ * The two-class logistic loss `log (1 + exp (-target × input))`, reduced,
+ * like `torch.nn.functional.soft_margin_loss`. Differentiable with respect
+ * to @input; as in PyTorch, a @target that requires grad is refused while
+ * grad mode is on.
+ *
+ * Returns: (transfer full): the loss, or %NULL with @error set if the
+ *   shapes do not broadcast, neither is floating point, or @target requires
+ *   grad (PyTorch's messages)
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_soft_margin_loss (GnnTensor    *input,
+                      GnnTensor    *target,
+                      GnnReduction  reduction,
+                      GError      **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
+  if (gnn_is_grad_enabled () && gnn_tensor_get_requires_grad (target))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.");
+      return NULL;
+    }
+  return pointwise (GNN_OP_SOFT_MARGIN_LOSS, "soft_margin_loss", input, target,
+                    (const double[]) { 0, 0, 0, 0 }, reduction, FALSE, error);
 }
 
 /* PyTorch's check of gaussian_nll_loss's var: the input's shape, or that

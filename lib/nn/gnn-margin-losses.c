@@ -1,7 +1,7 @@
 /* gnn-margin-losses.c: the margin losses as modules
  * (torch.nn.HingeEmbeddingLoss, torch.nn.MarginRankingLoss,
- * torch.nn.CosineEmbeddingLoss): one implementation, the function a switch
- * on the type
+ * torch.nn.CosineEmbeddingLoss, torch.nn.SoftMarginLoss): one
+ * implementation, the function a switch on the type
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -58,6 +58,22 @@
  *
  * Since: 1.0
  */
+/**
+ * GnnSoftMarginLoss:
+ *
+ * The two-class logistic loss of scores and {1, -1} labels, like
+ * `torch.nn.SoftMarginLoss`: a module holding the settings of
+ * [func@Gnn.soft_margin_loss]. It prints as `SoftMarginLoss()`, as
+ * PyTorch's losses do.
+ *
+ * A loss takes two tensors and [vfunc@Gnn.Module.forward] takes one, so the
+ * loss is computed with [method@Gnn.SoftMarginLoss.compute];
+ * [method@Gnn.Module.call] with the input alone fails with PyTorch's message,
+ * "SoftMarginLoss.forward() missing 1 required positional argument:
+ * 'target'".
+ *
+ * Since: 1.0
+ */
 struct _GnnHingeEmbeddingLoss
 {
   GnnLossBase base;
@@ -79,6 +95,13 @@ struct _GnnCosineEmbeddingLoss
 
 G_DEFINE_FINAL_TYPE (GnnCosineEmbeddingLoss, gnn_cosine_embedding_loss, GNN_TYPE_MODULE)
 
+struct _GnnSoftMarginLoss
+{
+  GnnLossBase base;
+};
+
+G_DEFINE_FINAL_TYPE (GnnSoftMarginLoss, gnn_soft_margin_loss, GNN_TYPE_MODULE)
+
 /* The loss of whichever family member @base is. */
 static GnnTensor *
 family_compute (GnnLossBase       *base,
@@ -92,6 +115,8 @@ family_compute (GnnLossBase       *base,
     return NULL;
   if (GNN_IS_HINGE_EMBEDDING_LOSS (base))
     return gnn_hinge_embedding_loss (in[0], in[1], v[0], reduction, error);
+  if (GNN_IS_SOFT_MARGIN_LOSS (base))
+    return gnn_soft_margin_loss (in[0], in[1], reduction, error);
   if (GNN_IS_MARGIN_RANKING_LOSS (base))
     return gnn_margin_ranking_loss (in[0], in[1], in[2], v[0], reduction, error);
   return gnn_cosine_embedding_loss (in[0], in[1], in[2], v[0], reduction, error);
@@ -185,6 +210,25 @@ gnn_cosine_embedding_loss_class_init (GnnCosineEmbeddingLossClass *klass)
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS, "margin", -G_MAXDOUBLE, G_MAXDOUBLE,
                            0.0);
+}
+
+static void
+gnn_soft_margin_loss_class_init (GnnSoftMarginLossClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  static const char *const inputs[] = { "input", "target", NULL };
+
+  /**
+   * GnnSoftMarginLoss:reduction:
+   *
+   * How the losses are reduced: `"mean"` (the default), `"sum"` or `"none"`,
+   * PyTorch's strings. Another value makes
+   * [method@Gnn.SoftMarginLoss.compute] fail ("foo is not a valid value for
+   * reduction").
+   *
+   * Since: 1.0
+   */
+  gnn_loss_class_setup (object_class, "gnn_soft_margin_loss_compute", family_compute, inputs);
 }
 
 static void
@@ -360,4 +404,58 @@ gnn_cosine_embedding_loss_compute (GnnCosineEmbeddingLoss  *self,
   g_return_val_if_fail (GNN_IS_COSINE_EMBEDDING_LOSS (self), NULL);
 
   return gnn_loss_compute (self, (GnnTensor *[]) { input1, input2, target }, 3, error);
+}
+
+static void
+gnn_soft_margin_loss_init (GnnSoftMarginLoss *self)
+{
+}
+
+/**
+ * gnn_soft_margin_loss_new:
+ * @reduction: the reduction
+ *
+ * Creates the loss, like `torch.nn.SoftMarginLoss(...)` with the same
+ * arguments; `g_object_new (GNN_TYPE_SOFT_MARGIN_LOSS, NULL)` gives
+ * PyTorch's defaults.
+ *
+ * Returns: (transfer full): a new GnnSoftMarginLoss
+ *
+ * Since: 1.0
+ */
+GnnSoftMarginLoss *
+gnn_soft_margin_loss_new (GnnReduction reduction)
+{
+  g_return_val_if_fail (gnn_loss_reduction_name (reduction) != NULL, NULL);
+
+  return g_object_new (GNN_TYPE_SOFT_MARGIN_LOSS,
+                       "reduction", gnn_loss_reduction_name (reduction),
+                       NULL);
+}
+
+/**
+ * gnn_soft_margin_loss_compute:
+ * @self: a GnnSoftMarginLoss
+ * @input: the input
+ * @target: the target
+ * @error: return location for a #GError
+ *
+ * Computes the loss, PyTorch's `criterion(input, target)`: calls
+ * [func@Gnn.soft_margin_loss] with the module's settings. The result is
+ * differentiable.
+ *
+ * Returns: (transfer full): the loss (0-d unless the reduction is
+ *   `"none"`), or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_soft_margin_loss_compute (GnnSoftMarginLoss  *self,
+                              GnnTensor          *input,
+                              GnnTensor          *target,
+                              GError            **error)
+{
+  g_return_val_if_fail (GNN_IS_SOFT_MARGIN_LOSS (self), NULL);
+
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

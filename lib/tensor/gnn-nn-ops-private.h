@@ -43,7 +43,7 @@ gboolean    gnn_reduce_resolve_dims (GnnTensorPrivate *p,
                                      gboolean         *reduce,
                                      GError          **error);
 
-/* An elementwise loss (GNN_OP_L1_LOSS .. GNN_OP_POISSON_NLL_LOSS) of
+/* An elementwise loss (GNN_OP_L1_LOSS .. GNN_OP_SOFT_MARGIN_LOSS) of
  * @input and @target broadcast together (same float dtype, checked by the
  * caller), times the optional @weight (and, for binary_cross_entropy with
  * logits, @pos_weight) broadcast to that shape, reduced by @reduction

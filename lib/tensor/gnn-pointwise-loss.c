@@ -2,7 +2,7 @@
  * element and one target element, reduced in the same pass — l1, mse,
  * smooth_l1, huber, binary_cross_entropy (with a weight),
  * binary_cross_entropy_with_logits (weight, pos_weight), kl_div,
- * poisson_nll_loss
+ * poisson_nll_loss, soft_margin_loss
  *
  * The operands are broadcast to one shape (input and target through
  * recorded expands, so their gradients sum back; weights through plain
@@ -72,6 +72,8 @@ loss_loop_##T (GnnOpKind op, gint64 n, const T *restrict xv, const T *restrict y
     LOSS_CASE (T, GNN_OP_BCE_LOGITS_LOSS, BCE_LOGITS (x, y, pw));                  \
     LOSS_CASE (T, GNN_OP_KL_DIV_LOSS, KL_DIV (x, y, a[0] != 0));                   \
     LOSS_CASE (T, GNN_OP_POISSON_NLL_LOSS, POISSON (x, y, a[0] != 0, a[1] != 0, a[2])); \
+    /* PyTorch's formula as written: large -y x overflows to inf as there */   \
+    LOSS_CASE (T, GNN_OP_SOFT_MARGIN_LOSS, log1p (exp (-y * x)));                 \
     default:                                                                    \
       g_assert_not_reached ();                                                  \
     }                                                                           \

@@ -96,6 +96,7 @@ typedef enum
   GNN_OP_BCE_LOGITS_LOSS,
   GNN_OP_KL_DIV_LOSS,
   GNN_OP_POISSON_NLL_LOSS,
+  GNN_OP_SOFT_MARGIN_LOSS,
   GNN_OP_NLL_LOSS,      /* gnn-tensor-nll.c: extra[0] the targets, extra[1] the class weights */
   GNN_OP_CTC_LOSS,      /* gnn-tensor-ctc.c: extra[0] the targets, extra[1] the lengths */
   GNN_N_OPS

@@ -69,6 +69,9 @@ CASES = [
     ('cosine_embedding', lambda m, a, b, y, r: m.cosine_embedding_loss(a, b, y, margin=0.1,
                                                                       reduction=r),
      (X, Y, SIGN), (0, 1)),
+    ('soft_margin', lambda m, x, y, r: m.soft_margin_loss(x, y, reduction=r), (X, SIGN45), (0,)),
+    ('soft_margin_wide', lambda m, x, y, r: m.soft_margin_loss(x * 8, y, reduction=r),
+     (X, SIGN45), (0,)),
     ('triplet_margin', lambda m, a, p, n, r: m.triplet_margin_loss(a, p, n, reduction=r),
      (X, Y, X[::-1].copy()), (0, 1, 2)),
     ('triplet_margin_swap', lambda m, a, p, n, r: m.triplet_margin_loss(a, p, n, p=1, swap=True,
@@ -214,6 +217,8 @@ class FunctionalVsTorch(unittest.TestCase):
                                            ignore_index=1),
             lambda m, lib: m.cross_entropy(lib.tensor(z34), lib.tensor([0, 1, 2]),
                                            label_smoothing=1.5),
+            lambda m, lib: m.soft_margin_loss(lib.tensor(z34), lib.tensor(z34,
+                                                                           requires_grad=True)),
         ]
         for i, case in enumerate(cases):
             with self.subTest(case=i):
@@ -234,7 +239,8 @@ MODULES = ['L1Loss()', "L1Loss(reduction='sum')", 'SmoothL1Loss(beta=0.5)', 'Hub
            'MarginRankingLoss(margin=0.5)', 'CosineEmbeddingLoss(margin=0.1)',
            'TripletMarginLoss(swap=True)', 'TripletMarginLoss(1.5, 1.0)',
            'CrossEntropyLoss(weight=W, label_smoothing=0.1)',
-           'BCEWithLogitsLoss(weight=W, pos_weight=W)', 'NLLLoss(ignore_index=1)', 'MSELoss()']
+           'BCEWithLogitsLoss(weight=W, pos_weight=W)', 'NLLLoss(ignore_index=1)', 'MSELoss()',
+           'SoftMarginLoss()', "SoftMarginLoss(reduction='sum')"]
 
 
 class ModulesVsTorch(unittest.TestCase):
@@ -246,6 +252,7 @@ class ModulesVsTorch(unittest.TestCase):
                'PoissonNLLLoss': (x.exp(), lib.tensor(COUNTS[:, :3])),
                'GaussianNLLLoss': (x, lib.tensor(Y[:, :3]), lib.tensor(VAR[:, :3])),
                'HingeEmbeddingLoss': (x, lib.tensor(SIGN45[:, :3])),
+               'SoftMarginLoss': (x, lib.tensor(SIGN45[:, :3])),
                'MarginRankingLoss': (x, lib.tensor(Y[:, :3]), lib.tensor(SIGN45[:, :3])),
                'CosineEmbeddingLoss': (x, lib.tensor(Y[:, :3]), lib.tensor(SIGN)),
                'TripletMarginLoss': (x, lib.tensor(Y[:, :3]), lib.tensor(X[::-1, :3].copy()))}

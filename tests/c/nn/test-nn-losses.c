@@ -69,6 +69,7 @@ static GnnTensor *hinge IN { return gnn_hinge_embedding_loss (in[0], in[1], 1.0,
 static GnnTensor *mr IN { return gnn_margin_ranking_loss (in[0], in[1], in[2], 0.3, GNN_REDUCTION_MEAN, e); }
 static GnnTensor *cosemb IN { return gnn_cosine_embedding_loss (in[0], in[1], in[2], 0.0, GNN_REDUCTION_MEAN, e); }
 static GnnTensor *triplet IN { return gnn_triplet_margin_loss (in[0], in[1], in[2], 1.0, 2.0, 1e-6, FALSE, GNN_REDUCTION_MEAN, e); }
+static GnnTensor *soft_margin IN { return gnn_soft_margin_loss (in[0], in[1], GNN_REDUCTION_MEAN, e); }
 static GnnTensor *nll IN { return gnn_nll_loss (in[0], in[1], NULL, -100, GNN_REDUCTION_MEAN, e); }
 static GnnTensor *ce IN { return gnn_cross_entropy (in[0], in[1], NULL, -100, GNN_REDUCTION_MEAN, 0.1, e); }
 
@@ -95,6 +96,7 @@ static const Case cases[] = {
   { "margin_ranking", mr, { 0, 1, 4 }, 3, { TRUE, TRUE, FALSE }, 0.266666666667 },
   { "cosine_embedding", cosemb, { 0, 1, 7 }, 3, { TRUE, TRUE, FALSE }, 0.569069084192 },
   { "triplet_margin", triplet, { 0, 1, 2 }, 3, { TRUE, TRUE, TRUE }, 1.51903389967 },
+  { "soft_margin", soft_margin, { 0, 4 }, 2, { TRUE, FALSE }, 0.713817354244 },
   { "nll", nll, { 0, 8 }, 2, { TRUE, FALSE }, -1.75 },
   { "cross_entropy_smoothing", ce, { 0, 8 }, 2, { TRUE, FALSE }, 0.407166837776 },
   { "cross_entropy_probabilities", ce_prob, { 0, 2 }, 2, { TRUE, TRUE }, 1.51089549171 },
