@@ -2,16 +2,14 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <math.h>
-
 #include "autograd/gnn-autograd-private.h"
 
 #define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
 
 /* @grad (the reduction's output gradient) reshaped so that it broadcasts
  * against the input: reduced dims put back as size 1. */
-static GnnTensor *
-grad_keepdim (GnnNode   *node,
+GnnTensor *
+gnn_ag_grad_keepdim (GnnNode   *node,
               GnnTensor *grad,
               GError   **error)
 {
@@ -54,7 +52,7 @@ gnn_backward_sum (GnnNode    *node,
 {
   g_autoptr(GnnTensor) g = NULL;
 
-  TRY (g = grad_keepdim (node, grad, error));
+  TRY (g = gnn_ag_grad_keepdim (node, grad, error));
   TRY (grads[0] = expand_to_input (node, g, error));
   return TRUE;
 }
@@ -73,7 +71,7 @@ gnn_backward_mean (GnnNode    *node,
     in_numel *= node->inputs[0].shape[d];
   for (guint d = 0; d < node->out.ndim; d++)
     out_numel *= node->out.shape[d];
-  TRY (g = grad_keepdim (node, grad, error));
+  TRY (g = gnn_ag_grad_keepdim (node, grad, error));
   TRY (scaled = gnn_tensor_mul_scalar (g, out_numel > 0 ? (double) out_numel / (double) in_numel : 0.0,
                                        error));
   TRY (grads[0] = expand_to_input (node, scaled, error));
@@ -97,8 +95,8 @@ gnn_backward_max (GnnNode    *node,
   g_autoptr(GnnTensor) masked = NULL;
   GnnNode keep = *node;
 
-  TRY (g = grad_keepdim (node, grad, error));
-  TRY (y = grad_keepdim (node, node->saved_out, error));
+  TRY (g = gnn_ag_grad_keepdim (node, grad, error));
+  TRY (y = gnn_ag_grad_keepdim (node, node->saved_out, error));
   TRY (hit = gnn_tensor_eq (node->saved[0], y, error));
   TRY (mask = gnn_tensor_to_dtype (hit, node->inputs[0].dtype, error));
   keep.params.keepdim = TRUE;
@@ -145,76 +143,5 @@ gnn_backward_log_softmax (GnnNode    *node,
   TRY (s = gnn_tensor_sum (grad, &dim, 1, TRUE, error));
   TRY (ps = gnn_tensor_mul (p, s, error));
   TRY (grads[0] = gnn_tensor_sub (grad, ps, error));
-  return TRUE;
-}
-
-/* --- the vector norm (nnfunc) ----------------------------------------------- */
-
-/* d |x|_p / dx given the norm n (both widened to double); for ±inf the
- * caller divides by the number of elements that reach the norm. */
-static inline double
-norm_derivative (double x,
-                 double n,
-                 double p)
-{
-  double s = (x > 0) - (x < 0);
-
-  if (p == 0 || n == 0)
-    return 0;
-  if (p == 1)
-    return s;
-  if (p == 2)
-    return x / n;
-  if (isinf (p))
-    return fabs (x) == n ? s : 0;
-  return s * pow (fabs (x), p - 1) / pow (n, p - 1);
-}
-
-gboolean
-gnn_backward_norm (GnnNode    *node,
-                   GnnTensor  *grad,
-                   GnnTensor **grads,
-                   GError    **error)
-{
-  const GnnMeta *in = &node->inputs[0];
-  double p = node->params.scalar;
-  g_autoptr(GnnTensor) g = NULL;
-  g_autoptr(GnnTensor) n = NULL;
-  g_autoptr(GnnTensor) ge = NULL;
-  g_autoptr(GnnTensor) ne = NULL;
-  g_autoptr(GnnTensor) count = NULL;
-  g_autofree double *x = NULL;
-  g_autofree double *gv = NULL;
-  g_autofree double *nv = NULL;
-  g_autofree double *cv = NULL;
-  double *out;
-  gsize numel = 0;
-
-  TRY (g = grad_keepdim (node, grad, error));
-  TRY (ge = expand_to_input (node, g, error));
-  TRY (n = grad_keepdim (node, node->saved_out, error));
-  TRY (ne = expand_to_input (node, n, error));
-  x = gnn_ag_doubles (node->saved[0]);
-  gv = gnn_tensor_to_doubles (ge, &numel);
-  nv = gnn_tensor_to_doubles (ne, NULL);
-  out = g_new (double, MAX (numel, 1));
-  if (isinf (p))
-    {
-      /* the elements that reach the norm share its gradient */
-      g_autoptr(GnnTensor) hits = NULL;
-      g_autoptr(GnnTensor) summed = NULL;
-      GnnMeta meta = *in;
-
-      for (gsize k = 0; k < numel; k++)
-        out[k] = fabs (x[k]) == nv[k];
-      meta.dtype = GNN_DTYPE_F64;
-      hits = gnn_ag_from_doubles (g_memdup2 (out, sizeof (double) * MAX (numel, 1)), &meta);
-      TRY (summed = gnn_tensor_sum (hits, node->params.dims, node->params.n_dims, TRUE, error));
-      TRY (count = expand_to_input (node, summed, error));
-      cv = gnn_tensor_to_doubles (count, NULL);
-    }
-  for (gsize k = 0; k < numel; k++)
-    out[k] = gv[k] * norm_derivative (x[k], nv[k], p) / (cv != NULL ? cv[k] : 1.0);
-  grads[0] = gnn_ag_from_doubles (out, in);
   return TRUE;
 }

@@ -18,6 +18,7 @@
 #include "tensor/gnn-cpu-private.h"
 #include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-pointwise-private.h"
+#include "tensor/gnn-elementwise-private.h"
 
 /* gcc if-converts the selects below only without trapping math (no code
  * here enables FP traps; results are unchanged). */
@@ -214,8 +215,8 @@ gnn_tensor_activation_ (GnnOpKind      op,
   GnnOpParams params = params_of (args);
   g_autoptr(GnnTensor) packed = NULL;
 
-  if (act == NULL || !gnn_check_no_internal_overlap (p, error) ||
-      !gnn_tensor_record_inplace_with (op, self, NULL, &params, error))
+  if (act == NULL || !gnn_check_no_internal_overlap (self, error) ||
+      !gnn_tensor_record_inplace_full (op, self, NULL, 0, &params, error))
     return FALSE;
   if (gnn_tensor_is_contiguous (self))
     {
