@@ -21,7 +21,7 @@
  * must be float32 or float64. Forward is [func@Gnn.dropout] with the
  * layer's settings.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDropout
 {
@@ -255,7 +255,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    *
    * The probability of an element to be zeroed, in [0, 1].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_P] =
     g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5,
@@ -266,7 +266,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    * Whether forward modifies its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPLACE] =
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -277,7 +277,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    * The generator the masks are drawn from, or %NULL for the
    * library-default one.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -305,7 +305,7 @@ gnn_dropout_init (GnnDropout *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, "dropout probability has to be between 0
  *   and 1, but got 1.5")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDropout *
 gnn_dropout_new (double         p,
@@ -328,7 +328,7 @@ gnn_dropout_new (double         p,
  *
  * Returns: the value of [property@Gnn.Dropout:p]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_dropout_get_p (GnnDropout *self)
@@ -346,7 +346,7 @@ gnn_dropout_get_p (GnnDropout *self)
  *
  * Returns: the value of [property@Gnn.Dropout:inplace]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_dropout_get_inplace (GnnDropout *self)
@@ -365,7 +365,7 @@ gnn_dropout_get_inplace (GnnDropout *self)
  * Returns: (transfer none) (nullable): the value of
  *   [property@Gnn.Dropout:generator]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_dropout_get_generator (GnnDropout *self)

@@ -35,7 +35,7 @@
  *   type Long but found Int") or a target out of bounds ("Target 5 is out of
  *   bounds.")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_nll_loss (GnnTensor    *input,
@@ -222,7 +222,7 @@ smoothing_term (GnnTensor    *logp,
  *
  * Returns: (transfer full): the loss, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_cross_entropy (GnnTensor    *input,
@@ -307,7 +307,7 @@ gnn_cross_entropy (GnnTensor    *input,
  * Returns: (transfer full): the loss, or %NULL with @error set if the
  *   shapes do not broadcast or neither is floating point
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_mse_loss (GnnTensor    *input,
@@ -343,7 +343,7 @@ gnn_mse_loss (GnnTensor    *input,
  *   shapes differ ("Target size (torch.Size([1, 4])) must be the same as
  *   input size (torch.Size([3, 4]))") or a weight does not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_binary_cross_entropy_with_logits (GnnTensor    *input,

@@ -18,7 +18,7 @@
  * deprecated implicit choice does: 0 for inputs of 0, 1 or 3 dimensions,
  * else 1.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -32,7 +32,7 @@
  * PyTorch's deprecated implicit choice does: 0 for inputs of 0, 1 or 3
  * dimensions, else 1.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -194,7 +194,7 @@ gnn_softmax_class_init (GnnSoftmaxClass *klass)
    * The dimension along which the softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -208,7 +208,7 @@ gnn_log_softmax_class_init (GnnLogSoftmaxClass *klass)
    * The dimension along which the log-softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -253,7 +253,7 @@ gnn_softmin_init (GnnSoftmin *self)
  *
  * Returns: (transfer full): a new GnnSoftmax
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftmax *
 gnn_softmax_new (gint dim)
@@ -269,7 +269,7 @@ gnn_softmax_new (gint dim)
  *
  * Returns: the value of [property@Gnn.Softmax:dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_softmax_get_dim (GnnSoftmax *self)
@@ -287,7 +287,7 @@ gnn_softmax_get_dim (GnnSoftmax *self)
  *
  * Returns: (transfer full): a new GnnLogSoftmax
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLogSoftmax *
 gnn_log_softmax_new (gint dim)
@@ -303,7 +303,7 @@ gnn_log_softmax_new (gint dim)
  *
  * Returns: the value of [property@Gnn.LogSoftmax:dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_log_softmax_get_dim (GnnLogSoftmax *self)
