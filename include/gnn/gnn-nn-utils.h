@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  * The `dim` of [func@Gnn.weight_norm] and [func@Gnn.spectral_norm] that
  * stands for PyTorch's `dim=None`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_NORM_DIM_NONE (-2147483647 - 1)
 

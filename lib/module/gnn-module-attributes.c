@@ -47,7 +47,7 @@ attributes (GnnModule *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_KEY) if @name is a
  *   registered parameter, buffer or child module
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_set_tensor_attribute (GnnModule  *self,
@@ -88,7 +88,7 @@ gnn_module_set_tensor_attribute (GnnModule  *self,
  *
  * Returns: (transfer none) (nullable): the tensor, or %NULL if there is none
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_module_get_tensor_attribute (GnnModule  *self,

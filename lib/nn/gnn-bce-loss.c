@@ -22,7 +22,7 @@
  * [method@Gnn.Module.call] with the input alone fails with PyTorch's message,
  * "BCELoss.forward() missing 1 required positional argument: 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnMultiLabelSoftMarginLoss:
@@ -39,7 +39,7 @@
  * "MultiLabelSoftMarginLoss.forward() missing 1 required positional argument:
  * 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBCELoss
 {
@@ -86,7 +86,7 @@ gnn_bce_loss_class_init (GnnBCELossClass *klass)
    * PyTorch's strings. Another value makes [method@Gnn.BCELoss.compute] fail
    * ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_bce_loss_compute",
                         family_compute, inputs);
@@ -97,7 +97,7 @@ gnn_bce_loss_class_init (GnnBCELossClass *klass)
    * The rescaling weight of each element's loss (broadcast to the input), the
    * buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -116,7 +116,7 @@ gnn_multi_label_soft_margin_loss_class_init (GnnMultiLabelSoftMarginLossClass *k
    * [method@Gnn.MultiLabelSoftMarginLoss.compute] fail ("foo is not a valid
    * value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_multi_label_soft_margin_loss_compute", family_compute,
                         inputs);
@@ -126,7 +126,7 @@ gnn_multi_label_soft_margin_loss_class_init (GnnMultiLabelSoftMarginLossClass *k
    *
    * The weight of each class, the buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -147,7 +147,7 @@ gnn_bce_loss_init (GnnBCELoss *self)
  *
  * Returns: (transfer full): a new GnnBCELoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBCELoss *
 gnn_bce_loss_new (GnnTensor   *weight,
@@ -176,7 +176,7 @@ gnn_bce_loss_new (GnnTensor   *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_bce_loss_compute (GnnBCELoss  *self,
@@ -206,7 +206,7 @@ gnn_multi_label_soft_margin_loss_init (GnnMultiLabelSoftMarginLoss *self)
  *
  * Returns: (transfer full): a new GnnMultiLabelSoftMarginLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMultiLabelSoftMarginLoss *
 gnn_multi_label_soft_margin_loss_new (GnnTensor   *weight,
@@ -235,7 +235,7 @@ gnn_multi_label_soft_margin_loss_new (GnnTensor   *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_multi_label_soft_margin_loss_compute (GnnMultiLabelSoftMarginLoss  *self,

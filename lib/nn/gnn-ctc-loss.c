@@ -20,7 +20,7 @@
  * "CTCLoss.forward() missing 3 required positional arguments: 'targets',
  * 'input_lengths', and 'target_lengths'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCTCLoss
 {
@@ -55,7 +55,7 @@ gnn_ctc_loss_class_init (GnnCTCLossClass *klass)
    * PyTorch's strings. Another value makes [method@Gnn.CTCLoss.compute] fail
    * ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_ctc_loss_compute", ctc_loss_compute, inputs);
 
@@ -64,7 +64,7 @@ gnn_ctc_loss_class_init (GnnCTCLossClass *klass)
    *
    * The blank label.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_int (object_class, GNN_LOSS_N_PROPS, "blank", 0, G_MAXINT, 0);
   /**
@@ -72,7 +72,7 @@ gnn_ctc_loss_class_init (GnnCTCLossClass *klass)
    *
    * Whether infinite losses and their gradients become 0.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, GNN_LOSS_N_PROPS + 1, "zero-infinity", FALSE);
 }
@@ -93,7 +93,7 @@ gnn_ctc_loss_init (GnnCTCLoss *self)
  *
  * Returns: (transfer full): a new GnnCTCLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCTCLoss *
 gnn_ctc_loss_new (gint        blank,
@@ -125,7 +125,7 @@ gnn_ctc_loss_new (gint        blank,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_ctc_loss_compute (GnnCTCLoss  *self,

@@ -132,7 +132,7 @@ make_mask (double         p,
  *   be between 0 and 1, but got 1.5") or an integer @input (PyTorch's
  *   messages)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_dropout (GnnTensor     *input,

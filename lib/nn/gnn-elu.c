@@ -13,7 +13,7 @@
  * linear unit, `x` for `x > 0` and `alpha × (exp (x) - 1)` otherwise,
  * elementwise (see [method@Gnn.Tensor.elu]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -24,7 +24,7 @@
  * (exp (x / alpha) - 1))`, elementwise (see [method@Gnn.Tensor.celu]); an
  * alpha of 0 fails in forward with PyTorch's message.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /* Settings: values[0] alpha, values[1] inplace. */
@@ -80,7 +80,7 @@ gnn_elu_class_init (GnnELUClass *klass)
    *
    * The value the output approaches for large negative inputs.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnELU:inplace:
@@ -88,7 +88,7 @@ gnn_elu_class_init (GnnELUClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -101,7 +101,7 @@ gnn_celu_class_init (GnnCELUClass *klass)
    *
    * The scale of the negative part.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnCELU:inplace:
@@ -109,7 +109,7 @@ gnn_celu_class_init (GnnCELUClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -134,7 +134,7 @@ gnn_celu_init (GnnCELU *self)
  *
  * Returns: (transfer full): a new GnnELU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnELU *
 gnn_elu_new (double   alpha,
@@ -153,7 +153,7 @@ gnn_elu_new (double   alpha,
  *
  * Returns: (transfer full): a new GnnCELU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCELU *
 gnn_celu_new (double   alpha,

@@ -52,7 +52,7 @@ pointwise (GnnOpKind      op,
  * Returns: (transfer full): the loss, or %NULL with @error set if the
  *   shapes do not broadcast or neither is floating point
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_l1_loss (GnnTensor    *input,
@@ -80,7 +80,7 @@ gnn_l1_loss (GnnTensor    *input,
  *   negative @beta ("smooth_l1_loss does not support negative values for
  *   beta."), shapes that do not broadcast or no floating operand
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_smooth_l1_loss (GnnTensor    *input,
@@ -116,7 +116,7 @@ gnn_smooth_l1_loss (GnnTensor    *input,
  *   @delta not above 0 ("huber_loss does not support non-positive values
  *   for delta."), shapes that do not broadcast or no floating operand
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_huber_loss (GnnTensor    *input,
@@ -170,7 +170,7 @@ check_probabilities (GnnTensor  *input,
  *   messages) if the shapes differ, the dtypes differ, or an element of
  *   @input is outside [0, 1]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_binary_cross_entropy (GnnTensor    *input,
@@ -223,7 +223,7 @@ gnn_binary_cross_entropy (GnnTensor    *input,
  * Returns: (transfer full): the loss, or %NULL with @error set if the
  *   shapes do not broadcast or neither is floating point
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_kl_div (GnnTensor    *input,
@@ -257,7 +257,7 @@ gnn_kl_div (GnnTensor    *input,
  * Returns: (transfer full): the loss, or %NULL with @error set if the
  *   shapes do not broadcast or neither is floating point
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_poisson_nll_loss (GnnTensor    *input,
@@ -288,7 +288,7 @@ gnn_poisson_nll_loss (GnnTensor    *input,
  *   shapes do not broadcast, neither is floating point, or @target requires
  *   grad (PyTorch's messages)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_soft_margin_loss (GnnTensor    *input,
@@ -363,7 +363,7 @@ gaussian_var (GnnTensor  *input,
  * Returns: (transfer full): the loss, or %NULL with @error set (PyTorch's
  *   messages) for a @var of the wrong size or with a negative entry
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_gaussian_nll_loss (GnnTensor    *input,
@@ -434,7 +434,7 @@ gnn_gaussian_nll_loss (GnnTensor    *input,
  *
  * Returns: (transfer full): the loss, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_multilabel_soft_margin_loss (GnnTensor    *input,
@@ -499,7 +499,7 @@ gnn_multilabel_soft_margin_loss (GnnTensor    *input,
  *   %NULL with @error set (PyTorch's messages) for bad shapes, lengths or a
  *   blank outside the classes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_ctc_loss (GnnTensor    *log_probs,

@@ -65,7 +65,7 @@ hinge (GnnTensor  *x,
  * Returns: (transfer full): the loss, or %NULL with @error set if the
  *   shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_hinge_embedding_loss (GnnTensor    *input,
@@ -108,7 +108,7 @@ gnn_hinge_embedding_loss (GnnTensor    *input,
  *   numbers of dimensions differ (PyTorch's message) or the shapes do not
  *   broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_margin_ranking_loss (GnnTensor    *input1,
@@ -182,7 +182,7 @@ dot (GnnTensor  *a,
  *   of the wrong number of dimensions (PyTorch's messages) or shapes that
  *   do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_cosine_embedding_loss (GnnTensor    *input1,
@@ -272,7 +272,7 @@ gnn_cosine_embedding_loss (GnnTensor    *input1,
  *   numbers of dimensions differ ("All inputs should have same dimension
  *   but got 2D, 1D and 2D inputs.") or the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_triplet_margin_loss (GnnTensor    *anchor,

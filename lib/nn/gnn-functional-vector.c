@@ -30,7 +30,7 @@
  * Returns: (transfer full): a tensor of @input's shape, or %NULL with @error
  *   set for a non-float @input or a @dim out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_normalize (GnnTensor  *input,
@@ -133,7 +133,7 @@ check_floating_pair (GnnTensor  *x1,
  *   @dim), or %NULL with @error set for shapes that do not broadcast, a
  *   @dim out of range or non-float operands
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_cosine_similarity (GnnTensor  *x1,
@@ -178,7 +178,7 @@ gnn_cosine_similarity (GnnTensor  *x1,
  * Returns: (transfer full): the distances, or %NULL with @error set for
  *   shapes that do not broadcast or non-float operands
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_pairwise_distance (GnnTensor  *x1,
@@ -216,7 +216,7 @@ gnn_pairwise_distance (GnnTensor  *x1,
  *   PyTorch's words) for a non-int64 @tensor, a negative index, an index
  *   not below @num_classes, or an empty @tensor with @num_classes -1
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_one_hot (GnnTensor  *tensor,

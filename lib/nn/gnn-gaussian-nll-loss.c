@@ -20,7 +20,7 @@
  * "GaussianNLLLoss.forward() missing 2 required positional arguments:
  * 'target' and 'var'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGaussianNLLLoss
 {
@@ -56,7 +56,7 @@ gnn_gaussian_nll_loss_class_init (GnnGaussianNLLLossClass *klass)
    * [method@Gnn.GaussianNLLLoss.compute] fail ("foo is not a valid value for
    * reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_gaussian_nll_loss_compute", gaussian_nll_loss_compute,
                         inputs);
@@ -66,7 +66,7 @@ gnn_gaussian_nll_loss_class_init (GnnGaussianNLLLossClass *klass)
    *
    * Whether the constant 0.5 log (2π) is added.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, GNN_LOSS_N_PROPS, "full", FALSE);
   /**
@@ -74,7 +74,7 @@ gnn_gaussian_nll_loss_class_init (GnnGaussianNLLLossClass *klass)
    *
    * The smallest variance used.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS + 1, "eps", -G_MAXDOUBLE, G_MAXDOUBLE,
                            1e-6);
@@ -97,7 +97,7 @@ gnn_gaussian_nll_loss_init (GnnGaussianNLLLoss *self)
  *
  * Returns: (transfer full): a new GnnGaussianNLLLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGaussianNLLLoss *
 gnn_gaussian_nll_loss_new (gboolean    full,
@@ -128,7 +128,7 @@ gnn_gaussian_nll_loss_new (gboolean    full,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_gaussian_nll_loss_compute (GnnGaussianNLLLoss  *self,

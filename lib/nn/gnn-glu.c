@@ -12,7 +12,7 @@
  * halves a and b along [property@Gnn.GLU:dim] and computes `a × sigmoid (b)`
  * (see [method@Gnn.Tensor.glu]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGLU
 {
@@ -51,7 +51,7 @@ gnn_glu_class_init (GnnGLUClass *klass)
    *
    * The dimension to halve (negative counts from the end).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_int (object_class, 1, "dim", G_MININT, G_MAXINT, -1);
 }
@@ -70,7 +70,7 @@ gnn_glu_init (GnnGLU *self)
  *
  * Returns: (transfer full): a new GnnGLU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGLU *
 gnn_glu_new (gint      dim)

@@ -12,7 +12,7 @@
  * elementwise (see [method@Gnn.Tensor.hardsigmoid]). It prints as
  * `Hardsigmoid()`, as PyTorch's.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnHardsigmoid
 {
@@ -45,7 +45,7 @@ gnn_hardsigmoid_class_init (GnnHardsigmoidClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
@@ -64,7 +64,7 @@ gnn_hardsigmoid_init (GnnHardsigmoid *self)
  *
  * Returns: (transfer full): a new GnnHardsigmoid
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHardsigmoid *
 gnn_hardsigmoid_new (gboolean  inplace)

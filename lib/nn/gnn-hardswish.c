@@ -12,7 +12,7 @@
  * elementwise (see [method@Gnn.Tensor.hardswish]). It prints as
  * `Hardswish()`, as PyTorch's.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnHardswish
 {
@@ -45,7 +45,7 @@ gnn_hardswish_class_init (GnnHardswishClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
@@ -64,7 +64,7 @@ gnn_hardswish_init (GnnHardswish *self)
  *
  * Returns: (transfer full): a new GnnHardswish
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHardswish *
 gnn_hardswish_new (gboolean  inplace)

@@ -14,7 +14,7 @@
  * max-val not above min-val fails construction ([iface@Gio.Initable]), as
  * PyTorch's assertion does.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnHardtanh
 {
@@ -81,7 +81,7 @@ gnn_hardtanh_class_init (GnnHardtanhClass *klass)
    *
    * The lower bound.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 1, "min-val", -G_MAXDOUBLE, G_MAXDOUBLE, -1.0);
   /**
@@ -89,7 +89,7 @@ gnn_hardtanh_class_init (GnnHardtanhClass *klass)
    *
    * The upper bound.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 2, "max-val", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
   /**
@@ -98,7 +98,7 @@ gnn_hardtanh_class_init (GnnHardtanhClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 3, "inplace", FALSE);
 }
@@ -122,7 +122,7 @@ gnn_hardtanh_init (GnnHardtanh *self)
  * Returns: (transfer full): a new GnnHardtanh, or %NULL with @error set if
  *   @max_val is not above @min_val
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHardtanh *
 gnn_hardtanh_new (double    min_val,

@@ -43,7 +43,7 @@ fail (GError    **error,
  * Returns: the gain, or 0 with @error set for another @nonlinearity
  *   ("Unsupported nonlinearity foo")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_init_calculate_gain (const char  *nonlinearity,
@@ -90,7 +90,7 @@ gnn_init_calculate_gain (const char  *nonlinearity,
  *   ("Fan in and fan out can not be computed for tensor with fewer than 2
  *   dimensions")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_calculate_fan_in_and_fan_out (GnnTensor *tensor,
@@ -129,7 +129,7 @@ gnn_init_calculate_fan_in_and_fan_out (GnnTensor *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set (see [method@Gnn.Tensor.uniform_])
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_uniform_ (GnnTensor     *tensor,
@@ -156,7 +156,7 @@ gnn_init_uniform_ (GnnTensor     *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set (see [method@Gnn.Tensor.normal_])
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_normal_ (GnnTensor     *tensor,
@@ -252,7 +252,7 @@ norm_cdf (double x)
  *
  * Returns: %TRUE, or %FALSE with @error set for a non-float @tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_trunc_normal_ (GnnTensor     *tensor,
@@ -290,7 +290,7 @@ gnn_init_trunc_normal_ (GnnTensor     *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set (see [method@Gnn.Tensor.fill_])
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_constant_ (GnnTensor  *tensor,
@@ -311,7 +311,7 @@ gnn_init_constant_ (GnnTensor  *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_ones_ (GnnTensor  *tensor,
@@ -329,7 +329,7 @@ gnn_init_ones_ (GnnTensor  *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_zeros_ (GnnTensor  *tensor,
@@ -349,7 +349,7 @@ gnn_init_zeros_ (GnnTensor  *tensor,
  * Returns: %TRUE, or %FALSE with @error set for another number of
  *   dimensions ("Only tensors with 2 dimensions are supported")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_eye_ (GnnTensor  *tensor,
@@ -387,7 +387,7 @@ gnn_init_eye_ (GnnTensor  *tensor,
  * Returns: %TRUE, or %FALSE with @error set (PyTorch's messages) for
  *   another number of dimensions or a size(0) not divisible by @groups
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_dirac_ (GnnTensor  *tensor,
@@ -474,7 +474,7 @@ xavier_std (GnnTensor  *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set for fewer than 2 dimensions
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_xavier_uniform_ (GnnTensor     *tensor,
@@ -501,7 +501,7 @@ gnn_init_xavier_uniform_ (GnnTensor     *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set for fewer than 2 dimensions
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_xavier_normal_ (GnnTensor     *tensor,
@@ -566,7 +566,7 @@ kaiming_fill (GnnTensor     *tensor,
  * Returns: %TRUE, or %FALSE with @error set (PyTorch's messages) for fewer
  *   than 2 dimensions, another @mode or @nonlinearity
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_kaiming_uniform_ (GnnTensor     *tensor,
@@ -597,7 +597,7 @@ gnn_init_kaiming_uniform_ (GnnTensor     *tensor,
  *
  * Returns: %TRUE, or %FALSE with @error set (PyTorch's messages)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_kaiming_normal_ (GnnTensor     *tensor,
@@ -693,7 +693,7 @@ householder_q (double *a,
  * Returns: %TRUE, or %FALSE with @error set for fewer than 2 dimensions
  *   ("Only tensors with 2 or more dimensions are supported")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_orthogonal_ (GnnTensor     *tensor,
@@ -755,7 +755,7 @@ gnn_init_orthogonal_ (GnnTensor     *tensor,
  * Returns: %TRUE, or %FALSE with @error set for another number of
  *   dimensions ("Only tensors with 2 dimensions are supported")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_init_sparse_ (GnnTensor     *tensor,

@@ -19,7 +19,7 @@
  * [method@Gnn.Module.call] with the input alone fails with PyTorch's message,
  * "KLDivLoss.forward() missing 1 required positional argument: 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnKLDivLoss
 {
@@ -55,7 +55,7 @@ gnn_kl_div_loss_class_init (GnnKLDivLossClass *klass)
    * [method@Gnn.KLDivLoss.compute] fail ("foo is not a valid value for
    * reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_kl_div_loss_compute", kl_div_loss_compute, inputs);
 
@@ -64,7 +64,7 @@ gnn_kl_div_loss_class_init (GnnKLDivLossClass *klass)
    *
    * Whether the target holds log-probabilities.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, GNN_LOSS_N_PROPS, "log-target", FALSE);
 }
@@ -84,7 +84,7 @@ gnn_kl_div_loss_init (GnnKLDivLoss *self)
  *
  * Returns: (transfer full): a new GnnKLDivLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnKLDivLoss *
 gnn_kl_div_loss_new (GnnReduction reduction,
@@ -111,7 +111,7 @@ gnn_kl_div_loss_new (GnnReduction reduction,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_kl_div_loss_compute (GnnKLDivLoss  *self,

@@ -19,7 +19,7 @@
  * with the input alone fails with PyTorch's message, "L1Loss.forward()
  * missing 1 required positional argument: 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnSmoothL1Loss:
@@ -35,7 +35,7 @@
  * [method@Gnn.Module.call] with the input alone fails with PyTorch's message,
  * "SmoothL1Loss.forward() missing 1 required positional argument: 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnHuberLoss:
@@ -50,7 +50,7 @@
  * [method@Gnn.Module.call] with the input alone fails with PyTorch's message,
  * "HuberLoss.forward() missing 1 required positional argument: 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnL1Loss
 {
@@ -104,7 +104,7 @@ gnn_l1_loss_class_init (GnnL1LossClass *klass)
    * PyTorch's strings. Another value makes [method@Gnn.L1Loss.compute] fail
    * ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_l1_loss_compute", family_compute, inputs);
 }
@@ -122,7 +122,7 @@ gnn_smooth_l1_loss_class_init (GnnSmoothL1LossClass *klass)
    * PyTorch's strings. Another value makes [method@Gnn.SmoothL1Loss.compute]
    * fail ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_smooth_l1_loss_compute", family_compute, inputs);
 
@@ -132,7 +132,7 @@ gnn_smooth_l1_loss_class_init (GnnSmoothL1LossClass *klass)
    * Where the loss changes from quadratic to linear; a negative value makes
    * compute fail with PyTorch's message.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS, "beta", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
 }
@@ -150,7 +150,7 @@ gnn_huber_loss_class_init (GnnHuberLossClass *klass)
    * PyTorch's strings. Another value makes [method@Gnn.HuberLoss.compute]
    * fail ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_huber_loss_compute",
                         family_compute, inputs);
@@ -161,7 +161,7 @@ gnn_huber_loss_class_init (GnnHuberLossClass *klass)
    * Where the loss changes from quadratic to linear; a value not above 0
    * makes compute fail with PyTorch's message.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS, "delta", -G_MAXDOUBLE, G_MAXDOUBLE,
                            1.0);
@@ -181,7 +181,7 @@ gnn_l1_loss_init (GnnL1Loss *self)
  *
  * Returns: (transfer full): a new GnnL1Loss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnL1Loss *
 gnn_l1_loss_new (GnnReduction reduction)
@@ -207,7 +207,7 @@ gnn_l1_loss_new (GnnReduction reduction)
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_l1_loss_compute (GnnL1Loss  *self,
@@ -236,7 +236,7 @@ gnn_smooth_l1_loss_init (GnnSmoothL1Loss *self)
  *
  * Returns: (transfer full): a new GnnSmoothL1Loss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSmoothL1Loss *
 gnn_smooth_l1_loss_new (GnnReduction reduction,
@@ -264,7 +264,7 @@ gnn_smooth_l1_loss_new (GnnReduction reduction,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_smooth_l1_loss_compute (GnnSmoothL1Loss  *self,
@@ -292,7 +292,7 @@ gnn_huber_loss_init (GnnHuberLoss *self)
  *
  * Returns: (transfer full): a new GnnHuberLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHuberLoss *
 gnn_huber_loss_new (GnnReduction reduction,
@@ -320,7 +320,7 @@ gnn_huber_loss_new (GnnReduction reduction,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_huber_loss_compute (GnnHuberLoss  *self,

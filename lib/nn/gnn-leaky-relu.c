@@ -12,7 +12,7 @@
  * for `x > 0` and `negative_slope × x` otherwise, elementwise (see
  * [method@Gnn.Tensor.leaky_relu]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLeakyReLU
 {
@@ -55,7 +55,7 @@ gnn_leaky_relu_class_init (GnnLeakyReLUClass *klass)
    *
    * The slope for negative inputs.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 1, "negative-slope", -G_MAXDOUBLE, G_MAXDOUBLE, 0.01);
   /**
@@ -64,7 +64,7 @@ gnn_leaky_relu_class_init (GnnLeakyReLUClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 2, "inplace", FALSE);
 }
@@ -85,7 +85,7 @@ gnn_leaky_relu_init (GnnLeakyReLU *self)
  *
  * Returns: (transfer full): a new GnnLeakyReLU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLeakyReLU *
 gnn_leaky_relu_new (double    negative_slope,

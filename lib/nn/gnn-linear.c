@@ -76,7 +76,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (GnnLinear, gnn_linear, GNN_TYPE_MODULE,
  * Returns: (transfer full): the result, `[*, out_features]`, or %NULL with
  *   @error set for shapes or dtypes that do not fit
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_linear (GnnTensor  *input,

@@ -10,7 +10,7 @@
  * Like `torch.nn.LogSigmoid()`: applies `log (sigmoid (x))` elementwise,
  * stably (see [method@Gnn.Tensor.log_sigmoid]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLogSigmoid
 {
@@ -46,7 +46,7 @@ gnn_log_sigmoid_init (GnnLogSigmoid *self)
  *
  * Returns: (transfer full): a new GnnLogSigmoid
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLogSigmoid *
 gnn_log_sigmoid_new (void)

@@ -22,7 +22,7 @@
  * "HingeEmbeddingLoss.forward() missing 1 required positional argument:
  * 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnMarginRankingLoss:
@@ -39,7 +39,7 @@
  * "MarginRankingLoss.forward() missing 2 required positional arguments:
  * 'input2' and 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnCosineEmbeddingLoss:
@@ -56,7 +56,7 @@
  * "CosineEmbeddingLoss.forward() missing 2 required positional arguments:
  * 'input2' and 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnSoftMarginLoss:
@@ -72,7 +72,7 @@
  * "SoftMarginLoss.forward() missing 1 required positional argument:
  * 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnHingeEmbeddingLoss
 {
@@ -136,7 +136,7 @@ gnn_hinge_embedding_loss_class_init (GnnHingeEmbeddingLossClass *klass)
    * [method@Gnn.HingeEmbeddingLoss.compute] fail ("foo is not a valid value
    * for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_hinge_embedding_loss_compute",
                         family_compute, inputs);
@@ -146,7 +146,7 @@ gnn_hinge_embedding_loss_class_init (GnnHingeEmbeddingLossClass *klass)
    *
    * The margin for the -1 labels.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS, "margin", -G_MAXDOUBLE, G_MAXDOUBLE,
                            1.0);
@@ -166,7 +166,7 @@ gnn_margin_ranking_loss_class_init (GnnMarginRankingLossClass *klass)
    * [method@Gnn.MarginRankingLoss.compute] fail ("foo is not a valid value
    * for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_margin_ranking_loss_compute",
                         family_compute, inputs);
@@ -176,7 +176,7 @@ gnn_margin_ranking_loss_class_init (GnnMarginRankingLossClass *klass)
    *
    * The margin.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS, "margin", -G_MAXDOUBLE, G_MAXDOUBLE,
                            0.0);
@@ -196,7 +196,7 @@ gnn_cosine_embedding_loss_class_init (GnnCosineEmbeddingLossClass *klass)
    * [method@Gnn.CosineEmbeddingLoss.compute] fail ("foo is not a valid value
    * for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_cosine_embedding_loss_compute",
                         family_compute, inputs);
@@ -206,7 +206,7 @@ gnn_cosine_embedding_loss_class_init (GnnCosineEmbeddingLossClass *klass)
    *
    * The margin for dissimilar pairs.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS, "margin", -G_MAXDOUBLE, G_MAXDOUBLE,
                            0.0);
@@ -226,7 +226,7 @@ gnn_soft_margin_loss_class_init (GnnSoftMarginLossClass *klass)
    * [method@Gnn.SoftMarginLoss.compute] fail ("foo is not a valid value for
    * reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_soft_margin_loss_compute", family_compute, inputs);
 }
@@ -247,7 +247,7 @@ gnn_hinge_embedding_loss_init (GnnHingeEmbeddingLoss *self)
  *
  * Returns: (transfer full): a new GnnHingeEmbeddingLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHingeEmbeddingLoss *
 gnn_hinge_embedding_loss_new (double      margin,
@@ -275,7 +275,7 @@ gnn_hinge_embedding_loss_new (double      margin,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_hinge_embedding_loss_compute (GnnHingeEmbeddingLoss  *self,
@@ -304,7 +304,7 @@ gnn_margin_ranking_loss_init (GnnMarginRankingLoss *self)
  *
  * Returns: (transfer full): a new GnnMarginRankingLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMarginRankingLoss *
 gnn_margin_ranking_loss_new (double      margin,
@@ -333,7 +333,7 @@ gnn_margin_ranking_loss_new (double      margin,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_margin_ranking_loss_compute (GnnMarginRankingLoss  *self,
@@ -363,7 +363,7 @@ gnn_cosine_embedding_loss_init (GnnCosineEmbeddingLoss *self)
  *
  * Returns: (transfer full): a new GnnCosineEmbeddingLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCosineEmbeddingLoss *
 gnn_cosine_embedding_loss_new (double      margin,
@@ -392,7 +392,7 @@ gnn_cosine_embedding_loss_new (double      margin,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_cosine_embedding_loss_compute (GnnCosineEmbeddingLoss  *self,
@@ -421,7 +421,7 @@ gnn_soft_margin_loss_init (GnnSoftMarginLoss *self)
  *
  * Returns: (transfer full): a new GnnSoftMarginLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftMarginLoss *
 gnn_soft_margin_loss_new (GnnReduction reduction)
@@ -447,7 +447,7 @@ gnn_soft_margin_loss_new (GnnReduction reduction)
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_soft_margin_loss_compute (GnnSoftMarginLoss  *self,

@@ -11,7 +11,7 @@
  * Like `torch.nn.Mish(inplace=False)`: applies `x × tanh (softplus (x))`
  * elementwise (see [method@Gnn.Tensor.mish]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnMish
 {
@@ -52,7 +52,7 @@ gnn_mish_class_init (GnnMishClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
@@ -71,7 +71,7 @@ gnn_mish_init (GnnMish *self)
  *
  * Returns: (transfer full): a new GnnMish
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMish *
 gnn_mish_new (gboolean  inplace)

@@ -42,7 +42,7 @@ python_float (double value)
  *   for gradients from `parameters` is non-finite, so it cannot be clipped.
  *   ...") or the gradients' dtypes differ
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_clip_grad_norm_ (GnnTensor  **parameters,
@@ -124,7 +124,7 @@ gnn_clip_grad_norm_ (GnnTensor  **parameters,
  * Returns: %TRUE, or %FALSE with @error set for a gradient that is not
  *   floating point
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_clip_grad_value_ (GnnTensor  **parameters,
@@ -164,7 +164,7 @@ gnn_clip_grad_value_ (GnnTensor  **parameters,
  *   tensors ("torch.cat(): expected a non-empty list of Tensors") or
  *   different dtypes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_parameters_to_vector (GnnTensor  **parameters,
@@ -210,7 +210,7 @@ gnn_parameters_to_vector (GnnTensor  **parameters,
  *   is not 1-dimensional, has another number of elements than the tensors
  *   together, or another dtype than one of them
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_vector_to_parameters (GnnTensor   *vec,

@@ -19,7 +19,7 @@
  * "PoissonNLLLoss.forward() missing 1 required positional argument:
  * 'target'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnPoissonNLLLoss
 {
@@ -55,7 +55,7 @@ gnn_poisson_nll_loss_class_init (GnnPoissonNLLLossClass *klass)
    * [method@Gnn.PoissonNLLLoss.compute] fail ("foo is not a valid value for
    * reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_poisson_nll_loss_compute", poisson_nll_loss_compute,
                         inputs);
@@ -65,7 +65,7 @@ gnn_poisson_nll_loss_class_init (GnnPoissonNLLLossClass *klass)
    *
    * Whether the input is the log of the rate.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, GNN_LOSS_N_PROPS, "log-input", TRUE);
   /**
@@ -73,7 +73,7 @@ gnn_poisson_nll_loss_class_init (GnnPoissonNLLLossClass *klass)
    *
    * Whether Stirling's approximation of log (target!) is added.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, GNN_LOSS_N_PROPS + 1, "full", FALSE);
   /**
@@ -81,7 +81,7 @@ gnn_poisson_nll_loss_class_init (GnnPoissonNLLLossClass *klass)
    *
    * Keeps log (input + eps) finite when the input is not a log.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS + 2, "eps", -G_MAXDOUBLE, G_MAXDOUBLE,
                            1e-8);
@@ -105,7 +105,7 @@ gnn_poisson_nll_loss_init (GnnPoissonNLLLoss *self)
  *
  * Returns: (transfer full): a new GnnPoissonNLLLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPoissonNLLLoss *
 gnn_poisson_nll_loss_new (gboolean    log_input,
@@ -137,7 +137,7 @@ gnn_poisson_nll_loss_new (gboolean    log_input,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_poisson_nll_loss_compute (GnnPoissonNLLLoss  *self,

@@ -13,7 +13,7 @@
  * shared, or one per channel, dimension 1 of the input), each starting at
  * [property@Gnn.PReLU:init]. It prints as `PReLU(num_parameters=1)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnPReLU
 {
@@ -149,7 +149,7 @@ gnn_prelu_class_init (GnnPReLUClass *klass)
    * The number of slopes: 1 (shared by all channels) or the input's
    * channel count.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_PARAMETERS] =
     g_param_spec_int ("num-parameters", NULL, NULL, 0, G_MAXINT, 1,
@@ -159,7 +159,7 @@ gnn_prelu_class_init (GnnPReLUClass *klass)
    *
    * The initial value of every slope.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INIT] =
     g_param_spec_double ("init", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.25,
@@ -185,7 +185,7 @@ gnn_prelu_init (GnnPReLU *self)
  * Returns: (transfer full): a new GnnPReLU, or %NULL with @error set if the
  *   weight cannot be allocated
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPReLU *
 gnn_prelu_new (gint      num_parameters,

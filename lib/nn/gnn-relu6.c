@@ -11,7 +11,7 @@
  * Like `torch.nn.ReLU6(inplace=False)`: applies `min (max (0, x), 6)`
  * elementwise (see [method@Gnn.Tensor.relu6]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnReLU6
 {
@@ -52,7 +52,7 @@ gnn_relu6_class_init (GnnReLU6Class *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
@@ -71,7 +71,7 @@ gnn_relu6_init (GnnReLU6 *self)
  *
  * Returns: (transfer full): a new GnnReLU6
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnReLU6 *
 gnn_relu6_new (gboolean  inplace)

@@ -11,7 +11,7 @@
  * Like `torch.nn.SELU(inplace=False)`: applies the scaled exponential linear
  * unit elementwise (see [method@Gnn.Tensor.selu]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSELU
 {
@@ -52,7 +52,7 @@ gnn_selu_class_init (GnnSELUClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
@@ -71,7 +71,7 @@ gnn_selu_init (GnnSELU *self)
  *
  * Returns: (transfer full): a new GnnSELU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSELU *
 gnn_selu_new (gboolean  inplace)

@@ -14,7 +14,7 @@
  * [-lambd, lambd] and keeps the others (see
  * [method@Gnn.Tensor.hardshrink]). It prints as `Hardshrink(0.5)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnHardshrink
 {
@@ -31,7 +31,7 @@ G_DEFINE_FINAL_TYPE (GnnHardshrink, gnn_hardshrink, GNN_TYPE_MODULE)
  * [method@Gnn.Tensor.softshrink]); a negative lambd makes forward fail with
  * PyTorch's message. It prints as `Softshrink(0.5)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSoftshrink
 {
@@ -70,7 +70,7 @@ gnn_hardshrink_class_init (GnnHardshrinkClass *klass)
    *
    * The half-width of the band that is zeroed.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 1, "lambd", -G_MAXDOUBLE, G_MAXDOUBLE, 0.5);
 }
@@ -86,7 +86,7 @@ gnn_softshrink_class_init (GnnSoftshrinkClass *klass)
    *
    * The shrinkage (PyTorch checks it is at least 0 in forward).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 1, "lambd", -G_MAXDOUBLE, G_MAXDOUBLE, 0.5);
 }
@@ -110,7 +110,7 @@ gnn_softshrink_init (GnnSoftshrink *self)
  *
  * Returns: (transfer full): a new GnnHardshrink
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHardshrink *
 gnn_hardshrink_new (double lambd)
@@ -127,7 +127,7 @@ gnn_hardshrink_new (double lambd)
  *
  * Returns: (transfer full): a new GnnSoftshrink
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftshrink *
 gnn_softshrink_new (double lambd)

@@ -11,7 +11,7 @@
  * Like `torch.nn.SiLU(inplace=False)`: applies the sigmoid-weighted linear
  * unit `x × sigmoid (x)` elementwise (see [method@Gnn.Tensor.silu]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSiLU
 {
@@ -52,7 +52,7 @@ gnn_silu_class_init (GnnSiLUClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 1, "inplace", FALSE);
 }
@@ -71,7 +71,7 @@ gnn_silu_init (GnnSiLU *self)
  *
  * Returns: (transfer full): a new GnnSiLU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSiLU *
 gnn_silu_new (gboolean  inplace)

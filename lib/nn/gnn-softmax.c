@@ -47,7 +47,7 @@
  * `dim=None`, with PyTorch's implicit choice of dimension (0 for inputs of
  * 0, 1 or 3 dimensions, else 1).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef enum
@@ -222,7 +222,7 @@ gnn_softmin_class_init (GnnSoftminClass *klass)
    * The dimension along which the softmin is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -321,7 +321,7 @@ gnn_log_softmax_get_dim (GnnLogSoftmax *self)
  *
  * Returns: (transfer full): a new GnnSoftmin
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftmin *
 gnn_softmin_new (gint dim)

@@ -12,7 +12,7 @@
  * `[C, H, W]` input; other inputs fail with PyTorch's message ("Softmax2d
  * requires a 3D or 4D tensor as input").
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSoftmax2d
 {
@@ -56,7 +56,7 @@ gnn_softmax2d_init (GnnSoftmax2d *self)
  *
  * Returns: (transfer full): a new GnnSoftmax2d
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftmax2d *
 gnn_softmax2d_new (void)

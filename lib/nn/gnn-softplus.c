@@ -12,7 +12,7 @@
  * × x)) / beta` elementwise, and `x` itself where `beta × x > threshold` (see
  * [method@Gnn.Tensor.softplus]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSoftplus
 {
@@ -54,7 +54,7 @@ gnn_softplus_class_init (GnnSoftplusClass *klass)
    *
    * The sharpness of the curve.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 1, "beta", -G_MAXDOUBLE, G_MAXDOUBLE, 1.0);
   /**
@@ -62,7 +62,7 @@ gnn_softplus_class_init (GnnSoftplusClass *klass)
    *
    * Above `beta × x > threshold` the output is x itself.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 2, "threshold", -G_MAXDOUBLE, G_MAXDOUBLE, 20.0);
 }
@@ -82,7 +82,7 @@ gnn_softplus_init (GnnSoftplus *self)
  *
  * Returns: (transfer full): a new GnnSoftplus
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftplus *
 gnn_softplus_new (double    beta,

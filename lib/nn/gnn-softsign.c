@@ -10,7 +10,7 @@
  * Like `torch.nn.Softsign()`: applies `x / (1 + |x|)` elementwise (see
  * [method@Gnn.Tensor.softsign]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSoftsign
 {
@@ -46,7 +46,7 @@ gnn_softsign_init (GnnSoftsign *self)
  *
  * Returns: (transfer full): a new GnnSoftsign
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftsign *
 gnn_softsign_new (void)

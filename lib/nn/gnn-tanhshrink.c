@@ -10,7 +10,7 @@
  * Like `torch.nn.Tanhshrink()`: applies `x - tanh (x)` elementwise (see
  * [method@Gnn.Tensor.tanhshrink]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTanhshrink
 {
@@ -46,7 +46,7 @@ gnn_tanhshrink_init (GnnTanhshrink *self)
  *
  * Returns: (transfer full): a new GnnTanhshrink
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTanhshrink *
 gnn_tanhshrink_new (void)

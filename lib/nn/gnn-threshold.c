@@ -11,7 +11,7 @@
  * Like `torch.nn.Threshold(threshold, value, inplace=False)`: replaces every
  * element `x <= threshold` by `value` (see [method@Gnn.Tensor.threshold]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnThreshold
 {
@@ -56,7 +56,7 @@ gnn_threshold_class_init (GnnThresholdClass *klass)
    *
    * Elements at or below it are replaced.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 1, "threshold", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0);
   /**
@@ -64,7 +64,7 @@ gnn_threshold_class_init (GnnThresholdClass *klass)
    *
    * The replacement.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, 2, "value", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0);
   /**
@@ -73,7 +73,7 @@ gnn_threshold_class_init (GnnThresholdClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, 3, "inplace", FALSE);
 }
@@ -95,7 +95,7 @@ gnn_threshold_init (GnnThreshold *self)
  *
  * Returns: (transfer full): a new GnnThreshold
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnThreshold *
 gnn_threshold_new (double    threshold,

@@ -20,7 +20,7 @@
  * "TripletMarginLoss.forward() missing 2 required positional arguments:
  * 'positive' and 'negative'".
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTripletMarginLoss
 {
@@ -57,7 +57,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    * [method@Gnn.TripletMarginLoss.compute] fail ("foo is not a valid value
    * for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_triplet_margin_loss_compute",
                         triplet_margin_loss_compute, inputs);
@@ -67,7 +67,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    *
    * The margin.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS, "margin", -G_MAXDOUBLE, G_MAXDOUBLE,
                            1.0);
@@ -76,7 +76,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    *
    * The order of the distance's norm.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS + 1, "p", -G_MAXDOUBLE, G_MAXDOUBLE,
                            2.0);
@@ -85,7 +85,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    *
    * Added to the differences.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_double (object_class, GNN_LOSS_N_PROPS + 2, "eps", -G_MAXDOUBLE, G_MAXDOUBLE,
                            1e-6);
@@ -95,7 +95,7 @@ gnn_triplet_margin_loss_class_init (GnnTripletMarginLossClass *klass)
    * Whether to use the distance between positive and negative when it is
    * smaller.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_class_add_boolean (object_class, GNN_LOSS_N_PROPS + 3, "swap", FALSE);
 }
@@ -119,7 +119,7 @@ gnn_triplet_margin_loss_init (GnnTripletMarginLoss *self)
  *
  * Returns: (transfer full): a new GnnTripletMarginLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTripletMarginLoss *
 gnn_triplet_margin_loss_new (double      margin,
@@ -154,7 +154,7 @@ gnn_triplet_margin_loss_new (double      margin,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_triplet_margin_loss_compute (GnnTripletMarginLoss  *self,

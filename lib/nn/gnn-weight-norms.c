@@ -343,7 +343,7 @@ register_part (GnnModule  *module,
  *   not a parameter of @module or already has a weight norm ("Cannot
  *   register two weight_norm hooks on the same parameter weight")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_weight_norm (GnnModule   *module,
@@ -447,7 +447,7 @@ uninstall (GnnModule   *module,
  * Returns: %TRUE, or %FALSE with @error set if @module has no weight norm
  *   on @name ("weight_norm of 'weight' not found in Linear(...)")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_remove_weight_norm (GnnModule   *module,
@@ -504,7 +504,7 @@ random_unit (gint64         n,
  *   @n_power_iterations is not positive, @name is not a parameter or
  *   already has a spectral norm
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_spectral_norm (GnnModule     *module,
@@ -588,7 +588,7 @@ gnn_spectral_norm (GnnModule     *module,
  * Returns: %TRUE, or %FALSE with @error set if @module has no spectral norm
  *   on @name ("spectral_norm of 'weight' not found in Linear(...)")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_remove_spectral_norm (GnnModule   *module,

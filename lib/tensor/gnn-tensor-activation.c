@@ -27,7 +27,7 @@
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_leaky_relu (GnnTensor  *self,
@@ -55,7 +55,7 @@ gnn_tensor_leaky_relu (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_leaky_relu_ (GnnTensor  *self,
@@ -81,7 +81,7 @@ gnn_tensor_leaky_relu_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_elu (GnnTensor  *self,
@@ -108,7 +108,7 @@ gnn_tensor_elu (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_elu_ (GnnTensor  *self,
@@ -132,7 +132,7 @@ gnn_tensor_elu_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_selu (GnnTensor  *self,
@@ -158,7 +158,7 @@ gnn_tensor_selu (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_selu_ (GnnTensor  *self,
@@ -182,7 +182,7 @@ gnn_tensor_selu_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_celu (GnnTensor  *self,
@@ -216,7 +216,7 @@ gnn_tensor_celu (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_celu_ (GnnTensor  *self,
@@ -246,7 +246,7 @@ gnn_tensor_celu_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_silu (GnnTensor  *self,
@@ -271,7 +271,7 @@ gnn_tensor_silu (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_silu_ (GnnTensor  *self,
@@ -293,7 +293,7 @@ gnn_tensor_silu_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mish (GnnTensor  *self,
@@ -318,7 +318,7 @@ gnn_tensor_mish (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_mish_ (GnnTensor  *self,
@@ -344,7 +344,7 @@ gnn_tensor_mish_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_hardtanh (GnnTensor  *self,
@@ -374,7 +374,7 @@ gnn_tensor_hardtanh (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_hardtanh_ (GnnTensor  *self,
@@ -399,7 +399,7 @@ gnn_tensor_hardtanh_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_relu6 (GnnTensor  *self,
@@ -424,7 +424,7 @@ gnn_tensor_relu6 (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_relu6_ (GnnTensor  *self,
@@ -446,7 +446,7 @@ gnn_tensor_relu6_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_hardswish (GnnTensor  *self,
@@ -471,7 +471,7 @@ gnn_tensor_hardswish (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_hardswish_ (GnnTensor  *self,
@@ -493,7 +493,7 @@ gnn_tensor_hardswish_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_hardsigmoid (GnnTensor  *self,
@@ -518,7 +518,7 @@ gnn_tensor_hardsigmoid (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_hardsigmoid_ (GnnTensor  *self,
@@ -544,7 +544,7 @@ gnn_tensor_hardsigmoid_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_softplus (GnnTensor  *self,
@@ -569,7 +569,7 @@ gnn_tensor_softplus (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_softsign (GnnTensor  *self,
@@ -591,7 +591,7 @@ gnn_tensor_softsign (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_tanhshrink (GnnTensor  *self,
@@ -616,7 +616,7 @@ gnn_tensor_tanhshrink (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_threshold (GnnTensor  *self,
@@ -646,7 +646,7 @@ gnn_tensor_threshold (GnnTensor  *self,
  *   float64, has overlapping elements (an expanded view) or is a leaf that
  *   requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_threshold_ (GnnTensor  *self,
@@ -672,7 +672,7 @@ gnn_tensor_threshold_ (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_hardshrink (GnnTensor  *self,
@@ -700,7 +700,7 @@ gnn_tensor_hardshrink (GnnTensor  *self,
  *   to be -1.") or a dtype other than float32 and float64 (PyTorch's
  *   messages)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_softshrink (GnnTensor  *self,
@@ -731,7 +731,7 @@ gnn_tensor_softshrink (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   if @self is not float32 or float64 (PyTorch's message)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log_sigmoid (GnnTensor  *self,
@@ -757,7 +757,7 @@ gnn_tensor_log_sigmoid (GnnTensor  *self,
  *   for another @approximate ("approximate argument must be either none or
  *   tanh.") or a dtype other than float32 and float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_gelu_approximate (GnnTensor   *self,
@@ -789,7 +789,7 @@ gnn_tensor_gelu_approximate (GnnTensor   *self,
  * Returns: (transfer full): a new tensor, or %NULL with @error set for a
  *   @dim out of range or an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_softmin (GnnTensor  *self,

@@ -41,7 +41,7 @@
  *   dimension must be even, but dimension 1 is size 3"), a @dim out of
  *   range or a dtype other than float32 and float64
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_glu (GnnTensor  *self,
@@ -130,7 +130,7 @@ gnn_tensor_glu (GnnTensor  *self,
  *   Found parameter numbers = 3 and channel size = 4."), a 0-d @self with
  *   several slopes, or different dtypes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_prelu (GnnTensor  *self,
