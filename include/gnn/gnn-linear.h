@@ -35,4 +35,10 @@ gboolean   gnn_linear_reset_parameters (GnnLinear     *self,
                                         GnnGenerator  *generator,
                                         GError       **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_linear                  (GnnTensor     *input,
+                                        GnnTensor     *weight,
+                                        GnnTensor     *bias,
+                                        GError       **error);
+
 G_END_DECLS

@@ -240,6 +240,14 @@ GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_has_child          (GnnModule    *self,
                                               const char   *name);
 GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_set_tensor_attribute (GnnModule  *self,
+                                                const char *name,
+                                                GnnTensor  *value,
+                                                GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_get_tensor_attribute (GnnModule  *self,
+                                                const char *name);
+GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_delete_child       (GnnModule    *self,
                                               const char   *name,
                                               GError      **error);

@@ -19,6 +19,7 @@
 #include <gnn/gnn-tensor.h>
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
+#include <gnn/gnn-tensor-activation.h>
 #include <gnn/gnn-tensor-math.h>
 #include <gnn/gnn-tensor-indexing.h>
 #include <gnn/gnn-tensor-composite.h>
@@ -62,6 +63,46 @@
 #include <gnn/gnn-mse-loss.h>
 #include <gnn/gnn-bce-with-logits-loss.h>
 #include <gnn/gnn-functional.h>
+#include <gnn/gnn-functional-vector.h>
+#include <gnn/gnn-functional-losses.h>
+#include <gnn/gnn-init.h>
+#include <gnn/gnn-nn-utils.h>
+/* losses and activations (nnfunc) */
+#include <gnn/gnn-l1-loss.h>
+#include <gnn/gnn-smooth-l1-loss.h>
+#include <gnn/gnn-huber-loss.h>
+#include <gnn/gnn-bce-loss.h>
+#include <gnn/gnn-kl-div-loss.h>
+#include <gnn/gnn-poisson-nll-loss.h>
+#include <gnn/gnn-gaussian-nll-loss.h>
+#include <gnn/gnn-multi-label-soft-margin-loss.h>
+#include <gnn/gnn-hinge-embedding-loss.h>
+#include <gnn/gnn-soft-margin-loss.h>
+#include <gnn/gnn-margin-ranking-loss.h>
+#include <gnn/gnn-cosine-embedding-loss.h>
+#include <gnn/gnn-triplet-margin-loss.h>
+#include <gnn/gnn-ctc-loss.h>
+#include <gnn/gnn-relu6.h>
+#include <gnn/gnn-leaky-relu.h>
+#include <gnn/gnn-prelu.h>
+#include <gnn/gnn-elu.h>
+#include <gnn/gnn-selu.h>
+#include <gnn/gnn-celu.h>
+#include <gnn/gnn-silu.h>
+#include <gnn/gnn-mish.h>
+#include <gnn/gnn-hardtanh.h>
+#include <gnn/gnn-hardswish.h>
+#include <gnn/gnn-hardsigmoid.h>
+#include <gnn/gnn-softplus.h>
+#include <gnn/gnn-softsign.h>
+#include <gnn/gnn-tanhshrink.h>
+#include <gnn/gnn-hardshrink.h>
+#include <gnn/gnn-softshrink.h>
+#include <gnn/gnn-threshold.h>
+#include <gnn/gnn-glu.h>
+#include <gnn/gnn-log-sigmoid.h>
+#include <gnn/gnn-softmin.h>
+#include <gnn/gnn-softmax2d.h>
 
 /* vision */
 #include <gnn/gnn-basic-block.h>

@@ -173,6 +173,18 @@ gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
+/* nn activations (gnn-backward-activation.c) */
+gboolean gnn_backward_activation  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_glu         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_prelu       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* nn losses (gnn-backward-loss.c) */
+gboolean gnn_backward_pointwise_loss (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_nll_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* ctc_loss (gnn-backward-ctc.c) */
+gboolean gnn_backward_ctc_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* PyTorch's node name of a loss op, which depends on its settings */
+const char *gnn_backward_loss_name (GnnOpKind op, const GnnOpParams *params);
+
 /* gnn-backward-math.c */
 gboolean gnn_backward_add_alpha   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_zero        (GnnNode *, GnnTensor *, GnnTensor **, GError **);

@@ -67,6 +67,37 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+  /* nn activations (gnn-backward-activation.c) */
+  [GNN_OP_LEAKY_RELU]   = { gnn_backward_activation,   IN0,       FALSE, "LeakyReluBackward0" },
+  [GNN_OP_ELU]          = { gnn_backward_activation,   IN0,       FALSE, "EluBackward0" },
+  [GNN_OP_CELU]         = { gnn_backward_activation,   IN0,       FALSE, "CeluBackward0" },
+  [GNN_OP_SILU]         = { gnn_backward_activation,   IN0,       FALSE, "SiluBackward0" },
+  [GNN_OP_MISH]         = { gnn_backward_activation,   IN0,       FALSE, "MishBackward0" },
+  [GNN_OP_HARDTANH]     = { gnn_backward_activation,   IN0,       FALSE, "HardtanhBackward0" },
+  [GNN_OP_HARDSWISH]    = { gnn_backward_activation,   IN0,       FALSE, "HardswishBackward0" },
+  [GNN_OP_HARDSIGMOID]  = { gnn_backward_activation,   IN0,       FALSE, "HardsigmoidBackward0" },
+  [GNN_OP_SOFTPLUS]     = { gnn_backward_activation,   IN0,       FALSE, "SoftplusBackward0" },
+  [GNN_OP_SOFTSIGN]     = { gnn_backward_activation,   IN0,       FALSE, "DivBackward0" },
+  [GNN_OP_TANHSHRINK]   = { gnn_backward_activation,   IN0,       FALSE, "SubBackward0" },
+  [GNN_OP_THRESHOLD]    = { gnn_backward_activation,   IN0,       FALSE, "ThresholdBackward0" },
+  [GNN_OP_GELU_TANH]    = { gnn_backward_activation,   IN0,       FALSE, "GeluBackward0" },
+  [GNN_OP_HARDSHRINK]   = { gnn_backward_activation,   IN0,       FALSE, "HardshrinkBackward0" },
+  [GNN_OP_SOFTSHRINK]   = { gnn_backward_activation,   IN0,       FALSE, "SoftshrinkBackward0" },
+  [GNN_OP_LOG_SIGMOID]  = { gnn_backward_activation,   IN0,       FALSE, "LogSigmoidBackward0" },
+  [GNN_OP_GLU]          = { gnn_backward_glu,          IN0,       FALSE, "GluBackward0" },
+  [GNN_OP_PRELU]        = { gnn_backward_prelu,        IN0 | IN1, FALSE, "PreluBackward0" },
+  /* nn losses (gnn-backward-loss.c; names from gnn_backward_loss_name) */
+  [GNN_OP_L1_LOSS]      = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_MSE_LOSS]     = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_SMOOTH_L1_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_HUBER_LOSS]   = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_BCE_LOSS]     = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_BCE_LOGITS_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_KL_DIV_LOSS]  = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_POISSON_NLL_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_SOFT_MARGIN_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_NLL_LOSS]     = { gnn_backward_nll_loss,     0,         FALSE, NULL },
+  [GNN_OP_CTC_LOSS]     = { gnn_backward_ctc_loss,     IN0,       FALSE, NULL },
   [GNN_OP_ADD_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "AddBackward0" },
   [GNN_OP_SUB_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "SubBackward0" },
   [GNN_OP_DIV_ROUNDED]  = { gnn_backward_zero,         0,         FALSE, "DivBackward2" },
@@ -198,7 +229,7 @@ node_name (GnnOpKind          op,
         return a == 2 && b > 2 ? "CloneBackward0" : "UnsafeViewBackward0";
       }
     default:
-      return op_info[op].name;
+      return op_info[op].name != NULL ? op_info[op].name : gnn_backward_loss_name (op, params);
     }
 }
 

@@ -51,6 +51,12 @@ gnn_module_priv (GnnModule *self)
 GnnMapKind        gnn_module_find_kind         (GnnModulePrivate *priv,
                                                 const char       *name);
 
+/* --- plain tensor attributes (gnn-module-attributes.c) --- */
+
+/* Removes the plain tensor attribute @name: FALSE if there was none. */
+gboolean          gnn_module_remove_tensor_attribute (GnnModule  *self,
+                                                      const char *name);
+
 /* --- child slots (gnn-module-slots.c) --- */
 
 /* What the GObject property of @self named @name, if any, means for the

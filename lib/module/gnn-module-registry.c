@@ -508,7 +508,8 @@ set_no_attribute_error (GnnModule  *self,
  * @error: return location for a #GError
  *
  * Looks @name up in the parameters, then the buffers, then the child
- * modules (PyTorch's `Module.__getattr__`).
+ * modules (PyTorch's `Module.__getattr__`), then the plain tensor
+ * attributes ([method@Gnn.Module.set_tensor_attribute]).
  *
  * Returns: (transfer none) (nullable): the child, or %NULL for an empty
  *   slot; %NULL with @error set (%GNN_ERROR_KEY, "'GnnNet' object has no
@@ -533,6 +534,9 @@ gnn_module_get_child (GnnModule  *self,
       if (entry != NULL)
         return entry->value;
     }
+  /* then torch's instance __dict__ (gnn-module-attributes.c) */
+  if (gnn_module_get_tensor_attribute (self, name) != NULL)
+    return G_OBJECT (gnn_module_get_tensor_attribute (self, name));
   set_no_attribute_error (self, name, error);
   return NULL;
 }
@@ -635,7 +639,8 @@ gnn_module_registry_remove (GnnModule  *self,
  * @name: the child's name
  * @error: return location for a #GError
  *
- * Removes @name from whichever map holds it (PyTorch's `del self.name`).
+ * Removes @name from whichever map holds it, or the plain tensor attribute
+ * @name (PyTorch's `del self.name`).
  * Emits [signal@Gnn.Module::child-removed] if it held a value.
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_KEY) if @name is not
@@ -651,6 +656,8 @@ gnn_module_delete_child (GnnModule  *self,
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
+  if (gnn_module_remove_tensor_attribute (self, name))
+    return TRUE;
   return gnn_module_registry_remove (self, name, NULL, error);
 }
 

@@ -38,6 +38,21 @@ struct _GnnBCEWithLogitsLoss
 
 G_DEFINE_FINAL_TYPE (GnnBCEWithLogitsLoss, gnn_bce_with_logits_loss, GNN_TYPE_MODULE)
 
+static GnnTensor *
+bce_with_logits_loss_compute (GnnLossBase       *base,
+                              GnnTensor *const  *inputs,
+                              GError           **error)
+{
+  GnnReduction reduction;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_binary_cross_entropy_with_logits (inputs[0], inputs[1],
+                                               gnn_loss_buffer (base, "weight"),
+                                               gnn_loss_buffer (base, "pos_weight"),
+                                               reduction, error);
+}
+
 static void
 gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
 {
@@ -53,7 +68,8 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    *
    * Since: 0.1
    */
-  gnn_loss_class_setup (object_class, "gnn_bce_with_logits_loss_compute");
+  gnn_loss_class_setup (object_class, "gnn_bce_with_logits_loss_compute",
+                        bce_with_logits_loss_compute, NULL);
 
   /**
    * GnnBCEWithLogitsLoss:weight:
@@ -139,16 +155,7 @@ gnn_bce_with_logits_loss_compute (GnnBCEWithLogitsLoss  *self,
                                   GnnTensor             *target,
                                   GError               **error)
 {
-  GnnReduction reduction;
-  GnnTensor *weight, *pos_weight;
-
   g_return_val_if_fail (GNN_IS_BCE_WITH_LOGITS_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  weight = gnn_loss_buffer (&self->base, "weight");
-  pos_weight = gnn_loss_buffer (&self->base, "pos_weight");
-  return gnn_binary_cross_entropy_with_logits (input, target, weight, pos_weight, reduction, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

@@ -176,16 +176,16 @@ gnn_conv2d_forward (GnnModule  *module,
                     GError    **error)
 {
   GnnConv2d *self = GNN_CONV2D (module);
-  GnnParameter *weight;
+  GnnTensor *weight;
   GObject *bias;
 
   if (!gnn_nn_check_constructed (module, error))
     return NULL;
-  weight = gnn_module_get_parameter (module, "weight", error);
+  weight = gnn_nn_weight (module, "weight", error);
   if (weight == NULL)
     return NULL;
   bias = gnn_module_get_child (module, "bias", NULL);
-  return gnn_tensor_conv2d (input, GNN_TENSOR (weight),
+  return gnn_tensor_conv2d (input, weight,
                             bias != NULL && GNN_IS_TENSOR (bias) ? GNN_TENSOR (bias) : NULL,
                             CFG (self, PROP_STRIDE_H), CFG (self, PROP_STRIDE_W),
                             CFG (self, PROP_PADDING_H), CFG (self, PROP_PADDING_W),

@@ -48,6 +48,20 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnCrossEntropyLoss, gnn_cross_entropy_loss, GNN_TYPE_MODULE)
 
+static GnnTensor *
+cross_entropy_loss_compute (GnnLossBase       *base,
+                            GnnTensor *const  *inputs,
+                            GError           **error)
+{
+  GnnReduction reduction;
+  GnnCrossEntropyLoss *self = (GnnCrossEntropyLoss *) base;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_cross_entropy (inputs[0], inputs[1], gnn_loss_buffer (base, "weight"),
+                            self->ignore_index, reduction, self->label_smoothing, error);
+}
+
 static void
 gnn_cross_entropy_loss_get_property (GObject    *object,
                                      guint       prop_id,
@@ -105,7 +119,8 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    *
    * Since: 0.1
    */
-  gnn_loss_class_setup (object_class, "gnn_cross_entropy_loss_compute");
+  gnn_loss_class_setup (object_class, "gnn_cross_entropy_loss_compute",
+                        cross_entropy_loss_compute, NULL);
   object_class->get_property = gnn_cross_entropy_loss_get_property;
   object_class->set_property = gnn_cross_entropy_loss_set_property;
 
@@ -210,16 +225,7 @@ gnn_cross_entropy_loss_compute (GnnCrossEntropyLoss  *self,
                                 GnnTensor            *target,
                                 GError              **error)
 {
-  GnnReduction reduction;
-  GnnTensor *weight;
-
   g_return_val_if_fail (GNN_IS_CROSS_ENTROPY_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  weight = gnn_loss_buffer (&self->base, "weight");
-  return gnn_cross_entropy (input, target, weight, self->ignore_index, reduction,
-                            self->label_smoothing, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

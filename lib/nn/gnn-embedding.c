@@ -98,14 +98,14 @@ gnn_embedding_forward (GnnModule  *module,
                        GnnTensor  *input,
                        GError    **error)
 {
-  GnnParameter *weight;
+  GnnTensor *weight;
 
   if (!gnn_nn_check_constructed (module, error))
     return NULL;
-  weight = gnn_module_get_parameter (module, "weight", error);
+  weight = gnn_nn_weight (module, "weight", error);
   if (weight == NULL)
     return NULL;
-  return gnn_tensor_embedding (GNN_TENSOR (weight), input, error);
+  return gnn_tensor_embedding (weight, input, error);
 }
 
 static char *

@@ -61,14 +61,59 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE_WITH_CODE (GnnLinear, gnn_linear, GNN_TYPE_MODULE,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
+/**
+ * gnn_linear:
+ * @input: the input, `[*, in_features]`
+ * @weight: the weight, `[out_features, in_features]`
+ * @bias: (nullable): the bias, `[out_features]`, or %NULL
+ * @error: return location for a #GError
+ *
+ * Computes `input · weightᵀ + bias`, like
+ * `torch.nn.functional.linear(input, weight, bias)` (what [class@Gnn.Linear]
+ * computes with its parameters). Differentiable with respect to all three;
+ * with nothing to record, one fused product.
+ *
+ * Returns: (transfer full): the result, `[*, out_features]`, or %NULL with
+ *   @error set for shapes or dtypes that do not fit
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_linear (GnnTensor  *input,
+            GnnTensor  *weight,
+            GnnTensor  *bias,
+            GError    **error)
+{
+  g_autoptr(GnnTensor) weight_t = NULL;
+  g_autoptr(GnnTensor) output = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+
+  /* Nothing to record (grad off, or no operand requires grad): one fused
+   * product with the bias, no intermediate tensors. */
+  if (!gnn_tensor_would_record ((GnnTensor *[]) { input, weight, bias }, 3) &&
+      gnn_tensor_linear_nograd (input, weight, bias, &output, error))
+    return g_steal_pointer (&output);
+
+  weight_t = gnn_tensor_transpose (weight, 0, 1, error);
+  if (weight_t == NULL)
+    return NULL;
+  output = gnn_tensor_matmul (input, weight_t, error);
+  if (output == NULL)
+    return NULL;
+  if (bias != NULL && !gnn_tensor_add_ (output, bias, error))
+    return NULL;
+  return g_steal_pointer (&output);
+}
+
 static GnnTensor *
 gnn_linear_forward (GnnModule  *module,
                     GnnTensor  *input,
                     GError    **error)
 {
   GObject *weight, *bias;
-  g_autoptr(GnnTensor) weight_t = NULL;
-  g_autoptr(GnnTensor) output = NULL;
 
   if (!gnn_nn_check_constructed (module, error))
     return NULL;
@@ -81,24 +126,7 @@ gnn_linear_forward (GnnModule  *module,
       return NULL;
     }
   bias = gnn_module_get_child (module, "bias", NULL);
-
-  /* Nothing to record (grad off, or no operand requires grad): one fused
-   * product with the bias, no intermediate tensors. */
-  if (!gnn_tensor_would_record ((GnnTensor *[]) { input, GNN_TENSOR (weight),
-                                                  bias != NULL ? GNN_TENSOR (bias) : NULL }, 3) &&
-      gnn_tensor_linear_nograd (input, GNN_TENSOR (weight), bias != NULL ? GNN_TENSOR (bias) : NULL,
-                                &output, error))
-    return g_steal_pointer (&output);
-
-  weight_t = gnn_tensor_transpose (GNN_TENSOR (weight), 0, 1, error);
-  if (weight_t == NULL)
-    return NULL;
-  output = gnn_tensor_matmul (input, weight_t, error);
-  if (output == NULL)
-    return NULL;
-  if (bias != NULL && !gnn_tensor_add_ (output, GNN_TENSOR (bias), error))
-    return NULL;
-  return g_steal_pointer (&output);
+  return gnn_linear (input, GNN_TENSOR (weight), bias != NULL ? GNN_TENSOR (bias) : NULL, error);
 }
 
 static gboolean

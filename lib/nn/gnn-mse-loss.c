@@ -33,6 +33,18 @@ struct _GnnMSELoss
 
 G_DEFINE_FINAL_TYPE (GnnMSELoss, gnn_mse_loss, GNN_TYPE_MODULE)
 
+static GnnTensor *
+mse_loss_compute (GnnLossBase       *base,
+                  GnnTensor *const  *inputs,
+                  GError           **error)
+{
+  GnnReduction reduction;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_mse_loss (inputs[0], inputs[1], reduction, error);
+}
+
 static void
 gnn_mse_loss_class_init (GnnMSELossClass *klass)
 {
@@ -46,7 +58,7 @@ gnn_mse_loss_class_init (GnnMSELossClass *klass)
    *
    * Since: 0.1
    */
-  gnn_loss_class_setup (G_OBJECT_CLASS (klass), "gnn_mse_loss_compute");
+  gnn_loss_class_setup (G_OBJECT_CLASS (klass), "gnn_mse_loss_compute", mse_loss_compute, NULL);
 }
 
 static void
@@ -101,13 +113,7 @@ gnn_mse_loss_compute (GnnMSELoss  *self,
                       GnnTensor   *target,
                       GError     **error)
 {
-  GnnReduction reduction;
-
   g_return_val_if_fail (GNN_IS_MSE_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  return gnn_mse_loss (input, target, reduction, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

@@ -43,6 +43,19 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnNLLLoss, gnn_nll_loss, GNN_TYPE_MODULE)
 
+static GnnTensor *
+nll_loss_compute (GnnLossBase       *base,
+                  GnnTensor *const  *inputs,
+                  GError           **error)
+{
+  GnnReduction reduction;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_nll_loss (inputs[0], inputs[1], gnn_loss_buffer (base, "weight"),
+                       ((GnnNLLLoss *) base)->ignore_index, reduction, error);
+}
+
 static void
 gnn_nll_loss_get_property (GObject    *object,
                            guint       prop_id,
@@ -82,7 +95,7 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    *
    * Since: 0.1
    */
-  gnn_loss_class_setup (object_class, "gnn_nll_loss_compute");
+  gnn_loss_class_setup (object_class, "gnn_nll_loss_compute", nll_loss_compute, NULL);
   object_class->get_property = gnn_nll_loss_get_property;
   object_class->set_property = gnn_nll_loss_set_property;
 
@@ -171,15 +184,7 @@ gnn_nll_loss_compute (GnnNLLLoss  *self,
                       GnnTensor   *target,
                       GError     **error)
 {
-  GnnReduction reduction;
-  GnnTensor *weight;
-
   g_return_val_if_fail (GNN_IS_NLL_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  weight = gnn_loss_buffer (&self->base, "weight");
-  return gnn_nll_loss (input, target, weight, self->ignore_index, reduction, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

@@ -66,6 +66,38 @@ typedef enum
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
   GNN_OP_EMBEDDING,
+  /* nn activations (gnn-tensor-activation.c; args[] holds their settings) */
+  GNN_OP_LEAKY_RELU,
+  GNN_OP_ELU,
+  GNN_OP_CELU,
+  GNN_OP_SILU,
+  GNN_OP_MISH,
+  GNN_OP_HARDTANH,
+  GNN_OP_HARDSWISH,
+  GNN_OP_HARDSIGMOID,
+  GNN_OP_SOFTPLUS,
+  GNN_OP_SOFTSIGN,
+  GNN_OP_TANHSHRINK,
+  GNN_OP_THRESHOLD,
+  GNN_OP_GELU_TANH,
+  GNN_OP_HARDSHRINK,
+  GNN_OP_SOFTSHRINK,
+  GNN_OP_LOG_SIGMOID,
+  GNN_OP_GLU,
+  GNN_OP_PRELU,
+  /* nn losses (gnn-pointwise-loss.c: elementwise, reduced in one pass;
+   * ints[0] the reduction, args[] the settings, extra[] weight, pos_weight) */
+  GNN_OP_L1_LOSS,
+  GNN_OP_MSE_LOSS,
+  GNN_OP_SMOOTH_L1_LOSS,
+  GNN_OP_HUBER_LOSS,
+  GNN_OP_BCE_LOSS,
+  GNN_OP_BCE_LOGITS_LOSS,
+  GNN_OP_KL_DIV_LOSS,
+  GNN_OP_POISSON_NLL_LOSS,
+  GNN_OP_SOFT_MARGIN_LOSS,
+  GNN_OP_NLL_LOSS,      /* gnn-tensor-nll.c: extra[0] the targets, extra[1] the class weights */
+  GNN_OP_CTC_LOSS,      /* gnn-tensor-ctc.c: extra[0] the targets, extra[1] the lengths */
   /* pointwise: alpha, rounding, binary math, fused ops */
   GNN_OP_ADD_ALPHA,
   GNN_OP_SUB_ALPHA,
@@ -156,6 +188,7 @@ typedef struct
   gint64     start;                 /* narrow start, select index */
   double     scalar;                /* mul_scalar factor, pow exponent, eps, alpha */
   double     scalar2;               /* addmm / baddbmm beta */
+  double     args[4];               /* activation and loss settings (slope, alpha, beta, margin ...) */
   gint64     ints[16];              /* conv/pool geometry, layer_norm normalized_shape */
   guint      n_ints;
   gboolean   flag;                  /* batch_norm training, pool ceil_mode / count_include_pad */
