@@ -51,6 +51,8 @@
 #include <gnn/gnn-conv2d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
+#include <gnn/gnn-packed-sequence.h>
+#include <gnn/gnn-rnn.h>
 #include <gnn/gnn-cross-entropy-loss.h>
 #include <gnn/gnn-nll-loss.h>
 #include <gnn/gnn-mse-loss.h>

@@ -120,5 +120,6 @@ gboolean gnn_backward_avg_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_rnn_layer   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

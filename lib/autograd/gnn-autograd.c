@@ -66,6 +66,9 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+  /* saves the input and the weights w_ih, w_hh, w_hr (inputs 0, 3, 4, 7) */
+  [GNN_OP_RNN_LAYER]    = { gnn_backward_rnn_layer,    IN0 | 1u << 3 | 1u << 4 | 1u << 7,
+                            FALSE, "RnnLayerBackward0" },
 };
 
 static const char *

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "nn/gnn-dropout-private.h"
 #include "nn/gnn-nn-private.h"
 
 /**
@@ -42,17 +43,18 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnDropout, gnn_dropout, GNN_TYPE_MODULE)
 
-static GnnTensor *
-make_mask (GnnDropout *self,
-           GnnTensor  *input,
-           GError    **error)
+GnnTensor *
+gnn_nn_dropout_mask (GnnTensor     *input,
+                     double         p,
+                     GnnGenerator  *generator,
+                     GError       **error)
 {
   guint ndim;
   const gint64 *shape = gnn_tensor_get_shape (input, &ndim);
   GnnDType dtype = gnn_tensor_get_dtype (input);
   g_autoptr(GnnTensor) mask = NULL;
   GnnGenerator *gen;
-  double keep = 1.0 - self->p;
+  double keep = 1.0 - p;
   double scale = 1.0 / keep;
   gint64 n;
 
@@ -63,12 +65,14 @@ make_mask (GnnDropout *self,
                    gnn_dtype_get_name (dtype));
       return NULL;
     }
+  if (p == 1.0)
+    return gnn_tensor_new_scalar (0.0, dtype);
   mask = gnn_tensor_empty (shape, ndim, dtype, error);
   if (mask == NULL)
     return NULL;
   n = gnn_tensor_get_numel (mask);
 
-  gen = self->generator != NULL ? self->generator : gnn_nn_default_generator_lock ();
+  gen = generator != NULL ? generator : gnn_nn_default_generator_lock ();
   if (dtype == GNN_DTYPE_F32)
     {
       float *data = gnn_tensor_get_data (mask);
@@ -83,9 +87,23 @@ make_mask (GnnDropout *self,
       for (gint64 i = 0; i < n; i++)
         data[i] = gnn_generator_next_double (gen) < keep ? scale : 0.0;
     }
-  if (self->generator == NULL)
+  if (generator == NULL)
     gnn_nn_default_generator_unlock ();
   return g_steal_pointer (&mask);
+}
+
+GnnTensor *
+gnn_nn_dropout (GnnTensor     *input,
+                double         p,
+                GnnGenerator  *generator,
+                GError       **error)
+{
+  g_autoptr(GnnTensor) mask = NULL;
+
+  if (p == 0.0 || gnn_tensor_get_numel (input) == 0)
+    return g_object_ref (input);
+  mask = gnn_nn_dropout_mask (input, p, generator, error);
+  return mask != NULL ? gnn_tensor_mul (input, mask, error) : NULL;
 }
 
 static GnnTensor *
@@ -98,10 +116,7 @@ gnn_dropout_forward (GnnModule  *module,
 
   if (!gnn_module_get_training (module) || self->p == 0.0 || gnn_tensor_get_numel (input) == 0)
     return g_object_ref (input);
-  if (self->p == 1.0)
-    mask = gnn_tensor_new_scalar (0.0, gnn_tensor_get_dtype (input));
-  else
-    mask = make_mask (self, input, error);
+  mask = gnn_nn_dropout_mask (input, self->p, self->generator, error);
   if (mask == NULL)
     return NULL;
   if (self->inplace)

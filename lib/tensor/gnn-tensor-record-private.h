@@ -66,6 +66,7 @@ typedef enum
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
   GNN_OP_EMBEDDING,
+  GNN_OP_RNN_LAYER,     /* one recurrent layer and direction: lib/tensor/gnn-rnn-private.h */
   GNN_N_OPS
 } GnnOpKind;
 
