@@ -53,6 +53,7 @@
 #include <gnn/gnn-avg-pool2d.h>
 #include <gnn/gnn-packed-sequence.h>
 #include <gnn/gnn-rnn.h>
+#include <gnn/gnn-rnn-cell.h>
 #include <gnn/gnn-cross-entropy-loss.h>
 #include <gnn/gnn-nll-loss.h>
 #include <gnn/gnn-mse-loss.h>

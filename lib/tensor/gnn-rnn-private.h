@@ -113,8 +113,8 @@ void gnn_rnn_workspace_layout (GnnRnnMode       mode,
 /* Runs the layer. @input is [N, I]; @h0 [B, P] and, for an LSTM, @c0
  * [B, H]; @weights torch's w_ih [G, I], w_hh [G, P], b_ih [G], b_hh [G]
  * (both or neither), w_hr [P, H] (LSTM only), all of one float dtype.
- * Returns the output [N, P], h_n [B, P] and c_n [B, H] (LSTM; else NULL),
- * views of one buffer, recorded for autograd when grad mode is on and an
+ * Returns the output [N, P], h_n [B, P] and c_n [B, H] (LSTM), views of
+ * one buffer, each only where its pointer is not NULL, recorded for autograd when grad mode is on and an
  * operand requires grad. Shapes are the caller's to check (the module
  * words torch's messages); a mismatch here is GNN_ERROR_SHAPE. */
 gboolean gnn_rnn_layer (const GnnRnnLayout *layout,

@@ -271,36 +271,38 @@ packed_data (GnnTensor  *t,
   return gnn_tensor_priv_data (gnn_tensor_priv (*hold));
 }
 
-/* The views output, h_n, c_n of the node's buffer. */
+/* The views output, h_n, c_n of the node's buffer, each only when its
+ * pointer in @parts is not NULL. */
 static gboolean
-split_buffer (GnnTensor  *buffer,
-              gboolean    recorded,
-              const GnnRnnDims *d,
-              gint64      batch,
-              gboolean    lstm,
-              GnnTensor **parts,
-              GError    **error)
+split_buffer (GnnTensor         *buffer,
+              gboolean           recorded,
+              const GnnRnnDims  *d,
+              gint64             batch,
+              GnnTensor        **parts[3],
+              GError           **error)
 {
   gint64 starts[3] = { 0, d->n * d->out, d->n * d->out + batch * d->out };
   gint64 shapes[3][2] = { { d->n, d->out }, { batch, d->out }, { batch, d->hidden } };
 
-  for (guint i = 0; i < (lstm ? 3u : 2u); i++)
+  for (guint i = 0; i < 3; i++)
     {
+      if (parts[i] == NULL)
+        continue;
       if (recorded)
         {
           g_autoptr(GnnTensor) slice = gnn_tensor_narrow (buffer, 0, starts[i],
                                                           shapes[i][0] * shapes[i][1], error);
 
-          parts[i] = slice != NULL ? gnn_tensor_view (slice, shapes[i], 2, error) : NULL;
-          if (parts[i] == NULL)
+          *parts[i] = slice != NULL ? gnn_tensor_view (slice, shapes[i], 2, error) : NULL;
+          if (*parts[i] == NULL)
             return FALSE;
         }
       else
         {
           gint64 strides[2] = { shapes[i][1], 1 };
 
-          parts[i] = gnn_tensor_new_view (buffer, shapes[i], strides, 2,
-                                          gnn_tensor_priv (buffer)->offset + starts[i]);
+          *parts[i] = gnn_tensor_new_view (buffer, shapes[i], strides, 2,
+                                           gnn_tensor_priv (buffer)->offset + starts[i]);
         }
     }
   return TRUE;
@@ -333,14 +335,14 @@ gnn_rnn_layer (const GnnRnnLayout *layout,
   g_autoptr(GnnTensor) work = NULL;
   g_autoptr(GnnTensor) sizes = NULL;
   g_autofree gint64 *offsets = NULL;
-  GnnTensor *parts[3] = { NULL, NULL, NULL };
+  GnnTensor **parts[3] = { output, h_n, lstm ? c_n : NULL };
   Forward f = { 0 };
   GnnDType dtype;
   gint64 total, B = layout->batch, T = layout->steps;
 
-  *output = *h_n = NULL;
-  if (c_n != NULL)
-    *c_n = NULL;
+  for (guint i = 0; i < 3; i++)
+    if (parts[i] != NULL)
+      *parts[i] = NULL;
   dtype = gnn_tensor_priv (w_ih)->dtype;
   if (dtype != GNN_DTYPE_F32 && dtype != GNN_DTYPE_F64)
     {
@@ -453,17 +455,12 @@ gnn_rnn_layer (const GnnRnnLayout *layout,
         }
       gnn_tensor_record (GNN_OP_RNN_LAYER, buffer, inputs, GNN_RNN_N_INPUTS, &params);
     }
-  if (!split_buffer (buffer, f.keep, &f.d, B, lstm, parts, error))
+  if (!split_buffer (buffer, f.keep, &f.d, B, parts, error))
     {
       for (guint i = 0; i < 3; i++)
-        g_clear_object (&parts[i]);
+        if (parts[i] != NULL)
+          g_clear_object (parts[i]);
       return FALSE;
     }
-  *output = parts[0];
-  *h_n = parts[1];
-  if (c_n != NULL)
-    *c_n = parts[2];
-  else
-    g_clear_object (&parts[2]);
   return TRUE;
 }
