@@ -62,6 +62,11 @@ GnnPackedSequence *gnn_pack_sequence                        (GnnTensor         *
                                                              gboolean            enforce_sorted,
                                                              GError            **error);
 GNN_AVAILABLE_IN_ALL
+GPtrArray         *gnn_unpad_sequence                       (GnnTensor          *padded_sequences,
+                                                             GnnTensor          *lengths,
+                                                             gboolean            batch_first,
+                                                             GError            **error);
+GNN_AVAILABLE_IN_ALL
 GPtrArray         *gnn_unpack_sequence                      (GnnPackedSequence  *sequence,
                                                              GError            **error);
 

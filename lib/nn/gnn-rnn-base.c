@@ -128,6 +128,14 @@ check_settings (GnnRNNBasePrivate  *priv,
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, message);
       return FALSE;
     }
+  if (priv->input_size < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Trying to create tensor with negative dimension %" G_GINT64_FORMAT
+                   ": [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]", priv->input_size,
+                   gnn_rnn_gate_count (priv->mode) * priv->hidden_size, priv->input_size);
+      return FALSE;
+    }
   if (priv->num_layers > MAX_LAYERS)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -158,13 +166,6 @@ create_layer (GnnRNNBase  *self,
   const guint ndims[GNN_RNN_N_WEIGHTS] = { 2, 2, 1, 1, 2 };
   char **names = priv->names + (layer * directions + direction) * GNN_RNN_N_WEIGHTS;
 
-  if (in < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Trying to create tensor with negative dimension %" G_GINT64_FORMAT
-                   ": [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]", in, gates, in);
-      return FALSE;
-    }
   for (guint k = 0; k < GNN_RNN_N_WEIGHTS; k++)
     {
       g_autoptr(GnnParameter) param = NULL;
@@ -210,8 +211,6 @@ create_parameters (GnnRNNBase  *self,
                    GError     **error)
 {
   GnnRNNBasePrivate *priv = gnn_rnn_base_priv (self);
-  if (!check_settings (priv, error))
-    return FALSE;
   if (priv->hidden_size > G_MAXINT64 / gnn_rnn_gate_count (priv->mode))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
@@ -235,7 +234,11 @@ gnn_rnn_base_constructed (GObject *object)
   GError *error = NULL;
 
   G_OBJECT_CLASS (gnn_rnn_base_parent_class)->constructed (object);
-  if (!create_parameters (self, &error))
+  /* torch's words for the settings it refuses; the module's name before
+   * an allocation's error */
+  if (!check_settings (priv, &error))
+    gnn_nn_set_construct_error (object, error);
+  else if (!create_parameters (self, &error))
     {
       g_prefix_error (&error, "%s: ", gnn_module_get_name (GNN_MODULE (self)));
       gnn_nn_set_construct_error (object, error);

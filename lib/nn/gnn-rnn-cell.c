@@ -130,10 +130,7 @@ gnn_rnn_cell_base_constructed (GObject *object)
 
   G_OBJECT_CLASS (gnn_rnn_cell_base_parent_class)->constructed (object);
   if (!create_parameters (GNN_RNN_CELL_BASE (object), &error))
-    {
-      g_prefix_error (&error, "%s: ", gnn_module_get_name (GNN_MODULE (object)));
-      gnn_nn_set_construct_error (object, error);
-    }
+    gnn_nn_set_construct_error (object, error);
   g_clear_object (&priv->generator);
 }
 

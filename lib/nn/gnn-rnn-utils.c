@@ -480,6 +480,79 @@ gnn_pack_sequence (GnnTensor **sequences,
   return gnn_pack_padded_sequence (padded, lengths, FALSE, enforce_sorted, error);
 }
 
+/* Each sequence of a padded batch cut to its length (@padded batch-first). */
+static GPtrArray *
+cut_sequences (GnnTensor     *padded,
+               const gint64  *len,
+               gint64         n,
+               GError       **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (gint64 b = 0; b < n; b++)
+    {
+      g_autoptr(GnnTensor) row = gnn_tensor_select (padded, 0, b, error);
+      GnnTensor *seq = row != NULL ? gnn_tensor_narrow (row, 0, 0, len[b], error) : NULL;
+
+      if (seq == NULL)
+        return NULL;
+      g_ptr_array_add (out, seq);
+    }
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_unpad_sequence:
+ * @padded_sequences: a padded batch, `[T, B, *]` (`[B, T, *]` with
+ *   @batch_first)
+ * @lengths: the length of each sequence, a 1-D int64 tensor of B values
+ * @batch_first: whether the batch is `[B, T, *]`
+ * @error: return location for a #GError
+ *
+ * Cuts a padded batch into its sequences, like `torch.nn.utils.rnn.
+ * unpad_sequence (padded_sequences, lengths, batch_first)`: each
+ * `[L_i, *]`, views of @padded_sequences.
+ *
+ * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, or
+ *   %NULL with @error set (a length beyond T, a count other than B)
+ *
+ * Since: 1.0
+ */
+GPtrArray *
+gnn_unpad_sequence (GnnTensor  *padded_sequences,
+                    GnnTensor  *lengths,
+                    gboolean    batch_first,
+                    GError    **error)
+{
+  g_autoptr(GnnTensor) batch_major = NULL;
+  g_autoptr(GnnTensor) len_c = NULL;
+  gint64 batch;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (padded_sequences), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (lengths), NULL);
+  if (gnn_tensor_get_ndim (lengths) != 1 || gnn_tensor_get_dtype (lengths) != GNN_DTYPE_I64)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "unpad_sequence: lengths should be a 1-D int64 tensor, got a %uD %s tensor",
+                   gnn_tensor_get_ndim (lengths), gnn_torch_scalar_name (gnn_tensor_get_dtype (lengths)));
+      return NULL;
+    }
+  batch_major = batch_first ? g_object_ref (padded_sequences)
+                            : gnn_tensor_transpose (padded_sequences, 0, 1, error);
+  if (batch_major == NULL)
+    return NULL;
+  batch = gnn_tensor_get_size (batch_major, 0, NULL);
+  len_c = gnn_tensor_contiguous (lengths);
+  if (gnn_tensor_get_numel (len_c) != batch)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "unpad_sequence: %" G_GINT64_FORMAT " lengths for a batch of %" G_GINT64_FORMAT,
+                   gnn_tensor_get_numel (len_c), batch);
+      return NULL;
+    }
+  return cut_sequences (batch_major, gnn_tensor_get_data (len_c), batch, error);
+}
+
 /**
  * gnn_unpack_sequence:
  * @sequence: a packed sequence
@@ -489,7 +562,7 @@ gnn_pack_sequence (GnnTensor **sequences,
  * `torch.nn.utils.rnn.unpack_sequence (packed_sequences)`: each
  * `[L_i, *]`, in the batch's original order.
  *
- * Returns: (transfer full) (element-type GnnTensor): the sequences, or
+ * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, or
  *   %NULL with @error set
  *
  * Since: 1.0
@@ -500,22 +573,11 @@ gnn_unpack_sequence (GnnPackedSequence  *sequence,
 {
   g_autoptr(GnnTensor) padded = NULL;
   g_autoptr(GnnTensor) lengths = NULL;
-  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_object_unref);
-  const gint64 *len;
 
   g_return_val_if_fail (GNN_IS_PACKED_SEQUENCE (sequence), NULL);
   padded = gnn_pad_packed_sequence (sequence, TRUE, 0.0, -1, &lengths, error);
   if (padded == NULL)
     return NULL;
-  len = gnn_tensor_get_data (lengths);
-  for (gint64 b = 0; b < gnn_tensor_get_numel (lengths); b++)
-    {
-      g_autoptr(GnnTensor) row = gnn_tensor_select (padded, 0, b, error);
-      GnnTensor *seq = row != NULL ? gnn_tensor_narrow (row, 0, 0, len[b], error) : NULL;
-
-      if (seq == NULL)
-        return NULL;
-      g_ptr_array_add (out, seq);
-    }
-  return g_steal_pointer (&out);
+  return cut_sequences (padded, gnn_tensor_get_data (lengths), gnn_tensor_get_numel (lengths),
+                        error);
 }
