@@ -402,7 +402,7 @@ shape_output (Call       *c,
     return NULL;
   if (!c->batched || c->priv->batch_first)
     {
-      GnnTensor *t = !c->batched ? gnn_tensor_squeeze (seq, c->batch_dim, error)
+      GnnTensor *t = !c->batched ? gnn_tensor_squeeze (seq, 1, error)
                                  : gnn_tensor_transpose (seq, 0, 1, error);
 
       return t != NULL ? gnn_value_take_tensor (t) : NULL;
