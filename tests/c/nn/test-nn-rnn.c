@@ -7,6 +7,7 @@
  * tests/python/test_nn_rnn_vs_torch.py compares the numbers with torch. */
 #include <math.h>
 
+#include <glib/gstdio.h>
 #include <gnn/gnn.h>
 
 static GnnTensor *
@@ -512,6 +513,54 @@ test_rnn_errors (void)
   g_assert_cmpstr (error->message, ==, "Unknown nonlinearity 'sigmoid'");
 }
 
+/* A model file rebuilds the layer from its properties on the meta device
+ * and maps the weights: the same outputs (torch.save(model) / torch.load). */
+static void
+test_rnn_model_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) lstm = network (GNN_TYPE_LSTM, &error, "input-size", (gint64) 3, "hidden-size",
+                                       (gint64) 4, "num-layers", (gint64) 2, "bidirectional", TRUE,
+                                       "proj-size", (gint64) 2, "batch-first", TRUE, "dropout", 0.25,
+                                       "dtype", GNN_DTYPE_F64, NULL);
+  g_autofree char *dir = g_dir_make_tmp ("gnn-rnn-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "lstm.safetensors", NULL);
+  const gint64 xs[3] = { 2, 5, 3 };
+  g_autoptr(GnnTensor) x = wiggly (xs, 3, 9);
+  g_autoptr(GnnModule) loaded = NULL;
+  g_autoptr(GnnValue) want = NULL;
+  g_autoptr(GnnValue) got = NULL;
+  g_autofree char *repr_want = NULL;
+  g_autofree char *repr_got = NULL;
+  gsize n = 0;
+  g_autofree double *a = NULL;
+  g_autofree double *b = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (gnn_module_save_model (lstm, path, NULL, &error));
+  g_assert_no_error (error);
+  loaded = gnn_module_load_model (path, GNN_LOAD_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_true (GNN_IS_LSTM (loaded));
+  repr_want = gnn_module_to_string (lstm);
+  repr_got = gnn_module_to_string (loaded);
+  g_assert_cmpstr (repr_got, ==, repr_want);
+  gnn_module_eval (lstm);
+  gnn_module_eval (loaded);
+  want = call (lstm, gnn_value_new_tuple_take (1, gnn_value_new_tensor (x)), &error);
+  g_assert_no_error (error);
+  got = call (loaded, gnn_value_new_tuple_take (1, gnn_value_new_tensor (x)), &error);
+  g_assert_no_error (error);
+  a = gnn_tensor_to_doubles (item_tensor (want, 0), &n);
+  b = gnn_tensor_to_doubles (item_tensor (got, 0), NULL);
+  g_assert_cmpuint (n, ==, 2 * 5 * 4);
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpfloat (a[i], ==, b[i]);
+  g_clear_object (&loaded);
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -524,5 +573,6 @@ main (int    argc,
   g_test_add_func ("/nn/rnn/packed-sequence", test_gru_packed_sequence);
   g_test_add_func ("/nn/rnn/cell-step", test_lstm_cell_step);
   g_test_add_func ("/nn/rnn/errors", test_rnn_errors);
+  g_test_add_func ("/nn/rnn/model-file", test_rnn_model_file);
   return g_test_run ();
 }
