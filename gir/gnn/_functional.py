@@ -47,6 +47,10 @@ def linear(input, weight, bias=None):
     return out if bias is None else Gnn.Tensor.add(out, bias)
 
 
+def bilinear(input1, input2, weight, bias=None):
+    return call_c(Gnn.Tensor.bilinear, input1, input2, weight, bias)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     return EXPORTS['Dropout'](p)(input) if training else input
 
@@ -64,7 +68,7 @@ tanh = Gnn.Tensor.tanh
 functional = export(types.ModuleType('Gnn.functional',
                                      "torch.nn.functional's spellings."), 'functional')
 for _f in (relu, softmax, log_softmax, cross_entropy, nll_loss, mse_loss,
-           binary_cross_entropy_with_logits, linear, dropout, one_hot):
+           binary_cross_entropy_with_logits, linear, bilinear, dropout, one_hot):
     setattr(functional, _f.__name__, _f)
 functional.sigmoid = sigmoid
 functional.tanh = tanh
