@@ -45,8 +45,8 @@ PUBLIC = (
     'gnn.utils', 'gnn.utils.data', 'gnn.utils.data.distributed',
     'gnn.autograd', 'gnn.distributed', 'gnn.multiprocessing',
     'gnn.backends', 'gnn.backends.cudnn', 'gnn.cuda',
-    'gnn.vision', 'gnn.vision.datasets', 'gnn.vision.transforms', 'gnn.vision.utils',
-    'gnn.vision.models',
+    'gnn.vision', 'gnn.vision.datasets', 'gnn.vision.transforms',
+    'gnn.vision.transforms.functional', 'gnn.vision.utils', 'gnn.vision.models',
 )
 
 # namespace path -> the private namespace object, taken before publish()
@@ -197,7 +197,8 @@ def publish():
     for path in ('nn', 'nn.functional', 'nn.init', 'nn.utils', 'nn.utils.rnn',
                  'nn.parallel', 'optim', 'optim.lr_scheduler', 'utils', 'utils.data',
                  'autograd', 'distributed', 'backends', 'backends.cudnn', 'cuda', 'vision',
-                 'vision.datasets', 'vision.transforms', 'vision.utils', 'vision.models'):
+                 'vision.datasets', 'vision.transforms', 'vision.transforms.functional',
+                 'vision.utils', 'vision.models'):
         space = _namespace(path)
         if space is not None:
             _sources[path] = space

@@ -49,5 +49,11 @@ GNN_AVAILABLE_IN_ALL
 const char  *gnn_dtype_get_name      (GnnDType dtype);
 GNN_AVAILABLE_IN_ALL
 gboolean     gnn_dtype_is_floating   (GnnDType dtype);
+GNN_AVAILABLE_IN_ALL
+GnnDType     gnn_dtype_promote_types (GnnDType a,
+                                      GnnDType b);
+GNN_AVAILABLE_IN_ALL
+gboolean     gnn_dtype_can_cast      (GnnDType from,
+                                      GnnDType to);
 
 G_END_DECLS

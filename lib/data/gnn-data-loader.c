@@ -828,6 +828,9 @@ iter_from (GnnDataLoader  *self,
       epoch = gnn_epoch_new (self->dataset, collate, indices, n_indices, batch_size);
     }
   base_seed = gnn_generator_next_u64 (self->generator);
+  /* drawn for every pass, persistent workers or not: each pass draws
+   * other per-sample randomness, and a resumed pass the same again */
+  epoch->sample_seed = base_seed;
   self->passes++;
   /* Persistent workers keep the seeds of the pass that started them: a
    * resumed pass starts its workers from those, as the uninterrupted run

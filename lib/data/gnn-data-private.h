@@ -39,6 +39,12 @@ void gnn_data_loader_emit_worker_init (GnnDataLoader *self, GnnWorkerInfo *info)
  * given none (as torch's samplers draw their seed). */
 GnnGenerator *gnn_generator_new_unseeded (void);
 
+/* The sample generator of the calling thread, reseeded for the sample at
+ * @index of a pass whose sample seed is @sample_seed (enter), and unset
+ * (leave): gnn_get_sample_generator() returns it in between. */
+void gnn_sample_generator_enter (guint64 sample_seed, gint64 index);
+void gnn_sample_generator_leave (void);
+
 /* The thread-local worker info (set by the loader's worker threads). */
 void gnn_worker_info_set_current (GnnWorkerInfo *info);
 GnnWorkerInfo *gnn_worker_info_new (guint id, guint num_workers, guint64 seed,

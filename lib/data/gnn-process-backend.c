@@ -672,7 +672,7 @@ send_task (GnnProcessPool *pool,
 {
   Proc *p = &pool->procs[worker];
   Message m = { GNN_MSG_TASK, epoch_id, seq, epoch->iterable ? -1 - epoch->skip[worker] : -1,
-                epoch->batch_size, epoch->drop_last, 0 };
+                epoch->batch_size, epoch->drop_last, 0, epoch->sample_seed };
   const gint64 *indices = NULL;
   gsize count = 0;
   gboolean sent = FALSE;

@@ -30,6 +30,11 @@ static GParamSpec *properties[N_PROPS];
 
 static _Thread_local GnnWorkerInfo *current_info;
 
+/* The sample generator: one per thread, reseeded for every sample a loader
+ * fetches, and visible only while that sample is fetched. */
+static _Thread_local GnnGenerator *current_sample_generator;
+static GPrivate sample_generator_key = G_PRIVATE_INIT (g_object_unref);
+
 G_DEFINE_FINAL_TYPE (GnnWorkerInfo, gnn_worker_info, G_TYPE_OBJECT)
 
 static void
@@ -244,4 +249,56 @@ GnnWorkerInfo *
 gnn_get_worker_info (void)
 {
   return current_info;
+}
+
+void
+gnn_sample_generator_enter (guint64 sample_seed,
+                            gint64  index)
+{
+  GnnGenerator *generator = g_private_get (&sample_generator_key);
+
+  if (generator == NULL)
+    {
+      generator = gnn_generator_new (0);
+      g_private_set (&sample_generator_key, generator);
+    }
+  /* the generator's seeding mixes this (SplitMix64), so neighbouring
+   * indices get unrelated streams */
+  gnn_generator_manual_seed (generator,
+                             sample_seed ^ ((guint64) index * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+  current_sample_generator = generator;
+}
+
+void
+gnn_sample_generator_leave (void)
+{
+  current_sample_generator = NULL;
+}
+
+/**
+ * gnn_get_sample_generator:
+ *
+ * Returns the generator of the sample a [class@Gnn.DataLoader] is fetching
+ * on the calling thread (in a worker, or in the caller without workers),
+ * for the random choices `get_item` makes (augmentation: the random
+ * transforms of `gnn.vision` draw from it). It is seeded from the pass's
+ * seed, which the loader draws from its generator, and the sample's index:
+ * the draws for a sample do not depend on which worker fetches it, on the
+ * worker mode or count, or on what was fetched before, so a pass is
+ * reproducible and a resumed pass ([method@Gnn.DataLoader.load_state])
+ * draws what the interrupted one would have drawn. Outside a loader's
+ * fetch (a direct `get_item`), %NULL: draw from the default generator
+ * ([func@Gnn.Generator.get_default]) then, as torch does.
+ *
+ * Use it only on the calling thread, and only during the fetch.
+ *
+ * Returns: (transfer none) (nullable): the sample's generator, or %NULL
+ *   outside a loader's fetch
+ *
+ * Since: 1.0
+ */
+GnnGenerator *
+gnn_get_sample_generator (void)
+{
+  return current_sample_generator;
 }

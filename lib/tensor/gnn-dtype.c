@@ -212,9 +212,10 @@ gnn_dtype_write (GnnDType dtype, void *p, double value)
     case GNN_DTYPE_F16: *(guint16 *) p = gnn_float_to_half ((float) value); break;
     case GNN_DTYPE_BF16: *(guint16 *) p = gnn_float_to_bfloat16 ((float) value); break;
     case GNN_DTYPE_I64: *(gint64 *) p = (gint64) value; break;
-    case GNN_DTYPE_I32: *(gint32 *) p = (gint32) value; break;
-    case GNN_DTYPE_I16: *(gint16 *) p = (gint16) value; break;
-    case GNN_DTYPE_I8: *(gint8 *) p = (gint8) value; break;
+    /* through int64, so that an out-of-range integer value wraps as in torch */
+    case GNN_DTYPE_I32: *(gint32 *) p = (gint32) (gint64) value; break;
+    case GNN_DTYPE_I16: *(gint16 *) p = (gint16) (gint64) value; break;
+    case GNN_DTYPE_I8: *(gint8 *) p = (gint8) (gint64) value; break;
     case GNN_DTYPE_U8: *(guint8 *) p = (guint8) (gint64) value; break;
     case GNN_DTYPE_BOOL: *(guint8 *) p = value != 0.0; break;
     default: break;

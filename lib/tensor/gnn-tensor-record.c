@@ -38,14 +38,16 @@ gnn_tensor_record_slow (GnnOpKind          op,
 }
 
 gboolean
-gnn_tensor_record_inplace_slow (GnnOpKind   op,
-                                GnnTensor  *self,
-                                GnnTensor  *other,
-                                GError    **error)
+gnn_tensor_record_inplace_slow (GnnOpKind          op,
+                                GnnTensor         *self,
+                                GnnTensor *const  *others,
+                                guint              n_others,
+                                const GnnOpParams *params,
+                                GError           **error)
 {
   if (inplace_recorder == NULL)
     return TRUE;
-  return inplace_recorder (op, self, other, error);
+  return inplace_recorder (op, self, others, n_others, params, error);
 }
 
 const char *

@@ -74,6 +74,7 @@ release_private (GnnTensorPrivate *priv)
   priv->grad_fn = NULL;
   priv->grad_fn_destroy = NULL;
   g_clear_object (&priv->grad);
+  g_clear_object (&priv->view_base);
   g_clear_pointer (&priv->storage, gnn_storage_unref);
 }
 
