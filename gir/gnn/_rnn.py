@@ -171,7 +171,7 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
     """torch's: (padded batch, lengths)."""
-    return tuple(call_c(Gnn.pad_packed_sequence, sequence, bool(batch_first),
+    return tuple(call_c(Gnn.PackedSequence.pad, sequence, bool(batch_first),
                         float(padding_value), -1 if total_length is None else int(total_length)))
 
 
@@ -179,7 +179,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0):
     """torch's: sequences [L_i, *] stacked into one padded tensor."""
     if isinstance(sequences, Gnn.Tensor):
         sequences = [sequences[i] for i in range(sequences.shape[0])]
-    return call_c(Gnn.pad_sequence, list(sequences), bool(batch_first), float(padding_value))
+    return call_c(Gnn.Tensor.pad_sequence, list(sequences), bool(batch_first), float(padding_value))
 
 
 def pack_sequence(sequences, enforce_sorted=True):

@@ -44,14 +44,14 @@ GnnPackedSequence *gnn_pack_padded_sequence                 (GnnTensor          
                                                              gboolean            enforce_sorted,
                                                              GError            **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor         *gnn_pad_packed_sequence                  (GnnPackedSequence  *sequence,
+GnnTensor         *gnn_packed_sequence_pad                  (GnnPackedSequence  *sequence,
                                                              gboolean            batch_first,
                                                              double              padding_value,
                                                              gint64              total_length,
                                                              GnnTensor         **lengths,
                                                              GError            **error);
 GNN_AVAILABLE_IN_ALL
-GnnTensor         *gnn_pad_sequence                         (GnnTensor         **sequences,
+GnnTensor         *gnn_tensor_pad_sequence                  (GnnTensor         **sequences,
                                                              guint               n_sequences,
                                                              gboolean            batch_first,
                                                              double              padding_value,

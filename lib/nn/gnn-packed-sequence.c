@@ -26,7 +26,7 @@
  * (computed from the sorted indices when not given).
  *
  * Build one with [func@Gnn.pack_padded_sequence] or
- * [func@Gnn.pack_sequence]; [func@Gnn.pad_packed_sequence] pads it back.
+ * [func@Gnn.pack_sequence]; [method@Gnn.PackedSequence.pad] pads it back.
  * From Python it behaves like torch's namedtuple (`data, batch_sizes,
  * sorted_indices, unsorted_indices = packed`).
  *

@@ -213,7 +213,7 @@ gnn_pack_padded_sequence (GnnTensor  *input,
 }
 
 /**
- * gnn_pad_packed_sequence:
+ * gnn_packed_sequence_pad:
  * @sequence: a packed sequence
  * @batch_first: whether the result is `[B, T, *]` rather than `[T, B, *]`
  * @padding_value: the value of the positions past each sequence's end
@@ -236,7 +236,7 @@ gnn_pack_padded_sequence (GnnTensor  *input,
  * Since: 1.0
  */
 GnnTensor *
-gnn_pad_packed_sequence (GnnPackedSequence  *sequence,
+gnn_packed_sequence_pad (GnnPackedSequence  *sequence,
                          gboolean            batch_first,
                          double              padding_value,
                          gint64              total_length,
@@ -333,7 +333,7 @@ gnn_pad_packed_sequence (GnnPackedSequence  *sequence,
 }
 
 /**
- * gnn_pad_sequence:
+ * gnn_tensor_pad_sequence:
  * @sequences: (array length=n_sequences): tensors `[L_i, *]` of the same
  *   trailing shape
  * @n_sequences: their number
@@ -353,11 +353,11 @@ gnn_pad_packed_sequence (GnnPackedSequence  *sequence,
  * Since: 1.0
  */
 GnnTensor *
-gnn_pad_sequence (GnnTensor **sequences,
-                  guint       n_sequences,
-                  gboolean    batch_first,
-                  double      padding_value,
-                  GError    **error)
+gnn_tensor_pad_sequence (GnnTensor **sequences,
+                         guint       n_sequences,
+                         gboolean    batch_first,
+                         double      padding_value,
+                         GError    **error)
 {
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GnnTensor) source = NULL;
@@ -452,7 +452,7 @@ gnn_pad_sequence (GnnTensor **sequences,
  * @error: return location for a #GError
  *
  * Packs sequences of different lengths, like `torch.nn.utils.rnn.
- * pack_sequence (sequences, enforce_sorted)`: [func@Gnn.pad_sequence], then
+ * pack_sequence (sequences, enforce_sorted)`: [func@Gnn.Tensor.pad_sequence], then
  * [func@Gnn.pack_padded_sequence] with their lengths.
  *
  * Returns: (transfer full): the packed sequence, or %NULL with @error set
@@ -469,7 +469,7 @@ gnn_pack_sequence (GnnTensor **sequences,
   g_autoptr(GnnTensor) lengths = NULL;
   g_autofree gint64 *len = g_new (gint64, MAX (n_sequences, 1));
 
-  padded = gnn_pad_sequence (sequences, n_sequences, FALSE, 0.0, error);
+  padded = gnn_tensor_pad_sequence (sequences, n_sequences, FALSE, 0.0, error);
   if (padded == NULL)
     return NULL;
   for (guint i = 0; i < n_sequences; i++)
@@ -575,7 +575,7 @@ gnn_unpack_sequence (GnnPackedSequence  *sequence,
   g_autoptr(GnnTensor) lengths = NULL;
 
   g_return_val_if_fail (GNN_IS_PACKED_SEQUENCE (sequence), NULL);
-  padded = gnn_pad_packed_sequence (sequence, TRUE, 0.0, -1, &lengths, error);
+  padded = gnn_packed_sequence_pad (sequence, TRUE, 0.0, -1, &lengths, error);
   if (padded == NULL)
     return NULL;
   return cut_sequences (padded, gnn_tensor_get_data (lengths), gnn_tensor_get_numel (lengths),

@@ -46,7 +46,7 @@ check('a packed input gives a packed output', () => {
     const out = net.call_args(V.new_tuple([V.new_object(packed)]), null);
     const packedOut = out.get_item(0).get_object();
     assert(packedOut instanceof Gnn.PackedSequence, 'packed');
-    const [padded, outLengths] = Gnn.pad_packed_sequence(packedOut, false, 0, -1);
+    const [padded, outLengths] = packedOut.pad(false, 0, -1);
     assert(padded.get_shape().join() === '5,2,8', padded.get_shape().join());
     assert(outLengths.to_floats().join() === '5,3', 'lengths');
 });

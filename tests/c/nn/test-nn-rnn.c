@@ -382,7 +382,7 @@ test_gru_packed_sequence (void)
   g_assert_no_error (error);
   packed_out = gnn_value_get_object (gnn_value_get_item (out, 0));
   g_assert_true (GNN_IS_PACKED_SEQUENCE (packed_out));
-  padded = gnn_pad_packed_sequence (GNN_PACKED_SEQUENCE (packed_out), FALSE, 0.0, -1, &out_lengths, &error);
+  padded = gnn_packed_sequence_pad (GNN_PACKED_SEQUENCE (packed_out), FALSE, 0.0, -1, &out_lengths, &error);
   g_assert_no_error (error);
   assert_shape (padded, 3, 4, 2, 6);
 
