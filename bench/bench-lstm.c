@@ -189,17 +189,7 @@ train_step (Model   *m,
   gnn_optimizer_zero_grad (m->optimizer, TRUE);
   logits = model_forward (m, i, &targets, error);
   loss = logits ? gnn_cross_entropy_loss_compute (m->criterion, logits, targets, error) : NULL;
-  if (loss == NULL || !gnn_tensor_backward (loss, NULL, FALSE, error) ||
-      !gnn_optimizer_step (m->optimizer, error))
-    return FALSE;
-  *loss_out = gnn_tensor_item (loss, NULL);
-  if (!isfinite (*loss_out))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "loss %g at batch %" G_GINT64_FORMAT,
-                   *loss_out, i);
-      return FALSE;
-    }
-  return TRUE;
+  return bench_backward_step (loss, m->optimizer, i, loss_out, error);
 }
 
 static gboolean
