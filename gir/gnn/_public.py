@@ -170,6 +170,10 @@ def _fill_top_level():
     package = sys.modules['gnn']
     for name, value in EXPORTS.items():
         setattr(package, name, value)
+    # torch.__version__: the version of the library in use (a str, as torch's)
+    gnn = _override_module()
+    package.__version__ = '%d.%d.%d' % (gnn.get_major_version(), gnn.get_minor_version(),
+                                        gnn.get_micro_version())
 
     def __getattr__(name):
         if not name.startswith('_'):

@@ -30,7 +30,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnDatasetFolder, gnn_dataset_folder, GNN, DATASET_FOL
  *
  * The class of [class@Gnn.DatasetFolder].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDatasetFolderClass
 {

@@ -25,7 +25,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnImageFolder, gnn_image_folder, GNN, IMAGE_FOLDER, G
  *
  * The class of [class@Gnn.ImageFolder].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnImageFolderClass
 {

@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  * The channels of a [class@Gnn.Image], named as PIL names its modes; the
  * value of each is its number of channels.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {

@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef GnnTensor *(*GnnTransformFunc) (GnnTensor  *input,
                                         gpointer    user_data,
@@ -42,7 +42,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnLambda, gnn_lambda, GNN, LAMBDA, GnnTransform)
  * The class of [class@Gnn.Lambda]; a subclass implements the transform's
  * `apply` (Python `do_apply`, GJS `vfunc_apply`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLambdaClass
 {

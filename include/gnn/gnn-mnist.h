@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnMNIST, gnn_mnist, GNN, MNIST, GnnVisionDataset)
  * [class@Gnn.KMNIST]) differ in their folder name, class names and where
  * a download without network finds the files.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnMNISTClass
 {

@@ -20,7 +20,7 @@ G_BEGIN_DECLS
  * The residual block a [class@Gnn.ResNet] is built of (torchvision's
  * `block` argument).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {

@@ -31,7 +31,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnTransform, gnn_transform, GNN, TRANSFORM, GObject)
  *
  * The class of [class@Gnn.Transform].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTransformClass
 {

@@ -29,7 +29,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnVisionDataset, gnn_vision_dataset, GNN, VISION_DATA
  *
  * The class of [class@Gnn.VisionDataset].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnVisionDatasetClass
 {

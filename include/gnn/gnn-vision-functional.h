@@ -25,7 +25,7 @@ G_BEGIN_DECLS
  * (its resampling filters and affine transform), on tensors as torch's
  * `interpolate` and `grid_sample` do.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {
@@ -45,7 +45,7 @@ typedef enum
  * torchvision's `padding_mode` of [class@Gnn.Pad] and
  * [class@Gnn.RandomCrop].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {

@@ -108,4 +108,12 @@ int        gnn_shared_tensor_dup_fd (GnnTensor *tensor, gsize *offset, GError **
 GnnTensor *gnn_shared_tensor_map    (int fd, gsize offset, GnnDType dtype,
                                      const gint64 *shape, guint ndim, GError **error);
 
+/* Workers run the dataset, sampler and collate off the caller's thread:
+ * a class written in JavaScript (GJS) cannot run there (its engine is
+ * bound to the main thread and cannot be forked), so iter() refuses it
+ * with a GNN_ERROR_NOT_SUPPORTED naming the class. @what names @object's
+ * role ("dataset", "sampler"...); %NULL objects pass. */
+gboolean gnn_workers_check_runnable (GObject *object, const char *what, gint num_workers,
+                                     GError **error);
+
 G_END_DECLS

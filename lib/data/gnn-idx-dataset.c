@@ -20,7 +20,7 @@
  * views: a `[rows, cols]` tensor and a 0-d int64 tensor. Reading is
  * thread-safe.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnIdxDataset
 {
@@ -133,7 +133,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The IDX file of the images (read by g_initable_init()).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IMAGES_PATH] =
     g_param_spec_string ("images-path", NULL, NULL, NULL,
@@ -143,7 +143,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The IDX file of the labels (read by g_initable_init()).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABELS_PATH] =
     g_param_spec_string ("labels-path", NULL, NULL, NULL,
@@ -156,7 +156,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    * is how a spawned worker gets the parent's decoded data, mapped from
    * its shared memory rather than decoded again.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IMAGES] =
     g_param_spec_object ("images", NULL, NULL, GNN_TYPE_TENSOR,
@@ -166,7 +166,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The labels, an int64 tensor `[N]` (see #GnnIdxDataset:images).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABELS] =
     g_param_spec_object ("labels", NULL, NULL, GNN_TYPE_TENSOR,
@@ -183,7 +183,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    * non-persistent PROCESSES passes over Fashion-MNIST on the VM this was
    * measured on). Choose it for spawned workers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SHARED_MEMORY] =
     g_param_spec_boolean ("shared-memory", NULL, NULL, FALSE,
@@ -194,7 +194,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    * The dtype of the images: float32 (the default) scales the bytes to [0,
    * 1]; uint8 keeps them (torchvision's `MNIST.data`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -486,7 +486,7 @@ gnn_idx_dataset_initable_iface_init (GInitableIface *iface)
  *
  * Returns: (transfer full): the dataset, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnIdxDataset *
 gnn_idx_dataset_new (const char  *images_path,
@@ -507,7 +507,7 @@ gnn_idx_dataset_new (const char  *images_path,
  *
  * Returns: (transfer none): all images, a float32 tensor `[N, rows, cols]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_idx_dataset_get_images (GnnIdxDataset *self)
@@ -524,7 +524,7 @@ gnn_idx_dataset_get_images (GnnIdxDataset *self)
  *
  * Returns: (transfer none): all labels, an int64 tensor `[N]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_idx_dataset_get_labels (GnnIdxDataset *self)

@@ -109,7 +109,7 @@ static GDestroyNotify fork_func_notify;
  * The child returns from @func into the library, runs the worker loop and
  * ends with _exit(); it never returns to the caller's code.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_set_worker_fork_func (GnnWorkerForkFunc func,

@@ -692,7 +692,7 @@ worker_setup (int                  sock,
  * spawn host ([class@Gnn.WorkerSpawnHost]) sets it before this call: the
  * worker then rebuilds the dataset from the host's payload.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_worker_main_if_worker (void)

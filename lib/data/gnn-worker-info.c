@@ -13,7 +13,7 @@
  * a generator seeded with the seed for per-worker randomness (augmentation).
  * Get it with [func@Gnn.get_worker_info] inside `get_item` or `collate`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnWorkerInfo
 {
@@ -84,7 +84,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The worker id, in `[0, num_workers)`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ID] =
     g_param_spec_uint ("id", NULL, NULL, 0, G_MAXUINT, 0,
@@ -94,7 +94,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The number of workers of the loader.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_WORKERS] =
     g_param_spec_uint ("num-workers", NULL, NULL, 0, G_MAXUINT, 0,
@@ -104,7 +104,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The worker's seed: the base seed of the epoch plus the id.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
@@ -114,7 +114,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The dataset the worker reads.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
@@ -157,7 +157,7 @@ gnn_worker_info_set_current (GnnWorkerInfo *info)
  *
  * Returns: the worker id, in `[0, num_workers)`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_worker_info_get_id (GnnWorkerInfo *self)
@@ -174,7 +174,7 @@ gnn_worker_info_get_id (GnnWorkerInfo *self)
  *
  * Returns: the number of workers
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
@@ -191,7 +191,7 @@ gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
  *
  * Returns: the worker's seed (base seed + id)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_worker_info_get_seed (GnnWorkerInfo *self)
@@ -208,7 +208,7 @@ gnn_worker_info_get_seed (GnnWorkerInfo *self)
  *
  * Returns: (transfer none): the dataset
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDataset *
 gnn_worker_info_get_dataset (GnnWorkerInfo *self)
@@ -226,7 +226,7 @@ gnn_worker_info_get_dataset (GnnWorkerInfo *self)
  *
  * Returns: (transfer none): the generator
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_worker_info_get_generator (GnnWorkerInfo *self)
@@ -243,7 +243,7 @@ gnn_worker_info_get_generator (GnnWorkerInfo *self)
  *
  * Returns: (transfer none) (nullable): the worker info, or %NULL outside workers
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWorkerInfo *
 gnn_get_worker_info (void)
@@ -295,7 +295,7 @@ gnn_sample_generator_leave (void)
  * Returns: (transfer none) (nullable): the sample's generator, or %NULL
  *   outside a loader's fetch
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_get_sample_generator (void)

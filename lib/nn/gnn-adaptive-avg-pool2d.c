@@ -20,7 +20,7 @@
  * divides evenly is an average pooling of stride `L/out` (the same
  * windows); other sizes are refused with an error naming them.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptiveAvgPool2d
 {
@@ -67,7 +67,7 @@ check_output_size (gint64    output_h,
  *
  * Returns: (transfer full): the pooled tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_adaptive_avg_pool2d (GnnTensor  *input,
@@ -212,7 +212,7 @@ gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
    *
    * The output's height.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OUTPUT_H] =
     g_param_spec_int64 ("output-h", NULL, NULL, G_MININT32, G_MAXINT32, 1, flags);
@@ -221,7 +221,7 @@ gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
    *
    * The output's width.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OUTPUT_W] =
     g_param_spec_int64 ("output-w", NULL, NULL, G_MININT32, G_MAXINT32, 1, flags);
@@ -244,7 +244,7 @@ gnn_adaptive_avg_pool2d_init (GnnAdaptiveAvgPool2d *self)
  *
  * Returns: (transfer full): the layer, or %NULL when a size is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdaptiveAvgPool2d *
 gnn_adaptive_avg_pool2d_new (gint64    output_h,

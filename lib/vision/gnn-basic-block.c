@@ -26,7 +26,7 @@
  * these blocks. The block is built entirely from its properties (the
  * reflection contract), so model files rebuild it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBasicBlock
 {
@@ -176,7 +176,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    *
    * The input's channels.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPLANES] = g_param_spec_int64 ("inplanes", NULL, NULL, 1, G_MAXINT32, 64, flags);
   /**
@@ -184,7 +184,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    *
    * The output's channels.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PLANES] = g_param_spec_int64 ("planes", NULL, NULL, 1, G_MAXINT32, 64, flags);
   /**
@@ -192,7 +192,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    *
    * The stride of the first convolution (and of the downsampling one).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STRIDE] = g_param_spec_int64 ("stride", NULL, NULL, 1, G_MAXINT32, 1, flags);
   /**
@@ -202,7 +202,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    * norm (torchvision's `downsample`, needed when the stride is not 1 or
    * the channels change).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DOWNSAMPLE] = g_param_spec_boolean ("has-downsample", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -227,7 +227,7 @@ gnn_basic_block_init (GnnBasicBlock *self)
  * Returns: (transfer full): the block, or %NULL when its layers cannot be
  *   built (sizes out of range, out of memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBasicBlock *
 gnn_basic_block_new (gint64     inplanes,

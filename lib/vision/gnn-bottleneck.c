@@ -22,7 +22,7 @@
  * convolution to `4 · planes` channels and a batch norm) — so torchvision's
  * state dicts load. Built entirely from its properties.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBottleneck
 {
@@ -109,7 +109,7 @@ gnn_bottleneck_class_init (GnnBottleneckClass *klass)
    *
    * The input's channels.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_INPLANES,
     g_param_spec_int64 ("inplanes", NULL, NULL, 1, G_MAXINT32, 64, flags),
@@ -119,7 +119,7 @@ gnn_bottleneck_class_init (GnnBottleneckClass *klass)
    *
    * The channels inside the block (the output has 4 × planes).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_PLANES,
     g_param_spec_int64 ("planes", NULL, NULL, 1, G_MAXINT32 / EXPANSION, 64, flags),
@@ -129,7 +129,7 @@ gnn_bottleneck_class_init (GnnBottleneckClass *klass)
    *
    * The stride of the 3×3 convolution (and of the downsampling one).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_STRIDE,
     g_param_spec_int64 ("stride", NULL, NULL, 1, G_MAXINT32, 1, flags),
@@ -141,7 +141,7 @@ gnn_bottleneck_class_init (GnnBottleneckClass *klass)
    * norm (torchvision's `downsample`, needed when the stride is not 1 or
    * the channels change).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_DOWNSAMPLE,
     g_param_spec_boolean ("has-downsample", NULL, NULL, FALSE, flags),
@@ -167,7 +167,7 @@ gnn_bottleneck_init (GnnBottleneck *self)
  * Returns: (transfer full): the block, or %NULL when its layers cannot be
  *   built (sizes out of range, out of memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBottleneck *
 gnn_bottleneck_new (gint64     inplanes,

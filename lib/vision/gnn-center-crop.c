@@ -13,7 +13,7 @@
  * the centred rectangle of the size, the input padded with zeros first
  * where it is smaller.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCenterCrop
 {
@@ -61,7 +61,7 @@ gnn_center_crop_class_init (GnnCenterCropClass *klass)
    *
    * The crop size (an `ax` variant): [h, w], or one value for a square.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_SIZE,
     g_param_spec_variant ("size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -84,7 +84,7 @@ gnn_center_crop_init (GnnCenterCrop *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCenterCrop *
 gnn_center_crop_new (const gint64  *size,

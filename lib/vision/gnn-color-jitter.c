@@ -18,7 +18,7 @@
  * `(max(0, 1 - b), 1 + b)`, `hue=h` is `(-h, h)`; a range of (1, 1) (hue:
  * (0, 0)) leaves that adjustment out.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnColorJitter
 {
@@ -119,7 +119,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The smallest brightness factor.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_BRIGHTNESS_MIN, "brightness-min", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 1.0, G_STRUCT_OFFSET (GnnColorJitter, range[0][0]));
@@ -128,7 +128,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The largest brightness factor.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_BRIGHTNESS_MAX, "brightness-max", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 1.0, G_STRUCT_OFFSET (GnnColorJitter, range[0][1]));
@@ -137,7 +137,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The smallest contrast factor.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_CONTRAST_MIN, "contrast-min", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 1.0, G_STRUCT_OFFSET (GnnColorJitter, range[1][0]));
@@ -146,7 +146,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The largest contrast factor.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_CONTRAST_MAX, "contrast-max", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 1.0, G_STRUCT_OFFSET (GnnColorJitter, range[1][1]));
@@ -155,7 +155,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The smallest saturation factor.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_SATURATION_MIN, "saturation-min", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 1.0, G_STRUCT_OFFSET (GnnColorJitter, range[2][0]));
@@ -164,7 +164,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The largest saturation factor.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_SATURATION_MAX, "saturation-max", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 1.0, G_STRUCT_OFFSET (GnnColorJitter, range[2][1]));
@@ -173,7 +173,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The smallest hue shift, at least -0.5.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_HUE_MIN, "hue-min", -G_MAXDOUBLE, G_MAXDOUBLE,
                              0.0, G_STRUCT_OFFSET (GnnColorJitter, range[3][0]));
@@ -182,7 +182,7 @@ gnn_color_jitter_class_init (GnnColorJitterClass *klass)
    *
    * The largest hue shift, at most 0.5.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_HUE_MAX, "hue-max", -G_MAXDOUBLE, G_MAXDOUBLE,
                              0.0, G_STRUCT_OFFSET (GnnColorJitter, range[3][1]));
@@ -208,7 +208,7 @@ gnn_color_jitter_init (GnnColorJitter *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnColorJitter *
 gnn_color_jitter_new (double   brightness,

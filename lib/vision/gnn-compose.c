@@ -14,7 +14,7 @@
  * [property@Gnn.Compose:transforms], a list model of [class@Gnn.Transform]
  * (a spawned loader worker rebuilds each from its properties).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCompose
 {
@@ -85,7 +85,7 @@ gnn_compose_class_init (GnnComposeClass *klass)
    * The transforms, in the order they are applied: a #GListModel of
    * [class@Gnn.Transform] (none: the identity).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_TRANSFORMS,
     g_param_spec_object ("transforms", NULL, NULL, G_TYPE_LIST_MODEL,
@@ -107,7 +107,7 @@ gnn_compose_init (GnnCompose *self)
  *
  * Returns: (transfer full): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCompose *
 gnn_compose_new (GnnTransform **transforms,
@@ -132,7 +132,7 @@ gnn_compose_new (GnnTransform **transforms,
  *
  * Returns: (transfer none) (nullable): the list of transforms
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GListModel *
 gnn_compose_get_transforms (GnnCompose *self)

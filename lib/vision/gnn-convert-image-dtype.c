@@ -11,7 +11,7 @@
  * ([func@Gnn.vision_convert_image_dtype]): values rescaled between the
  * ranges of the two dtypes.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConvertImageDtype
 {
@@ -43,7 +43,7 @@ gnn_convert_image_dtype_class_init (GnnConvertImageDtypeClass *klass)
    *
    * The dtype of the result.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_DTYPE,
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -65,7 +65,7 @@ gnn_convert_image_dtype_init (GnnConvertImageDtype *self)
  *
  * Returns: (transfer full): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConvertImageDtype *
 gnn_convert_image_dtype_new (GnnDType dtype)

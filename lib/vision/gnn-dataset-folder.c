@@ -30,7 +30,7 @@
  * file for the classes ..."); a file that does not decode is an error
  * naming its path, raised by the `get_item` that reads it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -156,7 +156,7 @@ gnn_dataset_folder_class_init (GnnDatasetFolderClass *klass)
    * every file, or for [class@Gnn.ImageFolder] torchvision's
    * `IMG_EXTENSIONS`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_EXTENSIONS,
     g_param_spec_boxed ("extensions", NULL, NULL, G_TYPE_STRV,
@@ -350,7 +350,7 @@ gnn_dataset_folder_initable_iface_init (GInitableIface *iface)
  *
  * Returns: (transfer full): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDatasetFolder *
 gnn_dataset_folder_new (const char         *root,
@@ -375,7 +375,7 @@ gnn_dataset_folder_new (const char         *root,
  * Returns: (transfer none) (nullable) (type filename): the path, or %NULL
  *   for an index out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_dataset_folder_get_path (GnnDatasetFolder *self,
@@ -398,7 +398,7 @@ gnn_dataset_folder_get_path (GnnDatasetFolder *self,
  *
  * Returns: (transfer full): an int64 tensor `[N]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_dataset_folder_get_targets (GnnDatasetFolder *self)
@@ -426,7 +426,7 @@ gnn_dataset_folder_get_targets (GnnDatasetFolder *self)
  * Returns: (transfer full): the sample, or %NULL with @error set (naming
  *   @path)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_dataset_folder_load (GnnDatasetFolder  *self,
@@ -448,7 +448,7 @@ gnn_dataset_folder_load (GnnDatasetFolder  *self,
  *
  * Returns: %TRUE if the file is a sample
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_dataset_folder_is_valid_file (GnnDatasetFolder *self,

@@ -21,7 +21,7 @@
  * random_offset`, so an item is the same each time it is read (the values
  * are not torch's: another generator).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnFakeData
 {
@@ -122,7 +122,7 @@ gnn_fake_data_class_init (GnnFakeDataClass *klass)
    *
    * The number of items.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_SIZE,
     g_param_spec_int64 ("size", NULL, NULL, 0, G_MAXINT64, 1000,
@@ -134,7 +134,7 @@ gnn_fake_data_class_init (GnnFakeDataClass *klass)
    * The shape of the images, `[C, H, W]` (an `ax` variant; none:
    * torchvision's default, [3, 224, 224]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_IMAGE_SIZE,
     g_param_spec_variant ("image-size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -145,7 +145,7 @@ gnn_fake_data_class_init (GnnFakeDataClass *klass)
    *
    * The number of classes of the labels.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_NUM_CLASSES,
     g_param_spec_int64 ("num-classes", NULL, NULL, 1, G_MAXINT64, 10,
@@ -156,7 +156,7 @@ gnn_fake_data_class_init (GnnFakeDataClass *klass)
    *
    * Added to the index to seed each item's generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_RANDOM_OFFSET,
     g_param_spec_int64 ("random-offset", NULL, NULL, G_MININT64, G_MAXINT64, 0,
@@ -201,7 +201,7 @@ gnn_fake_data_initable_iface_init (GInitableIface *iface)
  *
  * Returns: (transfer full): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnFakeData *
 gnn_fake_data_new (gint64          size,

@@ -14,7 +14,7 @@
  * With download=True the files come from Debian's `dataset-fashion-mnist`
  * (`/usr/share/datasets/fashion-mnist`) when it is installed.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnFashionMNIST
 {
@@ -58,7 +58,7 @@ gnn_fashion_mnist_init (GnnFashionMNIST *self)
  *
  * Returns: (transfer full): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnFashionMNIST *
 gnn_fashion_mnist_new (const char    *root,

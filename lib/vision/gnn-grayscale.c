@@ -12,7 +12,7 @@
  * torchvision's `transforms.Grayscale(num_output_channels=1)`
  * ([func@Gnn.vision_rgb_to_grayscale]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGrayscale
 {
@@ -62,7 +62,7 @@ gnn_grayscale_class_init (GnnGrayscaleClass *klass)
    *
    * 1 (a grey image) or 3 (three equal channels).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_NUM_OUTPUT_CHANNELS,
     g_param_spec_uint ("num-output-channels", NULL, NULL, 1, 3, 1,
@@ -85,7 +85,7 @@ gnn_grayscale_init (GnnGrayscale *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGrayscale *
 gnn_grayscale_new (guint    num_output_channels,

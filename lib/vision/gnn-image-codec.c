@@ -106,7 +106,7 @@ image_from_pixbuf (GdkPixbuf  *pixbuf,
  *
  * Returns: (transfer full): the image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImage *
 gnn_image_new_from_bytes (GBytes      *data,
@@ -171,7 +171,7 @@ gnn_image_new_from_bytes (GBytes      *data,
  *
  * Returns: (transfer full): the image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImage *
 gnn_image_new_from_file (const char  *path,
@@ -227,7 +227,7 @@ save_format (const char  *format,
  *
  * Returns: (transfer full): the encoded file, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GBytes *
 gnn_image_save_to_bytes (GnnImage    *self,
@@ -290,7 +290,7 @@ gnn_image_save_to_bytes (GnnImage    *self,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_image_save (GnnImage    *self,

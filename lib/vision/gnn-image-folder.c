@@ -16,7 +16,7 @@
  * through GdkPixbuf and converted to RGB. Decoding runs in the loader's
  * workers, threads or processes.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 G_DEFINE_TYPE (GnnImageFolder, gnn_image_folder, GNN_TYPE_DATASET_FOLDER)
 
@@ -47,7 +47,7 @@ gnn_image_folder_init (GnnImageFolder *self)
  *
  * Returns: (transfer full): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImageFolder *
 gnn_image_folder_new (const char    *root,

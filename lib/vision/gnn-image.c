@@ -27,7 +27,7 @@
  * uint8 tensors ([ctor@Gnn.Image.new_from_tensor], sharing their memory).
  * `g_object_new (GNN_TYPE_IMAGE, NULL)` is an empty RGB image (0 × 0).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnImage
 {
@@ -89,7 +89,7 @@ gnn_image_class_init (GnnImageClass *klass)
    *
    * The width in pixels (PIL's `image.width`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WIDTH] =
     g_param_spec_int64 ("width", NULL, NULL, 0, G_MAXINT64, 0,
@@ -99,7 +99,7 @@ gnn_image_class_init (GnnImageClass *klass)
    *
    * The height in pixels (PIL's `image.height`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HEIGHT] =
     g_param_spec_int64 ("height", NULL, NULL, 0, G_MAXINT64, 0,
@@ -109,7 +109,7 @@ gnn_image_class_init (GnnImageClass *klass)
    *
    * The channels (PIL's `image.mode`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MODE] =
     g_param_spec_enum ("mode", NULL, NULL, GNN_TYPE_IMAGE_MODE, GNN_IMAGE_MODE_RGB,
@@ -189,7 +189,7 @@ gnn_image_data (GnnImage *self)
  * Returns: (transfer full): the image, or %NULL with @error set (a negative
  *   or overflowing size, memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImage *
 gnn_image_new (gint64         width,
@@ -218,7 +218,7 @@ gnn_image_new (gint64         width,
  * Returns: (transfer full): the image, or %NULL with @error set when
  *   @pixels is not such a tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImage *
 gnn_image_new_from_tensor (GnnTensor  *pixels,
@@ -255,7 +255,7 @@ gnn_image_new_from_tensor (GnnTensor  *pixels,
  *
  * Returns: the width in pixels
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_image_get_width (GnnImage *self)
@@ -272,7 +272,7 @@ gnn_image_get_width (GnnImage *self)
  *
  * Returns: the height in pixels
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_image_get_height (GnnImage *self)
@@ -289,7 +289,7 @@ gnn_image_get_height (GnnImage *self)
  *
  * Returns: the mode
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImageMode
 gnn_image_get_mode (GnnImage *self)
@@ -310,7 +310,7 @@ gnn_image_get_mode (GnnImage *self)
  *
  * Returns: (transfer full): a new image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImage *
 gnn_image_convert (GnnImage      *self,

@@ -14,7 +14,7 @@
  * No Debian package ships it: download=True fails unless the files are
  * in place.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnKMNIST
 {
@@ -56,7 +56,7 @@ gnn_kmnist_init (GnnKMNIST *self)
  *
  * Returns: (transfer full): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnKMNIST *
 gnn_kmnist_new (const char    *root,

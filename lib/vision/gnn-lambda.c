@@ -17,7 +17,7 @@
  * spawned loader worker (the Python binding pickles its function, which
  * must then be importable, as torch's spawn requires).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -78,7 +78,7 @@ gnn_lambda_init (GnnLambda *self)
  *
  * Returns: (transfer full): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLambda *
 gnn_lambda_new (GnnTransformFunc func,

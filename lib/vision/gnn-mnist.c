@@ -26,7 +26,7 @@
  * otherwise construction fails with an error saying where to put them. A
  * missing folder without download is torchvision's "Dataset not found."
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -101,7 +101,7 @@ gnn_mnist_class_init (GnnMNISTClass *klass)
    * Whether the training set (`train-*` files) rather than the test set
    * (`t10k-*`) is read.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_TRAIN,
     g_param_spec_boolean ("train", NULL, NULL, TRUE,
@@ -113,7 +113,7 @@ gnn_mnist_class_init (GnnMNISTClass *klass)
    * Whether missing files are fetched — here copied from a Debian dataset
    * package's folder (see [class@Gnn.MNIST]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_DOWNLOAD,
     g_param_spec_boolean ("download", NULL, NULL, FALSE,
@@ -309,7 +309,7 @@ gnn_mnist_new_of_type (GType          type,
  *
  * Returns: (transfer full): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMNIST *
 gnn_mnist_new (const char    *root,
@@ -332,7 +332,7 @@ gnn_mnist_new (const char    *root,
  * Returns: (transfer none) (nullable): a uint8 tensor `[N, 28, 28]`, or
  *   %NULL before the dataset is read
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_mnist_get_data (GnnMNIST *self)
@@ -353,7 +353,7 @@ gnn_mnist_get_data (GnnMNIST *self)
  * Returns: (transfer none) (nullable): an int64 tensor `[N]`, or %NULL
  *   before the dataset is read
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_mnist_get_targets (GnnMNIST *self)

@@ -12,7 +12,7 @@
  * torchvision's `transforms.Normalize(mean, std, inplace=False)`: `(x -
  * mean[c]) / std[c]` on a float tensor image ([func@Gnn.vision_normalize]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnNormalize
 {
@@ -72,7 +72,7 @@ gnn_normalize_class_init (GnnNormalizeClass *klass)
    * The mean of each channel (an `ad` variant: one value, or one per
    * channel).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_MEAN,
     g_param_spec_variant ("mean", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -84,7 +84,7 @@ gnn_normalize_class_init (GnnNormalizeClass *klass)
    * The standard deviation of each channel (an `ad` variant: one value, or
    * one per channel).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_STD,
     g_param_spec_variant ("std", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -95,7 +95,7 @@ gnn_normalize_class_init (GnnNormalizeClass *klass)
    *
    * Whether the input tensor is overwritten with the result.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_INPLACE,
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -122,7 +122,7 @@ gnn_normalize_init (GnnNormalize *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnNormalize *
 gnn_normalize_new (const double  *mean,

@@ -12,7 +12,7 @@
  * torchvision's `transforms.Pad(padding, fill=0, padding_mode='constant')`
  * ([func@Gnn.vision_pad]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnPad
 {
@@ -71,7 +71,7 @@ gnn_pad_class_init (GnnPadClass *klass)
    * The padding (an `ax` variant): one value for every side, two (left and
    * right, top and bottom) or four (left, top, right, bottom).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_PADDING,
     g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -83,7 +83,7 @@ gnn_pad_class_init (GnnPadClass *klass)
    * The constant fill (an `ad` variant: one value, or one per channel;
    * none: 0).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_FILL,
     g_param_spec_variant ("fill", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -94,7 +94,7 @@ gnn_pad_class_init (GnnPadClass *klass)
    *
    * How the border is filled.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_PADDING_MODE,
     g_param_spec_enum ("padding-mode", NULL, NULL, GNN_TYPE_VISION_PADDING_MODE,
@@ -122,7 +122,7 @@ gnn_pad_init (GnnPad *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPad *
 gnn_pad_new (const gint64          *padding,

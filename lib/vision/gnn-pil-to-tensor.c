@@ -12,7 +12,7 @@
  * ([func@Gnn.vision_pil_to_tensor]). A tensor is refused, as torchvision
  * refuses one ("pic should be PIL Image").
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnPILToTensor
 {
@@ -47,7 +47,7 @@ gnn_pil_to_tensor_init (GnnPILToTensor *self)
  *
  * Returns: (transfer full): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPILToTensor *
 gnn_pil_to_tensor_new (void)

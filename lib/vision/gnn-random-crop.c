@@ -17,7 +17,7 @@
  * and the right), then cropped at a random place (see
  * [class@Gnn.Transform] for the generator).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRandomCrop
 {
@@ -154,7 +154,7 @@ gnn_random_crop_class_init (GnnRandomCropClass *klass)
    *
    * The crop size (an `ax` variant): [h, w], or one value for a square.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_SIZE,
     g_param_spec_variant ("size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -166,7 +166,7 @@ gnn_random_crop_class_init (GnnRandomCropClass *klass)
    * The padding applied first (an `ax` variant of 1, 2 or 4 values as
    * [class@Gnn.Pad] takes them; none: no padding).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_PADDING,
     g_param_spec_variant ("padding", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -177,7 +177,7 @@ gnn_random_crop_class_init (GnnRandomCropClass *klass)
    *
    * Whether an input smaller than the crop is padded to its size.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_PAD_IF_NEEDED,
     g_param_spec_boolean ("pad-if-needed", NULL, NULL, FALSE,
@@ -188,7 +188,7 @@ gnn_random_crop_class_init (GnnRandomCropClass *klass)
    *
    * The constant fill of the padding (an `ad` variant; none: 0).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_FILL,
     g_param_spec_variant ("fill", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -199,7 +199,7 @@ gnn_random_crop_class_init (GnnRandomCropClass *klass)
    *
    * How the padding is filled.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_PADDING_MODE,
     g_param_spec_enum ("padding-mode", NULL, NULL, GNN_TYPE_VISION_PADDING_MODE,
@@ -231,7 +231,7 @@ gnn_random_crop_init (GnnRandomCrop *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRandomCrop *
 gnn_random_crop_new (const gint64          *size,

@@ -20,7 +20,7 @@
  * `value='random'`), by normally distributed values
  * ([func@Gnn.vision_erase]; see [class@Gnn.Transform] for the generator).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRandomErasing
 {
@@ -162,7 +162,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    *
    * The probability of erasing.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_P, "p", 0.0, 1.0, 0.5,
                              G_STRUCT_OFFSET (GnnRandomErasing, p));
@@ -171,7 +171,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    *
    * The smallest fraction of the image's area erased.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_SCALE_MIN, "scale-min", 0.0, G_MAXDOUBLE, 0.02,
                              G_STRUCT_OFFSET (GnnRandomErasing, scale_min));
@@ -180,7 +180,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    *
    * The largest fraction of the image's area erased.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_SCALE_MAX, "scale-max", 0.0, G_MAXDOUBLE, 0.33,
                              G_STRUCT_OFFSET (GnnRandomErasing, scale_max));
@@ -189,7 +189,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    *
    * The smallest aspect ratio of the rectangle.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_RATIO_MIN, "ratio-min", 0.0, G_MAXDOUBLE, 0.3,
                              G_STRUCT_OFFSET (GnnRandomErasing, ratio_min));
@@ -198,7 +198,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    *
    * The largest aspect ratio of the rectangle.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_RATIO_MAX, "ratio-max", 0.0, G_MAXDOUBLE, 3.3,
                              G_STRUCT_OFFSET (GnnRandomErasing, ratio_max));
@@ -208,7 +208,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    * The erasing value (an `ad` variant: one value, or one per channel;
    * none: 0).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_VALUE,
     g_param_spec_variant ("value", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -220,7 +220,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    * Whether the rectangle gets standard normal values instead
    * (torchvision's `value='random'`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_VALUE_RANDOM,
     g_param_spec_boolean ("value-random", NULL, NULL, FALSE,
@@ -231,7 +231,7 @@ gnn_random_erasing_class_init (GnnRandomErasingClass *klass)
    *
    * Whether the input tensor is erased in place.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_INPLACE,
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -267,7 +267,7 @@ gnn_random_erasing_init (GnnRandomErasing *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRandomErasing *
 gnn_random_erasing_new (double         p,

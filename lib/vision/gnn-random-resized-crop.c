@@ -17,7 +17,7 @@
  * central crop, as torchvision draws it (see [class@Gnn.Transform] for the
  * generator), resized to the size ([func@Gnn.vision_resized_crop]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRandomResizedCrop
 {
@@ -145,7 +145,7 @@ gnn_random_resized_crop_class_init (GnnRandomResizedCropClass *klass)
    *
    * The output size (an `ax` variant): [h, w], or one value for a square.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_SIZE,
     g_param_spec_variant ("size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -156,7 +156,7 @@ gnn_random_resized_crop_class_init (GnnRandomResizedCropClass *klass)
    *
    * The smallest fraction of the input's area the crop covers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_SCALE_MIN, "scale-min", 0.0, G_MAXDOUBLE, 0.08,
                              G_STRUCT_OFFSET (GnnRandomResizedCrop, scale_min));
@@ -165,7 +165,7 @@ gnn_random_resized_crop_class_init (GnnRandomResizedCropClass *klass)
    *
    * The largest fraction of the input's area the crop covers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_SCALE_MAX, "scale-max", 0.0, G_MAXDOUBLE, 1.0,
                              G_STRUCT_OFFSET (GnnRandomResizedCrop, scale_max));
@@ -174,7 +174,7 @@ gnn_random_resized_crop_class_init (GnnRandomResizedCropClass *klass)
    *
    * The smallest aspect ratio (width / height) of the crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_RATIO_MIN, "ratio-min", 0.0, G_MAXDOUBLE, 3.0 / 4.0,
                              G_STRUCT_OFFSET (GnnRandomResizedCrop, ratio_min));
@@ -183,7 +183,7 @@ gnn_random_resized_crop_class_init (GnnRandomResizedCropClass *klass)
    *
    * The largest aspect ratio (width / height) of the crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_RATIO_MAX, "ratio-max", 0.0, G_MAXDOUBLE, 4.0 / 3.0,
                              G_STRUCT_OFFSET (GnnRandomResizedCrop, ratio_max));
@@ -192,7 +192,7 @@ gnn_random_resized_crop_class_init (GnnRandomResizedCropClass *klass)
    *
    * How the crop is resampled.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_INTERPOLATION,
     g_param_spec_enum ("interpolation", NULL, NULL, GNN_TYPE_INTERPOLATION_MODE,
@@ -205,7 +205,7 @@ gnn_random_resized_crop_class_init (GnnRandomResizedCropClass *klass)
    * For tensors, whether reducing filters as PIL does (see
    * [property@Gnn.Resize:antialias]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_ANTIALIAS,
     g_param_spec_boolean ("antialias", NULL, NULL, FALSE,
@@ -239,7 +239,7 @@ gnn_random_resized_crop_init (GnnRandomResizedCrop *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRandomResizedCrop *
 gnn_random_resized_crop_new (const gint64          *size,

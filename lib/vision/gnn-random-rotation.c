@@ -16,7 +16,7 @@
  * [property@Gnn.RandomRotation:degrees-max] (see [class@Gnn.Transform] for
  * the generator). torchvision's `degrees=d` is the range (-d, d).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRandomRotation
 {
@@ -91,7 +91,7 @@ gnn_random_rotation_class_init (GnnRandomRotationClass *klass)
    *
    * The smallest angle, in degrees.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_DEGREES_MIN, "degrees-min", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 0.0, G_STRUCT_OFFSET (GnnRandomRotation, degrees_min));
@@ -100,7 +100,7 @@ gnn_random_rotation_class_init (GnnRandomRotationClass *klass)
    *
    * The largest angle, in degrees.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_install_double (object_class, PROP_DEGREES_MAX, "degrees-max", -G_MAXDOUBLE,
                              G_MAXDOUBLE, 0.0, G_STRUCT_OFFSET (GnnRandomRotation, degrees_max));
@@ -109,7 +109,7 @@ gnn_random_rotation_class_init (GnnRandomRotationClass *klass)
    *
    * How the input is sampled.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_INTERPOLATION,
     g_param_spec_enum ("interpolation", NULL, NULL, GNN_TYPE_INTERPOLATION_MODE,
@@ -121,7 +121,7 @@ gnn_random_rotation_class_init (GnnRandomRotationClass *klass)
    *
    * Whether the output grows to hold the whole rotated input.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_EXPAND,
     g_param_spec_boolean ("expand", NULL, NULL, FALSE,
@@ -133,7 +133,7 @@ gnn_random_rotation_class_init (GnnRandomRotationClass *klass)
    * The centre of rotation (an `ad` variant: x, y in pixels; none: the
    * image centre).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_CENTER,
     g_param_spec_variant ("center", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -145,7 +145,7 @@ gnn_random_rotation_class_init (GnnRandomRotationClass *klass)
    * The value outside the rotated input (an `ad` variant: one value or one
    * per channel; none: 0).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_FILL,
     g_param_spec_variant ("fill", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -176,7 +176,7 @@ gnn_random_rotation_init (GnnRandomRotation *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRandomRotation *
 gnn_random_rotation_new (double                 degrees_min,

@@ -11,7 +11,7 @@
  * when a uniform draw is below [property@Gnn.RandomVerticalFlip:p], else the
  * input itself (see [class@Gnn.Transform] for the generator).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRandomVerticalFlip
 {
@@ -43,7 +43,7 @@ gnn_random_vertical_flip_class_init (GnnRandomVerticalFlipClass *klass)
    *
    * The probability of the flip.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (G_OBJECT_CLASS (klass), PROP_P,
     g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5,
@@ -65,7 +65,7 @@ gnn_random_vertical_flip_init (GnnRandomVerticalFlip *self)
  *
  * Returns: (transfer full): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRandomVerticalFlip *
 gnn_random_vertical_flip_new (double p)

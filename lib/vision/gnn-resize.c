@@ -13,7 +13,7 @@
  * max_size=None, antialias=None)` ([func@Gnn.vision_resize]): images
  * resampled as PIL resamples them, tensors as torch's `interpolate`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnResize
 {
@@ -69,7 +69,7 @@ gnn_resize_class_init (GnnResizeClass *klass)
    * The output size (an `ax` variant): [h, w], or one value, the size of
    * the smaller edge (the other keeps the aspect ratio).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_SIZE,
     g_param_spec_variant ("size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -80,7 +80,7 @@ gnn_resize_class_init (GnnResizeClass *klass)
    *
    * How the input is sampled.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_INTERPOLATION,
     g_param_spec_enum ("interpolation", NULL, NULL, GNN_TYPE_INTERPOLATION_MODE,
@@ -93,7 +93,7 @@ gnn_resize_class_init (GnnResizeClass *klass)
    * With one size value: the largest the longer edge may become (-1: no
    * limit, torchvision's None).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_MAX_SIZE,
     g_param_spec_int64 ("max-size", NULL, NULL, -1, G_MAXINT64, -1,
@@ -106,7 +106,7 @@ gnn_resize_class_init (GnnResizeClass *klass)
    * `antialias=True`; its default for tensors is no filter). Images are
    * always filtered, as PIL resizes them.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_ANTIALIAS,
     g_param_spec_boolean ("antialias", NULL, NULL, FALSE,
@@ -135,7 +135,7 @@ gnn_resize_init (GnnResize *self)
  *
  * Returns: (transfer full): the transform, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnResize *
 gnn_resize_new (const gint64          *size,

@@ -26,7 +26,7 @@
  * [property@Gnn.ResNet:zero-init-residual] the last batch norm of each
  * block 0, all drawn from the default generator.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnResNet
 {
@@ -255,7 +255,7 @@ gnn_res_net_class_init (GnnResNetClass *klass)
    *
    * The residual block of every stage.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_BLOCK,
     g_param_spec_enum ("block", NULL, NULL, GNN_TYPE_RES_NET_BLOCK, GNN_RES_NET_BLOCK_BASIC,
@@ -268,7 +268,7 @@ gnn_res_net_class_init (GnnResNetClass *klass)
    * `[2, 2, 2, 2]` is ResNet-18, `[3, 4, 6, 3]` ResNet-34 (basic blocks)
    * and ResNet-50 (bottlenecks).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_LAYERS,
     g_param_spec_variant ("layers", NULL, NULL, G_VARIANT_TYPE ("ax"),
@@ -279,7 +279,7 @@ gnn_res_net_class_init (GnnResNetClass *klass)
    *
    * The classifier's outputs.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_NUM_CLASSES,
     g_param_spec_int64 ("num-classes", NULL, NULL, G_MININT32, G_MAXINT32, 1000, flags),
@@ -290,7 +290,7 @@ gnn_res_net_class_init (GnnResNetClass *klass)
    * Whether the last batch norm of each block starts at 0 (each block then
    * starts as the identity).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_ZERO_INIT_RESIDUAL,
     g_param_spec_boolean ("zero-init-residual", NULL, NULL, FALSE, flags),
@@ -314,7 +314,7 @@ gnn_res_net_init (GnnResNet *self)
  *
  * Returns: (transfer full): the network, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnResNet *
 gnn_res_net_new (GnnResNetBlock   block,
@@ -337,7 +337,7 @@ gnn_res_net_new (GnnResNetBlock   block,
  *
  * Returns: (transfer full): the network, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnResNet *
 gnn_vision_resnet18 (gint64    num_classes,
@@ -357,7 +357,7 @@ gnn_vision_resnet18 (gint64    num_classes,
  *
  * Returns: (transfer full): the network, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnResNet *
 gnn_vision_resnet34 (gint64    num_classes,
@@ -377,7 +377,7 @@ gnn_vision_resnet34 (gint64    num_classes,
  *
  * Returns: (transfer full): the network, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnResNet *
 gnn_vision_resnet50 (gint64    num_classes,

@@ -12,7 +12,7 @@
  * ([func@Gnn.vision_to_tensor]). A tensor is refused, as torchvision
  * refuses one ("pic should be PIL Image or ndarray").
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnToTensor
 {
@@ -47,7 +47,7 @@ gnn_to_tensor_init (GnnToTensor *self)
  *
  * Returns: (transfer full): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnToTensor *
 gnn_to_tensor_new (void)

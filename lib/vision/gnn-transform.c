@@ -33,7 +33,7 @@
  * error from every apply. Transforms are safe to apply from several
  * threads at once.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 static gboolean
 gnn_transform_initable_init (GInitable     *initable,
@@ -89,7 +89,7 @@ gnn_transform_init (GnnTransform *self)
  *   leaves it as it is, as torchvision returns its input), or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_transform_apply (GnnTransform  *self,

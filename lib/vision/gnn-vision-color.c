@@ -410,7 +410,7 @@ tensor_mean_gray (GnnTensor   *img,
  *
  * Returns: (transfer full): the grey image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_rgb_to_grayscale (GnnTensor  *img,
@@ -479,7 +479,7 @@ check_factor (GnnTensor   *img,
  *
  * Returns: (transfer full): the result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_adjust_brightness (GnnTensor  *img,
@@ -515,7 +515,7 @@ gnn_vision_adjust_brightness (GnnTensor  *img,
  *
  * Returns: (transfer full): the result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_adjust_contrast (GnnTensor  *img,
@@ -591,7 +591,7 @@ gnn_vision_adjust_contrast (GnnTensor  *img,
  *
  * Returns: (transfer full): the result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_adjust_saturation (GnnTensor  *img,
@@ -640,7 +640,7 @@ gnn_vision_adjust_saturation (GnnTensor  *img,
  *
  * Returns: (transfer full): the result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_adjust_hue (GnnTensor  *img,

@@ -59,7 +59,7 @@ gnn_vision_planes_to_float (const GnnPlanes *src,
  * Returns: (transfer full): the tensor, or %NULL with @error set (@pic is
  *   not an image: torchvision's "pic should be PIL Image or ndarray")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_to_tensor (GnnTensor  *pic,
@@ -94,7 +94,7 @@ gnn_vision_to_tensor (GnnTensor  *pic,
  *
  * Returns: (transfer full): the tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_pil_to_tensor (GnnTensor  *pic,
@@ -123,7 +123,7 @@ gnn_vision_pil_to_tensor (GnnTensor  *pic,
  *
  * Returns: (transfer full): the image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImage *
 gnn_vision_to_image (GnnTensor  *pic,
@@ -290,7 +290,7 @@ int_mul (double v, const double *k)
  * Returns: (transfer full): the converted tensor (@image itself when the
  *   dtype is already @dtype), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_convert_image_dtype (GnnTensor  *image,
@@ -417,7 +417,7 @@ normalize_plane (const GnnPlanes *src,
  *   tensor, fewer than 3 dimensions, a zero std, or a number of means or
  *   stds that is neither 1 nor C
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_normalize (GnnTensor     *tensor,

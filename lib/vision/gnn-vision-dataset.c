@@ -18,7 +18,7 @@
  *
  * Subclasses implement `get_sample`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -101,7 +101,7 @@ gnn_vision_dataset_class_init (GnnVisionDatasetClass *klass)
    *
    * The folder of the dataset.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_ROOT,
     g_param_spec_string ("root", NULL, NULL, NULL,
@@ -112,7 +112,7 @@ gnn_vision_dataset_class_init (GnnVisionDatasetClass *klass)
    *
    * The transform of each input (none: the input as it is).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_TRANSFORM,
     g_param_spec_object ("transform", NULL, NULL, GNN_TYPE_TRANSFORM,
@@ -123,7 +123,7 @@ gnn_vision_dataset_class_init (GnnVisionDatasetClass *klass)
    *
    * The transform of each target (none: the label as it is).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_vision_class_install_property (object_class, PROP_TARGET_TRANSFORM,
     g_param_spec_object ("target-transform", NULL, NULL, GNN_TYPE_TRANSFORM,
@@ -160,7 +160,7 @@ gnn_vision_label_new (gint64 label)
  *
  * Returns: (transfer none) (nullable) (type filename): the root
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_vision_dataset_get_root (GnnVisionDataset *self)
@@ -180,7 +180,7 @@ gnn_vision_dataset_get_root (GnnVisionDataset *self)
  *
  * Returns: (transfer none) (nullable): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTransform *
 gnn_vision_dataset_get_transform (GnnVisionDataset *self)
@@ -200,7 +200,7 @@ gnn_vision_dataset_get_transform (GnnVisionDataset *self)
  *
  * Returns: (transfer none) (nullable): the transform
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTransform *
 gnn_vision_dataset_get_target_transform (GnnVisionDataset *self)
@@ -222,7 +222,7 @@ gnn_vision_dataset_get_target_transform (GnnVisionDataset *self)
  * Returns: (transfer none) (nullable): the class names, or %NULL when the
  *   dataset has none (FakeData) or is not built
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GStrv
 gnn_vision_dataset_get_classes (GnnVisionDataset *self)
@@ -247,7 +247,7 @@ gnn_vision_dataset_get_classes (GnnVisionDataset *self)
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_vision_dataset_get_sample (GnnVisionDataset  *self,

@@ -190,7 +190,7 @@ gnn_vision_crop_copy (GnnTensor  *src,
  *
  * Returns: (transfer full): the crop, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_crop (GnnTensor  *img,
@@ -243,7 +243,7 @@ gnn_vision_crop (GnnTensor  *img,
  *
  * Returns: (transfer full): the crop, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_center_crop (GnnTensor     *img,
@@ -310,7 +310,7 @@ flip (GnnTensor   *img,
  *
  * Returns: (transfer full): the flipped image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_hflip (GnnTensor  *img,
@@ -328,7 +328,7 @@ gnn_vision_hflip (GnnTensor  *img,
  *
  * Returns: (transfer full): the flipped image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_vflip (GnnTensor  *img,
@@ -357,7 +357,7 @@ gnn_vision_vflip (GnnTensor  *img,
  *
  * Returns: (transfer full): the padded image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_pad (GnnTensor             *img,
@@ -437,7 +437,7 @@ gnn_vision_pad (GnnTensor             *img,
  * Returns: (transfer full): the result (@img itself with @inplace), or
  *   %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_erase (GnnTensor  *img,

@@ -605,7 +605,7 @@ gnn_vision_resample (GnnTensor             *src,
  * Returns: (transfer full): the resized image (@img itself when its size is
  *   already the size asked for), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_resize (GnnTensor             *img,
@@ -648,7 +648,7 @@ gnn_vision_resize (GnnTensor             *img,
  *
  * Returns: (transfer full): the result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_resized_crop (GnnTensor             *img,

@@ -445,7 +445,7 @@ tensor_rotate (GnnTensor             *img,
  *
  * Returns: (transfer full): the rotated image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_rotate (GnnTensor             *img,

@@ -112,7 +112,7 @@ as_batch (GnnTensor  *tensor,
  *
  * Returns: (transfer full): the grid, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_vision_make_grid (GnnTensor     *tensor,
@@ -232,7 +232,7 @@ gnn_vision_make_grid (GnnTensor     *tensor,
  *
  * Returns: (transfer full): the image, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnImage *
 gnn_vision_grid_image (GnnTensor     *tensor,
@@ -297,7 +297,7 @@ gnn_vision_grid_image (GnnTensor     *tensor,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_vision_save_image (GnnTensor     *tensor,
