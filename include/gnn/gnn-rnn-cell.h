@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnRNNCellBase, gnn_rnn_cell_base, GNN, RNN_CELL_BASE,
  *
  * The class of [class@Gnn.RNNCellBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRNNCellBaseClass
 {

@@ -26,7 +26,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnRNNBase, gnn_rnn_base, GNN, RNN_BASE, GnnModule)
  *
  * The class of [class@Gnn.RNNBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRNNBaseClass
 {

@@ -28,7 +28,7 @@
  * [method@Gnn.Module.call_args]; [func@Gnn.Tensor.bilinear] is the
  * function.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBilinear
 {
@@ -148,7 +148,7 @@ check_operands (GnnTensor  *input1,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bilinear (GnnTensor  *input1,
@@ -407,7 +407,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    * The size of each first input sample (the last dimension of `input1`);
    * a negative size or 0 fails construction, as in torch.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IN1_FEATURES] =
     g_param_spec_int64 ("in1-features", NULL, NULL, G_MININT64, G_MAXINT64, 1, construct);
@@ -416,7 +416,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * The size of each second input sample (the last dimension of `input2`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IN2_FEATURES] =
     g_param_spec_int64 ("in2-features", NULL, NULL, G_MININT64, G_MAXINT64, 0, construct);
@@ -425,7 +425,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * The size of each output sample.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OUT_FEATURES] =
     g_param_spec_int64 ("out-features", NULL, NULL, G_MININT64, G_MAXINT64, 0, construct);
@@ -435,7 +435,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    * Whether the layer has an additive bias (torch's `bias=` argument);
    * %FALSE leaves an empty `bias` slot.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HAS_BIAS] = g_param_spec_boolean ("has-bias", NULL, NULL, TRUE, construct);
   /**
@@ -443,7 +443,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    *
    * The dtype of the parameters (torch's `dtype=` argument).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32, construct);
@@ -453,7 +453,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    * The generator the initial parameters are drawn from, used during
    * construction only (write-only); %NULL draws from the default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -466,7 +466,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    * The `weight` parameter, of shape (out_features, in1_features,
    * in2_features): a child slot of the registry.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_PARAMETER);
   /**
@@ -475,7 +475,7 @@ gnn_bilinear_class_init (GnnBilinearClass *klass)
    * The `bias` parameter, of shape (out_features), or %NULL without a bias:
    * a child slot of the registry.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias", GNN_TYPE_PARAMETER);
 }
@@ -506,7 +506,7 @@ gnn_bilinear_init (GnnBilinear *self)
  *   [4, -1, 3]" for a negative size, "float division by zero" for
  *   @in1_features 0, or when the parameters cannot be allocated)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBilinear *
 gnn_bilinear_new (gint64         in1_features,
@@ -535,7 +535,7 @@ gnn_bilinear_new (gint64         in1_features,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_bilinear_reset_parameters (GnnBilinear   *self,

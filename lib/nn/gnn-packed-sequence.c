@@ -30,7 +30,7 @@
  * From Python it behaves like torch's namedtuple (`data, batch_sizes,
  * sorted_indices, unsorted_indices = packed`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnPackedSequence
 {
@@ -261,7 +261,7 @@ gnn_packed_sequence_class_init (GnnPackedSequenceClass *klass)
    *
    * The packed rows: `[sum (batch_sizes), *]`, time step by time step.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DATA] =
     g_param_spec_object ("data", NULL, NULL, GNN_TYPE_TENSOR,
@@ -272,7 +272,7 @@ gnn_packed_sequence_class_init (GnnPackedSequenceClass *klass)
    * How many sequences run at each time step: a 1-D int64 tensor,
    * non-increasing.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BATCH_SIZES] =
     g_param_spec_object ("batch-sizes", NULL, NULL, GNN_TYPE_TENSOR,
@@ -283,7 +283,7 @@ gnn_packed_sequence_class_init (GnnPackedSequenceClass *klass)
    * For each position of the batch sorted by length, the batch element
    * there (int64), or %NULL when the batch was packed in its own order.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SORTED_INDICES] =
     g_param_spec_object ("sorted-indices", NULL, NULL, GNN_TYPE_TENSOR,
@@ -294,7 +294,7 @@ gnn_packed_sequence_class_init (GnnPackedSequenceClass *klass)
    * The inverse of [property@Gnn.PackedSequence:sorted-indices]: where each
    * batch element is in the sorted batch, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_UNSORTED_INDICES] =
     g_param_spec_object ("unsorted-indices", NULL, NULL, GNN_TYPE_TENSOR,
@@ -326,7 +326,7 @@ gnn_packed_sequence_init (GnnPackedSequence *self)
  *   the rows of @data, are not non-increasing, or an index tensor is not a
  *   permutation of the batch)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPackedSequence *
 gnn_packed_sequence_new (GnnTensor  *data,
@@ -354,7 +354,7 @@ gnn_packed_sequence_new (GnnTensor  *data,
  *
  * Returns: (transfer none) (nullable): the data
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_packed_sequence_get_data (GnnPackedSequence *self)
@@ -372,7 +372,7 @@ gnn_packed_sequence_get_data (GnnPackedSequence *self)
  *
  * Returns: (transfer none) (nullable): the batch sizes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_packed_sequence_get_batch_sizes (GnnPackedSequence *self)
@@ -389,7 +389,7 @@ gnn_packed_sequence_get_batch_sizes (GnnPackedSequence *self)
  *
  * Returns: (transfer none) (nullable): the indices, or %NULL
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_packed_sequence_get_sorted_indices (GnnPackedSequence *self)
@@ -406,7 +406,7 @@ gnn_packed_sequence_get_sorted_indices (GnnPackedSequence *self)
  *
  * Returns: (transfer none) (nullable): the indices, or %NULL
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_packed_sequence_get_unsorted_indices (GnnPackedSequence *self)

@@ -44,7 +44,7 @@
  * [property@Gnn.RNNBase:dropout] above 0, training applies dropout (drawn
  * from the default generator) to the output of every layer but the last.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum {
@@ -360,7 +360,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * The number of features of each input step (the last dimension of the
    * input). A negative size fails construction with torch's message.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPUT_SIZE] =
     g_param_spec_int64 ("input-size", NULL, NULL, G_MININT64, G_MAXINT64, 0, construct);
@@ -370,7 +370,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * The number of features of the hidden state (of the cell, for an LSTM
    * with a projection).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HIDDEN_SIZE] =
     g_param_spec_int64 ("hidden-size", NULL, NULL, G_MININT64, G_MAXINT64, 1, construct);
@@ -379,7 +379,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    *
    * The number of stacked layers, each taking the previous one's output.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_LAYERS] =
     g_param_spec_int64 ("num-layers", NULL, NULL, G_MININT64, G_MAXINT64, 1, construct);
@@ -389,7 +389,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * Whether the layers have the biases `bias_ih_lk` and `bias_hh_lk`
    * (torch's `bias=`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HAS_BIAS] = g_param_spec_boolean ("has-bias", NULL, NULL, TRUE, construct);
   /**
@@ -399,7 +399,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * `[L, N, features]` (the hidden state is `[layers, N, features]` either
    * way).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BATCH_FIRST] = g_param_spec_boolean ("batch-first", NULL, NULL, FALSE, construct);
   /**
@@ -408,7 +408,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * The probability of dropout on the outputs of every layer but the last,
    * in training mode; a value outside [0, 1] fails construction.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DROPOUT] =
     g_param_spec_double ("dropout", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0, construct);
@@ -418,7 +418,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * Whether each layer also runs over the sequence backwards, its output
    * the two directions' outputs side by side.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BIDIRECTIONAL] =
     g_param_spec_boolean ("bidirectional", NULL, NULL, FALSE, construct);
@@ -428,7 +428,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * LSTM only: when above 0, the hidden state is projected to this many
    * features (`weight_hr_lk`), which are the output and h_n.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PROJ_SIZE] =
     g_param_spec_int64 ("proj-size", NULL, NULL, G_MININT64, G_MAXINT64, 0, construct);
@@ -437,7 +437,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    *
    * The dtype of the parameters (torch's `dtype=`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32, construct);
@@ -447,7 +447,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    * The generator the initial parameters are drawn from, used during
    * construction only; %NULL draws from the default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -457,7 +457,7 @@ gnn_rnn_base_class_init (GnnRNNBaseClass *klass)
    *
    * torch's `mode`: "LSTM", "GRU", "RNN_TANH" or "RNN_RELU".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MODE] =
     g_param_spec_string ("mode", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
@@ -484,7 +484,7 @@ gnn_rnn_base_init (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:input-size]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_rnn_base_get_input_size (GnnRNNBase *self)
@@ -501,7 +501,7 @@ gnn_rnn_base_get_input_size (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:hidden-size]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_rnn_base_get_hidden_size (GnnRNNBase *self)
@@ -518,7 +518,7 @@ gnn_rnn_base_get_hidden_size (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:num-layers]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_rnn_base_get_num_layers (GnnRNNBase *self)
@@ -535,7 +535,7 @@ gnn_rnn_base_get_num_layers (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:proj-size]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_rnn_base_get_proj_size (GnnRNNBase *self)
@@ -552,7 +552,7 @@ gnn_rnn_base_get_proj_size (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:bidirectional]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_rnn_base_get_bidirectional (GnnRNNBase *self)
@@ -569,7 +569,7 @@ gnn_rnn_base_get_bidirectional (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:batch-first]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_rnn_base_get_batch_first (GnnRNNBase *self)
@@ -586,7 +586,7 @@ gnn_rnn_base_get_batch_first (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:dropout]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_rnn_base_get_dropout (GnnRNNBase *self)
@@ -603,7 +603,7 @@ gnn_rnn_base_get_dropout (GnnRNNBase *self)
  *
  * Returns: the value of [property@Gnn.RNNBase:mode]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_rnn_base_get_mode (GnnRNNBase *self)
@@ -625,7 +625,7 @@ gnn_rnn_base_get_mode (GnnRNNBase *self)
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_rnn_base_reset_parameters (GnnRNNBase    *self,

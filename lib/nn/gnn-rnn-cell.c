@@ -26,7 +26,7 @@
  * `(h', c')`. The step is one node of the autograd graph: the two products
  * and one fused gate kernel (see [class@Gnn.RNNBase]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -447,7 +447,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * The number of input features.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPUT_SIZE] =
     g_param_spec_int64 ("input-size", NULL, NULL, G_MININT64, G_MAXINT64, 0, construct);
@@ -456,7 +456,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * The number of features of the hidden state.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HIDDEN_SIZE] =
     g_param_spec_int64 ("hidden-size", NULL, NULL, G_MININT64, G_MAXINT64, 0, construct);
@@ -465,7 +465,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * Whether the cell has `bias_ih` and `bias_hh` (torch's `bias=`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HAS_BIAS] = g_param_spec_boolean ("has-bias", NULL, NULL, TRUE, construct);
   /**
@@ -473,7 +473,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * The dtype of the parameters.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32, construct);
@@ -483,7 +483,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    * The generator the initial parameters are drawn from, used during
    * construction only; %NULL draws from the default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -495,7 +495,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * The `weight_ih` parameter `[gates · hidden_size, input_size]`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "weight_ih", GNN_TYPE_PARAMETER);
   /**
@@ -503,7 +503,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * The `weight_hh` parameter `[gates · hidden_size, hidden_size]`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "weight_hh", GNN_TYPE_PARAMETER);
   /**
@@ -511,7 +511,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * The `bias_ih` parameter `[gates · hidden_size]`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias_ih", GNN_TYPE_PARAMETER);
   /**
@@ -519,7 +519,7 @@ gnn_rnn_cell_base_class_init (GnnRNNCellBaseClass *klass)
    *
    * The `bias_hh` parameter `[gates · hidden_size]`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias_hh", GNN_TYPE_PARAMETER);
 }
@@ -542,7 +542,7 @@ gnn_rnn_cell_base_init (GnnRNNCellBase *self)
  *
  * Returns: the value of [property@Gnn.RNNCellBase:input-size]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_rnn_cell_base_get_input_size (GnnRNNCellBase *self)
@@ -559,7 +559,7 @@ gnn_rnn_cell_base_get_input_size (GnnRNNCellBase *self)
  *
  * Returns: the value of [property@Gnn.RNNCellBase:hidden-size]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_rnn_cell_base_get_hidden_size (GnnRNNCellBase *self)
@@ -580,7 +580,7 @@ gnn_rnn_cell_base_get_hidden_size (GnnRNNCellBase *self)
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_rnn_cell_base_reset_parameters (GnnRNNCellBase  *self,
@@ -601,7 +601,7 @@ gnn_rnn_cell_base_reset_parameters (GnnRNNCellBase  *self,
  * bias=True, nonlinearity='tanh')`: h' = f(x W_ihᵀ + b_ih + h W_hhᵀ + b_hh).
  * See [class@Gnn.RNNCellBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRNNCell
 {
@@ -674,7 +674,7 @@ gnn_rnn_cell_class_init (GnnRNNCellClass *klass)
    * "tanh" or "relu"; forward refuses any other name ("Unknown
    * nonlinearity: x"), as torch does.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   g_object_class_install_property (object_class, CELL_PROP_NONLINEARITY,
     g_param_spec_string ("nonlinearity", NULL, NULL, "tanh",
@@ -693,7 +693,7 @@ gnn_rnn_cell_init (GnnRNNCell *self)
  * bias=True)`: forward returns `(h', c')`. See [class@Gnn.RNNCellBase] and
  * [class@Gnn.LSTM] for the equations.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLSTMCell
 {
@@ -719,7 +719,7 @@ gnn_lstm_cell_init (GnnLSTMCell *self)
  * A GRU cell, like `torch.nn.GRUCell(input_size, hidden_size, bias=True)`.
  * See [class@Gnn.RNNCellBase] and [class@Gnn.GRU] for the equations.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGRUCell
 {
@@ -758,7 +758,7 @@ gnn_gru_cell_init (GnnGRUCell *self)
  *
  * Returns: (transfer full): the cell, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRNNCell *
 gnn_rnn_cell_new (gint64         input_size,
@@ -789,7 +789,7 @@ gnn_rnn_cell_new (gint64         input_size,
  *
  * Returns: (transfer full): the cell, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLSTMCell *
 gnn_lstm_cell_new (gint64         input_size,
@@ -818,7 +818,7 @@ gnn_lstm_cell_new (gint64         input_size,
  *
  * Returns: (transfer full): the cell, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGRUCell *
 gnn_gru_cell_new (gint64         input_size,

@@ -96,7 +96,7 @@ compare_desc (gconstpointer a,
  *   count, not sorted with @enforce_sorted, a length that is not positive,
  *   an empty @input ("Cannot pack empty tensors."), or a length beyond T
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPackedSequence *
 gnn_pack_padded_sequence (GnnTensor  *input,
@@ -233,7 +233,7 @@ gnn_pack_padded_sequence (GnnTensor  *input,
  *   ("Expected total_length to be at least the length of the longest
  *   sequence in input, …")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_packed_sequence_pad (GnnPackedSequence  *sequence,
@@ -350,7 +350,7 @@ gnn_packed_sequence_pad (GnnPackedSequence  *sequence,
  *   ("received an empty list of sequences", a 0-dim sequence, trailing
  *   sizes that differ)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_pad_sequence (GnnTensor **sequences,
@@ -457,7 +457,7 @@ gnn_tensor_pad_sequence (GnnTensor **sequences,
  *
  * Returns: (transfer full): the packed sequence, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPackedSequence *
 gnn_pack_sequence (GnnTensor **sequences,
@@ -516,7 +516,7 @@ cut_sequences (GnnTensor     *padded,
  * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, or
  *   %NULL with @error set (a length beyond T, a count other than B)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_unpad_sequence (GnnTensor  *padded_sequences,
@@ -565,7 +565,7 @@ gnn_unpad_sequence (GnnTensor  *padded_sequences,
  * Returns: (transfer container) (element-type Gnn.Tensor): the sequences, or
  *   %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_unpack_sequence (GnnPackedSequence  *sequence,

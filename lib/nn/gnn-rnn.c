@@ -16,7 +16,7 @@
  * ([property@Gnn.RNN:nonlinearity]). See [class@Gnn.RNNBase] for the
  * parameters, the inputs and the outputs `(output, h_n)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRNN
 {
@@ -94,7 +94,7 @@ gnn_rnn_class_init (GnnRNNClass *klass)
    * "tanh" or "relu"; any other name fails construction ("Unknown
    * nonlinearity 'x'").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NONLINEARITY] =
     g_param_spec_string ("nonlinearity", NULL, NULL, "tanh",
@@ -119,7 +119,7 @@ gnn_rnn_init (GnnRNN *self)
  * See [class@Gnn.RNNBase] for the parameters, the inputs and the outputs
  * `(output, (h_n, c_n))`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLSTM
 {
@@ -150,7 +150,7 @@ gnn_lstm_init (GnnLSTM *self)
  * h_t = (1 - z) n + z h_(t-1). See [class@Gnn.RNNBase] for the parameters,
  * the inputs and the outputs `(output, h_n)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGRU
 {
@@ -206,7 +206,7 @@ new_network (GType          type,
  * Returns: (transfer full): the network, or %NULL with @error set (torch's
  *   messages: "Unknown nonlinearity 'x'", a negative size, …)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRNN *
 gnn_rnn_new (gint64         input_size,
@@ -238,7 +238,7 @@ gnn_rnn_new (gint64         input_size,
  *
  * Returns: (transfer full): the network, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLSTM *
 gnn_lstm_new (gint64         input_size,
@@ -266,7 +266,7 @@ gnn_lstm_new (gint64         input_size,
  *
  * Returns: (transfer full): the network, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGRU *
 gnn_gru_new (gint64         input_size,
