@@ -29,6 +29,10 @@ def linear(input, weight, bias=None):
     return Gnn.linear(input, weight, bias)
 
 
+def bilinear(input1, input2, weight, bias=None):
+    return call_c(Gnn.Tensor.bilinear, input1, input2, weight, bias)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     return call_as_torch(ValueError, Gnn.dropout, input, float(p), training, inplace, None)
 
@@ -55,7 +59,7 @@ tanh = Gnn.Tensor.tanh
 
 functional = export(types.ModuleType('Gnn.functional',
                                      "torch.nn.functional's spellings."), 'functional')
-for _f in (relu, softmax, log_softmax, linear, dropout, one_hot, normalize,
+for _f in (relu, softmax, log_softmax, linear, bilinear, dropout, one_hot, normalize,
            cosine_similarity, pairwise_distance):
     setattr(functional, _f.__name__, _f)
 functional.sigmoid = sigmoid

@@ -16,6 +16,8 @@ _BATCH_NORM = ('num_features, eps=1e-05, momentum=0.1, affine=True, track_runnin
                'device=None, dtype=None')
 torch_class('Linear', 'in_features, out_features, bias=True, device=None, dtype=None',
             {'bias': 'has_bias', 'device': DEVICE})
+torch_class('Bilinear', 'in1_features, in2_features, out_features, bias=True, device=None, dtype=None',
+            dict(DEVICE_DTYPE, bias='has_bias'))
 torch_class('Conv2d', "in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
             "groups=1, bias=True, padding_mode='zeros', device=None, dtype=None",
             dict(DEVICE_DTYPE, kernel_size=pair('kernel'), stride=pair('stride'),
@@ -59,8 +61,8 @@ torch_factory('Parameter', _parameter, 'data=None, requires_grad=True')
 
 # Gnn.nn: the torch.nn spellings of the module classes.
 _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
-             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d',
-             'BatchNorm1d',
+             'ParameterDict', 'Linear', 'Bilinear', 'Conv2d', 'MaxPool2d', 'AvgPool2d',
+             'AdaptiveAvgPool2d', 'BatchNorm1d',
              'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
              'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
              'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')

@@ -42,6 +42,7 @@
 #include <gnn/gnn-parameter-list.h>
 #include <gnn/gnn-parameter-dict.h>
 #include <gnn/gnn-linear.h>
+#include <gnn/gnn-bilinear.h>
 #include <gnn/gnn-identity.h>
 #include <gnn/gnn-flatten.h>
 #include <gnn/gnn-relu.h>
@@ -57,6 +58,9 @@
 #include <gnn/gnn-conv2d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
+#include <gnn/gnn-packed-sequence.h>
+#include <gnn/gnn-rnn.h>
+#include <gnn/gnn-rnn-cell.h>
 #include <gnn/gnn-adaptive-avg-pool2d.h>
 #include <gnn/gnn-cross-entropy-loss.h>
 #include <gnn/gnn-nll-loss.h>

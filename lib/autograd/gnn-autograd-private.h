@@ -172,6 +172,7 @@ gboolean gnn_backward_avg_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_rnn_layer   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 /* nn activations (gnn-backward-activation.c) */
 gboolean gnn_backward_activation  (GnnNode *, GnnTensor *, GnnTensor **, GError **);

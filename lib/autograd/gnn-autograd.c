@@ -98,6 +98,9 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_SOFT_MARGIN_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
   [GNN_OP_NLL_LOSS]     = { gnn_backward_nll_loss,     0,         FALSE, NULL },
   [GNN_OP_CTC_LOSS]     = { gnn_backward_ctc_loss,     IN0,       FALSE, NULL },
+  /* saves the input and the weights w_ih, w_hh, w_hr (inputs 0, 3, 4, 7) */
+  [GNN_OP_RNN_LAYER]    = { gnn_backward_rnn_layer,    IN0 | 1u << 3 | 1u << 4 | 1u << 7,
+                            FALSE, "RnnLayerBackward0" },
   [GNN_OP_ADD_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "AddBackward0" },
   [GNN_OP_SUB_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "SubBackward0" },
   [GNN_OP_DIV_ROUNDED]  = { gnn_backward_zero,         0,         FALSE, "DivBackward2" },

@@ -70,7 +70,29 @@ gnn_backward_matmul (GnnNode    *node,
       TRY (gas = gnn_ag_sum_to (ga, &a2, error));
       TRY (grads[0] = gnn_tensor_reshape (gas, am->shape, am->ndim, error));
     }
-  if (gnn_node_needs_grad (node, 1) && am->ndim == 2 && bm->ndim == 2 && is_transposed (b))
+  if (gnn_node_needs_grad (node, 1) && am->ndim > 2 && bm->ndim == 2)
+    {
+      /* a batch of rows times one matrix (a Linear over [T, B, in]): the
+       * batch dims fold into the rows, dB = A_rowsᵀ G_rows in one product
+       * instead of a product per batch entry summed afterwards */
+      gint64 rows = 1;
+      g_autoptr(GnnTensor) a_flat = NULL;
+
+      for (guint d = 0; d + 1 < am->ndim; d++)
+        rows *= am->shape[d];
+      gint64 a_rows[2] = { rows, am->shape[am->ndim - 1] }, g_rows[2] = { rows, gshape[gnd - 1] };
+
+      TRY (a_flat = gnn_tensor_reshape (a, a_rows, 2, error));
+      g_object_unref (a);
+      a = g_steal_pointer (&a_flat);
+      TRY (a_flat = gnn_tensor_reshape (g, g_rows, 2, error));
+      g_object_unref (g);
+      g = g_steal_pointer (&a_flat);
+      a2.ndim = 2;
+      a2.shape[0] = rows;
+      a2.shape[1] = a_rows[1];
+    }
+  if (gnn_node_needs_grad (node, 1) && a2.ndim == 2 && bm->ndim == 2 && is_transposed (b))
     {
       /* b is a transposed view (Linear's weight.T): compute dB^T = G^T A as
        * a contiguous matrix and hand back its transpose, so the gradient

@@ -1,4 +1,4 @@
-/* gnn-backward-nn.c: gradients of conv2d, pooling, normalization, embedding
+/* gnn-backward-nn.c: gradients of conv2d, pooling, normalization
  *
  * conv2d and max_pool2d work in the operands' own dtype (float32 or
  * float64): conv2d's backward is im2col + GEMM (CBLAS), the transposes of
@@ -529,34 +529,5 @@ gnn_backward_batch_norm (GnnNode    *node,
     }
 
   set_grads (node, grads, gx, gw, gb);
-  return TRUE;
-}
-
-/* The rows of the gradient are added to the weight rows they came from. */
-gboolean
-gnn_backward_embedding (GnnNode    *node,
-                        GnnTensor  *grad,
-                        GnnTensor **grads,
-                        GError    **error)
-{
-  const GnnMeta *wm = &node->inputs[0];
-  gint64 rows = wm->shape[0], dim = wm->shape[1];
-  gsize n_idx = 0;
-  g_autofree double *idx = gnn_tensor_to_doubles (node->params.extra[0], &n_idx);
-  g_autofree double *g = gnn_ag_doubles (grad);
-  double *gw = g_new0 (double, MAX (rows * dim, 1));
-
-  for (gsize k = 0; k < n_idx; k++)
-    {
-      gint64 r = (gint64) idx[k];
-
-      if (r < 0)
-        r += rows;
-      if (r < 0 || r >= rows)
-        continue;
-      for (gint64 j = 0; j < dim; j++)
-        gw[r * dim + j] += g[(gint64) k * dim + j];
-    }
-  grads[0] = gnn_ag_from_doubles (gw, wm);
   return TRUE;
 }

@@ -84,6 +84,8 @@ make_mask (double         p,
                    gnn_torch_scalar_name (dtype));
       return NULL;
     }
+  if (p == 1.0)
+    return gnn_tensor_new_scalar (0.0, dtype);
   mask = gnn_tensor_empty (shape, ndim, dtype, error);
   if (mask == NULL)
     return NULL;

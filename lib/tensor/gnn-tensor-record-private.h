@@ -98,6 +98,7 @@ typedef enum
   GNN_OP_SOFT_MARGIN_LOSS,
   GNN_OP_NLL_LOSS,      /* gnn-tensor-nll.c: extra[0] the targets, extra[1] the class weights */
   GNN_OP_CTC_LOSS,      /* gnn-tensor-ctc.c: extra[0] the targets, extra[1] the lengths */
+  GNN_OP_RNN_LAYER,     /* one recurrent layer and direction: lib/tensor/gnn-rnn-private.h */
   /* pointwise: alpha, rounding, binary math, fused ops */
   GNN_OP_ADD_ALPHA,
   GNN_OP_SUB_ALPHA,
