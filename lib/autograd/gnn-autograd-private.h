@@ -121,4 +121,7 @@ gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
+gboolean gnn_backward_attention_probs (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_attention_apply (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
 G_END_DECLS

@@ -66,6 +66,8 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+  [GNN_OP_ATTENTION_PROBS] = { gnn_backward_attention_probs, IN0 | IN1, TRUE, "MaskedSoftmaxBackward0" },
+  [GNN_OP_ATTENTION_APPLY] = { gnn_backward_attention_apply, IN0 | IN1, FALSE, "BmmBackward0" },
 };
 
 static const char *

@@ -66,6 +66,10 @@ typedef enum
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
   GNN_OP_EMBEDDING,
+  /* attention (gnn-attention-private.h) */
+  GNN_OP_ATTENTION_PROBS, /* inputs: q, k, float masks; scalar: scale, scalar2: dropout p;
+                             flag: causal; extra[0]: P before dropout */
+  GNN_OP_ATTENTION_APPLY, /* inputs: probs, value */
   GNN_N_OPS
 } GnnOpKind;
 
@@ -78,6 +82,7 @@ typedef struct
   gboolean   keepdim;
   gint64     start;                 /* narrow start, select index */
   double     scalar;                /* mul_scalar factor, pow exponent, eps */
+  double     scalar2;               /* addmm / baddbmm beta, attention dropout p */
   gint64     ints[16];              /* conv/pool geometry, layer_norm normalized_shape */
   guint      n_ints;
   gboolean   flag;                  /* batch_norm training, pool ceil_mode / count_include_pad */
