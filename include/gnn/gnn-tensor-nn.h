@@ -15,6 +15,14 @@
 
 G_BEGIN_DECLS
 
+/* --- linear -------------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_linear     (GnnTensor     *input,
+                                  GnnTensor     *weight,
+                                  GnnTensor     *bias,
+                                  GError       **error);
+
 /* --- convolution and pooling --------------------------------------------- */
 
 GNN_AVAILABLE_IN_ALL

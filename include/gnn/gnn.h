@@ -36,6 +36,7 @@
 #include <gnn/gnn-parameter-list.h>
 #include <gnn/gnn-parameter-dict.h>
 #include <gnn/gnn-linear.h>
+#include <gnn/gnn-non-dynamically-quantizable-linear.h>
 #include <gnn/gnn-identity.h>
 #include <gnn/gnn-flatten.h>
 #include <gnn/gnn-relu.h>

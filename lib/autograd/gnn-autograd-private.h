@@ -77,6 +77,13 @@ gboolean   gnn_backward_unary_kernel (GnnOpKind     op,
                                       gpointer      o,
                                       gconstpointer g,
                                       gconstpointer v);
+/* gnn-backward-layer-norm.c: layer_norm's gradient for float32/float64
+ * operands (*handled TRUE), else nothing done (FALSE, *handled FALSE). */
+gboolean   gnn_backward_layer_norm_native (GnnNode    *node,
+                                           GnnTensor  *grad,
+                                           GnnTensor **grads,
+                                           gboolean   *handled,
+                                           GError    **error);
 /* Double copy of a tensor's elements (row-major). */
 double    *gnn_ag_doubles (GnnTensor *t);
 /* A tensor of @meta's geometry from row-major doubles (takes @values). */
