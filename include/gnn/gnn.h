@@ -37,6 +37,7 @@
 #include <gnn/gnn-parameter-dict.h>
 #include <gnn/gnn-linear.h>
 #include <gnn/gnn-non-dynamically-quantizable-linear.h>
+#include <gnn/gnn-multihead-attention.h>
 #include <gnn/gnn-identity.h>
 #include <gnn/gnn-flatten.h>
 #include <gnn/gnn-relu.h>

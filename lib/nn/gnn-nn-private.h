@@ -52,6 +52,20 @@ gpointer      gnn_nn_initable_new             (GType            type,
                                                const char      *first_property,
                                                ...) G_GNUC_NULL_TERMINATED;
 
+/* A shape as Python prints a list (@open "[") or a tuple (@open "(": a
+ * 1-tuple gets its trailing comma): "[3, 2]", "(3, 2)", "(5,)". */
+char         *gnn_nn_format_shape             (const gint64 *shape,
+                                               guint         n,
+                                               const char   *open,
+                                               const char   *close);
+
+/* torch.nn.init.xavier_uniform_ / xavier_normal_ with gain 1 (a no-op on
+ * empty and meta tensors). */
+gboolean      gnn_nn_xavier_                  (GnnTensor    *tensor,
+                                               gboolean      normal,
+                                               GnnGenerator *generator,
+                                               GError      **error);
+
 /* Python's bool repr. */
 #define gnn_nn_bool_str(b) ((b) ? "True" : "False")
 
