@@ -59,6 +59,9 @@
 #include <gnn/gnn-bce-with-logits-loss.h>
 #include <gnn/gnn-functional.h>
 
+/* vision */
+#include <gnn/gnn-basic-block.h>
+
 /* data */
 #include <gnn/gnn-dataset.h>
 #include <gnn/gnn-tensor-dataset.h>
@@ -114,6 +117,9 @@
 #include <gnn/gnn-chained-scheduler.h>
 #include <gnn/gnn-lambda-lr.h>
 #include <gnn/gnn-multiplicative-lr.h>
+
+/* io: training checkpoints (model + optimizer + scheduler) */
+#include <gnn/gnn-checkpoint.h>
 
 /* distributed */
 #include <gnn/gnn-process-group.h>
