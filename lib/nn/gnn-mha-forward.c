@@ -519,6 +519,11 @@ gnn_mha_forward (GnnTensor         *query,
     return FALSE;
   if (a->static_k == NULL)
     {
+      /* torch finds a key batch unlike the query's in its head view */
+      if (size_of (w.k, batch_dim) != bsz)
+        return fail (error, GNN_ERROR_SHAPE, "shape '[%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                     ", %" G_GINT64_FORMAT "]' is invalid for input of size %" G_GINT64_FORMAT,
+                     size_of (w.k, seq_dim), bsz * H, head_dim, gnn_tensor_get_numel (w.k));
       if (!replace (&w.k, split_heads (w.k, H, bf, error)))
         return FALSE;
     }

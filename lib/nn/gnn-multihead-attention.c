@@ -566,7 +566,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
-   * GnnMultiheadAttention:in_proj_weight:
+   * GnnMultiheadAttention:in-proj-weight:
    *
    * The packed query, key and value projection (3·embed_dim, embed_dim),
    * or %NULL when kdim or vdim differ from embed_dim.
@@ -575,7 +575,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    */
   gnn_module_class_install_child_slot (module_class, "in_proj_weight", GNN_TYPE_PARAMETER);
   /**
-   * GnnMultiheadAttention:q_proj_weight:
+   * GnnMultiheadAttention:q-proj-weight:
    *
    * The query projection (embed_dim, embed_dim) when the projections are
    * separate, else %NULL.
@@ -584,7 +584,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    */
   gnn_module_class_install_child_slot (module_class, "q_proj_weight", GNN_TYPE_PARAMETER);
   /**
-   * GnnMultiheadAttention:k_proj_weight:
+   * GnnMultiheadAttention:k-proj-weight:
    *
    * The key projection (embed_dim, kdim) when the projections are
    * separate, else %NULL.
@@ -593,7 +593,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    */
   gnn_module_class_install_child_slot (module_class, "k_proj_weight", GNN_TYPE_PARAMETER);
   /**
-   * GnnMultiheadAttention:v_proj_weight:
+   * GnnMultiheadAttention:v-proj-weight:
    *
    * The value projection (embed_dim, vdim) when the projections are
    * separate, else %NULL.
@@ -602,7 +602,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    */
   gnn_module_class_install_child_slot (module_class, "v_proj_weight", GNN_TYPE_PARAMETER);
   /**
-   * GnnMultiheadAttention:in_proj_bias:
+   * GnnMultiheadAttention:in-proj-bias:
    *
    * The packed projection biases (3·embed_dim), or %NULL without bias.
    *
@@ -610,7 +610,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    */
   gnn_module_class_install_child_slot (module_class, "in_proj_bias", GNN_TYPE_PARAMETER);
   /**
-   * GnnMultiheadAttention:bias_k:
+   * GnnMultiheadAttention:bias-k:
    *
    * The key appended to the sequence (1, 1, embed_dim) with add-bias-kv.
    *
@@ -618,7 +618,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    */
   gnn_module_class_install_child_slot (module_class, "bias_k", GNN_TYPE_PARAMETER);
   /**
-   * GnnMultiheadAttention:bias_v:
+   * GnnMultiheadAttention:bias-v:
    *
    * The value appended to the sequence (1, 1, embed_dim) with add-bias-kv.
    *
@@ -626,7 +626,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    */
   gnn_module_class_install_child_slot (module_class, "bias_v", GNN_TYPE_PARAMETER);
   /**
-   * GnnMultiheadAttention:out_proj:
+   * GnnMultiheadAttention:out-proj:
    *
    * The output projection, a [class@Gnn.NonDynamicallyQuantizableLinear]
    * (embed_dim → embed_dim).
@@ -684,6 +684,8 @@ gnn_multihead_attention_new (gint64   embed_dim,
  * gnn_multihead_attention_get_embed_dim:
  * @self: a multi-head attention layer
  *
+ * Gets the model's feature size.
+ *
  * Returns: the value of [property@Gnn.MultiheadAttention:embed-dim]
  *
  * Since: 1.0
@@ -698,6 +700,8 @@ gnn_multihead_attention_get_embed_dim (GnnMultiheadAttention *self)
 /**
  * gnn_multihead_attention_get_num_heads:
  * @self: a multi-head attention layer
+ *
+ * Gets the number of heads.
  *
  * Returns: the value of [property@Gnn.MultiheadAttention:num-heads]
  *
