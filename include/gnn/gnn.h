@@ -38,6 +38,8 @@
 #include <gnn/gnn-linear.h>
 #include <gnn/gnn-non-dynamically-quantizable-linear.h>
 #include <gnn/gnn-multihead-attention.h>
+#include <gnn/gnn-transformer-encoder-layer.h>
+#include <gnn/gnn-transformer-encoder.h>
 #include <gnn/gnn-identity.h>
 #include <gnn/gnn-flatten.h>
 #include <gnn/gnn-relu.h>

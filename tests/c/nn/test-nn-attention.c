@@ -132,6 +132,38 @@ test_mha_errors (void)
   g_assert_cmpstr (error->message, ==, "only bool and floating types of key_padding_mask are supported");
 }
 
+static void
+test_encoder_stack (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTransformerEncoderLayer) layer = gnn_transformer_encoder_layer_new (8, 2, &error);
+  g_autoptr(GnnTransformerEncoder) encoder = NULL;
+  g_autoptr(GnnTensor) x = random_tensor ((gint64[]) { 5, 3, 8 }, 3);
+  g_autoptr(GnnTensor) y = NULL;
+  g_autoptr(GnnStateDict) state = NULL;
+  g_autoptr(GnnTransformerEncoderLayer) bad = NULL;
+  GnnTensor *w0, *w1;
+
+  g_assert_no_error (error);
+  encoder = gnn_transformer_encoder_new (GNN_MODULE (layer), 2, NULL, &error);
+  g_assert_no_error (error);
+  y = gnn_module_call (GNN_MODULE (encoder), x, &error);
+  g_assert_no_error (error);
+  gnn_test_assert_shape (y, (gint64[]) { 5, 3, 8 }, 3);
+  state = gnn_module_state_dict (GNN_MODULE (encoder));
+  w0 = gnn_state_dict_lookup (state, "layers.0.self_attn.in_proj_weight");
+  w1 = gnn_state_dict_lookup (state, "layers.1.linear2.bias");
+  g_assert_nonnull (w0);
+  g_assert_nonnull (w1);
+  /* the copies are new parameters with the layer's values */
+  g_assert_true (w0 != GNN_TENSOR (gnn_module_get_parameter (GNN_MODULE (layer), "self_attn.in_proj_weight", NULL)));
+
+  bad = g_initable_new (GNN_TYPE_TRANSFORMER_ENCODER_LAYER, NULL, &error, "d-model", (gint64) 8,
+                        "nhead", (gint64) 2, "activation-function", "tanh", NULL);
+  g_assert_null (bad);
+  g_assert_cmpstr (error->message, ==, "activation should be relu/gelu, not tanh");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -140,5 +172,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nn/attention/sdpa-bool-mask-and-errors", test_sdpa_bool_mask_and_errors);
   g_test_add_func ("/nn/attention/mha-call-args", test_mha_call_args);
   g_test_add_func ("/nn/attention/mha-errors", test_mha_errors);
+  g_test_add_func ("/nn/attention/encoder-stack", test_encoder_stack);
   return g_test_run ();
 }
