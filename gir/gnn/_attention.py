@@ -90,3 +90,21 @@ _with_relu_default(torch_class('TransformerEncoderLayer', _LAYER,
 torch_class('TransformerEncoder',
             'encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True',
             {'norm': Post(_set_norm), 'enable_nested_tensor': ignore, 'mask_check': ignore})
+_with_relu_default(torch_class('TransformerDecoderLayer', _LAYER,
+                               dict(DEVICE_DTYPE, activation=_activation, dropout='dropout_p'),
+                               extra={'__init__': _layer_init}))
+torch_class('TransformerDecoder', 'decoder_layer, num_layers, norm=None',
+            {'norm': Post(_set_norm)})
+
+
+def _generate_square_subsequent_mask(sz, device='cpu'):
+    return call_c(Gnn.Transformer.generate_square_subsequent_mask, int(sz))
+
+
+_with_relu_default(torch_class(
+    'Transformer',
+    "d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048, "
+    "dropout=0.1, activation='relu', custom_encoder=None, custom_decoder=None, "
+    "layer_norm_eps=1e-05, batch_first=False, norm_first=False, device=None, dtype=None",
+    dict(DEVICE_DTYPE, activation=_activation, dropout='dropout_p'),
+    extra={'generate_square_subsequent_mask': staticmethod(_generate_square_subsequent_mask)}))

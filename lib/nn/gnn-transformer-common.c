@@ -229,8 +229,8 @@ gnn_transformer_check_padding_mask (GnnTensor  *mask,
   return TRUE;
 }
 
-static GnnValue *
-tensor_or_none (GnnTensor *t)
+GnnValue *
+gnn_transformer_value_of (GnnTensor *t)
 {
   return t != NULL ? gnn_value_new_tensor (t) : gnn_value_new_none ();
 }
@@ -259,8 +259,8 @@ gnn_transformer_attention_block (GnnModule   *self,
     }
   args = gnn_value_new_tuple_take (3, gnn_value_new_tensor (query), gnn_value_new_tensor (kv),
                                    gnn_value_new_tensor (kv));
-  kwargs = gnn_value_new_dict_take ("attn_mask", tensor_or_none (attn_mask),
-                                    "key_padding_mask", tensor_or_none (key_padding_mask),
+  kwargs = gnn_value_new_dict_take ("attn_mask", gnn_transformer_value_of (attn_mask),
+                                    "key_padding_mask", gnn_transformer_value_of (key_padding_mask),
                                     "need_weights", gnn_value_new_bool (FALSE), NULL);
   out = gnn_module_call_args (GNN_MODULE (attn), args, kwargs, error);
   if (out == NULL)
@@ -422,4 +422,79 @@ gnn_transformer_clone_layer (GnnModule  *layer,
     return NULL;
   gnn_module_train (GNN_MODULE (copy), gnn_module_get_training (layer));
   return GNN_MODULE (g_steal_pointer (&copy));
+}
+
+/* --- stacks ---------------------------------------------------------------- */
+
+gboolean
+gnn_transformer_stack_build (GnnModule  *self,
+                             GnnModule  *layer,
+                             GType       default_type,
+                             gint64      num_layers,
+                             GError    **error)
+{
+  g_autoptr(GnnModule) prototype = NULL;
+  g_autoptr(GnnModuleList) layers = gnn_module_list_new (NULL, 0);
+
+  if (num_layers > GNN_TRANSFORMER_MAX_LAYERS)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
+                   "num_layers=%" G_GINT64_FORMAT " is more than Gnn stacks (%d)",
+                   num_layers, GNN_TRANSFORMER_MAX_LAYERS);
+      return FALSE;
+    }
+  if (layer != NULL)
+    prototype = g_object_ref (layer);
+  else if (num_layers > 0 && (prototype = g_initable_new (default_type, NULL, error, NULL)) == NULL)
+    return FALSE;
+  for (gint64 i = 0; i < num_layers; i++)
+    {
+      g_autoptr(GnnModule) copy = gnn_transformer_clone_layer (prototype, error);
+
+      if (copy == NULL || !gnn_module_list_append (layers, copy, error))
+        return FALSE;
+    }
+  return gnn_module_register_module (self, "layers", GNN_MODULE (layers), error);
+}
+
+GnnTensor *
+gnn_transformer_stack_forward (GnnModule   *self,
+                               GnnTensor   *x,
+                               GnnTensor   *memory,
+                               GnnValue    *kwargs,
+                               GError     **error)
+{
+  GObject *layers = gnn_module_get_child (self, "layers", NULL);
+  GObject *norm = gnn_module_get_child (self, "norm", NULL);
+  g_autoptr(GPtrArray) children = NULL;
+  g_autoptr(GnnTensor) out = g_object_ref (x);
+
+  if (layers == NULL || !GNN_IS_MODULE (layers))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "'%s' object has no attribute 'layers'",
+                   G_OBJECT_TYPE_NAME (self) + 3);
+      return NULL;
+    }
+  children = gnn_module_named_children (GNN_MODULE (layers), NULL);
+  for (guint i = 0; i < children->len; i++)
+    {
+      g_autoptr(GnnValue) args = NULL;
+      g_autoptr(GnnValue) result = NULL;
+
+      args = memory != NULL
+             ? gnn_value_new_tuple_take (2, gnn_value_new_tensor (out), gnn_value_new_tensor (memory))
+             : gnn_value_new_tuple_take (1, gnn_value_new_tensor (out));
+      if ((result = gnn_module_call_args (g_ptr_array_index (children, i), args, kwargs, error)) == NULL)
+        return NULL;
+      if (gnn_value_get_kind (result) != GNN_VALUE_TENSOR)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "layers.%u returned %s, not a tensor", i,
+                       gnn_value_get_type_name (result));
+          return NULL;
+        }
+      g_set_object (&out, gnn_value_get_tensor (result));
+    }
+  if (norm != NULL && GNN_IS_MODULE (norm))
+    return gnn_module_call (GNN_MODULE (norm), out, error);
+  return g_steal_pointer (&out);
 }

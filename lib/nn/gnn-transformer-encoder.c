@@ -42,52 +42,6 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE_WITH_CODE (GnnTransformerEncoder, gnn_transformer_encoder, GNN_TYPE_MODULE,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
-/* Calls each layer with (x, src_mask=, src_key_padding_mask=) and the
- * child `norm` (when set) on the result; shared with the decoder. */
-static GnnTensor *
-run_layers (GnnModule   *self,
-            GnnTensor   *src,
-            GnnTensor   *mask,
-            GnnTensor   *padding,
-            GError     **error)
-{
-  GObject *layers = gnn_module_get_child (self, "layers", NULL);
-  GObject *norm = gnn_module_get_child (self, "norm", NULL);
-  g_autoptr(GPtrArray) children = NULL;
-  g_autoptr(GnnTensor) x = g_object_ref (src);
-
-  if (layers == NULL || !GNN_IS_MODULE (layers))
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_TYPE,
-                           "'TransformerEncoder' object has no attribute 'layers'");
-      return NULL;
-    }
-  children = gnn_module_named_children (GNN_MODULE (layers), NULL);
-  for (guint i = 0; i < children->len; i++)
-    {
-      g_autoptr(GnnValue) args = gnn_value_new_tuple_take (1, gnn_value_new_tensor (x));
-      g_autoptr(GnnValue) kwargs = NULL;
-      g_autoptr(GnnValue) out = NULL;
-
-      kwargs = gnn_value_new_dict_take ("src_mask", mask ? gnn_value_new_tensor (mask) : gnn_value_new_none (),
-                                        "src_key_padding_mask",
-                                        padding ? gnn_value_new_tensor (padding) : gnn_value_new_none (),
-                                        NULL);
-      if ((out = gnn_module_call_args (g_ptr_array_index (children, i), args, kwargs, error)) == NULL)
-        return NULL;
-      if (gnn_value_get_kind (out) != GNN_VALUE_TENSOR)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "layers.%u returned %s, not a tensor", i,
-                       gnn_value_get_type_name (out));
-          return NULL;
-        }
-      g_set_object (&x, gnn_value_get_tensor (out));
-    }
-  if (norm != NULL && GNN_IS_MODULE (norm))
-    return gnn_module_call (GNN_MODULE (norm), x, error);
-  return g_steal_pointer (&x);
-}
-
 /**
  * gnn_transformer_encoder_encode:
  * @self: an encoder
@@ -110,13 +64,19 @@ gnn_transformer_encoder_encode (GnnTransformerEncoder  *self,
                                 GnnTensor              *src_key_padding_mask,
                                 GError                **error)
 {
+  g_autoptr(GnnValue) kwargs = NULL;
+
   g_return_val_if_fail (GNN_IS_TRANSFORMER_ENCODER (self), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (src), NULL);
 
   if (!gnn_nn_check_constructed (self, error) ||
       !gnn_transformer_check_padding_mask (src_key_padding_mask, error))
     return NULL;
-  return run_layers (GNN_MODULE (self), src, mask, src_key_padding_mask, error);
+
+  kwargs = gnn_value_new_dict_take ("src_mask", gnn_transformer_value_of (mask),
+                                    "src_key_padding_mask",
+                                    gnn_transformer_value_of (src_key_padding_mask), NULL);
+  return gnn_transformer_stack_forward (GNN_MODULE (self), src, NULL, kwargs, error);
 }
 
 static GnnValue *
@@ -139,35 +99,6 @@ forward_args (GnnModule  *module,
 
 /* --- GObject -------------------------------------------------------------- */
 
-static gboolean
-create_layers (GnnTransformerEncoder  *self,
-               GError                **error)
-{
-  g_autoptr(GnnModule) prototype = NULL;
-  g_autoptr(GnnModuleList) layers = gnn_module_list_new (NULL, 0);
-
-  if (self->num_layers > GNN_TRANSFORMER_MAX_LAYERS)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
-                   "num_layers=%" G_GINT64_FORMAT " is more than Gnn stacks (%d)",
-                   self->num_layers, GNN_TRANSFORMER_MAX_LAYERS);
-      return FALSE;
-    }
-  if (self->encoder_layer != NULL)
-    prototype = g_object_ref (self->encoder_layer);
-  else if (self->num_layers > 0 &&
-           (prototype = g_initable_new (GNN_TYPE_TRANSFORMER_ENCODER_LAYER, NULL, error, NULL)) == NULL)
-    return FALSE;
-  for (gint64 i = 0; i < self->num_layers; i++)
-    {
-      g_autoptr(GnnModule) layer = gnn_transformer_clone_layer (prototype, error);
-
-      if (layer == NULL || !gnn_module_list_append (layers, layer, error))
-        return FALSE;
-    }
-  return gnn_module_register_module (GNN_MODULE (self), "layers", GNN_MODULE (layers), error);
-}
-
 static void
 constructed (GObject *object)
 {
@@ -175,7 +106,8 @@ constructed (GObject *object)
   GError *error = NULL;
 
   G_OBJECT_CLASS (gnn_transformer_encoder_parent_class)->constructed (object);
-  if (!create_layers (self, &error))
+  if (!gnn_transformer_stack_build (GNN_MODULE (self), self->encoder_layer,
+                                    GNN_TYPE_TRANSFORMER_ENCODER_LAYER, self->num_layers, &error))
     gnn_nn_set_construct_error (object, error);
   g_clear_object (&self->encoder_layer);
 }

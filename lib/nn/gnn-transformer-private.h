@@ -119,6 +119,24 @@ gboolean   gnn_transformer_check_padding_mask (GnnTensor           *mask,
  * make copied the same way, its state dict and training flag loaded. */
 GnnModule *gnn_transformer_clone_layer       (GnnModule            *layer,
                                               GError              **error);
+/* A tensor argument or None. */
+GnnValue  *gnn_transformer_value_of          (GnnTensor            *t);
+
+/* A stack's child `layers`: a ModuleList of @num_layers copies of @layer
+ * (of a default @default_type when NULL). */
+gboolean   gnn_transformer_stack_build       (GnnModule            *self,
+                                              GnnModule            *layer,
+                                              GType                 default_type,
+                                              gint64                num_layers,
+                                              GError              **error);
+/* Each of `layers` called (through its hooks) with (x[, memory]) and
+ * @kwargs, then the child `norm` when set. */
+GnnTensor *gnn_transformer_stack_forward     (GnnModule            *self,
+                                              GnnTensor            *x,
+                                              GnnTensor            *memory,
+                                              GnnValue             *kwargs,
+                                              GError              **error);
+
 /* A stack's layer count check: beyond this a stack would not fit in memory
  * (and a bare loop over empty layers would hang). */
 #define GNN_TRANSFORMER_MAX_LAYERS 65536

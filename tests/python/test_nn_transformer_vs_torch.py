@@ -147,5 +147,85 @@ class TestTransformerEncoderVsTorch(unittest.TestCase):
                 self.assertEqual(got.exception.message, str(want.exception))
 
 
+class TestTransformerDecoderVsTorch(unittest.TestCase):
+    """The decoder side and the whole Transformer: every tensor input gets a
+    gradient, compared with torch's."""
+
+    def run_pair(self, gmod, tmod, inputs, **kw):
+        self.assertEqual(repr(gmod), repr(tmod))
+        self.assertEqual(list(gmod.state_dict()), list(tmod.state_dict()))
+        load(gmod, tmod)
+        inputs = [x.clone().requires_grad_(True) for x in inputs]
+        tout = tmod(*inputs, **kw)
+        ginputs = [to_gnn(x, True) for x in inputs]
+        gout = gmod(*ginputs, **{n: to_gnn(v) for n, v in kw.items()})
+        close(self, gout, tout, 'output')
+        w = torch.randn(tout.shape)
+        tout.backward(w)
+        (gout * to_gnn(w)).sum().backward()
+        for i, (g, t) in enumerate(zip(ginputs, inputs)):
+            close(self, g.grad, t.grad, 'grad input %d' % i)
+        gparams = dict(gmod.named_parameters())
+        for name, p in tmod.named_parameters():
+            close(self, gparams[name].grad, p.grad, 'grad ' + name)
+
+    def test_decoder_layer(self):
+        T, S, N = 4, 6, 3
+        causal = tnn.Transformer.generate_square_subsequent_mask(T)
+        padding = torch.zeros(N, S, dtype=torch.bool)
+        padding[2, 3:] = True
+        for kw in (dict(), dict(norm_first=True, activation='gelu'), dict(batch_first=True)):
+            with self.subTest(**kw):
+                torch.manual_seed(5)
+                g = gnn.nn.TransformerDecoderLayer(8, 2, 16, 0.0, **kw)
+                t = tnn.TransformerDecoderLayer(8, 2, 16, 0.0, **kw)
+                shape = (lambda L: (N, L, 8)) if kw.get('batch_first') else (lambda L: (L, N, 8))
+                self.run_pair(g, t, [torch.randn(*shape(T)), torch.randn(*shape(S))],
+                              tgt_mask=causal, memory_key_padding_mask=padding)
+        self.run_pair(g, t, [torch.randn(1, T, 8), torch.randn(1, S, 8)])
+
+    def test_decoder_stack(self):
+        torch.manual_seed(5)
+        g = gnn.nn.TransformerDecoderLayer(8, 2, 16, 0.0)
+        t = tnn.TransformerDecoderLayer(8, 2, 16, 0.0)
+        gd = gnn.nn.TransformerDecoder(g, 2, norm=gnn.nn.LayerNorm(8))
+        td = tnn.TransformerDecoder(t, 2, norm=tnn.LayerNorm(8))
+        self.run_pair(gd, td, [torch.randn(4, 2, 8), torch.randn(5, 2, 8)],
+                      tgt_mask=tnn.Transformer.generate_square_subsequent_mask(4),
+                      memory_mask=torch.randn(4, 5))
+
+    def test_transformer(self):
+        for kw in (dict(), dict(norm_first=True, batch_first=True)):
+            with self.subTest(**kw):
+                torch.manual_seed(7)
+                g = gnn.nn.Transformer(8, 2, 2, 2, 16, 0.0, **kw)
+                t = tnn.Transformer(8, 2, 2, 2, 16, 0.0, **kw)
+                bf = kw.get('batch_first', False)
+                src = torch.randn(3, 5, 8) if bf else torch.randn(5, 3, 8)
+                tgt = torch.randn(3, 4, 8) if bf else torch.randn(4, 3, 8)
+                padding = torch.zeros(3, 5, dtype=torch.bool)
+                padding[0, 3:] = True
+                self.run_pair(g, t, [src, tgt],
+                              tgt_mask=tnn.Transformer.generate_square_subsequent_mask(4),
+                              src_key_padding_mask=padding, memory_key_padding_mask=padding)
+
+    def test_transformer_init_mask_and_errors(self):
+        g = gnn.nn.Transformer(16, 4, 1, 1, 32)
+        w = g.encoder.layers[0].linear1.weight.detach().numpy()     # xavier_uniform_ (32, 16)
+        self.assertLessEqual(np.abs(w).max(), np.sqrt(6 / 48))
+        self.assertGreater(np.abs(w).max(), 0.9 * np.sqrt(6 / 48))
+        np.testing.assert_array_equal(gnn.nn.Transformer.generate_square_subsequent_mask(5).numpy(),
+                                      tnn.Transformer.generate_square_subsequent_mask(5).numpy())
+        t = tnn.Transformer(16, 4, 1, 1, 32)
+        for src, tgt in (((5, 2, 16), (4, 3, 16)), ((5, 2, 16), (4, 2, 8))):
+            with self.subTest(src=src, tgt=tgt):
+                a, b = torch.randn(*src), torch.randn(*tgt)
+                with self.assertRaises(RuntimeError) as want:
+                    t(a, b)
+                with self.assertRaises(GLib.Error) as got:
+                    g(to_gnn(a), to_gnn(b))
+                self.assertEqual(got.exception.message, str(want.exception))
+
+
 if __name__ == '__main__':
     unittest.main()
