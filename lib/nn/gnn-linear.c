@@ -33,7 +33,7 @@
  * differ from PyTorch's (another random number algorithm); copy weights
  * with [method@Gnn.Module.load_state_dict] to reproduce a PyTorch model.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -273,7 +273,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The size of each input sample (the last dimension of the input).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IN_FEATURES] =
     g_param_spec_int64 ("in-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -283,7 +283,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The size of each output sample.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OUT_FEATURES] =
     g_param_spec_int64 ("out-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -295,7 +295,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * constructor argument (the name `bias` itself is the parameter's, see
    * [property@Gnn.Linear:bias]). %FALSE leaves an empty `bias` slot.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HAS_BIAS] =
     g_param_spec_boolean ("has-bias", NULL, NULL, TRUE,
@@ -305,7 +305,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The dtype of the parameters (PyTorch's `dtype=` argument).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -317,7 +317,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * construction only (so it is write-only). %NULL draws from the
    * default generator (see [class@Gnn.Linear]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -330,7 +330,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * The `weight` parameter, of shape (out_features, in_features): a child
    * slot of the registry (PyTorch's `linear.weight`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_PARAMETER);
   /**
@@ -339,7 +339,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * The `bias` parameter, of shape (out_features), or %NULL when the layer
    * has none: a child slot of the registry (PyTorch's `linear.bias`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias", GNN_TYPE_PARAMETER);
 }
@@ -371,7 +371,7 @@ gnn_linear_init (GnnLinear *linear)
  *   [8, -1]") if a size is negative, or if the parameters cannot be
  *   allocated (a size in bytes that overflows, out of memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLinear *
 gnn_linear_new (gint64         in_features,
@@ -420,7 +420,7 @@ gnn_linear_new (gint64         in_features,
  *
  * Returns: the value of [property@Gnn.Linear:in-features]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_linear_get_in_features (GnnLinear *self)
@@ -438,7 +438,7 @@ gnn_linear_get_in_features (GnnLinear *self)
  *
  * Returns: the value of [property@Gnn.Linear:out-features]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_linear_get_out_features (GnnLinear *self)
@@ -463,7 +463,7 @@ gnn_linear_get_out_features (GnnLinear *self)
  * Returns: %TRUE, or %FALSE with @error set if a registered parameter
  *   cannot be initialized (for instance it has an integer dtype)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_linear_reset_parameters (GnnLinear     *self,

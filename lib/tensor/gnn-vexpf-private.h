@@ -1,5 +1,5 @@
 /* gnn-vexpf-private.h: a float32 exp that gcc vectorizes, shared by the
- * softmax kernels (gnn-tensor-reduce.c) and attention's masked softmax
+ * softmax kernels (gnn-tensor-softmax.c) and attention's masked softmax
  * (gnn-attention-kernels.c)
  *
  * Include it where the loops calling it are compiled with -O3 and
