@@ -28,7 +28,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnLinear, gnn_linear, GNN, LINEAR, GnnModule)
  * (MultiheadAttention's `NonDynamicallyQuantizableLinear`, a Python
  * subclass with a forward of its own).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLinearClass
 {

@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnMultiheadAttention, gnn_multihead_attention, GNN, M
  *
  * The class of [class@Gnn.MultiheadAttention].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnMultiheadAttentionClass
 {

@@ -26,7 +26,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnTransformerDecoderLayer, gnn_transformer_decoder_la
  *
  * The class of [class@Gnn.TransformerDecoderLayer].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTransformerDecoderLayerClass
 {

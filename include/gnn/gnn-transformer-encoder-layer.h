@@ -26,7 +26,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnTransformerEncoderLayer, gnn_transformer_encoder_la
  *
  * The class of [class@Gnn.TransformerEncoderLayer].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTransformerEncoderLayerClass
 {

@@ -685,7 +685,7 @@ gnn_mha_forward (GnnTensor         *query,
  * Returns: (transfer full): the attention output, (L, N, E) or (L, E), or
  *   %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_multi_head_attention_forward (GnnTensor     *query,

@@ -37,7 +37,7 @@
  * attention runs one GEMM per (batch, head) with a fused masked softmax;
  * with batch_first the inputs are read as they are.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -176,7 +176,7 @@ fill_args (GnnMultiheadAttention *self,
  * Returns: (transfer full): the attention output, shaped like @query with
  *   embed_dim features, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_multihead_attention_attend (GnnMultiheadAttention  *self,
@@ -460,7 +460,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    *
    * The model's feature size (PyTorch's `embed_dim`), split among the heads.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EMBED_DIM] =
     g_param_spec_int64 ("embed-dim", NULL, NULL, 0, G_MAXINT64, 0, CONSTRUCT_FLAGS);
@@ -471,7 +471,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * [property@Gnn.MultiheadAttention:embed-dim] ("embed_dim must be
    * divisible by num_heads").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_HEADS] =
     g_param_spec_int64 ("num-heads", NULL, NULL, 0, G_MAXINT64, 1, CONSTRUCT_FLAGS);
@@ -481,7 +481,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The probability of dropping an attention weight in training mode
    * (outside [0, 1] refused by forward, as PyTorch's dropout refuses it).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DROPOUT] =
     g_param_spec_double ("dropout", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0, CONSTRUCT_FLAGS);
@@ -490,7 +490,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    *
    * Whether the input and output projections have biases.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BIAS] =
     g_param_spec_boolean ("bias", NULL, NULL, TRUE, CONSTRUCT_FLAGS);
@@ -500,7 +500,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * Whether learned `bias_k` and `bias_v` are appended to the keys and
    * values along the sequence.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ADD_BIAS_KV] =
     g_param_spec_boolean ("add-bias-kv", NULL, NULL, FALSE, CONSTRUCT_FLAGS);
@@ -509,7 +509,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    *
    * Whether a zero key and value are appended to every head's sequence.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ADD_ZERO_ATTN] =
     g_param_spec_boolean ("add-zero-attn", NULL, NULL, FALSE, CONSTRUCT_FLAGS);
@@ -519,7 +519,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The keys' feature size; -1 (PyTorch's None) is
    * [property@Gnn.MultiheadAttention:embed-dim], which it reads back as.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_KDIM] =
     g_param_spec_int64 ("kdim", NULL, NULL, -1, G_MAXINT64, -1, CONSTRUCT_FLAGS);
@@ -529,7 +529,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The values' feature size; -1 (None) is
    * [property@Gnn.MultiheadAttention:embed-dim].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_VDIM] =
     g_param_spec_int64 ("vdim", NULL, NULL, -1, G_MAXINT64, -1, CONSTRUCT_FLAGS);
@@ -539,7 +539,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * Whether batched inputs and outputs are (batch, seq, feature) rather
    * than (seq, batch, feature).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BATCH_FIRST] =
     g_param_spec_boolean ("batch-first", NULL, NULL, FALSE, CONSTRUCT_FLAGS);
@@ -548,7 +548,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    *
    * The dtype of the parameters (PyTorch's `dtype=`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32, CONSTRUCT_FLAGS);
@@ -558,7 +558,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The generator the initial parameters are drawn from, during
    * construction only; %NULL draws from the default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -571,7 +571,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The packed query, key and value projection (3·embed_dim, embed_dim),
    * or %NULL when kdim or vdim differ from embed_dim.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "in_proj_weight", GNN_TYPE_PARAMETER);
   /**
@@ -580,7 +580,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The query projection (embed_dim, embed_dim) when the projections are
    * separate, else %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "q_proj_weight", GNN_TYPE_PARAMETER);
   /**
@@ -589,7 +589,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The key projection (embed_dim, kdim) when the projections are
    * separate, else %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "k_proj_weight", GNN_TYPE_PARAMETER);
   /**
@@ -598,7 +598,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The value projection (embed_dim, vdim) when the projections are
    * separate, else %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "v_proj_weight", GNN_TYPE_PARAMETER);
   /**
@@ -606,7 +606,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    *
    * The packed projection biases (3·embed_dim), or %NULL without bias.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "in_proj_bias", GNN_TYPE_PARAMETER);
   /**
@@ -614,7 +614,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    *
    * The key appended to the sequence (1, 1, embed_dim) with add-bias-kv.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias_k", GNN_TYPE_PARAMETER);
   /**
@@ -622,7 +622,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    *
    * The value appended to the sequence (1, 1, embed_dim) with add-bias-kv.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias_v", GNN_TYPE_PARAMETER);
   /**
@@ -631,7 +631,7 @@ gnn_multihead_attention_class_init (GnnMultiheadAttentionClass *klass)
    * The output projection, a [class@Gnn.NonDynamicallyQuantizableLinear]
    * (embed_dim → embed_dim).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "out_proj", GNN_TYPE_MODULE);
 }
@@ -662,7 +662,7 @@ gnn_multihead_attention_init (GnnMultiheadAttention *self)
  * Returns: (transfer full): the layer, or %NULL with @error set
  *   ("embed_dim must be divisible by num_heads")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMultiheadAttention *
 gnn_multihead_attention_new (gint64   embed_dim,
@@ -688,7 +688,7 @@ gnn_multihead_attention_new (gint64   embed_dim,
  *
  * Returns: the value of [property@Gnn.MultiheadAttention:embed-dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_multihead_attention_get_embed_dim (GnnMultiheadAttention *self)
@@ -705,7 +705,7 @@ gnn_multihead_attention_get_embed_dim (GnnMultiheadAttention *self)
  *
  * Returns: the value of [property@Gnn.MultiheadAttention:num-heads]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_multihead_attention_get_num_heads (GnnMultiheadAttention *self)

@@ -15,7 +15,7 @@
  * out_features=512, bias=True)`. Same properties, parameters,
  * initialization and forward as [class@Gnn.Linear].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnNonDynamicallyQuantizableLinear
 {

@@ -27,7 +27,7 @@
  * tgt_key_padding_mask=None, memory_key_padding_mask=None)`; each child is
  * called through its hooks.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -102,7 +102,7 @@ feed_forward_block (GnnModule  *self,
  * Returns: (transfer full): the decoded sequence, shaped like @tgt, or
  *   %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_transformer_decoder_layer_decode (GnnTransformerDecoderLayer  *self,
@@ -236,21 +236,21 @@ gnn_transformer_decoder_layer_class_init (GnnTransformerDecoderLayerClass *klass
    *
    * The feature size of the sequence (PyTorch's `d_model`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:nhead:
    *
    * The number of attention heads; it must divide d-model.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:dim-feedforward:
    *
    * The hidden size of the feed-forward network.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:dropout-p:
@@ -258,7 +258,7 @@ gnn_transformer_decoder_layer_class_init (GnnTransformerDecoderLayerClass *klass
    * PyTorch's `dropout` (the name of a child here): the dropout probability of the attention weights and of the four
    * dropout children.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:activation-function:
@@ -266,21 +266,21 @@ gnn_transformer_decoder_layer_class_init (GnnTransformerDecoderLayerClass *klass
    * PyTorch's `activation` given by name: the feed-forward activation, "relu" or "gelu" (unless a module is
    * registered as the child `activation`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:layer-norm-eps:
    *
    * The eps of the three layer norms.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:batch-first:
    *
    * Whether batched sequences are (batch, seq, feature).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:norm-first:
@@ -288,14 +288,14 @@ gnn_transformer_decoder_layer_class_init (GnnTransformerDecoderLayerClass *klass
    * Whether each block normalizes its input (pre-norm) rather than the sum
    * of the residual connection (post-norm).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:dtype:
    *
    * The dtype of the parameters.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerDecoderLayer:generator:
@@ -303,7 +303,7 @@ gnn_transformer_decoder_layer_class_init (GnnTransformerDecoderLayerClass *klass
    * The generator the initial parameters are drawn from, during
    * construction only; %NULL draws from the default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_transformer_config_install (object_class, 1);
 }
@@ -326,7 +326,7 @@ gnn_transformer_decoder_layer_init (GnnTransformerDecoderLayer *self)
  *
  * Returns: (transfer full): the layer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTransformerDecoderLayer *
 gnn_transformer_decoder_layer_new (gint64   d_model,

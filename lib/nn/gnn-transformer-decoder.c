@@ -22,7 +22,7 @@
  * tgt_key_padding_mask=None, memory_key_padding_mask=None)`; each layer is
  * called through its hooks with the memory and the masks.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTransformerDecoder
 {
@@ -58,7 +58,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (GnnTransformerDecoder, gnn_transformer_decoder, G
  *
  * Returns: (transfer full): the decoded sequence, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_transformer_decoder_decode (GnnTransformerDecoder  *self,
@@ -177,7 +177,7 @@ gnn_transformer_decoder_class_init (GnnTransformerDecoderClass *klass)
    * the children `layers.0` ...); %NULL copies a default
    * [class@Gnn.TransformerDecoderLayer].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DECODER_LAYER] =
     g_param_spec_object ("decoder-layer", NULL, NULL, GNN_TYPE_MODULE,
@@ -187,7 +187,7 @@ gnn_transformer_decoder_class_init (GnnTransformerDecoderClass *klass)
    *
    * The number of layers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_LAYERS] =
     g_param_spec_int64 ("num-layers", NULL, NULL, 0, G_MAXINT64, 1,
@@ -199,7 +199,7 @@ gnn_transformer_decoder_class_init (GnnTransformerDecoderClass *klass)
    * The module applied to the last layer's output (PyTorch's `norm`), or
    * %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "norm", GNN_TYPE_MODULE);
 }
@@ -221,7 +221,7 @@ gnn_transformer_decoder_init (GnnTransformerDecoder *self)
  *
  * Returns: (transfer full): the decoder, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTransformerDecoder *
 gnn_transformer_decoder_new (GnnModule  *decoder_layer,

@@ -25,7 +25,7 @@
  * `forward(src, src_mask=None, src_key_padding_mask=None)`; each child is
  * called through its hooks.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -83,7 +83,7 @@ feed_forward_block (GnnModule  *self,
  * Returns: (transfer full): the encoded sequence, shaped like @src, or
  *   %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_transformer_encoder_layer_encode (GnnTransformerEncoderLayer  *self,
@@ -207,21 +207,21 @@ gnn_transformer_encoder_layer_class_init (GnnTransformerEncoderLayerClass *klass
    *
    * The feature size of the sequence (PyTorch's `d_model`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:nhead:
    *
    * The number of attention heads; it must divide d-model.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:dim-feedforward:
    *
    * The hidden size of the feed-forward network.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:dropout-p:
@@ -229,7 +229,7 @@ gnn_transformer_encoder_layer_class_init (GnnTransformerEncoderLayerClass *klass
    * PyTorch's `dropout` (the name of a child here): the dropout probability of the attention weights and of the three
    * dropout children.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:activation-function:
@@ -237,21 +237,21 @@ gnn_transformer_encoder_layer_class_init (GnnTransformerEncoderLayerClass *klass
    * PyTorch's `activation` given by name: the feed-forward activation, "relu" or "gelu" (unless a module is
    * registered as the child `activation`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:layer-norm-eps:
    *
    * The eps of both layer norms.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:batch-first:
    *
    * Whether batched sequences are (batch, seq, feature).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:norm-first:
@@ -259,14 +259,14 @@ gnn_transformer_encoder_layer_class_init (GnnTransformerEncoderLayerClass *klass
    * Whether each block normalizes its input (pre-norm) rather than the sum
    * of the residual connection (post-norm).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:dtype:
    *
    * The dtype of the parameters.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformerEncoderLayer:generator:
@@ -274,7 +274,7 @@ gnn_transformer_encoder_layer_class_init (GnnTransformerEncoderLayerClass *klass
    * The generator the initial parameters are drawn from, during
    * construction only; %NULL draws from the default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_transformer_config_install (object_class, 1);
 }
@@ -297,7 +297,7 @@ gnn_transformer_encoder_layer_init (GnnTransformerEncoderLayer *self)
  *
  * Returns: (transfer full): the layer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTransformerEncoderLayer *
 gnn_transformer_encoder_layer_new (gint64   d_model,

@@ -21,7 +21,7 @@
  * `forward(src, mask=None, src_key_padding_mask=None)`; each layer is
  * called through its hooks with `src_mask` and `src_key_padding_mask`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTransformerEncoder
 {
@@ -55,7 +55,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (GnnTransformerEncoder, gnn_transformer_encoder, G
  *
  * Returns: (transfer full): the encoded sequence, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_transformer_encoder_encode (GnnTransformerEncoder  *self,
@@ -166,7 +166,7 @@ gnn_transformer_encoder_class_init (GnnTransformerEncoderClass *klass)
    * the children `layers.0` ...); %NULL copies a default
    * [class@Gnn.TransformerEncoderLayer].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ENCODER_LAYER] =
     g_param_spec_object ("encoder-layer", NULL, NULL, GNN_TYPE_MODULE,
@@ -176,7 +176,7 @@ gnn_transformer_encoder_class_init (GnnTransformerEncoderClass *klass)
    *
    * The number of layers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_LAYERS] =
     g_param_spec_int64 ("num-layers", NULL, NULL, 0, G_MAXINT64, 1,
@@ -188,7 +188,7 @@ gnn_transformer_encoder_class_init (GnnTransformerEncoderClass *klass)
    * The module applied to the last layer's output (PyTorch's `norm`), or
    * %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "norm", GNN_TYPE_MODULE);
 }
@@ -210,7 +210,7 @@ gnn_transformer_encoder_init (GnnTransformerEncoder *self)
  *
  * Returns: (transfer full): the encoder, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTransformerEncoder *
 gnn_transformer_encoder_new (GnnModule  *encoder_layer,

@@ -25,7 +25,7 @@
  * src_key_padding_mask=None, tgt_key_padding_mask=None,
  * memory_key_padding_mask=None)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTransformer
 {
@@ -75,7 +75,7 @@ batch_size_of (GnnTensor *t,
  * Returns: (transfer full): the output, shaped like @tgt, or %NULL with
  *   @error set ("the batch number of src and tgt must be equal")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_transformer_transform (GnnTransformer  *self,
@@ -193,7 +193,7 @@ forward_args (GnnModule  *module,
  *
  * Returns: (transfer full): the mask, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_transformer_generate_square_subsequent_mask (gint64   sz,
@@ -367,7 +367,7 @@ gnn_transformer_class_init (GnnTransformerClass *klass)
    *
    * The number of encoder layers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   g_object_class_install_property (object_class, PROP_NUM_ENCODER_LAYERS,
     g_param_spec_int64 ("num-encoder-layers", NULL, NULL, 0, G_MAXINT64, 6, CONSTRUCT_FLAGS));
@@ -376,7 +376,7 @@ gnn_transformer_class_init (GnnTransformerClass *klass)
    *
    * The number of decoder layers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   g_object_class_install_property (object_class, PROP_NUM_DECODER_LAYERS,
     g_param_spec_int64 ("num-decoder-layers", NULL, NULL, 0, G_MAXINT64, 6, CONSTRUCT_FLAGS));
@@ -385,7 +385,7 @@ gnn_transformer_class_init (GnnTransformerClass *klass)
    *
    * A module to use as the encoder (construction only), or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   g_object_class_install_property (object_class, PROP_CUSTOM_ENCODER,
     g_param_spec_object ("custom-encoder", NULL, NULL, GNN_TYPE_MODULE,
@@ -395,7 +395,7 @@ gnn_transformer_class_init (GnnTransformerClass *klass)
    *
    * A module to use as the decoder (construction only), or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   g_object_class_install_property (object_class, PROP_CUSTOM_DECODER,
     g_param_spec_object ("custom-decoder", NULL, NULL, GNN_TYPE_MODULE,
@@ -405,63 +405,63 @@ gnn_transformer_class_init (GnnTransformerClass *klass)
    *
    * The feature size of the sequences.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:nhead:
    *
    * The number of attention heads of every layer.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:dim-feedforward:
    *
    * The hidden size of every layer's feed-forward network.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:dropout-p:
    *
    * PyTorch's `dropout`: the dropout probability of every layer.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:activation-function:
    *
    * PyTorch's `activation` by name: "relu" or "gelu".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:layer-norm-eps:
    *
    * The eps of every layer norm.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:batch-first:
    *
    * Whether batched sequences are (batch, seq, feature).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:norm-first:
    *
    * Whether the layers normalize before each block (pre-norm).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:dtype:
    *
    * The dtype of the parameters.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnTransformer:generator:
@@ -469,7 +469,7 @@ gnn_transformer_class_init (GnnTransformerClass *klass)
    * The generator the initial parameters are drawn from, during
    * construction only; %NULL draws from the default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_transformer_config_install (object_class, PROP_FIRST_CONFIG);
 }
@@ -495,7 +495,7 @@ gnn_transformer_init (GnnTransformer *self)
  *
  * Returns: (transfer full): the transformer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTransformer *
 gnn_transformer_new (gint64   d_model,

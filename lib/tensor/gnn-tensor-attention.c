@@ -481,7 +481,7 @@ as_4d (GnnTensor    *t,
  * Returns: (transfer full): the attention output, (N..., L, Ev), or %NULL
  *   with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_scaled_dot_product_attention (GnnTensor     *query,

@@ -129,7 +129,7 @@ gnn_tensor_linear_nograd (GnnTensor  *input,
  * Returns: (transfer full): the output, (*, out_features), or %NULL with
  *   @error set ("mat1 and mat2 shapes cannot be multiplied (6x4 and 5x3)")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_linear (GnnTensor  *input,
