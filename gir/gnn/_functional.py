@@ -26,7 +26,7 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 def linear(input, weight, bias=None):
-    return Gnn.linear(input, weight, bias)
+    return call_c(Gnn.Tensor.linear, input, weight, bias)
 
 
 def bilinear(input1, input2, weight, bias=None):

@@ -11,8 +11,17 @@
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
 #include <gnn/gnn-tensor.h>
+#include <gnn/gnn-generator.h>
 
 G_BEGIN_DECLS
+
+/* --- linear -------------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_linear     (GnnTensor     *input,
+                                  GnnTensor     *weight,
+                                  GnnTensor     *bias,
+                                  GError       **error);
 
 /* --- convolution and pooling --------------------------------------------- */
 
@@ -73,6 +82,18 @@ GnnTensor *gnn_tensor_batch_norm (GnnTensor     *input,
                                   double         momentum,
                                   double         eps,
                                   GError       **error);
+
+/* --- attention ----------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_scaled_dot_product_attention (GnnTensor     *query,
+                                                    GnnTensor     *key,
+                                                    GnnTensor     *value,
+                                                    GnnTensor     *attn_mask,
+                                                    double         dropout_p,
+                                                    gboolean       is_causal,
+                                                    GnnGenerator  *generator,
+                                                    GError       **error);
 
 /* --- embedding ----------------------------------------------------------- */
 

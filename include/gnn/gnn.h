@@ -43,6 +43,13 @@
 #include <gnn/gnn-parameter-dict.h>
 #include <gnn/gnn-linear.h>
 #include <gnn/gnn-bilinear.h>
+#include <gnn/gnn-non-dynamically-quantizable-linear.h>
+#include <gnn/gnn-multihead-attention.h>
+#include <gnn/gnn-transformer-encoder-layer.h>
+#include <gnn/gnn-transformer-encoder.h>
+#include <gnn/gnn-transformer-decoder-layer.h>
+#include <gnn/gnn-transformer-decoder.h>
+#include <gnn/gnn-transformer.h>
 #include <gnn/gnn-identity.h>
 #include <gnn/gnn-flatten.h>
 #include <gnn/gnn-relu.h>

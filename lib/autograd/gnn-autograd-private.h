@@ -127,6 +127,13 @@ gboolean   gnn_backward_unary_kernel (GnnOpKind     op,
                                       gpointer      o,
                                       gconstpointer g,
                                       gconstpointer v);
+/* gnn-backward-layer-norm.c: layer_norm's gradient for float32/float64
+ * operands (*handled TRUE), else nothing done (FALSE, *handled FALSE). */
+gboolean   gnn_backward_layer_norm_native (GnnNode    *node,
+                                           GnnTensor  *grad,
+                                           GnnTensor **grads,
+                                           gboolean   *handled,
+                                           GError    **error);
 /* Double copy of a tensor's elements (row-major). */
 double    *gnn_ag_doubles (GnnTensor *t);
 /* A tensor of @meta's geometry from row-major doubles (takes @values). */
@@ -186,6 +193,8 @@ gboolean gnn_backward_ctc_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError 
 /* PyTorch's node name of a loss op, which depends on its settings */
 const char *gnn_backward_loss_name (GnnOpKind op, const GnnOpParams *params);
 
+gboolean gnn_backward_attention_probs (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_attention_apply (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 /* gnn-backward-math.c */
 gboolean gnn_backward_add_alpha   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_zero        (GnnNode *, GnnTensor *, GnnTensor **, GError **);

@@ -101,6 +101,8 @@ static const OpInfo op_info[GNN_N_OPS] = {
   /* saves the input and the weights w_ih, w_hh, w_hr (inputs 0, 3, 4, 7) */
   [GNN_OP_RNN_LAYER]    = { gnn_backward_rnn_layer,    IN0 | 1u << 3 | 1u << 4 | 1u << 7,
                             FALSE, "RnnLayerBackward0" },
+  [GNN_OP_ATTENTION_PROBS] = { gnn_backward_attention_probs, IN0 | IN1, TRUE, "MaskedSoftmaxBackward0" },
+  [GNN_OP_ATTENTION_APPLY] = { gnn_backward_attention_apply, IN0 | IN1, FALSE, "BmmBackward0" },
   [GNN_OP_ADD_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "AddBackward0" },
   [GNN_OP_SUB_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "SubBackward0" },
   [GNN_OP_DIV_ROUNDED]  = { gnn_backward_zero,         0,         FALSE, "DivBackward2" },

@@ -402,11 +402,11 @@ gnn_backward_avg_pool2d (GnnNode    *node,
  *   dx = rstd (gh - mean (gh) - xhat mean (gh xhat))     (batch statistics)
  *   dx = rstd gh                                          (fixed statistics) */
 
-gboolean
-gnn_backward_layer_norm (GnnNode    *node,
-                         GnnTensor  *grad,
-                         GnnTensor **grads,
-                         GError    **error)
+static gboolean
+layer_norm_backward_doubles (GnnNode    *node,
+                             GnnTensor  *grad,
+                             GnnTensor **grads,
+                             GError    **error)
 {
   const GnnMeta *im = &node->inputs[0];
   double eps = node->params.scalar;
@@ -457,6 +457,20 @@ gnn_backward_layer_norm (GnnNode    *node,
 
   set_grads (node, grads, gx, gw, gb);
   return TRUE;
+}
+
+gboolean
+gnn_backward_layer_norm (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  gboolean handled = FALSE;
+  gboolean ok = gnn_backward_layer_norm_native (node, grad, grads, &handled, error);
+
+  if (handled)
+    return ok;
+  return layer_norm_backward_doubles (node, grad, grads, error);
 }
 
 gboolean

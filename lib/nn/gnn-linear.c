@@ -35,16 +35,14 @@
  *
  * Since: 0.1
  */
-struct _GnnLinear
+typedef struct
 {
-  GnnModule parent_instance;
-
   gint64 in_features;
   gint64 out_features;
   gboolean bias;
   GnnDType dtype;
   GnnGenerator *generator;   /* construction only, dropped after */
-};
+} GnnLinearPrivate;
 
 enum {
   PROP_0,
@@ -58,55 +56,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (GnnLinear, gnn_linear, GNN_TYPE_MODULE,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
-
-/**
- * gnn_linear:
- * @input: the input, `[*, in_features]`
- * @weight: the weight, `[out_features, in_features]`
- * @bias: (nullable): the bias, `[out_features]`, or %NULL
- * @error: return location for a #GError
- *
- * Computes `input · weightᵀ + bias`, like
- * `torch.nn.functional.linear(input, weight, bias)` (what [class@Gnn.Linear]
- * computes with its parameters). Differentiable with respect to all three;
- * with nothing to record, one fused product.
- *
- * Returns: (transfer full): the result, `[*, out_features]`, or %NULL with
- *   @error set for shapes or dtypes that do not fit
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_linear (GnnTensor  *input,
-            GnnTensor  *weight,
-            GnnTensor  *bias,
-            GError    **error)
-{
-  g_autoptr(GnnTensor) weight_t = NULL;
-  g_autoptr(GnnTensor) output = NULL;
-
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
-  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
-
-  /* Nothing to record (grad off, or no operand requires grad): one fused
-   * product with the bias, no intermediate tensors. */
-  if (!gnn_tensor_would_record ((GnnTensor *[]) { input, weight, bias }, 3) &&
-      gnn_tensor_linear_nograd (input, weight, bias, &output, error))
-    return g_steal_pointer (&output);
-
-  weight_t = gnn_tensor_transpose (weight, 0, 1, error);
-  if (weight_t == NULL)
-    return NULL;
-  output = gnn_tensor_matmul (input, weight_t, error);
-  if (output == NULL)
-    return NULL;
-  if (bias != NULL && !gnn_tensor_add_ (output, bias, error))
-    return NULL;
-  return g_steal_pointer (&output);
-}
+G_DEFINE_TYPE_WITH_CODE (GnnLinear, gnn_linear, GNN_TYPE_MODULE,
+                         G_ADD_PRIVATE (GnnLinear)
+                         G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 static GnnTensor *
 gnn_linear_forward (GnnModule  *module,
@@ -126,7 +78,8 @@ gnn_linear_forward (GnnModule  *module,
       return NULL;
     }
   bias = gnn_module_get_child (module, "bias", NULL);
-  return gnn_linear (input, GNN_TENSOR (weight), bias != NULL ? GNN_TENSOR (bias) : NULL, error);
+  return gnn_tensor_linear (input, GNN_TENSOR (weight), bias != NULL ? GNN_TENSOR (bias) : NULL,
+                            error);
 }
 
 static gboolean
@@ -139,7 +92,7 @@ reset_parameters_vfunc (GnnModule  *module,
 static char *
 gnn_linear_extra_repr (GnnModule *module)
 {
-  GnnLinear *self = GNN_LINEAR (module);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (module));
   gboolean has_bias = gnn_module_get_child (module, "bias", NULL) != NULL;
 
   return g_strdup_printf ("in_features=%" G_GINT64_FORMAT ", out_features=%" G_GINT64_FORMAT
@@ -149,7 +102,7 @@ gnn_linear_extra_repr (GnnModule *module)
 
 /* Kaiming-uniform weight, uniform bias (no-ops on meta tensors). */
 static gboolean
-init_parameters (GnnLinear     *self,
+init_parameters (GnnLinearPrivate *self,
                  GObject       *weight,
                  GObject       *bias,
                  GnnGenerator  *generator,
@@ -195,9 +148,10 @@ init_parameters (GnnLinear     *self,
  * overflow, out of memory, a dtype the initialization refuses) leaves no
  * parameter registered and is the construct error GInitable reports. */
 static gboolean
-create_parameters (GnnLinear  *self,
+create_parameters (GnnLinear  *linear,
                    GError    **error)
 {
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (linear);
   gint64 weight_shape[2] = { self->out_features, self->in_features };
   g_autoptr(GnnParameter) weight_param = NULL;
   g_autoptr(GnnParameter) bias_param = NULL;
@@ -211,8 +165,8 @@ create_parameters (GnnLinear  *self,
       if (bias_param == NULL)
         return FALSE;
     }
-  if (!gnn_module_register_parameter (GNN_MODULE (self), "weight", weight_param, error) ||
-      !gnn_module_register_parameter (GNN_MODULE (self), "bias", bias_param, error))
+  if (!gnn_module_register_parameter (GNN_MODULE (linear), "weight", weight_param, error) ||
+      !gnn_module_register_parameter (GNN_MODULE (linear), "bias", bias_param, error))
     return FALSE;
   return init_parameters (self, (GObject *) weight_param, (GObject *) bias_param, self->generator,
                           error);
@@ -221,14 +175,14 @@ create_parameters (GnnLinear  *self,
 static void
 gnn_linear_constructed (GObject *object)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
   GError *error = NULL;
 
   G_OBJECT_CLASS (gnn_linear_parent_class)->constructed (object);
 
-  if (!create_parameters (self, &error))
+  if (!create_parameters (GNN_LINEAR (object), &error))
     {
-      g_prefix_error (&error, "Linear: ");
+      g_prefix_error (&error, "%s: ", gnn_module_get_name (GNN_MODULE (object)));
       gnn_nn_set_construct_error (object, error);
     }
   g_clear_object (&self->generator);
@@ -237,7 +191,7 @@ gnn_linear_constructed (GObject *object)
 static void
 gnn_linear_finalize (GObject *object)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
 
   g_clear_object (&self->generator);
   G_OBJECT_CLASS (gnn_linear_parent_class)->finalize (object);
@@ -249,7 +203,7 @@ gnn_linear_get_property (GObject    *object,
                          GValue     *value,
                          GParamSpec *pspec)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
 
   switch (prop_id)
     {
@@ -276,7 +230,7 @@ gnn_linear_set_property (GObject      *object,
                          const GValue *value,
                          GParamSpec   *pspec)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
 
   switch (prop_id)
     {
@@ -391,8 +345,10 @@ gnn_linear_class_init (GnnLinearClass *klass)
 }
 
 static void
-gnn_linear_init (GnnLinear *self)
+gnn_linear_init (GnnLinear *linear)
 {
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (linear);
+
   self->bias = TRUE;
   self->dtype = GNN_DTYPE_F32;
 }
@@ -471,7 +427,7 @@ gnn_linear_get_in_features (GnnLinear *self)
 {
   g_return_val_if_fail (GNN_IS_LINEAR (self), 0);
 
-  return self->in_features;
+  return ((GnnLinearPrivate *) gnn_linear_get_instance_private (self))->in_features;
 }
 
 /**
@@ -489,7 +445,7 @@ gnn_linear_get_out_features (GnnLinear *self)
 {
   g_return_val_if_fail (GNN_IS_LINEAR (self), 0);
 
-  return self->out_features;
+  return ((GnnLinearPrivate *) gnn_linear_get_instance_private (self))->out_features;
 }
 
 /**
@@ -525,5 +481,5 @@ gnn_linear_reset_parameters (GnnLinear     *self,
   if ((weight != NULL && !gnn_tensor_materialize (GNN_TENSOR (weight), error)) ||
       (bias != NULL && !gnn_tensor_materialize (GNN_TENSOR (bias), error)))
     return FALSE;
-  return init_parameters (self, weight, bias, generator, error);
+  return init_parameters (gnn_linear_get_instance_private (self), weight, bias, generator, error);
 }

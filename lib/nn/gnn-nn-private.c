@@ -462,4 +462,46 @@ gnn_nn_weight (GnnModule   *module,
     g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "%s.%s is None", gnn_module_get_name (module),
                  name);
   return NULL;
+char *
+gnn_nn_format_shape (const gint64 *shape,
+                     guint         n,
+                     const char   *open,
+                     const char   *close)
+{
+  GString *out = g_string_new (open);
+
+  for (guint d = 0; d < n; d++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, d > 0 ? ", " : "", shape[d]);
+  if (n == 1 && open[0] == '(')
+    g_string_append_c (out, ',');
+  g_string_append (out, close);
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+gnn_nn_xavier_ (GnnTensor     *tensor,
+                gboolean       normal,
+                GnnGenerator  *generator,
+                GError       **error)
+{
+  guint ndim;
+  const gint64 *shape = gnn_tensor_get_shape (tensor, &ndim);
+  gint64 receptive = 1;
+  double std;
+
+  if (ndim < 2)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                           "Fan in and fan out can not be computed for tensor with fewer than 2 "
+                           "dimensions");
+      return FALSE;
+    }
+  if (gnn_tensor_get_numel (tensor) == 0 || gnn_tensor_is_meta (tensor))
+    return TRUE;
+  for (guint d = 2; d < ndim; d++)
+    receptive *= shape[d];
+  std = sqrt (2.0 / (double) ((shape[0] + shape[1]) * receptive));
+  if (normal)
+    return gnn_tensor_normal_ (tensor, 0.0, std, generator, error);
+  return gnn_tensor_uniform_ (tensor, -sqrt (3.0) * std, sqrt (3.0) * std, generator, error);
 }

@@ -99,6 +99,10 @@ typedef enum
   GNN_OP_NLL_LOSS,      /* gnn-tensor-nll.c: extra[0] the targets, extra[1] the class weights */
   GNN_OP_CTC_LOSS,      /* gnn-tensor-ctc.c: extra[0] the targets, extra[1] the lengths */
   GNN_OP_RNN_LAYER,     /* one recurrent layer and direction: lib/tensor/gnn-rnn-private.h */
+  /* attention (gnn-attention-private.h) */
+  GNN_OP_ATTENTION_PROBS, /* inputs: q, k, float masks; scalar: scale, scalar2: dropout p;
+                             flag: causal; extra[0]: P before dropout */
+  GNN_OP_ATTENTION_APPLY, /* inputs: probs, value */
   /* pointwise: alpha, rounding, binary math, fused ops */
   GNN_OP_ADD_ALPHA,
   GNN_OP_SUB_ALPHA,
@@ -188,7 +192,7 @@ typedef struct
   gboolean   keepdim;
   gint64     start;                 /* narrow start, select index */
   double     scalar;                /* mul_scalar factor, pow exponent, eps, alpha */
-  double     scalar2;               /* addmm / baddbmm beta */
+  double     scalar2;               /* addmm / baddbmm beta, attention dropout p */
   double     args[4];               /* activation and loss settings (slope, alpha, beta, margin ...) */
   gint64     ints[16];              /* conv/pool geometry, layer_norm normalized_shape */
   guint      n_ints;

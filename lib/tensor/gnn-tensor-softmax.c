@@ -13,6 +13,7 @@
 #include "tensor/gnn-reduce-private.h"
 #include "tensor/gnn-pointwise-private.h"
 #include "tensor/gnn-dtype-check-private.h"
+#include "tensor/gnn-vexpf-private.h"
 
 GNN_DEFINE_HSUM (f32, float, double, GNN_LOAD_PLAIN)
 GNN_DEFINE_HSUM (f64, double, double, GNN_LOAD_PLAIN)
@@ -23,31 +24,6 @@ GNN_DEFINE_HSUM (f64, double, double, GNN_LOAD_PLAIN)
  * Softmax never enables FP traps, so allow it here (results are unchanged). */
 #pragma GCC push_options
 #pragma GCC optimize ("no-trapping-math")
-
-/* exp for float32 softmax, written so gcc vectorizes the loops that call it
- * (libm's expf is a call per element). Cephes' range reduction (rounding
- * through the 1.5 * 2^23 trick, no int conversion) and degree-6 polynomial:
- * about 1 ulp. exp (-inf) is exactly 0 (masked logits), NaN propagates. */
-KERNEL_INLINE float
-vexpf (float x)
-{
-  union { float f; gint32 i; } kb, pow2;
-  float xc = x > 88.3762626647949f ? 88.3762626647949f : x;
-  float fl, r, z, y;
-
-  xc = xc < -87.3365447504f ? -87.3365447504f : xc;
-  kb.f = xc * 1.44269504088896341f + 12582912.0f;
-  fl = kb.f - 12582912.0f;                         /* round (xc / ln 2) */
-  r = xc - fl * 0.693359375f + fl * 2.12194440e-4f;
-  z = r * r;
-  y = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
-        + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f;
-  y = y * z + r + 1.0f;
-  pow2.i = (kb.i - 0x4B400000 + 127) << 23;       /* 2^round (xc / ln 2) */
-  y *= pow2.f;
-  y = x < -87.3365447504f ? 0.0f : y;
-  return x != x ? x : y;
-}
 
 /* Softmax over the middle dim of a contiguous [outer, n, inner] block,
  * numerically stable (the maximum is subtracted before exp). With inner == 1
@@ -149,7 +125,7 @@ DISPATCH_KERNEL (softmax_##TAG,                                                \
                   gint64 inner, gboolean log_softmax),                         \
                  (x, y, outer, n, inner, log_softmax))
 
-DEFINE_SOFTMAX (f32, float, vexpf, log)
+DEFINE_SOFTMAX (f32, float, gnn_vexpf, log)
 DEFINE_SOFTMAX (f64, double, exp, log)
 
 #pragma GCC pop_options

@@ -444,7 +444,7 @@ test_dropout_functional (void)
   g_assert_cmpstr (error->message, ==, "result type Float can't be cast to the desired output type Long");
 }
 
-/* gnn_linear (F.linear) computes what the layer computes with its
+/* gnn_tensor_linear (F.linear) computes what the layer computes with its
  * parameters, recorded or not, and the gradient reaches the weight. */
 static void
 test_linear_functional (void)
@@ -457,7 +457,7 @@ test_linear_functional (void)
   GnnTensor *w = GNN_TENSOR (gnn_module_get_child (GNN_MODULE (lin), "weight", NULL));
   GnnTensor *b = GNN_TENSOR (gnn_module_get_child (GNN_MODULE (lin), "bias", NULL));
   g_autoptr(GnnTensor) want = gnn_module_call (GNN_MODULE (lin), x2, NULL);
-  g_autoptr(GnnTensor) got = gnn_linear (x2, w, b, &error);
+  g_autoptr(GnnTensor) got = gnn_tensor_linear (x2, w, b, &error);
   g_autoptr(GnnTensor) wide = gnn_tensor_ones ((gint64[]) { 4, 5 }, 2, GNN_DTYPE_F32, NULL);
   g_autoptr(GnnTensor) loss = NULL;
 
@@ -467,7 +467,7 @@ test_linear_functional (void)
   g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
   g_assert_no_error (error);
   g_assert_nonnull (gnn_tensor_get_grad (w));
-  g_assert_null (gnn_linear (x2, wide, NULL, &error));
+  g_assert_null (gnn_tensor_linear (x2, wide, NULL, &error));
   g_assert_cmpstr (error->message, ==, "mat1 and mat2 shapes cannot be multiplied (2x3 and 5x4)");
 }
 
