@@ -136,6 +136,8 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_BADDBMM]      = { gnn_backward_addmm,        IN1 | IN2, FALSE, "BaddbmmBackward0" },
   [GNN_OP_FILL]         = { gnn_backward_zero,         0,         FALSE, "FillBackward2" },
   [GNN_OP_ZERO]         = { gnn_backward_zero,         0,         FALSE, "ZeroBackward0" },
+  [GNN_OP_BERNOULLI]    = { gnn_backward_zero,         0,         FALSE, "BernoulliBackward0" },
+  [GNN_OP_BERNOULLI_SCALAR] = { gnn_backward_zero,     0,         FALSE, "BernoulliBackward2" },
   [GNN_OP_CUSTOM]       = { NULL,                      0,         FALSE, "CustomBackward" },
 };
 

@@ -142,6 +142,8 @@ typedef enum
   GNN_OP_BADDBMM,
   GNN_OP_FILL,          /* fill_ of a tensor in the graph: nothing flows to the old values */
   GNN_OP_ZERO,
+  GNN_OP_BERNOULLI,     /* samples: the probabilities get a zero gradient */
+  GNN_OP_BERNOULLI_SCALAR, /* bernoulli_ (p) of a tensor in the graph, as fill_ */
   GNN_OP_CUSTOM,        /* a GnnAutogradFunction (its node is made by lib/autograd) */
   GNN_N_OPS
 } GnnOpKind;
