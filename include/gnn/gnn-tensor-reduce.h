@@ -64,6 +64,8 @@ GnnTensor *gnn_tensor_argmin_all  (GnnTensor *self, gboolean keepdim, GError **e
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_cumsum      (GnnTensor *self, gint dim, GError **error);
 GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_cumsum_     (GnnTensor *self, gint dim, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_cumprod     (GnnTensor *self, gint dim, GError **error);
 
 /* --- order statistics (gnn-tensor-order.c) ------------------------------------ */

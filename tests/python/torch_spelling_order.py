@@ -33,3 +33,14 @@ CASES = [
     e('kthvalue k', lambda T: T.ones(3, 2).kthvalue(5, 1)),
     e('median dim', lambda T: T.ones(3).median(2)),
 ]
+
+# in-place forms recorded as the op's own node (gnn-tensor-inplace-result.c)
+CASES += [
+    g('tril_', lambda T, x: (x * 1).tril_(), A(3, 4)),
+    g('triu_ diagonal', lambda T, x: (x * 2).triu_(1), A(2, 3, 3)),
+    g('cumsum_', lambda T, x: (x + 0).cumsum_(1), A(3, 4)),
+    v('cumsum_ int', lambda s: s.T.arange(5).cumsum_(0)),
+    v('tril_ returns self', lambda s: (lambda t: t.tril_() is t)(s.T.ones(3, 3))),
+    e('tril_ leaf', lambda T: T.ones(2, 2, requires_grad=True).tril_()),
+    e('cumsum_ dim', lambda T: T.ones(2).cumsum_(3)),
+]
