@@ -29,6 +29,7 @@ torch_class('AvgPool2d', 'kernel_size, stride=None, padding=0, ceil_mode=False, 
             'count_include_pad=True, divisor_override=None',
             {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
              'divisor_override': none_or('divisor_override')})
+torch_class('AdaptiveAvgPool2d', 'output_size', {'output_size': pair('output')})
 torch_class('BatchNorm1d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('BatchNorm2d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('Dropout', 'p=0.5, inplace=False')
@@ -58,7 +59,8 @@ torch_factory('Parameter', _parameter, 'data=None, requires_grad=True')
 
 # Gnn.nn: the torch.nn spellings of the module classes.
 _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
-             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d',
+             'BatchNorm1d',
              'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
              'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
              'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')

@@ -32,7 +32,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnAutogradFunction, gnn_autograd_function, GNN, AUTOG
  *
  * The class structure of #GnnAutogradFunction.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAutogradFunctionClass
 {
@@ -64,7 +64,7 @@ struct _GnnAutogradFunctionClass
  * Returns: (transfer full) (element-type Gnn.Tensor) (nullable): the outputs,
  *   a new array holding a reference to each, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -83,7 +83,7 @@ struct _GnnAutogradFunctionClass
  *   gradients, a new array holding a reference to each, or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 GNN_AVAILABLE_IN_ALL

@@ -31,7 +31,7 @@ void        gnn_no_grad_pop            (void);
  * A no-grad scope for C: `g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();`
  * turns recording off until the end of the enclosing block.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct _GnnNoGradGuard GnnNoGradGuard;
 

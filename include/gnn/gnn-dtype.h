@@ -28,7 +28,7 @@ G_BEGIN_DECLS
  *
  * The element type of a [class@Gnn.Tensor].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_DTYPE_F32,

@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  *
  * How [method@Gnn.Tensor.div_mode] rounds its quotient.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_ROUNDING_MODE_NONE,

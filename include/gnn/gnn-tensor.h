@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  *
  * The largest number of dimensions a [class@Gnn.Tensor] can have.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_MAX_DIMS 16
 

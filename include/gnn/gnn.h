@@ -57,6 +57,7 @@
 #include <gnn/gnn-conv2d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
+#include <gnn/gnn-adaptive-avg-pool2d.h>
 #include <gnn/gnn-cross-entropy-loss.h>
 #include <gnn/gnn-nll-loss.h>
 #include <gnn/gnn-mse-loss.h>
@@ -65,6 +66,8 @@
 
 /* vision */
 #include <gnn/gnn-basic-block.h>
+#include <gnn/gnn-bottleneck.h>
+#include <gnn/gnn-resnet.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>
@@ -131,5 +134,35 @@
 /* distributed */
 #include <gnn/gnn-process-group.h>
 #include <gnn/gnn-distributed-data-parallel.h>
+
+/* vision */
+#include <gnn/gnn-image.h>
+#include <gnn/gnn-vision-functional.h>
+#include <gnn/gnn-transform.h>
+#include <gnn/gnn-compose.h>
+#include <gnn/gnn-to-tensor.h>
+#include <gnn/gnn-pil-to-tensor.h>
+#include <gnn/gnn-normalize.h>
+#include <gnn/gnn-lambda.h>
+#include <gnn/gnn-resize.h>
+#include <gnn/gnn-center-crop.h>
+#include <gnn/gnn-random-crop.h>
+#include <gnn/gnn-random-resized-crop.h>
+#include <gnn/gnn-random-horizontal-flip.h>
+#include <gnn/gnn-random-vertical-flip.h>
+#include <gnn/gnn-random-rotation.h>
+#include <gnn/gnn-color-jitter.h>
+#include <gnn/gnn-grayscale.h>
+#include <gnn/gnn-pad.h>
+#include <gnn/gnn-random-erasing.h>
+#include <gnn/gnn-convert-image-dtype.h>
+#include <gnn/gnn-vision-dataset.h>
+#include <gnn/gnn-mnist.h>
+#include <gnn/gnn-fashion-mnist.h>
+#include <gnn/gnn-kmnist.h>
+#include <gnn/gnn-fake-data.h>
+#include <gnn/gnn-dataset-folder.h>
+#include <gnn/gnn-image-folder.h>
+#include <gnn/gnn-vision-utils.h>
 
 #undef GNN_INSIDE

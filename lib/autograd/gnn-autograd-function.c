@@ -21,7 +21,7 @@
  * a gradient, and the marks on outputs. Bindings let forward and backward
  * attach their own attributes to it too.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAutogradContext
 {
@@ -88,7 +88,7 @@ gnn_autograd_context_init (GnnAutogradContext *self)
  *
  * Returns: %TRUE
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_autograd_context_save_for_backward (GnnAutogradContext *self,
@@ -119,7 +119,7 @@ gnn_autograd_context_save_for_backward (GnnAutogradContext *self,
  *   with @error set once a backward pass has freed them (torch's "Trying to
  *   backward through the graph a second time …")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_autograd_context_get_saved_tensors (GnnAutogradContext *self,
@@ -158,7 +158,7 @@ gnn_autograd_context_get_saved_tensors (GnnAutogradContext *self,
  *
  * Returns: the count
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_autograd_context_get_n_inputs (GnnAutogradContext *self)
@@ -177,7 +177,7 @@ gnn_autograd_context_get_n_inputs (GnnAutogradContext *self)
  *
  * Returns: %TRUE if it does
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_autograd_context_needs_input_grad (GnnAutogradContext *self,
@@ -196,7 +196,7 @@ gnn_autograd_context_needs_input_grad (GnnAutogradContext *self,
  * Declares in-place modified inputs (torch's `ctx.mark_dirty`): their
  * history continues through this function's node.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_autograd_context_mark_dirty (GnnAutogradContext *self,
@@ -216,7 +216,7 @@ gnn_autograd_context_mark_dirty (GnnAutogradContext *self,
  * Declares outputs without a gradient (torch's
  * `ctx.mark_non_differentiable`): they do not require grad.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_autograd_context_mark_non_differentiable (GnnAutogradContext *self,
@@ -236,7 +236,7 @@ gnn_autograd_context_mark_non_differentiable (GnnAutogradContext *self,
  * (the default, as torch) or %NULL (torch's
  * `ctx.set_materialize_grads (False)`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_autograd_context_set_materialize_grads (GnnAutogradContext *self,
@@ -268,7 +268,7 @@ marked (GPtrArray *list,
  * the outputs to the autograd graph as one node with several outputs,
  * named "<name>Backward" after [property@Gnn.AutogradFunction:name].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -370,7 +370,7 @@ gnn_autograd_function_class_init (GnnAutogradFunctionClass *klass)
    * The function's name; its graph node is "<name>Backward" (torch names it
    * after the Python class). Empty: the GType's name.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
@@ -391,7 +391,7 @@ gnn_autograd_function_init (GnnAutogradFunction *self)
  *
  * Returns: (transfer none): the name
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_autograd_function_get_name (GnnAutogradFunction *self)
@@ -514,7 +514,7 @@ is_input (GPtrArray *inputs,
  *   with @error set (forward's error; a leaf that requires grad marked
  *   dirty)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_autograd_function_apply (GnnAutogradFunction *self,

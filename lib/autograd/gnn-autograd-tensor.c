@@ -82,7 +82,7 @@ gnn_node_retain_outputs (GnnNode *node)
  * Makes backward fill @self's [property@Gnn.Tensor:grad] although it is
  * not a leaf (like `tensor.retain_grad ()`); nothing changes for a leaf.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_tensor_retain_grad (GnnTensor *self)
@@ -106,7 +106,7 @@ gnn_tensor_retain_grad (GnnTensor *self)
  *
  * Returns: %TRUE after [method@Gnn.Tensor.retain_grad] on a non-leaf
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_get_retains_grad (GnnTensor *self)
@@ -126,7 +126,7 @@ gnn_tensor_get_retains_grad (GnnTensor *self)
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_detach_ (GnnTensor *self,
@@ -168,7 +168,7 @@ gnn_tensor_detach_ (GnnTensor *self,
  *
  * Returns: %TRUE for a leaf
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_is_leaf (GnnTensor *self)
@@ -186,7 +186,7 @@ gnn_tensor_is_leaf (GnnTensor *self)
  *
  * Returns: (nullable) (transfer none): the node's name, or %NULL for a leaf
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_tensor_get_grad_fn_name (GnnTensor *self)

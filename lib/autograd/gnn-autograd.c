@@ -883,7 +883,7 @@ run_graph (GnnNode   *root,
  *   shape, or the graph was already freed ("Trying to backward through the
  *   graph a second time …")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_backward (GnnTensor  *self,
@@ -961,7 +961,7 @@ gnn_tensor_backward (GnnTensor  *self,
  *
  * Returns: (transfer full): the detached tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_detach (GnnTensor *self)

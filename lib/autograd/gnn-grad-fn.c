@@ -17,7 +17,7 @@
  * While a #GnnGradFn is alive, asking a tensor for its grad_fn again gives
  * the same object. Built without a node (g_object_new), it is an empty one.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGradFn
 {
@@ -84,7 +84,7 @@ wrap_leaf (GnnTensor *leaf)
  *
  * Returns: (transfer full) (nullable): the node, or %NULL for a leaf
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGradFn *
 gnn_tensor_get_grad_fn (GnnTensor *self)
@@ -106,7 +106,7 @@ gnn_tensor_get_grad_fn (GnnTensor *self)
  *
  * Returns: (transfer none): the name ("" for an empty node)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_grad_fn_get_name (GnnGradFn *self)
@@ -126,7 +126,7 @@ gnn_grad_fn_get_name (GnnGradFn *self)
  *
  * Returns: the count (0 for AccumulateGrad)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_grad_fn_get_n_next_functions (GnnGradFn *self)
@@ -147,7 +147,7 @@ gnn_grad_fn_get_n_next_functions (GnnGradFn *self)
  *
  * Returns: (transfer full) (nullable): the next node
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGradFn *
 gnn_grad_fn_get_next_function (GnnGradFn *self,
@@ -180,7 +180,7 @@ gnn_grad_fn_get_next_function (GnnGradFn *self,
  *
  * Returns: (transfer none) (nullable): the leaf, or %NULL for other nodes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_grad_fn_get_variable (GnnGradFn *self)
@@ -198,7 +198,7 @@ gnn_grad_fn_get_variable (GnnGradFn *self)
  *
  * Returns: %TRUE if they do
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_grad_fn_equal (GnnGradFn *self,

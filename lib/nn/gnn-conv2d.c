@@ -25,7 +25,7 @@
  * "kernel-h", 3, "kernel-w", 3, NULL)` builds the same layer as
  * [ctor@Gnn.Conv2d.new].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConv2d
 {
@@ -293,7 +293,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    *
    * The number of input channels (`in_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IN_CHANNELS] = gnn_nn_int_property ("in-channels", 1, 1);
   /**
@@ -301,7 +301,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    *
    * The number of output channels (`out_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OUT_CHANNELS] = gnn_nn_int_property ("out-channels", 1, 1);
   /**
@@ -309,56 +309,56 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    *
    * The kernel height (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:kernel-w:
    *
    * The kernel width (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:stride-h:
    *
    * The vertical stride (`stride[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:stride-w:
    *
    * The horizontal stride (`stride[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:padding-h:
    *
    * The zero padding added on the top and bottom (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:padding-w:
    *
    * The zero padding added on the left and right (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:dilation-h:
    *
    * The vertical spacing between kernel taps (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:dilation-w:
    *
    * The horizontal spacing between kernel taps (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_nn_pair_properties (properties, PROP_KERNEL_H, pairs, G_N_ELEMENTS (pairs));
   /**
@@ -367,7 +367,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GROUPS] = gnn_nn_int_property ("groups", 1, 1);
   /**
@@ -376,7 +376,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HAS_BIAS] = gnn_nn_bool_property ("has-bias", TRUE);
   /**
@@ -386,7 +386,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -421,7 +421,7 @@ gnn_conv2d_init (GnnConv2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConv2d *
 gnn_conv2d_new (gint64    in_channels,
@@ -461,7 +461,7 @@ gnn_conv2d_new (gint64    in_channels,
  *   (%GNN_ERROR_INVALID_ARGUMENT, e.g. "in_channels must be divisible by
  *   groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConv2d *
 gnn_conv2d_new_full (gint64        in_channels,

@@ -13,7 +13,7 @@
  * (`[num_embeddings, embedding_dim]`, initialized from N(0, 1) like
  * PyTorch's) at those indices, computed by [method@Gnn.Tensor.embedding].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnEmbedding
 {
@@ -189,7 +189,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    *
    * The number of rows of the table (`num_embeddings`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_EMBEDDINGS] =
     g_param_spec_int64 ("num-embeddings", NULL, NULL, 0, G_MAXINT32, 1,
@@ -199,7 +199,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    *
    * The size of each embedding vector (`embedding_dim`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EMBEDDING_DIM] =
     g_param_spec_int64 ("embedding-dim", NULL, NULL, 0, G_MAXINT32, 1,
@@ -211,7 +211,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -240,7 +240,7 @@ gnn_embedding_init (GnnEmbedding *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is negative or too large
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnEmbedding *
 gnn_embedding_new (gint64         num_embeddings,

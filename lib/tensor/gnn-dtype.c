@@ -14,7 +14,7 @@
  *
  * Returns: the size of one element of @dtype, in bytes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gsize
 gnn_dtype_get_size (GnnDType dtype)
@@ -49,7 +49,7 @@ gnn_dtype_get_size (GnnDType dtype)
  *
  * Returns: (transfer none): the name, or `unknown` for a value that is no dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_dtype_get_name (GnnDType dtype)
@@ -78,7 +78,7 @@ gnn_dtype_get_name (GnnDType dtype)
  *
  * Returns: whether @dtype is a floating-point type
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_dtype_is_floating (GnnDType dtype)

@@ -69,7 +69,7 @@ float_rank (GnnDType dtype)
  *
  * Returns: the promoted dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDType
 gnn_dtype_promote_types (GnnDType a,
@@ -106,7 +106,7 @@ gnn_dtype_promote_types (GnnDType a,
  *
  * Returns: %TRUE if the cast is allowed
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_dtype_can_cast (GnnDType from,
@@ -186,7 +186,7 @@ gnn_result_type_n (GnnTensor *const *operands,
  *
  * Returns: the result dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDType
 gnn_tensor_result_type (GnnTensor *a,
@@ -233,7 +233,7 @@ new_wrapped (GnnDType dtype)
  *
  * Returns: (transfer full): the wrapped number
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_wrapped_number (double value)
@@ -255,7 +255,7 @@ gnn_tensor_new_wrapped_number (double value)
  *
  * Returns: (transfer full): the wrapped integer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_wrapped_int (gint64 value)
@@ -275,7 +275,7 @@ gnn_tensor_new_wrapped_int (gint64 value)
  *
  * Returns: (transfer full): the wrapped boolean
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_wrapped_bool (gboolean value)
@@ -295,7 +295,7 @@ gnn_tensor_new_wrapped_bool (gboolean value)
  *
  * Returns: %TRUE for a wrapped number
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_is_wrapped_number (GnnTensor *self)

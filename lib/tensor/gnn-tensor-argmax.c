@@ -221,7 +221,7 @@ arg_extreme_all (gboolean    max,
  * Returns: (transfer full): an int64 tensor of positions, or %NULL if @dim is
  *   out of range or has size 0
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_argmax (GnnTensor *self,
@@ -250,7 +250,7 @@ gnn_tensor_argmax (GnnTensor *self,
  * Returns: (transfer full): an int64 tensor of positions, or %NULL if @dim is
  *   out of range or has size 0
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_argmin (GnnTensor *self,
@@ -277,7 +277,7 @@ gnn_tensor_argmin (GnnTensor *self,
  * Returns: (transfer full): a 0-d int64 tensor (or one of @self's rank with
  *   @keepdim), or %NULL for an empty @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_argmax_all (GnnTensor *self,
@@ -300,7 +300,7 @@ gnn_tensor_argmax_all (GnnTensor *self,
  *
  * Returns: (transfer full): a 0-d int64 tensor, or %NULL for an empty @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_argmin_all (GnnTensor *self,
@@ -378,7 +378,7 @@ extreme_dim (gboolean     max,
  * Returns: (transfer full): the values, or %NULL with @error set if @dim
  *   is out of range or has size 0
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_max_dim (GnnTensor  *self,
@@ -405,7 +405,7 @@ gnn_tensor_max_dim (GnnTensor  *self,
  *
  * Returns: (transfer full): the values, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_min_dim (GnnTensor  *self,

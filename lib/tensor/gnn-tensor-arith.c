@@ -153,7 +153,7 @@ add_alpha_inplace (const GnnBinaryOp *op,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_add (GnnTensor *a,
@@ -179,7 +179,7 @@ gnn_tensor_add (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sub (GnnTensor *a,
@@ -204,7 +204,7 @@ gnn_tensor_sub (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mul (GnnTensor *a,
@@ -231,7 +231,7 @@ gnn_tensor_mul (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor of the broadcast shape,
  *   or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_div (GnnTensor *a,
@@ -257,7 +257,7 @@ gnn_tensor_div (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_add_alpha (GnnTensor *a,
@@ -283,7 +283,7 @@ gnn_tensor_add_alpha (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sub_alpha (GnnTensor *a,
@@ -314,7 +314,7 @@ gnn_tensor_sub_alpha (GnnTensor *a,
  *   @other does not broadcast to the shape of @self, or @self has
  *   overlapping elements (an expanded view)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_add_ (GnnTensor *self,
@@ -337,7 +337,7 @@ gnn_tensor_add_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sub_ (GnnTensor *self,
@@ -360,7 +360,7 @@ gnn_tensor_sub_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_mul_ (GnnTensor *self,
@@ -385,7 +385,7 @@ gnn_tensor_mul_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_div_ (GnnTensor *self,
@@ -409,7 +409,7 @@ gnn_tensor_div_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_add_alpha_ (GnnTensor *self,
@@ -433,7 +433,7 @@ gnn_tensor_add_alpha_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sub_alpha_ (GnnTensor *self,
@@ -517,7 +517,7 @@ scalar_op (const GnnBinaryOp *op,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a bool tensor or a non-integral @value on an integer tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_add_scalar (GnnTensor *self,
@@ -542,7 +542,7 @@ gnn_tensor_add_scalar (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mul_scalar (GnnTensor *self,

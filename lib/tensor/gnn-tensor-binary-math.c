@@ -148,7 +148,7 @@ pow_number (GnnTensor  *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_pow (GnnTensor *self,
@@ -172,7 +172,7 @@ gnn_tensor_pow (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_pow_ (GnnTensor *self,
@@ -204,7 +204,7 @@ gnn_tensor_pow_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_pow_tensor (GnnTensor *self,
@@ -229,7 +229,7 @@ gnn_tensor_pow_tensor (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_pow_tensor_ (GnnTensor *self,
@@ -254,7 +254,7 @@ gnn_tensor_pow_tensor_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_atan2 (GnnTensor *self,
@@ -277,7 +277,7 @@ gnn_tensor_atan2 (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_atan2_ (GnnTensor *self,
@@ -301,7 +301,7 @@ gnn_tensor_atan2_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_maximum (GnnTensor *a,
@@ -325,7 +325,7 @@ gnn_tensor_maximum (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_minimum (GnnTensor *a,

@@ -100,7 +100,7 @@ binary_ (const GnnBinaryOp *op,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bitwise_and (GnnTensor *a,
@@ -121,7 +121,7 @@ gnn_tensor_bitwise_and (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bitwise_or (GnnTensor *a,
@@ -142,7 +142,7 @@ gnn_tensor_bitwise_or (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bitwise_xor (GnnTensor *a,
@@ -163,7 +163,7 @@ gnn_tensor_bitwise_xor (GnnTensor *a,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a floating-point @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bitwise_not (GnnTensor *self,
@@ -183,7 +183,7 @@ gnn_tensor_bitwise_not (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_bitwise_and_ (GnnTensor *self,
@@ -203,7 +203,7 @@ gnn_tensor_bitwise_and_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_bitwise_or_ (GnnTensor *self,
@@ -223,7 +223,7 @@ gnn_tensor_bitwise_or_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_bitwise_xor_ (GnnTensor *self,
@@ -242,7 +242,7 @@ gnn_tensor_bitwise_xor_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_bitwise_not_ (GnnTensor *self,
@@ -264,7 +264,7 @@ gnn_tensor_bitwise_not_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous bool tensor, or %NULL with
  *   @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_logical_and (GnnTensor *a,
@@ -285,7 +285,7 @@ gnn_tensor_logical_and (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor, or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_logical_or (GnnTensor *a,
@@ -306,7 +306,7 @@ gnn_tensor_logical_or (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor, or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_logical_xor (GnnTensor *a,
@@ -325,7 +325,7 @@ gnn_tensor_logical_xor (GnnTensor *a,
  *
  * Returns: (transfer full): a new contiguous bool tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_logical_not (GnnTensor *self,

@@ -81,7 +81,7 @@ check_mm (GnnTensor  *a,
  * Returns: (transfer full): the [n, p] product, or %NULL with @error set
  *   ("mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mm (GnnTensor *self,
@@ -108,7 +108,7 @@ gnn_tensor_mm (GnnTensor *self,
  *
  * Returns: (transfer full): the [b, n, p] products, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bmm (GnnTensor *self,
@@ -135,7 +135,7 @@ gnn_tensor_bmm (GnnTensor *self,
  *
  * Returns: (transfer full): the [n] product, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mv (GnnTensor *self,
@@ -161,7 +161,7 @@ gnn_tensor_mv (GnnTensor *self,
  *
  * Returns: (transfer full): the product, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_dot (GnnTensor *self,
@@ -201,7 +201,7 @@ gnn_tensor_dot (GnnTensor *self,
  *
  * Returns: (transfer full): the [n, m] matrix, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_outer (GnnTensor *self,
@@ -300,7 +300,7 @@ addmm_values (GnnTensor  *input,
  *
  * Returns: (transfer full): the [n, p] result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_addmm (GnnTensor *self,
@@ -338,7 +338,7 @@ gnn_tensor_addmm (GnnTensor *self,
  *
  * Returns: (transfer full): the [b, n, p] result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_baddbmm (GnnTensor *self,

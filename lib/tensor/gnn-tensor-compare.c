@@ -98,7 +98,7 @@ typedef void (*WhereKernel) (gint64 n, void *o, gint64 os, const guint8 *c, gint
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_eq (GnnTensor *a,
@@ -119,7 +119,7 @@ gnn_tensor_eq (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_ne (GnnTensor *a,
@@ -140,7 +140,7 @@ gnn_tensor_ne (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_lt (GnnTensor *a,
@@ -161,7 +161,7 @@ gnn_tensor_lt (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_le (GnnTensor *a,
@@ -182,7 +182,7 @@ gnn_tensor_le (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_gt (GnnTensor *a,
@@ -203,7 +203,7 @@ gnn_tensor_gt (GnnTensor *a,
  * Returns: (transfer full): a new contiguous bool tensor of the broadcast
  *   shape, or %NULL with @error set if the shapes do not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_ge (GnnTensor *a,
@@ -302,7 +302,7 @@ gnn_where_values (GnnTensor *condition,
  *   or %NULL with @error set if @condition is not bool or the shapes do
  *   not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_where (GnnTensor *condition,
@@ -335,7 +335,7 @@ gnn_tensor_where (GnnTensor *condition,
  *
  * Returns: (transfer full): a bool tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_isclose (GnnTensor *a,
@@ -419,7 +419,7 @@ gnn_tensor_isclose (GnnTensor *a,
  * Returns: %TRUE if all are close; %FALSE, with @error set if the shapes do
  *   not broadcast
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_allclose_full (GnnTensor *a,

@@ -47,7 +47,7 @@ non_empty (const char *op, guint n, GError **error)
  *
  * Returns: (transfer full): the tiled tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_tile (GnnTensor    *self,
@@ -81,7 +81,7 @@ gnn_tensor_tile (GnnTensor    *self,
  *   tensors (an array without a free function: unref each, then the
  *   array), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_broadcast_tensors (GnnTensor **tensors,
@@ -132,7 +132,7 @@ gnn_tensor_broadcast_tensors (GnnTensor **tensors,
  *   without a free function: unref each, then the array), or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_meshgrid (GnnTensor  **tensors,
@@ -255,7 +255,7 @@ at_least (GnnTensor *self,
  *
  * Returns: (transfer full): the view (or @self), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_atleast_nd (GnnTensor *self,
@@ -320,7 +320,7 @@ join_at_least (const char  *op,
  *
  * Returns: (transfer full): the joined tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_hstack (GnnTensor **tensors,
@@ -341,7 +341,7 @@ gnn_tensor_hstack (GnnTensor **tensors,
  *
  * Returns: (transfer full): the joined tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_vstack (GnnTensor **tensors,
@@ -361,7 +361,7 @@ gnn_tensor_vstack (GnnTensor **tensors,
  *
  * Returns: (transfer full): the joined tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_dstack (GnnTensor **tensors,
@@ -382,7 +382,7 @@ gnn_tensor_dstack (GnnTensor **tensors,
  *
  * Returns: (transfer full): the joined tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_column_stack (GnnTensor **tensors,
@@ -419,7 +419,7 @@ diff_operand_ok (GnnTensor *self,
  *
  * Returns: (transfer full): the differences, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_diff (GnnTensor *self,
@@ -540,7 +540,7 @@ split_input_ok (GnnTensor *self,
  *   without a free function: unref each, then the array), or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_tensor_split (GnnTensor *self,
@@ -597,7 +597,7 @@ gnn_tensor_tensor_split (GnnTensor *self,
  *   without a free function: unref each, then the array), or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_tensor_split_indices (GnnTensor    *self,
@@ -738,7 +738,7 @@ repeat_counts (GnnTensor *repeats,
  *
  * Returns: (transfer full): the repeated tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_repeat_interleave (GnnTensor *self,
@@ -796,7 +796,7 @@ gnn_tensor_repeat_interleave (GnnTensor *self,
  * Returns: (transfer full): an int64 tensor of the positions, or %NULL
  *   with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_repeat_interleave_index (GnnTensor *repeats,
@@ -831,7 +831,7 @@ gnn_tensor_repeat_interleave_index (GnnTensor *repeats,
  *
  * Returns: (transfer full): the picked elements, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_take_along_dim (GnnTensor *self,
@@ -902,7 +902,7 @@ gnn_tensor_take_along_dim (GnnTensor *self,
  * Returns: (transfer full): the [product of sizes, @n] rows (1-d for one
  *   tensor), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_cartesian_prod (GnnTensor **tensors,

@@ -167,7 +167,7 @@ conv_check_input (GnnTensor  *input,
  * Returns: (transfer full): the output, `[N, C_out, H_out, W_out]` (or
  *   `[C_out, H_out, W_out]` for an unbatched input), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_conv2d (GnnTensor *input,
@@ -566,7 +566,7 @@ max_pool_range (gint64   p0,
  *   PyTorch's messages, e.g. "pad should be at most half of kernel size, but
  *   got pad=2 and kernel_size=3")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_max_pool2d (GnnTensor *input,
@@ -710,7 +710,7 @@ DEFINE_AVG_POOL (double, f64)
  *
  * Returns: (transfer full): the pooled tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_avg_pool2d (GnnTensor *input,

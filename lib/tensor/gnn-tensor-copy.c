@@ -95,7 +95,7 @@ gnn_strided_copy (GnnDType      dst_dtype,
  * Returns: (transfer full) (nullable): a contiguous tensor with the same
  *   elements, or %NULL if memory for the copy cannot be allocated
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_contiguous (GnnTensor *self)
@@ -148,7 +148,7 @@ gnn_tensor_copy_checked (GnnTensor *self,
  * Returns: (transfer full) (nullable): the copy, or %NULL if memory for it
  *   cannot be allocated (an expanded view can be far larger than its storage)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_clone (GnnTensor *self)
@@ -172,7 +172,7 @@ gnn_tensor_clone (GnnTensor *self)
  * Returns: (transfer full): the converted tensor, or %NULL for an invalid dtype
  *   or when memory for the copy cannot be allocated (%GNN_ERROR_MEMORY)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_to_dtype (GnnTensor *self,
@@ -248,7 +248,7 @@ fill (GnnTensor *self,
  *
  * Returns: %TRUE
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_fill_ (GnnTensor *self,
@@ -268,7 +268,7 @@ gnn_tensor_fill_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (autograd refusing the write)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_zero_ (GnnTensor *self,
@@ -289,7 +289,7 @@ gnn_tensor_zero_ (GnnTensor *self,
  * Returns: %TRUE, or %FALSE with @error set if @src does not broadcast to
  *   the shape of @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /* @src must broadcast to the shape of @self. */
 static gboolean

@@ -53,7 +53,7 @@ diagonal_geometry (GnnTensorPrivate *p,
  *
  * Returns: (transfer full): the view, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_diagonal (GnnTensor *self,
@@ -94,7 +94,7 @@ gnn_tensor_diagonal (GnnTensor *self,
  *
  * Returns: (transfer full): a new tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_diag (GnnTensor *self,
@@ -147,7 +147,7 @@ gnn_tensor_diag (GnnTensor *self,
  *
  * Returns: (transfer full): a 0-d tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_trace (GnnTensor *self,

@@ -194,7 +194,7 @@ binary_ (const GnnBinaryOp *op,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_div_mode (GnnTensor      *a,
@@ -221,7 +221,7 @@ gnn_tensor_div_mode (GnnTensor      *a,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_div_mode_ (GnnTensor      *self,
@@ -247,7 +247,7 @@ gnn_tensor_div_mode_ (GnnTensor      *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_floor_divide (GnnTensor *a,
@@ -267,7 +267,7 @@ gnn_tensor_floor_divide (GnnTensor *a,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_floor_divide_ (GnnTensor *self,
@@ -290,7 +290,7 @@ gnn_tensor_floor_divide_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_remainder (GnnTensor *a,
@@ -310,7 +310,7 @@ gnn_tensor_remainder (GnnTensor *a,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_remainder_ (GnnTensor *self,
@@ -332,7 +332,7 @@ gnn_tensor_remainder_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_fmod (GnnTensor *a,
@@ -352,7 +352,7 @@ gnn_tensor_fmod (GnnTensor *a,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_fmod_ (GnnTensor *self,

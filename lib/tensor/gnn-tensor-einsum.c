@@ -327,7 +327,7 @@ parse_equation (const char *equation,
  * Returns: (transfer full): the result, or %NULL with @error set (torch's
  *   messages for a malformed equation or mismatched sizes)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_einsum (const char  *equation,

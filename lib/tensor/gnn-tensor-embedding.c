@@ -23,7 +23,7 @@
  *
  * Returns: (transfer full): the embeddings, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_embedding (GnnTensor *weight,

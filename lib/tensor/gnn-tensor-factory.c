@@ -21,7 +21,7 @@
  * Returns: (transfer full): the matrix, or %NULL with @error set for a
  *   negative @n
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_eye (gint64    n,
@@ -115,7 +115,7 @@ spaced (double   start,
  *
  * Returns: (transfer full): a 1-d tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_linspace (double    start,
@@ -140,7 +140,7 @@ gnn_tensor_linspace (double    start,
  *
  * Returns: (transfer full): a 1-d tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_logspace (double    start,
@@ -168,7 +168,7 @@ gnn_tensor_logspace (double    start,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_random_ (GnnTensor    *self,
@@ -230,7 +230,7 @@ gnn_tensor_random_ (GnnTensor    *self,
  *
  * Returns: (transfer full): a new 1-d tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_randperm (gint64        n,

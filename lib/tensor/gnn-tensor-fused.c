@@ -88,7 +88,7 @@ clamp_values (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error
  *   set (both bounds %NULL, shapes that do not broadcast)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_clamp (GnnTensor *self,
@@ -114,7 +114,7 @@ gnn_tensor_clamp (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_clamp_ (GnnTensor *self,
@@ -230,7 +230,7 @@ lerp_values (GnnTensor  *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_lerp (GnnTensor *self,
@@ -256,7 +256,7 @@ gnn_tensor_lerp (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_lerp_ (GnnTensor *self,
@@ -332,7 +332,7 @@ addc_values (const GnnBinaryOp *op,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_addcmul (GnnTensor *self,
@@ -363,7 +363,7 @@ gnn_tensor_addcmul (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_addcmul_ (GnnTensor *self,
@@ -394,7 +394,7 @@ gnn_tensor_addcmul_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_addcdiv (GnnTensor *self,
@@ -425,7 +425,7 @@ gnn_tensor_addcdiv (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_addcdiv_ (GnnTensor *self,
@@ -502,7 +502,7 @@ masked_fill_values (GnnTensor  *self,
  *   set for a mask that is not bool or does not broadcast, or a @value
  *   with dimensions
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_masked_fill (GnnTensor *self,
@@ -530,7 +530,7 @@ gnn_tensor_masked_fill (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_masked_fill_ (GnnTensor *self,
@@ -565,7 +565,7 @@ gnn_tensor_masked_fill_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@out unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_out_ (GnnTensor *out,

@@ -51,7 +51,7 @@ gather_values (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error
  *   set (torch's messages for a bad index dtype, rank, size or value)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_gather (GnnTensor *self,
@@ -186,7 +186,7 @@ scatter_inplace (GnnIndexWalk walk,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_scatter (GnnTensor *self,
@@ -210,7 +210,7 @@ gnn_tensor_scatter (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_scatter_ (GnnTensor *self,
@@ -237,7 +237,7 @@ gnn_tensor_scatter_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_scatter_add (GnnTensor *self,
@@ -263,7 +263,7 @@ gnn_tensor_scatter_add (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_scatter_add_ (GnnTensor *self,
@@ -555,7 +555,7 @@ index_op_ (SliceOp     op,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_index_add (GnnTensor *self,
@@ -582,7 +582,7 @@ gnn_tensor_index_add (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_index_add_ (GnnTensor *self,
@@ -609,7 +609,7 @@ gnn_tensor_index_add_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_index_copy (GnnTensor *self,
@@ -634,7 +634,7 @@ gnn_tensor_index_copy (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_index_copy_ (GnnTensor *self,
@@ -660,7 +660,7 @@ gnn_tensor_index_copy_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_index_fill (GnnTensor *self,
@@ -685,7 +685,7 @@ gnn_tensor_index_fill (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_index_fill_ (GnnTensor *self,

@@ -331,7 +331,7 @@ dot (GnnTensor  *a,
  * Returns: (transfer full): the product, or %NULL if the shapes do not fit,
  *   the dtypes differ or either operand is 0-d
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_matmul_values (GnnTensor *a,

@@ -69,7 +69,7 @@ flip_values (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL if a dim is
  *   out of range or listed twice
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_flip (GnnTensor  *self,
@@ -183,7 +183,7 @@ roll_values (GnnTensor    *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error
  *   set ("shifts and dimensions must align", a bad dim)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_roll (GnnTensor    *self,
@@ -253,7 +253,7 @@ triangle_values (GnnTensor  *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_tril (GnnTensor *self,
@@ -277,7 +277,7 @@ gnn_tensor_tril (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_triu (GnnTensor *self,
@@ -365,7 +365,7 @@ repeat_values (GnnTensor    *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_repeat (GnnTensor    *self,
@@ -455,7 +455,7 @@ split_dim (const char *name,
  *   without a free function: unref each piece, then the array), or %NULL
  *   with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_split (GnnTensor *self,
@@ -500,7 +500,7 @@ gnn_tensor_split (GnnTensor *self,
  *   without a free function: unref each piece, then the array), or %NULL
  *   with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_split_with_sizes (GnnTensor    *self,
@@ -550,7 +550,7 @@ gnn_tensor_split_with_sizes (GnnTensor    *self,
  *   without a free function: unref each piece, then the array), or %NULL
  *   with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_chunk (GnnTensor *self,
@@ -585,7 +585,7 @@ gnn_tensor_chunk (GnnTensor *self,
  * Returns: (transfer full) (element-type Gnn.Tensor): the slices, or %NULL
  *   with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_unbind (GnnTensor *self,

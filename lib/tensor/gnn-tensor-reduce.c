@@ -497,7 +497,7 @@ gnn_record_reduce (GnnOpKind   op,
  * Returns: (transfer full): the sums, or %NULL if a dim is out of range or
  *   listed twice
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sum (GnnTensor  *self,
@@ -526,7 +526,7 @@ gnn_tensor_sum (GnnTensor  *self,
  * Returns: (transfer full): the means, or %NULL if @self is not floating
  *   point or a dim is out of range or listed twice
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mean (GnnTensor  *self,
@@ -556,7 +556,7 @@ gnn_tensor_mean (GnnTensor  *self,
  * Returns: (transfer full): the maxima, with the dtype of @self, or %NULL
  *   on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_max (GnnTensor  *self,
@@ -585,7 +585,7 @@ gnn_tensor_max (GnnTensor  *self,
  * Returns: (transfer full): the minima, with the dtype of @self, or %NULL
  *   on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_min (GnnTensor  *self,
@@ -615,7 +615,7 @@ gnn_tensor_min (GnnTensor  *self,
  *
  * Returns: (transfer full): the products, or %NULL if a dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_prod (GnnTensor  *self,
@@ -695,7 +695,7 @@ logical_reduce (gboolean    all,
  *
  * Returns: (transfer full): the result, or %NULL if a dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_all (GnnTensor  *self,
@@ -720,7 +720,7 @@ gnn_tensor_all (GnnTensor  *self,
  *
  * Returns: (transfer full): the result, or %NULL if a dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_any (GnnTensor  *self,

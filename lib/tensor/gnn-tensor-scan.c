@@ -154,7 +154,7 @@ gnn_scan (GnnScanOp   op,
  * Returns: (transfer full): a new contiguous tensor, or %NULL if @dim is
  *   out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_cumsum (GnnTensor *self,
@@ -183,7 +183,7 @@ gnn_tensor_cumsum (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL if @dim is
  *   out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_cumprod (GnnTensor *self,

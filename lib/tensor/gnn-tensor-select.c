@@ -51,7 +51,7 @@ nonzero_offsets (GnnTensor *t,
  *
  * Returns: (transfer full): the coordinates, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_nonzero (GnnTensor *self,
@@ -99,7 +99,7 @@ gnn_tensor_nonzero (GnnTensor *self,
  *
  * Returns: (transfer full): a new 1-d tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_masked_select (GnnTensor *self,
@@ -200,7 +200,7 @@ compare_entries (const void *a,
  * Returns: (transfer full): a 1-d tensor of @self's dtype, or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_unique (GnnTensor  *self,
@@ -269,7 +269,7 @@ gnn_tensor_unique (GnnTensor  *self,
  * Returns: (transfer full): int64 counts (the dtype of @weights when
  *   given), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bincount (GnnTensor *self,
@@ -362,7 +362,7 @@ gnn_tensor_bincount (GnnTensor *self,
  * Returns: (transfer full): a 1-d tensor of @self's dtype with @bins counts,
  *   or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_histc (GnnTensor *self,

@@ -247,7 +247,7 @@ softmax_impl (GnnTensor  *self,
  * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
  *   @self, or %NULL if @self is not floating point or @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_softmax (GnnTensor *self,
@@ -271,7 +271,7 @@ gnn_tensor_softmax (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
  *   @self, or %NULL if @self is not floating point or @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log_softmax (GnnTensor *self,
@@ -353,7 +353,7 @@ logsumexp_values (GnnTensor  *self,
  *
  * Returns: (transfer full): the result, or %NULL if a dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_logsumexp (GnnTensor  *self,

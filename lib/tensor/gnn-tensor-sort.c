@@ -281,7 +281,7 @@ record_selection (GnnOpKind   kind,
  * Returns: (transfer full): the sorted values, or %NULL with @error set if
  *   @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sort (GnnTensor  *self,
@@ -316,7 +316,7 @@ gnn_tensor_sort (GnnTensor  *self,
  *
  * Returns: (transfer full): an int64 tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_argsort (GnnTensor *self,
@@ -350,7 +350,7 @@ gnn_tensor_argsort (GnnTensor *self,
  * Returns: (transfer full): the values, or %NULL with @error set ("selected
  *   index k out of range", a bad dim)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_topk (GnnTensor  *self,

@@ -120,7 +120,7 @@ record_stat (GnnOpKind   kind,
  * Returns: (transfer full): the variances, or %NULL with @error set for an
  *   integer @self or a bad dim
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_var (GnnTensor  *self,
@@ -152,7 +152,7 @@ gnn_tensor_var (GnnTensor  *self,
  *
  * Returns: (transfer full): the deviations, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_std (GnnTensor  *self,
@@ -185,7 +185,7 @@ gnn_tensor_std (GnnTensor  *self,
  *
  * Returns: (transfer full): the variances, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_var_mean (GnnTensor  *self,
@@ -227,7 +227,7 @@ gnn_tensor_var_mean (GnnTensor  *self,
  *
  * Returns: (transfer full): the deviations, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_std_mean (GnnTensor  *self,
@@ -350,7 +350,7 @@ norm_op (const char *name,
  * Returns: (transfer full): the norms, or %NULL with @error set for an
  *   integer @self or a bad dim
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_norm (GnnTensor  *self,
@@ -377,7 +377,7 @@ gnn_tensor_norm (GnnTensor  *self,
  *
  * Returns: (transfer full): the norms, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_vector_norm (GnnTensor  *self,

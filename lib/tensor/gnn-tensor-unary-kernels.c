@@ -284,7 +284,7 @@ static const ReluInplaceKernel relu_inplace_kernels[GNN_N_DTYPES] = {
  * Returns: %TRUE, or %FALSE with @error set for an unsupported dtype or a
  *   tensor with overlapping elements (an expanded view)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_relu_ (GnnTensor *self,

@@ -44,7 +44,7 @@ unary_ (GnnUnaryId   id,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sin (GnnTensor *self,
@@ -63,7 +63,7 @@ gnn_tensor_sin (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sin_ (GnnTensor *self,
@@ -83,7 +83,7 @@ gnn_tensor_sin_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_cos (GnnTensor *self,
@@ -102,7 +102,7 @@ gnn_tensor_cos (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_cos_ (GnnTensor *self,
@@ -122,7 +122,7 @@ gnn_tensor_cos_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_tan (GnnTensor *self,
@@ -141,7 +141,7 @@ gnn_tensor_tan (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_tan_ (GnnTensor *self,
@@ -161,7 +161,7 @@ gnn_tensor_tan_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_asin (GnnTensor *self,
@@ -180,7 +180,7 @@ gnn_tensor_asin (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_asin_ (GnnTensor *self,
@@ -201,7 +201,7 @@ gnn_tensor_asin_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_acos (GnnTensor *self,
@@ -220,7 +220,7 @@ gnn_tensor_acos (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_acos_ (GnnTensor *self,
@@ -240,7 +240,7 @@ gnn_tensor_acos_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_atan (GnnTensor *self,
@@ -259,7 +259,7 @@ gnn_tensor_atan (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_atan_ (GnnTensor *self,
@@ -279,7 +279,7 @@ gnn_tensor_atan_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sinh (GnnTensor *self,
@@ -298,7 +298,7 @@ gnn_tensor_sinh (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sinh_ (GnnTensor *self,
@@ -318,7 +318,7 @@ gnn_tensor_sinh_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_cosh (GnnTensor *self,
@@ -337,7 +337,7 @@ gnn_tensor_cosh (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_cosh_ (GnnTensor *self,
@@ -357,7 +357,7 @@ gnn_tensor_cosh_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_asinh (GnnTensor *self,
@@ -376,7 +376,7 @@ gnn_tensor_asinh (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_asinh_ (GnnTensor *self,
@@ -397,7 +397,7 @@ gnn_tensor_asinh_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_acosh (GnnTensor *self,
@@ -416,7 +416,7 @@ gnn_tensor_acosh (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_acosh_ (GnnTensor *self,
@@ -437,7 +437,7 @@ gnn_tensor_acosh_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_atanh (GnnTensor *self,
@@ -456,7 +456,7 @@ gnn_tensor_atanh (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_atanh_ (GnnTensor *self,
@@ -476,7 +476,7 @@ gnn_tensor_atanh_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log2 (GnnTensor *self,
@@ -495,7 +495,7 @@ gnn_tensor_log2 (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_log2_ (GnnTensor *self,
@@ -515,7 +515,7 @@ gnn_tensor_log2_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log10 (GnnTensor *self,
@@ -534,7 +534,7 @@ gnn_tensor_log10 (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_log10_ (GnnTensor *self,
@@ -555,7 +555,7 @@ gnn_tensor_log10_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log1p (GnnTensor *self,
@@ -574,7 +574,7 @@ gnn_tensor_log1p (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_log1p_ (GnnTensor *self,
@@ -595,7 +595,7 @@ gnn_tensor_log1p_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_expm1 (GnnTensor *self,
@@ -614,7 +614,7 @@ gnn_tensor_expm1 (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_expm1_ (GnnTensor *self,
@@ -634,7 +634,7 @@ gnn_tensor_expm1_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_exp2 (GnnTensor *self,
@@ -653,7 +653,7 @@ gnn_tensor_exp2 (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_exp2_ (GnnTensor *self,
@@ -673,7 +673,7 @@ gnn_tensor_exp2_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_rsqrt (GnnTensor *self,
@@ -692,7 +692,7 @@ gnn_tensor_rsqrt (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_rsqrt_ (GnnTensor *self,
@@ -712,7 +712,7 @@ gnn_tensor_rsqrt_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_reciprocal (GnnTensor *self,
@@ -731,7 +731,7 @@ gnn_tensor_reciprocal (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_reciprocal_ (GnnTensor *self,
@@ -751,7 +751,7 @@ gnn_tensor_reciprocal_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_erf (GnnTensor *self,
@@ -770,7 +770,7 @@ gnn_tensor_erf (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_erf_ (GnnTensor *self,
@@ -790,7 +790,7 @@ gnn_tensor_erf_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sign (GnnTensor *self,
@@ -808,7 +808,7 @@ gnn_tensor_sign (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sign_ (GnnTensor *self,
@@ -828,7 +828,7 @@ gnn_tensor_sign_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_floor (GnnTensor *self,
@@ -846,7 +846,7 @@ gnn_tensor_floor (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_floor_ (GnnTensor *self,
@@ -866,7 +866,7 @@ gnn_tensor_floor_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_ceil (GnnTensor *self,
@@ -884,7 +884,7 @@ gnn_tensor_ceil (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_ceil_ (GnnTensor *self,
@@ -904,7 +904,7 @@ gnn_tensor_ceil_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_round (GnnTensor *self,
@@ -922,7 +922,7 @@ gnn_tensor_round (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_round_ (GnnTensor *self,
@@ -942,7 +942,7 @@ gnn_tensor_round_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_trunc (GnnTensor *self,
@@ -960,7 +960,7 @@ gnn_tensor_trunc (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_trunc_ (GnnTensor *self,
@@ -980,7 +980,7 @@ gnn_tensor_trunc_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_frac (GnnTensor *self,
@@ -998,7 +998,7 @@ gnn_tensor_frac (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_frac_ (GnnTensor *self,
@@ -1017,7 +1017,7 @@ gnn_tensor_frac_ (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_square (GnnTensor *self,
@@ -1035,7 +1035,7 @@ gnn_tensor_square (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_square_ (GnnTensor *self,

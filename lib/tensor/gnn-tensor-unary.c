@@ -44,7 +44,7 @@ check_not_bool_neg (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_relu (GnnTensor *self,
@@ -66,7 +66,7 @@ gnn_tensor_relu (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_gelu (GnnTensor *self,
@@ -88,7 +88,7 @@ gnn_tensor_gelu (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_tanh (GnnTensor *self,
@@ -110,7 +110,7 @@ gnn_tensor_tanh (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sigmoid (GnnTensor *self,
@@ -131,7 +131,7 @@ gnn_tensor_sigmoid (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_exp (GnnTensor *self,
@@ -153,7 +153,7 @@ gnn_tensor_exp (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log (GnnTensor *self,
@@ -175,7 +175,7 @@ gnn_tensor_log (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_neg (GnnTensor *self,
@@ -199,7 +199,7 @@ gnn_tensor_neg (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_abs (GnnTensor *self,
@@ -221,7 +221,7 @@ gnn_tensor_abs (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sqrt (GnnTensor *self,
@@ -241,7 +241,7 @@ gnn_tensor_sqrt (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_exp_ (GnnTensor *self,
@@ -259,7 +259,7 @@ gnn_tensor_exp_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_log_ (GnnTensor *self,
@@ -277,7 +277,7 @@ gnn_tensor_log_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sqrt_ (GnnTensor *self,
@@ -295,7 +295,7 @@ gnn_tensor_sqrt_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_abs_ (GnnTensor *self,
@@ -313,7 +313,7 @@ gnn_tensor_abs_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_neg_ (GnnTensor *self,
@@ -333,7 +333,7 @@ gnn_tensor_neg_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_tanh_ (GnnTensor *self,
@@ -351,7 +351,7 @@ gnn_tensor_tanh_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_sigmoid_ (GnnTensor *self,
@@ -369,7 +369,7 @@ gnn_tensor_sigmoid_ (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous bool tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_isnan (GnnTensor *self,
@@ -388,7 +388,7 @@ gnn_tensor_isnan (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous bool tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_isinf (GnnTensor *self,
@@ -407,7 +407,7 @@ gnn_tensor_isinf (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous bool tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_isfinite (GnnTensor *self,

@@ -57,7 +57,7 @@ become_view (GnnTensor *self,
  *
  * Returns: (transfer full): the view
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_squeeze_all (GnnTensor *self,
@@ -89,7 +89,7 @@ gnn_tensor_squeeze_all (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set for a leaf that requires grad
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_squeeze_all_ (GnnTensor *self,
@@ -109,7 +109,7 @@ gnn_tensor_squeeze_all_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_squeeze_ (GnnTensor *self,
@@ -130,7 +130,7 @@ gnn_tensor_squeeze_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_unsqueeze_ (GnnTensor *self,
@@ -154,7 +154,7 @@ gnn_tensor_unsqueeze_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_transpose_ (GnnTensor *self,
@@ -177,7 +177,7 @@ gnn_tensor_transpose_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set for more than 2 dims
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_t_ (GnnTensor *self,

@@ -131,7 +131,7 @@ compute_view_strides (GnnTensorPrivate *p,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_view (GnnTensor    *self,
@@ -172,7 +172,7 @@ gnn_tensor_view (GnnTensor    *self,
  *
  * Returns: (transfer full): the reshaped tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_reshape (GnnTensor    *self,
@@ -219,7 +219,7 @@ gnn_tensor_reshape (GnnTensor    *self,
  *
  * Returns: (transfer full): the flattened tensor (a view when possible), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_flatten (GnnTensor *self,
@@ -276,7 +276,7 @@ gnn_tensor_flatten (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL if @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_squeeze (GnnTensor *self,
@@ -312,7 +312,7 @@ gnn_tensor_squeeze (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL if @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_unsqueeze (GnnTensor *self,
@@ -362,7 +362,7 @@ gnn_tensor_unsqueeze (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_narrow (GnnTensor *self,
@@ -426,7 +426,7 @@ gnn_tensor_narrow (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_slice (GnnTensor *self,
@@ -487,7 +487,7 @@ gnn_tensor_slice (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_select (GnnTensor *self,
@@ -542,7 +542,7 @@ gnn_tensor_select (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_index_select (GnnTensor *self,
@@ -651,7 +651,7 @@ gnn_tensor_index_select (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL if a dimension is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_transpose (GnnTensor *self,
@@ -691,7 +691,7 @@ gnn_tensor_transpose (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_permute (GnnTensor  *self,
@@ -751,7 +751,7 @@ gnn_tensor_permute (GnnTensor  *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_expand (GnnTensor    *self,

@@ -5,3 +5,5 @@ under Gnn.vision.transforms)."""
 import gnn._public as _public
 
 _public.mirror(__name__, namespace='vision.transforms')
+
+from . import functional  # noqa: E402,F401
