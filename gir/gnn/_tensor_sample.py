@@ -49,7 +49,8 @@ def bernoulli(input, p=None, *, generator=None):  # noqa: F811
 
 
 @export
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
+@with_out
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None,
            requires_grad=False):
     """torch.normal(mean, std, size): numbers drawn from N(mean, std²)."""
     from ._creation import _finish
@@ -63,8 +64,4 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                         'Generator generator, Tensor out, torch.dtype dtype)')
     t = Gnn.Tensor.empty(shape_arg((size,)), from_arg(dtype) if dtype is not None else float32)
     Gnn.Tensor.normal_(t, float(mean), float(std), generator)
-    t = _finish(t, None, requires_grad, device)
-    if out is not None:
-        Gnn.Tensor.out_(out, t)
-        return out
-    return t
+    return _finish(t, None, requires_grad, device)

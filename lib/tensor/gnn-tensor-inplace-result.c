@@ -37,7 +37,7 @@ assign_result (GnnOpKind          op,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_tril_ (GnnTensor *self,
@@ -64,7 +64,7 @@ gnn_tensor_tril_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_triu_ (GnnTensor *self,
@@ -91,7 +91,7 @@ gnn_tensor_triu_ (GnnTensor *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_cumsum_ (GnnTensor *self,

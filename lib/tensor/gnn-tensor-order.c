@@ -158,7 +158,7 @@ order_statistic (const char  *name,
  *
  * Returns: (transfer full): the values, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_kthvalue (GnnTensor  *self,
@@ -185,7 +185,7 @@ gnn_tensor_kthvalue (GnnTensor  *self,
  *
  * Returns: (transfer full): the values, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_median_dim (GnnTensor  *self,
@@ -211,7 +211,7 @@ gnn_tensor_median_dim (GnnTensor  *self,
  *
  * Returns: (transfer full): the values, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_nanmedian_dim (GnnTensor  *self,
@@ -261,7 +261,7 @@ median_all (const char *name,
  *
  * Returns: (transfer full): a 0-d tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_median (GnnTensor *self,
@@ -279,7 +279,7 @@ gnn_tensor_median (GnnTensor *self,
  *
  * Returns: (transfer full): a 0-d tensor, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_nanmedian (GnnTensor *self,

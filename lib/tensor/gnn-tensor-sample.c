@@ -170,7 +170,7 @@ draw_without_replacement (const double *w,
  * Returns: (transfer full): an int64 tensor of [@num_samples] or [rows,
  *   @num_samples] indices, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_multinomial (GnnTensor    *self,
@@ -277,7 +277,7 @@ fill_bernoulli (GnnTensor    *out,
  *
  * Returns: (transfer full): the draws, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_bernoulli (GnnTensor    *self,
@@ -332,7 +332,7 @@ gnn_tensor_bernoulli (GnnTensor    *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_bernoulli_ (GnnTensor    *self,
