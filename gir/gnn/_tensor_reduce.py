@@ -130,6 +130,13 @@ def cumsum(self, dim, dtype=None):
     return Gnn.Tensor.cumsum(_cast(self, dtype), int(dim))
 
 
+def cumsum_(self, dim, dtype=None):
+    if dtype is not None and self.to(dtype).get_dtype() != self.get_dtype():
+        raise RuntimeError('cumsum_: dtype= must be the tensor\'s own dtype in place')
+    Gnn.Tensor.cumsum_(self, int(dim))
+    return self
+
+
 def cumprod(self, dim, dtype=None):
     return Gnn.Tensor.cumprod(_cast(self, dtype), int(dim))
 
@@ -180,7 +187,7 @@ def count_nonzero(self, dim=None):
 
 
 for _f in (sum, mean, prod, max, min, amax, amin, argmax, argmin, all, any, var, std, logsumexp,
-           norm, cumsum, cumprod, sort, argsort, msort, topk, unique, bincount, histc, nonzero,
+           norm, cumsum, cumsum_, cumprod, sort, argsort, msort, topk, unique, bincount, histc, nonzero,
            count_nonzero):
     setattr(Tensor, _f.__name__, _f)
 

@@ -94,6 +94,16 @@ def triu(self, diagonal=0):
     return Gnn.Tensor.triu(self, int(diagonal))
 
 
+def tril_(self, diagonal=0):
+    Gnn.Tensor.tril_(self, int(diagonal))
+    return self
+
+
+def triu_(self, diagonal=0):
+    Gnn.Tensor.triu_(self, int(diagonal))
+    return self
+
+
 def split(self, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, numbers.Integral):
         return tuple(Gnn.Tensor.split(self, int(split_size_or_sections), int(dim)))
@@ -134,6 +144,7 @@ def unflatten(self, dim, sizes):
 
 
 for _f in (squeeze, squeeze_, movedim, expand, repeat, flip, fliplr, flipud, roll, tril, triu,
+           tril_, triu_,
            split, chunk, unbind, diag, diagonal, unflatten):
     setattr(Tensor, _f.__name__, _f)
 Tensor.moveaxis = movedim

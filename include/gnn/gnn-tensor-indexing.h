@@ -110,6 +110,10 @@ GnnTensor *gnn_tensor_tril         (GnnTensor *self, gint64 diagonal, GError **e
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_triu         (GnnTensor *self, gint64 diagonal, GError **error);
 GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_tril_        (GnnTensor *self, gint64 diagonal, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_triu_        (GnnTensor *self, gint64 diagonal, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_repeat       (GnnTensor *self, const gint64 *repeats, guint n,
                                     GError **error);
 GNN_AVAILABLE_IN_ALL

@@ -64,6 +64,24 @@ GnnTensor *gnn_tensor_argmin_all  (GnnTensor *self, gboolean keepdim, GError **e
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_cumsum      (GnnTensor *self, gint dim, GError **error);
 GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_cumsum_     (GnnTensor *self, gint dim, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_cumprod     (GnnTensor *self, gint dim, GError **error);
+
+/* --- order statistics (gnn-tensor-order.c) ------------------------------------ */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_kthvalue      (GnnTensor *self, gint64 k, gint dim, gboolean keepdim,
+                                     GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_median_dim    (GnnTensor *self, gint dim, gboolean keepdim,
+                                     GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanmedian_dim (GnnTensor *self, gint dim, gboolean keepdim,
+                                     GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_median        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nanmedian     (GnnTensor *self, GError **error);
 
 G_END_DECLS

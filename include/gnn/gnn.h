@@ -23,6 +23,7 @@
 #include <gnn/gnn-tensor-math.h>
 #include <gnn/gnn-tensor-indexing.h>
 #include <gnn/gnn-tensor-composite.h>
+#include <gnn/gnn-tensor-sample.h>
 #include <gnn/gnn-tensor-reduce.h>
 #include <gnn/gnn-tensor-linalg.h>
 #include <gnn/gnn-value.h>

@@ -214,6 +214,7 @@ gboolean gnn_backward_scatter     (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_index_add   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_index_copy  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_select_indices (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_select_flat (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_masked_select (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 /* gnn-backward-stats.c */

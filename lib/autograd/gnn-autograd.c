@@ -172,6 +172,13 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_BADDBMM]      = { gnn_backward_addmm,        IN1 | IN2, FALSE, "BaddbmmBackward0" },
   [GNN_OP_FILL]         = { gnn_backward_zero,         0,         FALSE, "FillBackward2" },
   [GNN_OP_ZERO]         = { gnn_backward_zero,         0,         FALSE, "ZeroBackward0" },
+  [GNN_OP_BERNOULLI]    = { gnn_backward_zero,         0,         FALSE, "BernoulliBackward0" },
+  [GNN_OP_BERNOULLI_SCALAR] = { gnn_backward_zero,     0,         FALSE, "BernoulliBackward2" },
+  [GNN_OP_KTHVALUE]     = { gnn_backward_select_indices, 0,       FALSE, "KthvalueBackward0" },
+  [GNN_OP_MEDIAN_DIM]   = { gnn_backward_select_indices, 0,       FALSE, "MedianBackward1" },
+  [GNN_OP_NANMEDIAN_DIM] = { gnn_backward_select_indices, 0,      FALSE, "NanmedianBackward1" },
+  [GNN_OP_MEDIAN_ALL]   = { gnn_backward_select_flat,  0,         FALSE, "MedianBackward0" },
+  [GNN_OP_NANMEDIAN_ALL] = { gnn_backward_select_flat, 0,         FALSE, "NanmedianBackward0" },
   [GNN_OP_CUSTOM]       = { NULL,                      0,         FALSE, "CustomBackward" },
 };
 

@@ -160,6 +160,31 @@ gnn_backward_select_indices (GnnNode    *node,
   return TRUE;
 }
 
+/* median of all elements: the 0-d gradient goes to the picked element of
+ * the flattened input. */
+gboolean
+gnn_backward_select_flat (GnnNode    *node,
+                          GnnTensor  *grad,
+                          GnnTensor **grads,
+                          GError    **error)
+{
+  gint64 numel = 1;
+  g_autoptr(GnnTensor) zeros = NULL;
+  g_autoptr(GnnTensor) index = NULL;
+  g_autoptr(GnnTensor) g = NULL;
+  g_autoptr(GnnTensor) placed = NULL;
+
+  for (guint d = 0; d < node->inputs[0].ndim; d++)
+    numel *= node->inputs[0].shape[d];
+  TRY (zeros = gnn_tensor_zeros (&numel, 1, node->inputs[0].dtype, error));
+  TRY (index = gnn_tensor_reshape (node->params.extra[0], (gint64[]) { 1 }, 1, error));
+  TRY (g = gnn_tensor_reshape (grad, (gint64[]) { 1 }, 1, error));
+  TRY (placed = gnn_tensor_scatter (zeros, 0, index, g, error));
+  TRY (grads[0] = gnn_tensor_reshape (placed, node->inputs[0].shape, node->inputs[0].ndim,
+                                      error));
+  return TRUE;
+}
+
 /* masked_select: the gradient goes to the picked positions of the
  * broadcast input, then sums back to the input's shape. */
 gboolean

@@ -179,6 +179,13 @@ typedef enum
   GNN_OP_BADDBMM,
   GNN_OP_FILL,          /* fill_ of a tensor in the graph: nothing flows to the old values */
   GNN_OP_ZERO,
+  GNN_OP_BERNOULLI,     /* samples: the probabilities get a zero gradient */
+  GNN_OP_BERNOULLI_SCALAR, /* bernoulli_ (p) of a tensor in the graph, as fill_ */
+  GNN_OP_KTHVALUE,      /* as MAX_DIM: dim, keepdim; extra[0]: the positions (keepdim shape) */
+  GNN_OP_MEDIAN_DIM,
+  GNN_OP_NANMEDIAN_DIM,
+  GNN_OP_MEDIAN_ALL,    /* extra[0]: the 0-d position in the flattened input */
+  GNN_OP_NANMEDIAN_ALL,
   GNN_OP_CUSTOM,        /* a GnnAutogradFunction (its node is made by lib/autograd) */
   GNN_N_OPS
 } GnnOpKind;

@@ -20,6 +20,8 @@ import numpy as np
 import torch
 import torch_spelling_composite
 import torch_spelling_ops
+import torch_spelling_order
+import torch_spelling_sample
 import torch.nn.functional
 import torch.utils.data
 
@@ -316,6 +318,8 @@ CASES = [
 # the tensor ops: values, dtypes, gradients and node names (torch_spelling_ops.py)
 CASES += torch_spelling_ops.CASES
 CASES += torch_spelling_composite.CASES
+CASES += torch_spelling_sample.CASES
+CASES += torch_spelling_order.CASES
 
 
 def construct_props(type_name, prop):

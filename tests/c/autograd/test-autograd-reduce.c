@@ -1,7 +1,8 @@
 /* test-autograd-reduce.c: gradient checks of the reductions, scans and
  * index-based ops: prod (with zeros), var/std, logsumexp, norms, max/min
  * along a dim, sort, topk, cumsum, cumprod (with zeros), gather, scatter,
- * scatter_add, index_add/copy/fill.
+ * scatter_add, index_add/copy/fill, kthvalue, median/nanmedian (along a dim
+ * and over all elements).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -114,6 +115,11 @@ b_index_fill (GnnTensor **in, GError **E)
 
   return gnn_tensor_index_fill (in[0], 0, idx, in[1], E);
 }
+static GnnTensor *b_kthvalue (GnnTensor **in, GError **E) { return gnn_tensor_kthvalue (in[0], 2, 1, FALSE, NULL, E); }
+static GnnTensor *b_median_dim (GnnTensor **in, GError **E) { return gnn_tensor_median_dim (in[0], 0, TRUE, NULL, E); }
+static GnnTensor *b_nanmedian_dim (GnnTensor **in, GError **E) { return gnn_tensor_nanmedian_dim (in[0], -1, FALSE, NULL, E); }
+static GnnTensor *b_median (GnnTensor **in, GError **E) { return gnn_tensor_median (in[0], E); }
+static GnnTensor *b_nanmedian (GnnTensor **in, GError **E) { return gnn_tensor_nanmedian (in[0], E); }
 #undef E
 
 static const Case cases[] = {
@@ -144,6 +150,11 @@ static const Case cases[] = {
   { "index-add", b_index_add, 2, { { 2, 3 }, { 2, 3 } }, { 2, 2 }, { 0, 0 } },
   { "index-copy", b_index_copy, 2, { { 2, 4 }, { 2, 2 } }, { 2, 2 }, { 0, 0 } },
   { "index-fill", b_index_fill, 2, { { 3, 4 }, { } }, { 2, 0 }, { 0, 0 } },
+  { "kthvalue", b_kthvalue, 1, { { 3, 4 } }, { 2 }, { 0 } },
+  { "median/dim", b_median_dim, 1, { { 5, 3 } }, { 2 }, { 0 } },
+  { "nanmedian/dim", b_nanmedian_dim, 1, { { 3, 4 } }, { 2 }, { 0 } },
+  { "median/all", b_median, 1, { { 3, 3 } }, { 2 }, { 0 } },
+  { "nanmedian/all", b_nanmedian, 1, { { 2, 4 } }, { 2 }, { 0 } },
 };
 
 /* torch's values on a fixed input (values from torch 1.13). */
@@ -181,6 +192,9 @@ test_errors (void)
   g_autoptr(GnnTensor) big = index_of ((gint64[]) { 5 }, 1, SHAPE (1, 1));
   g_autoptr(GnnTensor) flat = index_of ((gint64[]) { 0 }, 1, SHAPE (1));
 
+  g_assert_null (gnn_tensor_kthvalue (x, 4, 1, FALSE, NULL, &error));
+  g_assert_cmpstr (error->message, ==, "kthvalue(): selected number k out of range for dimension 1");
+  g_clear_error (&error);
   g_assert_null (gnn_tensor_gather (x, 1, big, &error));
   g_assert_cmpstr (error->message, ==, "index 5 is out of bounds for dimension 1 with size 3");
   g_clear_error (&error);
