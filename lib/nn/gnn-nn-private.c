@@ -462,6 +462,8 @@ gnn_nn_weight (GnnModule   *module,
     g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "%s.%s is None", gnn_module_get_name (module),
                  name);
   return NULL;
+}
+
 char *
 gnn_nn_format_shape (const gint64 *shape,
                      guint         n,
@@ -484,24 +486,8 @@ gnn_nn_xavier_ (GnnTensor     *tensor,
                 GnnGenerator  *generator,
                 GError       **error)
 {
-  guint ndim;
-  const gint64 *shape = gnn_tensor_get_shape (tensor, &ndim);
-  gint64 receptive = 1;
-  double std;
-
-  if (ndim < 2)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                           "Fan in and fan out can not be computed for tensor with fewer than 2 "
-                           "dimensions");
-      return FALSE;
-    }
   if (gnn_tensor_get_numel (tensor) == 0 || gnn_tensor_is_meta (tensor))
     return TRUE;
-  for (guint d = 2; d < ndim; d++)
-    receptive *= shape[d];
-  std = sqrt (2.0 / (double) ((shape[0] + shape[1]) * receptive));
-  if (normal)
-    return gnn_tensor_normal_ (tensor, 0.0, std, generator, error);
-  return gnn_tensor_uniform_ (tensor, -sqrt (3.0) * std, sqrt (3.0) * std, generator, error);
+  return normal ? gnn_init_xavier_normal_ (tensor, 1.0, generator, error)
+                : gnn_init_xavier_uniform_ (tensor, 1.0, generator, error);
 }

@@ -90,6 +90,8 @@ void          gnn_nn_class_add_int            (GObjectClass *object_class,
  * neither (an empty slot: "Conv2d.weight is None"). */
 GnnTensor    *gnn_nn_weight                   (GnnModule    *module,
                                                const char   *name,
+                                               GError      **error);
+
 /* A shape as Python prints a list (@open "[") or a tuple (@open "(": a
  * 1-tuple gets its trailing comma): "[3, 2]", "(3, 2)", "(5,)". */
 char         *gnn_nn_format_shape             (const gint64 *shape,
