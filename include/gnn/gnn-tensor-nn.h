@@ -17,6 +17,44 @@ G_BEGIN_DECLS
 /* --- convolution and pooling --------------------------------------------- */
 
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_convolution (GnnTensor    *input,
+                                   GnnTensor    *weight,
+                                   GnnTensor    *bias,
+                                   const gint64 *stride,
+                                   guint         n_stride,
+                                   const gint64 *padding,
+                                   guint         n_padding,
+                                   const gint64 *dilation,
+                                   guint         n_dilation,
+                                   gboolean      transposed,
+                                   const gint64 *output_padding,
+                                   guint         n_output_padding,
+                                   gint64        groups,
+                                   GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_conv1d     (GnnTensor     *input,
+                                  GnnTensor     *weight,
+                                  GnnTensor     *bias,
+                                  gint64         stride,
+                                  gint64         padding,
+                                  gint64         dilation,
+                                  gint64         groups,
+                                  GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_conv_transpose2d (GnnTensor *input,
+                                        GnnTensor *weight,
+                                        GnnTensor *bias,
+                                        gint64     stride_h,
+                                        gint64     stride_w,
+                                        gint64     padding_h,
+                                        gint64     padding_w,
+                                        gint64     output_padding_h,
+                                        gint64     output_padding_w,
+                                        gint64     dilation_h,
+                                        gint64     dilation_w,
+                                        gint64     groups,
+                                        GError   **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_conv2d     (GnnTensor     *input,
                                   GnnTensor     *weight,
                                   GnnTensor     *bias,

@@ -114,7 +114,7 @@ gboolean gnn_backward_identity    (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_to_dtype    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_copy        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
-gboolean gnn_backward_conv2d      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_convolution (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_max_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_avg_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);

@@ -1,13 +1,10 @@
-/* gnn-backward-nn.c: gradients of conv2d, pooling, normalization, embedding
+/* gnn-backward-nn.c: gradients of pooling, normalization, embedding
  *
- * conv2d and max_pool2d work in the operands' own dtype (float32 or
- * float64): conv2d's backward is im2col + GEMM (CBLAS), the transposes of
- * its forward, over chunks of the batch (lib/tensor/gnn-conv-kernels.c), or
- * for float32 3×3 stride-1 convolutions Winograd
- * (lib/tensor/gnn-conv-winograd.c, gnn-conv-winograd4.c); max_pool2d's
- * sends each window's gradient to the winner forward recorded. The others (and any other dtype) work on
- * double copies of the operands: simple loops, exact enough for float32
- * and float64.
+ * max_pool2d works in the operands' own dtype (float32 or float64): it
+ * sends each window's gradient to the winner forward recorded. The others
+ * (and any other dtype) work on double copies of the operands: simple
+ * loops, exact enough for float32 and float64. (Convolutions are in
+ * gnn-backward-conv.c.)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -18,79 +15,10 @@
 #include "tensor/gnn-conv-kernels-private.h"
 #include "tensor/gnn-parallel-private.h"
 
-/* --- conv2d ----------------------------------------------------------------- */
-
-/* A zeroed contiguous tensor of @meta's geometry, or NULL if @wanted is FALSE. */
-static GnnTensor *
-zeros_if (gboolean       wanted,
-          const GnnMeta *meta)
-{
-  return wanted ? gnn_tensor_new_contiguous (meta->dtype, meta->shape, meta->ndim, TRUE) : NULL;
-}
-
 static void *
 data_or_null (GnnTensor *t)
 {
   return t != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (t)) : NULL;
-}
-
-/* The float32/float64 kernels. @handled stays FALSE for any other dtype mix
- * (the float64 loops below take it); once handled, FALSE means a contiguous
- * copy of an operand or the kernels' working memory could not be allocated
- * (@error set). */
-static gboolean
-conv2d_backward_native (GnnNode    *node,
-                        GnnTensor  *grad,
-                        GnnTensor **grads,
-                        gboolean   *handled,
-                        GError    **error)
-{
-  const GnnMeta *im = &node->inputs[0], *wm = &node->inputs[1];
-  const gint64 *q = node->params.ints;
-  gboolean want_x = gnn_node_needs_grad (node, 0), want_w = gnn_node_needs_grad (node, 1);
-  gboolean want_b = node->n_inputs > 2 && gnn_node_needs_grad (node, 2);
-  GnnDType dtype = im->dtype;
-  GnnConvGeom g;
-  g_autoptr(GnnTensor) x = NULL;
-  g_autoptr(GnnTensor) wt = NULL;
-  g_autoptr(GnnTensor) go = NULL;
-  g_autoptr(GnnTensor) gx = NULL;
-  g_autoptr(GnnTensor) gw = NULL;
-  g_autoptr(GnnTensor) gb = NULL;
-
-  if ((dtype != GNN_DTYPE_F32 && dtype != GNN_DTYPE_F64) || wm->dtype != dtype ||
-      gnn_tensor_priv (grad)->dtype != dtype ||
-      (want_w && node->saved[0] == NULL) || (want_x && node->saved[1] == NULL))
-    return FALSE;
-
-  g.sh = q[0], g.sw = q[1], g.ph = q[2], g.pw = q[3], g.dh = q[4], g.dw = q[5], g.groups = q[6];
-  g.n = im->ndim == 4 ? im->shape[0] : 1;
-  g.cin = im->shape[im->ndim - 3], g.h = im->shape[im->ndim - 2], g.w = im->shape[im->ndim - 1];
-  g.cout = wm->shape[0], g.cin_g = wm->shape[1], g.kh = wm->shape[2], g.kw = wm->shape[3];
-  g.cout_g = g.cout / g.groups;
-  g.oh = node->out.shape[node->out.ndim - 2], g.ow = node->out.shape[node->out.ndim - 1];
-
-  *handled = TRUE;
-  if ((want_w && (x = gnn_tensor_contiguous_checked (node->saved[0], error)) == NULL) ||
-      (want_x && (wt = gnn_tensor_contiguous_checked (node->saved[1], error)) == NULL) ||
-      (go = gnn_tensor_contiguous_checked (grad, error)) == NULL)
-    return FALSE;
-  gx = zeros_if (want_x, im);
-  gw = zeros_if (want_w, wm);
-  gb = want_b ? zeros_if (TRUE, &node->inputs[2]) : NULL;
-  if (!(dtype == GNN_DTYPE_F32
-        ? gnn_conv2d_backward_f32 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
-                                   data_or_null (gx), data_or_null (gw), data_or_null (gb),
-                                   error)
-        : gnn_conv2d_backward_f64 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
-                                   data_or_null (gx), data_or_null (gw), data_or_null (gb),
-                                   error)))
-    return FALSE;
-  grads[0] = g_steal_pointer (&gx);
-  grads[1] = g_steal_pointer (&gw);
-  if (want_b)
-    grads[2] = g_steal_pointer (&gb);
-  return TRUE;
 }
 
 /* Hands @values (taken) to grads[@i] when input @i exists and needs a
@@ -118,81 +46,6 @@ set_grads (GnnNode    *node,
   set_grad (node, grads, 0, gx);
   set_grad (node, grads, 1, gw);
   set_grad (node, grads, 2, gb);
-}
-
-gboolean
-gnn_backward_conv2d (GnnNode    *node,
-                     GnnTensor  *grad,
-                     GnnTensor **grads,
-                     GError    **error)
-{
-  const GnnMeta *im = &node->inputs[0], *wm = &node->inputs[1];
-  const gint64 *q = node->params.ints;
-  gint64 sh = q[0], sw = q[1], ph = q[2], pw = q[3], dh = q[4], dw = q[5], groups = q[6];
-  gboolean batched = im->ndim == 4;
-  gint64 n = batched ? im->shape[0] : 1;
-  gint64 cin = im->shape[im->ndim - 3], h = im->shape[im->ndim - 2], w = im->shape[im->ndim - 1];
-  gint64 cout = wm->shape[0], cin_g = wm->shape[1], kh = wm->shape[2], kw = wm->shape[3];
-  gint64 cout_g = cout / groups;
-  gint64 oh = node->out.shape[node->out.ndim - 2], ow = node->out.shape[node->out.ndim - 1];
-  g_autofree double *x = NULL;
-  g_autofree double *wt = NULL;
-  g_autofree double *g = NULL;
-  double *gx, *gw, *gb;
-  gboolean handled = FALSE;
-  gboolean ok = conv2d_backward_native (node, grad, grads, &handled, error);
-
-  if (handled)
-    return ok;
-  x = gnn_ag_doubles (node->saved[0]);
-  wt = gnn_ag_doubles (node->saved[1]);
-  g = gnn_ag_doubles (grad);
-  gx = g_new0 (double, MAX (n * cin * h * w, 1));
-  gw = g_new0 (double, MAX (cout * cin_g * kh * kw, 1));
-  gb = g_new0 (double, MAX (cout, 1));
-
-  for (gint64 b = 0; b < n; b++)
-    for (gint64 oc = 0; oc < cout; oc++)
-      {
-        gint64 grp = oc / cout_g;
-
-        for (gint64 oy = 0; oy < oh; oy++)
-          for (gint64 ox = 0; ox < ow; ox++)
-            {
-              double go = g[((b * cout + oc) * oh + oy) * ow + ox];
-
-              if (go == 0.0)
-                continue;
-              gb[oc] += go;
-              for (gint64 ic = 0; ic < cin_g; ic++)
-                {
-                  gint64 c = grp * cin_g + ic;
-
-                  for (gint64 i = 0; i < kh; i++)
-                    {
-                      gint64 y = oy * sh - ph + i * dh;
-
-                      if (y < 0 || y >= h)
-                        continue;
-                      for (gint64 j = 0; j < kw; j++)
-                        {
-                          gint64 xx = ox * sw - pw + j * dw;
-                          gint64 xi, wi;
-
-                          if (xx < 0 || xx >= w)
-                            continue;
-                          xi = ((b * cin + c) * h + y) * w + xx;
-                          wi = ((oc * cin_g + ic) * kh + i) * kw + j;
-                          gx[xi] += go * wt[wi];
-                          gw[wi] += go * x[xi];
-                        }
-                    }
-                }
-            }
-      }
-
-  set_grads (node, grads, gx, gw, gb);
-  return TRUE;
 }
 
 typedef struct

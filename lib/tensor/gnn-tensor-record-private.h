@@ -60,7 +60,7 @@ typedef enum
   GNN_OP_TO_DTYPE,
   GNN_OP_COPY,          /* copy_: input 0 is the overwritten value, input 1 the source */
   /* nn */
-  GNN_OP_CONV2D,
+  GNN_OP_CONVOLUTION,
   GNN_OP_MAX_POOL2D,
   GNN_OP_AVG_POOL2D,
   GNN_OP_LAYER_NORM,
