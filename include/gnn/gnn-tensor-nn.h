@@ -14,6 +14,28 @@
 
 G_BEGIN_DECLS
 
+/**
+ * GnnPaddingMode:
+ * @GNN_PADDING_MODE_CONSTANT: a constant value, 0 by default (torch's
+ *   `'constant'`; a convolution's `padding_mode='zeros'`)
+ * @GNN_PADDING_MODE_REFLECT: the input mirrored about its edge, the edge
+ *   not repeated (`'reflect'`)
+ * @GNN_PADDING_MODE_REPLICATE: the edge value repeated (`'replicate'`)
+ * @GNN_PADDING_MODE_CIRCULAR: the input wrapped around (`'circular'`)
+ *
+ * How [method@Gnn.Tensor.pad] fills the padding, and how a convolution
+ * layer pads its input (`padding_mode`).
+ *
+ * Since: 1.0
+ */
+typedef enum
+{
+  GNN_PADDING_MODE_CONSTANT,
+  GNN_PADDING_MODE_REFLECT,
+  GNN_PADDING_MODE_REPLICATE,
+  GNN_PADDING_MODE_CIRCULAR,
+} GnnPaddingMode;
+
 /* --- convolution and pooling --------------------------------------------- */
 
 GNN_AVAILABLE_IN_ALL
@@ -90,6 +112,16 @@ GnnTensor *gnn_tensor_avg_pool2d (GnnTensor     *input,
                                   gboolean       count_include_pad,
                                   gint64         divisor_override,
                                   GError       **error);
+
+/* --- padding ------------------------------------------------------------ */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_pad        (GnnTensor      *input,
+                                  const gint64   *pad,
+                                  guint           n_pad,
+                                  GnnPaddingMode  mode,
+                                  double          value,
+                                  GError        **error);
 
 /* --- normalization ------------------------------------------------------- */
 

@@ -121,4 +121,8 @@ gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
+gboolean gnn_backward_pad         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* torch's node name of a pad in @mode over @k dimensions. */
+const char *gnn_backward_pad_name (GnnPaddingMode mode, guint k);
+
 G_END_DECLS

@@ -66,6 +66,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
+  [GNN_OP_PAD]          = { gnn_backward_pad,          0,         FALSE, "ConstantPadNdBackward0" },
 };
 
 static const char *
@@ -95,6 +96,8 @@ node_name (GnnOpKind          op,
           return a == 1 ? "SqueezeBackward4" : "MmBackward0";
         return "UnsafeViewBackward0";
       }
+    case GNN_OP_PAD:
+      return gnn_backward_pad_name ((GnnPaddingMode) params->dim, params->n_ints);
     default:
       return op_info[op].name;
     }

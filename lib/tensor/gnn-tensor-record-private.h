@@ -66,6 +66,8 @@ typedef enum
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
   GNN_OP_EMBEDDING,
+  /* resampling */
+  GNN_OP_PAD,
   GNN_N_OPS
 } GnnOpKind;
 
