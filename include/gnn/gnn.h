@@ -46,7 +46,13 @@
 #include <gnn/gnn-layer-norm.h>
 #include <gnn/gnn-batch-norm.h>
 #include <gnn/gnn-embedding.h>
+#include <gnn/gnn-conv-nd.h>
+#include <gnn/gnn-conv1d.h>
 #include <gnn/gnn-conv2d.h>
+#include <gnn/gnn-conv3d.h>
+#include <gnn/gnn-conv-transpose1d.h>
+#include <gnn/gnn-conv-transpose2d.h>
+#include <gnn/gnn-conv-transpose3d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
 #include <gnn/gnn-cross-entropy-loss.h>
