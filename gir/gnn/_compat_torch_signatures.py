@@ -25,14 +25,62 @@ _REQUIRED = inspect.Parameter.empty
 
 # --- argument converters: value -> {property: value} ----------------------------
 
-def _pair(prefix):
-    """An int-or-tuple size as <prefix>-h / <prefix>-w."""
+def _axes(prefix, n):
+    """An int-or-tuple size as one property per axis: <prefix> for one axis
+    (kernel_size for the kernel), <prefix>-h / <prefix>-w for two,
+    <prefix>-d / -h / -w for three."""
+    if n == 1:
+        names = ['kernel_size' if prefix == 'kernel' else prefix]
+    else:
+        names = [prefix + '_' + axis for axis in 'dhw'[3 - n:]]
+
     def convert(value):
         if isinstance(value, numbers.Integral):
-            h = w = int(value)
+            values = [int(value)] * n
         else:
-            h, w = (int(v) for v in value)
-        return {prefix + '_h': h, prefix + '_w': w}
+            values = [int(v) for v in value]
+            if len(values) != n:
+                raise ValueError('%s must be an int or a tuple of %d ints, got %r'
+                                 % (names[0].split('_')[0], n, value))
+        return dict(zip(names, values))
+    return convert
+
+
+def _pair(prefix):
+    return _axes(prefix, 2)
+
+
+def _conv_padding(n):
+    """A convolution's padding: ints, or torch's 'same' / 'valid'."""
+    axes = _axes('padding', n)
+
+    def convert(value):
+        if isinstance(value, str):
+            if value == 'same':
+                return {'padding_same': True}
+            if value == 'valid':
+                return {}
+            raise ValueError('Invalid padding string {!r}, should be one of {}'
+                             .format(value, {'valid', 'same'}))
+        return axes(value)
+    return convert
+
+
+_PADDING_MODES = ('zeros', 'reflect', 'replicate', 'circular')
+
+
+def _padding_mode(value):
+    if value not in _PADDING_MODES:
+        raise ValueError("padding_mode must be one of {}, but got padding_mode='{}'"
+                         .format(set(_PADDING_MODES), value))
+    return {'padding_mode': Gnn.PaddingMode(_PADDING_MODES.index(value))}
+
+
+def _zeros_padding_mode(name):
+    def convert(value):
+        if value != 'zeros':
+            raise ValueError('Only "zeros" padding mode is supported for {}'.format(name))
+        return {}
     return convert
 
 
@@ -160,17 +208,35 @@ _BATCH_NORM = ('num_features, eps=1e-05, momentum=0.1, affine=True, '
                'track_running_stats=True, device=None, dtype=None', _DEVICE_DTYPE)
 _LOSS = {'size_average': _only(None, 'size_average'), 'reduce': _only(None, 'reduce')}
 
+
+def _conv(n):
+    return ("in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+            "groups=1, bias=True, padding_mode='zeros', device=None, dtype=None",
+            dict(_DEVICE_DTYPE, kernel_size=_axes('kernel', n), stride=_axes('stride', n),
+                 padding=_conv_padding(n), dilation=_axes('dilation', n), bias='has_bias',
+                 padding_mode=_padding_mode))
+
+
+def _conv_transpose(n):
+    return ("in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, "
+            "groups=1, bias=True, dilation=1, padding_mode='zeros', device=None, dtype=None",
+            dict(_DEVICE_DTYPE, kernel_size=_axes('kernel', n), stride=_axes('stride', n),
+                 padding=_axes('padding', n), output_padding=_axes('output_padding', n),
+                 dilation=_axes('dilation', n), bias='has_bias',
+                 padding_mode=_zeros_padding_mode('ConvTranspose%dd' % n)))
+
 # torch class -> (torch signature, {torch argument: property name | converter | _Post}).
 # Arguments not listed map to the property of the same name.
 TABLE = {
     # nn
     'Linear': ('in_features, out_features, bias=True, device=None, dtype=None',
                {'bias': 'has_bias', 'device': _device}),
-    'Conv2d': ("in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
-               "groups=1, bias=True, padding_mode='zeros', device=None, dtype=None",
-               dict(_DEVICE_DTYPE, kernel_size=_pair('kernel'), stride=_pair('stride'),
-                    padding=_pair('padding'), dilation=_pair('dilation'), bias='has_bias',
-                    padding_mode=_only('zeros', 'padding_mode'))),
+    'Conv1d': _conv(1),
+    'Conv2d': _conv(2),
+    'Conv3d': _conv(3),
+    'ConvTranspose1d': _conv_transpose(1),
+    'ConvTranspose2d': _conv_transpose(2),
+    'ConvTranspose3d': _conv_transpose(3),
     'MaxPool2d': ('kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
                   'ceil_mode=False',
                   {'kernel_size': _pair('kernel'), 'stride': _pool_stride,
@@ -300,7 +366,8 @@ def _properties(name, args, kwargs):
     return props, posts
 
 
-_SEEDED = ('Linear', 'Conv2d', 'Embedding', 'Dropout')
+_SEEDED = ('Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d', 'ConvTranspose2d',
+           'ConvTranspose3d', 'Embedding', 'Dropout')
 
 
 def torch_init(name, base):

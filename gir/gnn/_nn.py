@@ -10,7 +10,8 @@ import types
 from ._compat_torch_signatures import torch_class
 from ._gi import EXPORTS, Gnn, export
 
-for _name in ('Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d',
+for _name in ('Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d', 'ConvTranspose2d',
+              'ConvTranspose3d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d',
               'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax', 'LogSoftmax',
               'Flatten'):
     torch_class(_name)
@@ -26,7 +27,8 @@ torch_class('Parameter', _parameter, 'data=None, requires_grad=True')
 
 # Gnn.nn: the torch.nn spellings of the module classes.
 _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
-             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+             'ParameterDict', 'Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d',
+             'ConvTranspose2d', 'ConvTranspose3d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
              'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
              'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
              'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')

@@ -512,8 +512,9 @@ gnn_conv_nd_class_setup (GnnConvNdClass *klass,
                                          gnn_nn_int_property (axis_property_name (axes[k].name, n_spatial, axis),
                                                               axes[k].minimum, axes[k].default_value));
     }
+  /* any int: a bad value is the construction's error, with torch's message */
   g_object_class_install_property (object_class, PROP_ID (KIND_GROUPS, 0),
-                                   gnn_nn_int_property ("groups", 1, 1));
+                                   gnn_nn_int_property ("groups", -G_MAXINT32, 1));
   g_object_class_install_property (object_class, PROP_ID (KIND_HAS_BIAS, 0),
                                    gnn_nn_bool_property ("has-bias", TRUE));
   if (!transposed)

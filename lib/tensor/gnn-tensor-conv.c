@@ -200,7 +200,9 @@ conv_check (GnnTensor      *input,
   for (guint i = 0; i < nsp; i++)
     if (a->dilation[i] <= 0)
       {
-        g_autofree char *ds = gnn_shape_to_string (a->dilation, nsp);
+        /* torch runs 1-d convolutions as 2-d ones, and prints so */
+        gint64 d2[2] = { 1, a->dilation[0] };
+        g_autofree char *ds = gnn_shape_to_string (nsp == 1 ? d2 : a->dilation, MAX (nsp, 2));
 
         g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                      "dilation should be greater than zero, but got %s", ds);

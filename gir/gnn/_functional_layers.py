@@ -1,0 +1,90 @@
+# _functional_layers.py: torch.nn.functional's convolutions, padding,
+# pooling, resampling and normalization spellings (Gnn.functional.conv1d,
+# Gnn.functional.pad ...), each mapping torch's arguments onto one C op.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import numbers
+
+from ._gi import EXPORTS, Gnn
+
+_MODES = {'constant': Gnn.PaddingMode.CONSTANT, 'reflect': Gnn.PaddingMode.REFLECT,
+          'replicate': Gnn.PaddingMode.REPLICATE, 'circular': Gnn.PaddingMode.CIRCULAR}
+
+
+def _ints(value, n=None):
+    """An int or a sequence of ints as a list (an int repeated n times)."""
+    if isinstance(value, numbers.Integral):
+        return [int(value)] * (n or 1)
+    return [int(v) for v in value]
+
+
+def pad(input, pad, mode='constant', value=None):
+    if mode not in _MODES:
+        raise NotImplementedError('Unrecognised padding mode ' + str(mode))
+    return Gnn.Tensor.pad(input, _ints(pad), _MODES[mode], 0.0 if value is None else float(value))
+
+
+def _same_padding(input, weight, dilation, n):
+    """padding='same': the total dilation (k - 1) split per axis, the odd
+    one on the right (torch's _convolution_mode); an uneven split pads the
+    input first."""
+    kernel = list(weight.shape)[2:]
+    dilation = _ints(dilation, n)
+    left = [d * (k - 1) // 2 for d, k in zip(dilation, kernel)]
+    extra = [d * (k - 1) - 2 * lo for d, k, lo in zip(dilation, kernel, left)]
+    if any(extra):
+        pads = []
+        for e in reversed(extra):
+            pads += [0, e]
+        input = Gnn.Tensor.pad(input, pads, Gnn.PaddingMode.CONSTANT, 0.0)
+    return input, left
+
+
+def _convolution(n, input, weight, bias, stride, padding, dilation, groups, transposed=False,
+                 output_padding=0):
+    if isinstance(padding, str):
+        if padding == 'valid':
+            padding = 0
+        elif padding != 'same' or transposed:
+            raise RuntimeError("Invalid padding string: '%s'" % padding)
+        elif any(s != 1 for s in _ints(stride, n)):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        else:
+            input, padding = _same_padding(input, weight, dilation, n)
+    return Gnn.Tensor.convolution(input, weight, bias, _ints(stride), _ints(padding),
+                                  _ints(dilation), transposed, _ints(output_padding), int(groups))
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convolution(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convolution(2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convolution(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _convolution(1, input, weight, bias, stride, padding, dilation, groups, True,
+                        output_padding)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _convolution(2, input, weight, bias, stride, padding, dilation, groups, True,
+                        output_padding)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _convolution(3, input, weight, bias, stride, padding, dilation, groups, True,
+                        output_padding)
+
+
+for _f in (pad, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d):
+    setattr(EXPORTS['functional'], _f.__name__, _f)
