@@ -93,6 +93,19 @@ def _shape_variant(value):
     return {'normalized_shape': GLib.Variant('ax', shape)}
 
 
+def _sides(n):
+    """A padding layer's int-or-tuple padding as its padding-<side>
+    properties, torch's order (left, right, top, bottom, front, back)."""
+    names = ['padding_' + side for side in ('left', 'right', 'top', 'bottom', 'front', 'back')][:2 * n]
+
+    def convert(value):
+        values = [int(value)] * (2 * n) if isinstance(value, numbers.Integral) else [int(v) for v in value]
+        if len(values) != 2 * n:
+            raise ValueError('padding must be an int or a tuple of %d ints, got %r' % (2 * n, value))
+        return dict(zip(names, values))
+    return convert
+
+
 def _betas(value):
     beta1, beta2 = value
     return {'beta1': float(beta1), 'beta2': float(beta2)}
@@ -237,6 +250,16 @@ TABLE = {
     'ConvTranspose1d': _conv_transpose(1),
     'ConvTranspose2d': _conv_transpose(2),
     'ConvTranspose3d': _conv_transpose(3),
+    'ConstantPad1d': ('padding, value', {'padding': _sides(1)}),
+    'ConstantPad2d': ('padding, value', {'padding': _sides(2)}),
+    'ConstantPad3d': ('padding, value', {'padding': _sides(3)}),
+    'ZeroPad2d': ('padding', {'padding': _sides(2)}),
+    'ReflectionPad1d': ('padding', {'padding': _sides(1)}),
+    'ReflectionPad2d': ('padding', {'padding': _sides(2)}),
+    'ReflectionPad3d': ('padding', {'padding': _sides(3)}),
+    'ReplicationPad1d': ('padding', {'padding': _sides(1)}),
+    'ReplicationPad2d': ('padding', {'padding': _sides(2)}),
+    'ReplicationPad3d': ('padding', {'padding': _sides(3)}),
     'MaxPool2d': ('kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
                   'ceil_mode=False',
                   {'kernel_size': _pair('kernel'), 'stride': _pool_stride,

@@ -10,10 +10,16 @@ import types
 from ._compat_torch_signatures import torch_class
 from ._gi import EXPORTS, Gnn, export
 
-for _name in ('Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d', 'ConvTranspose2d',
-              'ConvTranspose3d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d',
-              'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax', 'LogSoftmax',
-              'Flatten'):
+# The C layers whose constructors take torch's signature (its table row).
+_TORCH_LAYERS = (
+    'Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d', 'ConvTranspose2d',
+    'ConvTranspose3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d',
+    'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d',
+    'ReplicationPad2d', 'ReplicationPad3d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+    'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax', 'LogSoftmax',
+    'Flatten',
+)
+for _name in _TORCH_LAYERS:
     torch_class(_name)
 
 
@@ -26,12 +32,10 @@ def _parameter(data=None, requires_grad=True):
 torch_class('Parameter', _parameter, 'data=None, requires_grad=True')
 
 # Gnn.nn: the torch.nn spellings of the module classes.
-_NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
-             'ParameterDict', 'Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d',
-             'ConvTranspose2d', 'ConvTranspose3d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
-             'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
-             'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
-             'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')
+_NN_NAMES = (('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
+              'ParameterDict') + _TORCH_LAYERS +
+             ('Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss', 'NLLLoss', 'MSELoss',
+              'BCEWithLogitsLoss'))
 
 nn = export(types.ModuleType('Gnn.nn', 'torch.nn\'s spellings over Gnn\'s modules.'), 'nn')
 for _name in _NN_NAMES:

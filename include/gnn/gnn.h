@@ -55,6 +55,17 @@
 #include <gnn/gnn-conv-transpose3d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
+#include <gnn/gnn-pad-nd.h>
+#include <gnn/gnn-constant-pad1d.h>
+#include <gnn/gnn-constant-pad2d.h>
+#include <gnn/gnn-constant-pad3d.h>
+#include <gnn/gnn-zero-pad2d.h>
+#include <gnn/gnn-reflection-pad1d.h>
+#include <gnn/gnn-reflection-pad2d.h>
+#include <gnn/gnn-reflection-pad3d.h>
+#include <gnn/gnn-replication-pad1d.h>
+#include <gnn/gnn-replication-pad2d.h>
+#include <gnn/gnn-replication-pad3d.h>
 #include <gnn/gnn-cross-entropy-loss.h>
 #include <gnn/gnn-nll-loss.h>
 #include <gnn/gnn-mse-loss.h>

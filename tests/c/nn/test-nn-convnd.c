@@ -329,6 +329,27 @@ test_layers_generator (void)
   g_assert_true (gnn_tensor_equal (GNN_TENSOR (wa), GNN_TENSOR (wb)));
 }
 
+static void
+test_pad_layers (void)
+{
+  g_autoptr(GnnReflectionPad2d) reflect = g_object_new (GNN_TYPE_REFLECTION_PAD2D, "padding-left", 1,
+                                                        "padding-bottom", 2, NULL);
+  g_autoptr(GnnConstantPad1d) constant = gnn_constant_pad1d_new (1, -1, 2.5, NULL);
+  g_autoptr(GnnTensor) x = gnn_test_arange (GNN_DTYPE_F32, 0, (gint64[]) { 1, 3, 3 }, 3);
+  g_autoptr(GnnTensor) y = gnn_module_call (GNN_MODULE (reflect), x, NULL);
+  g_autoptr(GnnTensor) z = gnn_module_call (GNN_MODULE (constant), x, NULL);
+  g_autofree char *r1 = gnn_module_to_string (GNN_MODULE (reflect));
+  g_autofree char *r2 = gnn_module_to_string (GNN_MODULE (constant));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpstr (r1, ==, "ReflectionPad2d((1, 0, 0, 2))");
+  g_assert_cmpstr (r2, ==, "ConstantPad1d(padding=(1, -1), value=2.5)");
+  gnn_test_assert_shape (y, (gint64[]) { 1, 5, 4 }, 3);
+  gnn_test_assert_values (z, (double[]) { 2.5, 0, 1, 2.5, 3, 4, 2.5, 6, 7 }, 9, 0);
+  g_assert_null (gnn_zero_pad2d_new (G_MAXINT64, 0, 0, 0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -341,6 +362,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nn/pad/values", test_pad_values);
   g_test_add_func ("/nn/pad/errors", test_pad_errors);
   g_test_add_func ("/nn/pad/gradients", test_pad_gradients);
+  g_test_add_func ("/nn/pad/layers", test_pad_layers);
   g_test_add_func ("/nn/convnd/layers/repr", test_layers_repr);
   g_test_add_func ("/nn/convnd/layers/parameters", test_layers_parameters);
   g_test_add_func ("/nn/convnd/layers/from-properties", test_layers_from_properties);
