@@ -15,12 +15,6 @@
 #include "autograd/gnn-autograd-private.h"
 #include "tensor/gnn-conv-kernels-private.h"
 
-static void *
-data_of (GnnTensor *t)
-{
-  return t != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (t)) : NULL;
-}
-
 /* A contiguous tensor of @meta's geometry (zeroed: the kernels add into
  * it), or NULL when not @wanted. */
 static GnnTensor *
@@ -55,10 +49,10 @@ conv_backward (const GnnConvGeom *g,
                GError           **error)
 {
   if (dtype == GNN_DTYPE_F32)
-    return gnn_conv_backward_f32 (g, data_of (x), data_of (wt), data_of (go), data_of (gx),
-                                  data_of (gw), data_of (gb), error);
-  return gnn_conv_backward_f64 (g, data_of (x), data_of (wt), data_of (go), data_of (gx),
-                                data_of (gw), data_of (gb), error);
+    return gnn_conv_backward_f32 (g, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (wt), gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx),
+                                  gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb), error);
+  return gnn_conv_backward_f64 (g, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (wt), gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx),
+                                gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb), error);
 }
 
 /* The bias gradient of a transposed convolution: @go summed over every
@@ -123,8 +117,8 @@ gnn_backward_convolution (GnnNode    *node,
       /* the input gradient: the plain convolution of the output gradient */
       if (gx != NULL && !empty &&
           !(dtype == GNN_DTYPE_F32
-            ? gnn_conv_forward_f32 (&g, data_of (go), data_of (wt), NULL, data_of (gx), error)
-            : gnn_conv_forward_f64 (&g, data_of (go), data_of (wt), NULL, data_of (gx), error)))
+            ? gnn_conv_forward_f32 (&g, gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (wt), NULL, gnn_tensor_data_or_null (gx), error)
+            : gnn_conv_forward_f64 (&g, gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (wt), NULL, gnn_tensor_data_or_null (gx), error)))
         return FALSE;
       /* the weight gradient: its backward-weight, input and output swapped */
       if (gw != NULL && !empty && !conv_backward (&g, dtype, go, NULL, x, NULL, gw, NULL, error))

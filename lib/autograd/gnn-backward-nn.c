@@ -13,13 +13,8 @@
 
 #include "autograd/gnn-autograd-private.h"
 #include "tensor/gnn-conv-kernels-private.h"
+#include "tensor/gnn-norm-kernels-private.h"
 #include "tensor/gnn-parallel-private.h"
-
-static void *
-data_or_null (GnnTensor *t)
-{
-  return t != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (t)) : NULL;
-}
 
 /* Hands @values (taken) to grads[@i] when input @i exists and needs a
  * gradient, or frees them. */
@@ -167,7 +162,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
   Pool p;
   GnnDType dtype = node->inputs[0].dtype;
   g_autoptr(GnnTensor) ic = gnn_tensor_contiguous (node->params.extra[0]);
-  const gint64 *idx = data_or_null (ic);
+  const gint64 *idx = gnn_tensor_data_or_null (ic);
   g_autofree double *g = NULL;
   double *gx;
 
@@ -182,7 +177,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
       if (gc == NULL)
         return FALSE;
       out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape, node->inputs[0].ndim, FALSE);
-      max_pool2d_2x2_backward (&p, data_or_null (ic), data_or_null (gc), data_or_null (out));
+      max_pool2d_2x2_backward (&p, gnn_tensor_data_or_null (ic), gnn_tensor_data_or_null (gc), gnn_tensor_data_or_null (out));
       grads[0] = out;
       return TRUE;
     }
@@ -195,7 +190,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
         return FALSE;
       /* uninitialized: the ranges zero it */
       out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape, node->inputs[0].ndim, FALSE);
-      max_pool2d_backward (&p, dtype == GNN_DTYPE_F32, idx, data_or_null (gc), data_or_null (out));
+      max_pool2d_backward (&p, dtype == GNN_DTYPE_F32, idx, gnn_tensor_data_or_null (gc), gnn_tensor_data_or_null (out));
       grads[0] = out;
       return TRUE;
     }
@@ -312,6 +307,55 @@ gnn_backward_layer_norm (GnnNode    *node,
   return TRUE;
 }
 
+/* @t packed in @dtype, or NULL for NULL (not recorded). */
+static GnnTensor *
+packed_or_null (GnnTensor  *t,
+                GnnDType    dtype,
+                GError    **error)
+{
+  if (t == NULL)
+    return NULL;
+  return gnn_tensor_priv (t)->dtype == dtype ? gnn_tensor_contiguous_checked (t, error)
+                                             : gnn_tensor_copy_checked (t, dtype, error);
+}
+
+/* A contiguous @dtype tensor of input @i's shape when it needs a
+ * gradient, else NULL. */
+static GnnTensor *
+grad_for (GnnNode  *node,
+          guint     i,
+          GnnDType  dtype)
+{
+  const GnnMeta *m = &node->inputs[i];
+
+  return i < node->n_inputs && gnn_node_needs_grad (node, i)
+         ? gnn_tensor_new_contiguous (dtype, m->shape, m->ndim, FALSE) : NULL;
+}
+
+/* Hands @t (taken) to grads[@i] in the dtype of input @i. */
+static void
+give_grad (GnnNode    *node,
+           GnnTensor **grads,
+           guint       i,
+           GnnTensor  *t)
+{
+  if (t == NULL || i >= node->n_inputs)
+    {
+      g_clear_object (&t);
+      return;
+    }
+  if (gnn_tensor_priv (t)->dtype != node->inputs[i].dtype)
+    {
+      grads[i] = gnn_tensor_to_dtype (t, node->inputs[i].dtype, NULL);
+      g_object_unref (t);
+    }
+  else
+    grads[i] = t;
+}
+
+/* Batch statistics recomputed from the saved input, or the running ones
+ * forward used in evaluation; the loops are the forward's
+ * (lib/tensor/gnn-norm-kernels.c). */
 gboolean
 gnn_backward_batch_norm (GnnNode    *node,
                          GnnTensor  *grad,
@@ -319,69 +363,56 @@ gnn_backward_batch_norm (GnnNode    *node,
                          GError    **error)
 {
   const GnnMeta *im = &node->inputs[0];
-  gboolean training = node->params.flag;
+  GnnDType dtype = im->dtype;
+  gboolean training = node->params.flag, f32 = dtype == GNN_DTYPE_F32;
   double eps = node->params.scalar;
-  gint64 n = im->shape[0], c = im->shape[1], s, count, total = 1;
-  g_autofree double *x = gnn_ag_doubles (node->saved[0]);
-  g_autofree double *wv = node->saved[1] != NULL ? gnn_ag_doubles (node->saved[1]) : NULL;
-  g_autofree double *g = gnn_ag_doubles (grad);
-  g_autofree double *rm = !training ? gnn_ag_doubles (node->params.extra[0]) : NULL;
-  g_autofree double *rv = !training ? gnn_ag_doubles (node->params.extra[1]) : NULL;
-  double *gx, *gw, *gb;
+  gint64 total = 1;
+  GnnNormGeom geom;
+  g_autoptr(GnnTensor) x = NULL;
+  g_autoptr(GnnTensor) w = NULL;
+  g_autoptr(GnnTensor) go = NULL;
+  g_autoptr(GnnTensor) gx = NULL;
+  g_autoptr(GnnTensor) gw = NULL;
+  g_autoptr(GnnTensor) gb = NULL;
+  g_autofree double *mean = NULL;
+  g_autofree double *var = NULL;
 
   for (guint d = 0; d < im->ndim; d++)
     total *= im->shape[d];
-  s = n * c > 0 ? total / (n * c) : 0;
-  count = n * s;
-  gx = g_new0 (double, MAX (total, 1));
-  gw = g_new0 (double, MAX (c, 1));
-  gb = g_new0 (double, MAX (c, 1));
-
-  for (gint64 ch = 0; ch < c; ch++)
+  geom = (GnnNormGeom) { im->shape[0], im->shape[1], 0, 0 };
+  geom.s = geom.n * geom.c > 0 ? total / (geom.n * geom.c) : 0;
+  if ((x = packed_or_null (node->saved[0], dtype, error)) == NULL ||
+      (node->saved[1] != NULL && (w = packed_or_null (node->saved[1], dtype, error)) == NULL) ||
+      (go = packed_or_null (grad, dtype, error)) == NULL)
+    return FALSE;
+  if (training)
     {
-      double mean = 0, var = 0, rstd, m_gh = 0, m_ghx = 0, wc = wv ? wv[ch] : 1.0;
-
-      if (training)
-        {
-          for (gint64 b = 0; b < n; b++)
-            for (gint64 i = 0; i < s; i++)
-              mean += x[(b * c + ch) * s + i];
-          mean /= (double) count;
-          for (gint64 b = 0; b < n; b++)
-            for (gint64 i = 0; i < s; i++)
-              {
-                double d = x[(b * c + ch) * s + i] - mean;
-                var += d * d;
-              }
-          var /= (double) count;
-        }
+      mean = g_new (double, MAX (geom.c, 1));
+      var = g_new (double, MAX (geom.c, 1));
+      if (f32)
+        gnn_norm_stats_f32 (&geom, gnn_tensor_data_or_null (x), mean, var);
       else
-        mean = rm[ch], var = rv[ch];
-      rstd = 1.0 / sqrt (var + eps);
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 i = 0; i < s; i++)
-          {
-            gint64 k = (b * c + ch) * s + i;
-            double xh = (x[k] - mean) * rstd;
-
-            gw[ch] += g[k] * xh;
-            gb[ch] += g[k];
-            m_gh += g[k] * wc;
-            m_ghx += g[k] * wc * xh;
-          }
-      m_gh /= (double) MAX (count, 1);
-      m_ghx /= (double) MAX (count, 1);
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 i = 0; i < s; i++)
-          {
-            gint64 k = (b * c + ch) * s + i;
-            double xh = (x[k] - mean) * rstd, gh = g[k] * wc;
-
-            gx[k] = training ? rstd * (gh - m_gh - xh * m_ghx) : rstd * gh;
-          }
+        gnn_norm_stats_f64 (&geom, gnn_tensor_data_or_null (x), mean, var);
     }
-
-  set_grads (node, grads, gx, gw, gb);
+  else
+    {
+      mean = gnn_ag_doubles (node->params.extra[0]);
+      var = gnn_ag_doubles (node->params.extra[1]);
+    }
+  gx = grad_for (node, 0, dtype);
+  gw = grad_for (node, 1, dtype);
+  gb = grad_for (node, 2, dtype);
+  if (f32)
+    gnn_norm_backward_f32 (&geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
+                           gnn_tensor_data_or_null (w), training, gnn_tensor_data_or_null (gx),
+                           gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb));
+  else
+    gnn_norm_backward_f64 (&geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
+                           gnn_tensor_data_or_null (w), training, gnn_tensor_data_or_null (gx),
+                           gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb));
+  give_grad (node, grads, 0, g_steal_pointer (&gx));
+  give_grad (node, grads, 1, g_steal_pointer (&gw));
+  give_grad (node, grads, 2, g_steal_pointer (&gb));
   return TRUE;
 }
 

@@ -16,7 +16,7 @@ RTOL = 1e-5
 
 
 def to_gnn(t, requires_grad=False):
-    g = Gnn.Tensor.from_numpy(np.ascontiguousarray(t.detach().numpy()))
+    g = Gnn.Tensor.from_numpy(np.array(t.detach().numpy(), order="C"))
     if requires_grad:
         g.set_requires_grad(True)
     return g
