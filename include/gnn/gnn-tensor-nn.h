@@ -36,6 +36,36 @@ typedef enum
   GNN_PADDING_MODE_CIRCULAR,
 } GnnPaddingMode;
 
+/**
+ * GnnInterpolateMode:
+ * @GNN_INTERPOLATE_MODE_NEAREST: the nearest input position, torch's
+ *   legacy rule `floor (out · scale)` (`'nearest'`)
+ * @GNN_INTERPOLATE_MODE_LINEAR: linear along one dimension (`'linear'`)
+ * @GNN_INTERPOLATE_MODE_BILINEAR: linear along two (`'bilinear'`)
+ * @GNN_INTERPOLATE_MODE_BICUBIC: cubic convolution along two, A = −0.75
+ *   (`'bicubic'`)
+ * @GNN_INTERPOLATE_MODE_TRILINEAR: linear along three (`'trilinear'`)
+ * @GNN_INTERPOLATE_MODE_AREA: the mean of the covered input positions,
+ *   adaptive average pooling (`'area'`)
+ * @GNN_INTERPOLATE_MODE_NEAREST_EXACT: the nearest input position by the
+ *   pixel centres, `floor ((out + 0.5) · scale)` (`'nearest-exact'`)
+ *
+ * How [method@Gnn.Tensor.interpolate] and [class@Gnn.Upsample] compute an
+ * output position from the input.
+ *
+ * Since: 1.0
+ */
+typedef enum
+{
+  GNN_INTERPOLATE_MODE_NEAREST,
+  GNN_INTERPOLATE_MODE_LINEAR,
+  GNN_INTERPOLATE_MODE_BILINEAR,
+  GNN_INTERPOLATE_MODE_BICUBIC,
+  GNN_INTERPOLATE_MODE_TRILINEAR,
+  GNN_INTERPOLATE_MODE_AREA,
+  GNN_INTERPOLATE_MODE_NEAREST_EXACT,
+} GnnInterpolateMode;
+
 /* --- convolution and pooling --------------------------------------------- */
 
 GNN_AVAILABLE_IN_ALL
@@ -112,6 +142,31 @@ GnnTensor *gnn_tensor_avg_pool2d (GnnTensor     *input,
                                   gboolean       count_include_pad,
                                   gint64         divisor_override,
                                   GError       **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_adaptive_avg_pool (GnnTensor     *input,
+                                         const gint64  *output_size,
+                                         guint          n_output_size,
+                                         GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_adaptive_max_pool (GnnTensor     *input,
+                                         const gint64  *output_size,
+                                         guint          n_output_size,
+                                         GnnTensor    **indices,
+                                         GError       **error);
+
+/* --- resampling ---------------------------------------------------------- */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_interpolate (GnnTensor          *input,
+                                   const gint64       *size,
+                                   guint               n_size,
+                                   const double       *scale_factor,
+                                   guint               n_scale_factor,
+                                   GnnInterpolateMode  mode,
+                                   gboolean            align_corners,
+                                   gboolean            recompute_scale_factor,
+                                   GError            **error);
 
 /* --- padding ------------------------------------------------------------ */
 

@@ -67,6 +67,9 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
   [GNN_OP_PAD]          = { gnn_backward_pad,          0,         FALSE, "ConstantPadNdBackward0" },
+  [GNN_OP_INTERPOLATE]  = { gnn_backward_interpolate,  0,         FALSE, "UpsampleNearest2DBackward1" },
+  [GNN_OP_ADAPTIVE_AVG_POOL] = { gnn_backward_adaptive_avg_pool, 0, FALSE, "AdaptiveAvgPool2DBackward0" },
+  [GNN_OP_ADAPTIVE_MAX_POOL] = { gnn_backward_adaptive_max_pool, 0, FALSE, "AdaptiveMaxPool2DBackward0" },
 };
 
 static const char *
@@ -98,6 +101,10 @@ node_name (GnnOpKind          op,
       }
     case GNN_OP_PAD:
       return gnn_backward_pad_name ((GnnPaddingMode) params->dim, params->n_ints);
+    case GNN_OP_INTERPOLATE:
+    case GNN_OP_ADAPTIVE_AVG_POOL:
+    case GNN_OP_ADAPTIVE_MAX_POOL:
+      return gnn_backward_resample_name (op, params);
     default:
       return op_info[op].name;
     }

@@ -1,12 +1,37 @@
-/* gnn-backward-resample.c: gradients of padding and resampling
+/* gnn-backward-resample.c: gradients of padding, interpolation and
+ * adaptive pooling
  *
- * They run the forward's gather in reverse (lib/tensor/gnn-gather-tables.c):
- * each output gradient is added to the input position its output read.
+ * They run the forward's loops in reverse (lib/tensor/gnn-gather-tables.c,
+ * gnn-resample-kernels.c, gnn-tensor-adaptive-pool.c): each output
+ * gradient goes back, weighted, to the input positions its output read.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <string.h>
+
 #include "autograd/gnn-autograd-private.h"
+#include "tensor/gnn-adaptive-pool-private.h"
 #include "tensor/gnn-gather-tables-private.h"
+#include "tensor/gnn-resample-private.h"
+
+/* The packed output gradient in input 0's dtype, and a new tensor for the
+ * input gradient, which the caller's loop writes whole. */
+static gboolean
+prepare (GnnNode    *node,
+         GnnTensor  *grad,
+         GnnTensor **go,
+         GnnTensor **gx,
+         GError    **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+
+  *go = gnn_tensor_priv (grad)->dtype == im->dtype ? gnn_tensor_contiguous_checked (grad, error)
+                                                   : gnn_tensor_copy_checked (grad, im->dtype, error);
+  if (*go == NULL)
+    return FALSE;
+  *gx = gnn_tensor_new_contiguous_checked (im->dtype, im->shape, im->ndim, FALSE, error);
+  return *gx != NULL;
+}
 
 /* The input gradient of a gather through @t, in the dtype of input 0. */
 static gboolean
@@ -16,23 +41,15 @@ gather_backward (GnnNode                *node,
                  GnnTensor             **grads,
                  GError                **error)
 {
-  const GnnMeta *im = &node->inputs[0];
   g_autoptr(GnnTensor) go = NULL;
   g_autoptr(GnnTensor) gx = NULL;
 
-  go = gnn_tensor_priv (grad)->dtype == im->dtype ? gnn_tensor_contiguous_checked (grad, error)
-                                                  : gnn_tensor_copy_checked (grad, im->dtype, error);
-  if (go == NULL)
+  if (!prepare (node, grad, &go, &gx, error))
     return FALSE;
-  gx = gnn_tensor_new_contiguous_checked (im->dtype, im->shape, im->ndim, FALSE, error);
-  if (gx == NULL)
-    return FALSE;
-  if (im->dtype == GNN_DTYPE_F32)
-    gnn_gather_tables_backward_f32 (t, (const float *) gnn_tensor_priv_data (gnn_tensor_priv (go)),
-                                    (float *) gnn_tensor_priv_data (gnn_tensor_priv (gx)));
+  if (node->inputs[0].dtype == GNN_DTYPE_F32)
+    gnn_gather_tables_backward_f32 (t, gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx));
   else
-    gnn_gather_tables_backward_f64 (t, (const double *) gnn_tensor_priv_data (gnn_tensor_priv (go)),
-                                    (double *) gnn_tensor_priv_data (gnn_tensor_priv (gx)));
+    gnn_gather_tables_backward_f64 (t, gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx));
   grads[0] = g_steal_pointer (&gx);
   return TRUE;
 }
@@ -65,4 +82,105 @@ gnn_backward_pad (GnnNode    *node,
   gnn_pad_geometry (&t, im->shape, node->out.shape, im->ndim, node->params.n_ints);
   tables = gnn_pad_tables ((GnnPaddingMode) node->params.dim, &t, node->params.ints);
   return gather_backward (node, &t, grad, grads, error);
+}
+
+const char *
+gnn_backward_resample_name (GnnOpKind          op,
+                            const GnnOpParams *params)
+{
+  static const char *const adaptive[2][3] = {
+    { "SqueezeBackward1", "AdaptiveAvgPool2DBackward0", "AdaptiveAvgPool3DBackward0" },
+    { "SqueezeBackward1", "AdaptiveMaxPool2DBackward0", "AdaptiveMaxPool3DBackward0" },
+  };
+  static const char *const nearest[2][3] = {
+    { "UpsampleNearest1DBackward1", "UpsampleNearest2DBackward1", "UpsampleNearest3DBackward1" },
+    { "UpsampleNearestExact1DBackward1", "UpsampleNearestExact2DBackward1", "UpsampleNearestExact3DBackward1" },
+  };
+  guint k = CLAMP (params->dim, 1, 3) - 1;
+
+  if (op != GNN_OP_INTERPOLATE)
+    return adaptive[op == GNN_OP_ADAPTIVE_MAX_POOL][k];
+  switch ((GnnInterpolateMode) params->ints[0])
+    {
+    case GNN_INTERPOLATE_MODE_LINEAR: return "UpsampleLinear1DBackward1";
+    case GNN_INTERPOLATE_MODE_BILINEAR: return "UpsampleBilinear2DBackward1";
+    case GNN_INTERPOLATE_MODE_BICUBIC: return "UpsampleBicubic2DBackward1";
+    case GNN_INTERPOLATE_MODE_TRILINEAR: return "UpsampleTrilinear3DBackward1";
+    case GNN_INTERPOLATE_MODE_NEAREST_EXACT: return nearest[1][k];
+    default: return nearest[0][k];
+    }
+}
+
+gboolean
+gnn_backward_interpolate (GnnNode    *node,
+                          GnnTensor  *grad,
+                          GnnTensor **grads,
+                          GError    **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+  const GnnOpParams *q = &node->params;
+  g_autoptr(GnnTensor) go = NULL;
+  g_autoptr(GnnTensor) gx = NULL;
+  double scales[3];
+  GnnResample r;
+
+  if (!prepare (node, grad, &go, &gx, error))
+    return FALSE;
+  memcpy (scales, q->ints + 2, sizeof scales);
+  gnn_resample_init (&r, (GnnInterpolateMode) q->ints[0], q->ints[1] != 0, im->shape, node->out.shape,
+                     im->ndim, (guint) q->dim, scales);
+  if (im->dtype == GNN_DTYPE_F32)
+    gnn_resample_back_f32 (&r, gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx));
+  else
+    gnn_resample_back_f64 (&r, gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx));
+  gnn_resample_clear (&r);
+  grads[0] = g_steal_pointer (&gx);
+  return TRUE;
+}
+
+static gboolean
+adaptive_backward (GnnNode     *node,
+                   GnnTensor   *grad,
+                   GnnTensor  **grads,
+                   gboolean     max,
+                   GError     **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+  g_autoptr(GnnTensor) go = NULL;
+  g_autoptr(GnnTensor) gx = NULL;
+  g_autoptr(GnnTensor) idx = NULL;
+  GnnAdaptiveGeom g;
+
+  if (!prepare (node, grad, &go, &gx, error))
+    return FALSE;
+  gnn_adaptive_geom_init (&g, im->shape, node->out.shape, im->ndim, (guint) node->params.dim);
+  if (!max)
+    gnn_adaptive_avg_pool_backward (&g, im->dtype, gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx));
+  else
+    {
+      if ((idx = gnn_tensor_contiguous_checked (node->params.extra[0], error)) == NULL)
+        return FALSE;
+      gnn_adaptive_max_pool_backward (&g, im->dtype, gnn_tensor_data_or_null (idx),
+                                      gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx));
+    }
+  grads[0] = g_steal_pointer (&gx);
+  return TRUE;
+}
+
+gboolean
+gnn_backward_adaptive_avg_pool (GnnNode    *node,
+                                GnnTensor  *grad,
+                                GnnTensor **grads,
+                                GError    **error)
+{
+  return adaptive_backward (node, grad, grads, FALSE, error);
+}
+
+gboolean
+gnn_backward_adaptive_max_pool (GnnNode    *node,
+                                GnnTensor  *grad,
+                                GnnTensor **grads,
+                                GError    **error)
+{
+  return adaptive_backward (node, grad, grads, TRUE, error);
 }

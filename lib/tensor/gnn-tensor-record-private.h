@@ -68,6 +68,9 @@ typedef enum
   GNN_OP_EMBEDDING,
   /* resampling */
   GNN_OP_PAD,
+  GNN_OP_INTERPOLATE,
+  GNN_OP_ADAPTIVE_AVG_POOL,
+  GNN_OP_ADAPTIVE_MAX_POOL,
   GNN_N_OPS
 } GnnOpKind;
 
