@@ -106,6 +106,39 @@ def _sides(n):
     return convert
 
 
+def _output_size(n):
+    """An adaptive pooling layer's int-or-tuple output_size (None: the
+    input's size, -1) as its output-size properties."""
+    names = ['output_size'] if n == 1 else ['output_size_' + axis for axis in 'dhw'[3 - n:]]
+
+    def convert(value):
+        values = [value] * n if value is None or isinstance(value, numbers.Integral) else list(value)
+        if len(values) != n:
+            raise ValueError('output_size must be an int, None or a tuple of %d, got %r' % (n, value))
+        return dict(zip(names, [-1 if v is None else int(v) for v in values]))
+    return convert
+
+
+def _variant_list(name, signature, cast):
+    """A number or a tuple of them as an array variant property."""
+    def convert(value):
+        if value is None:
+            return {}
+        values = [value] if isinstance(value, numbers.Number) else list(value)
+        return {name: GLib.Variant(signature, [cast(v) for v in values])}
+    return convert
+
+
+_INTERPOLATE_MODES = ('nearest', 'linear', 'bilinear', 'bicubic', 'trilinear', 'area', 'nearest-exact')
+
+
+def _interpolate_mode(value):
+    if value not in _INTERPOLATE_MODES:
+        raise NotImplementedError('Got unsupported mode %r (expected one of %s)'
+                                  % (value, ', '.join(_INTERPOLATE_MODES)))
+    return {'mode': Gnn.InterpolateMode(_INTERPOLATE_MODES.index(value))}
+
+
 def _betas(value):
     beta1, beta2 = value
     return {'beta1': float(beta1), 'beta2': float(beta2)}
@@ -260,6 +293,24 @@ TABLE = {
     'ReplicationPad1d': ('padding', {'padding': _sides(1)}),
     'ReplicationPad2d': ('padding', {'padding': _sides(2)}),
     'ReplicationPad3d': ('padding', {'padding': _sides(3)}),
+    'AdaptiveAvgPool1d': ('output_size', {'output_size': _output_size(1)}),
+    'AdaptiveAvgPool2d': ('output_size', {'output_size': _output_size(2)}),
+    'AdaptiveAvgPool3d': ('output_size', {'output_size': _output_size(3)}),
+    'AdaptiveMaxPool1d': ('output_size, return_indices=False', {'output_size': _output_size(1)}),
+    'AdaptiveMaxPool2d': ('output_size, return_indices=False', {'output_size': _output_size(2)}),
+    'AdaptiveMaxPool3d': ('output_size, return_indices=False', {'output_size': _output_size(3)}),
+    'Upsample': ("size=None, scale_factor=None, mode='nearest', align_corners=None, "
+                 "recompute_scale_factor=None",
+                 {'size': _variant_list('size', 'ax', int),
+                  'scale_factor': _variant_list('scale_factor', 'ad', float),
+                  'mode': _interpolate_mode, 'align_corners': _none_or('align_corners'),
+                  'recompute_scale_factor': _none_or('recompute_scale_factor')}),
+    'UpsamplingNearest2d': ('size=None, scale_factor=None',
+                            {'size': _variant_list('size', 'ax', int),
+                             'scale_factor': _variant_list('scale_factor', 'ad', float)}),
+    'UpsamplingBilinear2d': ('size=None, scale_factor=None',
+                             {'size': _variant_list('size', 'ax', int),
+                              'scale_factor': _variant_list('scale_factor', 'ad', float)}),
     'MaxPool2d': ('kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
                   'ceil_mode=False',
                   {'kernel_size': _pair('kernel'), 'stride': _pool_stride,

@@ -86,5 +86,72 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
                         output_padding)
 
 
-for _f in (pad, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d):
+_INTERPOLATE_MODES = ('nearest', 'linear', 'bilinear', 'bicubic', 'trilinear', 'area', 'nearest-exact')
+
+
+def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    if mode not in _INTERPOLATE_MODES:
+        raise NotImplementedError(
+            'Input Error: Only 3D, 4D and 5D input Tensors supported (got %dD) for the modes: '
+            'nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got %s)'
+            % (len(input.shape), mode))
+    if antialias:
+        raise NotImplementedError('antialias=True is not supported by Gnn')
+    if align_corners is not None and mode in ('nearest', 'area', 'nearest-exact'):
+        raise ValueError('align_corners option can only be set with the interpolating modes: '
+                         'linear | bilinear | bicubic | trilinear')
+    sizes = [] if size is None else _ints(size)
+    scales = ([] if scale_factor is None else
+              [float(scale_factor)] if not hasattr(scale_factor, '__len__') else
+              [float(v) for v in scale_factor])
+    return Gnn.Tensor.interpolate(input, sizes, scales,
+                                  Gnn.InterpolateMode(_INTERPOLATE_MODES.index(mode)),
+                                  bool(align_corners), bool(recompute_scale_factor))
+
+
+def upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode='nearest')
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)
+
+
+def _output_size(input, output_size, n):
+    """torch's adaptive output_size: an int or a tuple, None keeping the
+    input's size."""
+    sizes = [output_size] * n if output_size is None or isinstance(output_size, numbers.Integral) \
+        else list(output_size)
+    if len(sizes) != n:
+        raise RuntimeError("adaptive pooling's output_size should contain %d ints (got %d)"
+                           % (n, len(sizes)))
+    shape = list(input.shape)
+    return [shape[len(shape) - n + i] if v is None else int(v) for i, v in enumerate(sizes)]
+
+
+def _adaptive(n, maximum):
+    def pool(input, output_size, return_indices=False):
+        sizes = _output_size(input, output_size, n)
+        if not maximum:
+            return Gnn.Tensor.adaptive_avg_pool(input, sizes)
+        out, indices = Gnn.Tensor.adaptive_max_pool(input, sizes)
+        return (out, indices) if return_indices else out
+    pool.__name__ = 'adaptive_%s_pool%dd' % ('max' if maximum else 'avg', n)
+    if not maximum:
+        def avg(input, output_size):
+            return pool(input, output_size)
+        avg.__name__ = pool.__name__
+        return avg
+    return pool
+
+
+_POOLS = [_adaptive(n, m) for m in (False, True) for n in (1, 2, 3)]
+
+for _f in [pad, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
+           interpolate, upsample, upsample_nearest, upsample_bilinear] + _POOLS:
     setattr(EXPORTS['functional'], _f.__name__, _f)

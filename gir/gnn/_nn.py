@@ -15,7 +15,9 @@ _TORCH_LAYERS = (
     'Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d', 'ConvTranspose2d',
     'ConvTranspose3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d',
     'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d',
-    'ReplicationPad2d', 'ReplicationPad3d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+    'ReplicationPad2d', 'ReplicationPad3d', 'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d',
+    'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveMaxPool3d', 'Upsample',
+    'UpsamplingNearest2d', 'UpsamplingBilinear2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
     'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax', 'LogSoftmax',
     'Flatten',
 )

@@ -55,6 +55,16 @@
 #include <gnn/gnn-conv-transpose3d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
+#include <gnn/gnn-adaptive-pool-nd.h>
+#include <gnn/gnn-adaptive-avg-pool1d.h>
+#include <gnn/gnn-adaptive-avg-pool2d.h>
+#include <gnn/gnn-adaptive-avg-pool3d.h>
+#include <gnn/gnn-adaptive-max-pool1d.h>
+#include <gnn/gnn-adaptive-max-pool2d.h>
+#include <gnn/gnn-adaptive-max-pool3d.h>
+#include <gnn/gnn-upsample.h>
+#include <gnn/gnn-upsampling-nearest2d.h>
+#include <gnn/gnn-upsampling-bilinear2d.h>
 #include <gnn/gnn-pad-nd.h>
 #include <gnn/gnn-constant-pad1d.h>
 #include <gnn/gnn-constant-pad2d.h>

@@ -98,6 +98,8 @@ gnn_backward_resample_name (GnnOpKind          op,
   };
   guint k = CLAMP (params->dim, 1, 3) - 1;
 
+  if (op == GNN_OP_ADAPTIVE_AVG_POOL && params->flag)
+    return "MeanBackward1";
   if (op != GNN_OP_INTERPOLATE)
     return adaptive[op == GNN_OP_ADAPTIVE_MAX_POOL][k];
   switch ((GnnInterpolateMode) params->ints[0])

@@ -342,8 +342,11 @@ gnn_tensor_adaptive_avg_pool (GnnTensor    *input,
   if (!adaptive_check ("avg", input, output_size, n_output_size, FALSE, out_shape, error) ||
       (out = adaptive_run (input, out_shape, n_output_size, avg_range_f32, avg_range_f64, &job, &g, error)) == NULL)
     return NULL;
+  /* torch takes the mean for 1×1 outputs, and names the node so */
   return gnn_tensor_record (GNN_OP_ADAPTIVE_AVG_POOL, out, &input, 1,
-                            &(GnnOpParams) { .dim = (gint) n_output_size });
+                            &(GnnOpParams) { .dim = (gint) n_output_size,
+                                             .flag = n_output_size == 2 && output_size[0] == 1 &&
+                                                     output_size[1] == 1 });
 }
 
 /**
