@@ -139,6 +139,15 @@ def _interpolate_mode(value):
     return {'mode': Gnn.InterpolateMode(_INTERPOLATE_MODES.index(value))}
 
 
+def _one_int(name):
+    """An int or a 1-tuple (AvgPool1d's _single); None is the default."""
+    def convert(value):
+        if value is None:
+            return {}
+        return {name: int(value if isinstance(value, numbers.Integral) else value[0])}
+    return convert
+
+
 def _betas(value):
     beta1, beta2 = value
     return {'beta1': float(beta1), 'beta2': float(beta2)}
@@ -311,6 +320,12 @@ TABLE = {
     'UpsamplingBilinear2d': ('size=None, scale_factor=None',
                              {'size': _variant_list('size', 'ax', int),
                               'scale_factor': _variant_list('scale_factor', 'ad', float)}),
+    'MaxPool1d': ('kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
+                  'ceil_mode=False',
+                  {'stride': _none_or('stride'), 'return_indices': _only(False, 'return_indices')}),
+    'AvgPool1d': ('kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True',
+                  {'kernel_size': _one_int('kernel_size'), 'stride': _one_int('stride'),
+                   'padding': _one_int('padding')}),
     'MaxPool2d': ('kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
                   'ceil_mode=False',
                   {'kernel_size': _pair('kernel'), 'stride': _pool_stride,

@@ -152,6 +152,26 @@ def _adaptive(n, maximum):
 
 _POOLS = [_adaptive(n, m) for m in (False, True) for n in (1, 2, 3)]
 
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    if return_indices:
+        raise NotImplementedError('max_pool1d(return_indices=True) is not supported by Gnn yet')
+    stride = 0 if stride is None or (hasattr(stride, '__len__') and len(stride) == 0) else stride
+    return Gnn.Tensor.max_pool1d(input, _ints(kernel_size)[0], _ints(stride)[0], _ints(padding)[0],
+                                 _ints(dilation)[0], bool(ceil_mode))
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    if stride is not None and _ints(stride)[0] == 0:
+        raise RuntimeError('stride should not be zero')
+    stride = 0 if stride is None or (hasattr(stride, '__len__') and len(stride) == 0) else stride
+    return Gnn.Tensor.avg_pool1d(input, _ints(kernel_size)[0], _ints(stride)[0], _ints(padding)[0],
+                                 bool(ceil_mode), bool(count_include_pad))
+
+
+_POOLS += [max_pool1d, avg_pool1d]
+
 for _f in [pad, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
            interpolate, upsample, upsample_nearest, upsample_bilinear] + _POOLS:
     setattr(EXPORTS['functional'], _f.__name__, _f)

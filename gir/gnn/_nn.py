@@ -17,7 +17,7 @@ _TORCH_LAYERS = (
     'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d',
     'ReplicationPad2d', 'ReplicationPad3d', 'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d',
     'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveMaxPool3d', 'Upsample',
-    'UpsamplingNearest2d', 'UpsamplingBilinear2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+    'UpsamplingNearest2d', 'UpsamplingBilinear2d', 'MaxPool1d', 'AvgPool1d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
     'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax', 'LogSoftmax',
     'Flatten',
 )

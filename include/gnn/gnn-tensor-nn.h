@@ -144,6 +144,22 @@ GnnTensor *gnn_tensor_avg_pool2d (GnnTensor     *input,
                                   GError       **error);
 
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_max_pool1d (GnnTensor     *input,
+                                  gint64         kernel_size,
+                                  gint64         stride,
+                                  gint64         padding,
+                                  gint64         dilation,
+                                  gboolean       ceil_mode,
+                                  GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_avg_pool1d (GnnTensor     *input,
+                                  gint64         kernel_size,
+                                  gint64         stride,
+                                  gint64         padding,
+                                  gboolean       ceil_mode,
+                                  gboolean       count_include_pad,
+                                  GError       **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_adaptive_avg_pool (GnnTensor     *input,
                                          const gint64  *output_size,
                                          guint          n_output_size,

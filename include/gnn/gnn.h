@@ -53,6 +53,8 @@
 #include <gnn/gnn-conv-transpose1d.h>
 #include <gnn/gnn-conv-transpose2d.h>
 #include <gnn/gnn-conv-transpose3d.h>
+#include <gnn/gnn-max-pool1d.h>
+#include <gnn/gnn-avg-pool1d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-avg-pool2d.h>
 #include <gnn/gnn-adaptive-pool-nd.h>

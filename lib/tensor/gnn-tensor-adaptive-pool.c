@@ -250,14 +250,16 @@ adaptive_check (const char       *kind,
   for (guint i = 0; i < k; i++)
     if (output_size[i] < 0)
       {
-        g_autoptr(GString) s = g_string_new ("{");
+        /* torch pools one dimension as two, (1, size) */
+        g_autoptr(GString) s = g_string_new (k == 1 ? "{1, " : "{");
 
+        /* sic: torch 1.13's 3-d text drops the last space */
         for (guint j = 0; j < k; j++)
-          g_string_append_printf (s, "%s%" G_GINT64_FORMAT, j > 0 ? ", " : "", output_size[j]);
+          g_string_append_printf (s, "%s%" G_GINT64_FORMAT, j == 0 ? "" : j == 2 ? "," : ", ", output_size[j]);
         g_string_append_c (s, '}');
         g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                     "adaptive_%s_pool%ud: elements of output_size must be greater than or equal to 0 "
-                     "but received %s", kind, MAX (k, 2), s->str);
+                     "adaptive_%s_pool2d: elements of output_size must be greater than or equal to 0 "
+                     "but received %s", kind, s->str);   /* "2d" for every rank, as torch */
         return FALSE;
       }
   /* torch's average pooling of 1 or 2 dims takes empty channels */

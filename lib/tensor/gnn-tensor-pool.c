@@ -1,4 +1,4 @@
-/* gnn-tensor-pool.c: 2-d max and average pooling (and their 1-d forms)
+/* gnn-tensor-pool.c: max and average pooling in 2-d (and 1-d through it)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -515,4 +515,183 @@ gnn_tensor_avg_pool2d (GnnTensor *input,
                             &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
                                                        padding_w, 1, 1, count_include_pad, divisor_override },
                                              .n_ints = 10 });
+}
+
+/* --- 1-d pooling: the 2-d kernels over [N, C, 1, L], as torch ------------ */
+
+/* Runs @pool2d on @input with a height axis of 1 inserted before the last
+ * one, then drops it: the node is torch's SqueezeBackward1 too. */
+static GnnTensor *
+through_2d (GnnTensor  *input,
+            GnnTensor *(*pool2d) (GnnTensor *x, gpointer args, GError **error),
+            gpointer    args,
+            GError    **error)
+{
+  gint dim = (gint) gnn_tensor_priv (input)->ndim - 1;
+  g_autoptr(GnnTensor) x = gnn_tensor_unsqueeze (input, dim, error);
+  g_autoptr(GnnTensor) y = x != NULL ? pool2d (x, args, error) : NULL;
+
+  return y != NULL ? gnn_tensor_squeeze (y, dim, error) : NULL;
+}
+
+typedef struct
+{
+  gint64   kernel, stride, padding, dilation;
+  gboolean ceil_mode, count_include_pad;
+} Pool1dArgs;
+
+static GnnTensor *
+max_pool2d_of (GnnTensor *x,
+               gpointer   data,
+               GError   **error)
+{
+  const Pool1dArgs *a = data;
+
+  return gnn_tensor_max_pool2d (x, 1, a->kernel, 1, a->stride, 0, a->padding, 1, a->dilation, a->ceil_mode,
+                                error);
+}
+
+static GnnTensor *
+avg_pool2d_of (GnnTensor *x,
+               gpointer   data,
+               GError   **error)
+{
+  const Pool1dArgs *a = data;
+
+  return gnn_tensor_avg_pool2d (x, 1, a->kernel, 1, a->stride, 0, a->padding, a->ceil_mode,
+                                a->count_include_pad, 0, error);
+}
+
+/**
+ * gnn_tensor_max_pool1d:
+ * @input: the input, `[N, C, L]` or `[C, L]`, float32 or float64
+ * @kernel_size: the window length (> 0)
+ * @stride: the stride, or 0 for @kernel_size
+ * @padding: the implicit -inf padding on both sides (at most half of
+ *   @kernel_size)
+ * @dilation: the spacing between window taps (> 0)
+ * @ceil_mode: whether to round the output size up instead of down
+ * @error: return location for a #GError
+ *
+ * 1-d max pooling, `torch.nn.functional.max_pool1d`; see
+ * [method@Gnn.Tensor.max_pool2d]. A window longer than the input gives an
+ * empty output, as torch's.
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error (with
+ *   PyTorch's messages, e.g. "max_pool1d() padding should be at most half of
+ *   kernel size, but got padding=2 and kernel_size=3")
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_tensor_max_pool1d (GnnTensor *input,
+                       gint64     kernel_size,
+                       gint64     stride,
+                       gint64     padding,
+                       gint64     dilation,
+                       gboolean   ceil_mode,
+                       GError   **error)
+{
+  GnnTensorPrivate *p;
+  Pool1dArgs a = { kernel_size, stride == 0 ? kernel_size : stride, padding, dilation, ceil_mode, FALSE };
+  gboolean empty = FALSE;
+  gint64 out;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  GNN_CHECK_STORAGE ("max_pool1d", input, error, NULL);
+  p = gnn_tensor_priv (input);
+  for (guint d = p->ndim == 3 ? 1 : 0; d < p->ndim; d++)
+    empty = empty || p->shape[d] == 0;
+  if ((p->ndim != 2 && p->ndim != 3) || empty)
+    {
+      g_autofree char *is = gnn_shape_to_string (p->shape, p->ndim);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                   "input, but got:%s", is);
+      return NULL;
+    }
+  {
+    const char *what = kernel_size <= 0 ? "kernel_size must be greater than zero"
+                       : a.stride <= 0 ? "stride must be greater than zero"
+                       : padding < 0 ? "padding must be non-negative"
+                       : dilation <= 0 ? "dilation must be greater than zero" : NULL;
+    gint64 value = kernel_size <= 0 ? kernel_size : a.stride <= 0 ? a.stride : padding < 0 ? padding : dilation;
+
+    if (what != NULL)
+      {
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "max_pool1d() %s, but got %" G_GINT64_FORMAT,
+                     what, value);
+        return NULL;
+      }
+  }
+  if (padding > kernel_size / 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "max_pool1d() padding should be at most half of kernel size, but got padding=%"
+                   G_GINT64_FORMAT " and kernel_size=%" G_GINT64_FORMAT, padding, kernel_size);
+      return NULL;
+    }
+  out = pool_out_size (p->shape[p->ndim - 1], kernel_size, padding, a.stride, dilation, ceil_mode);
+  if (out < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "max_pool1d() Invalid computed output size: %" G_GINT64_FORMAT, out);
+      return NULL;
+    }
+  if (!gnn_check_float_dtype ("max_pool1d_impl", input, error))
+    return NULL;
+  if (out == 0)
+    {
+      gint64 shape[3];
+
+      memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
+      shape[p->ndim - 1] = 0;
+      return gnn_tensor_new_contiguous_checked (p->dtype, shape, p->ndim, FALSE, error);
+    }
+  return through_2d (input, max_pool2d_of, &a, error);
+}
+
+/**
+ * gnn_tensor_avg_pool1d:
+ * @input: the input, `[N, C, L]` or `[C, L]`, float32 or float64
+ * @kernel_size: the window length (> 0)
+ * @stride: the stride, or 0 for @kernel_size
+ * @padding: the implicit zero padding on both sides (at most half of
+ *   @kernel_size)
+ * @ceil_mode: whether to round the output size up instead of down
+ * @count_include_pad: whether the zero padding counts in the divisor
+ * @error: return location for a #GError
+ *
+ * 1-d average pooling, `torch.nn.functional.avg_pool1d`, which torch (and
+ * Gnn) computes as [method@Gnn.Tensor.avg_pool2d] over a height of 1: its
+ * messages name the 2-d shapes.
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_tensor_avg_pool1d (GnnTensor *input,
+                       gint64     kernel_size,
+                       gint64     stride,
+                       gint64     padding,
+                       gboolean   ceil_mode,
+                       gboolean   count_include_pad,
+                       GError   **error)
+{
+  GnnTensorPrivate *p;
+  Pool1dArgs a = { kernel_size, stride == 0 ? kernel_size : stride, padding, 1, ceil_mode, count_include_pad };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  GNN_CHECK_STORAGE ("avg_pool1d", input, error, NULL);
+  p = gnn_tensor_priv (input);
+  if (p->ndim != 2 && p->ndim != 3)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Expected 2 to 3 dimensions, but got %u-dimensional tensor for argument #1 'self' (while "
+                   "checking arguments for avg_pool1d)", p->ndim);
+      return NULL;
+    }
+  return through_2d (input, avg_pool2d_of, &a, error);
 }
