@@ -34,8 +34,9 @@ class Net(Gnn.Module):
         self.fc2 = Gnn.Linear(in_features=128, out_features=10, generator=generator)
         self.scale = 1.0   # a plain attribute: not registered, not in state_dict
 
-    # forward (or do_forward) is the module's vfunc: C callers of
-    # gnn_module_call() reach this Python code too.
+    # forward is the module's general forward vfunc (it may take and
+    # return anything, as torch's): C callers of gnn_module_call() or
+    # gnn_module_call_args(), containers and hooks reach this Python code.
     def forward(self, x):
         x = x.flatten(1, -1)           # [N, 28, 28] -> [N, 784]
         x = self.fc1(x).relu()
@@ -48,7 +49,7 @@ def main():
     # repr() prints what PyTorch prints for the same network.
     print(model)
 
-    # named_parameters() is a list of (name, Parameter), in torch's order.
+    # named_parameters() yields (name, Parameter) pairs, in torch's order.
     for name, p in model.named_parameters():
         print('%-12s %s' % (name, p.shape))
     print('parameters:', sum(p.numel() for p in model.parameters()))

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 # quickstart.py: PyTorch's Quickstart tutorial on Gnn, as written for torch
-# except three lines: the imports, the dataset constructors and the device.
+# except the import lines (rewritten to gnn) and the dataset constructors:
 #
-#   from gi.repository import Gnn as torch      # instead of `import torch`
+#   import gnn as torch                 # instead of `import torch`
+#   from gnn.vision import datasets     # instead of `from torchvision import datasets`
 #   training_data = datasets.FashionMNIST(train=True)   # Debian's files
-#   device = "cpu"
 #
 # Gnn.save / Gnn.load write and read safetensors (never pickle).
 # Needs dataset-fashion-mnist. Run with Debian's /usr/bin/python3; uninstalled:
@@ -17,13 +17,10 @@ import os
 import sys
 import tempfile
 
-import gi
-gi.require_version('Gnn', '1.0')
-from gi.repository import Gnn as torch  # noqa: E402
-from gi.repository import Gnn as datasets  # noqa: E402
-
-nn = torch.nn
-DataLoader = torch.DataLoader
+import gnn as torch
+from gnn import nn
+from gnn.utils.data import DataLoader
+from gnn.vision import datasets
 
 if not os.path.exists('/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz'):
     print('dataset-fashion-mnist is not installed; skipping')
@@ -43,7 +40,7 @@ for X, y in test_dataloader:
     print(f"Shape of y: {y.shape} {y.dtype}")
     break
 
-device = "cpu"
+device = "cuda" if torch.cuda.is_available() else "cpu"
 print(f"Using {device} device")
 
 

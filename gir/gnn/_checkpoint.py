@@ -32,12 +32,13 @@ def flatten(obj):
     tensors = {}
 
     def walk(value, name):
-        if isinstance(value, Gnn.Tensor) or (np is not None and isinstance(value, np.ndarray)):
+        is_array = np is not None and isinstance(value, np.ndarray)
+        if isinstance(value, Gnn.Tensor) or is_array:
             if name in tensors:
                 raise ValueError("Gnn.save(): two entries of the checkpoint are both named "
                                  "'%s' once joined with dots" % name)
             tensors[name] = value
-            return {'tensor': name}
+            return {'ndarray' if is_array else 'tensor': name}
         if isinstance(value, (Gnn.StateDict, _abc.Mapping)):
             items = []
             for key in value:
@@ -54,13 +55,16 @@ def flatten(obj):
             kind = 'list' if isinstance(value, list) else 'tuple'
             return {kind: [walk(v, '%s.%d' % (name, i) if name else str(i))
                            for i, v in enumerate(value)]}
+        if np is not None and isinstance(value, np.generic):
+            value = value.item()             # a numpy number: the Python number
         if isinstance(value, _PLAIN):
             if isinstance(value, float) and not math.isfinite(value):
                 return {'float': repr(value)}   # JSON has no inf / nan
             return {'value': value}
-        raise TypeError('Gnn.save() cannot save %s: a checkpoint holds tensors, state dicts, '
-                        'dicts, lists, tuples, numbers, strings and None (save a module\'s or '
-                        'an optimizer\'s state_dict())' % type(value).__name__)
+        raise TypeError('Gnn.save() cannot save %s: a checkpoint holds tensors, numpy arrays, '
+                        'state dicts, dicts, lists, tuples, numbers, strings and None (save a '
+                        'module\'s or an optimizer\'s state_dict()); nothing is pickled'
+                        % type(value).__name__)
 
     layout = walk(obj, '' if isinstance(obj, _abc.Mapping) else 'data')
     return tensors, json.dumps(layout, separators=(',', ':'))
@@ -72,6 +76,8 @@ def rebuild(state, layout_json, state_dict_type):
         kind, body = next(iter(node.items()))
         if kind == 'tensor':
             return state[body]
+        if kind == 'ndarray':                 # saved from a numpy array: one again
+            return state[body].numpy()
         if kind == 'state_dict':
             result = state_dict_type()
             for key, child in body:

@@ -8,7 +8,7 @@ import numbers
 from gi.repository import GLib as _GLib
 
 from ._gi import OVERRIDE_MODULE, Gnn, np as _np, override
-from ._tensor import Tensor
+from ._dtype import tensor_from_numpy
 
 # torch.nn's container protocol over Sequential, ModuleList, ModuleDict,
 # ParameterList and ParameterDict: constructors taking the children
@@ -51,7 +51,7 @@ def _slice_args(length, key):
 
 def _as_parameter_value(value):
     if _np is not None and isinstance(value, _np.ndarray):
-        return Tensor.from_numpy(value)
+        return tensor_from_numpy(value)
     if not isinstance(value, Gnn.Tensor):
         raise TypeError('cannot assign %s as a parameter (Gnn.Tensor or numpy array required)'
                         % type(value).__name__)

@@ -5,47 +5,50 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import numbers
-import threading
+import os
 
 from . import _dtype
 from ._gi import Gnn, export, require_numpy
 from ._tensor import Tensor, shape_arg
 
-# torch's default generator: random factories and layers built from Python
-# draw from it unless given a generator; Gnn.manual_seed(s) reseeds it.
-_generator_lock = threading.Lock()
-_generator = None
-_seeded = False
-
+# torch's default generator is the library's (Gnn.Generator.get_default()):
+# the layers, initializers, random factories, dropout and samplers given no
+# generator draw from it (under its lock: Python passes None, not the object).
 
 def default_generator():
-    global _generator
-    with _generator_lock:
-        if _generator is None:
-            _generator = Gnn.Generator.new(67280421310721)   # torch's initial seed
-        return _generator
-
-
-def seeded_generator():
-    """The default generator once Gnn.manual_seed() was called, else None
-    (then layers keep the library's own default)."""
-    return default_generator() if _seeded else None
+    return Gnn.Generator.get_default()
 
 
 @export
 def manual_seed(seed):
-    """Seeds the default generator (used by Gnn.rand/randn/randint and by
-    the layers and dropout built through the torch-style constructors)."""
-    global _seeded
-    generator = default_generator()
-    generator.manual_seed(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    _seeded = True
-    return generator
+    """Seeds the default generator (torch.manual_seed), which everything
+    random given no generator draws from; returns it."""
+    return Gnn.manual_seed(int(seed) & 0xFFFFFFFFFFFFFFFF)
+
+
+@export
+def seed():
+    """Seeds the default generator from system randomness (torch.seed);
+    returns the seed."""
+    value = int.from_bytes(os.urandom(8), 'little') & 0x7FFFFFFFFFFFFFFF
+    Gnn.manual_seed(value)
+    return value
 
 
 @export
 def initial_seed():
-    return default_generator().get_seed()
+    return Gnn.initial_seed()
+
+
+@export
+def get_rng_state():
+    """The default generator's state (a uint8 tensor), for set_rng_state."""
+    return default_generator().get_state()
+
+
+@export
+def set_rng_state(new_state):
+    default_generator().set_state(new_state)
 
 
 def _on_device(device, make, *args):
@@ -93,11 +96,25 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
             elif array.dtype.kind == 'O':
                 raise TypeError('Gnn.tensor(): could not infer dtype of %s'
                                 % type(data).__name__)
-        t = Tensor.from_numpy(array)
+        t = _dtype.tensor_from_numpy(array)
     return _finish(t, dtype, requires_grad, device)
 
 
-as_tensor = export(tensor, 'as_tensor')
+@export
+def as_tensor(data, dtype=None, device=None):
+    """Like torch.as_tensor: a tensor, or an array of the same dtype, is
+    used as is (the array's memory shared); anything else is converted as
+    by Gnn.tensor."""
+    np_ = require_numpy()
+    if isinstance(data, Gnn.Tensor):
+        return _finish(data, dtype, False, device)
+    if isinstance(data, np_.ndarray) and data.dtype.isnative and \
+            all(s >= 0 for s in data.strides):
+        try:
+            return _finish(Tensor.from_numpy(data), dtype, False, device)
+        except (TypeError, ValueError):
+            pass
+    return tensor(data, dtype=dtype, device=device)
 
 
 def _factory(make, name, doc):
@@ -114,7 +131,7 @@ def _factory(make, name, doc):
 
 def _random(shape, dtype, fill, generator):
     t = Gnn.Tensor.empty(shape, dtype)
-    fill(t, 0.0, 1.0, generator or default_generator())
+    fill(t, 0.0, 1.0, generator)     # None: the default generator, under its lock
     return t
 
 
@@ -205,7 +222,7 @@ def stack(tensors, dim=0):
 
 @export
 def from_numpy(array):
-    """A tensor with a COPY of the array's elements (see Tensor.from_numpy)."""
+    """A tensor sharing the array's memory (see Tensor.from_numpy)."""
     return Tensor.from_numpy(array)
 
 

@@ -11,9 +11,8 @@
 # as torch re-raises them ("Caught KeyError in DataLoader worker process 0
 # (sample index 5). Original Traceback ...", of the same type), while
 # SystemExit / KeyboardInterrupt reach the caller as themselves; samplers
-# iterable with len(); DataLoader with torch's signature (see
-# _compat_torch_signatures) and os.fork() as the fork of worker processes
-# (spawned workers: _spawn).
+# iterable with len(); DataLoader with torch's signature (declared below)
+# and os.fork() as the fork of worker processes (spawned workers: _spawn).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -25,9 +24,9 @@ from gi.repository import GLib, GObject
 
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gobject_created, np, override, park_pending,
                   require_numpy, take_data_exception, trampoline)
-from ._compat_torch_signatures import torch_class, torch_init
+from ._signature import Post, ignore, none_or, torch_class, torch_factory, torch_signature
+from ._dtype import tensor_from_numpy
 from ._spawn import reduce_gobject, snapshot_classes
-from ._tensor import Tensor
 
 
 def _field(value, where, position):
@@ -40,11 +39,11 @@ def _field(value, where, position):
     if isinstance(value, numbers.Integral) and not is_np_scalar:
         if -(1 << 53) <= value <= (1 << 53):
             return Gnn.Tensor.new_scalar(float(value), Gnn.DType.I64)
-        return Tensor.from_numpy(require_numpy().asarray(value, dtype=np.int64))
+        return tensor_from_numpy(require_numpy().asarray(value, dtype=np.int64))
     if isinstance(value, numbers.Real) and not is_np_scalar:
         return Gnn.Tensor.new_scalar(float(value), Gnn.DType.F64)
     if np is not None and isinstance(value, (np.ndarray, np.generic)):
-        return Tensor.from_numpy(np.asarray(value))
+        return tensor_from_numpy(np.asarray(value))   # a copy, any byte order
     raise TypeError('%s: field %d is a %s; expected a Gnn.Tensor, a number or a numpy array'
                     % (where, position, type(value).__name__))
 
@@ -415,11 +414,11 @@ class Sampler(Gnn.Sampler):
 Sampler = override(Sampler)
 
 
+@torch_signature('sampler, batch_size, drop_last')
 class BatchSampler(Gnn.BatchSampler):
     """Iterable: yields lists of ints, as torch's BatchSampler."""
 
     __module__ = OVERRIDE_MODULE
-    __init__ = torch_init('BatchSampler', Gnn.BatchSampler)
 
     def __iter__(self):
         indices = list(self.get_property('sampler'))
@@ -525,6 +524,89 @@ def as_sampler(value):
                     % type(value).__name__)
 
 
+# --- DataLoader's arguments ---------------------------------------------------
+
+def _from_default_group(name, getter):
+    """torch's DistributedSampler: num_replicas/rank None -> the default
+    process group's world size/rank (without one: 1 replica, rank 0)."""
+    def convert(value):
+        if value is None and Gnn.distributed_is_initialized():
+            value = getattr(Gnn.get_default_process_group(), getter)()
+        return {} if value is None else {name: value}
+    convert.on_default = True    # also runs when the argument is left out
+    return convert
+
+
+# torch's start methods: fork -> forked processes; spawn and forkserver -> a
+# fresh process rebuilding the dataset from its type and properties.
+_START_METHODS = {'fork': 'processes', 'spawn': 'spawn', 'forkserver': 'spawn'}
+
+
+def _worker_context(value):
+    if value is None:
+        return {}
+    name = value if isinstance(value, str) else value.get_start_method()
+    if name not in _START_METHODS:
+        raise ValueError("multiprocessing_context option should specify a valid start method "
+                         "in %r, but got multiprocessing_context=%r"
+                         % (list(_START_METHODS), value))
+    return _worker_mode(_START_METHODS[name])
+
+
+def _worker_mode(value):
+    """Gnn's own keyword: 'threads', 'processes', 'spawn' or a Gnn.WorkerMode."""
+    if isinstance(value, str):
+        if value.lower() not in WORKER_MODES:
+            raise ValueError("worker_mode should be 'threads', 'processes' or 'spawn', not %r"
+                             % value)
+        value = WORKER_MODES[value.lower()]
+    return {'worker_mode': value}
+
+
+def _dataset(value):
+    # torch takes any object with __getitem__/__len__ (a list of pairs), or
+    # __iter__: wrapped in a Gnn dataset
+    return {'dataset': as_dataset(value)}
+
+
+def _sampler(value):
+    return {} if value is None else {'sampler': as_sampler(value)}
+
+
+def _generator_seed(value):
+    # torch's loader generator: Gnn's loader draws from its own seeded
+    # generator; a Gnn.Generator hands over its seed. Without one, torch
+    # draws from its default generator: the loader's seed is drawn from
+    # Gnn's (so manual_seed decides the shuffles), unless seed= is given.
+    if value is None:
+        return {'seed': Gnn.draw_seed(None)}
+    return {'seed': value.get_seed()}
+
+
+_generator_seed.on_default = True
+
+
+def _collate_fn(loader, func):
+    if func is not None:
+        loader.set_property('collate', func if hasattr(func, 'do_collate')
+                            else FunctionCollate(func))
+
+
+def _worker_init_fn(loader, func):
+    if func is not None:
+        connect_worker_init(loader, func)
+
+
+@torch_signature(
+    'dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0, '
+    'collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None, '
+    'multiprocessing_context=None, generator=None, *, prefetch_factor=2, '
+    "persistent_workers=False, pin_memory_device=''",
+    {'dataset': _dataset, 'sampler': _sampler, 'shuffle': none_or('shuffle'),
+     'collate_fn': Post(_collate_fn), 'pin_memory': ignore, 'pin_memory_device': ignore,
+     'worker_init_fn': Post(_worker_init_fn), 'multiprocessing_context': _worker_context,
+     'generator': _generator_seed, 'timeout': lambda v: {'timeout': float(v)},
+     'worker_mode': _worker_mode})
 class DataLoader(Gnn.DataLoader):
     """torch.utils.data.DataLoader's constructor and protocol:
 
@@ -532,24 +614,21 @@ class DataLoader(Gnn.DataLoader):
         len(loader)
         for images, labels in loader: ...
 
-    torch's positional order and keywords (see _compat_torch_signatures),
-    plus every property as a keyword; worker_mode also takes 'threads' /
-    'processes'. A batch is a list of tensors (a dict for dict items)."""
+    torch's positional order and keywords, plus every property as a
+    keyword; worker_mode also takes 'threads' / 'processes' / 'spawn'. A
+    batch is a list of tensors (a dict for dict items)."""
 
     __module__ = OVERRIDE_MODULE
-    _torch_init = torch_init('DataLoader', Gnn.DataLoader)
 
     def __init__(self, *args, **kwargs):
         # torch checks the settings as it builds the loader, with ValueError
-        DataLoader._torch_init(self, *args, **kwargs)
+        self._torch_init(*args, **kwargs)
         try:
             call_c(self.validate)
         except GLib.Error as error:
             if error.matches(Gnn.Error.quark(), Gnn.Error.INVALID_ARGUMENT):
                 raise ValueError(error.message) from None
             raise
-    __init__.__signature__ = _torch_init.__signature__
-    __init__.__doc__ = _torch_init.__doc__
 
     def __len__(self):
         call_c(self.validate)   # raises PyTorch's argument errors
@@ -735,8 +814,18 @@ def _worker_fork(*_args):
 Gnn.set_worker_fork_func(_worker_fork)
 
 
-for _name in ('RandomSampler', 'SequentialSampler', 'DistributedSampler'):
-    torch_class(_name)
+def _data_source(value):
+    # torch's samplers take any sized object (range(n), a list)
+    return {'data_source': as_dataset(value)}
+
+
+torch_class('RandomSampler', 'data_source, replacement=False, num_samples=None, generator=None',
+            {'num_samples': none_or('num_samples'), 'data_source': _data_source})
+torch_class('SequentialSampler', 'data_source', {'data_source': _data_source})
+torch_class('DistributedSampler', 'dataset, num_replicas=None, rank=None, shuffle=True, seed=0, '
+            'drop_last=False',
+            {'num_replicas': _from_default_group('num_replicas', 'get_world_size'),
+             'rank': _from_default_group('rank', 'get_rank')})
 
 
 def _tensor_dataset(tensors):
@@ -760,9 +849,34 @@ def _weighted_random_sampler(weights, num_samples, replacement=True, generator=N
                                          replacement, generator)
 
 
-torch_class('TensorDataset', _tensor_dataset, '*tensors')
-torch_class('Subset', _subset, 'dataset, indices')
-torch_class('ConcatDataset', _concat, 'datasets')
-torch_class('SubsetRandomSampler', _subset_random_sampler, 'indices, generator=None')
-torch_class('WeightedRandomSampler', _weighted_random_sampler,
-            'weights, num_samples, replacement=True, generator=None')
+def _tensor_dataset_getitem(self, index):
+    """ds[i] as any dataset's; any other index (a slice, a range, a list,
+    an index tensor) picks from every tensor, as torch's TensorDataset:
+    ds[0:64] is a tuple of 64-row tensors."""
+    if isinstance(index, numbers.Integral) and not isinstance(index, bool):
+        return Dataset.__getitem__(self, index)
+    return tuple(t[index] for t in self.get_tensors())
+
+
+def _subset_getitem(self, index):
+    """torch's Subset: a list of positions picks from the dataset at once."""
+    if isinstance(index, list):
+        indices = self.indices
+        return self.dataset[[indices[i] for i in index]]
+    return Dataset.__getitem__(self, index)
+
+
+# set after the class statement: in its body, Dataset.__init_subclass__
+# would take __getitem__ for a Python dataset's and override the C vfunc
+_cls = torch_factory('TensorDataset', _tensor_dataset, '*tensors')
+_cls.__getitem__ = _tensor_dataset_getitem
+_cls.tensors = property(lambda self: tuple(self.get_tensors()), doc='torch: the tensors')
+_cls = torch_factory('Subset', _subset, 'dataset, indices')
+_cls.__getitem__ = _subset_getitem
+_cls.dataset = property(lambda self: self.get_dataset(), doc='torch: the dataset')
+_cls.indices = property(lambda self: [int(i) for i in self.get_indices()],
+                        doc='torch: the positions in the dataset')
+torch_factory('ConcatDataset', _concat, 'datasets')
+torch_factory('SubsetRandomSampler', _subset_random_sampler, 'indices, generator=None')
+torch_factory('WeightedRandomSampler', _weighted_random_sampler,
+              'weights, num_samples, replacement=True, generator=None')

@@ -6,7 +6,7 @@
 
 import os
 
-from ._compat_torch_signatures import initable_init
+from ._signature import initable_init
 from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, override
 from ._data import Dataset
 

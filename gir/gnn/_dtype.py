@@ -144,13 +144,45 @@ def from_arg(value):
                     % (value,))
 
 
+# torch's device types (c10::DeviceType), in the order its error lists them.
+DEVICE_TYPES = ('cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've',
+                'fpga', 'ort', 'xla', 'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'privateuseone')
+
+
+def parse_device(value, index=None):
+    """(type, index) of a device spelling: 'cuda:1', ('cuda', 1), a device
+    object, an int (a CUDA ordinal, as torch reads it); torch's errors."""
+    if isinstance(value, builtins.int) and not isinstance(value, builtins.bool):
+        return 'cuda', value
+    text = str(value)
+    kind, colon, number = text.partition(':')
+    if kind not in DEVICE_TYPES:
+        raise RuntimeError('Expected one of %s device type at start of device string: %s'
+                           % (', '.join(DEVICE_TYPES), text))
+    if colon:
+        if not number.isdigit():
+            raise RuntimeError('Invalid device string: %r' % text)
+        if index is not None:
+            raise RuntimeError('type (string) must not include an index because index was '
+                               'passed explicitly: %s' % text)
+        index = builtins.int(number)
+    return kind, index
+
+
 def check_device(device):
-    """Gnn tensors live on the CPU: any other device is an error naming it."""
+    """Gnn tensors live on the CPU: another device is the error a CPU build
+    of torch gives for it (AssertionError 'Torch not compiled with CUDA
+    enabled' for CUDA, as programs expect)."""
     if device is None:
         return
-    text = str(device)
-    if text != 'cpu' and not text.startswith('cpu:'):
-        raise RuntimeError("Gnn supports the 'cpu' device only, not %r" % text)
+    kind, _ = parse_device(device)
+    if kind == 'cpu':
+        return
+    if kind == 'cuda':
+        raise AssertionError('Torch not compiled with CUDA enabled')
+    if kind == 'mps':
+        raise RuntimeError('PyTorch is not linked with support for mps devices')
+    raise RuntimeError("Gnn supports the 'cpu' device only, not %r" % str(device))
 
 
 def tensor_from_numpy(array):

@@ -66,6 +66,22 @@ def gnn_error(code, message):
     return GLib.Error(message, GNN_ERROR_DOMAIN, int(code))
 
 
+_TORCH_ERROR_CLASSES = {}
+
+
+def as_torch_error(error, kind):
+    """`error` (a GLib.Error) as an exception that is also torch's `kind`
+    (TypeError, KeyError, ...): `except TypeError` as in torch and `except
+    GLib.Error` both catch it, with the same message, domain and code."""
+    cls = _TORCH_ERROR_CLASSES.get(kind)
+    if cls is None:
+        cls = type('Gnn' + kind.__name__, (GLib.Error, kind),
+                   {'__module__': 'gi.repository.Gnn',
+                    '__str__': lambda self: self.message})   # printed as torch's
+        _TORCH_ERROR_CLASSES[kind] = cls
+    return cls(error.message, error.domain, error.code)
+
+
 def type_name(value):
     """The type name the C library would print for `value` (the GType name
     of a GObject), else the Python type name."""

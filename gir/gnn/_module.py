@@ -12,9 +12,12 @@ from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
 
 from . import _dtype
-from ._compat_torch_signatures import torch_class
-from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gnn_error as _gnn_error, gobject_created, override,
-                  trampoline, type_name as _type_name)
+from ._call import (call_module, forward_as_c, general_forward, hook_closure, hook_flags,
+                    pre_hook_closure)
+from ._signature import only, torch_class
+from ._gi import (OVERRIDE_MODULE, Gnn, as_torch_error as _as_torch_error, call_c, export,
+                  gnn_error as _gnn_error, gobject_created, override, trampoline,
+                  type_name as _type_name)
 from ._state import StateDict, as_state_dict
 from ._tensor import parse_to
 
@@ -25,27 +28,43 @@ def _wrap_forward(func):
                       _forward_result)
 
 
-def _describe_inputs(args, kwargs):
-    return ', '.join([type(a).__name__ for a in args] +
-                     ['%s=%s' % (k, type(v).__name__) for k, v in kwargs.items()]) or 'nothing'
-
-
 def _forward_result(result, self, input):
-    """What C gets from a Python forward it calls (inside a container, a
-    call with hooks): one tensor. Anything else is an error naming it —
-    PyGObject would take a tuple's first item and drop the rest."""
+    """What C gets from a `do_forward` (the one-tensor vfunc) written in
+    Python: one tensor. Anything else is an error naming it — PyGObject
+    would take a tuple's first item and drop the rest. (A `forward` method
+    is the general vfunc and returns anything.)"""
     if isinstance(result, Gnn.Tensor):
         return result
-    raise TypeError('forward of %s returned %s: a module called by Gnn (inside a container, '
-                    'or with hooks) returns one tensor' % (type(self).__name__,
-                                                           type(result).__name__))
+    raise TypeError('do_forward of %s returned %s: the one-tensor forward returns one tensor; '
+                    'define forward(self, ...) to return anything' % (type(self).__name__,
+                                                                      type(result).__name__))
+
+
+# torch's exception types for the registry's errors; the exceptions are
+# GLib.Errors too (see _gi.as_torch_error).
+_TORCH_KINDS = {int(Gnn.Error.TYPE): TypeError, int(Gnn.Error.NAME): KeyError}
+
+
+def _torch_kind(error):
+    kind = _TORCH_KINDS.get(error.code) if error.domain == 'gnn-error-quark' else None
+    return error if kind is None else _as_torch_error(error, kind)
+
+
+def _registry_call(func, *args):
+    """A registry call whose type and name errors raise as torch's
+    TypeError / KeyError (still GLib.Errors)."""
+    try:
+        return func(*args)
+    except _GLib.Error as e:
+        raise _torch_kind(e) from None
 
 
 def _checked_name(kind, name):
     """C strings end at the first NUL: 'a\x00b' would be registered as 'a'."""
     if isinstance(name, str) and '\x00' in name:
-        raise _gnn_error(Gnn.Error.NAME, "%s name can't contain a NUL character, got: %r"
-                         % (kind, name))
+        raise _torch_kind(_gnn_error(Gnn.Error.NAME,
+                                     "%s name can't contain a NUL character, got: %r"
+                                     % (kind, name)))
     return name
 
 
@@ -88,15 +107,6 @@ class _IncompatibleKeys(_collections.namedtuple('IncompatibleKeys',
     __str__ = __repr__
 
 
-def _hook_flags(prepend, always_call=False):
-    flags = Gnn.HookFlags.NONE
-    if prepend:
-        flags |= Gnn.HookFlags.PREPEND
-    if always_call:
-        flags |= Gnn.HookFlags.ALWAYS_CALL
-    return flags
-
-
 def _check_attribute_free(module, name, kind_has):
     """torch's `hasattr(self, name) and name not in self._<kind>` check for
     what the C library cannot see: the Python instance dict and class
@@ -104,7 +114,7 @@ def _check_attribute_free(module, name, kind_has):
     if not isinstance(name, str) or not name or '.' in name or kind_has:
         return
     if name in module.__dict__ or hasattr(type(module), name):
-        raise _gnn_error(Gnn.Error.NAME, "attribute '%s' already exists" % name)
+        raise _torch_kind(_gnn_error(Gnn.Error.NAME, "attribute '%s' already exists" % name))
 
 
 class Module(Gnn.Module):
@@ -112,24 +122,22 @@ class Module(Gnn.Module):
 
     Subclass it like torch.nn.Module: call super().__init__() first, then
     assign children (`self.fc = Gnn.Parameter...`, `self.block = Block()`).
-    Implement `do_forward(self, x)` (or `forward(self, x)`, which is used as
-    do_forward) and optionally `do_extra_repr(self)` (or `extra_repr`)."""
+    Implement `forward(self, *args, **kwargs)`, taking and returning
+    anything as torch's (it becomes the general forward vfunc, so C
+    containers and hooks reach it), or `do_forward(self, x)`, the
+    one-tensor vfunc; optionally `extra_repr(self)` (or `do_extra_repr`)."""
 
     __module__ = OVERRIDE_MODULE
-    _gnn_python_forward = None   # a subclass's forward written in Python
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         ns = cls.__dict__
-        if 'forward' in ns and 'do_forward' not in ns:
-            cls.do_forward = ns['forward']
+        if 'forward' in ns and 'do_forward_args' not in ns:
+            cls.do_forward_args = general_forward(ns['forward'])
         if 'extra_repr' in ns and 'do_extra_repr' not in ns:
             cls.do_extra_repr = ns['extra_repr']
-        if 'do_forward' in cls.__dict__ and \
-                not getattr(cls.__dict__['do_forward'], '_gnn_guarded', False):
-            # model(...) calls this one directly when no hooks run
-            cls._gnn_python_forward = cls.__dict__['do_forward']
-            cls.do_forward = _wrap_forward(cls.__dict__['do_forward'])
+        if 'do_forward' in ns and not getattr(ns['do_forward'], '_gnn_guarded', False):
+            cls.do_forward = _wrap_forward(ns['do_forward'])
 
     # -- attributes -----------------------------------------------------------
 
@@ -142,7 +150,7 @@ class Module(Gnn.Module):
             _checked_name('module' if isinstance(value, _CModule) else 'parameter', name)
             if name in self.__dict__:
                 super().__delattr__(name)
-            _CModule.set_child(self, name, value)
+            _registry_call(_CModule.set_child, self, name, value)
             return
         if not gobject_created(self):
             super().__setattr__(name, value)
@@ -158,15 +166,15 @@ class Module(Gnn.Module):
                 self.set_property(pspec.name, value)
                 return
         if value is None or isinstance(value, Gnn.Tensor):
-            _CModule.set_child(self, _checked_name('attribute', name), value)
+            _registry_call(_CModule.set_child, self, _checked_name('attribute', name), value)
             return
         # Not a GObject: let the library word the error for a stand-in
         # object, then name the real type.
         try:
             _CModule.set_child(self, name, _GObject.Object())
         except _GLib.Error as e:
-            raise _gnn_error(e.code, e.message.replace("'GObject'", "'%s'"
-                                                       % _type_name(value))) from None
+            raise _torch_kind(_gnn_error(e.code, e.message.replace(
+                "'GObject'", "'%s'" % _type_name(value)))) from None
         raise AssertionError('set_child accepted a plain GObject')   # pragma: no cover
 
     def __getattr__(self, name):
@@ -195,9 +203,8 @@ class Module(Gnn.Module):
     def __dir__(self):
         names = set(super().__dir__())
         if gobject_created(self):
-            names.update(n for n, _ in self.named_parameters(recurse=False))
-            names.update(n for n, _ in self.named_buffers(recurse=False))
-            names.update(n for n, _ in self.named_children())
+            for kind in ('parameters', 'buffers', 'modules'):
+                names.update(self._names(kind))
         return sorted(names)
 
     @property
@@ -216,11 +223,13 @@ class Module(Gnn.Module):
         if not isinstance(name, str):
             raise TypeError('parameter name should be a string. Got %s' % type(name).__name__)
         if param is not None and not isinstance(param, Gnn.Parameter):
-            raise _gnn_error(Gnn.Error.TYPE,
-                             "cannot assign '%s' object to parameter '%s' "
-                             "(GnnParameter or NULL required)" % (_type_name(param), name))
+            raise _torch_kind(_gnn_error(Gnn.Error.TYPE,
+                                         "cannot assign '%s' object to parameter '%s' "
+                                         "(GnnParameter or NULL required)"
+                                         % (_type_name(param), name)))
         _check_attribute_free(self, name, name in self._names('parameters'))
-        _CModule.register_parameter(self, _checked_name('parameter', name), param)
+        _registry_call(_CModule.register_parameter, self, _checked_name('parameter', name),
+                       param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """Registers `tensor` (a Gnn.Tensor or None) as a buffer; a
@@ -228,60 +237,67 @@ class Module(Gnn.Module):
         if not isinstance(name, str):
             raise TypeError('buffer name should be a string. Got %s' % type(name).__name__)
         if tensor is not None and not isinstance(tensor, Gnn.Tensor):
-            raise _gnn_error(Gnn.Error.TYPE,
-                             "cannot assign '%s' object to buffer '%s' "
-                             "(GnnTensor or NULL required)" % (_type_name(tensor), name))
+            raise _torch_kind(_gnn_error(Gnn.Error.TYPE,
+                                         "cannot assign '%s' object to buffer '%s' "
+                                         "(GnnTensor or NULL required)"
+                                         % (_type_name(tensor), name)))
         _check_attribute_free(self, name, name in self._names('buffers'))
-        _CModule.register_buffer(self, _checked_name('buffer', name), tensor, persistent)
+        _registry_call(_CModule.register_buffer, self, _checked_name('buffer', name), tensor,
+                       persistent)
 
     def register_module(self, name, module):
         """Registers `module` (a Gnn.Module or None) as a child (add_module)."""
         if module is not None and not isinstance(module, _CModule):
-            raise _gnn_error(Gnn.Error.TYPE, '%s is not a Module subclass'
-                             % _type_name(module))
+            raise _torch_kind(_gnn_error(Gnn.Error.TYPE, '%s is not a Module subclass'
+                                         % _type_name(module)))
         if not isinstance(name, str):
             raise TypeError('module name should be a string. Got %s' % type(name).__name__)
         _check_attribute_free(self, name, name in self._names('modules'))
-        _CModule.register_module(self, _checked_name('module', name), module)
+        _registry_call(_CModule.register_module, self, _checked_name('module', name), module)
 
     add_module = register_module
 
     def _names(self, kind):
         """The names registered in one map, empty slots included."""
         if kind == 'modules':
-            maps = [n for n, _ in self.named_children()]
-        elif kind == 'parameters':
-            maps = [n for n, _ in self.named_parameters(recurse=False)]
-        else:
-            maps = [n for n, _ in self.named_buffers(recurse=False)]
-        return maps
+            return list(_CModule.named_children(self)[1])
+        if kind == 'parameters':
+            return list(_CModule.named_parameters(self, '', False)[1])
+        return list(_CModule.named_buffers(self, '', False)[1])
 
     # -- traversal ------------------------------------------------------------
 
-    def named_parameters(self, prefix='', recurse=True):
-        """[(name, parameter)] in torch's order; shared parameters once."""
-        values, names = _CModule.named_parameters(self, prefix, recurse)
-        return list(zip(names, values))
+    # torch's traversals are generators (next(model.parameters()) works);
+    # each walks the registry when first advanced.
 
-    def named_buffers(self, prefix='', recurse=True):
-        """[(name, buffer)], non-persistent buffers included."""
+    def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
+        """(name, parameter) pairs in torch's order; shared parameters once."""
+        if not remove_duplicate:
+            raise ValueError('named_parameters(remove_duplicate=False) is not supported by Gnn')
+        values, names = _CModule.named_parameters(self, prefix, recurse)
+        yield from zip(names, values)
+
+    def named_buffers(self, prefix='', recurse=True, remove_duplicate=True):
+        """(name, buffer) pairs, non-persistent buffers included."""
+        if not remove_duplicate:
+            raise ValueError('named_buffers(remove_duplicate=False) is not supported by Gnn')
         values, names = _CModule.named_buffers(self, prefix, recurse)
-        return list(zip(names, values))
+        yield from zip(names, values)
 
     def named_children(self):
-        """[(name, module)] of the direct children."""
+        """(name, module) pairs of the direct children."""
         values, names = _CModule.named_children(self)
-        return list(zip(names, values))
+        yield from zip(names, values)
 
     def named_modules(self, memo=None, prefix='', remove_duplicate=True):
-        """[(name, module)], self first with `prefix`, pre-order; a module
-        reachable twice is listed once (unless remove_duplicate=False;
+        """(name, module) pairs, self first with `prefix`, pre-order; a
+        module reachable twice is listed once (unless remove_duplicate=False;
         a module registered twice under the same parent is still listed
         once there, as the C API lists a parent's children deduplicated)."""
         if memo is None and remove_duplicate:
             values, names = _CModule.named_modules(self, prefix)
-            return list(zip(names, values))
-        result = []
+            yield from zip(names, values)
+            return
         if memo is None:
             memo = set()
 
@@ -290,23 +306,43 @@ class Module(Gnn.Module):
                 if module in memo:
                     return
                 memo.add(module)
-            result.append((pfx, module))
+            yield pfx, module
             for name, child in Module.named_children(module):
-                visit(child, pfx + ('.' if pfx else '') + name)
-        visit(self, prefix)
-        return result
+                yield from visit(child, pfx + ('.' if pfx else '') + name)
+        yield from visit(self, prefix)
 
     def parameters(self, recurse=True):
-        return [p for _, p in self.named_parameters(recurse=recurse)]
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
 
     def buffers(self, recurse=True):
-        return [b for _, b in self.named_buffers(recurse=recurse)]
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
 
     def children(self):
-        return [m for _, m in self.named_children()]
+        for _, m in self.named_children():
+            yield m
 
     def modules(self):
-        return [m for _, m in self.named_modules()]
+        for _, m in self.named_modules():
+            yield m
+
+    def get_submodule(self, target):
+        """The module at the dotted path `target` ('' is self)."""
+        module = self
+        for item in target.split('.') if target else ():
+            if not isinstance(module, _CModule) or item not in module._names('modules'):
+                raise AttributeError('%s has no attribute `%s`' % (type(module).__name__, item))
+            module = getattr(module, item)
+        return module
+
+    def get_parameter(self, target):
+        """The parameter at the dotted path `target`."""
+        path, _, name = target.rpartition('.')
+        module = self.get_submodule(path)
+        if name not in module._names('parameters'):
+            raise AttributeError('%s has no parameter `%s`' % (type(module).__name__, name))
+        return getattr(module, name)
 
     def apply(self, fn):
         """Calls fn(module) on every module, children first; returns self.
@@ -348,62 +384,41 @@ class Module(Gnn.Module):
     # -- call -----------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        """model(x): hooks and forward (Gnn.Module.call); an exception
-        raised by Python code inside (forward, hooks) is re-raised as
-        itself, SystemExit and KeyboardInterrupt included. A forward written
-        in Python takes any inputs and returns anything, as torch's: without
-        hooks to run it is called directly (C's call passes one tensor in
-        and out)."""
-        forward = type(self)._gnn_python_forward
-        if forward is not None and not _CModule.has_forward_hooks(self):
-            return forward(self, *args, **kwargs)
-        if len(args) != 1 or kwargs or not isinstance(args[0], Gnn.Tensor):
-            raise TypeError('%s has forward hooks: a call with hooks takes one tensor (got %s)'
-                            % (type(self).__name__, _describe_inputs(args, kwargs))
-                            if forward is not None else
-                            '%s takes one tensor (got %s)'
-                            % (type(self).__name__, _describe_inputs(args, kwargs)))
-        return call_c(_CModule.call, self, args[0])
+        """model(*args, **kwargs), torch's call: global and module pre-hooks
+        (each sees the args tuple and may replace it), forward, global and
+        module forward hooks (each may replace the output), all in C for
+        every shape of arguments. An exception raised by Python code inside
+        (forward, hooks) is re-raised as itself, SystemExit and
+        KeyboardInterrupt included; the call's type errors (wrong
+        arguments) are TypeError."""
+        return call_module(self, args, kwargs)
 
-    def forward(self, input):
-        """Runs the module's forward without hooks."""
-        return call_c(_CModule.forward, self, input)
+    def forward(self, *args, **kwargs):
+        """Runs the forward of the module's C class without hooks; from a
+        Python subclass, super().forward(...) reaches the built-in layer's."""
+        return forward_as_c(self, args, kwargs)
 
-    def register_forward_pre_hook(self, hook, *, prepend=False):
-        """hook(module, input) runs before forward; `input` is a 1-tuple
-        (x,) as in torch. It returns None, or a replacement input (a tensor
-        or a 1-tuple). Returns a handle with remove()."""
-        hook_ref = _hook_reference(hook)
-
-        def pre_hook(module, input, user_data):
-            hook = hook_ref()
-            if hook is None:
-                return None
-            result = hook(module, (input,))
-            if isinstance(result, tuple):
-                if len(result) != 1:
-                    raise TypeError('forward pre-hook must return None, a tensor or '
-                                    'a 1-tuple, got a %d-tuple' % len(result))
-                result = result[0]
-            return result
-        pre_hook = trampoline(pre_hook, lambda module, *args:
-                              'forward pre-hook of %s' % type(module).__name__)
-        return _CModule.register_forward_pre_hook(self, pre_hook, None, _hook_flags(prepend))
-
-    def register_forward_hook(self, hook, *, prepend=False, always_call=False):
-        """hook(module, input, output) runs after forward (`input` a 1-tuple
-        as in torch); it returns None or a replacement output. With
-        always_call it also runs when the call fails (output None).
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) runs before forward, whatever the call's
+        arguments: `args` is torch's tuple ((x,) for model(x)). It returns
+        None, or replacement arguments: a tuple, or a single value that
+        becomes a 1-tuple (torch 1.13). With with_kwargs (torch 2) it is
+        hook(module, args, kwargs) returning None or (args, kwargs).
         Returns a handle with remove()."""
-        hook_ref = _hook_reference(hook)
+        closure = pre_hook_closure(_hook_reference(hook), with_kwargs)
+        return _CModule.register_forward_pre_hook_args(self, closure, None,
+                                                       hook_flags(prepend, False, with_kwargs))
 
-        def forward_hook(module, input, output, user_data):
-            hook = hook_ref()
-            return None if hook is None else hook(module, (input,), output)
-        post_hook = trampoline(forward_hook,
-                               lambda module, *args: 'forward hook of %s' % type(module).__name__)
-        return _CModule.register_forward_hook(self, post_hook, None,
-                                              _hook_flags(prepend, always_call))
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """hook(module, args, output) runs after forward (`args` torch's
+        tuple; with with_kwargs hook(module, args, kwargs, output)); it
+        returns None or a replacement output. With always_call it also
+        runs when the call fails (output None). Returns a handle with
+        remove()."""
+        closure = hook_closure(_hook_reference(hook), with_kwargs)
+        return _CModule.register_forward_hook_args(self, closure, None,
+                                                   hook_flags(prepend, always_call))
 
     # -- state ----------------------------------------------------------------
 
@@ -488,7 +503,19 @@ class Module(Gnn.Module):
     def float(self):
         return self.to(_dtype.float32)
 
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def bfloat16(self):
+        return self.to(_dtype.bfloat16)
+
     def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        """As a CPU build of torch: AssertionError."""
+        _dtype.check_device('cuda' if device is None else
+                            device if not isinstance(device, int) else 'cuda:%d' % device)
         return self
 
     # -- printing -------------------------------------------------------------
@@ -504,6 +531,25 @@ class Module(Gnn.Module):
 Module = override(Module)
 
 
+@export
+def register_module_forward_pre_hook(hook):
+    """torch.nn.modules.module.register_module_forward_pre_hook: hook(module,
+    args) before every module's forward, before the module's own pre-hooks.
+    Returns a handle with remove()."""
+    return Gnn.Module.register_global_forward_pre_hook_args(
+        pre_hook_closure(_hook_reference(hook), False), None, hook_flags())
+
+
+@export
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """torch.nn.modules.module.register_module_forward_hook: hook(module,
+    args, output) after every module's forward, before the module's own
+    hooks. Returns a handle with remove()."""
+    return Gnn.Module.register_global_forward_hook_args(
+        hook_closure(_hook_reference(hook), with_kwargs), None,
+        hook_flags(False, always_call))
+
+
 # --- losses ---------------------------------------------------------------
 # A loss module takes (input, target) but Gnn.Module's forward takes one
 # tensor, so the C API is loss.compute(input, target); criterion(x, t) maps
@@ -515,5 +561,13 @@ def _loss_call(self, input, target=None):
     return call_c(type(self).compute, self, input, target)
 
 
-for _name in ('CrossEntropyLoss', 'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss'):
-    torch_class(_name, extra={'__call__': _loss_call})
+_LOSS = {'size_average': only(None, 'size_average'), 'reduce': only(None, 'reduce')}
+for _name, _text in (
+        ('CrossEntropyLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
+                             "reduction='mean', label_smoothing=0.0"),
+        ('NLLLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
+                    "reduction='mean'"),
+        ('MSELoss', "size_average=None, reduce=None, reduction='mean'"),
+        ('BCEWithLogitsLoss', "weight=None, size_average=None, reduce=None, reduction='mean', "
+                              "pos_weight=None")):
+    torch_class(_name, _text, _LOSS, extra={'__call__': _loss_call})

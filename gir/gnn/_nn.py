@@ -7,22 +7,40 @@
 
 import types
 
-from ._compat_torch_signatures import torch_class
 from ._gi import EXPORTS, Gnn, export
+from ._signature import (DEVICE, DEVICE_DTYPE, ignore, none_or, only, pair, pool_stride,
+                         shape_variant, torch_class, torch_factory)
 
-# The C layers whose constructors take torch's signature (its table row).
-_TORCH_LAYERS = (
-    'Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d', 'ConvTranspose2d',
-    'ConvTranspose3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d',
-    'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d',
-    'ReplicationPad2d', 'ReplicationPad3d', 'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d',
-    'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveMaxPool3d', 'Upsample',
-    'UpsamplingNearest2d', 'UpsamplingBilinear2d', 'MaxPool1d', 'AvgPool1d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
-    'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax', 'LogSoftmax',
-    'Flatten',
-)
-for _name in _TORCH_LAYERS:
-    torch_class(_name)
+# torch's constructors, declared per class (see _signature).
+_BATCH_NORM = ('num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True, '
+               'device=None, dtype=None')
+torch_class('Linear', 'in_features, out_features, bias=True, device=None, dtype=None',
+            {'bias': 'has_bias', 'device': DEVICE})
+torch_class('MaxPool2d', 'kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
+            'ceil_mode=False',
+            {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
+             'dilation': pair('dilation'), 'return_indices': only(False, 'return_indices')})
+torch_class('AvgPool2d', 'kernel_size, stride=None, padding=0, ceil_mode=False, '
+            'count_include_pad=True, divisor_override=None',
+            {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
+             'divisor_override': none_or('divisor_override')})
+torch_class('BatchNorm1d', _BATCH_NORM, DEVICE_DTYPE)
+torch_class('BatchNorm2d', _BATCH_NORM, DEVICE_DTYPE)
+torch_class('Dropout', 'p=0.5, inplace=False')
+torch_class('Embedding', 'num_embeddings, embedding_dim, padding_idx=None, max_norm=None, '
+            'norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, '
+            'device=None, dtype=None',
+            dict(DEVICE_DTYPE, padding_idx=only(None, 'padding_idx'),
+                 max_norm=only(None, 'max_norm'), norm_type=ignore,
+                 scale_grad_by_freq=only(False, 'scale_grad_by_freq'),
+                 sparse=only(False, 'sparse'), _weight=only(None, '_weight')))
+torch_class('LayerNorm', 'normalized_shape, eps=1e-05, elementwise_affine=True, device=None, '
+            'dtype=None', dict(DEVICE_DTYPE, normalized_shape=shape_variant))
+torch_class('ReLU', 'inplace=False')
+torch_class('GELU', "approximate='none'")
+torch_class('Softmax', 'dim=None', {'dim': none_or('dim')})
+torch_class('LogSoftmax', 'dim=None', {'dim': none_or('dim')})
+torch_class('Flatten', 'start_dim=1, end_dim=-1')
 
 
 def _parameter(data=None, requires_grad=True):
@@ -31,13 +49,14 @@ def _parameter(data=None, requires_grad=True):
     return Gnn.Parameter.new(data, requires_grad)
 
 
-torch_class('Parameter', _parameter, 'data=None, requires_grad=True')
+torch_factory('Parameter', _parameter, 'data=None, requires_grad=True')
 
 # Gnn.nn: the torch.nn spellings of the module classes.
-_NN_NAMES = (('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
-              'ParameterDict') + _TORCH_LAYERS +
-             ('Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss', 'NLLLoss', 'MSELoss',
-              'BCEWithLogitsLoss'))
+_NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
+             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+             'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
+             'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
+             'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')
 
 nn = export(types.ModuleType('Gnn.nn', 'torch.nn\'s spellings over Gnn\'s modules.'), 'nn')
 for _name in _NN_NAMES:

@@ -1,5 +1,5 @@
 # _optim.py: torch.optim's spellings: Gnn.optim.SGD/Adam/AdamW(params, ...)
-# (see _compat_torch_signatures), param_groups as a list of dicts whose
+# (torch's signatures declared here), param_groups as a list of dicts whose
 # 'lr' reads and writes the optimizer's learning rate, zero_grad(set_to_none=
 # True), and Gnn.optim.lr_scheduler.StepLR / CosineAnnealingLR.
 #
@@ -8,7 +8,7 @@
 import collections.abc as abc
 import types
 
-from ._compat_torch_signatures import torch_class
+from ._signature import Post, betas, ignore, only, torch_class
 from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, override
 
 
@@ -107,7 +107,23 @@ class Optimizer(Gnn.Optimizer):
 Optimizer = override(Optimizer)
 
 
-SGD, Adam, AdamW = (torch_class(name) for name in ('SGD', 'Adam', 'AdamW'))
+def _add_params(optimizer, params):
+    add_param_groups(optimizer, params)
+
+
+_PARAMS = Post(_add_params)
+_ADAM = {'params': _PARAMS, 'betas': betas, 'foreach': ignore, 'capturable': ignore,
+         'fused': ignore, 'differentiable': only(False, 'differentiable')}
+SGD = torch_class('SGD', 'params, lr=0.001, momentum=0, dampening=0, weight_decay=0, '
+                  'nesterov=False, *, maximize=False, foreach=None, differentiable=False',
+                  {'params': _PARAMS, 'foreach': ignore,
+                   'differentiable': only(False, 'differentiable')})
+Adam = torch_class('Adam', 'params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, '
+                   'amsgrad=False, *, foreach=None, maximize=False, capturable=False, '
+                   'differentiable=False, fused=None', _ADAM)
+AdamW = torch_class('AdamW', 'params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, '
+                    'weight_decay=0.01, amsgrad=False, *, maximize=False, foreach=None, '
+                    'capturable=False, differentiable=False, fused=None', _ADAM)
 
 
 class LRScheduler(Gnn.LRScheduler):
@@ -126,7 +142,12 @@ class LRScheduler(Gnn.LRScheduler):
 LRScheduler = override(LRScheduler)
 
 
-StepLR, CosineAnnealingLR = (torch_class(name) for name in ('StepLR', 'CosineAnnealingLR'))
+StepLR = torch_class('StepLR', 'optimizer, step_size, gamma=0.1, last_epoch=-1, verbose=False',
+                     {'last_epoch': only(-1, 'last_epoch'), 'verbose': ignore})
+CosineAnnealingLR = torch_class('CosineAnnealingLR',
+                                'optimizer, T_max, eta_min=0, last_epoch=-1, verbose=False',
+                                {'T_max': 't_max', 'last_epoch': only(-1, 'last_epoch'),
+                                 'verbose': ignore})
 
 lr_scheduler = types.ModuleType('Gnn.optim.lr_scheduler')
 lr_scheduler.StepLR = StepLR

@@ -66,7 +66,7 @@ def _rebuild_python_object(cls, props, state):
 
 
 def _rebuild_c_object(type_name, props):
-    from ._compat_torch_signatures import initable_init
+    from ._signature import initable_init
     gtype = GObject.type_from_name(type_name)
     obj = GObject.new(gtype, **props)
     initable_init(obj)

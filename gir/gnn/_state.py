@@ -6,9 +6,9 @@
 import collections.abc as _abc
 import os as _os
 
-from ._dtype import check_device
+from ._dtype import check_device, tensor_from_numpy
 from ._gi import OVERRIDE_MODULE, Gnn, export, np, override
-from ._tensor import Tensor
+
 
 _CStateDict = Gnn.StateDict
 
@@ -124,7 +124,7 @@ def as_state_dict(mapping):
     for key, value in mapping.items():
         if not isinstance(value, Gnn.Tensor):
             if np is not None and isinstance(value, np.ndarray):
-                value = Tensor.from_numpy(value)
+                value = tensor_from_numpy(value)
             else:
                 raise TypeError("state_dict value for key '%s' must be a Gnn.Tensor, "
                                 "got %s" % (key, type(value).__name__))
@@ -132,42 +132,87 @@ def as_state_dict(mapping):
     return converted
 
 
+def _check_location(location):
+    """A map_location target: the CPU; CUDA is torch's CPU-build error."""
+    try:
+        check_device(location)
+    except AssertionError:
+        raise RuntimeError("Attempting to deserialize object on a CUDA device but "
+                           "torch.cuda.is_available() is False. If you are running on a "
+                           "CPU-only machine, please use torch.load with "
+                           "map_location=torch.device('cpu') to map your storages to the "
+                           "CPU.") from None
+
+
+def _is_file(f):
+    return hasattr(f, 'write') or hasattr(f, 'read')
+
+
+def _save_state(state, f, metadata):
+    """state.save to a path, or its bytes written to a file object."""
+    if not _is_file(f):
+        state.save(f, metadata)
+        return
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix='gnn-save-') as folder:
+        path = _os.path.join(folder, 'checkpoint.safetensors')
+        state.save(path, metadata)
+        with open(path, 'rb') as saved:
+            f.write(saved.read())
+
+
+def _load_state(f, copy):
+    if not _is_file(f):
+        return StateDict.load(f, copy=copy)
+    from gi.repository import GLib
+    data = f.read()
+    if isinstance(data, str):
+        raise TypeError('Gnn.load(): the file must be opened in binary mode')
+    return _CStateDict.load_from_bytes(GLib.Bytes.new(bytes(data)), Gnn.LoadFlags.COPY)
+
+
 @export
-def save(obj, f, metadata=None):
-    """torch.save as a safetensors file (never pickle): a StateDict or a
-    mapping of name to tensor as such, or a checkpoint — a dict nesting
-    state dicts, tensors, lists and plain values (numbers, strings, None),
-    say {'epoch': e, 'model': model.state_dict(), 'optimizer':
-    opt.state_dict()} — whose tensors go under dotted names and whose
-    layout Gnn.load rebuilds (see _checkpoint). Modules and optimizers
-    raise TypeError: save their state_dict()."""
+def save(obj, f, pickle_module=None, pickle_protocol=None, metadata=None):
+    """torch.save(obj, f) as a safetensors file (never pickle), to a path
+    or a binary file object (BytesIO, open(..., 'wb')): a StateDict or a
+    mapping of name to tensor as such, or a checkpoint — tensors, numpy
+    arrays, state dicts, and dicts / lists / tuples nesting them with
+    numbers, strings and None, say {'epoch': e, 'model':
+    model.state_dict(), 'optimizer': opt.state_dict()} — whose tensors go
+    under dotted names and whose layout Gnn.load rebuilds (see _checkpoint).
+    Modules and optimizers raise TypeError: save their state_dict()."""
     from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state
     if isinstance(obj, (Gnn.Module, Gnn.Optimizer)):
-        raise TypeError('Gnn.save() saves state dicts and checkpoints of them (safetensors, '
-                        'no pickle): use Gnn.save(%s.state_dict(), path)'
-                        % ('model' if isinstance(obj, Gnn.Module) else 'optimizer'))
-    if is_flat_state(obj):
-        as_state_dict(obj).save(f, metadata)
+        raise TypeError('Gnn.save() saves tensors, state dicts and checkpoints of them '
+                        '(safetensors, no pickle); a whole %s needs the model-file format, '
+                        'which this build does not have: use Gnn.save(%s.state_dict(), f)'
+                        % (('module', 'model') if isinstance(obj, Gnn.Module)
+                           else ('optimizer', 'optimizer')))
+    if is_flat_state(obj) and obj:
+        _save_state(as_state_dict(obj), f, metadata)
         return
     tensors, layout = flatten(obj)
     meta = dict(metadata) if metadata else {}
     meta[LAYOUT_KEY] = layout
-    as_state_dict(tensors).save(f, meta)
+    _save_state(as_state_dict(tensors), f, meta)
 
 
 @export
-def load(f, map_location=None, weights_only=True, mmap=None):
-    """torch.load for state dicts saved by Gnn.save (or any safetensors
-    file): a Gnn.StateDict of copied tensors. Nothing is unpickled, whatever
-    weights_only says. map_location takes torch's CPU spellings: a device,
-    a {'cuda:0': 'cpu'} mapping (its targets must be the CPU), or a
-    function (storage, location) applied to each tensor."""
+def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
+         **pickle_load_args):
+    """torch.load(f) for what Gnn.save writes (or any safetensors file),
+    from a path or a binary file object: a state dict as a Gnn.StateDict,
+    a checkpoint rebuilt (tensors, numpy arrays, containers, numbers,
+    strings). Nothing is unpickled, whatever weights_only says.
+    map_location takes torch's CPU spellings: a device, a {'cuda:0': 'cpu'}
+    mapping (its targets must be the CPU), or a function (storage,
+    location) applied to each tensor."""
     if isinstance(map_location, _abc.Mapping):
         for target in map_location.values():
-            check_device(target)
+            _check_location(target)
     elif not callable(map_location):
-        check_device(map_location)
-    state = StateDict.load(f, copy=not mmap)
+        _check_location(map_location)
+    state = _load_state(f, copy=not mmap)
     if callable(map_location) and not isinstance(map_location, Gnn.Device):
         for key in state.get_keys():
             moved = map_location(state.lookup(key), 'cpu')

@@ -7,6 +7,7 @@ import collections
 import numbers
 
 from . import _dtype
+from . import _numpy
 from . import _tensor_index
 from ._gi import OVERRIDE_MODULE, Gnn, export, gnn_error, np, override, require_numpy
 
@@ -182,32 +183,43 @@ def parse_to(args, kwargs):
 
 
 class device(object):
-    """torch.device: 'cpu', or 'meta' for tensors without memory. Like
-    torch 2.x's device, it is also a context manager: inside
-    `with Gnn.device('meta'):` tensor factories and module constructors
-    create meta tensors (no memory, no random draws; see
+    """torch.device: 'cpu', 'meta' for tensors without memory, or another
+    of torch's device types ('cuda:0'), which describes a device as in a
+    CPU build of torch: using it (tensor.to(device), model.to(device))
+    raises as there. Like torch 2.x's device, it is also a context manager:
+    inside `with Gnn.device('meta'):` tensor factories and module
+    constructors create meta tensors (no memory, no random draws; see
     Gnn.set_default_device)."""
 
     def __init__(self, type='cpu', index=None):
-        if str(type) != 'meta':
-            _dtype.check_device(type)
-        self.type = 'meta' if str(type) == 'meta' else 'cpu'
-        self.index = index
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        self.type, self.index = _dtype.parse_device(type, index)
         self._previous = []
 
     def __repr__(self):
-        return "device(type='%s')" % self.type
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
 
     def __str__(self):
-        return self.type
+        return self.type if self.index is None else '%s:%d' % (self.type, self.index)
 
     def __eq__(self, other):
-        return str(other) == self.type
+        if isinstance(other, str):
+            other = device(other)
+        return (isinstance(other, device) and other.type == self.type and
+                other.index == self.index)
 
     def __hash__(self):
-        return hash(self.type)
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
 
     def __enter__(self):
+        if self.type not in ('cpu', 'meta'):
+            _dtype.check_device(self)
         which = Gnn.Device.META if self.type == 'meta' else Gnn.Device.CPU
         self._previous.append(Gnn.set_default_device(which))
         return self
@@ -264,28 +276,19 @@ class Tensor(Gnn.Tensor):
 
     @classmethod
     def from_numpy(cls, array):
-        """Creates a tensor holding a COPY of `array`'s elements.
-
-        Unlike torch.from_numpy, memory is not shared: the elements are
-        packed (non-contiguous or non-native-byte-order arrays are made
-        contiguous and native first) and copied. Supported dtypes:
-        float32/64/16, int64/32/16/8, uint8, bool; anything else raises
-        TypeError."""
-        return _dtype.tensor_from_numpy(array)
+        """torch.from_numpy: a tensor sharing `array`'s memory (writes
+        through either are seen by the other; the tensor keeps the array
+        alive). float64/32/16, int64/32/16/8, uint8 and bool arrays; other
+        dtypes, a byte order that is not the machine's and negative strides
+        raise as in torch. A read-only array is copied."""
+        return _numpy.tensor_sharing(array)
 
     def numpy(self):
-        """Returns a new, writable numpy array with a COPY of the elements
-        (dtype and shape as the tensor's). bfloat16 tensors raise TypeError:
-        convert them with to_dtype(Gnn.DType.F32) first."""
-        np_ = require_numpy()
-        dtype = self.get_dtype()
-        np_dtype = _dtype.DTYPE_TO_NUMPY.get(dtype)
-        if np_dtype is None:
-            raise TypeError('Got unsupported ScalarType %s' % Gnn.dtype_get_name(dtype))
-        if self.is_meta:
-            raise gnn_error(Gnn.Error.NOT_SUPPORTED, 'numpy: tensor has no storage (meta)')
-        data = self.get_bytes().get_data() or b''
-        return np_.frombuffer(data, dtype=np_dtype).reshape(self.get_shape()).copy()
+        """torch's t.numpy(): an array sharing the tensor's memory (same
+        dtype, shape and strides; it keeps the memory alive). bfloat16
+        raises TypeError as in torch; a tensor that requires grad gives its
+        data (torch insists on t.detach().numpy())."""
+        return _numpy.array_sharing(self)
 
     # contiguous()/clone() have no GError in C: NULL means the copy could not
     # be allocated, which Python reports like any other library error.
@@ -326,6 +329,24 @@ class Tensor(Gnn.Tensor):
         return Gnn.Tensor.is_meta(self)
 
     @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def is_cpu(self):
+        return not Gnn.Tensor.is_meta(self)
+
+    def get_device(self):
+        """-1: the CPU (torch's answer for CPU tensors)."""
+        return -1
+
+    def cuda(self, device=None, non_blocking=False):
+        """As a CPU build of torch: AssertionError."""
+        _dtype.check_device('cuda' if device is None else
+                            device if not isinstance(device, int) else 'cuda:%d' % device)
+        return self
+
+    @property
     def is_leaf(self):
         return Gnn.Tensor.is_leaf(self)
 
@@ -348,6 +369,26 @@ class Tensor(Gnn.Tensor):
     def numel(self):
         return self.get_numel()
 
+    def stride(self, dim=None):
+        """The strides (in elements) as a tuple, or one dimension's."""
+        strides = tuple(int(s) for s in self.get_strides())
+        if dim is None:
+            return strides
+        if not -len(strides) <= dim < len(strides):
+            raise IndexError('Dimension out of range (expected to be in range of [%d, %d], '
+                             'but got %d)' % (-len(strides), len(strides) - 1, dim))
+        return strides[dim]
+
+    def storage_offset(self):
+        return self.get_offset()
+
+    def data_ptr(self):
+        """The address of element 0 (0 for a meta tensor)."""
+        return Gnn.Tensor.get_data_address(self)
+
+    def element_size(self):
+        return Gnn.dtype_get_size(self.get_dtype())
+
     def is_floating_point(self):
         return _dtype.is_floating(self.get_dtype())
 
@@ -366,7 +407,10 @@ class Tensor(Gnn.Tensor):
         return value
 
     def tolist(self):
-        return self.numpy().tolist()
+        t = Gnn.Tensor.detach(self)
+        if t.get_dtype() == Gnn.DType.BF16:
+            t = t.to_dtype(Gnn.DType.F32)
+        return t.numpy().tolist()
 
     # -- dtype and device -----------------------------------------------------
 
@@ -575,14 +619,12 @@ class Tensor(Gnn.Tensor):
     def uniform_(self, a=0.0, b=1.0, generator=None):
         """torch's uniform_(from=0, to=1, *, generator=None), from the
         default generator unless given one."""
-        from ._creation import default_generator
-        Gnn.Tensor.uniform_(self, float(a), float(b), generator or default_generator())
+        Gnn.Tensor.uniform_(self, float(a), float(b), generator)
         return self
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
         """torch's normal_(mean=0, std=1, *, generator=None)."""
-        from ._creation import default_generator
-        Gnn.Tensor.normal_(self, float(mean), float(std), generator or default_generator())
+        Gnn.Tensor.normal_(self, float(mean), float(std), generator)
         return self
 
     def copy_(self, src):
@@ -594,7 +636,8 @@ class Tensor(Gnn.Tensor):
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return Gnn.Tensor.allclose(self, other, rtol, atol) if not equal_nan else \
-            bool(require_numpy().allclose(self.numpy(), other.numpy(), rtol, atol, True))
+            bool(require_numpy().allclose(self.detach().numpy(), other.detach().numpy(), rtol,
+                                          atol, True))
 
     def equal(self, other):
         return Gnn.Tensor.equal(self, other)
@@ -662,7 +705,7 @@ class Tensor(Gnn.Tensor):
         a, b = _coerce(self, other)
         if rounding_mode == 'trunc' and not _dtype.is_floating(a.get_dtype()):
             return Gnn.Tensor.div(a, b)
-        q = _true_divide(a, b).numpy()
+        q = _true_divide(a, b).detach().numpy()
         np_ = require_numpy()
         q = np_.trunc(q) if rounding_mode == 'trunc' else np_.floor(q)
         return Tensor.from_numpy(q.astype(_dtype.DTYPE_TO_NUMPY[_dtype.of(a.get_dtype())]))
@@ -723,7 +766,7 @@ def _pow_tensors(base, exponent):
                                          exponent.get_requires_grad())
     if not records:
         np_ = require_numpy()
-        b, e = base.numpy(), exponent.numpy()
+        b, e = base.detach().numpy(), exponent.detach().numpy()
         if not _dtype.is_floating(base.get_dtype()) and (e < 0).any():
             raise RuntimeError('Integers to negative integer powers are not allowed.')
         with np_.errstate(all='ignore'):

@@ -11,6 +11,7 @@
 
 import numbers
 
+from . import _dtype
 from ._dtype import tensor_from_numpy
 from ._gi import Gnn, np, require_numpy
 
@@ -20,7 +21,7 @@ def _is_int(k):
 
 
 def _is_advanced(k):
-    if isinstance(k, Gnn.Tensor) or isinstance(k, (list, bool)):
+    if isinstance(k, Gnn.Tensor) or isinstance(k, (list, bool, range)):
         return True
     return np is not None and isinstance(k, np.ndarray)
 
@@ -215,11 +216,12 @@ def set(t, key, value):
         elif isinstance(value, numbers.Real):
             Gnn.Tensor.fill_(view, float(value))
         else:
-            array = require_numpy().asarray(value, dtype=view.numpy().dtype)
+            array = require_numpy().asarray(
+                value, dtype=_dtype.DTYPE_TO_NUMPY[_dtype.of(view.get_dtype())])
             Gnn.Tensor.copy_(view, tensor_from_numpy(
                 require_numpy().ascontiguousarray(
                     require_numpy().broadcast_to(array, view.get_shape()))))
         return
-    array = t.numpy()
-    array[_numpy_key(key)] = value.numpy() if isinstance(value, Gnn.Tensor) else value
+    array = t.detach().numpy().copy()
+    array[_numpy_key(key)] = value.detach().numpy() if isinstance(value, Gnn.Tensor) else value
     Gnn.Tensor.copy_(t, tensor_from_numpy(array))

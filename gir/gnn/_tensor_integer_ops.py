@@ -82,9 +82,10 @@ def _not(self):
 
 def _logical(name, func):
     def op(self, other=None):
-        x = self.numpy().astype(bool)
+        x = self.detach().numpy().astype(bool)
         result = func(x) if other is None else func(
-            x, (other.numpy() if isinstance(other, Gnn.Tensor) else np.asarray(other)).astype(bool))
+            x, (other.detach().numpy() if isinstance(other, Gnn.Tensor)
+                else np.asarray(other)).astype(bool))
         return _tensor(result)
     op.__name__ = name
     return op

@@ -44,4 +44,13 @@ GNN_AVAILABLE_IN_ALL
 GnnGenerator *gnn_generator_fork          (GnnGenerator *self,
                                            guint64       stream);
 
+GNN_AVAILABLE_IN_ALL
+GnnGenerator *gnn_generator_get_default   (void);
+GNN_AVAILABLE_IN_ALL
+guint64       gnn_draw_seed               (GnnGenerator *generator);
+GNN_AVAILABLE_IN_ALL
+GnnGenerator *gnn_manual_seed             (guint64       seed);
+GNN_AVAILABLE_IN_ALL
+guint64       gnn_initial_seed            (void);
+
 G_END_DECLS

@@ -20,6 +20,11 @@ G_BEGIN_DECLS
  *   (PyTorch's `prepend=True`)
  * @GNN_HOOK_FLAGS_ALWAYS_CALL: a forward hook that also runs when forward (or
  *   an earlier hook) fails, with a %NULL output (PyTorch's `always_call=True`)
+ * @GNN_HOOK_FLAGS_WITH_KWARGS: a pre-hook registered with
+ *   [method@Gnn.Module.register_forward_pre_hook_args] returns the pair
+ *   `(new_args, new_kwargs)` instead of new positional arguments (PyTorch
+ *   2's `with_kwargs=True`); bindings also pass the keyword arguments to
+ *   their hooks only when it is set
  *
  * Options of [method@Gnn.Module.register_forward_pre_hook] and
  * [method@Gnn.Module.register_forward_hook].
@@ -31,6 +36,7 @@ typedef enum /*< flags >*/
   GNN_HOOK_FLAGS_NONE        = 0,
   GNN_HOOK_FLAGS_PREPEND     = 1 << 0,
   GNN_HOOK_FLAGS_ALWAYS_CALL = 1 << 1,
+  GNN_HOOK_FLAGS_WITH_KWARGS = 1 << 2,
 } GnnHookFlags;
 
 #define GNN_TYPE_HOOK_HANDLE (gnn_hook_handle_get_type ())

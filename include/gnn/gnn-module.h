@@ -14,6 +14,7 @@
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-hook-handle.h>
 #include <gnn/gnn-state-dict.h>
+#include <gnn/gnn-value.h>
 
 G_BEGIN_DECLS
 
@@ -51,8 +52,15 @@ G_DECLARE_DERIVABLE_TYPE (GnnModule, gnn_module, GNN, MODULE, GObject)
  * @reset_parameters: re-initializes the module's own parameters and buffers
  *   (PyTorch's per-layer `reset_parameters`); see
  *   [method@Gnn.Module.reset_parameters]
+ * @forward_args: computes the output of the module for any arguments (a
+ *   tuple of positional arguments and a dict of keyword arguments, or
+ *   %NULL) and returns any value; see [method@Gnn.Module.forward_args]
  *
- * The class of [class@Gnn.Module]. Subclasses implement @forward.
+ * The class of [class@Gnn.Module]. Subclasses implement @forward (one
+ * tensor in, one tensor out: the fast path) or @forward_args (torch's
+ * `forward(self, *args, **kwargs)`), or both when the two agree on a call
+ * with one tensor. Every call reaches whichever the class has: see
+ * [method@Gnn.Module.call_args] for which one runs.
  *
  * Since: 1.0
  */
@@ -66,9 +74,15 @@ struct _GnnModuleClass
   char      *(*extra_repr) (GnnModule  *self);
   gboolean   (*reset_parameters) (GnnModule  *self,
                                   GError    **error);
+  GnnValue  *(*forward_args) (GnnModule  *self,
+                              GnnValue   *args,
+                              GnnValue   *kwargs,
+                              GError    **error);
 
   /*< private >*/
-  gpointer padding[7];
+  gpointer   dispatch_class;   /* the class dispatch was worked out for */
+  gint       dispatch;         /* which of forward / forward_args is newer */
+  gpointer   padding[4];
 };
 
 /**
@@ -111,6 +125,57 @@ typedef GnnTensor *(*GnnForwardHookFunc) (GnnModule  *module,
                                           GnnTensor  *output,
                                           gpointer    user_data,
                                           GError    **error);
+
+/**
+ * GnnForwardPreHookArgsFunc:
+ * @module: the module being called
+ * @args: the positional arguments forward is about to receive, a tuple
+ * @kwargs: (nullable): its keyword arguments, a dict, or %NULL for none
+ * @user_data: the data given at registration
+ * @error: return location for a #GError
+ *
+ * A forward pre-hook that sees every call shape, PyTorch's
+ * `hook(module, args)` (`hook(module, args, kwargs)` with
+ * %GNN_HOOK_FLAGS_WITH_KWARGS).
+ *
+ * Returns: (transfer full) (nullable): %NULL to keep the arguments (or
+ *   %NULL with @error set to fail the call); else the new positional
+ *   arguments: a tuple, or any other value, which becomes a 1-tuple (as in
+ *   PyTorch 1.13). With %GNN_HOOK_FLAGS_WITH_KWARGS, a 2-tuple
+ *   `(new_args, new_kwargs)`.
+ *
+ * Since: 1.0
+ */
+typedef GnnValue *(*GnnForwardPreHookArgsFunc) (GnnModule  *module,
+                                                GnnValue   *args,
+                                                GnnValue   *kwargs,
+                                                gpointer    user_data,
+                                                GError    **error);
+
+/**
+ * GnnForwardHookArgsFunc:
+ * @module: the module being called
+ * @args: the positional arguments forward received, a tuple
+ * @kwargs: (nullable): its keyword arguments, a dict, or %NULL for none
+ * @output: (nullable): the output of forward, or %NULL when the call
+ *   failed (only hooks registered with %GNN_HOOK_FLAGS_ALWAYS_CALL see that)
+ * @user_data: the data given at registration
+ * @error: return location for a #GError
+ *
+ * A forward hook that sees every call shape, PyTorch's
+ * `hook(module, args, output)`.
+ *
+ * Returns: (transfer full) (nullable): a replacement output, or %NULL to
+ *   keep @output (or %NULL with @error set to fail the call)
+ *
+ * Since: 1.0
+ */
+typedef GnnValue *(*GnnForwardHookArgsFunc) (GnnModule  *module,
+                                             GnnValue   *args,
+                                             GnnValue   *kwargs,
+                                             GnnValue   *output,
+                                             gpointer    user_data,
+                                             GError    **error);
 
 /**
  * GnnModuleApplyFunc:
@@ -262,6 +327,27 @@ GnnTensor     *gnn_module_call               (GnnModule    *self,
                                               GnnTensor    *input,
                                               GError      **error);
 GNN_AVAILABLE_IN_ALL
+GnnValue      *gnn_module_forward_args       (GnnModule    *self,
+                                              GnnValue     *args,
+                                              GnnValue     *kwargs,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnValue      *gnn_module_forward_args_as    (GnnModule    *self,
+                                              GType         type,
+                                              GnnValue     *args,
+                                              GnnValue     *kwargs,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnValue      *gnn_module_call_args          (GnnModule    *self,
+                                              GnnValue     *args,
+                                              GnnValue     *kwargs,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_call_one           (GnnModule    *self,
+                                              GnnTensor    *input,
+                                              GnnValue    **other_output,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_has_forward_hooks  (GnnModule    *self);
 GNN_AVAILABLE_IN_ALL
 GnnHookHandle *gnn_module_register_forward_pre_hook (GnnModule            *self,
@@ -285,6 +371,28 @@ GnnHookHandle *gnn_module_register_global_forward_hook     (GnnForwardHookFunc  
                                                             gpointer              user_data,
                                                             GDestroyNotify        destroy,
                                                             GnnHookFlags          flags);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_forward_pre_hook_args (GnnModule                *self,
+                                                          GnnForwardPreHookArgsFunc func,
+                                                          gpointer                  user_data,
+                                                          GDestroyNotify            destroy,
+                                                          GnnHookFlags              flags);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_forward_hook_args     (GnnModule                *self,
+                                                          GnnForwardHookArgsFunc    func,
+                                                          gpointer                  user_data,
+                                                          GDestroyNotify            destroy,
+                                                          GnnHookFlags              flags);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_global_forward_pre_hook_args (GnnForwardPreHookArgsFunc func,
+                                                                 gpointer                  user_data,
+                                                                 GDestroyNotify            destroy,
+                                                                 GnnHookFlags              flags);
+GNN_AVAILABLE_IN_ALL
+GnnHookHandle *gnn_module_register_global_forward_hook_args     (GnnForwardHookArgsFunc    func,
+                                                                 gpointer                  user_data,
+                                                                 GDestroyNotify            destroy,
+                                                                 GnnHookFlags              flags);
 
 /* --- state --------------------------------------------------------------- */
 

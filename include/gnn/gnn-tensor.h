@@ -110,6 +110,15 @@ GnnTensor     *gnn_tensor_new_wrap         (gpointer       data,
                                             GDestroyNotify destroy,
                                             gpointer       user_data,
                                             GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_tensor_new_from_address (guint64        address,
+                                            GnnDType       dtype,
+                                            const gint64  *shape,
+                                            guint          ndim,
+                                            const gint64  *strides,
+                                            guint          n_strides,
+                                            GObject       *owner,
+                                            GError       **error);
 
 /* --- properties and raw access ------------------------------------------- */
 
@@ -146,6 +155,8 @@ GNN_AVAILABLE_IN_ALL
 gpointer       gnn_tensor_get_data         (GnnTensor     *self);
 GNN_AVAILABLE_IN_ALL
 GBytes        *gnn_tensor_get_bytes        (GnnTensor     *self);
+GNN_AVAILABLE_IN_ALL
+guint64        gnn_tensor_get_data_address (GnnTensor     *self);
 GNN_AVAILABLE_IN_ALL
 float         *gnn_tensor_to_floats        (GnnTensor     *self,
                                             gsize         *n_values);

@@ -19,6 +19,8 @@
 #include <gnn/gnn-tensor.h>
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
+#include <gnn/gnn-value.h>
+#include <gnn/gnn-args.h>
 
 /* module (keep one line per header) */
 #include <gnn/gnn-hook-handle.h>

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <math.h>
+#include <string.h>
 
 #include "core/gnn-format-private.h"
 
@@ -25,4 +26,19 @@ gnn_format_double_shortest (double value)
         break;
     }
   return g_strdup (buf);
+}
+
+const char *
+gnn_format_type_name (GType type)
+{
+  const char *name = g_type_name (type);
+  const char *plus = strrchr (name, '+');
+
+  if (plus != NULL && plus[1] != '\0')
+    return plus + 1;
+  if (g_str_has_prefix (name, "Gjs_") && name[4] != '\0')
+    return name + 4;
+  if (g_str_has_prefix (name, "Gnn") && g_ascii_isupper (name[3]))
+    return name + 3;
+  return name;
 }

@@ -35,7 +35,8 @@ GPtrArray *gnn_dataset_get_item_unchecked (GnnDataset *self, gint64 index, GErro
 /* Emits GnnDataLoader::worker-init (from a worker thread). */
 void gnn_data_loader_emit_worker_init (GnnDataLoader *self, GnnWorkerInfo *info);
 
-/* A generator seeded from the system RNG, for samplers given none. */
+/* A generator seeded from a draw of the default generator, for samplers
+ * given none (as torch's samplers draw their seed). */
 GnnGenerator *gnn_generator_new_unseeded (void);
 
 /* The thread-local worker info (set by the loader's worker threads). */

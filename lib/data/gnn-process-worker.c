@@ -411,6 +411,9 @@ gnn_process_worker_main (GnnProcessWorker *w)
    * that died of it, or raised it inside get_item, would lose the pass. */
   signal (SIGINT, SIG_IGN);
   gnn_worker_info_set_current (w->info);
+  /* torch seeds a worker process's default generator with the worker's
+   * seed: augmentations drawing from it differ between workers */
+  gnn_manual_seed (gnn_worker_info_get_seed (w->info));
   /* one compute thread per worker, as PyTorch's worker loop sets: N
    * workers with the parent's count each would oversubscribe the cores
    * (worker_init may raise it). Gnn's count only: calling OpenBLAS here

@@ -232,7 +232,8 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    * GnnRandomSampler:generator:
    *
    * The generator of the draws (advanced by every epoch); one seeded from
-   * the system when none is given.
+   * the default generator ([func@Gnn.Generator.get_default]) when none is
+   * given.
    *
    * Since: 1.0
    */
@@ -253,8 +254,8 @@ gnn_random_sampler_init (GnnRandomSampler *self)
  * @replacement: whether to draw with replacement
  * @num_samples: the number of indices per epoch, or -1 for the length of
  *   @data_source (PyTorch's `None`)
- * @generator: (nullable): the generator (%NULL: one seeded from system
- *   randomness); it is shared, not copied
+ * @generator: (nullable): the generator (%NULL: one seeded from the
+ *   default generator); it is shared, not copied
  * @error: return location for a #GError
  *
  * A non-positive number of samples fails with "num_samples should be a

@@ -668,6 +668,7 @@ gnn_worker_main_if_worker (void)
    * that its failure is the loader's start error. */
   if (!worker_setup (SOCK_FD, &w, &host, &error) ||
       (host != NULL && (gnn_worker_info_set_current (w.info),
+                        gnn_manual_seed (gnn_worker_info_get_seed (w.info)),
                         !gnn_worker_spawn_host_worker_init (host, w.info, &error))))
     {
       gnn_process_send_error (w.id, SOCK_FD, &ready, error);

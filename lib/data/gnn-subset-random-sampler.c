@@ -142,8 +142,8 @@ gnn_subset_random_sampler_class_init (GnnSubsetRandomSamplerClass *klass)
   /**
    * GnnSubsetRandomSampler:generator:
    *
-   * The generator of the permutations (one seeded from the system when
-   * none is given).
+   * The generator of the permutations (one seeded from the default
+   * generator, [func@Gnn.Generator.get_default], when none is given).
    *
    * Since: 1.0
    */
@@ -162,7 +162,7 @@ gnn_subset_random_sampler_init (GnnSubsetRandomSampler *self)
  * gnn_subset_random_sampler_new:
  * @indices: (array length=n_indices) (nullable): the indices to permute
  * @n_indices: the number of indices
- * @generator: (nullable): the generator (%NULL: one seeded from system randomness)
+ * @generator: (nullable): the generator (%NULL: one seeded from the default generator)
  *
  * Creates a sampler yielding the given indices in a new random order each epoch.
  *

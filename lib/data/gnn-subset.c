@@ -170,9 +170,9 @@ gnn_randperm (GnnGenerator *generator,
 GnnGenerator *
 gnn_generator_new_unseeded (void)
 {
-  guint64 seed = ((guint64) g_random_int () << 32) | g_random_int ();
-
-  return gnn_generator_new (seed);
+  /* torch draws such a seed from its default generator, so that
+   * torch.manual_seed makes the shuffles reproducible */
+  return gnn_generator_new (gnn_draw_seed (NULL));
 }
 
 /**
@@ -182,7 +182,7 @@ gnn_generator_new_unseeded (void)
  *   to the length of @dataset
  * @n_lengths: the number of parts
  * @generator: (nullable): the generator of the permutation (%NULL: a
- *   generator seeded from system randomness)
+ *   generator seeded from the default generator, [func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * Randomly splits @dataset into non-overlapping subsets of the given

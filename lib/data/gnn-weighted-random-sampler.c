@@ -300,7 +300,7 @@ gnn_weighted_random_sampler_init (GnnWeightedRandomSampler *self)
  * @n_weights: the number of weights
  * @num_samples: the number of indices per epoch, positive
  * @replacement: whether to draw with replacement
- * @generator: (nullable): the generator (%NULL: one seeded from system randomness)
+ * @generator: (nullable): the generator (%NULL: one seeded from the default generator)
  * @error: return location for a #GError
  *
  * Errors carry PyTorch's messages: "num_samples should be a positive integer

@@ -269,10 +269,12 @@ gnn_ddp_initable_iface_init (GInitableIface *iface)
 
 /* --- forward ------------------------------------------------------------------ */
 
-static GnnTensor *
-gnn_ddp_forward (GnnModule  *module,
-                 GnnTensor  *input,
-                 GError    **error)
+/* What DDP does before each forward: the reducer's iteration check,
+ * buffers broadcast from rank 0, the reducer readied for backward.
+ * Returns the wrapped module (borrowed), or NULL with @error set. */
+static GnnModule *
+gnn_ddp_prepare_forward (GnnModule  *module,
+                         GError    **error)
 {
   GnnDistributedDataParallel *self = GNN_DISTRIBUTED_DATA_PARALLEL (module);
   GObject *child = gnn_module_get_child (module, "module", NULL);
@@ -296,7 +298,29 @@ gnn_ddp_forward (GnnModule  *module,
     }
   if (gnn_is_grad_enabled () && self->require_sync)
     gnn_reducer_prepare_for_backward (self->reducer);
-  return gnn_module_call (GNN_MODULE (child), input, error);
+  return GNN_MODULE (child);
+}
+
+static GnnTensor *
+gnn_ddp_forward (GnnModule  *module,
+                 GnnTensor  *input,
+                 GError    **error)
+{
+  GnnModule *child = gnn_ddp_prepare_forward (module, error);
+
+  return child != NULL ? gnn_module_call (child, input, error) : NULL;
+}
+
+/* torch's DDP forwards `*inputs, **kwargs` to its module as they are. */
+static GnnValue *
+gnn_ddp_forward_args (GnnModule  *module,
+                      GnnValue   *args,
+                      GnnValue   *kwargs,
+                      GError    **error)
+{
+  GnnModule *child = gnn_ddp_prepare_forward (module, error);
+
+  return child != NULL ? gnn_module_call_args (child, args, kwargs, error) : NULL;
 }
 
 static char *
@@ -367,6 +391,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
   object_class->get_property = gnn_ddp_get_property;
   object_class->set_property = gnn_ddp_set_property;
   module_class->forward = gnn_ddp_forward;
+  module_class->forward_args = gnn_ddp_forward_args;
   module_class->extra_repr = gnn_ddp_extra_repr;
 
   /**

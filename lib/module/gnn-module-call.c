@@ -1,22 +1,15 @@
-/* gnn-module-call.c: GnnModule's call path and forward hooks
+/* gnn-module-call.c: GnnModule's call path: forward dispatch, hooks, and
+ * the one-tensor and general calls
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
 
 #include "module/gnn-module-private.h"
+#include "module/gnn-module-call-private.h"
 #include "tensor/gnn-tensor-private.h"
-#include "core/gnn-fork-private.h"
 
-enum { PRE = 0, POST = 1 };
-
-/* Global hooks: registered from any thread, so guarded; n_global_hooks lets
- * gnn_module_call() take the fast path without the lock. */
-GNN_FORK_SAFE_MUTEX (global_lock);
-static GPtrArray *global_hooks[2];
-static gint n_global_hooks;
-
-/* Nested gnn_module_call()s on this thread (see GNN_MODULE_MAX_CALL_DEPTH).
+/* Nested calls on this thread (see GNN_MODULE_MAX_CALL_DEPTH).
  * initial-exec: a plain %fs-relative access instead of a __tls_get_addr()
  * call on every module call (a 4-byte variable fits glibc's static TLS
  * reserve even when the library is dlopen()ed by a binding). */
@@ -26,228 +19,218 @@ static _Thread_local int call_depth __attribute__ ((tls_model ("initial-exec")))
 static _Thread_local int call_depth;
 #endif
 
-GnnHook *
-gnn_hook_ref (GnnHook *hook)
+/* What a call of the one-tensor API returns: the output if it is one
+ * tensor, else a GNN_ERROR_TYPE pointing to the general call. */
+/* The output's tensor, referenced, and @out cleared; NULL (and @out kept)
+ * if the output is not one tensor. */
+static GnnTensor *
+output_steal_tensor (GnnCallOutput *out)
 {
-  g_atomic_ref_count_inc (&hook->ref_count);
-  return hook;
+  GnnTensor *tensor = out->tensor;
+
+  if (tensor != NULL)
+    out->tensor = NULL;   /* stolen: no reference taken and dropped */
+  else if ((tensor = gnn_call_output_tensor (out)) != NULL)
+    g_object_ref (tensor);
+  else
+    return NULL;
+  gnn_call_output_clear (out);
+  return tensor;
 }
 
-void
-gnn_hook_unref (GnnHook *hook)
+static GnnTensor *
+output_finish_tensor (GnnModule     *self,
+                      GnnCallOutput *out,
+                      GError       **error)
 {
-  if (g_atomic_ref_count_dec (&hook->ref_count))
+  GnnTensor *tensor = output_steal_tensor (out);
+
+  if (tensor != NULL)
+    return tensor;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+               "%s returned a %s, not a Tensor: call it with gnn_module_call_args "
+               "(gnn_module_call and gnn_module_forward return one tensor)",
+               gnn_module_get_name (self), gnn_value_get_type_name (out->value));
+  gnn_call_output_clear (out);
+  return NULL;
+}
+
+static GnnValue *
+output_finish_value (GnnCallOutput *out)
+{
+  GnnValue *value = gnn_call_output_value (out);
+
+  out->value = NULL;   /* stolen */
+  gnn_call_output_clear (out);
+  return value;
+}
+
+/* --- which forward runs ---------------------------------------------------- */
+
+typedef enum
+{
+  IMPL_NONE,
+  IMPL_TENSOR,   /* forward */
+  IMPL_ARGS,     /* forward_args */
+} ForwardImpl;
+
+enum { NEWER_TENSOR = 1, NEWER_ARGS, SAME_CLASS };
+
+/* The depth of the class that set the vfunc at @offset (the first ancestor
+ * of @klass holding the same pointer). */
+static guint
+vfunc_owner_depth (GnnModuleClass *klass,
+                   gsize           offset)
+{
+  gpointer fn = G_STRUCT_MEMBER (gpointer, klass, offset);
+  GTypeClass *owner = (GTypeClass *) klass;
+
+  for (;;)
     {
-      if (hook->destroy != NULL)
-        hook->destroy (hook->user_data);
-      g_free (hook);
+      GTypeClass *parent = g_type_class_peek_parent (owner);
+
+      if (parent == NULL || !g_type_is_a (G_TYPE_FROM_CLASS (parent), GNN_TYPE_MODULE) ||
+          G_STRUCT_MEMBER (gpointer, parent, offset) != fn)
+        break;
+      owner = parent;
+    }
+  return g_type_depth (G_TYPE_FROM_CLASS (owner));
+}
+
+/* For a class with both vfuncs: which one a subclass set last. A class
+ * struct starts as a copy of its parent's, cached fields included, so the
+ * cache records the class it was worked out for. */
+static int
+newer_forward (GnnModuleClass *klass)
+{
+  guint tensor_depth, args_depth;
+  int newer;
+
+  if (g_atomic_pointer_get (&klass->dispatch_class) == klass)
+    return g_atomic_int_get (&klass->dispatch);
+  tensor_depth = vfunc_owner_depth (klass, G_STRUCT_OFFSET (GnnModuleClass, forward));
+  args_depth = vfunc_owner_depth (klass, G_STRUCT_OFFSET (GnnModuleClass, forward_args));
+  newer = tensor_depth > args_depth ? NEWER_TENSOR :
+          args_depth > tensor_depth ? NEWER_ARGS : SAME_CLASS;
+  g_atomic_int_set (&klass->dispatch, newer);
+  g_atomic_pointer_set (&klass->dispatch_class, klass);
+  return newer;
+}
+
+/* A class with one of the vfuncs runs it. With both, the one a subclass
+ * set last wins (a Python subclass of Linear whose forward takes two
+ * inputs); when the same class set both, a call with one tensor that
+ * wants one tensor back runs forward, anything else forward_args. */
+static ForwardImpl
+choose_forward (GnnModuleClass *klass,
+                gboolean        one_tensor_call)
+{
+  if (G_LIKELY (klass->forward_args == NULL))
+    return klass->forward != NULL ? IMPL_TENSOR : IMPL_NONE;
+  if (klass->forward == NULL)
+    return IMPL_ARGS;
+  switch (newer_forward (klass))
+    {
+    case NEWER_TENSOR: return IMPL_TENSOR;
+    case NEWER_ARGS: return IMPL_ARGS;
+    default: return one_tensor_call ? IMPL_TENSOR : IMPL_ARGS;
     }
 }
 
-static GnnHook *
-hook_new (gpointer       func,
-          gpointer       user_data,
-          GDestroyNotify destroy,
-          GnnHookFlags   flags)
+/* torch's "Linear.forward() takes 2 positional arguments but 3 were
+ * given" for a one-tensor forward called with other arguments; a single
+ * tensor by keyword (`input=x`) is accepted, as Python accepts it. */
+static GnnTensor *
+bind_one_tensor (GnnModule     *self,
+                 GnnCallInput  *in,
+                 GError       **error)
 {
-  GnnHook *hook = g_new0 (GnnHook, 1);
+  g_autofree char *function = NULL;
+  GnnTensor *tensor = gnn_call_input_tensor (in);
 
-  g_atomic_ref_count_init (&hook->ref_count);
-  hook->func = func;
-  hook->user_data = user_data;
-  hook->destroy = destroy;
-  hook->flags = flags;
-  return hook;
+  if (tensor != NULL)
+    return tensor;
+  function = g_strdup_printf ("%s.forward", gnn_module_get_name (self));
+  if (!gnn_args_parse (gnn_call_input_args (in), in->kwargs, function, error,
+                       "input", GNN_ARG_TENSOR, &tensor, NULL))
+    return NULL;
+  return tensor;
 }
 
-static void
-hook_list_add (GPtrArray **list,
-               GnnHook    *hook)
+gboolean
+gnn_module_run_forward (GnnModule       *self,
+                        GnnModuleClass  *klass,
+                        GnnCallInput    *in,
+                        gboolean         want_tensor,
+                        GnnCallOutput   *out,
+                        GError         **error)
 {
-  if (*list == NULL)
-    *list = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_hook_unref);
-  if (hook->flags & GNN_HOOK_FLAGS_PREPEND)
-    g_ptr_array_insert (*list, 0, gnn_hook_ref (hook));
-  else
-    g_ptr_array_add (*list, gnn_hook_ref (hook));
-}
+  GError *local_error = NULL;
+  ForwardImpl impl = choose_forward (klass, want_tensor && gnn_call_input_tensor (in) != NULL);
 
-/* Removes @hook from @list, dropping the list when it becomes empty so that
- * gnn_module_call() is back on its fast path. */
-static gboolean
-hook_list_remove (GPtrArray **list,
-                  GnnHook    *hook)
-{
-  hook->removed = TRUE;
-  if (*list == NULL || !g_ptr_array_remove (*list, hook))
+  if (impl == IMPL_NONE)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "Module [%s] is missing the required \"forward\" function",
+                   gnn_module_get_name (self));
+      return FALSE;
+    }
+  /* Meta parameters would reach kernels through forward fast paths: refuse
+   * them here (free while no meta storage exists). */
+  if (G_UNLIKELY (g_atomic_int_get (&gnn_storage_meta_live) > 0) &&
+      !gnn_module_check_storage (self, in->tensor, in->args, in->kwargs, error))
     return FALSE;
-  if ((*list)->len == 0)
-    g_clear_pointer (list, g_ptr_array_unref);
+  if (impl == IMPL_TENSOR)
+    {
+      GnnTensor *input = bind_one_tensor (self, in, error);
+
+      if (input == NULL)
+        return FALSE;
+      out->tensor = klass->forward (self, input, &local_error);
+    }
+  else
+    out->value = klass->forward_args (self, gnn_call_input_args (in), in->kwargs, &local_error);
+  if (local_error != NULL)
+    {
+      gnn_call_output_clear (out);
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  if (!gnn_call_output_is_set (out))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "forward of %s returned no output and no error", gnn_module_get_name (self));
+      return FALSE;
+    }
   return TRUE;
 }
 
-void
-gnn_module_remove_hook (GnnModule *module,
-                        int        list_kind,
-                        GnnHook   *hook)
+/* The one-tensor fast path, taken when @klass runs forward on one tensor
+ * (every built-in layer taking one tensor) and no meta tensor exists: no
+ * tuple, no extra reference. Returns FALSE when it does not apply. */
+static inline gboolean
+forward_tensor_fast (GnnModule      *self,
+                     GnnModuleClass *klass,
+                     GnnTensor      *input,
+                     gboolean        want_tensor,
+                     GnnTensor     **output,
+                     GError        **error)
 {
-  if (module == NULL)
+  GError *local_error = NULL;
+
+  if (G_UNLIKELY (choose_forward (klass, want_tensor) != IMPL_TENSOR ||
+                  g_atomic_int_get (&gnn_storage_meta_live) > 0))
+    return FALSE;
+  *output = klass->forward (self, input, &local_error);
+  if (local_error != NULL)
     {
-      g_mutex_lock (&global_lock);
-      if (hook_list_remove (&global_hooks[list_kind], hook))
-        g_atomic_int_dec_and_test (&n_global_hooks);
-      g_mutex_unlock (&global_lock);
-      return;
+      g_clear_object (output);
+      g_propagate_error (error, local_error);
     }
-  else
-    {
-      GnnModulePrivate *priv = gnn_module_priv (module);
-      hook_list_remove (list_kind == PRE ? &priv->pre_hooks : &priv->hooks, hook);
-    }
-}
-
-static GnnHookHandle *
-register_module_hook (GnnModule     *self,
-                      int            list_kind,
-                      gpointer       func,
-                      gpointer       user_data,
-                      GDestroyNotify destroy,
-                      GnnHookFlags   flags)
-{
-  GnnModulePrivate *priv = gnn_module_priv (self);
-  GnnHook *hook = hook_new (func, user_data, destroy, flags);
-  GnnHookHandle *handle;
-
-  hook_list_add (list_kind == PRE ? &priv->pre_hooks : &priv->hooks, hook);
-  handle = gnn_hook_handle_new (self, list_kind, hook);
-  gnn_hook_unref (hook);
-  return handle;
-}
-
-static GnnHookHandle *
-register_global_hook (int            list_kind,
-                      gpointer       func,
-                      gpointer       user_data,
-                      GDestroyNotify destroy,
-                      GnnHookFlags   flags)
-{
-  GnnHook *hook = hook_new (func, user_data, destroy, flags);
-  GnnHookHandle *handle;
-
-  g_mutex_lock (&global_lock);
-  hook_list_add (&global_hooks[list_kind], hook);
-  g_atomic_int_inc (&n_global_hooks);
-  g_mutex_unlock (&global_lock);
-  handle = gnn_hook_handle_new (NULL, list_kind, hook);
-  gnn_hook_unref (hook);
-  return handle;
-}
-
-/**
- * gnn_module_register_forward_pre_hook:
- * @self: a module
- * @func: (scope notified) (closure user_data) (destroy destroy): the hook
- * @user_data: data for @func
- * @destroy: (nullable): frees @user_data when the hook is gone
- * @flags: %GNN_HOOK_FLAGS_PREPEND to run before the hooks already registered
- *
- * Registers a hook that [method@Gnn.Module.call] runs before forward; it may
- * replace the input (PyTorch's `register_forward_pre_hook`).
- *
- * Returns: (transfer full): a handle that removes the hook
- *
- * Since: 1.0
- */
-GnnHookHandle *
-gnn_module_register_forward_pre_hook (GnnModule            *self,
-                                      GnnForwardPreHookFunc func,
-                                      gpointer              user_data,
-                                      GDestroyNotify        destroy,
-                                      GnnHookFlags          flags)
-{
-  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
-  g_return_val_if_fail (func != NULL, NULL);
-
-  return register_module_hook (self, PRE, func, user_data, destroy, flags);
-}
-
-/**
- * gnn_module_register_forward_hook:
- * @self: a module
- * @func: (scope notified) (closure user_data) (destroy destroy): the hook
- * @user_data: data for @func
- * @destroy: (nullable): frees @user_data when the hook is gone
- * @flags: %GNN_HOOK_FLAGS_PREPEND to run first,
- *   %GNN_HOOK_FLAGS_ALWAYS_CALL to run even when the call fails
- *
- * Registers a hook that [method@Gnn.Module.call] runs after forward; it may
- * replace the output (PyTorch's `register_forward_hook`).
- *
- * Returns: (transfer full): a handle that removes the hook
- *
- * Since: 1.0
- */
-GnnHookHandle *
-gnn_module_register_forward_hook (GnnModule         *self,
-                                  GnnForwardHookFunc func,
-                                  gpointer           user_data,
-                                  GDestroyNotify     destroy,
-                                  GnnHookFlags       flags)
-{
-  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
-  g_return_val_if_fail (func != NULL, NULL);
-
-  return register_module_hook (self, POST, func, user_data, destroy, flags);
-}
-
-/**
- * gnn_module_register_global_forward_pre_hook:
- * @func: (scope notified) (closure user_data) (destroy destroy): the hook
- * @user_data: data for @func
- * @destroy: (nullable): frees @user_data when the hook is gone
- * @flags: %GNN_HOOK_FLAGS_PREPEND to run before the hooks already registered
- *
- * Registers a pre-hook for every module, run before the module's own
- * pre-hooks (PyTorch's `register_module_forward_pre_hook`).
- *
- * Returns: (transfer full): a handle that removes the hook
- *
- * Since: 1.0
- */
-GnnHookHandle *
-gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
-                                             gpointer              user_data,
-                                             GDestroyNotify        destroy,
-                                             GnnHookFlags          flags)
-{
-  g_return_val_if_fail (func != NULL, NULL);
-
-  return register_global_hook (PRE, func, user_data, destroy, flags);
-}
-
-/**
- * gnn_module_register_global_forward_hook:
- * @func: (scope notified) (closure user_data) (destroy destroy): the hook
- * @user_data: data for @func
- * @destroy: (nullable): frees @user_data when the hook is gone
- * @flags: %GNN_HOOK_FLAGS_PREPEND, %GNN_HOOK_FLAGS_ALWAYS_CALL
- *
- * Registers a forward hook for every module, run before the module's own
- * forward hooks (PyTorch's `register_module_forward_hook`).
- *
- * Returns: (transfer full): a handle that removes the hook
- *
- * Since: 1.0
- */
-GnnHookHandle *
-gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
-                                         gpointer           user_data,
-                                         GDestroyNotify     destroy,
-                                         GnnHookFlags       flags)
-{
-  g_return_val_if_fail (func != NULL, NULL);
-
-  return register_global_hook (POST, func, user_data, destroy, flags);
+  else if (*output == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "forward of %s returned no output and no error", gnn_module_get_name (self));
+  return TRUE;
 }
 
 /**
@@ -256,21 +239,41 @@ gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
  * @input: the input
  * @error: return location for a #GError
  *
- * Runs the module's computation without hooks. Subclasses implement it (in
- * Python `do_forward`, in GJS `vfunc_forward`); callers normally use
- * [method@Gnn.Module.call].
+ * Runs the module's computation on one tensor without hooks. Subclasses
+ * implement it (in Python `do_forward`, in GJS `vfunc_forward`), or
+ * [vfunc@Gnn.Module.forward_args]: then this calls that with the 1-tuple
+ * `(input,)` and fails with %GNN_ERROR_TYPE if the output is not one
+ * tensor. Callers normally use [method@Gnn.Module.call].
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
  * Since: 1.0
  */
+/* gnn_module_forward off its fast path, out of line so that the fast path
+ * keeps a small frame. */
+static G_GNUC_NO_INLINE GnnTensor *
+forward_tensor_slow (GnnModule      *self,
+                     GnnModuleClass *klass,
+                     GnnTensor      *input,
+                     GError        **error)
+{
+  GnnTensor *output = NULL;
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+
+  gnn_call_input_init_tensor (&in, input);
+  if (gnn_module_run_forward (self, klass, &in, TRUE, &out, error))
+    output = output_finish_tensor (self, &out, error);
+  gnn_call_input_clear (&in);
+  return output;
+}
+
 GnnTensor *
 gnn_module_forward (GnnModule  *self,
                     GnnTensor  *input,
                     GError    **error)
 {
   GnnModuleClass *klass;
-  GError *local_error = NULL;
   GnnTensor *output;
 
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
@@ -278,278 +281,131 @@ gnn_module_forward (GnnModule  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   klass = GNN_MODULE_GET_CLASS (self);
-  if (klass->forward == NULL)
+  if (forward_tensor_fast (self, klass, input, TRUE, &output, error))
+    return output;
+  return forward_tensor_slow (self, klass, input, error);
+}
+
+/* Argument checks shared by the general entry points. */
+static gboolean
+check_args (GnnValue  *args,
+            GnnValue  *kwargs,
+            GError   **error)
+{
+  if (gnn_value_get_kind (args) != GNN_VALUE_TUPLE)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "Module [%s] is missing the required \"forward\" function",
-                   gnn_module_get_name (self));
-      return NULL;
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                   "the positional arguments of a module call must be a tuple, not %s",
+                   gnn_value_get_type_name (args));
+      return FALSE;
     }
-  /* Meta parameters would reach kernels through forward fast paths: refuse
-   * them here (free while no meta storage exists). */
-  if (G_UNLIKELY (g_atomic_int_get (&gnn_storage_meta_live) > 0) &&
-      !gnn_module_check_storage (self, input, error))
+  if (kwargs != NULL && gnn_value_get_kind (kwargs) != GNN_VALUE_DICT)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                   "the keyword arguments of a module call must be a dict, not %s",
+                   gnn_value_get_type_name (kwargs));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GnnValue *
+forward_args_with_class (GnnModule       *self,
+                         GnnModuleClass  *klass,
+                         GnnValue        *args,
+                         GnnValue        *kwargs,
+                         GError         **error)
+{
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+  GnnValue *output = NULL;
+
+  if (!check_args (args, kwargs, error))
     return NULL;
-  output = klass->forward (self, input, &local_error);
-  if (local_error != NULL)
-    {
-      g_clear_object (&output);
-      g_propagate_error (error, local_error);
-      return NULL;
-    }
-  if (output == NULL)
-    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                 "forward of %s returned no output and no error", gnn_module_get_name (self));
+  gnn_call_input_init_args (&in, args, kwargs);
+  if (gnn_module_run_forward (self, klass, &in, FALSE, &out, error))
+    output = output_finish_value (&out);
+  gnn_call_input_clear (&in);
   return output;
-}
-
-/* A snapshot of the hooks of one kind, each referenced: a call iterates it
- * while hooks may remove themselves or others. Small snapshots live on the
- * stack, so a call with a few hooks allocates nothing. */
-#define HOOK_SNAPSHOT_INLINE 8
-
-typedef struct
-{
-  GnnHook **hooks;
-  guint     len;
-  GnnHook  *inline_hooks[HOOK_SNAPSHOT_INLINE];
-} HookSnapshot;
-
-static void
-snapshot_add_list (HookSnapshot *snap,
-                   guint        *capacity,
-                   GPtrArray    *list)
-{
-  if (list == NULL || list->len == 0)
-    return;
-  if (snap->len + list->len > *capacity)
-    {
-      guint new_capacity = MAX (*capacity * 2, snap->len + list->len);
-
-      if (snap->hooks == snap->inline_hooks)
-        {
-          snap->hooks = g_new (GnnHook *, new_capacity);
-          memcpy (snap->hooks, snap->inline_hooks, snap->len * sizeof (GnnHook *));
-        }
-      else
-        snap->hooks = g_renew (GnnHook *, snap->hooks, new_capacity);
-      *capacity = new_capacity;
-    }
-  for (guint i = 0; i < list->len; i++)
-    snap->hooks[snap->len++] = gnn_hook_ref (g_ptr_array_index (list, i));
-}
-
-/* Snapshot of the hooks of one kind: global ones first, then the module's. */
-static void
-snapshot_collect (HookSnapshot *snap,
-                  GPtrArray    *local,
-                  int           list_kind)
-{
-  guint capacity = HOOK_SNAPSHOT_INLINE;
-
-  snap->hooks = snap->inline_hooks;
-  snap->len = 0;
-  if (g_atomic_int_get (&n_global_hooks) > 0)
-    {
-      g_mutex_lock (&global_lock);
-      snapshot_add_list (snap, &capacity, global_hooks[list_kind]);
-      g_mutex_unlock (&global_lock);
-    }
-  snapshot_add_list (snap, &capacity, local);
-}
-
-static void
-snapshot_clear (HookSnapshot *snap)
-{
-  for (guint i = 0; i < snap->len; i++)
-    gnn_hook_unref (snap->hooks[i]);
-  if (snap->hooks != snap->inline_hooks)
-    g_free (snap->hooks);
-  snap->hooks = snap->inline_hooks;
-  snap->len = 0;
-}
-
-/* A hook's replacement must be a tensor (a binding may hand back any
- * object); anything else fails the call instead of being passed on. */
-static void
-check_hook_result (GObject   **replaced,
-                   const char *what,
-                   GnnModule  *self,
-                   GError    **error)
-{
-  if (GNN_IS_TENSOR (*replaced))
-    return;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-               "%s of %s returned a %s instead of a GnnTensor or NULL", what,
-               gnn_module_get_name (self),
-               G_OBJECT_TYPE_NAME (*replaced));
-  g_clear_object (replaced);
-}
-
-/* After a failure: the always-call forward hooks that have not run yet run
- * now; their own errors are dropped so the caller sees the first one. */
-static void
-run_always_call_hooks (GnnModule    *self,
-                       HookSnapshot *post,
-                       guint         first,
-                       GnnTensor    *input,
-                       GnnTensor   **output)
-{
-  for (guint i = first; i < post->len; i++)
-    {
-      GnnHook *hook = post->hooks[i];
-      g_autoptr(GError) hook_error = NULL;
-      GnnTensor *replaced;
-
-      if (hook->removed || !(hook->flags & GNN_HOOK_FLAGS_ALWAYS_CALL))
-        continue;
-      replaced = ((GnnForwardHookFunc) hook->func) (self, input, *output,
-                                                    hook->user_data, &hook_error);
-      if (hook_error == NULL && replaced != NULL)
-        check_hook_result ((GObject **) &replaced, "forward hook", self, &hook_error);
-      if (hook_error != NULL)
-        {
-          g_debug ("forward hook with always-call failed while another error was "
-                   "being reported: %s", hook_error->message);
-          g_clear_object (&replaced);
-          continue;
-        }
-      if (replaced != NULL)
-        {
-          g_clear_object (output);
-          *output = replaced;
-        }
-    }
-}
-
-static GnnTensor *
-call_with_hooks (GnnModule        *self,
-                 GnnModulePrivate *priv,
-                 GnnTensor        *input,
-                 GError          **error)
-{
-  HookSnapshot pre, post;
-  GnnTensor *current_input;
-  GnnTensor *output = NULL;
-  GError *local_error = NULL;
-  guint i;
-
-  /* Keep the module alive even if a hook drops the caller's last ref. */
-  g_object_ref (self);
-  snapshot_collect (&pre, priv->pre_hooks, PRE);
-  /* The forward hooks are taken after forward, as PyTorch builds their
-   * tuple then: one removed by a pre-hook or by forward does not run, one
-   * they added does. */
-  post.hooks = post.inline_hooks;
-  post.len = 0;
-  current_input = g_object_ref (input);
-
-  for (i = 0; i < pre.len; i++)
-    {
-      GnnHook *hook = pre.hooks[i];
-      GnnTensor *replaced;
-
-      /* Hooks run as captured at call start, even if one removed another
-       * meanwhile (PyTorch iterates a tuple of them). */
-      replaced = ((GnnForwardPreHookFunc) hook->func) (self, current_input,
-                                                       hook->user_data, &local_error);
-      if (local_error == NULL && replaced != NULL)
-        check_hook_result ((GObject **) &replaced, "forward pre-hook", self, &local_error);
-      if (local_error != NULL)
-        {
-          g_clear_object (&replaced);
-          goto failed;
-        }
-      if (replaced != NULL)
-        {
-          g_object_unref (current_input);
-          current_input = replaced;
-        }
-    }
-
-  output = gnn_module_forward (self, current_input, &local_error);
-  if (output == NULL)
-    goto failed;
-
-  snapshot_collect (&post, priv->hooks, POST);
-  for (i = 0; i < post.len; i++)
-    {
-      GnnHook *hook = post.hooks[i];
-      GnnTensor *replaced;
-
-      replaced = ((GnnForwardHookFunc) hook->func) (self, current_input, output,
-                                                    hook->user_data, &local_error);
-      if (local_error == NULL && replaced != NULL)
-        check_hook_result ((GObject **) &replaced, "forward hook", self, &local_error);
-      if (local_error != NULL)
-        {
-          g_clear_object (&replaced);
-          i++;   /* this hook ran (PyTorch marks it called before running) */
-          goto failed;
-        }
-      if (replaced != NULL)
-        {
-          g_object_unref (output);
-          output = replaced;
-        }
-    }
-  snapshot_clear (&pre);
-  snapshot_clear (&post);
-  g_object_unref (current_input);
-  g_object_unref (self);
-  return output;
-
-failed:
-  /* i: the first forward hook that has not run (0 if forward did not
-   * complete: the always-call hooks are those registered now, as PyTorch
-   * walks its hook dict in its exception handler). */
-  if (output == NULL)
-    {
-      i = 0;
-      snapshot_clear (&post);
-      snapshot_collect (&post, priv->hooks, POST);
-    }
-  run_always_call_hooks (self, &post, i, current_input, &output);
-  g_clear_object (&output);
-  g_propagate_error (error, local_error);
-  snapshot_clear (&pre);
-  snapshot_clear (&post);
-  g_object_unref (current_input);
-  g_object_unref (self);
-  return NULL;
 }
 
 /**
- * gnn_module_call:
+ * gnn_module_forward_args: (virtual forward_args)
  * @self: a module
- * @input: the input
+ * @args: the positional arguments, a tuple
+ * @kwargs: (nullable): the keyword arguments, a dict, or %NULL
  * @error: return location for a #GError
  *
- * Calls the module, like PyTorch's `module(input)`: global forward
- * pre-hooks, the module's pre-hooks (each may replace the input),
- * [method@Gnn.Module.forward], global forward hooks, the module's forward
- * hooks (each may replace the output). When any step fails, the hooks
- * registered with %GNN_HOOK_FLAGS_ALWAYS_CALL that have not run yet still
- * run (with the output so far, possibly %NULL), and the caller gets the
- * first error. With no hooks registered this calls forward directly.
- *
- * Calls nest (a container calls its children): more than
- * %GNN_MODULE_MAX_CALL_DEPTH nested calls on one thread fail with
- * %GNN_ERROR_NOT_SUPPORTED ("maximum recursion depth exceeded"), as Python's
- * recursion limit stops PyTorch, instead of overflowing the C stack.
+ * Runs the module's computation on any arguments without hooks, PyTorch's
+ * `module.forward(*args, **kwargs)`. Subclasses whose forward takes more
+ * than one tensor, keywords or numbers, or returns anything but one tensor,
+ * implement it (in Python a `forward(self, *args, **kwargs)` method, in
+ * GJS `vfunc_forward_args`), reading their arguments with
+ * [func@Gnn.args_parse]. A class with only [vfunc@Gnn.Module.forward] is
+ * run with the one tensor of @args (errors worded as Python's:
+ * "Linear.forward() takes 2 positional arguments but 3 were given").
+ * Callers normally use [method@Gnn.Module.call_args].
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
  * Since: 1.0
  */
+GnnValue *
+gnn_module_forward_args (GnnModule  *self,
+                         GnnValue   *args,
+                         GnnValue   *kwargs,
+                         GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (args != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return forward_args_with_class (self, GNN_MODULE_GET_CLASS (self), args, kwargs, error);
+}
+
+/**
+ * gnn_module_forward_args_as:
+ * @self: a module
+ * @type: @self's type or one of its ancestors, derived from
+ *   [class@Gnn.Module]
+ * @args: the positional arguments, a tuple
+ * @kwargs: (nullable): the keyword arguments, a dict, or %NULL
+ * @error: return location for a #GError
+ *
+ * Runs the forward that @type implements on @self, without hooks: how a
+ * subclass's forward chains up to its parent's (Python's
+ * `super().forward(x)` in a subclass of [class@Gnn.Linear]), whichever of
+ * [vfunc@Gnn.Module.forward] and [vfunc@Gnn.Module.forward_args] the
+ * parent has.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GnnValue *
+gnn_module_forward_args_as (GnnModule  *self,
+                            GType       type,
+                            GnnValue   *args,
+                            GnnValue   *kwargs,
+                            GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (g_type_is_a (type, GNN_TYPE_MODULE), NULL);
+  g_return_val_if_fail (g_type_is_a (G_OBJECT_TYPE (self), type), NULL);
+  g_return_val_if_fail (args != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return forward_args_with_class (self, g_type_class_peek (type), args, kwargs, error);
+}
+
+/* --- calls -------------------------------------------------------------- */
+
 /**
  * gnn_module_has_forward_hooks:
  * @self: a module
  *
- * Whether [method@Gnn.Module.call] on @self would run hooks: forward
- * pre-hooks or forward hooks of its own, or global ones. A binding that
- * calls a forward of its own language directly (the Python binding, for
- * a forward with several inputs or outputs) asks it first.
+ * Whether a call of @self would run hooks: forward pre-hooks or forward
+ * hooks of its own, or global ones.
  *
  * Returns: %TRUE if a call of @self runs hooks
  *
@@ -562,9 +418,96 @@ gnn_module_has_forward_hooks (GnnModule *self)
 
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   priv = gnn_module_priv (self);
-  return priv->pre_hooks != NULL || priv->hooks != NULL || g_atomic_int_get (&n_global_hooks) > 0;
+  return priv->pre_hooks != NULL || priv->hooks != NULL ||
+         g_atomic_int_get (&gnn_module_n_global_hooks) > 0;
 }
 
+static gboolean
+enter_call (GnnModule  *self,
+            GError    **error)
+{
+  if (G_UNLIKELY (call_depth >= GNN_MODULE_MAX_CALL_DEPTH))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "maximum recursion depth exceeded while calling %s (more than %d nested "
+                   "module calls)", gnn_module_get_name (self), GNN_MODULE_MAX_CALL_DEPTH);
+      return FALSE;
+    }
+  call_depth++;
+  return TRUE;
+}
+
+/* Any call: the hooks if there are any, else forward. Consumes @in. */
+static gboolean
+call_any (GnnModule      *self,
+          GnnCallInput   *in,
+          gboolean        want_tensor,
+          GnnCallOutput  *out,
+          GError        **error)
+{
+  GnnModulePrivate *priv = gnn_module_priv (self);
+  gboolean ok;
+
+  if (!enter_call (self, error))
+    {
+      gnn_call_input_clear (in);
+      return FALSE;
+    }
+  if (priv->pre_hooks == NULL && priv->hooks == NULL &&
+      g_atomic_int_get (&gnn_module_n_global_hooks) == 0)
+    ok = gnn_module_run_forward (self, GNN_MODULE_GET_CLASS (self), in, want_tensor, out, error);
+  else
+    ok = gnn_module_call_with_hooks (self, priv, in, want_tensor, out, error);
+  call_depth--;
+  gnn_call_input_clear (in);
+  return ok;
+}
+
+/* gnn_module_call with hooks, out of line (see forward_tensor_slow). */
+static G_GNUC_NO_INLINE GnnTensor *
+call_tensor_with_hooks (GnnModule        *self,
+                        GnnModulePrivate *priv,
+                        GnnTensor        *input,
+                        GError          **error)
+{
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+  gboolean ok;
+
+  gnn_call_input_init_tensor (&in, input);
+  ok = gnn_module_call_with_hooks (self, priv, &in, TRUE, &out, error);
+  gnn_call_input_clear (&in);
+  return ok ? output_finish_tensor (self, &out, error) : NULL;
+}
+
+/**
+ * gnn_module_call:
+ * @self: a module
+ * @input: the input
+ * @error: return location for a #GError
+ *
+ * Calls the module with one tensor, like PyTorch's `module(input)`: global
+ * forward pre-hooks, the module's pre-hooks (each may replace the input),
+ * [method@Gnn.Module.forward], global forward hooks, the module's forward
+ * hooks (each may replace the output). When any step fails, the hooks
+ * registered with %GNN_HOOK_FLAGS_ALWAYS_CALL that have not run yet still
+ * run (with the output so far, possibly %NULL), and the caller gets the
+ * first error. With no hooks registered this calls forward directly.
+ *
+ * This is the one-tensor form of [method@Gnn.Module.call_args] and runs
+ * the same path; an output that is not one tensor (a module with
+ * [vfunc@Gnn.Module.forward_args] returning a tuple) fails with
+ * %GNN_ERROR_TYPE.
+ *
+ * Calls nest (a container calls its children): more than
+ * %GNN_MODULE_MAX_CALL_DEPTH nested calls on one thread fail with
+ * %GNN_ERROR_NOT_SUPPORTED ("maximum recursion depth exceeded"), as Python's
+ * recursion limit stops PyTorch, instead of overflowing the C stack.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
 GnnTensor *
 gnn_module_call (GnnModule  *self,
                  GnnTensor  *input,
@@ -578,19 +521,127 @@ gnn_module_call (GnnModule  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   priv = gnn_module_priv (self);
 
-  if (G_UNLIKELY (call_depth >= GNN_MODULE_MAX_CALL_DEPTH))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "maximum recursion depth exceeded while calling %s (more than %d nested "
-                   "module calls)", gnn_module_get_name (self), GNN_MODULE_MAX_CALL_DEPTH);
-      return NULL;
-    }
-  call_depth++;
-  if (priv->pre_hooks == NULL && priv->hooks == NULL &&
-      g_atomic_int_get (&n_global_hooks) == 0)
+  if (!enter_call (self, error))
+    return NULL;
+  if (G_LIKELY (priv->pre_hooks == NULL && priv->hooks == NULL &&
+                g_atomic_int_get (&gnn_module_n_global_hooks) == 0))
     output = gnn_module_forward (self, input, error);
   else
-    output = call_with_hooks (self, priv, input, error);
+    output = call_tensor_with_hooks (self, priv, input, error);
   call_depth--;
   return output;
+}
+
+/**
+ * gnn_module_call_args:
+ * @self: a module
+ * @args: the positional arguments, a tuple
+ * @kwargs: (nullable): the keyword arguments, a dict, or %NULL
+ * @error: return location for a #GError
+ *
+ * Calls the module with any arguments, PyTorch's
+ * `module(*args, **kwargs)`, returning any value: an LSTM's
+ * `(output, (h_n, c_n))`, MultiheadAttention's `(output, None)`. The path
+ * is that of [method@Gnn.Module.call]: global and module pre-hooks (hooks
+ * registered with [method@Gnn.Module.register_forward_pre_hook_args] see
+ * @args and may replace them), forward, global and module forward hooks
+ * (which see the arguments and the output and may replace the output),
+ * always-call hooks on failure, the nesting limit. A one-tensor hook
+ * ([method@Gnn.Module.register_forward_pre_hook]) works on calls whose
+ * @args is one tensor and fails with %GNN_ERROR_TYPE on others.
+ *
+ * Which forward runs: a class with only [vfunc@Gnn.Module.forward] gets the
+ * one tensor of @args (anything else fails with Python's TypeError words,
+ * "Linear.forward() takes 2 positional arguments but 3 were given"), and
+ * its output comes back as a %GNN_VALUE_TENSOR value; a class with only
+ * [vfunc@Gnn.Module.forward_args] gets @args and @kwargs. A class with
+ * both runs the one its most derived class set (a subclass overriding one
+ * of them overrides the call), and if one class set both, this runs
+ * forward_args while [method@Gnn.Module.call] runs forward.
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 1.0
+ */
+GnnValue *
+gnn_module_call_args (GnnModule  *self,
+                      GnnValue   *args,
+                      GnnValue   *kwargs,
+                      GError    **error)
+{
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (args != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_args (args, kwargs, error))
+    return NULL;
+  gnn_call_input_init_args (&in, args, kwargs);
+  if (!call_any (self, &in, FALSE, &out, error))
+    return NULL;
+  return output_finish_value (&out);
+}
+
+/**
+ * gnn_module_call_one:
+ * @self: a module
+ * @input: the input
+ * @other_output: (out) (transfer full) (optional) (nullable): where the
+ *   output goes when it is not one tensor; %NULL when it is. Without it,
+ *   such an output fails as in [method@Gnn.Module.call]
+ * @error: return location for a #GError
+ *
+ * Calls the module with one tensor and accepts any output: the
+ * `model(x)` of a binding, or a container passing a tensor on, which does
+ * not know whether the module returns a tensor (a Linear) or a tuple (an
+ * LSTM). Runs the path of [method@Gnn.Module.call_args] with the 1-tuple
+ * `(input,)`, allocating no tuple while no hook or forward_args needs one.
+ *
+ * Returns: (transfer full) (nullable): the output when it is a tensor;
+ *   else %NULL, with the output in @other_output, or with @error set
+ *
+ * Since: 1.0
+ */
+GnnTensor *
+gnn_module_call_one (GnnModule  *self,
+                     GnnTensor  *input,
+                     GnnValue  **other_output,
+                     GError    **error)
+{
+  GnnModulePrivate *priv;
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+  GnnTensor *tensor;
+  gboolean fast;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (other_output != NULL)
+    *other_output = NULL;
+  priv = gnn_module_priv (self);
+  if (G_LIKELY (priv->pre_hooks == NULL && priv->hooks == NULL &&
+                g_atomic_int_get (&gnn_module_n_global_hooks) == 0))
+    {
+      /* As gnn_module_call's fast path, for a module running forward. */
+      if (!enter_call (self, error))
+        return NULL;
+      fast = forward_tensor_fast (self, GNN_MODULE_GET_CLASS (self), input, FALSE, &tensor, error);
+      call_depth--;
+      if (fast)
+        return tensor;
+    }
+  gnn_call_input_init_tensor (&in, input);
+  if (!call_any (self, &in, FALSE, &out, error))
+    return NULL;
+  tensor = output_steal_tensor (&out);
+  if (tensor != NULL)
+    return tensor;
+  if (other_output == NULL)
+    return output_finish_tensor (self, &out, error);
+  *other_output = output_finish_value (&out);
+  return NULL;
 }

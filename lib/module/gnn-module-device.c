@@ -191,15 +191,36 @@ gnn_module_reset_parameters (GnnModule  *self,
   return TRUE;
 }
 
+/* Whether @value holds a meta tensor, at any depth. */
+static gboolean
+value_has_meta (GnnValue *value)
+{
+  GnnTensor *tensor = gnn_value_get_tensor (value);
+  gsize n_items;
+  GnnValue **items;
+
+  if (tensor != NULL)
+    return gnn_tensor_priv_is_meta (gnn_tensor_priv (tensor));
+  items = gnn_value_get_items (value, &n_items);
+  for (gsize i = 0; i < n_items; i++)
+    if (value_has_meta (items[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* The forward guard: "Linear: parameter 'weight' has no storage (meta)". */
 gboolean
 gnn_module_check_storage (GnnModule  *self,
                           GnnTensor  *input,
+                          GnnValue   *args,
+                          GnnValue   *kwargs,
                           GError    **error)
 {
   GnnModulePrivate *priv = gnn_module_priv (self);
 
-  if (gnn_tensor_priv_is_meta (gnn_tensor_priv (input)))
+  if ((input != NULL && gnn_tensor_priv_is_meta (gnn_tensor_priv (input))) ||
+      (input == NULL && args != NULL && value_has_meta (args)) ||
+      (kwargs != NULL && value_has_meta (kwargs)))
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                    "%s: input tensor has no storage (meta)", gnn_module_get_name (self));

@@ -21,6 +21,7 @@ typedef struct
   GDestroyNotify  destroy;
   GnnHookFlags    flags;
   gboolean        removed;
+  gboolean        takes_values;   /* registered with a *_args function */
 } GnnHook;
 
 typedef struct
@@ -77,10 +78,13 @@ void              gnn_module_init_mixins       (GnnModule *self,
 
 /* --- meta tensors (gnn-module-device.c) --- */
 
-/* FALSE + GNN_ERROR_NOT_SUPPORTED if @input or one of @self's own
+/* FALSE + GNN_ERROR_NOT_SUPPORTED if a tensor of the call's arguments
+ * (@input, or else those in @args; those in @kwargs) or one of @self's own
  * parameters or buffers has no storage (meta). */
 gboolean          gnn_module_check_storage     (GnnModule  *self,
                                                 GnnTensor  *input,
+                                                GnnValue   *args,
+                                                GnnValue   *kwargs,
                                                 GError    **error);
 
 /* --- registry (gnn-module-registry.c) --- */
@@ -195,10 +199,41 @@ gnn_module_walk_clear (GnnModuleWalk *walk)
   g_clear_pointer (&walk->stack, g_array_unref);
 }
 
-/* --- hooks (gnn-module-call.c, gnn-hook-handle.c) --- */
+/* --- hooks (gnn-module-hooks.c, gnn-hook-handle.c) --- */
+
+enum { GNN_HOOK_PRE = 0, GNN_HOOK_POST = 1 };
+
+/* Global hooks registered now, for the call's fast-path test without the
+ * lock. */
+extern gint gnn_module_n_global_hooks;
 
 GnnHook          *gnn_hook_ref                 (GnnHook *hook);
 void              gnn_hook_unref               (GnnHook *hook);
+
+/* A snapshot of the hooks of one kind, each referenced: a call iterates it
+ * while hooks may remove themselves or others. Small snapshots live on the
+ * stack, so a call with a few hooks allocates nothing. */
+#define GNN_HOOK_SNAPSHOT_INLINE 8
+
+typedef struct
+{
+  GnnHook **hooks;
+  guint     len;
+  GnnHook  *inline_hooks[GNN_HOOK_SNAPSHOT_INLINE];
+} GnnHookSnapshot;
+
+static inline void
+gnn_hook_snapshot_init (GnnHookSnapshot *snap)
+{
+  snap->hooks = snap->inline_hooks;
+  snap->len = 0;
+}
+
+/* Global hooks of @list_kind first, then @local's. */
+void              gnn_hook_snapshot_collect    (GnnHookSnapshot *snap,
+                                                GPtrArray       *local,
+                                                int              list_kind);
+void              gnn_hook_snapshot_clear      (GnnHookSnapshot *snap);
 
 /* Hook handles: @module is NULL for global hooks; @list_kind 0 = pre, 1 = post. */
 GnnHookHandle    *gnn_hook_handle_new          (GnnModule *module,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "module/gnn-module-private.h"
+#include "core/gnn-format-private.h"
 
 /**
  * GnnModule:
@@ -31,8 +32,10 @@
  * registry. Mixin interfaces registered with [func@Gnn.mixin_register] are
  * initialized once per instance, prerequisites first.
  *
- * Subclasses implement [vfunc@Gnn.Module.forward]; callers use
- * [method@Gnn.Module.call], which runs the forward hooks.
+ * Subclasses implement [vfunc@Gnn.Module.forward] (one tensor in, one out)
+ * or [vfunc@Gnn.Module.forward_args] (any arguments, keywords and output,
+ * read with [func@Gnn.args_parse]); callers use [method@Gnn.Module.call] or
+ * [method@Gnn.Module.call_args], which run the forward hooks.
  *
  * Since: 1.0
  */
@@ -109,19 +112,9 @@ gnn_module_get_type (void)
 const char *
 gnn_module_get_name (GnnModule *self)
 {
-  const char *name, *plus;
-
   g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
 
-  name = g_type_name (G_OBJECT_CLASS_TYPE (gnn_module_priv (self)->final_class));
-  plus = strrchr (name, '+');
-  if (plus != NULL && plus[1] != '\0')
-    return plus + 1;
-  if (g_str_has_prefix (name, "Gjs_") && name[4] != '\0')
-    return name + 4;
-  if (g_str_has_prefix (name, "Gnn") && g_ascii_isupper (name[3]))
-    return name + 3;
-  return name;
+  return gnn_format_type_name (G_OBJECT_CLASS_TYPE (gnn_module_priv (self)->final_class));
 }
 
 /* --- GObject ------------------------------------------------------------- */

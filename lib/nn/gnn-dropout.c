@@ -16,7 +16,7 @@
  *
  * The mask is drawn from [property@Gnn.Dropout:generator] (an element is
  * kept when a uniform draw in [0, 1) is below 1 - p); without one, from
- * the library-default generator described in [class@Gnn.Linear]. Inputs
+ * the default generator ([func@Gnn.Generator.get_default]). Inputs
  * must be float32 or float64.
  *
  * Since: 1.0

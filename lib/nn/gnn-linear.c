@@ -25,10 +25,11 @@
  * They are initialized as PyTorch does: the weight with Kaiming-uniform
  * (a = √5), i.e. U(-1/√in, 1/√in), and the bias with U(-1/√in, 1/√in),
  * drawn from [property@Gnn.Linear:generator]. Without a generator the layers
- * draw from the library-default generator: one per process, seeded with
- * PyTorch's default seed 67280421310721 and shared (under a lock) by every
- * layer created without a generator, so a program that builds the same
- * layers in the same order gets the same weights on every run. The numbers
+ * draw from the default generator ([func@Gnn.Generator.get_default]): one
+ * per process, seeded with PyTorch's default seed 67280421310721 (reseeded
+ * by [func@Gnn.manual_seed]) and shared (under a lock) by everything given
+ * no generator, so a program that builds the same layers in the same order
+ * gets the same weights on every run. The numbers
  * differ from PyTorch's (another random number algorithm); copy weights
  * with [method@Gnn.Module.load_state_dict] to reproduce a PyTorch model.
  *
@@ -332,7 +333,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The generator the initial parameters are drawn from, used during
    * construction only (so it is write-only). %NULL draws from the
-   * library-default generator (see [class@Gnn.Linear]).
+   * default generator (see [class@Gnn.Linear]).
    *
    * Since: 1.0
    */

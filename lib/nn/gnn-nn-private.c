@@ -10,7 +10,6 @@
 #include "core/gnn-format-private.h"
 #include "module/gnn-module-registry-private.h"
 #include "nn/gnn-nn-private.h"
-#include "core/gnn-fork-private.h"
 #include "tensor/gnn-tensor-private.h"
 
 void
@@ -20,22 +19,16 @@ gnn_nn_unref_nullable (gpointer object)
     g_object_unref (object);
 }
 
-GNN_FORK_SAFE_MUTEX (default_generator_lock);
-static GnnGenerator *default_generator;
-
 GnnGenerator *
 gnn_nn_default_generator_lock (void)
 {
-  g_mutex_lock (&default_generator_lock);
-  if (default_generator == NULL)
-    default_generator = gnn_generator_new (GNN_NN_DEFAULT_SEED);
-  return default_generator;
+  return gnn_generator_default_lock ();
 }
 
 void
 gnn_nn_default_generator_unlock (void)
 {
-  g_mutex_unlock (&default_generator_lock);
+  gnn_generator_default_unlock ();
 }
 
 G_DEFINE_QUARK (gnn-nn-construct-error, construct_error)

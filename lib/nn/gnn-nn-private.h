@@ -13,11 +13,8 @@ G_BEGIN_DECLS
  * child slots). */
 void          gnn_nn_unref_nullable           (gpointer object);
 
-/* PyTorch's default seed (torch.initial_seed() of a fresh process). */
-#define GNN_NN_DEFAULT_SEED G_GUINT64_CONSTANT (67280421310721)
-
-/* The library-default generator that layers use when given none: one per
- * process, seeded with GNN_NN_DEFAULT_SEED, guarded by a lock. */
+/* The default generator (gnn_generator_get_default) that layers use when
+ * given none, locked (gnn_generator_default_lock). */
 GnnGenerator *gnn_nn_default_generator_lock   (void);
 void          gnn_nn_default_generator_unlock (void);
 

@@ -12,6 +12,10 @@
  * A chain of modules, like `torch.nn.Sequential`: [method@Gnn.Module.call]
  * passes the input to the first child and each output to the next child,
  * returning the output of the last one (the input itself when empty).
+ * An output that is not a tensor (an LSTM's tuple) goes on as the next
+ * child's one argument, as torch's `input = module(input)` does; such a
+ * chain is called with [method@Gnn.Module.call_args] (or
+ * [method@Gnn.Module.call] when its last output is a tensor).
  *
  * The children live in the module registry under the keys "0", "1", … as
  * [method@Gnn.Module.register_module] children, so every traversal, state
@@ -31,16 +35,14 @@
 
 G_DEFINE_TYPE (GnnSequential, gnn_sequential, GNN_TYPE_MODULE)
 
-static GnnTensor *
-gnn_sequential_forward (GnnModule  *module,
-                        GnnTensor  *input,
-                        GError    **error)
+/* Snapshot of the chain: a hook may change the registry while it runs. */
+static GPtrArray *
+chain_snapshot (GnnModule  *module,
+                GError    **error)
 {
   GPtrArray *entries = gnn_nn_module_entries (module);
-  g_autoptr(GPtrArray) chain = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GnnTensor) current = g_object_ref (input);
+  g_autoptr(GPtrArray) chain = g_ptr_array_new_full (entries->len, g_object_unref);
 
-  /* Snapshot: a hook may change the registry while the chain runs. */
   for (guint i = 0; i < entries->len; i++)
     {
       GnnMapEntry *entry = g_ptr_array_index (entries, i);
@@ -54,22 +56,103 @@ gnn_sequential_forward (GnnModule  *module,
         }
       g_ptr_array_add (chain, g_object_ref (entry->value));
     }
+  return g_steal_pointer (&chain);
+}
+
+/* torch's `for module in self: input = module(input)`: each child gets the
+ * previous output as its one argument, a tuple included (not unpacked).
+ * The output so far is a tensor (*tensor) while it is one, so a chain of
+ * tensors takes the one-tensor path, else a value (*value). */
+static gboolean
+run_chain (GnnModule  *module,
+           GnnTensor **tensor,
+           GnnValue  **value,
+           GError    **error)
+{
+  g_autoptr(GPtrArray) chain = chain_snapshot (module, error);
+
+  if (chain == NULL)
+    return FALSE;
   for (guint i = 0; i < chain->len; i++)
     {
-      GnnTensor *next = gnn_module_call (g_ptr_array_index (chain, i), current, error);
+      GnnModule *child = g_ptr_array_index (chain, i);
 
-      if (next == NULL)
-        return NULL;
-      g_object_unref (current);
-      current = next;
+      if (*tensor != NULL)
+        {
+          GnnValue *other = NULL;
+          GnnTensor *next = gnn_module_call_one (child, *tensor, &other, error);
+
+          if (next == NULL && other == NULL)
+            return FALSE;
+          g_clear_object (tensor);
+          *tensor = next;
+          *value = other;
+        }
+      else
+        {
+          g_autoptr(GnnValue) args = gnn_value_new_tuple (value, 1);
+          GnnValue *next = gnn_module_call_args (child, args, NULL, error);
+
+          if (next == NULL)
+            return FALSE;
+          g_clear_pointer (value, gnn_value_unref);
+          if (gnn_value_get_tensor (next) != NULL)
+            {
+              *tensor = g_object_ref (gnn_value_get_tensor (next));
+              gnn_value_unref (next);
+            }
+          else
+            *value = next;
+        }
     }
-  return g_steal_pointer (&current);
+  return TRUE;
+}
+
+static GnnTensor *
+gnn_sequential_forward (GnnModule  *module,
+                        GnnTensor  *input,
+                        GError    **error)
+{
+  g_autoptr(GnnTensor) tensor = g_object_ref (input);
+  g_autoptr(GnnValue) value = NULL;
+
+  if (!run_chain (module, &tensor, &value, error))
+    return NULL;
+  if (tensor == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                 "%s returned a %s, not a Tensor: call it with gnn_module_call_args "
+                 "(gnn_module_call and gnn_module_forward return one tensor)",
+                 gnn_module_get_name (module), gnn_value_get_type_name (value));
+  return g_steal_pointer (&tensor);
+}
+
+static GnnValue *
+gnn_sequential_forward_args (GnnModule  *module,
+                             GnnValue   *args,
+                             GnnValue   *kwargs,
+                             GError    **error)
+{
+  g_autoptr(GnnTensor) tensor = NULL;
+  g_autoptr(GnnValue) value = NULL;
+  GnnValue *input;
+
+  if (!gnn_args_parse (args, kwargs, "Sequential.forward", error,
+                       "input", GNN_ARG_VALUE, &input, NULL))
+    return NULL;
+  if (gnn_value_get_tensor (input) != NULL)
+    tensor = g_object_ref (gnn_value_get_tensor (input));
+  else
+    value = gnn_value_ref (input);
+  if (!run_chain (module, &tensor, &value, error))
+    return NULL;
+  return tensor != NULL ? gnn_value_new_tensor (tensor) : g_steal_pointer (&value);
 }
 
 static void
 gnn_sequential_class_init (GnnSequentialClass *klass)
 {
   GNN_MODULE_CLASS (klass)->forward = gnn_sequential_forward;
+  GNN_MODULE_CLASS (klass)->forward_args = gnn_sequential_forward_args;
 }
 
 static void

@@ -5,16 +5,22 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/gnn-fork-private.h"
 #include "tensor/gnn-tensor-private.h"
 
 /**
  * GnnGenerator:
  *
- * An explicit random number generator (xoshiro256**, seeded through
- * splitmix64), in place of hidden global state: everything random in Gnn
- * (initializers, samplers, dropout, loader worker seeds) takes one, so the
- * same seed gives the same results. Not thread-safe: give each thread its
- * own, e.g. with [method@Gnn.Generator.fork].
+ * A random number generator (xoshiro256**, seeded through splitmix64).
+ * Everything random in Gnn (initializers, random fills, samplers, dropout)
+ * takes one, so the same seed gives the same results; given none, it draws
+ * from the process's default generator ([func@Gnn.Generator.get_default],
+ * PyTorch's `torch.default_generator`), which [func@Gnn.manual_seed]
+ * reseeds. A generator is not thread-safe: give each thread its own, e.g.
+ * with [method@Gnn.Generator.fork]. The default generator is the
+ * exception: the library draws from it under a lock whenever a function is
+ * given %NULL, and seeding it or saving or restoring its state takes the
+ * same lock (its `next_*` draws called directly do not).
  *
  * Since: 1.0
  */
@@ -34,6 +40,18 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* The default generator: created on first use, never freed; its lock is
+ * taken by the library around draws for a %NULL generator and by the
+ * seeding and state functions below (never nested: a leaf lock). */
+GNN_FORK_SAFE_MUTEX (default_lock);
+static GnnGenerator *default_generator;
+
+static inline gboolean
+is_default (GnnGenerator *self)
+{
+  return self == g_atomic_pointer_get (&default_generator);
+}
 
 G_DEFINE_FINAL_TYPE (GnnGenerator, gnn_generator, G_TYPE_OBJECT)
 
@@ -162,11 +180,18 @@ gnn_generator_manual_seed (GnnGenerator *self,
 {
   guint64 x = seed;
 
+  gboolean locked;
+
   g_return_if_fail (GNN_IS_GENERATOR (self));
+  locked = is_default (self);
+  if (locked)
+    g_mutex_lock (&default_lock);
   self->seed = seed;
   for (int i = 0; i < 4; i++)
     self->s[i] = splitmix64 (&x);
   self->has_spare_normal = FALSE;
+  if (locked)
+    g_mutex_unlock (&default_lock);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEED]);
 }
 
@@ -183,8 +208,15 @@ gnn_generator_manual_seed (GnnGenerator *self,
 guint64
 gnn_generator_get_seed (GnnGenerator *self)
 {
+  guint64 seed;
+
   g_return_val_if_fail (GNN_IS_GENERATOR (self), 0);
-  return self->seed;
+  if (!is_default (self))
+    return self->seed;
+  g_mutex_lock (&default_lock);
+  seed = self->seed;
+  g_mutex_unlock (&default_lock);
+  return seed;
 }
 
 /**
@@ -294,9 +326,16 @@ gnn_generator_get_state (GnnGenerator *self)
 {
   guint64 state[6];
 
+  gboolean locked;
+
   g_return_val_if_fail (GNN_IS_GENERATOR (self), NULL);
+  locked = is_default (self);
+  if (locked)
+    g_mutex_lock (&default_lock);
   state[0] = self->seed;
   memcpy (&state[1], self->s, sizeof self->s);
+  if (locked)
+    g_mutex_unlock (&default_lock);
   state[5] = 0;   /* reserved; the cached normal is dropped on restore */
   return g_bytes_new (state, sizeof state);
 }
@@ -321,6 +360,7 @@ gnn_generator_set_state (GnnGenerator *self,
   guint64 words[6];
   gsize size;
   gconstpointer data;
+  gboolean locked;
 
   g_return_val_if_fail (GNN_IS_GENERATOR (self), FALSE);
   g_return_val_if_fail (state != NULL, FALSE);
@@ -339,9 +379,14 @@ gnn_generator_set_state (GnnGenerator *self,
                            "generator state is all zero");
       return FALSE;
     }
+  locked = is_default (self);
+  if (locked)
+    g_mutex_lock (&default_lock);
   self->seed = words[0];
   memcpy (self->s, &words[1], sizeof self->s);
   self->has_spare_normal = FALSE;
+  if (locked)
+    g_mutex_unlock (&default_lock);
   return TRUE;
 }
 
@@ -366,4 +411,123 @@ gnn_generator_fork (GnnGenerator *self,
   g_return_val_if_fail (GNN_IS_GENERATOR (self), NULL);
   x = self->seed ^ (0xd1b54a32d192ed03ull * (stream + 1));
   return gnn_generator_new (splitmix64 (&x));
+}
+
+/* --- the default generator ------------------------------------------------ */
+
+GnnGenerator *
+gnn_generator_default_lock (void)
+{
+  g_mutex_lock (&default_lock);
+  if (default_generator == NULL)
+    g_atomic_pointer_set (&default_generator, gnn_generator_new (GNN_DEFAULT_SEED));
+  return default_generator;
+}
+
+void
+gnn_generator_default_unlock (void)
+{
+  g_mutex_unlock (&default_lock);
+}
+
+GnnGenerator *
+gnn_generator_acquire (GnnGenerator *generator)
+{
+  return generator != NULL ? generator : gnn_generator_default_lock ();
+}
+
+void
+gnn_generator_release (GnnGenerator *generator)
+{
+  if (generator == NULL)
+    gnn_generator_default_unlock ();
+}
+
+/**
+ * gnn_generator_get_default:
+ *
+ * Gets the process's default generator, PyTorch's `torch.default_generator`:
+ * the one every function given a %NULL generator draws from (initializers,
+ * random fills, dropout, samplers built without a generator). A fresh
+ * process seeds it with PyTorch's default seed, 67280421310721, so a
+ * program that does the same things gets the same numbers on every run;
+ * [func@Gnn.manual_seed] reseeds it.
+ *
+ * The library draws from it under a lock. Pass %NULL rather than this
+ * object to a function to draw from it safely from several threads.
+ *
+ * Returns: (transfer none): the default generator
+ *
+ * Since: 1.0
+ */
+GnnGenerator *
+gnn_generator_get_default (void)
+{
+  GnnGenerator *generator = gnn_generator_default_lock ();
+
+  gnn_generator_default_unlock ();
+  return generator;
+}
+
+/**
+ * gnn_draw_seed:
+ * @generator: (nullable): the generator to draw from, or %NULL for the
+ *   default generator
+ *
+ * Draws 64 bits to seed another generator from, like torch's
+ * `torch.empty((), dtype=torch.int64).random_()`: how a sampler or a loader
+ * given no generator gets a seed that [func@Gnn.manual_seed] makes
+ * reproducible. The default generator is drawn from under its lock.
+ *
+ * Returns: a seed
+ *
+ * Since: 1.0
+ */
+guint64
+gnn_draw_seed (GnnGenerator *generator)
+{
+  guint64 seed;
+
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), 0);
+  seed = gnn_generator_next_u64 (gnn_generator_acquire (generator));
+  gnn_generator_release (generator);
+  return seed;
+}
+
+/**
+ * gnn_manual_seed:
+ * @seed: the seed
+ *
+ * Reseeds the default generator ([func@Gnn.Generator.get_default]), like
+ * `torch.manual_seed`: afterwards the layers, initializers, random fills,
+ * dropout masks and samplers that are given no generator draw the same
+ * numbers on every run.
+ *
+ * Returns: (transfer none): the default generator
+ *
+ * Since: 1.0
+ */
+GnnGenerator *
+gnn_manual_seed (guint64 seed)
+{
+  GnnGenerator *generator = gnn_generator_get_default ();
+
+  gnn_generator_manual_seed (generator, seed);
+  return generator;
+}
+
+/**
+ * gnn_initial_seed:
+ *
+ * Gets the seed the default generator was last seeded with, like
+ * `torch.initial_seed`.
+ *
+ * Returns: the default generator's seed
+ *
+ * Since: 1.0
+ */
+guint64
+gnn_initial_seed (void)
+{
+  return gnn_generator_get_seed (gnn_generator_get_default ());
 }

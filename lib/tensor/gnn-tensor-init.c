@@ -55,11 +55,11 @@ draw (GnnGenerator *generator,
 /* Fills every element of @self (any strides), in row-major order, from
  * U(a, b) or N(a, b). */
 static void
-fill_random (GnnTensor    *self,
-             Distribution  dist,
-             double        a,
-             double        b,
-             GnnGenerator *generator)
+fill_random_with (GnnTensor    *self,
+                  Distribution  dist,
+                  double        a,
+                  double        b,
+                  GnnGenerator *generator)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   const gint64 *strides[1] = { p->strides };
@@ -111,12 +111,25 @@ fill_random (GnnTensor    *self,
     }
 }
 
+/* fill_random_with @generator, or with the default generator (locked) for NULL. */
+static void
+fill_random (GnnTensor    *self,
+             Distribution  dist,
+             double        a,
+             double        b,
+             GnnGenerator *generator)
+{
+  fill_random_with (self, dist, a, b, gnn_generator_acquire (generator));
+  gnn_generator_release (generator);
+}
+
 /**
  * gnn_tensor_uniform_:
  * @self: a floating point #GnnTensor
  * @low: the lower bound, included
  * @high: the upper bound, excluded
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * Fills @self in place with samples of the uniform distribution on
@@ -137,7 +150,7 @@ gnn_tensor_uniform_ (GnnTensor    *self,
                      GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (!check_floating ("uniform_", self, error))
     return FALSE;
@@ -165,7 +178,8 @@ gnn_tensor_uniform_ (GnnTensor    *self,
  * @self: a floating point #GnnTensor
  * @mean: the mean
  * @std: the standard deviation, >= 0
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * Fills @self in place with samples of the normal distribution N(@mean,
@@ -185,7 +199,7 @@ gnn_tensor_normal_ (GnnTensor    *self,
                     GError      **error)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (!check_floating ("normal_", self, error))
     return FALSE;
@@ -233,7 +247,8 @@ kaiming_std (const char *op,
  * gnn_tensor_kaiming_uniform_:
  * @self: a floating point #GnnTensor of at least 2 dimensions
  * @a: the negative slope of the leaky ReLU that follows the layer (0 for ReLU)
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * He initialization, like `torch.nn.init.kaiming_uniform_(t, a=a,
@@ -256,7 +271,7 @@ gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
   double std, bound;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (gnn_tensor_priv (self)->numel == 0 && gnn_tensor_priv (self)->ndim > 0)
     return check_floating ("kaiming_uniform_", self, error);
@@ -271,7 +286,8 @@ gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
  * gnn_tensor_kaiming_normal_:
  * @self: a floating point #GnnTensor of at least 2 dimensions
  * @a: the negative slope of the leaky ReLU that follows the layer (0 for ReLU)
- * @generator: the random number generator to draw from
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
  * @error: return location for a #GError
  *
  * He initialization, like `torch.nn.init.kaiming_normal_(t, a=a,
@@ -294,7 +310,7 @@ gnn_tensor_kaiming_normal_ (GnnTensor    *self,
   double std;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  g_return_val_if_fail (GNN_IS_GENERATOR (generator), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
 
   if (gnn_tensor_priv (self)->numel == 0 && gnn_tensor_priv (self)->ndim > 0)
     return check_floating ("kaiming_normal_", self, error);

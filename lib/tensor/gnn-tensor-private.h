@@ -182,6 +182,22 @@ void gnn_random_fill_uniform_f32 (guint64 key, guint64 first, float *dst, gint64
 void gnn_random_fill_uniform_f64 (guint64 key, guint64 first, double *dst, gint64 n,
                                   gint64 stride, double a, double b);
 
+/* PyTorch's default seed (torch.initial_seed() of a fresh process): the
+ * default generator's first seed. */
+#define GNN_DEFAULT_SEED G_GUINT64_CONSTANT (67280421310721)
+
+/* The default generator (gnn_generator_get_default), locked: functions given
+ * a NULL generator draw from it between these two calls. A leaf lock: hold
+ * no other library lock inside, and call no function that takes it (the
+ * gnn_generator_* seeding and state functions on the default do). */
+GnnGenerator *gnn_generator_default_lock   (void);
+void          gnn_generator_default_unlock (void);
+
+/* @generator, or the default generator locked when it is NULL; release with
+ * the same argument. */
+GnnGenerator *gnn_generator_acquire        (GnnGenerator *generator);
+void          gnn_generator_release        (GnnGenerator *generator);
+
 /* Creates a GnnTensor (sub)type instance without the default 0-d storage;
  * the caller fills in the private geometry and storage. */
 GnnTensor *gnn_tensor_object_new (GType type);

@@ -114,13 +114,40 @@ gi.require_version("Gnn", "1.0")
 from gi.repository import Gnn
 override = sys.modules["gi.overrides.Gnn"].__file__
 assert override.startswith(sys.argv[1]), override
-package = sys.modules["gnn"].__file__     # the override'"'"'s private package
+package = sys.modules["gnn"].__file__     # the override'"'"'s package
 assert package.startswith(sys.argv[1]), package
 assert Gnn.Linear(3, 2).get_property("out-features") == 2
 t = Gnn.Tensor.new_scalar(2.5, Gnn.DType.F32)
 assert t.item() == 2.5, t.item()
 ' "$dest" || die "python3: installed typelib + override"
   ok "python3 imports the installed typelib and Gnn.py override"
+  # the public package, the torch module tree, imported without gi first
+  PYTHONPATH=$dest$(dirname "$(dirname "$overrides_dir")") "$python" -c '
+import sys
+import gnn as torch
+import gnn.nn as nn
+import gnn.nn.functional as F
+from gnn.utils.data import DataLoader, TensorDataset
+from gnn.optim.lr_scheduler import StepLR
+import gnn.vision
+for name in ("gnn.nn", "gnn.nn.functional", "gnn.utils.data", "gnn.optim.lr_scheduler",
+             "gnn.vision"):
+    assert sys.modules[name].__file__.startswith(sys.argv[1]), sys.modules[name].__file__
+from gi.repository import Gnn
+assert nn.Linear is Gnn.Linear and torch.nn is Gnn.nn
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+loader = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 2)), batch_size=4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sched = StepLR(opt, step_size=1)
+for x, y in loader:
+    opt.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    opt.step()
+sched.step()
+assert abs(opt.param_groups[0]["lr"] - 0.01) < 1e-12
+' "$dest" || die "python3: installed package gnn (the torch module tree)"
+  ok "python3 imports the installed package gnn as torch"
 fi
 
 echo "1..$n_checks"

@@ -22,7 +22,8 @@ DDP = Gnn.nn.parallel.DistributedDataParallel
 
 
 def tensor(array):
-    return Gnn.Tensor.from_numpy(np.ascontiguousarray(array, dtype=np.float32))
+    """A float32 tensor holding a copy of `array` (from_numpy shares memory)."""
+    return Gnn.Tensor.from_numpy(np.array(array, dtype=np.float32))
 
 
 def check(condition, what):
@@ -143,13 +144,13 @@ def main():
     optimizer.zero_grad(True)
     with ddp_model.no_sync():
         loss_fn(ddp_model(tensor(x)), tensor(y)).backward()
-    local = model.named_parameters()[-1][1].grad.numpy().copy()
+    local = list(model.named_parameters())[-1][1].grad.numpy().copy()
     lo, hi = tensor(local), tensor(local)
     dist.all_reduce(lo, op=dist.ReduceOp.MIN)
     dist.all_reduce(hi, op=dist.ReduceOp.MAX)
     check(not np.array_equal(lo.numpy(), hi.numpy()), 'no_sync gradients must stay local')
     loss_fn(ddp_model(tensor(x)), tensor(y)).backward()
-    g = tensor(model.named_parameters()[-1][1].grad.numpy())
+    g = tensor(list(model.named_parameters())[-1][1].grad.numpy())
     g0 = tensor(g.numpy())
     dist.broadcast(g0, src=0)
     check(np.array_equal(g.numpy(), g0.numpy()), 'gradients after no_sync + sync differ')

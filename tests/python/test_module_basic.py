@@ -40,7 +40,7 @@ class Raising(Gnn.Module):
 class TestModuleBasic(unittest.TestCase):
     def test_registration(self):
         net = Net()
-        params = net.named_parameters()
+        params = list(net.named_parameters())
         self.assertEqual([n for n, _ in params], ['w'])
         self.assertIsInstance(params[0][1], Gnn.Parameter)
         self.assertEqual([n for n, _ in net.named_buffers()], ['stats'])

@@ -92,7 +92,7 @@ class TestAttributes(unittest.TestCase):
         t = ones(2)
         net.extra = t           # a plain tensor to a new name: not a buffer
         self.assertIs(net.__dict__['extra'], t)
-        self.assertEqual(net.named_buffers(recurse=False), [])
+        self.assertEqual(list(net.named_buffers(recurse=False)), [])
         net.nothing = None      # None to a new name: an ordinary attribute
         self.assertIsNone(net.__dict__['nothing'])
         self.assertFalse(net.has_child('nothing'))
@@ -101,7 +101,7 @@ class TestAttributes(unittest.TestCase):
         leaf = Leaf()
         t = ones(2)
         leaf.running = t
-        self.assertEqual(leaf.named_buffers(), [('running', t)])
+        self.assertEqual(list(leaf.named_buffers()), [('running', t)])
         self.assertNotIn('running', leaf.__dict__)
 
     def test_parameter_replaces_dict_attribute(self):
@@ -115,7 +115,7 @@ class TestAttributes(unittest.TestCase):
         net.bias = None
         self.assertIsNone(net.bias)
         self.assertTrue(net.has_child('bias'))
-        self.assertEqual(net.named_parameters(recurse=False), [])
+        self.assertEqual(list(net.named_parameters(recurse=False)), [])
         net.a = None
         self.assertIsNone(net.a)
         self.assertEqual([n for n, _ in net.named_children()], ['b'])
@@ -175,7 +175,7 @@ class TestAttributes(unittest.TestCase):
         with self.assertRaises(AttributeError):
             net.a
         del net.bias
-        self.assertEqual(net.named_parameters(recurse=False), [])
+        self.assertEqual(list(net.named_parameters(recurse=False)), [])
         del net.scale
         self.assertNotIn('scale', net.__dict__)
         with self.assertRaises(AttributeError):
@@ -323,27 +323,29 @@ class TestRegistration(unittest.TestCase):
 class TestTraversal(unittest.TestCase):
     def test_named_parameters(self):
         net = Net()
-        named = net.named_parameters()
+        # generators, as torch's (next(model.parameters()) works)
+        self.assertIs(next(net.parameters()), net.bias)
+        named = list(net.named_parameters())
         self.assertEqual([n for n, _ in named], ['bias', 'a.weight', 'b.weight'])
         self.assertIs(named[1][1], net.a.weight)
         self.assertEqual([n for n, _ in net.named_parameters(prefix='m')],
                          ['m.bias', 'm.a.weight', 'm.b.weight'])
-        self.assertEqual(net.parameters(), [p for _, p in named])
+        self.assertEqual(list(net.parameters()), [p for _, p in named])
 
     def test_named_buffers(self):
         net = Net()
         self.assertEqual([n for n, _ in net.named_buffers()], ['a.running', 'b.running'])
-        self.assertEqual(net.named_buffers(recurse=False), [])
-        self.assertEqual(len(net.buffers()), 2)
+        self.assertEqual(list(net.named_buffers(recurse=False)), [])
+        self.assertEqual(len(list(net.buffers())), 2)
 
     def test_named_modules(self):
         net = Net()
-        named = net.named_modules()
+        named = list(net.named_modules())
         self.assertEqual([n for n, _ in named], ['', 'a', 'b'])
         self.assertIs(named[0][1], net)
         self.assertEqual([n for n, _ in net.named_modules(prefix='root')],
                          ['root', 'root.a', 'root.b'])
-        self.assertEqual(net.modules(), [m for _, m in named])
+        self.assertEqual(list(net.modules()), [m for _, m in named])
 
     def test_named_modules_duplicates(self):
         net = Net()
@@ -356,7 +358,7 @@ class TestTraversal(unittest.TestCase):
         net = Net()
         self.assertEqual([(n, type(m).__name__) for n, m in net.named_children()],
                          [('a', 'Leaf'), ('b', 'Leaf')])
-        self.assertEqual(net.children(), [net.a, net.b])
+        self.assertEqual(list(net.children()), [net.a, net.b])
 
     def test_apply_returns_self(self):
         net = Net()

@@ -16,7 +16,7 @@ from gi.repository import GLib, Gnn  # noqa: E402
 
 
 def to_gnn(t):
-    return Gnn.Tensor.from_numpy(np.ascontiguousarray(t.detach().numpy()))
+    return Gnn.Tensor.from_numpy(np.array(t.detach().numpy()))   # a copy: from_numpy shares
 
 
 def copy_params(gmod, tmod):

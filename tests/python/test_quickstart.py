@@ -5,8 +5,8 @@
 The tutorial's code (FashionMNIST, a NeuralNetwork of Flatten +
 Sequential(Linear/ReLU/Linear/ReLU/Linear), CrossEntropyLoss, SGD at lr 1e-3,
 the train/test loops, saving and loading the state dict) is the tutorial part
-of examples/quickstart.py. Only three things differ between the two runs:
-the imports, the dataset constructors and the device line. The test runs one
+of examples/quickstart.py. Only two things differ between the two runs:
+the import lines (rewritten to gnn) and the dataset constructors. The test runs one
 epoch on each, starting both from the same weights (copied from torch's
 model by the harness, outside the tutorial code), and checks the accuracies
 agree within 5 points and that the saved and reloaded state dicts are equal.
@@ -33,7 +33,7 @@ EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '
 # The lines that differ between the two runs (the example holds Gnn's).
 GNN_DATASETS = """training_data = datasets.FashionMNIST(train=True)
 test_data = datasets.FashionMNIST(train=False)"""
-GNN_DEVICE = 'device = "cpu"'
+GNN_DEVICE = 'device = "cuda" if torch.cuda.is_available() else "cpu"'
 
 
 def tutorial():
@@ -62,12 +62,10 @@ test_data = FashionMNISTIdx(train=False)''',
     device='''device = "cuda" if torch.cuda.is_available() else "cpu"''')
 
 GNN = dict(
-    imports='''import gi
-gi.require_version('Gnn', '1.0')
-from gi.repository import Gnn as torch
-from gi.repository import Gnn as datasets
-nn = torch.nn
-DataLoader = torch.DataLoader''',
+    imports='''import gnn as torch
+from gnn import nn
+from gnn.utils.data import DataLoader
+from gnn.vision import datasets''',
     datasets=GNN_DATASETS,
     device=GNN_DEVICE)
 

@@ -287,6 +287,150 @@ test_seed_property (void)
   g_assert_cmpuint (seed, ==, 9);
 }
 
+/* The default generator: one object, seeded with torch's default seed until
+ * gnn_manual_seed; every function given NULL draws from it, so reseeding
+ * repeats the layers' weights, the fills and the samplers' orders. */
+static void
+test_default_one_object (void)
+{
+  GnnGenerator *d = gnn_generator_get_default ();
+
+  g_assert_true (GNN_IS_GENERATOR (d));
+  g_assert_true (gnn_generator_get_default () == d);
+  g_assert_true (gnn_manual_seed (5) == d);
+  g_assert_cmpuint (gnn_initial_seed (), ==, 5);
+  g_assert_cmpuint (gnn_generator_get_seed (d), ==, 5);
+}
+
+static GnnTensor *
+fill_from_default (void)
+{
+  const gint64 shape[] = { 7 };
+  GnnTensor *t = gnn_tensor_zeros (shape, 1, GNN_DTYPE_F64, NULL);
+
+  g_assert_true (gnn_tensor_normal_ (t, 0.0, 1.0, NULL, NULL));
+  return t;
+}
+
+static void
+test_default_manual_seed_repeats (void)
+{
+  g_autoptr(GnnTensor) a = NULL;
+  g_autoptr(GnnTensor) b = NULL;
+  g_autoptr(GnnTensor) c = NULL;
+  g_autoptr(GnnLinear) la = NULL;
+  g_autoptr(GnnLinear) lb = NULL;
+  g_autoptr(GnnGenerator) explicit_gen = gnn_generator_new (11);
+  g_autoptr(GnnTensor) e = NULL;
+  g_autoptr(GnnTensor) f = NULL;
+  const gint64 shape[] = { 7 };
+
+  gnn_manual_seed (11);
+  a = fill_from_default ();
+  la = gnn_linear_new (3, 2, TRUE, NULL, NULL);
+  gnn_manual_seed (11);
+  b = fill_from_default ();
+  lb = gnn_linear_new (3, 2, TRUE, NULL, NULL);
+  g_assert_true (gnn_tensor_equal (a, b));
+  {
+    GObject *wa = gnn_module_get_child (GNN_MODULE (la), "weight", NULL);
+    GObject *wb = gnn_module_get_child (GNN_MODULE (lb), "weight", NULL);
+
+    g_assert_true (gnn_tensor_equal (GNN_TENSOR (wa), GNN_TENSOR (wb)));
+  }
+  c = fill_from_default ();          /* the stream moved on */
+  g_assert_false (gnn_tensor_equal (a, c));
+
+  /* the default generator seeded with s draws what gnn_generator_new (s) draws */
+  gnn_manual_seed (11);
+  e = gnn_tensor_zeros (shape, 1, GNN_DTYPE_F32, NULL);
+  f = gnn_tensor_zeros (shape, 1, GNN_DTYPE_F32, NULL);
+  g_assert_true (gnn_tensor_uniform_ (e, -1.0, 1.0, NULL, NULL));
+  g_assert_true (gnn_tensor_uniform_ (f, -1.0, 1.0, explicit_gen, NULL));
+  g_assert_true (gnn_tensor_equal (e, f));
+}
+
+static void
+test_default_state_round_trip (void)
+{
+  GnnGenerator *d = gnn_generator_get_default ();
+  g_autoptr(GBytes) state = NULL;
+  g_autoptr(GnnTensor) a = NULL;
+  g_autoptr(GnnTensor) b = NULL;
+
+  gnn_manual_seed (3);
+  state = gnn_generator_get_state (d);
+  a = fill_from_default ();
+  g_assert_true (gnn_generator_set_state (d, state, NULL));
+  b = fill_from_default ();
+  g_assert_true (gnn_tensor_equal (a, b));
+}
+
+static void
+test_default_seeds_samplers (void)
+{
+  const gint64 shape[] = { 20 };
+  g_autoptr(GnnTensor) x = gnn_tensor_zeros (shape, 1, GNN_DTYPE_F32, NULL);
+  GnnTensor *tensors[] = { x };
+  g_autoptr(GnnTensorDataset) ds = gnn_tensor_dataset_new (tensors, 1, NULL);
+  g_autoptr(GnnRandomSampler) s1 = NULL;
+  g_autoptr(GnnRandomSampler) s2 = NULL;
+  g_autofree gint64 *o1 = NULL;
+  g_autofree gint64 *o2 = NULL;
+  gsize n1 = 0, n2 = 0;
+
+  gnn_manual_seed (21);
+  s1 = gnn_random_sampler_new (GNN_DATASET (ds), FALSE, -1, NULL, NULL);
+  gnn_manual_seed (21);
+  s2 = gnn_random_sampler_new (GNN_DATASET (ds), FALSE, -1, NULL, NULL);
+  o1 = gnn_sampler_sample (GNN_SAMPLER (s1), &n1, NULL);
+  o2 = gnn_sampler_sample (GNN_SAMPLER (s2), &n2, NULL);
+  g_assert_cmpuint (n1, ==, 20);
+  g_assert_cmpmem (o1, n1 * sizeof (gint64), o2, n2 * sizeof (gint64));
+}
+
+static void
+test_draw_seed (void)
+{
+  g_autoptr(GnnGenerator) g = gnn_generator_new (4);
+  g_autoptr(GnnGenerator) h = gnn_generator_new (4);
+  guint64 a, b;
+
+  gnn_manual_seed (9);
+  a = gnn_draw_seed (NULL);
+  gnn_manual_seed (9);
+  b = gnn_draw_seed (NULL);
+  g_assert_cmpuint (a, ==, b);
+  g_assert_cmpuint (gnn_draw_seed (NULL), !=, a);      /* the stream moved on */
+  g_assert_cmpuint (gnn_draw_seed (g), ==, gnn_generator_next_u64 (h));
+}
+
+/* Threads drawing from the default generator (NULL) while another reseeds
+ * it: every draw happens under its lock (TSan runs see no race). */
+static gpointer
+draw_thread (gpointer data)
+{
+  for (int i = 0; i < 200; i++)
+    {
+      g_autoptr(GnnTensor) t = fill_from_default ();
+      g_assert_nonnull (t);
+    }
+  return NULL;
+}
+
+static void
+test_default_threads (void)
+{
+  GThread *threads[3];
+
+  for (int i = 0; i < 3; i++)
+    threads[i] = g_thread_new ("draw", draw_thread, NULL);
+  for (int i = 0; i < 200; i++)
+    gnn_manual_seed ((guint64) i);
+  for (int i = 0; i < 3; i++)
+    g_thread_join (threads[i]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -308,6 +452,12 @@ main (int argc, char **argv)
   g_test_add_func ("/generator/next-below/hits-all", test_next_below_hits_all);
   g_test_add_func ("/generator/fork/independent", test_fork_independent);
   g_test_add_func ("/generator/fork/depends-on-seed", test_fork_depends_on_seed);
+  g_test_add_func ("/generator/default/one-object", test_default_one_object);
+  g_test_add_func ("/generator/default/manual-seed-repeats", test_default_manual_seed_repeats);
+  g_test_add_func ("/generator/default/state-round-trip", test_default_state_round_trip);
+  g_test_add_func ("/generator/default/seeds-samplers", test_default_seeds_samplers);
+  g_test_add_func ("/generator/default/threads", test_default_threads);
+  g_test_add_func ("/generator/default/draw-seed", test_draw_seed);
 
   return g_test_run ();
 }

@@ -1,0 +1,6 @@
+"""gnn.nn.parallel: torch.nn.parallel (DistributedDataParallel over MPI)."""
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import gnn._public as _public
+
+_public.mirror(__name__, namespace='nn.parallel')

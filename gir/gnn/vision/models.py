@@ -1,0 +1,7 @@
+"""gnn.vision.models: torchvision.models (the classes the override registers
+under Gnn.vision.models)."""
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import gnn._public as _public
+
+_public.mirror(__name__, namespace='vision.models')
