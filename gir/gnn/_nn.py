@@ -51,6 +51,10 @@ def _parameter(data=None, requires_grad=True):
 
 torch_factory('Parameter', _parameter, 'data=None, requires_grad=True')
 
+# The convolution, padding, pooling and resampling layers' declarations, before
+# Gnn.nn takes the classes below.
+from . import _nn_layers  # noqa: E402,F401
+
 # Gnn.nn: the torch.nn spellings of the module classes.
 _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
              'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',

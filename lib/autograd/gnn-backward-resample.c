@@ -80,7 +80,17 @@ gnn_backward_pad (GnnNode    *node,
   GnnGatherTables t;
 
   gnn_pad_geometry (&t, im->shape, node->out.shape, im->ndim, node->params.n_ints);
-  tables = gnn_pad_tables ((GnnPaddingMode) node->params.dim, &t, node->params.ints);
+  if (gnn_tensor_get_numel (grad) == 0)
+    {
+      /* nothing was read: a zero gradient */
+      grads[0] = gnn_ag_zeros (im);
+      return TRUE;
+    }
+  if ((tables = gnn_pad_tables ((GnnPaddingMode) node->params.dim, &t, node->params.ints)) == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_MEMORY, "pad backward: out of memory for the index tables");
+      return FALSE;
+    }
   return gather_backward (node, &t, grad, grads, error);
 }
 
@@ -126,6 +136,11 @@ gnn_backward_interpolate (GnnNode    *node,
   double scales[3];
   GnnResample r;
 
+  if (gnn_tensor_get_numel (grad) == 0)
+    {
+      grads[0] = gnn_ag_zeros (im);
+      return TRUE;
+    }
   if (!prepare (node, grad, &go, &gx, error))
     return FALSE;
   memcpy (scales, q->ints + 2, sizeof scales);

@@ -43,7 +43,8 @@ void gnn_gather_tables_backward_f64 (const GnnGatherTables *t,
 /* Padding as a gather (gnn-tensor-pad.c). gnn_pad_geometry fills @t for a
  * pad of the last @k of @ndim dimensions from @in_shape to @out_shape;
  * gnn_pad_tables then builds @t's tables for @mode and the left pads of
- * its dimensions (outermost first) and returns their memory (g_free). */
+ * its dimensions (outermost first) and returns their memory (g_free), or
+ * NULL when it cannot be allocated. */
 void    gnn_pad_geometry (GnnGatherTables *t,
                           const gint64    *in_shape,
                           const gint64    *out_shape,

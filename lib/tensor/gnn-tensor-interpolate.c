@@ -366,12 +366,16 @@ gnn_tensor_interpolate (GnnTensor          *input,
       g_object_unref (out);
       return NULL;
     }
-  gnn_resample_init (&r, mode, align_corners, p->shape, out_shape, p->ndim, k, scales);
-  if (p->dtype == GNN_DTYPE_F32)
-    gnn_resample_f32 (&r, gnn_tensor_data_or_null (xc), gnn_tensor_data_or_null (out));
-  else
-    gnn_resample_f64 (&r, gnn_tensor_data_or_null (xc), gnn_tensor_data_or_null (out));
-  gnn_resample_clear (&r);
+  /* the taps are sized by the output's dimensions: none for an empty batch */
+  if (gnn_tensor_priv (out)->numel > 0)
+    {
+      gnn_resample_init (&r, mode, align_corners, p->shape, out_shape, p->ndim, k, scales);
+      if (p->dtype == GNN_DTYPE_F32)
+        gnn_resample_f32 (&r, gnn_tensor_data_or_null (xc), gnn_tensor_data_or_null (out));
+      else
+        gnn_resample_f64 (&r, gnn_tensor_data_or_null (xc), gnn_tensor_data_or_null (out));
+      gnn_resample_clear (&r);
+    }
   params.dim = (gint) k;
   params.ints[0] = mode;
   params.ints[1] = align_corners;

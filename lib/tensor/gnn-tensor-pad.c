@@ -35,7 +35,10 @@ gnn_pad_tables (GnnPaddingMode   mode,
 
   for (guint d = 0; d < t->k; d++)
     total += t->out[d];
-  at = tables = g_new (gint64, MAX (total, 1));
+  /* sized by the output's dimensions, which may be huge when another is 0 */
+  at = tables = g_try_new (gint64, MAX (total, 1));
+  if (tables == NULL)
+    return NULL;
   for (guint d = 0; d < t->k; d++)
     {
       gint64 in = t->in[d];
@@ -410,10 +413,19 @@ gnn_tensor_pad (GnnTensor      *input,
   for (guint j = 0; j < k; j++)
     left[k - 1 - j] = pad[2 * j];
   gnn_pad_geometry (&t, p->shape, out_shape, p->ndim, k);
-  tables = gnn_pad_tables (mode, &t, left);
-  gnn_dtype_write (p->dtype, fill, value);
-  gnn_gather_tables (&t, gnn_dtype_get_size (p->dtype), gnn_tensor_priv_data (gnn_tensor_priv (xc)),
-                     gnn_tensor_priv_data (gnn_tensor_priv (out)), fill);
+  if (gnn_tensor_priv (out)->numel > 0)
+    {
+      if ((tables = gnn_pad_tables (mode, &t, left)) == NULL)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY, "pad: out of memory for the index tables of %u "
+                       "dimensions", k);
+          g_object_unref (out);
+          return NULL;
+        }
+      gnn_dtype_write (p->dtype, fill, value);
+      gnn_gather_tables (&t, gnn_dtype_get_size (p->dtype), gnn_tensor_priv_data (gnn_tensor_priv (xc)),
+                         gnn_tensor_priv_data (gnn_tensor_priv (out)), fill);
+    }
   memcpy (params.ints, left, sizeof (gint64) * k);
   params.n_ints = k;
   return gnn_tensor_record (GNN_OP_PAD, out, &input, 1, &params);
