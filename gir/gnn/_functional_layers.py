@@ -172,6 +172,23 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 _POOLS += [max_pool1d, avg_pool1d]
 
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    return Gnn.Tensor.group_norm(input, int(num_groups), weight, bias, float(eps))
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-05):
+    return Gnn.Tensor.instance_norm(input, running_mean, running_var, weight, bias,
+                                    bool(use_input_stats), float(momentum), float(eps))
+
+
+def local_response_norm(input, size, alpha=0.0001, beta=0.75, k=1.0):
+    return Gnn.Tensor.local_response_norm(input, int(size), float(alpha), float(beta), float(k))
+
+
+_POOLS += [group_norm, instance_norm, local_response_norm]
+
 for _f in [pad, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
            interpolate, upsample, upsample_nearest, upsample_bilinear] + _POOLS:
     setattr(EXPORTS['functional'], _f.__name__, _f)

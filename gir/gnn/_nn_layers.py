@@ -182,3 +182,12 @@ torch_class('Upsample', "size=None, scale_factor=None, mode='nearest', align_cor
                  recompute_scale_factor=none_or('recompute_scale_factor')))
 torch_class('UpsamplingNearest2d', 'size=None, scale_factor=None', _SIZE_OR_SCALE)
 torch_class('UpsamplingBilinear2d', 'size=None, scale_factor=None', _SIZE_OR_SCALE)
+
+# --- normalization ----------------------------------------------------------------
+
+torch_class('GroupNorm', 'num_groups, num_channels, eps=1e-05, affine=True, device=None, dtype=None',
+            DEVICE_DTYPE)
+for _n in (1, 2, 3):
+    torch_class('InstanceNorm%dd' % _n, 'num_features, eps=1e-05, momentum=0.1, affine=False, '
+                'track_running_stats=False, device=None, dtype=None', DEVICE_DTYPE)
+torch_class('LocalResponseNorm', 'size, alpha=0.0001, beta=0.75, k=1.0')

@@ -215,6 +215,32 @@ GnnTensor *gnn_tensor_batch_norm (GnnTensor     *input,
                                   double         eps,
                                   GError       **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_group_norm (GnnTensor     *input,
+                                  gint64         num_groups,
+                                  GnnTensor     *weight,
+                                  GnnTensor     *bias,
+                                  double         eps,
+                                  GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_instance_norm (GnnTensor  *input,
+                                     GnnTensor  *running_mean,
+                                     GnnTensor  *running_var,
+                                     GnnTensor  *weight,
+                                     GnnTensor  *bias,
+                                     gboolean    use_input_stats,
+                                     double      momentum,
+                                     double      eps,
+                                     GError    **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_local_response_norm (GnnTensor  *input,
+                                           gint64      size,
+                                           double      alpha,
+                                           double      beta,
+                                           double      k,
+                                           GError    **error);
+
 /* --- embedding ----------------------------------------------------------- */
 
 GNN_AVAILABLE_IN_ALL

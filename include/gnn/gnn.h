@@ -47,6 +47,12 @@
 #include <gnn/gnn-dropout.h>
 #include <gnn/gnn-layer-norm.h>
 #include <gnn/gnn-batch-norm.h>
+#include <gnn/gnn-group-norm.h>
+#include <gnn/gnn-instance-norm-nd.h>
+#include <gnn/gnn-instance-norm1d.h>
+#include <gnn/gnn-instance-norm2d.h>
+#include <gnn/gnn-instance-norm3d.h>
+#include <gnn/gnn-local-response-norm.h>
 #include <gnn/gnn-embedding.h>
 #include <gnn/gnn-conv-nd.h>
 #include <gnn/gnn-conv1d.h>

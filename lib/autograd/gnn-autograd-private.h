@@ -119,6 +119,7 @@ gboolean gnn_backward_max_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_avg_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_group_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 gboolean gnn_backward_pad         (GnnNode *, GnnTensor *, GnnTensor **, GError **);

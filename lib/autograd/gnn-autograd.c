@@ -65,6 +65,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_AVG_POOL2D]   = { gnn_backward_avg_pool2d,   0,         FALSE, "AvgPool2DBackward0" },
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
+  [GNN_OP_GROUP_NORM]   = { gnn_backward_group_norm,   IN0 | IN1, FALSE, "NativeGroupNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
   [GNN_OP_PAD]          = { gnn_backward_pad,          0,         FALSE, "ConstantPadNdBackward0" },
   [GNN_OP_INTERPOLATE]  = { gnn_backward_interpolate,  0,         FALSE, "UpsampleNearest2DBackward1" },
@@ -99,6 +100,9 @@ node_name (GnnOpKind          op,
           return a == 1 ? "SqueezeBackward4" : "MmBackward0";
         return "UnsafeViewBackward0";
       }
+    case GNN_OP_GROUP_NORM:
+      /* torch runs instance norm as a batch norm of a view */
+      return params->flag ? "ViewBackward0" : op_info[op].name;
     case GNN_OP_PAD:
       return gnn_backward_pad_name ((GnnPaddingMode) params->dim, params->n_ints);
     case GNN_OP_INTERPOLATE:

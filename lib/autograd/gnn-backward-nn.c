@@ -353,21 +353,23 @@ give_grad (GnnNode    *node,
     grads[i] = t;
 }
 
-/* Batch statistics recomputed from the saved input, or the running ones
- * forward used in evaluation; the loops are the forward's
- * (lib/tensor/gnn-norm-kernels.c). */
-gboolean
-gnn_backward_batch_norm (GnnNode    *node,
-                         GnnTensor  *grad,
-                         GnnTensor **grads,
-                         GError    **error)
+/* The gradients of a normalization over @geom (batch norm: groups 0) of
+ * the saved input and weight: batch statistics recomputed from the input,
+ * or the running ones forward used in evaluation (@training FALSE); the
+ * loops are the forward's (lib/tensor/gnn-norm-kernels.c). */
+static gboolean
+norm_backward (GnnNode      *node,
+               GnnTensor    *grad,
+               GnnTensor   **grads,
+               GnnNormGeom  *geom,
+               gboolean      training,
+               GError      **error)
 {
   const GnnMeta *im = &node->inputs[0];
   GnnDType dtype = im->dtype;
-  gboolean training = node->params.flag, f32 = dtype == GNN_DTYPE_F32;
+  gboolean f32 = dtype == GNN_DTYPE_F32;
   double eps = node->params.scalar;
-  gint64 total = 1;
-  GnnNormGeom geom;
+  gint64 total = 1, stats = gnn_norm_n_stats (geom);
   g_autoptr(GnnTensor) x = NULL;
   g_autoptr(GnnTensor) w = NULL;
   g_autoptr(GnnTensor) go = NULL;
@@ -379,20 +381,19 @@ gnn_backward_batch_norm (GnnNode    *node,
 
   for (guint d = 0; d < im->ndim; d++)
     total *= im->shape[d];
-  geom = (GnnNormGeom) { im->shape[0], im->shape[1], 0, 0 };
-  geom.s = geom.n * geom.c > 0 ? total / (geom.n * geom.c) : 0;
+  geom->s = geom->n * geom->c > 0 ? total / (geom->n * geom->c) : 0;
   if ((x = packed_or_null (node->saved[0], dtype, error)) == NULL ||
       (node->saved[1] != NULL && (w = packed_or_null (node->saved[1], dtype, error)) == NULL) ||
       (go = packed_or_null (grad, dtype, error)) == NULL)
     return FALSE;
   if (training)
     {
-      mean = g_new (double, MAX (geom.c, 1));
-      var = g_new (double, MAX (geom.c, 1));
+      mean = g_new (double, MAX (stats, 1));
+      var = g_new (double, MAX (stats, 1));
       if (f32)
-        gnn_norm_stats_f32 (&geom, gnn_tensor_data_or_null (x), mean, var);
+        gnn_norm_stats_f32 (geom, gnn_tensor_data_or_null (x), mean, var);
       else
-        gnn_norm_stats_f64 (&geom, gnn_tensor_data_or_null (x), mean, var);
+        gnn_norm_stats_f64 (geom, gnn_tensor_data_or_null (x), mean, var);
     }
   else
     {
@@ -403,17 +404,39 @@ gnn_backward_batch_norm (GnnNode    *node,
   gw = grad_for (node, 1, dtype);
   gb = grad_for (node, 2, dtype);
   if (f32)
-    gnn_norm_backward_f32 (&geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
+    gnn_norm_backward_f32 (geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
                            gnn_tensor_data_or_null (w), training, gnn_tensor_data_or_null (gx),
                            gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb));
   else
-    gnn_norm_backward_f64 (&geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
+    gnn_norm_backward_f64 (geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
                            gnn_tensor_data_or_null (w), training, gnn_tensor_data_or_null (gx),
                            gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb));
   give_grad (node, grads, 0, g_steal_pointer (&gx));
   give_grad (node, grads, 1, g_steal_pointer (&gw));
   give_grad (node, grads, 2, g_steal_pointer (&gb));
   return TRUE;
+}
+
+gboolean
+gnn_backward_batch_norm (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  GnnNormGeom geom = { node->inputs[0].shape[0], node->inputs[0].shape[1], 0, 0 };
+
+  return norm_backward (node, grad, grads, &geom, node->params.flag, error);
+}
+
+gboolean
+gnn_backward_group_norm (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  GnnNormGeom geom = { node->inputs[0].shape[0], node->inputs[0].shape[1], 0, node->params.ints[0] };
+
+  return norm_backward (node, grad, grads, &geom, TRUE, error);
 }
 
 /* The rows of the gradient are added to the weight rows they came from. */

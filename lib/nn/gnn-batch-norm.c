@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-nn-private.h"
+#include "nn/gnn-norm-private.h"
 
 /**
  * GnnBatchNormBase:
@@ -51,52 +52,6 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-/* Registers the affine parameters and the running statistics; on failure
- * (out of memory) the slots stay empty. */
-static gboolean
-create_tensors (GnnModule  *module,
-                gint64      c,
-                gboolean    affine,
-                gboolean    track_running_stats,
-                GError    **error)
-{
-  g_autoptr(GnnTensor) w = NULL, b = NULL, mean = NULL, var = NULL, count = NULL;
-  g_autoptr(GnnParameter) wp = NULL, bp = NULL;
-
-  if (affine)
-    {
-      if ((w = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, error)) == NULL ||
-          (b = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, error)) == NULL)
-        return FALSE;
-      wp = gnn_parameter_new (w, TRUE);
-      bp = gnn_parameter_new (b, TRUE);
-    }
-  if (track_running_stats)
-    {
-      if ((mean = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, error)) == NULL ||
-          (var = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, error)) == NULL)
-        return FALSE;
-      count = gnn_tensor_new_scalar (0, GNN_DTYPE_I64);
-    }
-  return gnn_module_register_parameter (module, "weight", wp, error) &&
-         gnn_module_register_parameter (module, "bias", bp, error) &&
-         gnn_module_register_buffer (module, "running_mean", mean, TRUE, error) &&
-         gnn_module_register_buffer (module, "running_var", var, TRUE, error) &&
-         gnn_module_register_buffer (module, "num_batches_tracked", count, TRUE, error);
-}
-
-/* PyTorch's reset_running_stats + ones/zeros for the affine parameters. */
-static gboolean
-reset_parameters_vfunc (GnnModule  *module,
-                        GError    **error)
-{
-  return gnn_nn_reset_fill (module, "running_mean", 0.0, error) &&
-         gnn_nn_reset_fill (module, "running_var", 1.0, error) &&
-         gnn_nn_reset_fill (module, "num_batches_tracked", 0.0, error) &&
-         gnn_nn_reset_fill (module, "weight", 1.0, error) &&
-         gnn_nn_reset_fill (module, "bias", 0.0, error);
-}
-
 static void
 gnn_batch_norm_base_constructed (GObject *object)
 {
@@ -107,22 +62,13 @@ gnn_batch_norm_base_constructed (GObject *object)
 
   G_OBJECT_CLASS (gnn_batch_norm_base_parent_class)->constructed (object);
 
-  if (!create_tensors (module, priv->num_features, priv->affine, priv->track_running_stats,
-                       &error))
+  if (!gnn_nn_norm_create_tensors (module, priv->num_features, priv->affine, priv->track_running_stats,
+                                   &error))
     {
-      create_tensors (module, 0, FALSE, FALSE, NULL);
+      gnn_nn_norm_create_tensors (module, 0, FALSE, FALSE, NULL);
       g_prefix_error (&error, "%s: ", G_OBJECT_TYPE_NAME (object) + 3);
       gnn_nn_set_construct_error (object, error);
     }
-}
-
-static GnnTensor *
-optional_tensor (GnnModule  *module,
-                 const char *name)
-{
-  GObject *child = gnn_module_get_child (module, name, NULL);
-
-  return child != NULL && GNN_IS_TENSOR (child) ? GNN_TENSOR (child) : NULL;
 }
 
 static GnnTensor *
@@ -133,9 +79,9 @@ gnn_batch_norm_base_forward (GnnModule  *module,
   GnnBatchNormBase *self = GNN_BATCH_NORM_BASE (module);
   GnnBatchNormBasePrivate *priv = gnn_batch_norm_base_get_instance_private (self);
   GnnBatchNormBaseClass *klass = GNN_BATCH_NORM_BASE_GET_CLASS (self);
-  GnnTensor *running_mean = optional_tensor (module, "running_mean");
-  GnnTensor *running_var = optional_tensor (module, "running_var");
-  GnnTensor *count = optional_tensor (module, "num_batches_tracked");
+  GnnTensor *running_mean = gnn_nn_optional_tensor (module, "running_mean");
+  GnnTensor *running_var = gnn_nn_optional_tensor (module, "running_var");
+  GnnTensor *count = gnn_nn_optional_tensor (module, "num_batches_tracked");
   gboolean training = gnn_module_get_training (module);
   gboolean bn_training;
 
@@ -151,8 +97,8 @@ gnn_batch_norm_base_forward (GnnModule  *module,
   out = gnn_tensor_batch_norm (input,
                                !training || priv->track_running_stats ? running_mean : NULL,
                                !training || priv->track_running_stats ? running_var : NULL,
-                               optional_tensor (module, "weight"),
-                               optional_tensor (module, "bias"),
+                               gnn_nn_optional_tensor (module, "weight"),
+                               gnn_nn_optional_tensor (module, "bias"),
                                bn_training, priv->momentum, priv->eps, error);
   if (out != NULL && training && priv->track_running_stats && count != NULL)
     {
@@ -168,13 +114,9 @@ gnn_batch_norm_base_extra_repr (GnnModule *module)
 {
   GnnBatchNormBasePrivate *priv =
     gnn_batch_norm_base_get_instance_private (GNN_BATCH_NORM_BASE (module));
-  g_autofree char *eps = gnn_nn_format_float (priv->eps);
-  g_autofree char *momentum = gnn_nn_format_float (priv->momentum);
 
-  return g_strdup_printf ("%" G_GINT64_FORMAT ", eps=%s, momentum=%s, affine=%s, "
-                          "track_running_stats=%s", priv->num_features, eps, momentum,
-                          gnn_nn_bool_str (priv->affine),
-                          gnn_nn_bool_str (priv->track_running_stats));
+  return gnn_nn_norm_extra_repr (priv->num_features, priv->eps, priv->momentum, priv->affine,
+                                 priv->track_running_stats);
 }
 
 static void
@@ -250,7 +192,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
   object_class->set_property = gnn_batch_norm_base_set_property;
   module_class->forward = gnn_batch_norm_base_forward;
   module_class->extra_repr = gnn_batch_norm_base_extra_repr;
-  module_class->reset_parameters = reset_parameters_vfunc;
+  module_class->reset_parameters = gnn_nn_norm_reset;
 
   /**
    * GnnBatchNormBase:num-features:

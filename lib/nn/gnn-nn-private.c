@@ -376,3 +376,12 @@ gnn_nn_reset_fill (GnnModule  *module,
   return gnn_tensor_materialize (GNN_TENSOR (t), error) &&
          gnn_tensor_fill_ (GNN_TENSOR (t), value, error);
 }
+
+GnnTensor *
+gnn_nn_optional_tensor (GnnModule  *module,
+                        const char *name)
+{
+  GObject *child = gnn_module_get_child (module, name, NULL);
+
+  return child != NULL && GNN_IS_TENSOR (child) ? GNN_TENSOR (child) : NULL;
+}

@@ -74,7 +74,8 @@ gnn_norm_stats_##suffix (const GnnNormGeom *g, const T *x, double *mean, double 
     var[k] = count > 0 ? var[k] / count : 0.0;                                           \
 }                                                                                        \
                                                                                          \
-/* out = x · ka[p] + kb[p] per plane (apply), or gx = g · ka[p] + (x −  */              \
+/* out = (x − kd[p]) · ka[p] + kb[p] per plane (apply; centred first, so */             \
+/* a group of equal values gives exactly 0), or gx = g · ka[p] + (x −    */              \
 /* kd[p]) · kb[p] + kc[p] (backward, when gout is set).                   */             \
 static void                                                                              \
 affine_range_##suffix (gint64 p0, gint64 p1, gpointer data)                              \
@@ -89,8 +90,12 @@ affine_range_##suffix (gint64 p0, gint64 p1, gpointer data)                     
       T a = (T) j->ka[p], b = (T) j->kb[p];                                              \
                                                                                          \
       if (j->gout == NULL)                                                               \
-        for (gint64 i = 0; i < g->s; i++)                                                \
-          o[i] = x[i] * a + b;                                                           \
+        {                                                                                \
+          T m = (T) j->kd[p];                                                            \
+                                                                                         \
+          for (gint64 i = 0; i < g->s; i++)                                              \
+            o[i] = (x[i] - m) * a + b;                                                   \
+        }                                                                                \
       else                                                                               \
         {                                                                                \
           const T *go = (const T *) j->gout + p * g->s;                                  \
@@ -110,6 +115,7 @@ gnn_norm_apply_##suffix (const GnnNormGeom *g, const T *x, const double *mean,  
   gint64 planes = g->n * g->c;                                                           \
   g_autofree double *scale = g_new (double, MAX (planes, 1));                            \
   g_autofree double *shift = g_new (double, MAX (planes, 1));                            \
+  g_autofree double *centre = g_new (double, MAX (planes, 1));                           \
                                                                                          \
   for (gint64 p = 0; p < planes; p++)                                                    \
     {                                                                                    \
@@ -117,10 +123,12 @@ gnn_norm_apply_##suffix (const GnnNormGeom *g, const T *x, const double *mean,  
       double rstd = 1.0 / sqrt (var[k] + eps);                                           \
                                                                                          \
       scale[p] = rstd * (weight != NULL ? (double) weight[ch] : 1.0);                    \
-      shift[p] = (bias != NULL ? (double) bias[ch] : 0.0) - mean[k] * scale[p];          \
+      shift[p] = bias != NULL ? (double) bias[ch] : 0.0;                                 \
+      centre[p] = mean[k];                                                               \
     }                                                                                    \
   gnn_parallel_for (planes, gnn_parallel_grain (g->s), affine_range_##suffix,            \
-                    &(NormJob) { .g = g, .x = x, .out = out, .ka = scale, .kb = shift }); \
+                    &(NormJob) { .g = g, .x = x, .out = out, .ka = scale, .kb = shift,   \
+                                 .kd = centre });                                        \
 }                                                                                        \
                                                                                          \
 static void                                                                              \

@@ -65,6 +65,7 @@ typedef enum
   GNN_OP_AVG_POOL2D,
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
+  GNN_OP_GROUP_NORM,
   GNN_OP_EMBEDDING,
   /* resampling */
   GNN_OP_PAD,
