@@ -189,6 +189,26 @@ def local_response_norm(input, size, alpha=0.0001, beta=0.75, k=1.0):
 
 _POOLS += [group_norm, instance_norm, local_response_norm]
 
+
+def _channel_dropout(name):
+    def drop(input, p=0.5, training=True, inplace=False):
+        layer = getattr(Gnn, name)(p, inplace)     # checks p, as torch's
+        return layer(input) if training else input
+    drop.__name__ = name.lower()
+    return drop
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    return Gnn.Tensor.alpha_dropout(input, float(p), bool(training), bool(inplace), None)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    return Gnn.Tensor.feature_dropout(input, float(p), bool(training), True, bool(inplace), None)
+
+
+_POOLS += [_channel_dropout('Dropout1d'), _channel_dropout('Dropout2d'), _channel_dropout('Dropout3d'),
+           alpha_dropout, feature_alpha_dropout]
+
 for _f in [pad, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
            interpolate, upsample, upsample_nearest, upsample_bilinear] + _POOLS:
     setattr(EXPORTS['functional'], _f.__name__, _f)

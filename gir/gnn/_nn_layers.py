@@ -191,3 +191,8 @@ for _n in (1, 2, 3):
     torch_class('InstanceNorm%dd' % _n, 'num_features, eps=1e-05, momentum=0.1, affine=False, '
                 'track_running_stats=False, device=None, dtype=None', DEVICE_DTYPE)
 torch_class('LocalResponseNorm', 'size, alpha=0.0001, beta=0.75, k=1.0')
+
+# --- dropout ----------------------------------------------------------------------
+
+for _name in ('Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'FeatureAlphaDropout'):
+    torch_class(_name, 'p=0.5, inplace=False')

@@ -11,6 +11,7 @@
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
 #include <gnn/gnn-tensor.h>
+#include <gnn/gnn-generator.h>
 
 G_BEGIN_DECLS
 
@@ -240,6 +241,24 @@ GnnTensor *gnn_tensor_local_response_norm (GnnTensor  *input,
                                            double      beta,
                                            double      k,
                                            GError    **error);
+
+/* --- dropout ------------------------------------------------------------ */
+
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_feature_dropout (GnnTensor     *input,
+                                       double         p,
+                                       gboolean       training,
+                                       gboolean       alpha,
+                                       gboolean       inplace,
+                                       GnnGenerator  *generator,
+                                       GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_alpha_dropout   (GnnTensor     *input,
+                                       double         p,
+                                       gboolean       training,
+                                       gboolean       inplace,
+                                       GnnGenerator  *generator,
+                                       GError       **error);
 
 /* --- embedding ----------------------------------------------------------- */
 

@@ -45,6 +45,12 @@
 #include <gnn/gnn-softmax.h>
 #include <gnn/gnn-log-softmax.h>
 #include <gnn/gnn-dropout.h>
+#include <gnn/gnn-dropout-nd.h>
+#include <gnn/gnn-dropout1d.h>
+#include <gnn/gnn-dropout2d.h>
+#include <gnn/gnn-dropout3d.h>
+#include <gnn/gnn-alpha-dropout.h>
+#include <gnn/gnn-feature-alpha-dropout.h>
 #include <gnn/gnn-layer-norm.h>
 #include <gnn/gnn-batch-norm.h>
 #include <gnn/gnn-group-norm.h>
