@@ -206,6 +206,18 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     return Gnn.Tensor.feature_dropout(input, float(p), bool(training), True, bool(inplace), None)
 
 
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if sparse:
+        raise NotImplementedError('sparse=True is not supported by Gnn')
+    if max_norm is not None:
+        Gnn.Tensor.embedding_renorm_(weight, input, float(max_norm), float(norm_type))
+    return Gnn.Tensor.embedding_full(weight, input, padding_idx is not None,
+                                     0 if padding_idx is None else int(padding_idx),
+                                     bool(scale_grad_by_freq))
+
+
+_POOLS += [embedding]
 _POOLS += [_channel_dropout('Dropout1d'), _channel_dropout('Dropout2d'), _channel_dropout('Dropout3d'),
            alpha_dropout, feature_alpha_dropout]
 

@@ -8,7 +8,7 @@
 import types
 
 from ._gi import EXPORTS, Gnn, export
-from ._signature import (DEVICE, DEVICE_DTYPE, ignore, none_or, only, pair, pool_stride,
+from ._signature import (DEVICE, DEVICE_DTYPE, none_or, only, pair, pool_stride,
                          shape_variant, torch_class, torch_factory)
 
 # torch's constructors, declared per class (see _signature).
@@ -30,9 +30,7 @@ torch_class('Dropout', 'p=0.5, inplace=False')
 torch_class('Embedding', 'num_embeddings, embedding_dim, padding_idx=None, max_norm=None, '
             'norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, '
             'device=None, dtype=None',
-            dict(DEVICE_DTYPE, padding_idx=only(None, 'padding_idx'),
-                 max_norm=only(None, 'max_norm'), norm_type=ignore,
-                 scale_grad_by_freq=only(False, 'scale_grad_by_freq'),
+            dict(DEVICE_DTYPE, padding_idx=none_or('padding_idx'), max_norm=none_or('max_norm'),
                  sparse=only(False, 'sparse'), _weight=only(None, '_weight')))
 torch_class('LayerNorm', 'normalized_shape, eps=1e-05, elementwise_affine=True, device=None, '
             'dtype=None', dict(DEVICE_DTYPE, normalized_shape=shape_variant))

@@ -266,5 +266,18 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_embedding  (GnnTensor     *weight,
                                   GnnTensor     *indices,
                                   GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_embedding_full (GnnTensor *weight,
+                                      GnnTensor *indices,
+                                      gboolean   has_padding_idx,
+                                      gint64     padding_idx,
+                                      gboolean   scale_grad_by_freq,
+                                      GError   **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_embedding_renorm_ (GnnTensor *weight,
+                                         GnnTensor *indices,
+                                         double     max_norm,
+                                         double     norm_type,
+                                         GError   **error);
 
 G_END_DECLS

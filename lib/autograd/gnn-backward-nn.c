@@ -439,7 +439,9 @@ gnn_backward_group_norm (GnnNode    *node,
   return norm_backward (node, grad, grads, &geom, TRUE, error);
 }
 
-/* The rows of the gradient are added to the weight rows they came from. */
+/* The rows of the gradient are added to the weight rows they came from,
+ * but the padding row's (params.ints[0], -1: none); with scale_grad_by_freq
+ * (params.flag) each row's sum is divided by its number of lookups. */
 gboolean
 gnn_backward_embedding (GnnNode    *node,
                         GnnTensor  *grad,
@@ -447,22 +449,32 @@ gnn_backward_embedding (GnnNode    *node,
                         GError    **error)
 {
   const GnnMeta *wm = &node->inputs[0];
-  gint64 rows = wm->shape[0], dim = wm->shape[1];
+  gint64 rows = wm->shape[0], dim = wm->shape[1], padding = node->params.ints[0];
   gsize n_idx = 0;
   g_autofree double *idx = gnn_tensor_to_doubles (node->params.extra[0], &n_idx);
   g_autofree double *g = gnn_ag_doubles (grad);
+  g_autofree gint64 *count = node->params.flag ? g_new0 (gint64, MAX (rows, 1)) : NULL;
   double *gw = g_new0 (double, MAX (rows * dim, 1));
 
-  for (gsize k = 0; k < n_idx; k++)
+  for (gsize k = 0; count != NULL && k < n_idx; k++)
     {
       gint64 r = (gint64) idx[k];
 
+      if (r >= 0 && r < rows)
+        count[r]++;
+    }
+  for (gsize k = 0; k < n_idx; k++)
+    {
+      gint64 r = (gint64) idx[k];
+      double scale;
+
       if (r < 0)
         r += rows;
-      if (r < 0 || r >= rows)
+      if (r < 0 || r >= rows || r == padding)
         continue;
+      scale = count != NULL ? 1.0 / (double) count[r] : 1.0;
       for (gint64 j = 0; j < dim; j++)
-        gw[r * dim + j] += g[(gint64) k * dim + j];
+        gw[r * dim + j] += g[(gint64) k * dim + j] * scale;
     }
   grads[0] = gnn_ag_from_doubles (gw, wm);
   return TRUE;
