@@ -218,6 +218,30 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 
 
 _POOLS += [embedding]
+
+
+def _pair(value):
+    return _ints(value, 2)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    return Gnn.Tensor.im2col(input, *(_pair(kernel_size) + _pair(dilation) + _pair(padding) + _pair(stride)))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    return Gnn.Tensor.col2im(input, *(_pair(output_size) + _pair(kernel_size) + _pair(dilation) +
+                                      _pair(padding) + _pair(stride)))
+
+
+def pixel_shuffle(input, upscale_factor):
+    return Gnn.Tensor.pixel_shuffle(input, int(upscale_factor))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    return Gnn.Tensor.pixel_unshuffle(input, int(downscale_factor))
+
+
+_POOLS += [unfold, fold, pixel_shuffle, pixel_unshuffle]
 _POOLS += [_channel_dropout('Dropout1d'), _channel_dropout('Dropout2d'), _channel_dropout('Dropout3d'),
            alpha_dropout, feature_alpha_dropout]
 

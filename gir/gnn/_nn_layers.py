@@ -12,7 +12,7 @@ import numbers
 from gi.repository import GLib
 
 from ._gi import Gnn
-from ._signature import DEVICE_DTYPE, none_or, torch_class
+from ._signature import DEVICE_DTYPE, none_or, pair, torch_class
 
 
 # --- converters: value -> {property: value} -----------------------------------
@@ -127,6 +127,19 @@ def one_int(name):
     return convert
 
 
+def _sizes(value):
+    """Unflatten's unflattened_size: a tuple (or list) of ints, as torch
+    checks it."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError('unflattened_size must be tuple or list, but found type {}'
+                        .format(type(value).__name__))
+    for i, v in enumerate(value):
+        if not isinstance(v, numbers.Integral):
+            raise TypeError('unflattened_size must be tuple of ints, but found element of type {} at pos {}'
+                            .format(type(v).__name__, i))
+    return [int(v) for v in value]
+
+
 def only_false(what):
     def convert(value):
         if value:
@@ -196,3 +209,16 @@ torch_class('LocalResponseNorm', 'size, alpha=0.0001, beta=0.75, k=1.0')
 
 for _name in ('Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout', 'FeatureAlphaDropout'):
     torch_class(_name, 'p=0.5, inplace=False')
+
+# --- reshaping and blocks ---------------------------------------------------------
+
+torch_class('PixelShuffle', 'upscale_factor')
+torch_class('PixelUnshuffle', 'downscale_factor')
+torch_class('Unflatten', 'dim, unflattened_size',
+            {'unflattened_size': lambda v: {'unflattened_size': GLib.Variant('ax', _sizes(v))}})
+torch_class('Unfold', 'kernel_size, dilation=1, padding=0, stride=1',
+            {'kernel_size': pair('kernel'), 'dilation': pair('dilation'), 'padding': pair('padding'),
+             'stride': pair('stride')})
+torch_class('Fold', 'output_size, kernel_size, dilation=1, padding=0, stride=1',
+            {'output_size': pair('output'), 'kernel_size': pair('kernel'), 'dilation': pair('dilation'),
+             'padding': pair('padding'), 'stride': pair('stride')})

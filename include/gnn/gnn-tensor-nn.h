@@ -185,6 +185,39 @@ GnnTensor *gnn_tensor_interpolate (GnnTensor          *input,
                                    gboolean            recompute_scale_factor,
                                    GError            **error);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_pixel_shuffle   (GnnTensor  *input,
+                                       gint64      upscale_factor,
+                                       GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_pixel_unshuffle (GnnTensor  *input,
+                                       gint64      downscale_factor,
+                                       GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_im2col          (GnnTensor  *input,
+                                       gint64      kernel_h,
+                                       gint64      kernel_w,
+                                       gint64      dilation_h,
+                                       gint64      dilation_w,
+                                       gint64      padding_h,
+                                       gint64      padding_w,
+                                       gint64      stride_h,
+                                       gint64      stride_w,
+                                       GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_col2im          (GnnTensor  *input,
+                                       gint64      output_h,
+                                       gint64      output_w,
+                                       gint64      kernel_h,
+                                       gint64      kernel_w,
+                                       gint64      dilation_h,
+                                       gint64      dilation_w,
+                                       gint64      padding_h,
+                                       gint64      padding_w,
+                                       gint64      stride_h,
+                                       gint64      stride_w,
+                                       GError    **error);
+
 /* --- padding ------------------------------------------------------------ */
 
 GNN_AVAILABLE_IN_ALL

@@ -38,6 +38,11 @@
 #include <gnn/gnn-linear.h>
 #include <gnn/gnn-identity.h>
 #include <gnn/gnn-flatten.h>
+#include <gnn/gnn-unflatten.h>
+#include <gnn/gnn-fold.h>
+#include <gnn/gnn-unfold.h>
+#include <gnn/gnn-pixel-shuffle.h>
+#include <gnn/gnn-pixel-unshuffle.h>
 #include <gnn/gnn-relu.h>
 #include <gnn/gnn-gelu.h>
 #include <gnn/gnn-tanh.h>

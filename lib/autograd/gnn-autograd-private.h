@@ -126,6 +126,8 @@ gboolean gnn_backward_pad         (GnnNode *, GnnTensor *, GnnTensor **, GError 
 /* torch's node name of a pad in @mode over @k dimensions. */
 const char *gnn_backward_pad_name (GnnPaddingMode mode, guint k);
 gboolean gnn_backward_interpolate (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_fold        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_pixel_shuffle (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_adaptive_avg_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_adaptive_max_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 /* torch's node names of interpolation and adaptive pooling (by mode and

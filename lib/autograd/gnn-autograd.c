@@ -71,6 +71,8 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_INTERPOLATE]  = { gnn_backward_interpolate,  0,         FALSE, "UpsampleNearest2DBackward1" },
   [GNN_OP_ADAPTIVE_AVG_POOL] = { gnn_backward_adaptive_avg_pool, 0, FALSE, "AdaptiveAvgPool2DBackward0" },
   [GNN_OP_ADAPTIVE_MAX_POOL] = { gnn_backward_adaptive_max_pool, 0, FALSE, "AdaptiveMaxPool2DBackward0" },
+  [GNN_OP_FOLD]         = { gnn_backward_fold,         0,         FALSE, "Col2ImBackward0" },
+  [GNN_OP_PIXEL_SHUFFLE] = { gnn_backward_pixel_shuffle, 0,       FALSE, "PixelShuffleBackward0" },
 };
 
 static const char *
@@ -100,6 +102,10 @@ node_name (GnnOpKind          op,
           return a == 1 ? "SqueezeBackward4" : "MmBackward0";
         return "UnsafeViewBackward0";
       }
+    case GNN_OP_FOLD:
+      return params->flag ? "Im2ColBackward0" : "Col2ImBackward0";
+    case GNN_OP_PIXEL_SHUFFLE:
+      return params->flag ? "PixelUnshuffleBackward0" : "PixelShuffleBackward0";
     case GNN_OP_GROUP_NORM:
       /* torch runs instance norm as a batch norm of a view */
       return params->flag ? "ViewBackward0" : op_info[op].name;

@@ -11,8 +11,10 @@
 
 #include "autograd/gnn-autograd-private.h"
 #include "tensor/gnn-adaptive-pool-private.h"
+#include "tensor/gnn-fold-private.h"
 #include "tensor/gnn-gather-tables-private.h"
 #include "tensor/gnn-resample-private.h"
+#include "tensor/gnn-shuffle-private.h"
 
 /* The packed output gradient in input 0's dtype, and a new tensor for the
  * input gradient, which the caller's loop writes whole. */
@@ -200,4 +202,38 @@ gnn_backward_adaptive_max_pool (GnnNode    *node,
                                 GError    **error)
 {
   return adaptive_backward (node, grad, grads, TRUE, error);
+}
+
+/* im2col's gradient is col2im of the output gradient, and the other way
+ * round; the image is input 0 of im2col and the output of col2im. */
+gboolean
+gnn_backward_fold (GnnNode    *node,
+                   GnnTensor  *grad,
+                   GnnTensor **grads,
+                   GError    **error)
+{
+  gboolean to_columns = node->params.flag;
+  const GnnMeta *image = to_columns ? &node->inputs[0] : &node->out;
+  g_autoptr(GnnTensor) go = NULL;
+  g_autoptr(GnnTensor) gx = NULL;
+  GnnConvGeom g;
+
+  if (!prepare (node, grad, &go, &gx, error))
+    return FALSE;
+  gnn_fold_geom_init (&g, image->shape[image->ndim - 3], image->shape[image->ndim - 2],
+                      image->shape[image->ndim - 1], node->params.ints);
+  gnn_fold_run (&g, image->ndim == 4 ? image->shape[0] : 1, node->inputs[0].dtype, !to_columns,
+                gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx));
+  grads[0] = g_steal_pointer (&gx);
+  return TRUE;
+}
+
+gboolean
+gnn_backward_pixel_shuffle (GnnNode    *node,
+                            GnnTensor  *grad,
+                            GnnTensor **grads,
+                            GError    **error)
+{
+  grads[0] = gnn_pixel_shuffle_copy (grad, node->params.ints[0], !node->params.flag, error);
+  return grads[0] != NULL;
 }

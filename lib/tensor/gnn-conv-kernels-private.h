@@ -88,6 +88,15 @@ gboolean gnn_conv_backward_f64 (const GnnConvGeom *g,
                                   double            *gb,
                                   GError           **error);
 
+/* One image's channels [cin_g, d, h, w] unfolded into the rows of a [K,
+ * ld] matrix (K = cin_g · taps, each row the L = od · oh · ow positions of
+ * one tap, 0 in the padding), and its transpose, which adds each column
+ * entry back to its pixel (@img is not zeroed first). */
+void gnn_conv_im2col_f32 (const GnnConvGeom *g, const float *img, gint64 ld, float *cols);
+void gnn_conv_im2col_f64 (const GnnConvGeom *g, const double *img, gint64 ld, double *cols);
+void gnn_conv_col2im_f32 (const GnnConvGeom *g, const float *cols, gint64 ld, float *img);
+void gnn_conv_col2im_f64 (const GnnConvGeom *g, const double *cols, gint64 ld, double *img);
+
 /* The kernels below return FALSE, their results unfinished, when a working
  * buffer cannot be allocated. The buffers are sized by the tensors (one
  * image's im2col columns are kh · kw times the image), so a large input

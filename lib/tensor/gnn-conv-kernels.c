@@ -408,6 +408,31 @@ gnn_max_pool2d_dense_##suffix (gint64 planes, gint64 h, gint64 w, gint64 kh, gin
 DEFINE_CONV_KERNELS (float, f32, PARALLEL_SGEMM, gnn_parallel_gemm_batch_f32, 1.0f, 0.0f)
 DEFINE_CONV_KERNELS (double, f64, PARALLEL_DGEMM, gnn_parallel_gemm_batch_f64, 1.0, 0.0)
 
+/* For F.unfold / F.fold (gnn-tensor-fold.c): one image's columns. */
+void
+gnn_conv_im2col_f32 (const GnnConvGeom *g, const float *img, gint64 ld, float *cols)
+{
+  im2col_f32 (g, img, ld, cols);
+}
+
+void
+gnn_conv_im2col_f64 (const GnnConvGeom *g, const double *img, gint64 ld, double *cols)
+{
+  im2col_f64 (g, img, ld, cols);
+}
+
+void
+gnn_conv_col2im_f32 (const GnnConvGeom *g, const float *cols, gint64 ld, float *img)
+{
+  col2im_f32 (g, cols, ld, img);
+}
+
+void
+gnn_conv_col2im_f64 (const GnnConvGeom *g, const double *cols, gint64 ld, double *img)
+{
+  col2im_f64 (g, cols, ld, img);
+}
+
 /* GNN_CONV_ALGO=im2col|winograd forces an algorithm wherever it applies (tests
  * and benchmarks compare them); read once per process. */
 static GnnConvAlgo

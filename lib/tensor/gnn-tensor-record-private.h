@@ -72,6 +72,8 @@ typedef enum
   GNN_OP_INTERPOLATE,
   GNN_OP_ADAPTIVE_AVG_POOL,
   GNN_OP_ADAPTIVE_MAX_POOL,
+  GNN_OP_FOLD,          /* im2col (flag) or col2im */
+  GNN_OP_PIXEL_SHUFFLE,
   GNN_N_OPS
 } GnnOpKind;
 
