@@ -25,40 +25,6 @@
 
 #include "bench-util.h"
 
-static GnnModule *
-build (guint n, gint64 in, gint64 out, GnnDevice device)
-{
-  GnnDevice previous = gnn_set_default_device (device);
-  g_autofree GnnModule **layers = g_new (GnnModule *, n);
-  GnnModule *model;
-
-  for (guint i = 0; i < n; i++)
-    layers[i] = GNN_MODULE (gnn_linear_new (in, out, TRUE, NULL, NULL));
-  model = GNN_MODULE (gnn_sequential_new (layers, n));
-  for (guint i = 0; i < n; i++)
-    g_object_unref (layers[i]);
-  gnn_set_default_device (previous);
-  return model;
-}
-
-static guint64
-touch_pages (GnnModule *model)
-{
-  g_autoptr(GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
-  guint64 sum = 0;
-
-  for (guint i = 0; i < params->len; i++)
-    {
-      GnnTensor *t = g_ptr_array_index (params, i);
-      const volatile guint8 *p = gnn_tensor_get_data (t);
-      gsize n = gnn_tensor_get_nbytes (t);
-
-      for (gsize j = 0; j < n; j += 4096)
-        sum += p[j];
-    }
-  return sum;
-}
-
 static int
 fail (GError *error)
 {
@@ -66,20 +32,13 @@ fail (GError *error)
   return 1;
 }
 
-/* Values that differ per layer, without 1 GiB of random draws. */
 static int
 do_save (const char *path, guint n, gint64 in, gint64 out)
 {
-  g_autoptr(GnnModule) model = build (n, in, out, GNN_DEVICE_META);
-  g_autoptr(GPtrArray) params = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GnnModule) model = bench_filled_linear_chain (n, in, out, &error);
 
-  if (!gnn_module_to_empty (model, &error))
-    return fail (error);
-  params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
-  for (guint i = 0; i < params->len; i++)
-    gnn_tensor_fill_ (g_ptr_array_index (params, i), (double) i, NULL);
-  if (!gnn_module_save (model, path, NULL, &error))
+  if (model == NULL || !gnn_module_save (model, path, NULL, &error))
     return fail (error);
   return 0;
 }
@@ -101,29 +60,29 @@ do_load (const char *path, guint n, gint64 in, gint64 out, guint repeat)
       double t0;
 
       t0 = bench_now_seconds ();
-      a = build (n, in, out, GNN_DEVICE_META);
+      a = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
       best_meta = MIN (best_meta, bench_now_seconds () - t0);
       g_clear_object (&a);
 
       t0 = bench_now_seconds ();
-      b = build (n, in, out, GNN_DEVICE_META);
+      b = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
       if (!gnn_module_load_with_flags (b, path, GNN_LOAD_FLAGS_ASSIGN, &error))
         return fail (error);
       best_assign = MIN (best_assign, bench_now_seconds () - t0);
       g_clear_object (&b);      /* unmapped: the next load maps afresh */
 
       t0 = bench_now_seconds ();
-      c = build (n, in, out, GNN_DEVICE_META);
+      c = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
       if (!gnn_module_load_with_flags (c, path, GNN_LOAD_FLAGS_ASSIGN, &error))
         return fail (error);
-      sink += touch_pages (c);
+      sink += bench_touch_pages (c);
       best_touch = MIN (best_touch, bench_now_seconds () - t0);
       g_clear_object (&c);
 
       if (r < 2)   /* seconds per run: two are enough */
         {
           t0 = bench_now_seconds ();
-          d = build (n, in, out, GNN_DEVICE_CPU);
+          d = bench_build_linear_chain (n, in, out, GNN_DEVICE_CPU);
           if (!gnn_module_load (d, path, &error))
             return fail (error);
           best_default = MIN (best_default, bench_now_seconds () - t0);
@@ -146,7 +105,7 @@ smoke (void)
 
   if (do_save (path, 3, 8, 4) != 0)
     return 1;
-  model = build (3, 8, 4, GNN_DEVICE_META);
+  model = bench_build_linear_chain (3, 8, 4, GNN_DEVICE_META);
   if (!gnn_module_load_with_flags (model, path, GNN_LOAD_FLAGS_ASSIGN, &error))
     return fail (error);
   bias = GNN_TENSOR (gnn_module_get_parameter (model, "2.bias", NULL));

@@ -104,3 +104,57 @@ bench_print_timing_end (const BenchTiming *t)
           t->best, t->median, t->inner, t->reps);
   fflush (stdout);
 }
+
+GnnModule *
+bench_build_linear_chain (guint     n,
+                          gint64    in,
+                          gint64    out,
+                          GnnDevice device)
+{
+  GnnDevice previous = gnn_set_default_device (device);
+  g_autofree GnnModule **layers = g_new (GnnModule *, n);
+  GnnModule *model;
+
+  for (guint i = 0; i < n; i++)
+    layers[i] = GNN_MODULE (gnn_linear_new (in, out, TRUE, NULL, NULL));
+  model = GNN_MODULE (gnn_sequential_new (layers, n));
+  for (guint i = 0; i < n; i++)
+    g_object_unref (layers[i]);
+  gnn_set_default_device (previous);
+  return model;
+}
+
+GnnModule *
+bench_filled_linear_chain (guint     n,
+                           gint64    in,
+                           gint64    out,
+                           GError  **error)
+{
+  g_autoptr(GnnModule) model = bench_build_linear_chain (n, in, out, GNN_DEVICE_META);
+  g_autoptr(GPtrArray) params = NULL;
+
+  if (!gnn_module_to_empty (model, error))
+    return NULL;
+  params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
+  for (guint i = 0; i < params->len; i++)
+    gnn_tensor_fill_ (g_ptr_array_index (params, i), (double) i, NULL);
+  return g_steal_pointer (&model);
+}
+
+guint64
+bench_touch_pages (GnnModule *model)
+{
+  g_autoptr(GPtrArray) params = gnn_module_named_parameters (model, NULL, TRUE, NULL);
+  guint64 sum = 0;
+
+  for (guint i = 0; i < params->len; i++)
+    {
+      GnnTensor *t = g_ptr_array_index (params, i);
+      const volatile guint8 *p = gnn_tensor_get_data (t);
+      gsize n = gnn_tensor_get_nbytes (t);
+
+      for (gsize j = 0; j < n; j += 4096)
+        sum += p[j];
+    }
+  return sum;
+}

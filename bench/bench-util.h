@@ -45,3 +45,21 @@ gboolean bench_measure_n       (const BenchFunc *funcs,
 /* Prints `, "best_seconds": …, "median_seconds": …, "inner": …, "reps": …}`,
  * a newline, and flushes stdout: the end of a driver's JSON result line. */
 void     bench_print_timing_end (const BenchTiming *t);
+
+/* Sequential(n × Linear(in, out)) built on @device (GNN_DEVICE_META: no
+ * memory, no initialization), the model the loading benchmarks use. */
+GnnModule *bench_build_linear_chain (guint     n,
+                                     gint64    in,
+                                     gint64    out,
+                                     GnnDevice device);
+
+/* That chain with memory whose values differ per layer (parameter i filled
+ * with i), without 1 GiB of random draws; NULL with @error. */
+GnnModule *bench_filled_linear_chain (guint     n,
+                                      gint64    in,
+                                      gint64    out,
+                                      GError  **error);
+
+/* Reads one byte of every 4 KiB page of every parameter (faults a mapped
+ * model in); returns their sum so the reads cannot be optimized away. */
+guint64    bench_touch_pages        (GnnModule *model);

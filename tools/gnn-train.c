@@ -814,7 +814,7 @@ main (int argc, char **argv)
   /* A checkpoint's learning rate wins unless --lr is given. */
   if (!isnan (lr_given))
     gnn_optimizer_set_lr (optimizer, lr_given);
-  opt.lr = gnn_optimizer_get_lr (optimizer);
+  opt.lr = gnn_optimizer_get_group_lr (optimizer, 0);
   criterion = gnn_cross_entropy_loss_new (NULL, -100, GNN_REDUCTION_MEAN, 0.0);
   train_model = gnn_train_distributed_wrap (model, &error);
   if (train_model == NULL)

@@ -1,5 +1,6 @@
-# Tests gnn-inspect: a file written here with json + struct (no Gnn needed),
-# the table, --tree, totals, metadata, and clean failures on bad files.
+# Tests gnn-inspect: files written here with json + struct (no Gnn needed),
+# the table, --tree, totals, metadata, and clean failures on bad files; a
+# model file (its architecture, --run, --summary), a torch file.
 #
 #   test-gnn-inspect.py path/to/gnn-inspect tests/io/corpus
 #
@@ -111,6 +112,74 @@ class TestInspect(unittest.TestCase):
             self.assertTrue(r.stderr.startswith('gnn-inspect: ' + path), r.stderr)
             self.assertIn(sub, r.stderr, name)
 
+    def test_optimizer_state_is_not_parameters(self):
+        path = os.path.join(self.tmp.name, 'ckpt.safetensors')
+        write_safetensors(path, [('model.w', 'F32', [4]), ('optimizer.state.0.exp_avg', 'F32', [4]),
+                                 ('optimizer.state.0.exp_avg_sq', 'F32', [4])])
+        r = run(path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('3 tensors, 4 parameters, 48 bytes', r.stdout)
+        self.assertIn('optimizer state: 8 values in 2 tensors', r.stdout)
+
+    def write_model(self):
+        """Sequential(Linear(4, 3), ReLU(), Linear(3, 2)) as a model file."""
+        linear = lambda i, o, name: {'parent': 0, 'name': name, 'type': 'GnnLinear',
+                                     'properties': {'in-features': i, 'out-features': o}}
+        model = {'format': 'gnn.model', 'version': 1, 'modules': [
+            {'type': 'GnnSequential'}, linear(4, 3, '0'),
+            {'parent': 0, 'name': '1', 'type': 'GnnReLU'}, linear(3, 2, '2')]}
+        path = os.path.join(self.tmp.name, 'mlp.safetensors')
+        write_safetensors(path, [('0.weight', 'F32', [3, 4]), ('0.bias', 'F32', [3]),
+                                 ('2.weight', 'F32', [2, 3]), ('2.bias', 'F32', [2])],
+                          {'gnn.model': json.dumps(model)})
+        return path
+
+    def test_model_file(self):
+        path = self.write_model()
+        r = run(path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith('Sequential(\n  (0): Linear(in_features=4, '
+                                            'out_features=3, bias=True)\n  (1): ReLU()\n'), r.stdout)
+        self.assertIn('model parameters: 23 (23 trainable)\nbuffers: 0', r.stdout)
+        self.assertNotIn('NAME', r.stdout)
+        r = run('--tensors', path)
+        self.assertIn('0.weight', r.stdout)
+        self.assertIn('4 tensors, 23 parameters, 92 bytes', r.stdout)
+
+    def test_run_and_summary(self):
+        path = self.write_model()
+        r = run('--run', '--input-shape', '5,4', path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r'output shape \[5, 2\], forward [0-9.]+ ms')
+        r = run('--summary', '-i', '5,4', path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [l.split() for l in r.stdout.splitlines()]
+        self.assertIn(['Sequential', '[5,', '2]', '--'], rows)
+        self.assertIn(['├─Linear:', '1-1', '[5,', '3]', '15'], rows)
+        self.assertIn(['├─ReLU:', '1-2', '[5,', '3]', '--'], rows)
+        self.assertIn(['├─Linear:', '1-3', '[5,', '2]', '8'], rows)
+        self.assertIn('Total params: 23', r.stdout)
+        # a wrong input shape is the forward's error, not a crash
+        r = run('--run', '-i', '5,7', path)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('the forward pass failed: mat1 and mat2 shapes cannot be multiplied', r.stderr)
+        r = run('--run', path)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--input-shape', r.stderr)
+        r = run('--run', '-i', '5,4', self.path)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('not a model file', r.stderr)
+
+    def test_torch_file(self):
+        path = os.path.join(os.path.dirname(CORPUS), 'torch-corpus', 'state-dict.pth')
+        r = run(path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('1.num_batches_tracked', r.stdout)
+        self.assertIn('7 tensors, 17 parameters', r.stdout)
+        r = run(os.path.join(os.path.dirname(CORPUS), 'torch-corpus', 'os-system.pth'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('unsupported global posix.system', r.stderr)
+
     def test_missing_file(self):
         r = run(os.path.join(self.tmp.name, 'nope.safetensors'))
         self.assertEqual(r.returncode, 1)
@@ -119,7 +188,7 @@ class TestInspect(unittest.TestCase):
     def test_usage(self):
         r = run()
         self.assertEqual(r.returncode, 2)
-        self.assertIn('expected one FILE.safetensors', r.stderr)
+        self.assertIn('expected one FILE', r.stderr)
 
 
 if __name__ == '__main__':

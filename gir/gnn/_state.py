@@ -148,27 +148,38 @@ def _is_file(f):
     return hasattr(f, 'write') or hasattr(f, 'read')
 
 
-def _save_state(state, f, metadata):
-    """state.save to a path, or its bytes written to a file object."""
+def _save_to(f, write):
+    """write(path) for a path; for a file object, into a temporary file whose
+    bytes are then written to it."""
     if not _is_file(f):
-        state.save(f, metadata)
+        write(f)
         return
     import tempfile
     with tempfile.TemporaryDirectory(prefix='gnn-save-') as folder:
         path = _os.path.join(folder, 'checkpoint.safetensors')
-        state.save(path, metadata)
+        write(path)
         with open(path, 'rb') as saved:
             f.write(saved.read())
 
 
+def _save_state(state, f, metadata):
+    """state.save to a path, or its bytes written to a file object."""
+    _save_to(f, lambda path: state.save(path, metadata))
+
+
 def _load_state(f, copy):
+    """A safetensors file or a torch.save zip (told by its first bytes), from
+    a path or a binary file object."""
+    from ._checkpoint import is_torch_file, load_torch
     if not _is_file(f):
-        return StateDict.load(f, copy=copy)
+        return load_torch(f, copy) if is_torch_file(f) else StateDict.load(f, copy=copy)
     from gi.repository import GLib
     data = f.read()
     if isinstance(data, str):
         raise TypeError('Gnn.load(): the file must be opened in binary mode')
-    return _CStateDict.load_from_bytes(GLib.Bytes.new(bytes(data)), Gnn.LoadFlags.COPY)
+    loader = _CStateDict.load_torch_from_bytes if bytes(data[:4]) == b'PK\x03\x04' else \
+        _CStateDict.load_from_bytes
+    return loader(GLib.Bytes.new(bytes(data)), Gnn.LoadFlags.COPY)
 
 
 @export
@@ -180,14 +191,22 @@ def save(obj, f, pickle_module=None, pickle_protocol=None, metadata=None):
     numbers, strings and None, say {'epoch': e, 'model':
     model.state_dict(), 'optimizer': opt.state_dict()} — whose tensors go
     under dotted names and whose layout Gnn.load rebuilds (see _checkpoint).
-    Modules and optimizers raise TypeError: save their state_dict()."""
-    from ._checkpoint import LAYOUT_KEY, flatten, is_flat_state
-    if isinstance(obj, (Gnn.Module, Gnn.Optimizer)):
+    A module is saved whole — architecture and weights, a model file Gnn.load
+    and C's gnn_module_load_model rebuild — and so is a training checkpoint
+    {'model': module, 'optimizer': opt, 'scheduler': sched, 'epoch': n}
+    (C's GnnCheckpoint); an optimizer alone raises TypeError: save its
+    state_dict()."""
+    from ._checkpoint import (LAYOUT_KEY, flatten, is_flat_state, is_training_checkpoint,
+                              save_model, save_training)
+    if isinstance(obj, Gnn.Module):
+        _save_to(f, lambda path: save_model(obj, path, metadata))   # a model file
+        return
+    if is_training_checkpoint(obj):
+        _save_to(f, lambda path: save_training(obj, path, metadata))
+        return
+    if isinstance(obj, Gnn.Optimizer):
         raise TypeError('Gnn.save() saves tensors, state dicts and checkpoints of them '
-                        '(safetensors, no pickle); a whole %s needs the model-file format, '
-                        'which this build does not have: use Gnn.save(%s.state_dict(), f)'
-                        % (('module', 'model') if isinstance(obj, Gnn.Module)
-                           else ('optimizer', 'optimizer')))
+                        '(safetensors, no pickle): use Gnn.save(optimizer.state_dict(), f)')
     if is_flat_state(obj) and obj:
         _save_state(as_state_dict(obj), f, metadata)
         return
@@ -203,16 +222,24 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     """torch.load(f) for what Gnn.save writes (or any safetensors file),
     from a path or a binary file object: a state dict as a Gnn.StateDict,
     a checkpoint rebuilt (tensors, numpy arrays, containers, numbers,
-    strings). Nothing is unpickled, whatever weights_only says.
-    map_location takes torch's CPU spellings: a device, a {'cuda:0': 'cpu'}
-    mapping (its targets must be the CPU), or a function (storage,
-    location) applied to each tensor."""
+    strings), the whole module of a model file or the model, optimizer and
+    scheduler of a training checkpoint (classes defined in Python are
+    imported only with weights_only=False); and PyTorch's own .pt/.pth
+    files, read without Python's pickle (tensors and plain values only,
+    whatever weights_only says). map_location takes torch's CPU spellings:
+    a device, a {'cuda:0': 'cpu'} mapping (its targets must be the CPU), or
+    a function (storage, location) applied to each tensor."""
     if isinstance(map_location, _abc.Mapping):
         for target in map_location.values():
             _check_location(target)
     elif not callable(map_location):
         _check_location(map_location)
+    from ._checkpoint import MODEL_KEY, TRAINING_KEY, load_model, load_training
     state = _load_state(f, copy=not mmap)
+    if state.get_metadata(MODEL_KEY) is not None:
+        return load_model(state, weights_only)
+    if state.get_metadata(TRAINING_KEY) is not None:
+        return load_training(state, weights_only)
     if callable(map_location) and not isinstance(map_location, Gnn.Device):
         for key in state.get_keys():
             moved = map_location(state.lookup(key), 'cpu')

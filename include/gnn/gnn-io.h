@@ -28,6 +28,10 @@ G_BEGIN_DECLS
  *   in place meanwhile (a replaced file, as [method@Gnn.StateDict.save]
  *   writes them, is safe; see [func@Gnn.StateDict.load]): add
  *   %GNN_LOAD_FLAGS_COPY when it may be
+ * @GNN_LOAD_FLAGS_ALLOW_TYPES: for model files ([func@Gnn.Module.load_model]):
+ *   also rebuild modules whose type is not one of Gnn's own (classes of the
+ *   program or of a binding), when the caller has registered them; by
+ *   default such a type is an error naming it
  *
  * Options of [func@Gnn.StateDict.load_with_flags],
  * [func@Gnn.StateDict.load_from_bytes] (which ignore
@@ -39,6 +43,7 @@ typedef enum /*< flags >*/ {
   GNN_LOAD_FLAGS_NONE = 0,
   GNN_LOAD_FLAGS_COPY = 1 << 0,
   GNN_LOAD_FLAGS_ASSIGN = 1 << 1,
+  GNN_LOAD_FLAGS_ALLOW_TYPES = 1 << 2,
 } GnnLoadFlags;
 
 /* state dicts */
@@ -74,5 +79,34 @@ gboolean       gnn_module_load_with_flags    (GnnModule    *self,
                                               const char   *path,
                                               GnnLoadFlags  flags,
                                               GError      **error);
+
+/* PyTorch's files (torch.save) */
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load_torch      (const char   *path,
+                                               GnnLoadFlags  flags,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_state_dict_save_torch      (GnnStateDict *self,
+                                               const char   *path,
+                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load_torch_from_bytes (GBytes       *bytes,
+                                                     GnnLoadFlags  flags,
+                                                     GError      **error);
+
+/* model files: architecture + weights */
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_save_model         (GnnModule    *self,
+                                              const char   *path,
+                                              GHashTable   *metadata,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnModule     *gnn_module_load_model         (const char   *path,
+                                              GnnLoadFlags  flags,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnModule     *gnn_module_new_from_state_dict (GnnStateDict *state_dict,
+                                               GnnLoadFlags  flags,
+                                               GError      **error);
 
 G_END_DECLS

@@ -37,6 +37,23 @@ typedef enum /*< flags >*/ {
   GNN_LOAD_STATE_ASSIGN = 1 << 1,
 } GnnLoadStateFlags;
 
+/**
+ * GnnChildKind:
+ * @GNN_CHILD_PARAMETER: parameters (PyTorch's `_parameters`)
+ * @GNN_CHILD_BUFFER: buffers, persistent or not (`_buffers`)
+ * @GNN_CHILD_MODULE: child modules (`_modules`)
+ *
+ * The three registries of a module, for
+ * [method@Gnn.Module.get_registered_names].
+ *
+ * Since: 1.0
+ */
+typedef enum {
+  GNN_CHILD_PARAMETER,
+  GNN_CHILD_BUFFER,
+  GNN_CHILD_MODULE,
+} GnnChildKind;
+
 #define GNN_TYPE_MODULE (gnn_module_get_type ())
 
 GNN_AVAILABLE_IN_ALL
@@ -216,6 +233,9 @@ GNN_AVAILABLE_IN_ALL
 GObject       *gnn_module_get_child          (GnnModule    *self,
                                               const char   *name,
                                               GError      **error);
+GNN_AVAILABLE_IN_ALL
+char         **gnn_module_get_registered_names (GnnModule   *self,
+                                              GnnChildKind  kind);
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_has_child          (GnnModule    *self,
                                               const char   *name);

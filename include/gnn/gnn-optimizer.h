@@ -17,6 +17,23 @@ G_BEGIN_DECLS
 
 #define GNN_TYPE_OPTIMIZER (gnn_optimizer_get_type ())
 
+/**
+ * GnnOptimizerClosure:
+ * @user_data: the data given to [method@Gnn.Optimizer.step_with_closure]
+ * @error: return location for a #GError
+ *
+ * PyTorch's `closure`: re-evaluates the model — clears the gradients,
+ * computes the loss, calls backward — and returns the loss. It runs with
+ * gradient recording enabled.
+ *
+ * Returns: (transfer full) (nullable): the loss (a one-element tensor), or
+ *   %NULL with @error set to abort the step
+ *
+ * Since: 1.0
+ */
+typedef GnnTensor *(*GnnOptimizerClosure) (gpointer   user_data,
+                                           GError   **error);
+
 GNN_AVAILABLE_IN_ALL
 G_DECLARE_DERIVABLE_TYPE (GnnOptimizer, gnn_optimizer, GNN, OPTIMIZER, GObject)
 
@@ -32,6 +49,12 @@ G_DECLARE_DERIVABLE_TYPE (GnnOptimizer, gnn_optimizer, GNN, OPTIMIZER, GObject)
  *   parameter @index that [method@Gnn.Optimizer.load_state_dict] is about to
  *   install (the base class has already checked the shapes); %NULL accepts
  *   any name
+ * @step_with_closure: one step with an optional closure; the default calls
+ *   the closure (with gradient recording on), then @step. Optimizers that
+ *   evaluate the objective several times per step (LBFGS) override it.
+ * @init_state: fills the state of parameter @index when it joins the
+ *   optimizer (Adagrad's accumulators); %NULL: states start empty and steps
+ *   create them
  *
  * The virtual methods of [class@Gnn.Optimizer].
  *
@@ -49,9 +72,17 @@ struct _GnnOptimizerClass
                               guint          index,
                               GnnStateDict  *state,
                               GError       **error);
+  gboolean (*step_with_closure) (GnnOptimizer         *self,
+                                 GnnOptimizerClosure   closure,
+                                 gpointer              user_data,
+                                 GnnTensor           **loss,
+                                 GError              **error);
+  void     (*init_state)     (GnnOptimizer  *self,
+                              guint          index,
+                              GnnStateDict  *state);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[6];
 };
 
 GNN_AVAILABLE_IN_ALL
@@ -67,7 +98,36 @@ GNN_AVAILABLE_IN_ALL
 GnnStateDict *gnn_optimizer_get_state       (GnnOptimizer  *self,
                                              guint          index);
 GNN_AVAILABLE_IN_ALL
+gboolean      gnn_optimizer_add_param_group (GnnOptimizer  *self,
+                                             GPtrArray     *params,
+                                             GVariant      *options,
+                                             GError       **error);
+GNN_AVAILABLE_IN_ALL
 guint         gnn_optimizer_get_n_param_groups (GnnOptimizer *self);
+GNN_AVAILABLE_IN_ALL
+GPtrArray    *gnn_optimizer_get_group_params (GnnOptimizer  *self,
+                                              guint          group);
+GNN_AVAILABLE_IN_ALL
+char        **gnn_optimizer_list_group_options (GnnOptimizer *self,
+                                                guint         group);
+GNN_AVAILABLE_IN_ALL
+GVariant     *gnn_optimizer_get_group_option (GnnOptimizer  *self,
+                                              guint          group,
+                                              const char    *name,
+                                              GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_optimizer_set_group_option (GnnOptimizer  *self,
+                                              guint          group,
+                                              const char    *name,
+                                              GVariant      *value,
+                                              GError       **error);
+GNN_AVAILABLE_IN_ALL
+double        gnn_optimizer_get_group_lr    (GnnOptimizer  *self,
+                                             guint          group);
+GNN_AVAILABLE_IN_ALL
+void          gnn_optimizer_set_group_lr    (GnnOptimizer  *self,
+                                             guint          group,
+                                             double         lr);
 GNN_AVAILABLE_IN_ALL
 double        gnn_optimizer_get_lr          (GnnOptimizer  *self);
 GNN_AVAILABLE_IN_ALL
@@ -84,6 +144,12 @@ void          gnn_optimizer_zero_grad       (GnnOptimizer  *self,
 GNN_AVAILABLE_IN_ALL
 gboolean      gnn_optimizer_step            (GnnOptimizer  *self,
                                              GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean      gnn_optimizer_step_with_closure (GnnOptimizer         *self,
+                                               GnnOptimizerClosure   closure,
+                                               gpointer              user_data,
+                                               GnnTensor           **loss,
+                                               GError              **error);
 GNN_AVAILABLE_IN_ALL
 guint64       gnn_optimizer_get_step_count  (GnnOptimizer  *self);
 GNN_AVAILABLE_IN_ALL

@@ -103,6 +103,9 @@
 #include <gnn/gnn-bce-with-logits-loss.h>
 #include <gnn/gnn-functional.h>
 
+/* vision */
+#include <gnn/gnn-basic-block.h>
+
 /* data */
 #include <gnn/gnn-dataset.h>
 #include <gnn/gnn-tensor-dataset.h>
@@ -133,9 +136,34 @@
 #include <gnn/gnn-sgd.h>
 #include <gnn/gnn-adam.h>
 #include <gnn/gnn-adamw.h>
+#include <gnn/gnn-adadelta.h>
+#include <gnn/gnn-adagrad.h>
+#include <gnn/gnn-adamax.h>
+#include <gnn/gnn-nadam.h>
+#include <gnn/gnn-radam.h>
+#include <gnn/gnn-rmsprop.h>
+#include <gnn/gnn-rprop.h>
+#include <gnn/gnn-asgd.h>
+#include <gnn/gnn-lbfgs.h>
 #include <gnn/gnn-lr-scheduler.h>
 #include <gnn/gnn-step-lr.h>
 #include <gnn/gnn-cosine-annealing-lr.h>
+#include <gnn/gnn-multi-step-lr.h>
+#include <gnn/gnn-exponential-lr.h>
+#include <gnn/gnn-constant-lr.h>
+#include <gnn/gnn-linear-lr.h>
+#include <gnn/gnn-polynomial-lr.h>
+#include <gnn/gnn-cosine-annealing-warm-restarts.h>
+#include <gnn/gnn-one-cycle-lr.h>
+#include <gnn/gnn-cyclic-lr.h>
+#include <gnn/gnn-reduce-lr-on-plateau.h>
+#include <gnn/gnn-sequential-lr.h>
+#include <gnn/gnn-chained-scheduler.h>
+#include <gnn/gnn-lambda-lr.h>
+#include <gnn/gnn-multiplicative-lr.h>
+
+/* io: training checkpoints (model + optimizer + scheduler) */
+#include <gnn/gnn-checkpoint.h>
 
 /* distributed */
 #include <gnn/gnn-process-group.h>

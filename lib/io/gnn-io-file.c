@@ -126,6 +126,69 @@ gnn_io_open_regular (const char  *path,
   return fd;
 }
 
+GBytes *
+gnn_io_map_file (const char  *path,
+                 GError     **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GError) local_error = NULL;
+  int fd;
+
+  fd = gnn_io_open_regular (path, error);
+  if (fd < 0)
+    return NULL;
+  gnn_io_remove_stale_temps (path);
+  /* MAP_PRIVATE, readable and writable: tensors are writable objects, and a
+   * write to a loaded tensor copies the page (copy-on-write) instead of
+   * reaching the file. The mapping outlives the descriptor. */
+  mapped = g_mapped_file_new_from_fd (fd, TRUE, &local_error);
+  close (fd);
+  if (mapped == NULL)
+    {
+      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
+
+      g_set_error (error, local_error->domain, local_error->code, "%s: cannot map: %s",
+                   display, local_error->message);
+      gnn_io_error_ensure_utf8 (error);
+      return NULL;
+    }
+  return g_mapped_file_get_bytes (mapped);
+}
+
+GnnStateDict *
+gnn_io_load_file (const char        *path,
+                  GnnIoBytesLoader   loader,
+                  GnnLoadFlags       flags,
+                  GError           **error)
+{
+  g_autoptr(GBytes) bytes = gnn_io_map_file (path, error);
+  GnnStateDict *state_dict;
+
+  if (bytes == NULL)
+    return NULL;
+  state_dict = loader (bytes, flags, error);
+  if (state_dict == NULL)
+    {
+      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
+
+      g_prefix_error (error, "%s: ", display);
+    }
+  return state_dict;
+}
+
+GnnStateDict *
+gnn_io_load_any_from_bytes (GBytes        *bytes,
+                            GnnLoadFlags   flags,
+                            GError       **error)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  if (len >= 4 && memcmp (data, "PK\x03\x04", 4) == 0)
+    return gnn_state_dict_load_torch_from_bytes (bytes, flags, error);
+  return gnn_state_dict_load_from_bytes (bytes, flags, error);
+}
+
 /* --- writing ----------------------------------------------------------------- */
 
 gboolean

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <gnn/gnn.h>
 
 G_BEGIN_DECLS
@@ -28,6 +29,33 @@ void      gnn_io_set_error_errno (GError **error, int saved_errno, const char *p
  * Returns the descriptor (close-on-exec) or -1. */
 int       gnn_io_open_regular (const char *path, GError **error);
 
+/* The contents of the regular file @path, mapped privately (copy on write),
+ * with the errors of gnn_io_open_regular() and "<path>: cannot map: ...".
+ * Removes the stale temporaries of @path first. */
+GBytes   *gnn_io_map_file (const char *path, GError **error);
+
+/* A state dict from the bytes of a file (gnn_state_dict_load_from_bytes,
+ * gnn_state_dict_load_torch_from_bytes). */
+typedef GnnStateDict *(*GnnIoBytesLoader) (GBytes *bytes, GnnLoadFlags flags, GError **error);
+
+/* @loader over the mapped file @path, its errors prefixed with the path. */
+GnnStateDict *gnn_io_load_file (const char        *path,
+                                GnnIoBytesLoader   loader,
+                                GnnLoadFlags       flags,
+                                GError           **error);
+
+/* safetensors or torch.save's zip, told by the first bytes. */
+GnnStateDict *gnn_io_load_any_from_bytes (GBytes *bytes, GnnLoadFlags flags, GError **error);
+
+/* gnn_state_dict_save with @metadata plus @key = @description (the JSON of
+ * a model file's or checkpoint's structure, which wins over a user's key). */
+gboolean  gnn_io_save_with_description (GnnStateDict  *state_dict,
+                                        const char    *path,
+                                        GHashTable    *metadata,
+                                        const char    *key,
+                                        const char    *description,
+                                        GError       **error);
+
 gboolean  gnn_io_write_all (int fd, const guint8 *data, guint64 len, const char *path,
                             GError **error);
 
@@ -49,5 +77,27 @@ void      gnn_io_replace_abort (GnnIoReplace *replace);
 /* Removes the temporaries of @path left by writers that no longer run
  * (best effort: errors are ignored). */
 void      gnn_io_remove_stale_temps (const char *path);
+
+/* Parses @text (@len bytes) as one JSON object, with the checks json-glib
+ * does not make: valid UTF-8 without NUL, strict JSON (no comments, single
+ * quotes, other escapes or raw control characters; one value), nesting at
+ * most @max_depth levels (json-glib's parser recurses per level), \u escapes
+ * that decode to valid UTF-8 without NUL, no name twice in an object.
+ * Errors are GNN_ERROR_FORMAT whose message starts with @what ("invalid
+ * safetensors: header" → "invalid safetensors: header has ..."). */
+JsonParser *gnn_io_json_parse (const char *text, gsize len, guint max_depth, const char *what,
+                               GError **error);
+
+/* A double as JSON for json-glib's generator: a number, or its shortest
+ * exact form as a string where the generator would write invalid JSON (an
+ * exponent) or JSON has no number (inf, -inf, nan). */
+JsonNode   *gnn_io_json_double (double value);
+/* A JSON number, or a string gnn_io_json_double() wrote. */
+gboolean    gnn_io_json_get_double (JsonNode *node, double *out);
+
+/* A node holding @object / @array, whose reference it takes (json-glib's
+ * json_node_init_object/array add one of their own). */
+JsonNode   *gnn_io_json_take_object (JsonObject *object);
+JsonNode   *gnn_io_json_take_array (JsonArray *array);
 
 G_END_DECLS

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <gnn/gnn.h>
+#include "io/gnn-io-private.h"
 
 /**
  * gnn_module_save:
@@ -36,11 +36,14 @@ gnn_module_save (GnnModule   *self,
 /**
  * gnn_module_load:
  * @self: a module
- * @path: (type filename): a safetensors file
+ * @path: (type filename): a safetensors file, or a `.pt`/`.pth` file of
+ *   `torch.save` (see [func@Gnn.StateDict.load_torch])
  * @error: return location for a #GError
  *
- * Loads a safetensors file into the module's parameters and buffers:
- * [func@Gnn.StateDict.load] followed by a strict
+ * Loads a safetensors file — or PyTorch's own file of a state dict, told
+ * apart by its first bytes — into the module's parameters and buffers:
+ * [func@Gnn.StateDict.load] (or [func@Gnn.StateDict.load_torch]) followed
+ * by a strict
  * [method@Gnn.Module.load_state_dict], which is atomic (nothing changes when
  * a key is missing or unexpected or a shape differs). The values are copied
  * into the module's tensors, so the file is unmapped when this returns.
@@ -63,7 +66,8 @@ gnn_module_load (GnnModule   *self,
 /**
  * gnn_module_load_with_flags:
  * @self: a module
- * @path: (type filename): a safetensors file
+ * @path: (type filename): a safetensors file, or a `.pt`/`.pth` file of
+ *   `torch.save`
  * @flags: #GnnLoadFlags
  * @error: return location for a #GError
  *
@@ -92,7 +96,8 @@ gnn_module_load_with_flags (GnnModule     *self,
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  state_dict = gnn_state_dict_load_with_flags (path, flags & GNN_LOAD_FLAGS_COPY, error);
+  state_dict = gnn_io_load_file (path, gnn_io_load_any_from_bytes, flags & GNN_LOAD_FLAGS_COPY,
+                                 error);
   if (state_dict == NULL)
     return FALSE;
   if ((flags & GNN_LOAD_FLAGS_ASSIGN) != 0)

@@ -291,3 +291,26 @@ gnn_state_dict_save (GnnStateDict  *self,
     }
   return write_file (path, header, header_len, tensors, layout, n, error);
 }
+
+gboolean
+gnn_io_save_with_description (GnnStateDict  *state_dict,
+                              const char    *path,
+                              GHashTable    *metadata,
+                              const char    *key,
+                              const char    *description,
+                              GError       **error)
+{
+  g_autoptr(GHashTable) meta = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (metadata != NULL)
+    {
+      GHashTableIter iter;
+      gpointer k, v;
+
+      g_hash_table_iter_init (&iter, metadata);
+      while (g_hash_table_iter_next (&iter, &k, &v))
+        g_hash_table_insert (meta, k, v);
+    }
+  g_hash_table_insert (meta, (gpointer) key, (gpointer) description);
+  return gnn_state_dict_save (state_dict, path, meta, error);
+}

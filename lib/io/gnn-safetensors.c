@@ -3,7 +3,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <string.h>
-#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -100,190 +99,6 @@ typedef struct
 
 #define FORMAT_ERROR(error, ...) \
   g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT, "invalid safetensors: " __VA_ARGS__)
-
-static gboolean
-read_hex4 (const char *text,
-           gsize       len,
-           gsize       at,
-           guint      *out)
-{
-  guint v = 0;
-
-  if (at + 4 > len)
-    return FALSE;
-  for (gsize k = at; k < at + 4; k++)
-    {
-      int digit = g_ascii_xdigit_value (text[k]);
-
-      if (digit < 0)
-        return FALSE;
-      v = v * 16 + digit;
-    }
-  *out = v;
-  return TRUE;
-}
-
-/* A "\uXXXX" escape at *i (the backslash): it must be complete, not NUL
- * (names are C strings), and surrogates must come in pairs, as the
- * reference loader requires; json-glib would decode a lone surrogate into
- * bytes that are not UTF-8 (and leaks on some malformed escapes). Moves *i
- * to the escape's last character. */
-static gboolean
-check_unicode_escape (const char  *text,
-                      gsize        len,
-                      gsize       *i,
-                      GError     **error)
-{
-  gsize at = *i;
-  guint cp, low;
-
-  if (!read_hex4 (text, len, at + 2, &cp))
-    {
-      FORMAT_ERROR (error, "header has a malformed \\u escape at byte %" G_GSIZE_FORMAT, at);
-      return FALSE;
-    }
-  if (cp == 0)
-    {
-      FORMAT_ERROR (error, "header has a \\u0000 escape (a NUL character) at byte %"
-                    G_GSIZE_FORMAT, at);
-      return FALSE;
-    }
-  *i = at + 5;
-  if (cp < 0xd800 || cp > 0xdfff)
-    return TRUE;
-  if (cp <= 0xdbff && at + 7 < len && text[at + 6] == '\\' && text[at + 7] == 'u' &&
-      read_hex4 (text, len, at + 8, &low) && low >= 0xdc00 && low <= 0xdfff)
-    {
-      *i = at + 11;
-      return TRUE;
-    }
-  FORMAT_ERROR (error, "header has a lone surrogate \\u%04x at byte %" G_GSIZE_FORMAT
-                " (its text is not valid UTF-8)", cp, at);
-  return FALSE;
-}
-
-/* Checks json-glib does not make, before it parses. Its parser recurses
- * per nesting level, so a header of a million '[' would exhaust the stack
- * (valid headers nest three levels deep). It accepts more than JSON, and
- * any extension could hide a bracket or a quote from this count: several
- * top-level values in a row ("{...}{...}", keeping one and leaking the
- * others, where the format has exactly one object); comments ('#' to the
- * line's end, C-style, stray '/' sequences: the fuzzer found
- * `[1/, ... /]}} {}`); single-quoted strings (a '"' inside one would start a
- * string for this count, which then never ends: `{'"': [[[[...`); octal and
- * other escapes ("\0" is a NUL, which would cut a name short); raw control
- * characters in strings. So outside strings only JSON's structural
- * characters, numbers and literals pass, inside them only JSON's escapes,
- * and the text must be one complete object. */
-static gboolean
-check_structure (const char *text,
-                 gsize       len,
-                 GError    **error)
-{
-  gboolean in_string = FALSE, opened = FALSE, closed = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = text[i];
-
-      if (in_string)
-        {
-          if (c == '\\' && i + 1 < len && text[i + 1] == 'u')
-            {
-              if (!check_unicode_escape (text, len, &i, error))
-                return FALSE;
-            }
-          else if (c == '\\')
-            {
-              if (i + 1 >= len || strchr ("\"\\/bfnrt", text[i + 1]) == NULL ||
-                  text[i + 1] == '\0')
-                {
-                  FORMAT_ERROR (error, "header has an escape that JSON does not have at byte %"
-                                G_GSIZE_FORMAT, i);
-                  return FALSE;
-                }
-              i++;
-            }
-          else if ((guchar) c < 0x20)
-            {
-              FORMAT_ERROR (error, "header has a control character (0x%02x) in a string at byte %"
-                            G_GSIZE_FORMAT " (JSON requires an escape)", (guint) (guchar) c, i);
-              return FALSE;
-            }
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '/' || c == '#')
-        {
-          FORMAT_ERROR (error, "header has '%c' outside a string at byte %" G_GSIZE_FORMAT
-                        " (JSON has no comments)", c, i);
-          return FALSE;
-        }
-      if (!opened && !g_ascii_isspace (c) && c != '{')
-        {
-          FORMAT_ERROR (error, "header is not a JSON object (it starts with '%c' at byte %"
-                        G_GSIZE_FORMAT ")", g_ascii_isprint (c) ? c : '?', i);
-          return FALSE;
-        }
-      if (c == '\0' || (!g_ascii_isspace (c) && strchr ("{}[]:,\"-+.0123456789eEtrufalsn", c) == NULL))
-        {
-          FORMAT_ERROR (error, "header has '%c' outside a string at byte %" G_GSIZE_FORMAT
-                        " (not JSON)", g_ascii_isprint (c) ? c : '?', i);
-          return FALSE;
-        }
-      if (!g_ascii_isspace (c))
-        opened = TRUE;
-      if (closed && !g_ascii_isspace (c))
-        {
-          FORMAT_ERROR (error, "header has data after its JSON object (at byte %" G_GSIZE_FORMAT ")",
-                        i);
-          return FALSE;
-        }
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '{' || c == '[')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            {
-              FORMAT_ERROR (error, "header JSON nests deeper than %d levels (at byte %" G_GSIZE_FORMAT ")",
-                            MAX_JSON_DEPTH, i);
-              return FALSE;
-            }
-        }
-      else if ((c == '}' || c == ']') && depth > 0)
-        closed = --depth == 0;
-    }
-  if (opened && !closed)
-    {
-      FORMAT_ERROR (error, "header is not JSON: its object %s", in_string ? "has an unterminated "
-                    "string" : "is not closed");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Duplicate members: json-glib keeps the last one silently, so they are
- * caught while parsing. Objects live until the parser goes, so their
- * addresses identify them. */
-typedef struct
-{
-  GHashTable *seen;    /* "%p/name" */
-  char       *duplicate;
-} DupCheck;
-
-static void
-on_object_member (JsonParser *parser,
-                  JsonObject *object,
-                  const char *member_name,
-                  DupCheck   *check)
-{
-  char *key = g_strdup_printf ("%p/%s", (void *) object, member_name);
-
-  if (!g_hash_table_add (check->seen, key) && check->duplicate == NULL)
-    check->duplicate = g_strdup (member_name);
-}
 
 static gboolean
 node_get_uint (JsonNode *node,
@@ -570,9 +385,7 @@ load_from_bytes (GBytes       *bytes,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GnnStateDict) state_dict = NULL;
   g_autoptr(GList) members = NULL;
-  g_autoptr(GError) json_error = NULL;
   g_autofree Entry *entries = NULL;
-  DupCheck dups = { NULL, NULL };
   const guint8 *data;
   const char *header;
   JsonNode *root;
@@ -580,7 +393,6 @@ load_from_bytes (GBytes       *bytes,
   gsize size;
   guint64 header_len, data_len;
   guint n_entries = 0;
-  gboolean parsed;
 
   data = g_bytes_get_data (bytes, &size);
   if (size < 8)
@@ -605,37 +417,11 @@ load_from_bytes (GBytes       *bytes,
   header = (const char *) data + 8;
   data_len = size - 8 - header_len;
 
-  if (!g_utf8_validate_len (header, header_len, NULL))
-    {
-      FORMAT_ERROR (error, "header is not valid UTF-8 JSON (or contains a NUL byte)");
-      return NULL;
-    }
-  if (!check_structure (header, header_len, error))
+  parser = gnn_io_json_parse (header, header_len, MAX_JSON_DEPTH, "invalid safetensors: header",
+                              error);
+  if (parser == NULL)
     return NULL;
-
-  parser = json_parser_new_immutable ();
-  dups.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_signal_connect (parser, "object-member", G_CALLBACK (on_object_member), &dups);
-  parsed = json_parser_load_from_data (parser, header, header_len, &json_error);
-  g_clear_pointer (&dups.seen, g_hash_table_unref);
-  if (!parsed)
-    {
-      g_free (dups.duplicate);
-      FORMAT_ERROR (error, "header is not JSON: %s", json_error->message);
-      return NULL;
-    }
-  if (dups.duplicate != NULL)
-    {
-      FORMAT_ERROR (error, "header has the name \"%s\" twice", dups.duplicate);
-      g_free (dups.duplicate);
-      return NULL;
-    }
   root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      FORMAT_ERROR (error, "header is not a JSON object");
-      return NULL;
-    }
   object = json_node_get_object (root);
 
   state_dict = gnn_state_dict_new ();
@@ -729,42 +515,10 @@ gnn_state_dict_load_with_flags (const char   *path,
                                 GnnLoadFlags  flags,
                                 GError      **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) local_error = NULL;
-  GnnStateDict *state_dict;
-  int fd;
-
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  fd = gnn_io_open_regular (path, error);
-  if (fd < 0)
-    return NULL;
-  gnn_io_remove_stale_temps (path);
-  /* MAP_PRIVATE, readable and writable: tensors are writable objects, and a
-   * write to a loaded tensor copies the page (copy-on-write) instead of
-   * reaching the file. The mapping outlives the descriptor. */
-  mapped = g_mapped_file_new_from_fd (fd, TRUE, &local_error);
-  close (fd);
-  if (mapped == NULL)
-    {
-      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
-
-      g_set_error (error, local_error->domain, local_error->code, "%s: cannot map: %s",
-                   display, local_error->message);
-      gnn_io_error_ensure_utf8 (error);
-      return NULL;
-    }
-  bytes = g_mapped_file_get_bytes (mapped);
-  state_dict = gnn_state_dict_load_from_bytes (bytes, flags, error);
-  if (state_dict == NULL)
-    {
-      g_autofree char *display = gnn_io_escape_utf8 (path, -1);
-
-      g_prefix_error (error, "%s: ", display);
-    }
-  return state_dict;
+  return gnn_io_load_file (path, gnn_state_dict_load_from_bytes, flags, error);
 }
 
 /**

@@ -538,6 +538,42 @@ gnn_module_get_child (GnnModule  *self,
 }
 
 /**
+ * gnn_module_get_registered_names:
+ * @self: a module
+ * @kind: which registry
+ *
+ * Lists every name registered in one of the module's registries, in
+ * registration order — PyTorch's `_parameters.keys()`, `_buffers.keys()`
+ * or `_modules.keys()`: empty slots included, and a module registered under
+ * two names listed under both (unlike [method@Gnn.Module.named_children]).
+ * [method@Gnn.Module.get_child] gives each value.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names
+ *
+ * Since: 1.0
+ */
+char **
+gnn_module_get_registered_names (GnnModule    *self,
+                                 GnnChildKind  kind)
+{
+  G_STATIC_ASSERT ((int) GNN_CHILD_PARAMETER == (int) GNN_MAP_PARAMETERS);
+  G_STATIC_ASSERT ((int) GNN_CHILD_BUFFER == (int) GNN_MAP_BUFFERS);
+  G_STATIC_ASSERT ((int) GNN_CHILD_MODULE == (int) GNN_MAP_MODULES);
+  GPtrArray *entries;
+  char **names;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (kind <= GNN_CHILD_MODULE, NULL);
+
+  entries = gnn_module_priv (self)->maps[kind].entries;
+  names = g_new (char *, entries->len + 1);
+  for (guint i = 0; i < entries->len; i++)
+    names[i] = g_strdup (((GnnMapEntry *) g_ptr_array_index (entries, i))->name);
+  names[entries->len] = NULL;
+  return names;
+}
+
+/**
  * gnn_module_has_child:
  * @self: a module
  * @name: a name

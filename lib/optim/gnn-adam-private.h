@@ -17,9 +17,10 @@ typedef struct
   gboolean amsgrad, maximize, decoupled;
 } GnnAdamHyper;
 
-gboolean gnn_adam_update (GnnOptimizer *self, const GnnAdamHyper *h, GError **error);
+/* One parameter's update, its state created on the first. */
+void     gnn_adam_update (const GnnAdamHyper *h, GnnTensor *param, GnnTensor *grad,
+                          GnnStateDict *state);
+/* PyTorch's constructor checks, in its order. */
 gboolean gnn_adam_validate_hyper (const GnnAdamHyper *h, GError **error);
-gboolean gnn_adam_validate_state (GnnOptimizer *self, guint index, GnnStateDict *state,
-                                  GError **error);
 
 G_END_DECLS

@@ -35,132 +35,54 @@
  * Since: 1.0
  */
 
-/* The hyper-parameters both types hold; which type the instance is selects
- * the weight decay (decoupled for AdamW). */
-typedef struct
-{
-  double   beta1;
-  double   beta2;
-  double   eps;
-  double   weight_decay;
-  gboolean amsgrad;
-} AdamParams;
-
 struct _GnnAdam
 {
   GnnOptimizer parent_instance;
-  AdamParams   params;
 };
 
 struct _GnnAdamW
 {
   GnnOptimizer parent_instance;
-  AdamParams   params;
 };
 
 G_DEFINE_FINAL_TYPE (GnnAdam, gnn_adam, GNN_TYPE_OPTIMIZER)
 G_DEFINE_FINAL_TYPE (GnnAdamW, gnn_adamw, GNN_TYPE_OPTIMIZER)
 
-/* The shared functions below reach the parameters of either type through
- * GnnAdam's layout. */
-G_STATIC_ASSERT (G_STRUCT_OFFSET (GnnAdam, params) == G_STRUCT_OFFSET (GnnAdamW, params));
-
+/* torch's defaults order: lr, betas, eps, weight_decay, amsgrad, maximize */
 enum {
-  PROP_0,
+  PROP_LR,
   PROP_BETA1,
   PROP_BETA2,
   PROP_EPS,
   PROP_WEIGHT_DECAY,
   PROP_AMSGRAD,
+  PROP_MAXIMIZE,
   N_PROPS
 };
 
-static AdamParams *
-adam_params (gpointer self)
-{
-  return &((GnnAdam *) self)->params;
-}
+static const GnnOptimStateEntry adam_state[] = {
+  { "step", GNN_OPTIM_STATE_F32, TRUE },
+  { "exp_avg", GNN_OPTIM_STATE_LIKE_PARAM, TRUE },
+  { "exp_avg_sq", GNN_OPTIM_STATE_LIKE_PARAM, TRUE },
+  { "max_exp_avg_sq", GNN_OPTIM_STATE_LIKE_PARAM, FALSE },
+  { NULL, 0, FALSE },
+};
 
-static gboolean
-adam_is_decoupled (gpointer self)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (self, GNN_TYPE_ADAMW);
-}
-
-static void
-adam_get_property (GObject    *object,
-                   guint       prop_id,
-                   GValue     *value,
-                   GParamSpec *pspec)
-{
-  AdamParams *params = adam_params (object);
-
-  switch (prop_id)
-    {
-    case PROP_BETA1:
-      g_value_set_double (value, params->beta1);
-      break;
-    case PROP_BETA2:
-      g_value_set_double (value, params->beta2);
-      break;
-    case PROP_EPS:
-      g_value_set_double (value, params->eps);
-      break;
-    case PROP_WEIGHT_DECAY:
-      g_value_set_double (value, params->weight_decay);
-      break;
-    case PROP_AMSGRAD:
-      g_value_set_boolean (value, params->amsgrad);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-adam_set_property (GObject      *object,
-                   guint         prop_id,
-                   const GValue *value,
-                   GParamSpec   *pspec)
-{
-  AdamParams *params = adam_params (object);
-
-  switch (prop_id)
-    {
-    case PROP_BETA1:
-      params->beta1 = g_value_get_double (value);
-      break;
-    case PROP_BETA2:
-      params->beta2 = g_value_get_double (value);
-      break;
-    case PROP_EPS:
-      params->eps = g_value_get_double (value);
-      break;
-    case PROP_WEIGHT_DECAY:
-      params->weight_decay = g_value_get_double (value);
-      break;
-    case PROP_AMSGRAD:
-      params->amsgrad = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
+/* A group's options (both types install the same, in the same order); the
+ * instance's type selects the weight decay (decoupled for AdamW). */
 static void
 adam_hyper (GnnOptimizer *optimizer,
+            const GValue *o,
             GnnAdamHyper *h)
 {
-  const AdamParams *params = adam_params (optimizer);
-
-  h->lr = gnn_optimizer_get_lr (optimizer);
-  h->beta1 = params->beta1;
-  h->beta2 = params->beta2;
-  h->eps = params->eps;
-  h->weight_decay = params->weight_decay;
-  h->amsgrad = params->amsgrad;
-  h->maximize = gnn_optimizer_get_maximize (optimizer);
-  h->decoupled = adam_is_decoupled (optimizer);
+  h->lr = g_value_get_double (&o[PROP_LR]);
+  h->beta1 = g_value_get_double (&o[PROP_BETA1]);
+  h->beta2 = g_value_get_double (&o[PROP_BETA2]);
+  h->eps = g_value_get_double (&o[PROP_EPS]);
+  h->weight_decay = g_value_get_double (&o[PROP_WEIGHT_DECAY]);
+  h->amsgrad = g_value_get_boolean (&o[PROP_AMSGRAD]);
+  h->maximize = g_value_get_boolean (&o[PROP_MAXIMIZE]);
+  h->decoupled = G_TYPE_CHECK_INSTANCE_TYPE (optimizer, GNN_TYPE_ADAMW);
 }
 
 static gboolean
@@ -169,53 +91,56 @@ adam_validate (GnnOptimizer  *optimizer,
 {
   GnnAdamHyper h;
 
-  adam_hyper (optimizer, &h);
+  adam_hyper (optimizer, gnn_optim_bag_values (G_OBJECT (optimizer)), &h);
   return gnn_adam_validate_hyper (&h, error);
 }
 
 static gboolean
-adam_step (GnnOptimizer  *optimizer,
-           GError       **error)
+adam_update_one (GnnOptimizer  *self,
+                 const GValue  *o,
+                 GnnTensor     *param,
+                 GnnTensor     *grad,
+                 GnnStateDict  *state,
+                 gpointer       data,
+                 GError       **error)
 {
   GnnAdamHyper h;
 
-  adam_hyper (optimizer, &h);
-  return gnn_adam_update (optimizer, &h, error);
-}
-
-static void
-adam_params_init (AdamParams *params,
-                  double      weight_decay)
-{
-  params->beta1 = 0.9;
-  params->beta2 = 0.999;
-  params->eps = 1e-8;
-  params->weight_decay = weight_decay;
-  params->amsgrad = FALSE;
+  (void) data, (void) error;
+  adam_hyper (self, o, &h);
+  gnn_adam_update (&h, param, grad, state);
+  return TRUE;
 }
 
 static void
 adam_class_setup (gpointer klass,
                   double   weight_decay)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
-  GParamSpec *properties[N_PROPS] = { NULL, };
+  GParamSpec *properties[N_PROPS];
 
-  object_class->get_property = adam_get_property;
-  object_class->set_property = adam_set_property;
   optimizer_class->validate = adam_validate;
-  optimizer_class->step = adam_step;
-  optimizer_class->validate_state = gnn_adam_validate_state;
+  gnn_optimizer_class_set_update (optimizer_class, adam_update_one);
+  gnn_optimizer_class_set_state_entries (optimizer_class, adam_state);
 
+  properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-3);
   properties[PROP_BETA1] = gnn_optim_double_property ("beta1", 0.9);
   properties[PROP_BETA2] = gnn_optim_double_property ("beta2", 0.999);
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-8);
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", weight_decay);
   properties[PROP_AMSGRAD] = gnn_optim_bool_property ("amsgrad", FALSE);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
+  gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
 }
 
+/**
+ * GnnAdam:lr:
+ *
+ * The learning rate: the default of new parameter groups (PyTorch's
+ * `defaults['lr']`, 0.001); setting it sets every group's.
+ *
+ * Since: 1.0
+ */
 /**
  * GnnAdam:beta1:
  *
@@ -254,12 +179,27 @@ adam_class_setup (gpointer klass,
  *
  * Since: 1.0
  */
+/**
+ * GnnAdam:maximize:
+ *
+ * Whether to maximize the objective (step along the gradient).
+ *
+ * Since: 1.0
+ */
 static void
 gnn_adam_class_init (GnnAdamClass *klass)
 {
   adam_class_setup (klass, 0.0);
 }
 
+/**
+ * GnnAdamW:lr:
+ *
+ * The learning rate: the default of new parameter groups (PyTorch's
+ * `defaults['lr']`, 0.001); setting it sets every group's.
+ *
+ * Since: 1.0
+ */
 /**
  * GnnAdamW:beta1:
  *
@@ -299,6 +239,13 @@ gnn_adam_class_init (GnnAdamClass *klass)
  *
  * Since: 1.0
  */
+/**
+ * GnnAdamW:maximize:
+ *
+ * Whether to maximize the objective (step along the gradient).
+ *
+ * Since: 1.0
+ */
 static void
 gnn_adamw_class_init (GnnAdamWClass *klass)
 {
@@ -308,13 +255,13 @@ gnn_adamw_class_init (GnnAdamWClass *klass)
 static void
 gnn_adam_init (GnnAdam *self)
 {
-  adam_params_init (&self->params, 0.0);
+  (void) self;
 }
 
 static void
 gnn_adamw_init (GnnAdamW *self)
 {
-  adam_params_init (&self->params, 0.01);
+  (void) self;
 }
 
 static GnnOptimizer *

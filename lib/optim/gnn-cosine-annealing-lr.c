@@ -23,65 +23,16 @@
 struct _GnnCosineAnnealingLR
 {
   GnnLRScheduler parent_instance;
-  gint64         t_max;
-  double         eta_min;
 };
 
 enum {
-  PROP_0,
   PROP_T_MAX,
   PROP_ETA_MIN,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (GnnCosineAnnealingLR, gnn_cosine_annealing_lr, GNN_TYPE_LR_SCHEDULER)
 
-static void
-gnn_cosine_annealing_lr_get_property (GObject    *object,
-                                      guint       prop_id,
-                                      GValue     *value,
-                                      GParamSpec *pspec)
-{
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (object);
-
-  switch (prop_id)
-    {
-    case PROP_T_MAX:
-      g_value_set_int64 (value, self->t_max);
-      break;
-    case PROP_ETA_MIN:
-      g_value_set_double (value, self->eta_min);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_cosine_annealing_lr_set_property (GObject      *object,
-                                      guint         prop_id,
-                                      const GValue *value,
-                                      GParamSpec   *pspec)
-{
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (object);
-
-  switch (prop_id)
-    {
-    case PROP_T_MAX:
-      self->t_max = g_value_get_int64 (value);
-      break;
-    case PROP_ETA_MIN:
-      self->eta_min = g_value_get_double (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-/* The GObject range already refuses t_max < 1 on g_object_set; the C
- * constructor checks first so its caller gets a GError, not a warning. */
 /* The schedule works modulo 2 * t_max: keep that far from overflow. */
 #define T_MAX_LIMIT (G_MAXINT64 / 4)
 
@@ -93,60 +44,71 @@ check_t_max (gint64    t_max,
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                    "CosineAnnealingLR: T_max must be a positive integer below 2**61, got %"
-                   G_GINT64_FORMAT,
-                   t_max);
+                   G_GINT64_FORMAT, t_max);
       return FALSE;
     }
   return TRUE;
 }
 
 static gboolean
-gnn_cosine_annealing_lr_validate (GnnLRScheduler  *scheduler,
+gnn_cosine_annealing_lr_validate (GnnLRScheduler  *self,
                                   GError         **error)
 {
-  return check_t_max (GNN_COSINE_ANNEALING_LR (scheduler)->t_max, error);
+  return check_t_max (gnn_optim_prop_int64 (self, GNN_TYPE_COSINE_ANNEALING_LR, PROP_T_MAX), error);
 }
 
-/* Python's % (result has the divisor's sign). */
-static gint64
-py_mod (gint64 a,
-        gint64 m)
+static gboolean
+gnn_cosine_annealing_lr_get_lr (GnnLRScheduler  *self,
+                                double          *lrs,
+                                GError         **error)
 {
-  gint64 r = a % m;
+  gint64 epoch = gnn_lr_scheduler_get_last_epoch (self);
+  gint64 t_max_i = gnn_optim_prop_int64 (self, GNN_TYPE_COSINE_ANNEALING_LR, PROP_T_MAX);
+  double t_max = (double) t_max_i;
+  double eta_min = gnn_optim_prop_double (self, GNN_TYPE_COSINE_ANNEALING_LR, PROP_ETA_MIN);
+  GnnOptimizer *opt = gnn_lr_scheduler_get_optimizer (self);
+  const double *base = gnn_lr_scheduler_base_lrs (self);
 
-  return r < 0 ? r + m : r;
+  (void) error;
+  for (guint g = 0; g < gnn_lr_scheduler_n_groups (self); g++)
+    {
+      double lr = gnn_optimizer_get_group_lr (opt, g);
+
+      if (epoch == 0)
+        lrs[g] = lr;
+      else if (gnn_lr_scheduler_get_step_count (self) == 1 && epoch > 0)
+        lrs[g] = eta_min + (base[g] - eta_min) * (1 + cos ((double) epoch * G_PI / t_max)) / 2;
+      else if (gnn_optim_py_mod (epoch - 1 - t_max_i, 2 * t_max_i) == 0)
+        lrs[g] = lr + (base[g] - eta_min) * (1 - cos (G_PI / t_max)) / 2;
+      else
+        lrs[g] = (1 + cos (G_PI * (double) epoch / t_max)) /
+                 (1 + cos (G_PI * (double) (epoch - 1) / t_max)) * (lr - eta_min) + eta_min;
+    }
+  return TRUE;
 }
 
-static double
-gnn_cosine_annealing_lr_get_lr (GnnLRScheduler *scheduler)
+static void
+gnn_cosine_annealing_lr_get_closed_form_lr (GnnLRScheduler *self,
+                                            double         *lrs)
 {
-  GnnCosineAnnealingLR *self = GNN_COSINE_ANNEALING_LR (scheduler);
-  gint64 epoch = gnn_lr_scheduler_get_last_epoch (scheduler);
-  double lr = gnn_optimizer_get_lr (gnn_lr_scheduler_get_optimizer (scheduler));
-  double base_lr = gnn_lr_scheduler_get_base_lr (scheduler);
-  double t_max = (double) self->t_max, eta_min = self->eta_min;
+  double epoch = (double) gnn_lr_scheduler_get_last_epoch (self);
+  double t_max = (double) gnn_optim_prop_int64 (self, GNN_TYPE_COSINE_ANNEALING_LR, PROP_T_MAX);
+  double eta_min = gnn_optim_prop_double (self, GNN_TYPE_COSINE_ANNEALING_LR, PROP_ETA_MIN);
+  const double *base = gnn_lr_scheduler_base_lrs (self);
 
-  if (epoch == 0)
-    return lr;
-  if (gnn_lr_scheduler_get_step_count (scheduler) == 1 && epoch > 0)
-    return eta_min + (base_lr - eta_min) * (1 + cos ((double) epoch * G_PI / t_max)) / 2;
-  if (py_mod (epoch - 1 - self->t_max, 2 * self->t_max) == 0)
-    return lr + (base_lr - eta_min) * (1 - cos (G_PI / t_max)) / 2;
-  return (1 + cos (G_PI * (double) epoch / t_max)) /
-         (1 + cos (G_PI * (double) (epoch - 1) / t_max)) *
-         (lr - eta_min) + eta_min;
+  for (guint g = 0; g < gnn_lr_scheduler_n_groups (self); g++)
+    lrs[g] = eta_min + (base[g] - eta_min) * (1 + cos (G_PI * epoch / t_max)) / 2;
 }
 
 static void
 gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnLRSchedulerClass *scheduler_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GParamSpec *properties[N_PROPS];
 
-  object_class->get_property = gnn_cosine_annealing_lr_get_property;
-  object_class->set_property = gnn_cosine_annealing_lr_set_property;
   scheduler_class->validate = gnn_cosine_annealing_lr_validate;
   scheduler_class->get_lr = gnn_cosine_annealing_lr_get_lr;
+  scheduler_class->get_closed_form_lr = gnn_cosine_annealing_lr_get_closed_form_lr;
 
   /**
    * GnnCosineAnnealingLR:t-max:
@@ -155,9 +117,7 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_T_MAX] =
-    g_param_spec_int64 ("t-max", NULL, NULL, 1, T_MAX_LIMIT, 1,
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  properties[PROP_T_MAX] = gnn_optim_int64_property ("t-max", 1, T_MAX_LIMIT, 1);
   /**
    * GnnCosineAnnealingLR:eta-min:
    *
@@ -165,10 +125,8 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_ETA_MIN] =
-    g_param_spec_double ("eta-min", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  properties[PROP_ETA_MIN] = gnn_optim_double_property ("eta-min", 0.0);
+  gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
 }
 
 static void

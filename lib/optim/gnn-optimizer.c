@@ -2,7 +2,6 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,63 +14,59 @@
  *
  * The base class of optimizers, like `torch.optim.Optimizer`: it holds the
  * parameters to train (any [class@Gnn.Tensor], usually the
- * [class@Gnn.Parameter]s of a module), a per-parameter state (a
- * [class@Gnn.StateDict] such as `momentum_buffer` or `exp_avg`, created on
- * the first [method@Gnn.Optimizer.step]) and the hyper-parameters as
- * properties, so that schedulers and bindings can read and change them.
+ * [class@Gnn.Parameter]s of a module) in parameter groups, a per-parameter
+ * state (a [class@Gnn.StateDict] such as `momentum_buffer` or `exp_avg`,
+ * created on the first [method@Gnn.Optimizer.step]) and the
+ * hyper-parameters.
+ *
+ * ## Hyper-parameters and parameter groups
+ *
+ * Each optimizer's hyper-parameters are construct properties, in PyTorch's
+ * order (`lr` first: [property@Gnn.SGD:lr], [property@Gnn.SGD:momentum],
+ * …): PyTorch's constructor arguments, its `optimizer.defaults`. A parameter group
+ * ([method@Gnn.Optimizer.add_param_group]) takes a list of parameters and
+ * its own values for some options; the others are the properties' values
+ * at that moment. Each group's options are read and written by name with
+ * [method@Gnn.Optimizer.get_group_option] and
+ * [method@Gnn.Optimizer.set_group_option] (PyTorch's
+ * `optimizer.param_groups[i]['lr']`); schedulers change them. Setting a
+ * property after construction sets that option in every group too, so
+ * `g_object_set (opt, "lr", 0.01, NULL)` behaves like
+ * `for g in opt.param_groups: g['lr'] = 0.01`.
  *
  * Optimizers implement [iface@Gio.Initable]: the hyper-parameters are
- * checked once, when the object is initialized (the `_new` constructors do
- * it; an object made with g_object_new() is checked by g_initable_init() or,
- * at the latest, by its first step).
+ * checked once, when the object is initialized, with PyTorch's messages
+ * ("Invalid learning rate: -0.1"); the `_new` constructors do it, and an
+ * object made with g_object_new() is checked by g_initable_init() or, at
+ * the latest, by its first step. Values given to a group are not checked,
+ * as in PyTorch.
  *
  * Updates are written straight into the parameters' storage, outside of
  * autograd (like PyTorch's `@torch.no_grad()` step). Only float32 and
  * float64 parameters are supported; gradients must have the parameter's
  * shape and dtype.
  *
- * ## Parameter groups
- *
- * PyTorch lets each group of parameters have its own hyper-parameters. Gnn
- * has one group for now: [method@Gnn.Optimizer.add_params] appends to it and
- * the properties are its hyper-parameters. The state dict format already
- * names the group (`param_groups.0.lr`), so a later
- * `gnn_optimizer_add_param_group (self, params, overrides)` can add groups
- * whose unset hyper-parameters default to the properties, without changing
- * files saved today.
- *
  * ## State dicts
  *
- * [method@Gnn.Optimizer.state_dict] returns tensors keyed
- * `state.<index>.<name>` (index of the parameter in the optimizer, as in
- * PyTorch: `state.0.exp_avg`, `state.0.step`) and, as string metadata, the
- * hyper-parameters keyed `param_groups.0.<name>` (PyTorch's spelling:
- * `weight_decay`) plus `param_groups.0.params` (the indices, "0,1,2"). Both
- * survive a safetensors file.
+ * [method@Gnn.Optimizer.state_dict] returns PyTorch's layout flattened into
+ * a [class@Gnn.StateDict]: tensors keyed `state.<index>.<name>` (index of
+ * the parameter in the optimizer, counting through the groups in order, as
+ * in PyTorch: `state.0.exp_avg`, `state.0.step`) and, as string metadata,
+ * each group's options keyed `param_groups.<group>.<name>` (PyTorch's
+ * spelling: `weight_decay`) plus `param_groups.<group>.params` (the
+ * indices, "0,1,2"). Both survive a safetensors file.
  *
  * Since: 1.0
  */
 
 typedef struct
 {
-  GPtrArray *params;    /* GnnTensor */
+  GPtrArray *groups;    /* GnnParamGroup */
+  GPtrArray *params;    /* GnnTensor, all groups' in order */
   GPtrArray *states;    /* GnnStateDict, parallel to params */
-  double     lr;
-  double     initial_lr;
-  gboolean   has_initial_lr;
-  gboolean   maximize;
   gboolean   initialized;
   guint64    step_count;
 } GnnOptimizerPrivate;
-
-enum {
-  PROP_0,
-  PROP_LR,
-  PROP_MAXIMIZE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 static void gnn_optimizer_initable_iface_init (GInitableIface *iface);
 
@@ -80,56 +75,74 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GnnOptimizer, gnn_optimizer, G_TYPE_OBJECT,
                                   G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
                                                          gnn_optimizer_initable_iface_init))
 
+G_DEFINE_QUARK (gnn-optimizer-state-entries, state_entries)
+G_DEFINE_QUARK (gnn-optimizer-update, update_func)
+
 static void
 gnn_optimizer_finalize (GObject *object)
 {
   GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (GNN_OPTIMIZER (object));
 
+  g_clear_pointer (&priv->groups, g_ptr_array_unref);
   g_clear_pointer (&priv->params, g_ptr_array_unref);
   g_clear_pointer (&priv->states, g_ptr_array_unref);
   G_OBJECT_CLASS (gnn_optimizer_parent_class)->finalize (object);
 }
 
+/* A hyper-parameter set after construction applies to every group. */
 static void
-gnn_optimizer_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
+gnn_optimizer_dispatch_properties_changed (GObject     *object,
+                                           guint        n_pspecs,
+                                           GParamSpec **pspecs)
 {
-  GnnOptimizer *self = GNN_OPTIMIZER (object);
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (GNN_OPTIMIZER (object));
 
-  switch (prop_id)
+  for (guint i = 0; i < n_pspecs; i++)
     {
-    case PROP_LR:
-      g_value_set_double (value, gnn_optimizer_get_lr (self));
-      break;
-    case PROP_MAXIMIZE:
-      g_value_set_boolean (value, gnn_optimizer_get_maximize (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      guint index;
+
+      if (!g_type_is_a (pspecs[i]->owner_type, GNN_TYPE_OPTIMIZER))
+        continue;
+      index = gnn_optim_bag_index (pspecs[i]);
+      for (guint g = 0; g < priv->groups->len; g++)
+        {
+          GnnParamGroup *group = g_ptr_array_index (priv->groups, g);
+          g_value_copy (&gnn_optim_bag_values (object)[index], &group->options[index]);
+        }
     }
+  G_OBJECT_CLASS (gnn_optimizer_parent_class)->dispatch_properties_changed (object, n_pspecs,
+                                                                           pspecs);
 }
 
-static void
-gnn_optimizer_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  GnnOptimizer *self = GNN_OPTIMIZER (object);
+static gboolean
+gnn_optimizer_real_step_with_closure (GnnOptimizer         *self,
+                                      GnnOptimizerClosure   closure,
+                                      gpointer              user_data,
+                                      GnnTensor           **loss,
+                                      GError              **error);
 
-  switch (prop_id)
+void
+gnn_optimizer_class_set_update (GnnOptimizerClass  *klass,
+                                GnnOptimUpdateFunc  func)
+{
+  g_type_set_qdata (G_OBJECT_CLASS_TYPE (klass), update_func_quark (), (gpointer) func);
+}
+
+/* The step of the classes that set an update: it, for every parameter. */
+static gboolean
+gnn_optimizer_real_step (GnnOptimizer  *self,
+                         GError       **error)
+{
+  GnnOptimUpdateFunc func = (GnnOptimUpdateFunc) g_type_get_qdata (G_OBJECT_TYPE (self),
+                                                                   update_func_quark ());
+
+  if (func == NULL)
     {
-    case PROP_LR:
-      gnn_optimizer_set_lr (self, g_value_get_double (value));
-      break;
-    case PROP_MAXIMIZE:
-      gnn_optimizer_set_maximize (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s does not implement step", G_OBJECT_TYPE_NAME (self));
+      return FALSE;
     }
+  return gnn_optim_foreach_param (self, func, NULL, error);
 }
 
 static void
@@ -138,33 +151,17 @@ gnn_optimizer_class_init (GnnOptimizerClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = gnn_optimizer_finalize;
-  object_class->get_property = gnn_optimizer_get_property;
-  object_class->set_property = gnn_optimizer_set_property;
+  object_class->dispatch_properties_changed = gnn_optimizer_dispatch_properties_changed;
+  klass->step_with_closure = gnn_optimizer_real_step_with_closure;
+  klass->step = gnn_optimizer_real_step;
+}
 
-  /**
-   * GnnOptimizer:lr:
-   *
-   * The learning rate (PyTorch's `param_groups[0]['lr']`), which
-   * schedulers change between steps. Negative values are rejected when the
-   * optimizer is initialized.
-   *
-   * Since: 1.0
-   */
-  properties[PROP_LR] =
-    g_param_spec_double ("lr", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1e-3,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /**
-   * GnnOptimizer:maximize:
-   *
-   * Whether to maximize the objective (step along the gradient) instead of
-   * minimizing it.
-   *
-   * Since: 1.0
-   */
-  properties[PROP_MAXIMIZE] =
-    g_param_spec_boolean ("maximize", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+/* Every optimizer's first hyper-parameter is its "lr" (torch's order). */
+static gboolean
+has_lr (GnnOptimizer *self)
+{
+  return gnn_optim_bag_size (G_OBJECT (self)) > 0 &&
+         strcmp (gnn_optim_bag_pspecs (G_OBJECT (self))[GNN_OPTIM_LR]->name, "lr") == 0;
 }
 
 static void
@@ -172,9 +169,9 @@ gnn_optimizer_init (GnnOptimizer *self)
 {
   GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
 
+  priv->groups = g_ptr_array_new_with_free_func (gnn_param_group_free);
   priv->params = g_ptr_array_new_with_free_func (g_object_unref);
   priv->states = g_ptr_array_new_with_free_func (g_object_unref);
-  priv->lr = 1e-3;
 }
 
 static gboolean
@@ -185,17 +182,21 @@ gnn_optimizer_initable_init (GInitable     *initable,
   GnnOptimizer *self = GNN_OPTIMIZER (initable);
   GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
   GnnOptimizerClass *klass = GNN_OPTIMIZER_GET_CLASS (self);
+  double lr;
 
   (void) cancellable;
   if (priv->initialized)
     return TRUE;
-  if (priv->lr < 0 || isnan (priv->lr))
+  if (!has_lr (self))
     {
-      g_autofree char *v = gnn_format_double_shortest (priv->lr);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Invalid learning rate: %s", v);
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s has no learning rate: an optimizer's first property must be \"lr\"",
+                   G_OBJECT_TYPE_NAME (self));
       return FALSE;
     }
+  lr = g_value_get_double (&gnn_optim_bag_values (G_OBJECT (self))[GNN_OPTIM_LR]);
+  if (!gnn_optim_check (lr >= 0, "learning rate", lr, error))
+    return FALSE;
   if (klass->validate != NULL && !klass->validate (self, error))
     return FALSE;
   priv->initialized = TRUE;
@@ -215,106 +216,59 @@ gnn_optimizer_ensure_initialized (GnnOptimizer  *self,
   return g_initable_init (G_INITABLE (self), NULL, error);
 }
 
-double
-gnn_optimizer_setdefault_initial_lr (GnnOptimizer *self)
+/* --- internals shared with the groups and the codec ------------------------ */
+
+GPtrArray *
+gnn_optimizer_get_groups (GnnOptimizer *self)
+{
+  return ((GnnOptimizerPrivate *) gnn_optimizer_get_instance_private (self))->groups;
+}
+
+GPtrArray *
+gnn_optimizer_get_states (GnnOptimizer *self)
+{
+  return ((GnnOptimizerPrivate *) gnn_optimizer_get_instance_private (self))->states;
+}
+
+GPtrArray *
+gnn_optimizer_get_flat_params (GnnOptimizer *self)
+{
+  return ((GnnOptimizerPrivate *) gnn_optimizer_get_instance_private (self))->params;
+}
+
+void
+gnn_optimizer_replace_groups_and_states (GnnOptimizer *self,
+                                         GPtrArray    *groups,
+                                         GPtrArray    *states)
 {
   GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
 
-  if (!priv->has_initial_lr)
-    {
-      priv->initial_lr = priv->lr;
-      priv->has_initial_lr = TRUE;
-    }
-  return priv->initial_lr;
+  g_ptr_array_unref (priv->groups);
+  priv->groups = g_ptr_array_ref (groups);
+  g_ptr_array_unref (priv->states);
+  priv->states = g_ptr_array_ref (states);
+}
+
+void
+gnn_optimizer_class_set_state_entries (GnnOptimizerClass        *klass,
+                                       const GnnOptimStateEntry *entries)
+{
+  g_type_set_qdata (G_OBJECT_CLASS_TYPE (klass), state_entries_quark (), (gpointer) entries);
+}
+
+const GnnOptimStateEntry *
+gnn_optimizer_get_state_entries (GnnOptimizer *self)
+{
+  return g_type_get_qdata (G_OBJECT_TYPE (self), state_entries_quark ());
 }
 
 /* --- parameters ---------------------------------------------------------- */
-
-static const char *
-dtype_name (GnnDType dtype)
-{
-  return gnn_dtype_get_name (dtype);
-}
-
-/**
- * gnn_optimizer_add_params:
- * @self: an optimizer
- * @params: (element-type Gnn.Tensor) (transfer none): the tensors to train
- *
- * Appends @params to the optimizer's (single) parameter group. Each must be
- * a contiguous float32 or float64 tensor that is not already in the
- * optimizer. Nothing is added unless all of them can be.
- *
- * Returns: %TRUE on success, %FALSE with @error set
- *
- * Since: 1.0
- */
-gboolean
-gnn_optimizer_add_params (GnnOptimizer  *self,
-                          GPtrArray     *params,
-                          GError       **error)
-{
-  GnnOptimizerPrivate *priv;
-
-  g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
-  g_return_val_if_fail (params != NULL, FALSE);
-  priv = gnn_optimizer_get_instance_private (self);
-
-  for (guint i = 0; i < params->len; i++)
-    {
-      GnnTensor *t = g_ptr_array_index (params, i);
-      guint index = priv->params->len + i;
-      GnnDType dtype;
-
-      if (!GNN_IS_TENSOR (t))
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "optimizer can only optimize Tensors, but parameter %u is %s",
-                       index, t == NULL ? "NULL" : G_OBJECT_TYPE_NAME (t));
-          return FALSE;
-        }
-      dtype = gnn_tensor_get_dtype (t);
-      if (dtype != GNN_DTYPE_F32 && dtype != GNN_DTYPE_F64)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                       "optimizer can only optimize float32 and float64 tensors, "
-                       "but parameter %u has dtype %s", index, dtype_name (dtype));
-          return FALSE;
-        }
-      if (!gnn_tensor_is_contiguous (t))
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                       "optimizer can only optimize contiguous tensors, "
-                       "but parameter %u is not contiguous", index);
-          return FALSE;
-        }
-      for (guint j = 0; j < priv->params->len + i; j++)
-        {
-          GnnTensor *other = j < priv->params->len ? g_ptr_array_index (priv->params, j)
-                                                   : g_ptr_array_index (params, j - priv->params->len);
-          if (other == t)
-            {
-              g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                           "some parameters appear more than once: parameter %u is "
-                           "parameter %u", index, j);
-              return FALSE;
-            }
-        }
-    }
-
-  for (guint i = 0; i < params->len; i++)
-    {
-      g_ptr_array_add (priv->params, g_object_ref (g_ptr_array_index (params, i)));
-      g_ptr_array_add (priv->states, gnn_state_dict_new ());
-    }
-  return TRUE;
-}
 
 /**
  * gnn_optimizer_get_n_params:
  * @self: an optimizer
  *
- * Gets the number of parameters.
+ * Gets the number of parameters, over all groups.
  *
  * Returns: the number of parameters the optimizer trains
  *
@@ -323,11 +277,8 @@ gnn_optimizer_add_params (GnnOptimizer  *self,
 guint
 gnn_optimizer_get_n_params (GnnOptimizer *self)
 {
-  GnnOptimizerPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), 0);
-  priv = gnn_optimizer_get_instance_private (self);
-  return priv->params->len;
+  return gnn_optimizer_get_flat_params (self)->len;
 }
 
 /**
@@ -335,7 +286,8 @@ gnn_optimizer_get_n_params (GnnOptimizer *self)
  * @self: an optimizer
  * @index: a parameter index, below [method@Gnn.Optimizer.get_n_params]
  *
- * Gets a parameter by index.
+ * Gets a parameter by its index in the optimizer (PyTorch's state-dict
+ * index: the groups' parameters in order).
  *
  * Returns: (transfer none) (nullable): the parameter, or %NULL if @index is
  *   out of range
@@ -346,13 +298,11 @@ GnnTensor *
 gnn_optimizer_get_param (GnnOptimizer *self,
                          guint         index)
 {
-  GnnOptimizerPrivate *priv;
+  GPtrArray *params;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), NULL);
-  priv = gnn_optimizer_get_instance_private (self);
-  if (index >= priv->params->len)
-    return NULL;
-  return g_ptr_array_index (priv->params, index);
+  params = gnn_optimizer_get_flat_params (self);
+  return index < params->len ? g_ptr_array_index (params, index) : NULL;
 }
 
 /**
@@ -373,30 +323,11 @@ GnnStateDict *
 gnn_optimizer_get_state (GnnOptimizer *self,
                          guint         index)
 {
-  GnnOptimizerPrivate *priv;
+  GPtrArray *states;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), NULL);
-  priv = gnn_optimizer_get_instance_private (self);
-  if (index >= priv->states->len)
-    return NULL;
-  return g_ptr_array_index (priv->states, index);
-}
-
-/**
- * gnn_optimizer_get_n_param_groups:
- * @self: an optimizer
- *
- * Gets the number of parameter groups.
- *
- * Returns: the number of parameter groups (1 for now)
- *
- * Since: 1.0
- */
-guint
-gnn_optimizer_get_n_param_groups (GnnOptimizer *self)
-{
-  g_return_val_if_fail (GNN_IS_OPTIMIZER (self), 0);
-  return 1;
+  states = gnn_optimizer_get_states (self);
+  return index < states->len ? g_ptr_array_index (states, index) : NULL;
 }
 
 /* --- hyper-parameters ---------------------------------------------------- */
@@ -405,20 +336,20 @@ gnn_optimizer_get_n_param_groups (GnnOptimizer *self)
  * gnn_optimizer_get_lr:
  * @self: an optimizer
  *
- * Gets the learning rate.
+ * Gets the `lr` property, the default learning rate of new groups. What a
+ * group uses — which schedulers change — is
+ * [method@Gnn.Optimizer.get_group_lr].
  *
- * Returns: the learning rate ([property@Gnn.Optimizer:lr])
+ * Returns: the learning rate property
  *
  * Since: 1.0
  */
 double
 gnn_optimizer_get_lr (GnnOptimizer *self)
 {
-  GnnOptimizerPrivate *priv;
-
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), 0.0);
-  priv = gnn_optimizer_get_instance_private (self);
-  return priv->lr;
+  return has_lr (self) ? g_value_get_double (&gnn_optim_bag_values (G_OBJECT (self))[GNN_OPTIM_LR])
+                       : 0.0;
 }
 
 /**
@@ -426,7 +357,8 @@ gnn_optimizer_get_lr (GnnOptimizer *self)
  * @self: an optimizer
  * @lr: the new learning rate
  *
- * Sets [property@Gnn.Optimizer:lr]; the next step uses it.
+ * Sets the `lr` property, and with it the rate of every group; the next
+ * step uses it.
  *
  * Since: 1.0
  */
@@ -434,34 +366,31 @@ void
 gnn_optimizer_set_lr (GnnOptimizer *self,
                       double        lr)
 {
-  GnnOptimizerPrivate *priv;
-
   g_return_if_fail (GNN_IS_OPTIMIZER (self));
-  priv = gnn_optimizer_get_instance_private (self);
-  if (priv->lr == lr)
-    return;
-  priv->lr = lr;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LR]);
+  if (has_lr (self))
+    g_object_set (self, "lr", lr, NULL);
 }
 
 /**
  * gnn_optimizer_get_maximize:
  * @self: an optimizer
  *
- * Gets whether the optimizer maximizes the objective.
+ * Gets the `maximize` property of optimizers that have one.
  *
- * Returns: whether the optimizer maximizes ([property@Gnn.Optimizer:maximize])
+ * Returns: whether the optimizer maximizes the objective (%FALSE for
+ *   optimizers without the option, such as NAdam)
  *
  * Since: 1.0
  */
 gboolean
 gnn_optimizer_get_maximize (GnnOptimizer *self)
 {
-  GnnOptimizerPrivate *priv;
+  gboolean maximize = FALSE;
 
   g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
-  priv = gnn_optimizer_get_instance_private (self);
-  return priv->maximize;
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (self), "maximize") != NULL)
+    g_object_get (self, "maximize", &maximize, NULL);
+  return maximize;
 }
 
 /**
@@ -469,7 +398,8 @@ gnn_optimizer_get_maximize (GnnOptimizer *self)
  * @self: an optimizer
  * @maximize: whether to maximize the objective
  *
- * Sets [property@Gnn.Optimizer:maximize].
+ * Sets the `maximize` property (and every group's option) of optimizers
+ * that have one; a no-op for the others.
  *
  * Since: 1.0
  */
@@ -477,15 +407,9 @@ void
 gnn_optimizer_set_maximize (GnnOptimizer *self,
                             gboolean      maximize)
 {
-  GnnOptimizerPrivate *priv;
-
   g_return_if_fail (GNN_IS_OPTIMIZER (self));
-  priv = gnn_optimizer_get_instance_private (self);
-  maximize = !!maximize;
-  if (priv->maximize == maximize)
-    return;
-  priv->maximize = maximize;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAXIMIZE]);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (self), "maximize") != NULL)
+    g_object_set (self, "maximize", !!maximize, NULL);
 }
 
 /* --- zero_grad and step -------------------------------------------------- */
@@ -507,14 +431,14 @@ void
 gnn_optimizer_zero_grad (GnnOptimizer *self,
                          gboolean      set_to_none)
 {
-  GnnOptimizerPrivate *priv;
+  GPtrArray *params;
 
   g_return_if_fail (GNN_IS_OPTIMIZER (self));
-  priv = gnn_optimizer_get_instance_private (self);
+  params = gnn_optimizer_get_flat_params (self);
 
-  for (guint i = 0; i < priv->params->len; i++)
+  for (guint i = 0; i < params->len; i++)
     {
-      GnnTensor *p = g_ptr_array_index (priv->params, i);
+      GnnTensor *p = g_ptr_array_index (params, i);
       GnnTensor *grad = gnn_tensor_get_grad (p);
       GnnTensorPrivate *gp;
 
@@ -535,18 +459,16 @@ gnn_optimizer_zero_grad (GnnOptimizer *self,
     }
 }
 
-static gboolean
-check_grads (GnnOptimizer  *self,
-             GError       **error)
+gboolean
+gnn_optimizer_check_grads (GnnOptimizer  *self,
+                           GError       **error)
 {
-  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
-  const char *type_name = G_OBJECT_TYPE_NAME (self);
+  GPtrArray *params = gnn_optimizer_get_flat_params (self);
+  const char *type_name = gnn_optim_type_name (self);
 
-  if (g_str_has_prefix (type_name, "Gnn"))
-    type_name += 3;
-  for (guint i = 0; i < priv->params->len; i++)
+  for (guint i = 0; i < params->len; i++)
     {
-      GnnTensor *p = g_ptr_array_index (priv->params, i);
+      GnnTensor *p = g_ptr_array_index (params, i);
       GnnTensor *grad = gnn_tensor_get_grad (p);
       GnnTensorPrivate *pp, *gp;
 
@@ -565,7 +487,8 @@ check_grads (GnnOptimizer  *self,
         {
           g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                        "%s.step: parameter %u has dtype %s but its gradient has dtype %s",
-                       type_name, i, dtype_name (pp->dtype), dtype_name (gp->dtype));
+                       type_name, i, gnn_dtype_get_name (pp->dtype),
+                       gnn_dtype_get_name (gp->dtype));
           return FALSE;
         }
       if (gp->ndim != pp->ndim ||
@@ -589,34 +512,44 @@ check_grads (GnnOptimizer  *self,
   return TRUE;
 }
 
-/**
- * gnn_optimizer_step:
- * @self: an optimizer
- *
- * Performs one optimization step: updates every parameter whose
- * [property@Gnn.Tensor:grad] is set (others are skipped, as in PyTorch).
- * Every gradient is checked (same shape and dtype as its parameter) before
- * any parameter changes, so a failed step changes nothing. Non-contiguous
- * gradients are accepted.
- *
- * Returns: %TRUE on success, %FALSE with @error set
- *
- * Since: 1.0
- */
-gboolean
-gnn_optimizer_step (GnnOptimizer  *self,
-                    GError       **error)
+GnnTensor *
+gnn_optim_call_closure (GnnOptimizerClosure   closure,
+                        gpointer              user_data,
+                        GError              **error)
 {
-  GnnOptimizerPrivate *priv;
-  GnnOptimizerClass *klass;
+  gboolean was_enabled = gnn_is_grad_enabled ();
+  g_autoptr (GError) local = NULL;
+  GnnTensor *loss;
 
-  g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
-  priv = gnn_optimizer_get_instance_private (self);
-  klass = GNN_OPTIMIZER_GET_CLASS (self);
+  gnn_set_grad_enabled (TRUE);
+  loss = closure (user_data, &local);
+  gnn_set_grad_enabled (was_enabled);
+  if (local != NULL)
+    {
+      g_clear_object (&loss);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  if (loss == NULL)
+    g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                         "the closure returned no loss");
+  return loss;
+}
 
-  if (!gnn_optimizer_ensure_initialized (self, error))
+/* The step every optimizer but LBFGS takes: the closure first, then the update. */
+static gboolean
+gnn_optimizer_real_step_with_closure (GnnOptimizer         *self,
+                                      GnnOptimizerClosure   closure,
+                                      gpointer              user_data,
+                                      GnnTensor           **loss,
+                                      GError              **error)
+{
+  GnnOptimizerClass *klass = GNN_OPTIMIZER_GET_CLASS (self);
+  g_autoptr (GnnTensor) result = NULL;
+
+  if (closure != NULL && (result = gnn_optim_call_closure (closure, user_data, error)) == NULL)
     return FALSE;
-  if (!check_grads (self, error))
+  if (!gnn_optimizer_check_grads (self, error))
     return FALSE;
   if (klass->step == NULL)
     {
@@ -626,7 +559,76 @@ gnn_optimizer_step (GnnOptimizer  *self,
     }
   if (!klass->step (self, error))
     return FALSE;
+  if (loss != NULL)
+    *loss = g_steal_pointer (&result);
+  return TRUE;
+}
+
+/**
+ * gnn_optimizer_step:
+ * @self: an optimizer
+ *
+ * Performs one optimization step: updates every parameter whose
+ * [property@Gnn.Tensor:grad] is set (others are skipped, as in PyTorch).
+ * Every gradient is checked (same shape and dtype as its parameter) before
+ * any parameter changes, so a failed step changes nothing. Non-contiguous
+ * gradients are accepted. Optimizers that need a closure (LBFGS) fail
+ * here; use [method@Gnn.Optimizer.step_with_closure].
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_optimizer_step (GnnOptimizer  *self,
+                    GError       **error)
+{
+  return gnn_optimizer_step_with_closure (self, NULL, NULL, NULL, error);
+}
+
+/**
+ * gnn_optimizer_step_with_closure:
+ * @self: an optimizer
+ * @closure: (scope call) (closure user_data) (nullable): re-evaluates the
+ *   model and returns the loss
+ * @user_data: data for @closure
+ * @loss: (out) (transfer full) (optional) (nullable): the loss the first
+ *   call of @closure returned (%NULL without a closure)
+ * @error: return location for a #GError
+ *
+ * PyTorch's `optimizer.step(closure)`: most optimizers call @closure once,
+ * with gradient recording on, then update; LBFGS calls it as often as its
+ * line search needs. An error from @closure is returned as is, and the
+ * parameters and the optimizer's state are as they were before the step.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 1.0
+ */
+gboolean
+gnn_optimizer_step_with_closure (GnnOptimizer         *self,
+                                 GnnOptimizerClosure   closure,
+                                 gpointer              user_data,
+                                 GnnTensor           **loss,
+                                 GError              **error)
+{
+  GnnOptimizerPrivate *priv;
+  GnnTensor *result = NULL;
+
+  g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
+  priv = gnn_optimizer_get_instance_private (self);
+  if (loss != NULL)
+    *loss = NULL;
+
+  if (!gnn_optimizer_ensure_initialized (self, error))
+    return FALSE;
+  if (!GNN_OPTIMIZER_GET_CLASS (self)->step_with_closure (self, closure, user_data, &result, error))
+    return FALSE;
   priv->step_count++;
+  if (loss != NULL)
+    *loss = result;
+  else
+    g_clear_object (&result);
   return TRUE;
 }
 
@@ -650,508 +652,192 @@ gnn_optimizer_get_step_count (GnnOptimizer *self)
   return priv->step_count;
 }
 
-/* --- property <-> metadata ----------------------------------------------- */
+/* --- helpers for the update loops ------------------------------------------- */
 
 gboolean
-gnn_optim_parse_double (const char  *text,
-                        const char  *key,
-                        double      *out,
-                        GError     **error)
+gnn_optim_foreach_param (GnnOptimizer        *self,
+                         GnnOptimUpdateFunc   func,
+                         gpointer             data,
+                         GError             **error)
 {
-  char *end = NULL;
-  double v;
+  GnnOptimizerPrivate *priv = gnn_optimizer_get_instance_private (self);
 
-  if (g_strcmp0 (text, "nan") == 0)
+  for (guint g = 0; g < priv->groups->len; g++)
     {
-      *out = NAN;
-      return TRUE;
+      GnnParamGroup *group = g_ptr_array_index (priv->groups, g);
+
+      for (guint i = group->first; i < group->first + group->n_params; i++)
+        {
+          GnnTensor *param = g_ptr_array_index (priv->params, i);
+          GnnTensor *grad = gnn_tensor_get_grad (param);
+          g_autoptr (GnnTensor) grad_c = NULL;
+
+          if (grad == NULL)
+            continue;
+          if ((grad_c = gnn_tensor_contiguous_checked (grad, error)) == NULL)
+            return FALSE;
+          if (!func (self, group->options, param, grad_c, g_ptr_array_index (priv->states, i),
+                     data, error))
+            return FALSE;
+        }
     }
-  if (g_strcmp0 (text, "inf") == 0 || g_strcmp0 (text, "-inf") == 0)
-    {
-      *out = text[0] == '-' ? -INFINITY : INFINITY;
-      return TRUE;
-    }
-  errno = 0;
-  v = text != NULL ? g_ascii_strtod (text, &end) : 0.0;
-  if (text == NULL || end == text || *end != '\0' || errno == ERANGE)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
-                   "invalid number for %s in state dict: '%s'", key, text ? text : "");
-      return FALSE;
-    }
-  *out = v;
   return TRUE;
+}
+
+GnnTensor *
+gnn_optim_state_like_param (GnnStateDict *state,
+                            const char   *name,
+                            GnnTensor    *param,
+                            double        fill)
+{
+  GnnTensor *t = gnn_state_dict_lookup (state, name);
+
+  if (t == NULL)
+    {
+      GnnTensorPrivate *pp = gnn_tensor_priv (param);
+      g_autoptr (GnnTensor) fresh = gnn_tensor_new_contiguous (pp->dtype, pp->shape, pp->ndim,
+                                                               fill == 0);
+
+      if (fill != 0)
+        gnn_tensor_fill_ (fresh, fill, NULL);
+      gnn_state_dict_insert (state, name, fresh);
+      t = fresh;
+    }
+  return t;
+}
+
+GnnTensor *
+gnn_optim_state_scalar (GnnStateDict *state,
+                        const char   *name,
+                        GnnDType      dtype,
+                        double        init)
+{
+  GnnTensor *t = gnn_state_dict_lookup (state, name);
+
+  if (t == NULL)
+    {
+      g_autoptr (GnnTensor) fresh = gnn_tensor_new_contiguous (dtype, NULL, 0, FALSE);
+
+      gnn_dtype_write (dtype, gnn_optim_data (fresh), init);
+      gnn_state_dict_insert (state, name, fresh);
+      t = fresh;
+    }
+  return t;
+}
+
+/* --- construction helpers --------------------------------------------------- */
+
+GnnOptimizer *
+gnn_optim_finish_new (GnnOptimizer  *self,
+                      GPtrArray     *params,
+                      GError       **error)
+{
+  g_autoptr (GnnOptimizer) owned = self;
+
+  if (!gnn_optimizer_ensure_initialized (owned, error))
+    return NULL;
+  if (params->len == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "optimizer got an empty parameter list");
+      return NULL;
+    }
+  if (!gnn_optimizer_add_param_group (owned, params, NULL, error))
+    return NULL;
+  return g_steal_pointer (&owned);
+}
+
+gpointer
+gnn_optim_new_with_lr (GType       type,
+                       GPtrArray  *params,
+                       double      lr,
+                       GError    **error)
+{
+  g_return_val_if_fail (params != NULL, NULL);
+  return gnn_optim_finish_new (g_object_new (type, "lr", lr, NULL), params, error);
+}
+
+char *
+gnn_optim_format_float (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char digits[24];
+  const char *e;
+  GString *out;
+  int exponent, n_digits = 0;
+
+  if (isnan (value) || isinf (value))
+    return gnn_format_double_shortest (value);
+  /* the shortest digits that read back exactly, in scientific form */
+  for (int precision = 0; precision <= 16; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%de", precision);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+  e = strchr (buf, 'e');
+  exponent = atoi (e + 1);
+  for (const char *c = buf; c < e; c++)
+    if (g_ascii_isdigit (*c))
+      digits[n_digits++] = *c;
+  while (n_digits > 1 && digits[n_digits - 1] == '0')
+    n_digits--;
+  digits[n_digits] = '\0';
+
+  out = g_string_new (buf[0] == '-' ? "-" : "");
+  if (exponent < -4 || exponent >= 16)
+    {
+      /* Python: 1e-05, 1.5e+16 */
+      g_string_append_c (out, digits[0]);
+      if (n_digits > 1)
+        g_string_append_printf (out, ".%s", digits + 1);
+      g_string_append_printf (out, "e%c%02d", exponent < 0 ? '-' : '+', ABS (exponent));
+    }
+  else if (exponent < 0)
+    {
+      g_string_append (out, "0.");
+      for (int i = -1; i > exponent; i--)
+        g_string_append_c (out, '0');
+      g_string_append (out, digits);
+    }
+  else
+    {
+      for (int i = 0; i <= exponent; i++)
+        g_string_append_c (out, i < n_digits ? digits[i] : '0');
+      g_string_append_printf (out, ".%s", n_digits > exponent + 1 ? digits + exponent + 1 : "0");
+    }
+  return g_string_free (out, FALSE);
 }
 
 gboolean
-gnn_optim_parse_int64 (const char  *text,
-                       const char  *key,
-                       gint64      *out,
-                       GError     **error)
-{
-  char *end = NULL;
-  gint64 v;
-
-  errno = 0;
-  v = text != NULL ? g_ascii_strtoll (text, &end, 10) : 0;
-  if (text == NULL || end == text || *end != '\0' || errno == ERANGE)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
-                   "invalid integer for %s in state dict: '%s'", key, text ? text : "");
-      return FALSE;
-    }
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
-is_serialized_pspec (GParamSpec *pspec,
-                     GType       base_type)
-{
-  GType t = G_TYPE_FUNDAMENTAL (pspec->value_type);
-
-  if ((pspec->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE ||
-      (pspec->flags & G_PARAM_CONSTRUCT_ONLY) != 0 ||
-      !g_type_is_a (pspec->owner_type, base_type))
-    return FALSE;
-  return t == G_TYPE_DOUBLE || t == G_TYPE_BOOLEAN || t == G_TYPE_INT ||
-         t == G_TYPE_UINT || t == G_TYPE_INT64 || t == G_TYPE_UINT64;
-}
-
-static char *
-pspec_key (const char *prefix,
-           GParamSpec *pspec)
-{
-  char *key = g_strconcat (prefix, pspec->name, NULL);
-
-  g_strdelimit (key + strlen (prefix), "-", '_');
-  return key;
-}
-
-void
-gnn_optim_props_to_metadata (GObject      *object,
-                             GType         base_type,
-                             const char   *prefix,
-                             GnnStateDict *sd)
-{
-  guint n_pspecs;
-  g_autofree GParamSpec **pspecs =
-    g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n_pspecs);
-
-  for (guint i = 0; i < n_pspecs; i++)
-    {
-      g_auto (GValue) value = G_VALUE_INIT;
-      g_autofree char *key = NULL;
-      g_autofree char *text = NULL;
-
-      if (!is_serialized_pspec (pspecs[i], base_type))
-        continue;
-      g_value_init (&value, pspecs[i]->value_type);
-      g_object_get_property (object, pspecs[i]->name, &value);
-      switch (G_TYPE_FUNDAMENTAL (pspecs[i]->value_type))
-        {
-        case G_TYPE_DOUBLE:
-          text = gnn_format_double_shortest (g_value_get_double (&value));
-          break;
-        case G_TYPE_BOOLEAN:
-          text = g_strdup (g_value_get_boolean (&value) ? "true" : "false");
-          break;
-        case G_TYPE_INT:
-          text = g_strdup_printf ("%d", g_value_get_int (&value));
-          break;
-        case G_TYPE_UINT:
-          text = g_strdup_printf ("%u", g_value_get_uint (&value));
-          break;
-        case G_TYPE_INT64:
-          text = g_strdup_printf ("%" G_GINT64_FORMAT, g_value_get_int64 (&value));
-          break;
-        default:
-          text = g_strdup_printf ("%" G_GUINT64_FORMAT, g_value_get_uint64 (&value));
-          break;
-        }
-      key = pspec_key (prefix, pspecs[i]);
-      gnn_state_dict_set_metadata (sd, key, text);
-    }
-}
-
-static void
-staged_prop_clear (gpointer data)
-{
-  GnnOptimStagedProp *s = data;
-
-  g_value_unset (&s->value);
-}
-
-static gboolean
-parse_prop (GnnOptimStagedProp  *s,
-            const char          *key,
-            const char          *text,
-            GError             **error)
-{
-  GParamSpec *pspec = s->pspec;
-  gint64 iv = 0;
-  double dv = 0;
-
-  g_value_init (&s->value, pspec->value_type);
-  switch (G_TYPE_FUNDAMENTAL (pspec->value_type))
-    {
-    case G_TYPE_DOUBLE:
-      if (!gnn_optim_parse_double (text, key, &dv, error))
-        return FALSE;
-      g_value_set_double (&s->value, dv);
-      break;
-    case G_TYPE_BOOLEAN:
-      if (g_strcmp0 (text, "true") == 0 || g_strcmp0 (text, "True") == 0)
-        g_value_set_boolean (&s->value, TRUE);
-      else if (g_strcmp0 (text, "false") == 0 || g_strcmp0 (text, "False") == 0)
-        g_value_set_boolean (&s->value, FALSE);
-      else
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
-                       "invalid boolean for %s in state dict: '%s'", key, text);
-          return FALSE;
-        }
-      break;
-    default:
-      if (!gnn_optim_parse_int64 (text, key, &iv, error))
-        return FALSE;
-      switch (G_TYPE_FUNDAMENTAL (pspec->value_type))
-        {
-        case G_TYPE_INT: g_value_set_int (&s->value, (int) iv); break;
-        case G_TYPE_UINT: g_value_set_uint (&s->value, (guint) iv); break;
-        case G_TYPE_INT64: g_value_set_int64 (&s->value, iv); break;
-        default: g_value_set_uint64 (&s->value, (guint64) iv); break;
-        }
-      break;
-    }
-  if (g_param_value_validate (pspec, &s->value))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "value of %s in state dict is out of range: '%s'", key, text);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-GArray *
-gnn_optim_props_from_metadata (GObject             *object,
-                               GType                base_type,
-                               const char          *prefix,
-                               GnnStateDict        *sd,
-                               const char * const  *extra_keys,
-                               GError             **error)
-{
-  guint n_pspecs;
-  g_autofree GParamSpec **pspecs =
-    g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n_pspecs);
-  g_autoptr (GArray) staged = g_array_new (FALSE, TRUE, sizeof (GnnOptimStagedProp));
-  g_auto (GStrv) meta_keys = gnn_state_dict_get_metadata_keys (sd);
-  gsize prefix_len = strlen (prefix);
-
-  g_array_set_clear_func (staged, staged_prop_clear);
-
-  for (guint i = 0; i < n_pspecs; i++)
-    {
-      g_autofree char *key = NULL;
-      const char *text;
-      GnnOptimStagedProp *s;
-
-      if (!is_serialized_pspec (pspecs[i], base_type))
-        continue;
-      key = pspec_key (prefix, pspecs[i]);
-      text = gnn_state_dict_get_metadata (sd, key);
-      if (text == NULL)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
-                       "missing key in state dict: '%s'", key);
-          return NULL;
-        }
-      g_array_set_size (staged, staged->len + 1);
-      s = &g_array_index (staged, GnnOptimStagedProp, staged->len - 1);
-      s->pspec = pspecs[i];
-      if (!parse_prop (s, key, text, error))
-        return NULL;
-    }
-
-  for (guint i = 0; meta_keys != NULL && meta_keys[i] != NULL; i++)
-    {
-      const char *name;
-      gboolean known = FALSE;
-
-      if (!g_str_has_prefix (meta_keys[i], prefix))
-        continue;
-      name = meta_keys[i] + prefix_len;
-      for (guint j = 0; extra_keys != NULL && extra_keys[j] != NULL && !known; j++)
-        known = strcmp (name, extra_keys[j]) == 0;
-      for (guint j = 0; j < staged->len && !known; j++)
-        {
-          g_autofree char *key = pspec_key (prefix, g_array_index (staged, GnnOptimStagedProp, j).pspec);
-          known = strcmp (key, meta_keys[i]) == 0;
-        }
-      if (!known)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
-                       "unexpected key in state dict: '%s'", meta_keys[i]);
-          return NULL;
-        }
-    }
-  return g_steal_pointer (&staged);
-}
-
-void
-gnn_optim_props_apply (GObject *object,
-                       GArray  *staged)
-{
-  g_object_freeze_notify (object);
-  for (guint i = 0; i < staged->len; i++)
-    {
-      GnnOptimStagedProp *s = &g_array_index (staged, GnnOptimStagedProp, i);
-      g_object_set_property (object, s->pspec->name, &s->value);
-    }
-  g_object_thaw_notify (object);
-}
-
-/* --- state dicts ----------------------------------------------------------- */
-
-#define GROUP_PREFIX "param_groups.0."
-
-/**
- * gnn_optimizer_state_dict:
- * @self: an optimizer
- *
- * Gets the optimizer's state: per-parameter tensors keyed
- * `state.<index>.<name>` (copies, so later steps do not change them) and
- * the hyper-parameters as metadata keyed `param_groups.0.<name>`, plus
- * `param_groups.0.params` (the parameter indices, comma-separated) and,
- * once a scheduler is attached, `param_groups.0.initial_lr`.
- *
- * Returns: (transfer full): a new state dict
- *
- * Since: 1.0
- */
-GnnStateDict *
-gnn_optimizer_state_dict (GnnOptimizer *self)
-{
-  GnnOptimizerPrivate *priv;
-  GnnStateDict *sd;
-  g_autoptr (GString) indices = g_string_new (NULL);
-
-  g_return_val_if_fail (GNN_IS_OPTIMIZER (self), NULL);
-  priv = gnn_optimizer_get_instance_private (self);
-  sd = gnn_state_dict_new ();
-
-  for (guint i = 0; i < priv->states->len; i++)
-    {
-      GnnStateDict *state = g_ptr_array_index (priv->states, i);
-      g_auto (GStrv) names = gnn_state_dict_get_keys (state);
-
-      for (guint j = 0; names[j] != NULL; j++)
-        {
-          g_autofree char *key = g_strdup_printf ("state.%u.%s", i, names[j]);
-          g_autoptr (GnnTensor) copy = gnn_tensor_clone (gnn_state_dict_lookup (state, names[j]));
-          gnn_state_dict_insert (sd, key, copy);
-        }
-      g_string_append_printf (indices, i == 0 ? "%u" : ",%u", i);
-    }
-
-  gnn_optim_props_to_metadata (G_OBJECT (self), GNN_TYPE_OPTIMIZER, GROUP_PREFIX, sd);
-  gnn_state_dict_set_metadata (sd, GROUP_PREFIX "params", indices->str);
-  if (priv->has_initial_lr)
-    {
-      g_autofree char *v = gnn_format_double_shortest (priv->initial_lr);
-      gnn_state_dict_set_metadata (sd, GROUP_PREFIX "initial_lr", v);
-    }
-  return sd;
-}
-
-/* "state.12.exp_avg" -> 12, "exp_avg" */
-static gboolean
-parse_state_key (const char  *key,
-                 guint        n_params,
-                 guint       *index,
-                 const char **name,
+gnn_optim_check (gboolean     ok,
+                 const char  *what,
+                 double       value,
                  GError     **error)
 {
-  const char *p;
-  char *end = NULL;
-  guint64 v;
+  g_autofree char *text = NULL;
 
-  if (!g_str_has_prefix (key, "state."))
-    goto unexpected;
-  p = key + strlen ("state.");
-  if (!g_ascii_isdigit (*p))
-    goto unexpected;
-  v = g_ascii_strtoull (p, &end, 10);
-  if (*end != '.' || end[1] == '\0')
-    goto unexpected;
-  if (v >= n_params)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                   "loaded state dict has state for parameter %" G_GUINT64_FORMAT
-                   " (key '%s') but the optimizer has %u parameters", v, key, n_params);
-      return FALSE;
-    }
-  *index = (guint) v;
-  *name = end + 1;
-  return TRUE;
-
-unexpected:
-  g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
-               "unexpected key in optimizer state dict: '%s'", key);
+  if (ok)
+    return TRUE;
+  text = gnn_optim_format_float (value);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "Invalid %s: %s", what, text);
   return FALSE;
 }
 
-static gboolean
-check_params_list (const char  *text,
-                   guint        n_params,
-                   GError     **error)
-{
-  g_auto (GStrv) parts = NULL;
-  guint n;
-
-  if (text == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
-                   "missing key in optimizer state dict: '" GROUP_PREFIX "params'");
-      return FALSE;
-    }
-  parts = g_strsplit (text, ",", -1);
-  n = text[0] == '\0' ? 0 : g_strv_length (parts);
-  if (n != n_params)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "loaded state dict contains a parameter group that doesn't match "
-                   "the size of optimizer's group (%u parameters, optimizer has %u)",
-                   n, n_params);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/**
- * gnn_optimizer_load_state_dict:
- * @self: an optimizer
- * @state_dict: a state dict from [method@Gnn.Optimizer.state_dict] (possibly
- *   read back from a file)
- *
- * Restores hyper-parameters and per-parameter state. Everything is checked
- * first — one parameter group whose size matches, every hyper-parameter
- * present and parseable, state keys naming existing parameters and known
- * buffers, buffer shapes equal to their parameter's — and nothing changes
- * unless all of it can be applied. Buffers are copied (converted to the
- * parameter's dtype, like PyTorch); `step` stays float32.
- *
- * Returns: %TRUE on success, %FALSE with @error set
- *
- * Since: 1.0
- */
 gboolean
-gnn_optimizer_load_state_dict (GnnOptimizer  *self,
-                               GnnStateDict  *state_dict,
-                               GError       **error)
+gnn_optim_check_beta (double    beta,
+                      guint     index,
+                      GError  **error)
 {
-  static const char * const extra_keys[] = { "params", "initial_lr", NULL };
-  GnnOptimizerPrivate *priv;
-  GnnOptimizerClass *klass;
-  g_autoptr (GArray) staged = NULL;
-  g_autoptr (GPtrArray) new_states = NULL;
-  g_auto (GStrv) keys = NULL;
-  g_auto (GStrv) meta_keys = NULL;
-  const char *initial_lr_text;
-  double initial_lr = 0;
+  g_autofree char *text = NULL;
 
-  g_return_val_if_fail (GNN_IS_OPTIMIZER (self), FALSE);
-  g_return_val_if_fail (GNN_IS_STATE_DICT (state_dict), FALSE);
-  priv = gnn_optimizer_get_instance_private (self);
-  klass = GNN_OPTIMIZER_GET_CLASS (self);
-
-  meta_keys = gnn_state_dict_get_metadata_keys (state_dict);
-  for (guint i = 0; meta_keys != NULL && meta_keys[i] != NULL; i++)
-    if (g_str_has_prefix (meta_keys[i], "param_groups.") &&
-        !g_str_has_prefix (meta_keys[i], GROUP_PREFIX))
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                     "loaded state dict has a different number of parameter groups "
-                     "(key '%s'; the optimizer has 1 group)", meta_keys[i]);
-        return FALSE;
-      }
-  if (!check_params_list (gnn_state_dict_get_metadata (state_dict, GROUP_PREFIX "params"),
-                          priv->params->len, error))
-    return FALSE;
-  staged = gnn_optim_props_from_metadata (G_OBJECT (self), GNN_TYPE_OPTIMIZER, GROUP_PREFIX,
-                                          state_dict, extra_keys, error);
-  if (staged == NULL)
-    return FALSE;
-  initial_lr_text = gnn_state_dict_get_metadata (state_dict, GROUP_PREFIX "initial_lr");
-  if (initial_lr_text != NULL &&
-      !gnn_optim_parse_double (initial_lr_text, GROUP_PREFIX "initial_lr", &initial_lr, error))
-    return FALSE;
-
-  new_states = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < priv->params->len; i++)
-    g_ptr_array_add (new_states, gnn_state_dict_new ());
-
-  keys = gnn_state_dict_get_keys (state_dict);
-  for (guint k = 0; keys[k] != NULL; k++)
-    {
-      GnnTensor *src = gnn_state_dict_lookup (state_dict, keys[k]);
-      GnnTensorPrivate *pp, *sp = gnn_tensor_priv (src);
-      g_autoptr (GnnTensor) copy = NULL;
-      const char *name;
-      guint index;
-
-      if (!parse_state_key (keys[k], priv->params->len, &index, &name, error))
-        return FALSE;
-      pp = gnn_tensor_priv (g_ptr_array_index (priv->params, index));
-      if (strcmp (name, "step") == 0)
-        {
-          gint64 shape1 = 1;
-          if (sp->numel != 1)
-            {
-              g_autofree char *s = gnn_shape_to_string (sp->shape, sp->ndim);
-              g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                           "loaded state dict: '%s' must have one element, got shape %s",
-                           keys[k], s);
-              return FALSE;
-            }
-          copy = gnn_tensor_new_contiguous (GNN_DTYPE_F32, &shape1, 0, FALSE);
-          *(float *) gnn_tensor_priv_data (gnn_tensor_priv (copy)) =
-            (float) gnn_dtype_read (sp->dtype, sp->storage->data +
-                                    sp->offset * (gint64) gnn_dtype_get_size (sp->dtype));
-        }
-      else
-        {
-          if (sp->ndim != pp->ndim ||
-              memcmp (sp->shape, pp->shape, pp->ndim * sizeof (gint64)) != 0)
-            {
-              g_autofree char *ss = gnn_shape_to_string (sp->shape, sp->ndim);
-              g_autofree char *ps = gnn_shape_to_string (pp->shape, pp->ndim);
-              g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                           "loaded state dict: '%s' has shape %s but parameter %u has shape %s",
-                           keys[k], ss, index, ps);
-              return FALSE;
-            }
-          copy = gnn_tensor_new_contiguous (pp->dtype, pp->shape, pp->ndim, FALSE);
-          {
-            GnnTensorPrivate *cp = gnn_tensor_priv (copy);
-            gnn_strided_copy (cp->dtype, gnn_tensor_priv_data (cp), cp->strides,
-                              sp->dtype, gnn_tensor_priv_data (sp), sp->strides,
-                              sp->shape, sp->ndim);
-          }
-        }
-      gnn_state_dict_insert (g_ptr_array_index (new_states, index), name, copy);
-    }
-
-  if (klass->validate_state != NULL)
-    for (guint i = 0; i < new_states->len; i++)
-      if (!klass->validate_state (self, i, g_ptr_array_index (new_states, i), error))
-        return FALSE;
-
-  /* Everything checked: apply. */
-  gnn_optim_props_apply (G_OBJECT (self), staged);
-  priv->has_initial_lr = initial_lr_text != NULL;
-  priv->initial_lr = initial_lr;
-  g_ptr_array_unref (priv->states);
-  priv->states = g_steal_pointer (&new_states);
-  return TRUE;
+  if (beta >= 0.0 && beta < 1.0)
+    return TRUE;
+  text = gnn_optim_format_float (beta);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "Invalid beta parameter at index %u: %s", index, text);
+  return FALSE;
 }

@@ -24,108 +24,46 @@
  * ```
  *
  * The per-parameter state holds `momentum_buffer` (only when momentum is
- * non-zero).
+ * non-zero). Every hyper-parameter is also a per-group option.
  *
  * Since: 1.0
  */
 struct _GnnSGD
 {
   GnnOptimizer parent_instance;
-  double       momentum;
-  double       dampening;
-  double       weight_decay;
-  gboolean     nesterov;
 };
 
+/* torch's defaults order */
 enum {
-  PROP_0,
+  PROP_LR,
   PROP_MOMENTUM,
   PROP_DAMPENING,
   PROP_WEIGHT_DECAY,
   PROP_NESTEROV,
+  PROP_MAXIMIZE,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (GnnSGD, gnn_sgd, GNN_TYPE_OPTIMIZER)
 
-static void
-gnn_sgd_get_property (GObject    *object,
-                      guint       prop_id,
-                      GValue     *value,
-                      GParamSpec *pspec)
-{
-  GnnSGD *self = GNN_SGD (object);
+static const GnnOptimStateEntry sgd_state[] = {
+  { "momentum_buffer", GNN_OPTIM_STATE_LIKE_PARAM, FALSE },
+  { NULL, 0, FALSE },
+};
 
-  switch (prop_id)
-    {
-    case PROP_MOMENTUM:
-      g_value_set_double (value, self->momentum);
-      break;
-    case PROP_DAMPENING:
-      g_value_set_double (value, self->dampening);
-      break;
-    case PROP_WEIGHT_DECAY:
-      g_value_set_double (value, self->weight_decay);
-      break;
-    case PROP_NESTEROV:
-      g_value_set_boolean (value, self->nesterov);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_sgd_set_property (GObject      *object,
-                      guint         prop_id,
-                      const GValue *value,
-                      GParamSpec   *pspec)
-{
-  GnnSGD *self = GNN_SGD (object);
-
-  switch (prop_id)
-    {
-    case PROP_MOMENTUM:
-      self->momentum = g_value_get_double (value);
-      break;
-    case PROP_DAMPENING:
-      self->dampening = g_value_get_double (value);
-      break;
-    case PROP_WEIGHT_DECAY:
-      self->weight_decay = g_value_get_double (value);
-      break;
-    case PROP_NESTEROV:
-      self->nesterov = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
+#define OPT(o, name) gnn_optim_prop_double (o, GNN_TYPE_SGD, name)
 
 static gboolean
-gnn_sgd_validate (GnnOptimizer  *optimizer,
+gnn_sgd_validate (GnnOptimizer  *self,
                   GError       **error)
 {
-  GnnSGD *self = GNN_SGD (optimizer);
-  g_autofree char *v = NULL;
+  double momentum = OPT (self, PROP_MOMENTUM), dampening = OPT (self, PROP_DAMPENING);
 
-  if (!(self->momentum >= 0.0))
-    {
-      v = gnn_format_double_shortest (self->momentum);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Invalid momentum value: %s", v);
-      return FALSE;
-    }
-  if (!(self->weight_decay >= 0.0))
-    {
-      v = gnn_format_double_shortest (self->weight_decay);
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "Invalid weight_decay value: %s", v);
-      return FALSE;
-    }
-  if (self->nesterov && (self->momentum <= 0 || self->dampening != 0))
+  if (!gnn_optim_check (momentum >= 0.0, "momentum value", momentum, error) ||
+      !gnn_optim_check (OPT (self, PROP_WEIGHT_DECAY) >= 0.0, "weight_decay value",
+                        OPT (self, PROP_WEIGHT_DECAY), error))
+    return FALSE;
+  if (gnn_optim_prop_bool (self, GNN_TYPE_SGD, PROP_NESTEROV) && (momentum <= 0 || dampening != 0))
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                            "Nesterov momentum requires a momentum and zero dampening");
@@ -134,128 +72,91 @@ gnn_sgd_validate (GnnOptimizer  *optimizer,
   return TRUE;
 }
 
-static gboolean
-gnn_sgd_validate_state (GnnOptimizer  *optimizer,
-                        guint          index,
-                        GnnStateDict  *state,
-                        GError       **error)
-{
-  g_auto (GStrv) names = gnn_state_dict_get_keys (state);
-
-  (void) optimizer;
-  for (guint i = 0; names[i] != NULL; i++)
-    if (strcmp (names[i], "momentum_buffer") != 0)
-      {
-        g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
-                     "unexpected key in SGD state dict: 'state.%u.%s'", index, names[i]);
-        return FALSE;
-      }
-  return TRUE;
-}
-
-/* One loop per case so the compiler vectorizes each; the arithmetic follows
- * torch's op sequence in the parameter's own precision. */
+/* torch's op sequence in the parameter's own precision, its fused
+ * multiply-adds included. */
 #define DEFINE_SGD_KERNEL(T, suffix)                                           \
-static void                                                                    \
-sgd_update_##suffix (T *restrict p, const T *restrict g, T *restrict buf,     \
-                     gint64 n, double lr_d,                                    \
-                     double momentum_d, double dampening_d, double wd_d,       \
-                     gboolean nesterov, gboolean maximize, gboolean first)     \
+GNN_OPTIM_KERNEL                                                               \
+sgd_##suffix##_typed (T *restrict p, const T *restrict g, T *restrict buf,     \
+                      gint64 n, double lr_d, double momentum_d,                \
+                      double dampening_d, double wd_d, gboolean nesterov,      \
+                      gboolean maximize, gboolean first)                       \
 {                                                                              \
   const T neg_lr = (T) -lr_d, wd = (T) wd_d, mom = (T) momentum_d;             \
   const T damp1 = (T) (1.0 - dampening_d);                                     \
-  const T sign = maximize ? (T) -1 : (T) 1;                                    \
-  const gboolean use_wd = wd_d != 0;                                           \
                                                                                \
-  if (buf == NULL)                                                             \
-    {                                                                          \
-      if (use_wd)                                                              \
-        for (gint64 j = 0; j < n; j++)                                         \
-          p[j] = p[j] + neg_lr * (sign * g[j] + wd * p[j]);                    \
-      else                                                                     \
-        for (gint64 j = 0; j < n; j++)                                         \
-          p[j] = p[j] + neg_lr * (sign * g[j]);                                \
-      return;                                                                  \
-    }                                                                          \
   for (gint64 j = 0; j < n; j++)                                               \
     {                                                                          \
-      T d = sign * g[j];                                                       \
-      if (use_wd)                                                              \
-        d = d + wd * p[j];                                                     \
-      buf[j] = first ? d : buf[j] * mom + damp1 * d;                           \
-      d = nesterov ? d + mom * buf[j] : buf[j];                                \
-      p[j] = p[j] + neg_lr * d;                                                \
+      T d = maximize ? -g[j] : g[j];                                           \
+      if (wd_d != 0)                                                           \
+        d = GNN_FMA (T, wd, p[j], d);                                          \
+      if (buf != NULL)                                                         \
+        {                                                                      \
+          buf[j] = first ? d : GNN_FMA (T, damp1, d, buf[j] * mom);            \
+          d = nesterov ? GNN_FMA (T, mom, buf[j], d) : buf[j];                 \
+        }                                                                      \
+      p[j] = GNN_FMA (T, neg_lr, d, p[j]);                                     \
     }                                                                          \
-}
+}                                                                              \
+DISPATCH_KERNEL (sgd_##suffix,                                                 \
+                 (T *restrict p, const T *restrict g, T *restrict buf,         \
+                  gint64 n, double lr_d, double momentum_d,                    \
+                  double dampening_d, double wd_d, gboolean nesterov,          \
+                  gboolean maximize, gboolean first),                          \
+                 (p, g, buf, n, lr_d, momentum_d, dampening_d, wd_d,           \
+                  nesterov, maximize, first))
 
 DEFINE_SGD_KERNEL (float, f32)
 DEFINE_SGD_KERNEL (double, f64)
 
 static gboolean
-gnn_sgd_step (GnnOptimizer  *optimizer,
-              GError       **error)
+sgd_update (GnnOptimizer  *self,
+            const GValue  *o,
+            GnnTensor     *param,
+            GnnTensor     *grad,
+            GnnStateDict  *state,
+            gpointer       data,
+            GError       **error)
 {
-  GnnSGD *self = GNN_SGD (optimizer);
-  guint n_params = gnn_optimizer_get_n_params (optimizer);
-  double lr = gnn_optimizer_get_lr (optimizer);
-  gboolean maximize = gnn_optimizer_get_maximize (optimizer);
+  GnnTensorPrivate *pp = gnn_tensor_priv (param);
+  double lr = g_value_get_double (&o[PROP_LR]);
+  double momentum = g_value_get_double (&o[PROP_MOMENTUM]);
+  double dampening = g_value_get_double (&o[PROP_DAMPENING]);
+  double weight_decay = g_value_get_double (&o[PROP_WEIGHT_DECAY]);
+  gboolean nesterov = g_value_get_boolean (&o[PROP_NESTEROV]);
+  gboolean maximize = g_value_get_boolean (&o[PROP_MAXIMIZE]);
+  gboolean first = FALSE;
+  gpointer buf = NULL;
 
-  for (guint i = 0; i < n_params; i++)
+  (void) self, (void) data, (void) error;
+  if (momentum != 0)
     {
-      GnnTensor *param = gnn_optimizer_get_param (optimizer, i);
-      GnnTensor *grad = gnn_tensor_get_grad (param);
-      GnnTensorPrivate *pp = gnn_tensor_priv (param);
-      g_autoptr (GnnTensor) grad_c = NULL;
-      GnnTensor *buf = NULL;
-      gboolean first = FALSE;
-      gpointer buf_data = NULL;
-
-      if (grad == NULL)
-        continue;
-      if (!gnn_tensor_is_contiguous (grad) &&
-          (grad = grad_c = gnn_tensor_contiguous_checked (grad, error)) == NULL)
-        return FALSE;
-      if (self->momentum != 0)
-        {
-          GnnStateDict *state = gnn_optimizer_get_state (optimizer, i);
-
-          buf = gnn_state_dict_lookup (state, "momentum_buffer");
-          if (buf == NULL)
-            {
-              g_autoptr (GnnTensor) fresh =
-                gnn_tensor_new_contiguous (pp->dtype, pp->shape, pp->ndim, FALSE);
-              gnn_state_dict_insert (state, "momentum_buffer", fresh);
-              buf = fresh;
-              first = TRUE;
-            }
-          buf_data = gnn_tensor_priv_data (gnn_tensor_priv (buf));
-        }
-      if (pp->dtype == GNN_DTYPE_F32)
-        sgd_update_f32 ((float *) gnn_tensor_priv_data (pp),
-                        (const float *) gnn_tensor_priv_data (gnn_tensor_priv (grad)),
-                        buf_data, pp->numel, lr, self->momentum, self->dampening,
-                        self->weight_decay, self->nesterov, maximize, first);
-      else
-        sgd_update_f64 ((double *) gnn_tensor_priv_data (pp),
-                        (const double *) gnn_tensor_priv_data (gnn_tensor_priv (grad)),
-                        buf_data, pp->numel, lr, self->momentum, self->dampening,
-                        self->weight_decay, self->nesterov, maximize, first);
+      first = gnn_state_dict_lookup (state, "momentum_buffer") == NULL;
+      buf = gnn_optim_data (gnn_optim_state_like_param (state, "momentum_buffer", param, 0));
     }
+  GNN_OPTIM_DISPATCH (param, sgd, gnn_optim_data (param), gnn_optim_data (grad), buf, pp->numel,
+                      lr, momentum, dampening, weight_decay, nesterov, maximize, first);
   return TRUE;
 }
 
 static void
 gnn_sgd_class_init (GnnSGDClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnOptimizerClass *optimizer_class = GNN_OPTIMIZER_CLASS (klass);
+  GParamSpec *properties[N_PROPS];
 
-  object_class->get_property = gnn_sgd_get_property;
-  object_class->set_property = gnn_sgd_set_property;
   optimizer_class->validate = gnn_sgd_validate;
-  optimizer_class->step = gnn_sgd_step;
-  optimizer_class->validate_state = gnn_sgd_validate_state;
+  gnn_optimizer_class_set_update (optimizer_class, sgd_update);
+  gnn_optimizer_class_set_state_entries (optimizer_class, sgd_state);
 
+  /**
+   * GnnSGD:lr:
+   *
+   * The learning rate: the default of new parameter groups (PyTorch's
+   * `defaults['lr']`, required in PyTorch, 0.001 here); setting it sets every group's.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-3);
   /**
    * GnnSGD:momentum:
    *
@@ -289,7 +190,15 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    * Since: 1.0
    */
   properties[PROP_NESTEROV] = gnn_optim_bool_property ("nesterov", FALSE);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /**
+   * GnnSGD:maximize:
+   *
+   * Whether to maximize the objective (step along the gradient).
+   *
+   * Since: 1.0
+   */
+  properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
+  gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
 }
 
 static void

@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
+
 #include <gio/gio.h>
 
 #include "optim/gnn-optim-private.h"
@@ -9,74 +11,29 @@
 /**
  * GnnStepLR:
  *
- * Multiplies the learning rate by [property@Gnn.StepLR:gamma] every
- * [property@Gnn.StepLR:step-size] epochs, like PyTorch 1.13's
- * `torch.optim.lr_scheduler.StepLR` (recursive form: the current rate is
- * multiplied, so other changes to the rate are kept).
+ * Multiplies each group's learning rate by [property@Gnn.StepLR:gamma]
+ * every [property@Gnn.StepLR:step-size] epochs, like PyTorch 1.13's
+ * `torch.optim.lr_scheduler.StepLR` (chainable form: the current rate is
+ * multiplied, so other changes to the rate are kept; the closed form
+ * `base_lr * gamma ** (epoch // step_size)` for
+ * [method@Gnn.LRScheduler.step_to_epoch]).
  *
  * Since: 1.0
  */
 struct _GnnStepLR
 {
   GnnLRScheduler parent_instance;
-  gint64         step_size;
-  double         gamma;
 };
 
 enum {
-  PROP_0,
   PROP_STEP_SIZE,
   PROP_GAMMA,
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (GnnStepLR, gnn_step_lr, GNN_TYPE_LR_SCHEDULER)
 
-static void
-gnn_step_lr_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  GnnStepLR *self = GNN_STEP_LR (object);
-
-  switch (prop_id)
-    {
-    case PROP_STEP_SIZE:
-      g_value_set_int64 (value, self->step_size);
-      break;
-    case PROP_GAMMA:
-      g_value_set_double (value, self->gamma);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-gnn_step_lr_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  GnnStepLR *self = GNN_STEP_LR (object);
-
-  switch (prop_id)
-    {
-    case PROP_STEP_SIZE:
-      self->step_size = g_value_get_int64 (value);
-      break;
-    case PROP_GAMMA:
-      self->gamma = g_value_get_double (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-/* The GObject range already refuses step_size < 1 on g_object_set; the C
+/* GObject's range already refuses step_size < 1 on g_object_set; the C
  * constructor checks first so its caller gets a GError, not a warning. */
 static gboolean
 check_step_size (gint64    step_size,
@@ -93,34 +50,51 @@ check_step_size (gint64    step_size,
 }
 
 static gboolean
-gnn_step_lr_validate (GnnLRScheduler  *scheduler,
+gnn_step_lr_validate (GnnLRScheduler  *self,
                       GError         **error)
 {
-  return check_step_size (GNN_STEP_LR (scheduler)->step_size, error);
+  return check_step_size (gnn_optim_prop_int64 (self, GNN_TYPE_STEP_LR, PROP_STEP_SIZE), error);
 }
 
-static double
-gnn_step_lr_get_lr (GnnLRScheduler *scheduler)
+static gboolean
+gnn_step_lr_get_lr (GnnLRScheduler  *self,
+                    double          *lrs,
+                    GError         **error)
 {
-  GnnStepLR *self = GNN_STEP_LR (scheduler);
-  gint64 epoch = gnn_lr_scheduler_get_last_epoch (scheduler);
-  double lr = gnn_optimizer_get_lr (gnn_lr_scheduler_get_optimizer (scheduler));
+  gint64 epoch = gnn_lr_scheduler_get_last_epoch (self);
+  gint64 step_size = gnn_optim_prop_int64 (self, GNN_TYPE_STEP_LR, PROP_STEP_SIZE);
+  double gamma = gnn_optim_prop_double (self, GNN_TYPE_STEP_LR, PROP_GAMMA);
+  GnnOptimizer *opt = gnn_lr_scheduler_get_optimizer (self);
+  gboolean decay = epoch != 0 && epoch % step_size == 0;
 
-  if (epoch == 0 || epoch % self->step_size != 0)
-    return lr;
-  return lr * self->gamma;
+  (void) error;
+  for (guint g = 0; g < gnn_lr_scheduler_n_groups (self); g++)
+    lrs[g] = decay ? gnn_optimizer_get_group_lr (opt, g) * gamma : gnn_optimizer_get_group_lr (opt, g);
+  return TRUE;
+}
+
+static void
+gnn_step_lr_get_closed_form_lr (GnnLRScheduler *self,
+                                double         *lrs)
+{
+  gint64 epoch = gnn_lr_scheduler_get_last_epoch (self);
+  gint64 step_size = gnn_optim_prop_int64 (self, GNN_TYPE_STEP_LR, PROP_STEP_SIZE);
+  double gamma = gnn_optim_prop_double (self, GNN_TYPE_STEP_LR, PROP_GAMMA);
+  const double *base = gnn_lr_scheduler_base_lrs (self);
+
+  for (guint g = 0; g < gnn_lr_scheduler_n_groups (self); g++)
+    lrs[g] = base[g] * pow (gamma, (double) gnn_optim_floor_div (epoch, step_size));
 }
 
 static void
 gnn_step_lr_class_init (GnnStepLRClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnLRSchedulerClass *scheduler_class = GNN_LR_SCHEDULER_CLASS (klass);
+  GParamSpec *properties[N_PROPS];
 
-  object_class->get_property = gnn_step_lr_get_property;
-  object_class->set_property = gnn_step_lr_set_property;
   scheduler_class->validate = gnn_step_lr_validate;
   scheduler_class->get_lr = gnn_step_lr_get_lr;
+  scheduler_class->get_closed_form_lr = gnn_step_lr_get_closed_form_lr;
 
   /**
    * GnnStepLR:step-size:
@@ -130,9 +104,7 @@ gnn_step_lr_class_init (GnnStepLRClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_STEP_SIZE] =
-    g_param_spec_int64 ("step-size", NULL, NULL, 1, G_MAXINT64, 1,
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STEP_SIZE] = gnn_optim_int64_property ("step-size", 1, G_MAXINT64, 1);
   /**
    * GnnStepLR:gamma:
    *
@@ -141,16 +113,14 @@ gnn_step_lr_class_init (GnnStepLRClass *klass)
    *
    * Since: 1.0
    */
-  properties[PROP_GAMMA] =
-    g_param_spec_double ("gamma", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.1,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  properties[PROP_GAMMA] = gnn_optim_double_property ("gamma", 0.1);
+  gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
 }
 
 static void
 gnn_step_lr_init (GnnStepLR *self)
 {
-  self->gamma = 0.1;
+  (void) self;
 }
 
 /**

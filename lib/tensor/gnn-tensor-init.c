@@ -63,7 +63,7 @@ fill_random_with (GnnTensor    *self,
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   const gint64 *strides[1] = { p->strides };
-  guint8 *base = gnn_tensor_priv_data (p);
+  guint8 *base;
   gsize elsize = gnn_dtype_get_size (p->dtype);
   gboolean counter_based = dist == DIST_UNIFORM &&
                            (p->dtype == GNN_DTYPE_F32 || p->dtype == GNN_DTYPE_F64);
@@ -74,6 +74,7 @@ fill_random_with (GnnTensor    *self,
    * draws (the generator's state is unchanged), as in PyTorch. */
   if (gnn_tensor_priv_is_meta (p))
     return;
+  base = gnn_tensor_priv_data (p);   /* NULL + offset for a meta tensor */
   if (counter_based)
     key = gnn_generator_next_u64 (generator);
   if (counter_based && gnn_tensor_is_contiguous (self))

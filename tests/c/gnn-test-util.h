@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 #include <gnn/gnn.h>
 
 /* arange (start, start + numel).reshape (shape) */
@@ -172,4 +173,43 @@ gnn_test_backward_out_of_memory (GnnTensor *y)
   gnn_test_cap_address_space (4u << 20);
   g_assert_false (gnn_tensor_backward (y, grad, FALSE, &error));
   g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+}
+
+/* Removes @dir and the files in it (a test's temporary folder). */
+static inline void
+gnn_test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* The state dicts of @a and @b: the same keys in the same order, the same
+ * dtypes and values. */
+static inline void
+gnn_test_assert_same_state (GnnModule *a,
+                            GnnModule *b)
+{
+  g_autoptr(GnnStateDict) sa = gnn_module_state_dict (a);
+  g_autoptr(GnnStateDict) sb = gnn_module_state_dict (b);
+  g_auto(GStrv) ka = gnn_state_dict_get_keys (sa);
+  g_auto(GStrv) kb = gnn_state_dict_get_keys (sb);
+
+  g_assert_cmpstrv (ka, kb);
+  for (guint i = 0; ka[i] != NULL; i++)
+    {
+      GnnTensor *ta = gnn_state_dict_lookup (sa, ka[i]);
+      GnnTensor *tb = gnn_state_dict_lookup (sb, ka[i]);
+
+      g_assert_cmpint (gnn_tensor_get_dtype (ta), ==, gnn_tensor_get_dtype (tb));
+      if (!gnn_tensor_equal (ta, tb))
+        g_error ("%s differs", ka[i]);
+    }
 }

@@ -322,9 +322,9 @@ class TestCheckpoint(unittest.TestCase):
     def test_what_cannot_be_saved(self):
         model, opt = self.make()
         with self.assertRaises(TypeError):
-            Gnn.save(model, self.path)
-        with self.assertRaises(TypeError):
-            Gnn.save({'model': model}, self.path)
+            Gnn.save(opt, self.path)
+        with self.assertRaises(TypeError):   # a module beside other values
+            Gnn.save({'model': model, 'loss': 0.5}, self.path)
         with self.assertRaises(ValueError):   # both are "a.b"
             Gnn.save({'a.b': Gnn.ones(1), 'a': {'b': Gnn.ones(1)}}, self.path)
         self.assertFalse(os.path.exists(self.path))

@@ -153,8 +153,16 @@ class SaveLoad(unittest.TestCase):
             pass
         with self.assertRaisesRegex(TypeError, 'cannot save Thing.*nothing is pickled'):
             gnn.save({'x': Thing()}, io.BytesIO())
-        with self.assertRaisesRegex(TypeError, 'model-file format'):
-            gnn.save(gnn.nn.Linear(2, 2), io.BytesIO())
+        # a whole module is a model file (architecture + weights), also in a BytesIO
+        buf = io.BytesIO()
+        linear = gnn.nn.Linear(2, 2)
+        gnn.save(linear, buf)
+        buf.seek(0)
+        back = gnn.load(buf)
+        self.assertEqual(repr(back), repr(linear))
+        self.assertEqual(back.weight.tolist(), linear.weight.tolist())
+        with self.assertRaisesRegex(TypeError, 'optimizer.state_dict'):
+            gnn.save(gnn.optim.SGD(linear.parameters(), lr=0.1), io.BytesIO())
         with self.assertRaisesRegex(TypeError, 'binary mode'):
             gnn.load(io.StringIO('text'))
         with self.assertRaises(Exception):

@@ -116,7 +116,8 @@ class Optim(unittest.TestCase):
         self.assertEqual((group['lr'], group['momentum'], group['nesterov']), (0.1, 0.9, True))
         self.assertEqual(len(group['params']), 2)
         group['lr'] = 0.05
-        self.assertEqual(opt.get_lr(), 0.05)
+        self.assertEqual(opt.get_group_lr(0), 0.05)
+        self.assertEqual(opt.get_lr(), 0.1)     # the default, as torch's defaults['lr']
         adam = Gnn.optim.Adam(m.parameters(), lr=1e-3, betas=(0.8, 0.99), eps=1e-6)
         self.assertEqual(adam.param_groups[0]['betas'], (0.8, 0.99))
         self.assertEqual(Gnn.optim.AdamW(m.parameters()).get_property('weight-decay'), 0.01)

@@ -153,7 +153,7 @@ test_sgd_invalid_lr (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (GnnOptimizer) opt = GNN_OPTIMIZER (gnn_sgd_new (params, -1, 0, 0, 0, FALSE, &error));
 
-  expect_invalid (opt, error, "Invalid learning rate: -1");
+  expect_invalid (opt, error, "Invalid learning rate: -1.0");
 }
 
 static void
@@ -192,9 +192,9 @@ test_adam_invalid_hyper (void)
   struct { double lr, b1, b2, eps, wd; const char *msg; } cases[] = {
     { -0.1, 0.9, 0.999, 1e-8, 0, "Invalid learning rate: -0.1" },
     { 0.1, 0.9, 0.999, -1e-8, 0, "Invalid epsilon value: -1e-08" },
-    { 0.1, 1.0, 0.999, 1e-8, 0, "Invalid beta parameter at index 0: 1" },
+    { 0.1, 1.0, 0.999, 1e-8, 0, "Invalid beta parameter at index 0: 1.0" },
     { 0.1, 0.9, -0.5, 1e-8, 0, "Invalid beta parameter at index 1: -0.5" },
-    { 0.1, 0.9, 0.999, 1e-8, -2, "Invalid weight_decay value: -2" },
+    { 0.1, 0.9, 0.999, 1e-8, -2, "Invalid weight_decay value: -2.0" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -263,7 +263,7 @@ test_property_construction_validated_at_step (void)
   set_grad (p, 0);
   g_assert_false (gnn_optimizer_step (opt, &error));
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
-  g_assert_cmpstr (error->message, ==, "Invalid learning rate: -1");
+  g_assert_cmpstr (error->message, ==, "Invalid learning rate: -1.0");
   assert_values (p, P0, 0);
 }
 

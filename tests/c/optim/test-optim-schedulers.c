@@ -23,7 +23,7 @@ check_sequence (GnnLRScheduler *s,
     {
       g_assert_true (gnn_lr_scheduler_step (s, NULL));
       g_assert_cmpfloat (fabs (gnn_lr_scheduler_get_last_lr (s) - expected[i]), <=, tol);
-      g_assert_cmpfloat (gnn_optimizer_get_lr (opt), ==, gnn_lr_scheduler_get_last_lr (s));
+      g_assert_cmpfloat (gnn_optimizer_get_group_lr (opt, 0), ==, gnn_lr_scheduler_get_last_lr (s));
       g_assert_cmpint (gnn_lr_scheduler_get_last_epoch (s), ==, (gint64) i);
     }
 }
@@ -64,7 +64,7 @@ test_step_lr_invalid_step_size (void)
   g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
   g_assert_cmpstr (error->message, ==, "StepLR: step_size must be a positive integer, got 0");
   /* the optimizer's rate is untouched */
-  g_assert_cmpfloat (gnn_optimizer_get_lr (opt), ==, 0.1);
+  g_assert_cmpfloat (gnn_optimizer_get_group_lr (opt, 0), ==, 0.1);
 }
 
 static void
@@ -102,7 +102,7 @@ test_second_scheduler_shares_initial_lr (void)
   g_autoptr (GnnStateDict) sd = NULL;
 
   g_assert_true (gnn_lr_scheduler_step (a, NULL));
-  g_assert_cmpfloat (gnn_optimizer_get_lr (opt), ==, 0.05);
+  g_assert_cmpfloat (gnn_optimizer_get_group_lr (opt, 0), ==, 0.05);
   /* like group.setdefault('initial_lr', lr) */
   b = GNN_LR_SCHEDULER (gnn_cosine_annealing_lr_new (opt, 10, 0, NULL));
   g_assert_cmpfloat (gnn_lr_scheduler_get_base_lr (b), ==, 0.1);
@@ -135,7 +135,7 @@ test_state_dict_round_trip (void)
   g_assert_true (gnn_lr_scheduler_load_state_dict (s2, ssd, NULL));
   g_object_get (s2, "t-max", &t_max, NULL);
   g_assert_cmpint (t_max, ==, 4);
-  g_assert_cmpfloat (gnn_optimizer_get_lr (o2), ==, COSINE_LR[6]);
+  g_assert_cmpfloat (gnn_optimizer_get_group_lr (o2, 0), ==, COSINE_LR[6]);
   for (guint i = 7; i < G_N_ELEMENTS (COSINE_LR); i++)
     {
       g_assert_true (gnn_lr_scheduler_step (s1, NULL));

@@ -161,7 +161,7 @@ expect_load_failure (GnnStateDict *sd,
   for (guint i = 0; keys[i] != NULL; i++)
     g_assert_true (gnn_tensor_equal (gnn_state_dict_lookup (before, keys[i]),
                                      gnn_state_dict_lookup (after, keys[i])));
-  g_assert_cmpfloat (gnn_optimizer_get_lr (opt), ==, 0.02);
+  g_assert_cmpfloat (gnn_optimizer_get_group_lr (opt, 0), ==, 0.02);
 }
 
 static GnnStateDict *
@@ -220,15 +220,34 @@ test_load_group_size_mismatch (void)
                        "of optimizer's group (2 parameters, optimizer has 1)");
 }
 
+/* Like PyTorch's __setstate__, options a file lacks keep the defaults. */
 static void
-test_load_missing_hyper_parameter (void)
+test_load_missing_option_keeps_default (void)
 {
   g_autoptr (GnnStateDict) sd = gnn_state_dict_new ();
+  g_autoptr (GnnTensor) p = make_param (GNN_DTYPE_F64);
+  g_autoptr (GnnOptimizer) opt = make_adam (p);
+  g_autoptr (GVariant) beta1 = NULL;
 
+  run_steps (opt, p, 0, 1);
   gnn_state_dict_set_metadata (sd, "param_groups.0.params", "0");
   gnn_state_dict_set_metadata (sd, "param_groups.0.lr", "0.1");
-  expect_load_failure (sd, GNN_ERROR, GNN_ERROR_KEY,
-                       "missing key in state dict: 'param_groups.0.maximize'");
+  g_assert_true (gnn_optimizer_load_state_dict (opt, sd, NULL));
+  g_assert_cmpfloat (gnn_optimizer_get_group_lr (opt, 0), ==, 0.1);
+  beta1 = gnn_optimizer_get_group_option (opt, 0, "beta1", NULL);
+  g_assert_cmpfloat (g_variant_get_double (beta1), ==, 0.8);
+  g_assert_cmpuint (gnn_state_dict_get_length (gnn_optimizer_get_state (opt, 0)), ==, 0);
+}
+
+static void
+test_load_group_count_mismatch (void)
+{
+  g_autoptr (GnnStateDict) sd = saved_adam_state ();
+
+  gnn_state_dict_set_metadata (sd, "param_groups.1.params", "");
+  expect_load_failure (sd, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "loaded state dict has a different number of parameter groups "
+                       "(2; the optimizer has 1)");
 }
 
 static void
@@ -249,7 +268,7 @@ test_load_restores_lr (void)
   g_autoptr (GnnOptimizer) opt = make_adam (p);
 
   g_assert_true (gnn_optimizer_load_state_dict (opt, sd, NULL));
-  g_assert_cmpfloat (gnn_optimizer_get_lr (opt), ==, 0.5);
+  g_assert_cmpfloat (gnn_optimizer_get_group_lr (opt, 0), ==, 0.5);
   g_assert_cmpfloat (gnn_tensor_item (gnn_state_dict_lookup (gnn_optimizer_get_state (opt, 0), "step"),
                                       NULL), ==, 3.0);
 }
@@ -269,7 +288,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/optim/state-dict/load-unexpected-key", test_load_unexpected_state_key);
   g_test_add_func ("/optim/state-dict/load-bad-parameter-index", test_load_bad_parameter_index);
   g_test_add_func ("/optim/state-dict/load-group-size-mismatch", test_load_group_size_mismatch);
-  g_test_add_func ("/optim/state-dict/load-missing-hyper-parameter", test_load_missing_hyper_parameter);
+  g_test_add_func ("/optim/state-dict/load-missing-option-keeps-default", test_load_missing_option_keeps_default);
+  g_test_add_func ("/optim/state-dict/load-group-count-mismatch", test_load_group_count_mismatch);
   g_test_add_func ("/optim/state-dict/load-bad-number", test_load_bad_number);
 
   return g_test_run ();

@@ -1,0 +1,25 @@
+/* gnn-rprop.h: Rprop (resilient backpropagation)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <gnn/gnn-optimizer.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_RPROP (gnn_rprop_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnRprop, gnn_rprop, GNN, RPROP, GnnOptimizer)
+
+GNN_AVAILABLE_IN_ALL
+GnnRprop *gnn_rprop_new (GPtrArray  *params,
+                         double      lr,
+                         GError    **error);
+
+G_END_DECLS
