@@ -26,6 +26,7 @@ torch_class('AvgPool2d', 'kernel_size, stride=None, padding=0, ceil_mode=False, 
              'divisor_override': none_or('divisor_override')})
 torch_class('BatchNorm1d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('BatchNorm2d', _BATCH_NORM, DEVICE_DTYPE)
+torch_class('BatchNorm3d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('Dropout', 'p=0.5, inplace=False')
 torch_class('Embedding', 'num_embeddings, embedding_dim, padding_idx=None, max_norm=None, '
             'norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, '

@@ -8,7 +8,7 @@
 /**
  * GnnBatchNormBase:
  *
- * The shared base of [class@Gnn.BatchNorm1d] and [class@Gnn.BatchNorm2d]
+ * The shared base of [class@Gnn.BatchNorm1d], [class@Gnn.BatchNorm2d] and [class@Gnn.BatchNorm3d]
  * (PyTorch's `_BatchNorm`): per-channel normalization computed by
  * [method@Gnn.Tensor.batch_norm].
  *
@@ -298,17 +298,49 @@ struct _GnnBatchNorm1d
 
 G_DEFINE_FINAL_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN_TYPE_BATCH_NORM_BASE)
 
+/* torch's _check_input_dim: @lo to @hi dimensions, with its message. */
+static gboolean
+check_ndim (GnnTensor  *input,
+            guint       lo,
+            guint       hi,
+            GError    **error)
+{
+  guint ndim = gnn_tensor_get_ndim (input);
+
+  if (ndim >= lo && ndim <= hi)
+    return TRUE;
+  if (lo == hi)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected %uD input (got %uD input)", lo, ndim);
+  else
+    g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected %uD or %uD input (got %uD input)",
+                 lo, hi, ndim);
+  return FALSE;
+}
+
+/* The checked construction every gnn_batch_normNd_new shares. */
+static gpointer
+batch_norm_new (GType     type,
+                gint64    num_features,
+                double    eps,
+                double    momentum,
+                gboolean  affine,
+                gboolean  track_running_stats,
+                GError  **error)
+{
+  if (!check_config (num_features, eps, momentum, error))
+    return NULL;
+  return gnn_nn_initable_new (type, error,
+                              "num-features", num_features, "eps", eps,
+                              "momentum", momentum, "affine", affine,
+                              "track-running-stats", track_running_stats, NULL);
+}
+
 static gboolean
 gnn_batch_norm1d_check_input_dim (GnnBatchNormBase  *self,
                                   GnnTensor         *input,
                                   GError           **error)
 {
-  guint ndim = gnn_tensor_get_ndim (input);
-
-  if (ndim == 2 || ndim == 3)
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected 2D or 3D input (got %uD input)", ndim);
-  return FALSE;
+  return check_ndim (input, 2, 3, error);
 }
 
 static void
@@ -348,12 +380,8 @@ gnn_batch_norm1d_new (gint64    num_features,
                       gboolean  track_running_stats,
                       GError  **error)
 {
-  if (!check_config (num_features, eps, momentum, error))
-    return NULL;
-  return gnn_nn_initable_new (GNN_TYPE_BATCH_NORM1D, error,
-                              "num-features", num_features, "eps", eps,
-                              "momentum", momentum, "affine", affine,
-                              "track-running-stats", track_running_stats, NULL);
+  return batch_norm_new (GNN_TYPE_BATCH_NORM1D, num_features, eps, momentum, affine,
+                         track_running_stats, error);
 }
 
 /* --- BatchNorm2d ----------------------------------------------------------- */
@@ -378,12 +406,7 @@ gnn_batch_norm2d_check_input_dim (GnnBatchNormBase  *self,
                                   GnnTensor         *input,
                                   GError           **error)
 {
-  guint ndim = gnn_tensor_get_ndim (input);
-
-  if (ndim == 4)
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected 4D input (got %uD input)", ndim);
-  return FALSE;
+  return check_ndim (input, 4, 4, error);
 }
 
 static void
@@ -423,10 +446,72 @@ gnn_batch_norm2d_new (gint64    num_features,
                       gboolean  track_running_stats,
                       GError  **error)
 {
-  if (!check_config (num_features, eps, momentum, error))
-    return NULL;
-  return gnn_nn_initable_new (GNN_TYPE_BATCH_NORM2D, error,
-                              "num-features", num_features, "eps", eps,
-                              "momentum", momentum, "affine", affine,
-                              "track-running-stats", track_running_stats, NULL);
+  return batch_norm_new (GNN_TYPE_BATCH_NORM2D, num_features, eps, momentum, affine,
+                         track_running_stats, error);
+}
+
+/* --- BatchNorm3d ----------------------------------------------------------- */
+
+/**
+ * GnnBatchNorm3d:
+ *
+ * Batch normalization of `[N, C, D, H, W]` inputs, `torch.nn.BatchNorm3d`;
+ * see [class@Gnn.BatchNormBase].
+ *
+ * Since: 1.0
+ */
+struct _GnnBatchNorm3d
+{
+  GnnBatchNormBase parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN_TYPE_BATCH_NORM_BASE)
+
+static gboolean
+gnn_batch_norm3d_check_input_dim (GnnBatchNormBase  *self,
+                                  GnnTensor         *input,
+                                  GError           **error)
+{
+  return check_ndim (input, 5, 5, error);
+}
+
+static void
+gnn_batch_norm3d_class_init (GnnBatchNorm3dClass *klass)
+{
+  GNN_BATCH_NORM_BASE_CLASS (klass)->check_input_dim = gnn_batch_norm3d_check_input_dim;
+}
+
+static void
+gnn_batch_norm3d_init (GnnBatchNorm3d *self)
+{
+}
+
+/**
+ * gnn_batch_norm3d_new:
+ * @num_features: the number of channels C
+ * @eps: the value added to the variance (PyTorch's default is 1e-5)
+ * @momentum: the weight of the batch statistics in the running update
+ *   (default 0.1)
+ * @affine: whether to learn a per-channel scale and offset (default %TRUE)
+ * @track_running_stats: whether to keep running statistics (default %TRUE)
+ * @error: return location for a #GError
+ *
+ * Creates `torch.nn.BatchNorm3d(num_features, eps, momentum, affine,
+ * track_running_stats)`.
+ *
+ * Returns: (transfer full): the new layer, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
+ *
+ * Since: 1.0
+ */
+GnnBatchNorm3d *
+gnn_batch_norm3d_new (gint64    num_features,
+                      double    eps,
+                      double    momentum,
+                      gboolean  affine,
+                      gboolean  track_running_stats,
+                      GError  **error)
+{
+  return batch_norm_new (GNN_TYPE_BATCH_NORM3D, num_features, eps, momentum, affine,
+                         track_running_stats, error);
 }

@@ -1,4 +1,4 @@
-# GroupNorm, InstanceNorm1d/2d/3d and LocalResponseNorm (and F.group_norm,
+# BatchNorm3d, GroupNorm, InstanceNorm1d/2d/3d and LocalResponseNorm (and F.group_norm,
 # F.instance_norm, F.local_response_norm) against torch 1.13: outputs and
 # input/weight/bias gradients to 1e-5, running statistics, batch 1 and
 # unbatched inputs, state dicts both ways, reprs and messages.
@@ -48,6 +48,20 @@ class TestNormVsTorch(unittest.TestCase):
                         g.eval()
                         t.eval()
                         check_forward_backward(self, g, t, torch.randn(*shape))
+
+    def test_batch_norm3d(self):
+        for kwargs in (dict(), dict(affine=False, momentum=0.3), dict(track_running_stats=False, eps=1e-3)):
+            with self.subTest(kwargs=kwargs):
+                g, t = Gnn.BatchNorm3d(3, **kwargs), tnn.BatchNorm3d(3, **kwargs)
+                check_layer(self, g, t, [torch.randn(2, 3, 4, 3, 2) * 2 + 1, torch.randn(1, 3, 2, 2, 3)])
+                if kwargs.get('track_running_stats', True):
+                    assert_close(self, g.running_mean, t.running_mean, 'running_mean')
+                    assert_close(self, g.running_var, t.running_var, 'running_var')
+                    g.eval()
+                    t.eval()
+                    check_forward_backward(self, g, t, torch.randn(2, 3, 2, 2, 2))
+        x = torch.randn(2, 3, 4, 4)
+        check_same_error(self, lambda: Gnn.BatchNorm3d(3)(to_gnn(x)), lambda: tnn.BatchNorm3d(3)(x))
 
     def test_local_response_norm(self):
         for args in ((3,), (2, 1e-3, 0.5, 2.0), (5,)):
