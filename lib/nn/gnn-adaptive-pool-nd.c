@@ -20,10 +20,11 @@
  * `output-size-*` properties, -1 meaning the input's own size (torch's
  * `None`). The layers have no parameters.
  *
- * A max layer built with `return-indices` gives the positions of the
- * maxima too through [method@Gnn.AdaptivePoolNd.forward_with_indices];
- * its one-tensor forward refuses, as a module call cannot return torch's
- * `(output, indices)` pair yet.
+ * A max layer built with `return-indices` returns torch's `(output,
+ * indices)` pair from a module call ([method@Gnn.Module.call_args]; its
+ * one-tensor [method@Gnn.Module.forward] refuses), and
+ * [method@Gnn.AdaptivePoolNd.forward_with_indices] gives both without
+ * the hooks.
  *
  * Since: 1.0
  */
@@ -110,6 +111,30 @@ gnn_adaptive_pool_nd_forward (GnnModule  *module,
       return NULL;
     }
   return gnn_adaptive_pool_nd_forward_with_indices (GNN_ADAPTIVE_POOL_ND (module), input, NULL, error);
+}
+
+/* A max layer's call: torch's `(output, indices)` with return_indices. */
+static GnnValue *
+gnn_adaptive_max_pool_forward_args (GnnModule  *module,
+                                    GnnValue   *args,
+                                    GnnValue   *kwargs,
+                                    GError    **error)
+{
+  g_autofree char *function = g_strconcat (gnn_module_get_name (module), ".forward", NULL);
+  g_autoptr(GnnTensor) indices = NULL;
+  GnnTensor *input, *output;
+
+  if (!gnn_args_parse (args, kwargs, function, error, "input", GNN_ARG_TENSOR, &input, NULL))
+    return NULL;
+  output = gnn_adaptive_pool_nd_forward_with_indices (GNN_ADAPTIVE_POOL_ND (module), input,
+                                                      PRIV (module)->return_indices ? &indices : NULL,
+                                                      error);
+  if (output == NULL)
+    return NULL;
+  if (indices == NULL)
+    return gnn_value_take_tensor (output);
+  return gnn_value_new_tuple_take (2, gnn_value_take_tensor (output),
+                                   gnn_value_take_tensor (g_steal_pointer (&indices)));
 }
 
 static char *
@@ -211,8 +236,12 @@ gnn_adaptive_pool_nd_class_setup (GnnAdaptivePoolNdClass *klass,
     g_object_class_install_property (object_class, PROP_OUTPUT_SIZE + i,
                                      gnn_nn_int_property (size_names[n_spatial - 1][i], -1, 1));
   if (max)
-    g_object_class_install_property (object_class, PROP_RETURN_INDICES,
-                                     gnn_nn_bool_property ("return-indices", FALSE));
+    {
+      g_object_class_install_property (object_class, PROP_RETURN_INDICES,
+                                       gnn_nn_bool_property ("return-indices", FALSE));
+      /* set here, by the subclass, so that it wins over the base's forward */
+      GNN_MODULE_CLASS (klass)->forward_args = gnn_adaptive_max_pool_forward_args;
+    }
 }
 
 gpointer

@@ -72,7 +72,18 @@ class TestPoolsVsTorch(unittest.TestCase):
             g = getattr(Gnn, 'AdaptiveMaxPool%dd' % n)(3, return_indices=True)
             out, idx = g.forward_with_indices(to_gnn(x))
             np.testing.assert_array_equal(idx.numpy(), want_idx.numpy())
-            self.assertRaises(Exception, g, to_gnn(x))
+            # a module call returns torch's pair, hooks seeing it, and gradients flow
+            seen = []
+            g.register_forward_hook(lambda m, args, output: seen.append(type(output)))
+            xg = to_gnn(x.nan_to_num(), requires_grad=True)
+            out, idx = g(xg)
+            self.assertEqual(seen, [tuple])
+            np.testing.assert_array_equal(idx.numpy(), getattr(tnn, 'AdaptiveMaxPool%dd' % n)(
+                3, return_indices=True)(x.nan_to_num())[1].numpy())
+            out.sum().backward()
+            self.assertEqual(float(xg.grad.numpy().sum()), float(out.numpy().size))
+            plain = getattr(Gnn, 'AdaptiveMaxPool%dd' % n)(3)
+            self.assertIsInstance(plain(to_gnn(x)), Gnn.Tensor)
 
     def test_functional(self):
         x = torch.randn(2, 3, 11)
