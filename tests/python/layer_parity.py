@@ -69,14 +69,15 @@ def check_forward_backward(test, gmod, tmod, x, rtol=RTOL, grad_input=True):
     gy.backward(to_gnn(grad), False)
     if x.requires_grad:
         assert_close(test, gx.grad, x.grad, 'input gradient', rtol)
+    gparams = dict(gmod.named_parameters())
     for name, p in tmod.named_parameters():
-        g = getattr(gmod, name).grad
+        g = gparams[name].grad
         if p.grad is None:
             test.assertIsNone(g, name)
         else:
             test.assertIsNotNone(g, name + ' has no gradient')
             assert_close(test, g, p.grad, name + ' gradient', rtol)
-        getattr(gmod, name).grad = None
+        gparams[name].grad = None
     return gy
 
 
