@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <math.h>
+#include <string.h>
 
 #include "nn/gnn-conv-nd-private.h"
 #include "nn/gnn-nn-private.h"
@@ -242,10 +243,13 @@ padding_pairs (GnnConvNd *self,
       left[i] = right[i] = priv->padding[i];
 }
 
+/* The forward, a transposed layer's with @output_padding in place of its
+ * own when not NULL. */
 static GnnTensor *
-gnn_conv_nd_forward (GnnModule  *module,
-                     GnnTensor  *input,
-                     GError    **error)
+conv_forward (GnnModule     *module,
+              GnnTensor     *input,
+              const gint64  *output_padding,
+              GError       **error)
 {
   GnnConvNd *self = GNN_CONV_ND (module);
   GnnConvNdPrivate *priv = PRIV (self);
@@ -266,7 +270,8 @@ gnn_conv_nd_forward (GnnModule  *module,
   if (TRANSPOSED (self))
     return gnn_tensor_convolution (input, GNN_TENSOR (weight), b, priv->stride, nsp,
                                    priv->padding, nsp, priv->dilation, nsp, TRUE,
-                                   priv->output_padding, nsp, priv->groups, error);
+                                   output_padding != NULL ? output_padding : priv->output_padding,
+                                   nsp, priv->groups, error);
 
   padding_pairs (self, left, right);
   /* a padding mode other than zeros, or uneven 'same' padding: padded first */
@@ -289,6 +294,124 @@ gnn_conv_nd_forward (GnnModule  *module,
     }
   return gnn_tensor_convolution (input, GNN_TENSOR (weight), b, priv->stride, nsp, left, nsp,
                                  priv->dilation, nsp, FALSE, NULL, 0, priv->groups, error);
+}
+
+static GnnTensor *
+gnn_conv_nd_forward (GnnModule  *module,
+                     GnnTensor  *input,
+                     GError    **error)
+{
+  return conv_forward (module, input, NULL, error);
+}
+
+/* "[1, 2]", or "(1, 2)" / "(1,)" as a tuple: Python's repr of @n ints. */
+static void
+append_ints (GString *s, const gint64 *v, gsize n, gboolean tuple)
+{
+  g_string_append_c (s, tuple ? '(' : '[');
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", v[i]);
+  g_string_append (s, tuple ? (n == 1 ? ",)" : ")") : "]");
+}
+
+/* torch's _ConvTransposeNd._output_padding: the output padding that gives
+ * the spatial @output_size (a list or tuple of ints, optionally with the
+ * batch and channel sizes first), torch's checks and messages. An input of
+ * the wrong rank keeps the layer's own, for the convolution to refuse. */
+static gboolean
+output_padding_for (GnnConvNd     *self,
+                    GnnTensor     *input,
+                    GnnValue      *output_size,
+                    gint64        *output_padding,
+                    GError       **error)
+{
+  GnnConvNdPrivate *priv = PRIV (self);
+  guint nsp = NSP (self), ndim, lead;
+  const gint64 *shape = gnn_tensor_get_shape (input, &ndim);
+  GnnValueKind kind = gnn_value_get_kind (output_size);
+  gint64 size[5], lo[3], hi[3];
+  gsize n, first;
+  gboolean fits = TRUE;
+
+  memcpy (output_padding, priv->output_padding, sizeof (gint64) * nsp);
+  if (kind != GNN_VALUE_TUPLE && kind != GNN_VALUE_LIST)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "object of type '%s' has no len()",
+                   gnn_value_get_type_name (output_size));
+      return FALSE;
+    }
+  if (ndim != nsp + 1 && ndim != nsp + 2)
+    return TRUE;
+  lead = ndim == nsp + 2 ? 2 : 1;
+  n = gnn_value_get_length (output_size);
+  if (n != nsp && n != lead + nsp)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "ConvTranspose%uD: for %uD input, output_size must have %u or %u elements (got %"
+                   G_GSIZE_FORMAT ")", nsp, ndim, nsp, lead + nsp, n);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      GnnValue *item = gnn_value_get_item (output_size, i);
+
+      if (gnn_value_get_kind (item) != GNN_VALUE_INT)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "output_size must be a list of ints, got %s",
+                       gnn_value_get_type_name (item));
+          return FALSE;
+        }
+      size[i] = gnn_value_get_int (item);
+    }
+  first = n - nsp;
+  for (guint d = 0; d < nsp; d++)
+    {
+      lo[d] = (shape[d + lead] - 1) * priv->stride[d] - 2 * priv->padding[d] +
+              priv->dilation[d] * (priv->kernel[d] - 1) + 1;
+      hi[d] = lo[d] + priv->stride[d] - 1;
+      fits = fits && size[first + d] >= lo[d] && size[first + d] <= hi[d];
+      output_padding[d] = size[first + d] - lo[d];
+    }
+  if (!fits)
+    {
+      GString *s = g_string_new ("requested an output size of ");
+
+      append_ints (s, size + first, nsp, kind == GNN_VALUE_TUPLE);
+      g_string_append (s, ", but valid sizes range from ");
+      append_ints (s, lo, nsp, FALSE);
+      g_string_append (s, " to ");
+      append_ints (s, hi, nsp, FALSE);
+      /* torch prints input.size()[2:], unbatched inputs too */
+      g_string_append (s, " (for an input of torch.Size(");
+      append_ints (s, shape + MIN (2, ndim), ndim - MIN (2, ndim), FALSE);
+      g_string_append (s, "))");
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, s->str);
+      g_string_free (s, TRUE);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A transposed layer's call: torch's forward(input, output_size=None). */
+static GnnValue *
+conv_transpose_forward_args (GnnModule  *module,
+                             GnnValue   *args,
+                             GnnValue   *kwargs,
+                             GError    **error)
+{
+  g_autofree char *function = g_strconcat (gnn_module_get_name (module), ".forward", NULL);
+  GnnTensor *input, *output;
+  GnnValue *output_size = NULL;
+  gint64 output_padding[3];
+
+  if (!gnn_args_parse (args, kwargs, function, error, "input", GNN_ARG_TENSOR, &input,
+                       "output_size", GNN_ARG_OPTIONAL_VALUE, &output_size, NULL))
+    return NULL;
+  if (output_size != NULL &&
+      !output_padding_for (GNN_CONV_ND (module), input, output_size, output_padding, error))
+    return NULL;
+  output = conv_forward (module, input, output_size != NULL ? output_padding : NULL, error);
+  return output != NULL ? gnn_value_take_tensor (output) : NULL;
 }
 
 /* "(3,)" or "(3, 3)": a Python tuple of @n ints. */
@@ -495,6 +618,9 @@ gnn_conv_nd_class_setup (GnnConvNdClass *klass,
   g_return_if_fail (n_spatial >= 1 && n_spatial <= 3);
   klass->n_spatial = n_spatial;
   klass->transposed = transposed;
+  /* set by the subclass, so that it wins over the base's forward */
+  if (transposed)
+    GNN_MODULE_CLASS (klass)->forward_args = conv_transpose_forward_args;
   /* GObject does not inherit these: each subclass routes to the base's */
   object_class->get_property = gnn_conv_nd_get_property;
   object_class->set_property = gnn_conv_nd_set_property;

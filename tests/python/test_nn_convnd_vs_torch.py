@@ -12,7 +12,7 @@ import torch
 import torch.nn as tnn
 import torch.nn.functional as TF
 
-from layer_parity import (Gnn, GLib, assert_close, check_layer, check_same_error,
+from layer_parity import (Gnn, GLib, assert_close, load_torch_into_gnn, check_layer, check_same_error,
                           to_gnn)
 
 F = Gnn.functional
@@ -105,6 +105,30 @@ class TestConvLayersVsTorch(unittest.TestCase):
                         (tnn.ConvTranspose2d(16, 8, 3, 1, 1), Gnn.ConvTranspose2d(16, 8, 3, 1, 1),
                          torch.randn(3, 16, 12, 12))):
             check_layer(self, g, t, [x])
+
+    def test_transposed_output_size(self):
+        # forward(input, output_size): the output padding that reaches the
+        # size asked for, with or without the batch and channel sizes
+        for n, size in ((1, [10]), (2, (9, 10)), (2, [2, 3, 10, 9]), (3, [9, 10, 9])):
+            with self.subTest(n=n, size=size):
+                t = getattr(tnn, 'ConvTranspose%dd' % n)(4, 3, 3, stride=2, padding=1)
+                g = getattr(Gnn, 'ConvTranspose%dd' % n)(4, 3, 3, stride=2, padding=1)
+                load_torch_into_gnn(g, t)
+                x = torch.randn(2, 4, *([5] * n), requires_grad=True)
+                gx = to_gnn(x, requires_grad=True)
+                ty, gy = t(x, size), g(gx, output_size=size)
+                assert_close(self, gy, ty, 'output')
+                grad = torch.randn_like(ty)
+                ty.backward(grad)
+                gy.backward(to_gnn(grad), False)
+                assert_close(self, gx.grad, x.grad, 'input gradient')
+                assert_close(self, g.weight.grad, t.weight.grad, 'weight gradient')
+                assert_close(self, g(gx, None), t(x, None), 'output_size=None')
+        t, g = tnn.ConvTranspose2d(4, 3, 3, stride=2), Gnn.ConvTranspose2d(4, 3, 3, stride=2)
+        x = torch.randn(2, 4, 5, 5)
+        for size in ([13, 14], (10, 11), [2, 3, 11, 11, 11], [1, 2, 3], (14,), 12):
+            check_same_error(self, lambda: g(to_gnn(x), size), lambda: t(x, size))
+        check_same_error(self, lambda: g(to_gnn(x[0]), [14, 12]), lambda: t(x[0], [14, 12]))
 
     def test_padding_same(self):
         for n in (1, 2, 3):
