@@ -12,6 +12,28 @@
 #include "tensor/gnn-parallel-private.h"
 
 /* torch's checks of the four settings, in its words. */
+/* torch's rank check of im2col / col2im: @rank or @rank + 1 (batched)
+ * dimensions, none empty but the batch; @what is torch's message. */
+static gboolean
+check_rank (GnnTensorPrivate  *p,
+            guint              rank,
+            const char        *what,
+            GError           **error)
+{
+  gboolean empty = FALSE;
+
+  for (guint d = p->ndim == rank + 1 ? 1 : 0; d < p->ndim; d++)
+    empty = empty || p->shape[d] == 0;
+  if ((p->ndim == rank || p->ndim == rank + 1) && !empty)
+    return TRUE;
+  {
+    g_autofree char *is = gnn_shape_to_string (p->shape, p->ndim);
+
+    g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "%s, but got: %s", what, is);
+  }
+  return FALSE;
+}
+
 static gboolean
 check_settings (const gint64  *s,
                 GError       **error)
@@ -178,7 +200,7 @@ gnn_tensor_im2col (GnnTensor *input,
 {
   const gint64 s[8] = { kernel_h, kernel_w, dilation_h, dilation_w, padding_h, padding_w, stride_h, stride_w };
   GnnTensorPrivate *p;
-  gboolean batched, empty = FALSE;
+  gboolean batched;
   gint64 out_shape[3];
   GnnConvGeom g;
 
@@ -188,17 +210,9 @@ gnn_tensor_im2col (GnnTensor *input,
     return NULL;
   p = gnn_tensor_priv (input);
   batched = p->ndim == 4;
-  for (guint d = batched ? 1 : 0; d < p->ndim; d++)
-    empty = empty || p->shape[d] == 0;
-  if ((p->ndim != 3 && p->ndim != 4) || empty)
-    {
-      g_autofree char *is = gnn_shape_to_string (p->shape, p->ndim);
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
-                   "dimensions for input, but got: %s", is);
-      return NULL;
-    }
+  if (!check_rank (p, 3, "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other "
+                   "non-zero dimensions for input", error))
+    return NULL;
   if (!gnn_check_float_dtype ("im2col", input, error))
     return NULL;
   gnn_fold_geom_init (&g, p->shape[p->ndim - 3], p->shape[p->ndim - 2], p->shape[p->ndim - 1], s);
@@ -261,7 +275,7 @@ gnn_tensor_col2im (GnnTensor *input,
 {
   const gint64 s[8] = { kernel_h, kernel_w, dilation_h, dilation_w, padding_h, padding_w, stride_h, stride_w };
   GnnTensorPrivate *p;
-  gboolean batched, empty = FALSE;
+  gboolean batched;
   gint64 out_shape[4], rows, channels;
   GnnConvGeom g;
 
@@ -271,17 +285,9 @@ gnn_tensor_col2im (GnnTensor *input,
     return NULL;
   p = gnn_tensor_priv (input);
   batched = p->ndim == 3;
-  for (guint d = batched ? 1 : 0; d < p->ndim; d++)
-    empty = empty || p->shape[d] == 0;
-  if ((p->ndim != 2 && p->ndim != 3) || empty)
-    {
-      g_autofree char *is = gnn_shape_to_string (p->shape, p->ndim);
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
-                   "dimensions for input, but got: %s", is);
-      return NULL;
-    }
+  if (!check_rank (p, 2, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
+                   "non-zero dimensions for input", error))
+    return NULL;
   rows = p->shape[p->ndim - 2];
   if (rows % (kernel_h * kernel_w) != 0)
     {
