@@ -56,7 +56,8 @@ from . import _nn_layers  # noqa: E402,F401
 
 # Gnn.nn: the torch.nn spellings of the module classes.
 _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
-             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d',
+             'BatchNorm1d',
              'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
              'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
              'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')

@@ -28,7 +28,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnAdaptivePoolNd, gnn_adaptive_pool_nd, GNN, ADAPTIVE
  * library's adaptive pooling layers; they differ only in their number of
  * pooled dimensions and whether they take the mean or the maximum.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptivePoolNdClass
 {

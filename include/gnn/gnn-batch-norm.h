@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnBatchNormBase, gnn_batch_norm_base, GNN, BATCH_NORM
  *
  * The class of [class@Gnn.BatchNormBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchNormBaseClass
 {

@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnConvNd, gnn_conv_nd, GNN, CONV_ND, GnnModule)
  * convolution layers; they differ only in their number of spatial
  * dimensions, whether they are transposed, and their property names.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConvNdClass
 {

@@ -28,7 +28,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnDropoutNd, gnn_dropout_nd, GNN, DROPOUT_ND, GnnModu
  * drop (whole channels or elements), how (zeros or alpha dropout's
  * saturation) and which inputs they take.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDropoutNdClass
 {

@@ -22,7 +22,7 @@ G_BEGIN_DECLS
  *
  * How a loss function reduces its per-element losses.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {

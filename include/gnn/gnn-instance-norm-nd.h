@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnInstanceNormNd, gnn_instance_norm_nd, GNN, INSTANCE
  * The class of [class@Gnn.InstanceNormNd]. Its subclasses differ only in
  * their number of spatial dimensions.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnInstanceNormNdClass
 {

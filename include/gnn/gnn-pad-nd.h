@@ -29,7 +29,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnPadNd, gnn_pad_nd, GNN, PAD_ND, GnnModule)
  * padding layers; they differ only in their number of padded dimensions
  * and their [enum@Gnn.PaddingMode].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnPadNdClass
 {

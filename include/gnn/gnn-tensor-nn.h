@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * How [method@Gnn.Tensor.pad] fills the padding, and how a convolution
  * layer pads its input (`padding_mode`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {
@@ -54,7 +54,7 @@ typedef enum
  * How [method@Gnn.Tensor.interpolate] and [class@Gnn.Upsample] compute an
  * output position from the input.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {
@@ -165,6 +165,11 @@ GnnTensor *gnn_tensor_adaptive_avg_pool (GnnTensor     *input,
                                          const gint64  *output_size,
                                          guint          n_output_size,
                                          GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_adaptive_avg_pool2d (GnnTensor  *input,
+                                           gint64      output_h,
+                                           gint64      output_w,
+                                           GError    **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_adaptive_max_pool (GnnTensor     *input,
                                          const gint64  *output_size,

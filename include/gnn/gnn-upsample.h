@@ -26,7 +26,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnUpsample, gnn_upsample, GNN, UPSAMPLE, GnnModule)
  *
  * The class of [class@Gnn.Upsample].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnUpsampleClass
 {

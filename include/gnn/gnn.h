@@ -19,6 +19,11 @@
 #include <gnn/gnn-tensor.h>
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
+#include <gnn/gnn-tensor-math.h>
+#include <gnn/gnn-tensor-indexing.h>
+#include <gnn/gnn-tensor-composite.h>
+#include <gnn/gnn-tensor-reduce.h>
+#include <gnn/gnn-tensor-linalg.h>
 #include <gnn/gnn-value.h>
 #include <gnn/gnn-args.h>
 
@@ -105,6 +110,8 @@
 
 /* vision */
 #include <gnn/gnn-basic-block.h>
+#include <gnn/gnn-bottleneck.h>
+#include <gnn/gnn-resnet.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>
@@ -132,6 +139,9 @@
 
 /* autograd */
 #include <gnn/gnn-autograd.h>
+#include <gnn/gnn-grad-fn.h>
+#include <gnn/gnn-autograd-context.h>
+#include <gnn/gnn-autograd-function.h>
 #include <gnn/gnn-optimizer.h>
 #include <gnn/gnn-sgd.h>
 #include <gnn/gnn-adam.h>
@@ -168,5 +178,35 @@
 /* distributed */
 #include <gnn/gnn-process-group.h>
 #include <gnn/gnn-distributed-data-parallel.h>
+
+/* vision */
+#include <gnn/gnn-image.h>
+#include <gnn/gnn-vision-functional.h>
+#include <gnn/gnn-transform.h>
+#include <gnn/gnn-compose.h>
+#include <gnn/gnn-to-tensor.h>
+#include <gnn/gnn-pil-to-tensor.h>
+#include <gnn/gnn-normalize.h>
+#include <gnn/gnn-lambda.h>
+#include <gnn/gnn-resize.h>
+#include <gnn/gnn-center-crop.h>
+#include <gnn/gnn-random-crop.h>
+#include <gnn/gnn-random-resized-crop.h>
+#include <gnn/gnn-random-horizontal-flip.h>
+#include <gnn/gnn-random-vertical-flip.h>
+#include <gnn/gnn-random-rotation.h>
+#include <gnn/gnn-color-jitter.h>
+#include <gnn/gnn-grayscale.h>
+#include <gnn/gnn-pad.h>
+#include <gnn/gnn-random-erasing.h>
+#include <gnn/gnn-convert-image-dtype.h>
+#include <gnn/gnn-vision-dataset.h>
+#include <gnn/gnn-mnist.h>
+#include <gnn/gnn-fashion-mnist.h>
+#include <gnn/gnn-kmnist.h>
+#include <gnn/gnn-fake-data.h>
+#include <gnn/gnn-dataset-folder.h>
+#include <gnn/gnn-image-folder.h>
+#include <gnn/gnn-vision-utils.h>
 
 #undef GNN_INSIDE

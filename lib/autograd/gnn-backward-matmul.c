@@ -146,3 +146,72 @@ gnn_backward_stack (GnnNode    *node,
       }
   return TRUE;
 }
+
+/* addmm / baddbmm: beta · grad for the added tensor (summed to its
+ * shape), alpha · grad @ b^T and alpha · a^T @ grad for the factors. */
+gboolean
+gnn_backward_addmm (GnnNode    *node,
+                    GnnTensor  *grad,
+                    GnnTensor **grads,
+                    GError    **error)
+{
+  GnnTensor *a = node->saved[1], *b = node->saved[2];
+  g_autoptr(GnnTensor) alpha = gnn_tensor_new_wrapped_number (node->params.scalar);
+
+  if (gnn_node_needs_grad (node, 0))
+    {
+      g_autoptr(GnnTensor) beta = gnn_tensor_new_wrapped_number (node->params.scalar2);
+      g_autoptr(GnnTensor) gb = NULL;
+
+      TRY (gb = gnn_tensor_mul (grad, beta, error));
+      TRY (grads[0] = gnn_ag_sum_to (gb, &node->inputs[0], error));
+    }
+  if (gnn_node_needs_grad (node, 1))
+    {
+      g_autoptr(GnnTensor) bt = NULL;
+      g_autoptr(GnnTensor) p = NULL;
+
+      TRY (bt = gnn_tensor_transpose (b, -1, -2, error));
+      TRY (p = gnn_tensor_matmul (grad, bt, error));
+      TRY (grads[1] = gnn_tensor_mul (p, alpha, error));
+    }
+  if (gnn_node_needs_grad (node, 2))
+    {
+      g_autoptr(GnnTensor) at = NULL;
+      g_autoptr(GnnTensor) p = NULL;
+
+      TRY (at = gnn_tensor_transpose (a, -1, -2, error));
+      TRY (p = gnn_tensor_matmul (at, grad, error));
+      TRY (grads[2] = gnn_tensor_mul (p, alpha, error));
+    }
+  return TRUE;
+}
+
+/* diagonal (a view): the gradient written onto the diagonal of zeros;
+ * diag of a vector: the diagonal of the gradient. */
+gboolean
+gnn_backward_diagonal (GnnNode    *node,
+                       GnnTensor  *grad,
+                       GnnTensor **grads,
+                       GError    **error)
+{
+  if (node->op == GNN_OP_DIAG_EMBED)
+    {
+      g_autoptr(GnnTensor) d = NULL;
+
+      TRY (d = gnn_tensor_diagonal (grad, node->params.start, 0, 1, error));
+      TRY (grads[0] = gnn_tensor_clone (d));
+      return TRUE;
+    }
+  {
+    g_autoptr(GnnTensor) zeros = gnn_ag_zeros (&node->inputs[0]);
+    g_autoptr(GnnTensor) view = NULL;
+
+    TRY (view = gnn_tensor_diagonal (zeros, node->params.start, node->params.dims[0],
+                                     node->params.dims[1], error));
+    if (!gnn_tensor_copy_ (view, grad, error))
+      return FALSE;
+    grads[0] = g_steal_pointer (&zeros);
+  }
+  return TRUE;
+}

@@ -247,7 +247,7 @@ forward_tensor_fast (GnnModule      *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /* gnn_module_forward off its fast path, out of line so that the fast path
  * keeps a small frame. */
@@ -348,7 +348,7 @@ forward_args_with_class (GnnModule       *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_module_forward_args (GnnModule  *self,
@@ -380,7 +380,7 @@ gnn_module_forward_args (GnnModule  *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_module_forward_args_as (GnnModule  *self,
@@ -409,7 +409,7 @@ gnn_module_forward_args_as (GnnModule  *self,
  *
  * Returns: %TRUE if a call of @self runs hooks
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_has_forward_hooks (GnnModule *self)
@@ -506,7 +506,7 @@ call_tensor_with_hooks (GnnModule        *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_module_call (GnnModule  *self,
@@ -561,7 +561,7 @@ gnn_module_call (GnnModule  *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_module_call_args (GnnModule  *self,
@@ -602,7 +602,7 @@ gnn_module_call_args (GnnModule  *self,
  * Returns: (transfer full) (nullable): the output when it is a tensor;
  *   else %NULL, with the output in @other_output, or with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_module_call_one (GnnModule  *self,

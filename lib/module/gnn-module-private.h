@@ -70,6 +70,10 @@ GnnMapKind        gnn_module_slot_kind         (GParamSpec *slot);
 /* At each instance: re-takes the property functions of classes that
  * installed slots (once per class). */
 void              gnn_module_wrap_slot_classes (GType final_type);
+/* The registered value of @slot changed (notifies, or updates a JavaScript
+ * class's own copy of it). */
+void              gnn_module_slot_changed      (GnnModule  *self,
+                                                GParamSpec *slot);
 
 /* --- mixins (gnn-mixin.c) --- */
 

@@ -90,7 +90,7 @@ registry_put (GnnModule  *self,
   if (value != NULL)
     g_signal_emit (self, signals[SIGNAL_CHILD_ADDED], 0, key, value);
   if (slot != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), slot);
+    gnn_module_slot_changed (self, slot);
 }
 
 /* PyTorch lets a module contain itself and then overflows the stack in
@@ -343,7 +343,7 @@ gnn_module_registry_insert (GnnModule   *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_register_parameter (GnnModule    *self,
@@ -376,7 +376,7 @@ gnn_module_register_parameter (GnnModule    *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_register_buffer (GnnModule  *self,
@@ -431,7 +431,7 @@ gnn_module_register_buffer (GnnModule  *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_register_module (GnnModule  *self,
@@ -477,7 +477,7 @@ gnn_module_register_module (GnnModule  *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_set_child (GnnModule  *self,
@@ -514,7 +514,7 @@ set_no_attribute_error (GnnModule  *self,
  *   slot; %NULL with @error set (%GNN_ERROR_KEY, "'GnnNet' object has no
  *   attribute 'x'") if @name is not registered
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GObject *
 gnn_module_get_child (GnnModule  *self,
@@ -550,7 +550,7 @@ gnn_module_get_child (GnnModule  *self,
  *
  * Returns: (transfer full) (array zero-terminated=1): the names
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char **
 gnn_module_get_registered_names (GnnModule    *self,
@@ -583,7 +583,7 @@ gnn_module_get_registered_names (GnnModule    *self,
  *
  * Returns: %TRUE if @name is registered
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_has_child (GnnModule  *self,
@@ -623,7 +623,7 @@ gnn_module_registry_remove (GnnModule  *self,
     g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
   slot = gnn_module_lookup_property (self, key).slot;
   if (slot != NULL && old != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), slot);
+    gnn_module_slot_changed (self, slot);
   if (value != NULL)
     *value = g_steal_pointer (&old);
   return TRUE;
@@ -641,7 +641,7 @@ gnn_module_registry_remove (GnnModule  *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_KEY) if @name is not
  *   registered
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_delete_child (GnnModule  *self,
@@ -664,7 +664,7 @@ gnn_module_delete_child (GnnModule  *self,
  * Returns: %TRUE if @name is a persistent buffer, %FALSE if it is not a
  *   buffer or not persistent
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_is_buffer_persistent (GnnModule  *self,
@@ -751,7 +751,7 @@ gnn_module_registry_class_init (GnnModuleClass *klass)
    * Emitted after a value is registered (a new name, or a new value for an
    * existing name). Not emitted for empty (%NULL) slots.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   signals[SIGNAL_CHILD_ADDED] =
     g_signal_new ("child-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST,
@@ -767,7 +767,7 @@ gnn_module_registry_class_init (GnnModuleClass *klass)
    * Emitted after a value leaves the registry (deleted, replaced, or moved
    * out by a value of another kind).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   signals[SIGNAL_CHILD_REMOVED] =
     g_signal_new ("child-removed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST,

@@ -11,7 +11,7 @@
  * output size, `torch.nn.AdaptiveAvgPool1d`; see [class@Gnn.AdaptivePoolNd]
  * and [method@Gnn.Tensor.adaptive_avg_pool].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptiveAvgPool1d
 {
@@ -29,7 +29,7 @@ gnn_adaptive_avg_pool1d_class_init (GnnAdaptiveAvgPool1dClass *klass)
    * The output size (`output_size`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_adaptive_pool_nd_class_setup (GNN_ADAPTIVE_POOL_ND_CLASS (klass), 1, FALSE);
 }
@@ -50,7 +50,7 @@ gnn_adaptive_avg_pool1d_init (GnnAdaptiveAvgPool1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   size out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdaptiveAvgPool1d *
 gnn_adaptive_avg_pool1d_new (gint64   output_size,

@@ -11,7 +11,7 @@
  * fixed output size, `torch.nn.AdaptiveAvgPool2d`; see
  * [class@Gnn.AdaptivePoolNd] and [method@Gnn.Tensor.adaptive_avg_pool].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptiveAvgPool2d
 {
@@ -29,7 +29,7 @@ gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
    * The output height (`output_size[0]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveAvgPool2d:output-size-w:
@@ -37,7 +37,7 @@ gnn_adaptive_avg_pool2d_class_init (GnnAdaptiveAvgPool2dClass *klass)
    * The output width (`output_size[1]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_adaptive_pool_nd_class_setup (GNN_ADAPTIVE_POOL_ND_CLASS (klass), 2, FALSE);
 }
@@ -59,7 +59,7 @@ gnn_adaptive_avg_pool2d_init (GnnAdaptiveAvgPool2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   size out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdaptiveAvgPool2d *
 gnn_adaptive_avg_pool2d_new (gint64   output_height,

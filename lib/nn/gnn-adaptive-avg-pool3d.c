@@ -11,7 +11,7 @@
  * a fixed output size, `torch.nn.AdaptiveAvgPool3d`; see
  * [class@Gnn.AdaptivePoolNd] and [method@Gnn.Tensor.adaptive_avg_pool].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptiveAvgPool3d
 {
@@ -29,7 +29,7 @@ gnn_adaptive_avg_pool3d_class_init (GnnAdaptiveAvgPool3dClass *klass)
    * The output depth (`output_size[0]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveAvgPool3d:output-size-h:
@@ -37,7 +37,7 @@ gnn_adaptive_avg_pool3d_class_init (GnnAdaptiveAvgPool3dClass *klass)
    * The output height (`output_size[1]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveAvgPool3d:output-size-w:
@@ -45,7 +45,7 @@ gnn_adaptive_avg_pool3d_class_init (GnnAdaptiveAvgPool3dClass *klass)
    * The output width (`output_size[2]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_adaptive_pool_nd_class_setup (GNN_ADAPTIVE_POOL_ND_CLASS (klass), 3, FALSE);
 }
@@ -68,7 +68,7 @@ gnn_adaptive_avg_pool3d_init (GnnAdaptiveAvgPool3d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   size out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdaptiveAvgPool3d *
 gnn_adaptive_avg_pool3d_new (gint64   output_depth,

@@ -11,7 +11,7 @@
  * size, `torch.nn.AdaptiveMaxPool1d`; see [class@Gnn.AdaptivePoolNd] and
  * [method@Gnn.Tensor.adaptive_max_pool].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptiveMaxPool1d
 {
@@ -29,7 +29,7 @@ gnn_adaptive_max_pool1d_class_init (GnnAdaptiveMaxPool1dClass *klass)
    * The output size (`output_size`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveMaxPool1d:return-indices:
@@ -38,7 +38,7 @@ gnn_adaptive_max_pool1d_class_init (GnnAdaptiveMaxPool1dClass *klass)
    * (`return_indices`); see
    * [method@Gnn.AdaptivePoolNd.forward_with_indices].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_adaptive_pool_nd_class_setup (GNN_ADAPTIVE_POOL_ND_CLASS (klass), 1, TRUE);
 }
@@ -60,7 +60,7 @@ gnn_adaptive_max_pool1d_init (GnnAdaptiveMaxPool1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   size out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdaptiveMaxPool1d *
 gnn_adaptive_max_pool1d_new (gint64     output_size,

@@ -11,7 +11,7 @@
  * output size, `torch.nn.AdaptiveMaxPool2d`; see [class@Gnn.AdaptivePoolNd]
  * and [method@Gnn.Tensor.adaptive_max_pool].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptiveMaxPool2d
 {
@@ -29,7 +29,7 @@ gnn_adaptive_max_pool2d_class_init (GnnAdaptiveMaxPool2dClass *klass)
    * The output height (`output_size[0]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveMaxPool2d:output-size-w:
@@ -37,7 +37,7 @@ gnn_adaptive_max_pool2d_class_init (GnnAdaptiveMaxPool2dClass *klass)
    * The output width (`output_size[1]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveMaxPool2d:return-indices:
@@ -46,7 +46,7 @@ gnn_adaptive_max_pool2d_class_init (GnnAdaptiveMaxPool2dClass *klass)
    * (`return_indices`); see
    * [method@Gnn.AdaptivePoolNd.forward_with_indices].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_adaptive_pool_nd_class_setup (GNN_ADAPTIVE_POOL_ND_CLASS (klass), 2, TRUE);
 }
@@ -70,7 +70,7 @@ gnn_adaptive_max_pool2d_init (GnnAdaptiveMaxPool2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   size out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdaptiveMaxPool2d *
 gnn_adaptive_max_pool2d_new (gint64     output_height,

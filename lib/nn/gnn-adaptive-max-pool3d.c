@@ -11,7 +11,7 @@
  * fixed output size, `torch.nn.AdaptiveMaxPool3d`; see
  * [class@Gnn.AdaptivePoolNd] and [method@Gnn.Tensor.adaptive_max_pool].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdaptiveMaxPool3d
 {
@@ -29,7 +29,7 @@ gnn_adaptive_max_pool3d_class_init (GnnAdaptiveMaxPool3dClass *klass)
    * The output depth (`output_size[0]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveMaxPool3d:output-size-h:
@@ -37,7 +37,7 @@ gnn_adaptive_max_pool3d_class_init (GnnAdaptiveMaxPool3dClass *klass)
    * The output height (`output_size[1]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveMaxPool3d:output-size-w:
@@ -45,7 +45,7 @@ gnn_adaptive_max_pool3d_class_init (GnnAdaptiveMaxPool3dClass *klass)
    * The output width (`output_size[2]`); -1 keeps the input's size (torch's
    * `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAdaptiveMaxPool3d:return-indices:
@@ -54,7 +54,7 @@ gnn_adaptive_max_pool3d_class_init (GnnAdaptiveMaxPool3dClass *klass)
    * (`return_indices`); see
    * [method@Gnn.AdaptivePoolNd.forward_with_indices].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_adaptive_pool_nd_class_setup (GNN_ADAPTIVE_POOL_ND_CLASS (klass), 3, TRUE);
 }
@@ -79,7 +79,7 @@ gnn_adaptive_max_pool3d_init (GnnAdaptiveMaxPool3d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   size out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdaptiveMaxPool3d *
 gnn_adaptive_max_pool3d_new (gint64     output_depth,

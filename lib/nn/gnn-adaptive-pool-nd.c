@@ -26,7 +26,7 @@
  * [method@Gnn.AdaptivePoolNd.forward_with_indices] gives both without
  * the hooks.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum
@@ -75,7 +75,7 @@ resolve_size (GnnAdaptivePoolNd *self,
  *
  * Returns: (transfer full): the pooled tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_adaptive_pool_nd_forward_with_indices (GnnAdaptivePoolNd  *self,
@@ -142,12 +142,12 @@ gnn_adaptive_pool_nd_extra_repr (GnnModule *module)
 {
   guint k = GNN_ADAPTIVE_POOL_ND_GET_CLASS (module)->n_spatial;
   const gint64 *size = PRIV (module)->output_size;
-  gboolean one = size[0] >= 0;
+  gboolean one = k == 1 && size[0] >= 0;
   GString *s = g_string_new ("output_size=");
 
-  /* torch prints what it was given: an int is shown when all agree */
-  for (guint i = 1; i < k; i++)
-    one = one && size[i] == size[0];
+  /* torch prints what it was given; the sizes of 2 or 3 dimensions print
+   * as the tuple they are nearly always given as (torchvision's
+   * AdaptiveAvgPool2d((1, 1)), (7, 7)) */
   if (one)
     g_string_append_printf (s, "%" G_GINT64_FORMAT, size[0]);
   else

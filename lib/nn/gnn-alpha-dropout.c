@@ -12,7 +12,7 @@
  * so that its mean and variance stay, `torch.nn.AlphaDropout`; see
  * [class@Gnn.DropoutNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAlphaDropout
 {
@@ -49,7 +49,7 @@ gnn_alpha_dropout_init (GnnAlphaDropout *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   ("dropout probability has to be between 0 and 1, but got 1.5")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAlphaDropout *
 gnn_alpha_dropout_new (double        p,

@@ -24,7 +24,7 @@
  * `num_batches_tracked`; in evaluation mode it normalizes with the running
  * statistics (or with the batch ones when it tracks none).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -199,7 +199,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * The number of channels C of the `[N, C, ...]` input (`num_features`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_FEATURES] =
     g_param_spec_int64 ("num-features", NULL, NULL, 0, G_MAXINT32, 1,
@@ -209,7 +209,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * The value added to the variance for numerical stability (`eps`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] =
     g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-5,
@@ -219,7 +219,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * The weight of the batch statistics in the running update (`momentum`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MOMENTUM] =
     g_param_spec_double ("momentum", NULL, NULL, 0.0, 1.0, 0.1,
@@ -229,7 +229,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * Whether the layer has a learnable `weight` and `bias` (`affine`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_AFFINE] =
     g_param_spec_boolean ("affine", NULL, NULL, TRUE,
@@ -239,7 +239,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * Whether the layer keeps running statistics (`track_running_stats`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TRACK_RUNNING_STATS] =
     g_param_spec_boolean ("track-running-stats", NULL, NULL, TRUE,
@@ -289,7 +289,7 @@ check_config (gint64   num_features,
  * Batch normalization of `[N, C]` or `[N, C, L]` inputs,
  * `torch.nn.BatchNorm1d`; see [class@Gnn.BatchNormBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchNorm1d
 {
@@ -370,7 +370,7 @@ gnn_batch_norm1d_init (GnnBatchNorm1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBatchNorm1d *
 gnn_batch_norm1d_new (gint64    num_features,
@@ -392,7 +392,7 @@ gnn_batch_norm1d_new (gint64    num_features,
  * Batch normalization of `[N, C, H, W]` inputs, `torch.nn.BatchNorm2d`;
  * see [class@Gnn.BatchNormBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchNorm2d
 {
@@ -436,7 +436,7 @@ gnn_batch_norm2d_init (GnnBatchNorm2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBatchNorm2d *
 gnn_batch_norm2d_new (gint64    num_features,
@@ -458,7 +458,7 @@ gnn_batch_norm2d_new (gint64    num_features,
  * Batch normalization of `[N, C, D, H, W]` inputs, `torch.nn.BatchNorm3d`;
  * see [class@Gnn.BatchNormBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchNorm3d
 {
@@ -502,7 +502,7 @@ gnn_batch_norm3d_init (GnnBatchNorm3d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBatchNorm3d *
 gnn_batch_norm3d_new (gint64    num_features,

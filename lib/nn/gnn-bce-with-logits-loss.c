@@ -29,7 +29,7 @@
  * g_autoptr(GnnTensor) loss = gnn_bce_with_logits_loss_compute (criterion, logits, targets, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBCEWithLogitsLoss
 {
@@ -51,7 +51,7 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * [method@Gnn.BCEWithLogitsLoss.compute] fail ("foo is not a valid value
    * for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_bce_with_logits_loss_compute");
 
@@ -61,7 +61,7 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * The rescaling weight of each element's loss (broadcast to the input),
    * the buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
   /**
@@ -70,7 +70,7 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * The weight of positive examples (broadcast over the last dimension: one
    * per class), the buffer `pos_weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "pos_weight");
 }
@@ -95,7 +95,7 @@ gnn_bce_with_logits_loss_init (GnnBCEWithLogitsLoss *self)
  *
  * Returns: (transfer full): a new GnnBCEWithLogitsLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBCEWithLogitsLoss *
 gnn_bce_with_logits_loss_new (GnnTensor    *weight,
@@ -131,7 +131,7 @@ gnn_bce_with_logits_loss_new (GnnTensor    *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_bce_with_logits_loss_compute (GnnBCEWithLogitsLoss  *self,

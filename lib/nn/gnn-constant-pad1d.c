@@ -10,7 +10,7 @@
  * Pads the last dimension of inputs of at least 1 dimension with a constant
  * value, `torch.nn.ConstantPad1d`; see [class@Gnn.PadNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConstantPad1d
 {
@@ -28,7 +28,7 @@ gnn_constant_pad1d_class_init (GnnConstantPad1dClass *klass)
    * The padding before the last dimension (`padding[0]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad1d:padding-right:
@@ -36,14 +36,14 @@ gnn_constant_pad1d_class_init (GnnConstantPad1dClass *klass)
    * The padding after the last dimension (`padding[1]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad1d:value:
    *
    * The fill value (`value`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_pad_nd_class_setup (GNN_PAD_ND_CLASS (klass), 1, GNN_PADDING_MODE_CONSTANT, TRUE);
 }
@@ -65,7 +65,7 @@ gnn_constant_pad1d_init (GnnConstantPad1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set when a
  *   pad is outside [-G_MAXINT32, G_MAXINT32]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConstantPad1d *
 gnn_constant_pad1d_new (gint64   left,

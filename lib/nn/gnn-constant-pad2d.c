@@ -10,7 +10,7 @@
  * Pads the last 2 dimensions of inputs of at least 2 dimensions with a
  * constant value, `torch.nn.ConstantPad2d`; see [class@Gnn.PadNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConstantPad2d
 {
@@ -28,7 +28,7 @@ gnn_constant_pad2d_class_init (GnnConstantPad2dClass *klass)
    * The padding before the last dimension (`padding[0]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad2d:padding-right:
@@ -36,7 +36,7 @@ gnn_constant_pad2d_class_init (GnnConstantPad2dClass *klass)
    * The padding after the last dimension (`padding[1]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad2d:padding-top:
@@ -44,7 +44,7 @@ gnn_constant_pad2d_class_init (GnnConstantPad2dClass *klass)
    * The padding before the second-to-last dimension (`padding[2]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad2d:padding-bottom:
@@ -52,14 +52,14 @@ gnn_constant_pad2d_class_init (GnnConstantPad2dClass *klass)
    * The padding after the second-to-last dimension (`padding[3]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad2d:value:
    *
    * The fill value (`value`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_pad_nd_class_setup (GNN_PAD_ND_CLASS (klass), 2, GNN_PADDING_MODE_CONSTANT, TRUE);
 }
@@ -84,7 +84,7 @@ gnn_constant_pad2d_init (GnnConstantPad2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set when a
  *   pad is outside [-G_MAXINT32, G_MAXINT32]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConstantPad2d *
 gnn_constant_pad2d_new (gint64   left,

@@ -10,7 +10,7 @@
  * Pads the last 3 dimensions of inputs of at least 3 dimensions with a
  * constant value, `torch.nn.ConstantPad3d`; see [class@Gnn.PadNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConstantPad3d
 {
@@ -28,7 +28,7 @@ gnn_constant_pad3d_class_init (GnnConstantPad3dClass *klass)
    * The padding before the last dimension (`padding[0]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad3d:padding-right:
@@ -36,7 +36,7 @@ gnn_constant_pad3d_class_init (GnnConstantPad3dClass *klass)
    * The padding after the last dimension (`padding[1]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad3d:padding-top:
@@ -44,7 +44,7 @@ gnn_constant_pad3d_class_init (GnnConstantPad3dClass *klass)
    * The padding before the second-to-last dimension (`padding[2]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad3d:padding-bottom:
@@ -52,7 +52,7 @@ gnn_constant_pad3d_class_init (GnnConstantPad3dClass *klass)
    * The padding after the second-to-last dimension (`padding[3]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad3d:padding-front:
@@ -60,7 +60,7 @@ gnn_constant_pad3d_class_init (GnnConstantPad3dClass *klass)
    * The padding before the third-to-last dimension (`padding[4]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad3d:padding-back:
@@ -68,14 +68,14 @@ gnn_constant_pad3d_class_init (GnnConstantPad3dClass *klass)
    * The padding after the third-to-last dimension (`padding[5]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConstantPad3d:value:
    *
    * The fill value (`value`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_pad_nd_class_setup (GNN_PAD_ND_CLASS (klass), 3, GNN_PADDING_MODE_CONSTANT, TRUE);
 }
@@ -102,7 +102,7 @@ gnn_constant_pad3d_init (GnnConstantPad3d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set when a
  *   pad is outside [-G_MAXINT32, G_MAXINT32]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConstantPad3d *
 gnn_constant_pad3d_new (gint64   left,

@@ -32,7 +32,7 @@
  * drawing from the `generator` property (or the library's default
  * generator).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef enum
@@ -742,7 +742,7 @@ out:
  *
  * Returns: 1, 2 or 3
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_conv_nd_get_n_spatial (GnnConvNd *self)
@@ -760,7 +760,7 @@ gnn_conv_nd_get_n_spatial (GnnConvNd *self)
  *
  * Returns: %TRUE for the ConvTranspose layers
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_conv_nd_get_transposed (GnnConvNd *self)

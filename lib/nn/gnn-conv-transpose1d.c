@@ -12,7 +12,7 @@
  * [method@Gnn.Tensor.convolution]. Its parameters and their
  * initialization are described in [class@Gnn.ConvNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConvTranspose1d
 {
@@ -29,35 +29,35 @@ gnn_conv_transpose1d_class_init (GnnConvTranspose1dClass *klass)
    *
    * The number of input channels (`in_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:out-channels:
    *
    * The number of output channels (`out_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:kernel-size:
    *
    * The kernel size (`kernel_size`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:stride:
    *
    * The stride (`stride`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:padding:
    *
    * The implicit padding added on both sides (`padding`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:output-padding:
@@ -65,14 +65,14 @@ gnn_conv_transpose1d_class_init (GnnConvTranspose1dClass *klass)
    * The size added to one side of the output (`output_padding`); smaller
    * than the stride or the dilation.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:dilation:
    *
    * The spacing between kernel taps (`dilation`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:groups:
@@ -80,7 +80,7 @@ gnn_conv_transpose1d_class_init (GnnConvTranspose1dClass *klass)
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:has-bias:
@@ -88,7 +88,7 @@ gnn_conv_transpose1d_class_init (GnnConvTranspose1dClass *klass)
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose1d:generator:
@@ -97,7 +97,7 @@ gnn_conv_transpose1d_class_init (GnnConvTranspose1dClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_conv_nd_class_setup (GNN_CONV_ND_CLASS (klass), 1, TRUE);
 }
@@ -133,7 +133,7 @@ gnn_conv_transpose1d_init (GnnConvTranspose1d *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, e.g. "in_channels must be divisible by
  *   groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConvTranspose1d *
 gnn_conv_transpose1d_new (gint64       in_channels,

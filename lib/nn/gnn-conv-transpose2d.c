@@ -15,7 +15,7 @@
  * kernel, stride, padding or dilation is set through the per-axis
  * properties.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConvTranspose2d
 {
@@ -32,42 +32,42 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    *
    * The number of input channels (`in_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:out-channels:
    *
    * The number of output channels (`out_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:kernel-h:
    *
    * The kernel height (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:kernel-w:
    *
    * The kernel width (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:stride-h:
    *
    * The stride along the height axis (`stride[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:stride-w:
    *
    * The stride along the width axis (`stride[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:padding-h:
@@ -75,7 +75,7 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    * The implicit padding added on both sides of the height axis
    * (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:padding-w:
@@ -83,7 +83,7 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    * The implicit padding added on both sides of the width axis
    * (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:output-padding-h:
@@ -92,7 +92,7 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    * (`output_padding[0]`); smaller than the stride or the dilation of that
    * axis.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:output-padding-w:
@@ -101,21 +101,21 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    * (`output_padding[1]`); smaller than the stride or the dilation of that
    * axis.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:dilation-h:
    *
    * The spacing between kernel taps along the height axis (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:dilation-w:
    *
    * The spacing between kernel taps along the width axis (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:groups:
@@ -123,7 +123,7 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:has-bias:
@@ -131,7 +131,7 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose2d:generator:
@@ -140,7 +140,7 @@ gnn_conv_transpose2d_class_init (GnnConvTranspose2dClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_conv_nd_class_setup (GNN_CONV_ND_CLASS (klass), 2, TRUE);
 }
@@ -176,7 +176,7 @@ gnn_conv_transpose2d_init (GnnConvTranspose2d *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, e.g. "in_channels must be divisible by
  *   groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConvTranspose2d *
 gnn_conv_transpose2d_new (gint64       in_channels,

@@ -13,7 +13,7 @@
  * initialization are described in [class@Gnn.ConvNd]; a non-cubic kernel,
  * stride, padding or dilation is set through the per-axis properties.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConvTranspose3d
 {
@@ -30,56 +30,56 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    *
    * The number of input channels (`in_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:out-channels:
    *
    * The number of output channels (`out_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:kernel-d:
    *
    * The kernel depth (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:kernel-h:
    *
    * The kernel height (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:kernel-w:
    *
    * The kernel width (`kernel_size[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:stride-d:
    *
    * The stride along the depth axis (`stride[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:stride-h:
    *
    * The stride along the height axis (`stride[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:stride-w:
    *
    * The stride along the width axis (`stride[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:padding-d:
@@ -87,7 +87,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * The implicit padding added on both sides of the depth axis
    * (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:padding-h:
@@ -95,7 +95,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * The implicit padding added on both sides of the height axis
    * (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:padding-w:
@@ -103,7 +103,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * The implicit padding added on both sides of the width axis
    * (`padding[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:output-padding-d:
@@ -112,7 +112,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * (`output_padding[0]`); smaller than the stride or the dilation of that
    * axis.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:output-padding-h:
@@ -121,7 +121,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * (`output_padding[1]`); smaller than the stride or the dilation of that
    * axis.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:output-padding-w:
@@ -130,28 +130,28 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * (`output_padding[2]`); smaller than the stride or the dilation of that
    * axis.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:dilation-d:
    *
    * The spacing between kernel taps along the depth axis (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:dilation-h:
    *
    * The spacing between kernel taps along the height axis (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:dilation-w:
    *
    * The spacing between kernel taps along the width axis (`dilation[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:groups:
@@ -159,7 +159,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:has-bias:
@@ -167,7 +167,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConvTranspose3d:generator:
@@ -176,7 +176,7 @@ gnn_conv_transpose3d_class_init (GnnConvTranspose3dClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_conv_nd_class_setup (GNN_CONV_ND_CLASS (klass), 3, TRUE);
 }
@@ -212,7 +212,7 @@ gnn_conv_transpose3d_init (GnnConvTranspose3d *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, e.g. "in_channels must be divisible by
  *   groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConvTranspose3d *
 gnn_conv_transpose3d_new (gint64       in_channels,

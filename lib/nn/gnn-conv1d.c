@@ -14,7 +14,7 @@
  * `g_object_new (GNN_TYPE_CONV1D, "in-channels", 4, "out-channels", 8,
  * "kernel-size", 3, NULL)` builds the same layer as [ctor@Gnn.Conv1d.new].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConv1d
 {
@@ -31,42 +31,42 @@ gnn_conv1d_class_init (GnnConv1dClass *klass)
    *
    * The number of input channels (`in_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:out-channels:
    *
    * The number of output channels (`out_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:kernel-size:
    *
    * The kernel size (`kernel_size`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:stride:
    *
    * The stride (`stride`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:padding:
    *
    * The implicit padding added on both sides (`padding`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:dilation:
    *
    * The spacing between kernel taps (`dilation`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:groups:
@@ -74,7 +74,7 @@ gnn_conv1d_class_init (GnnConv1dClass *klass)
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:has-bias:
@@ -82,7 +82,7 @@ gnn_conv1d_class_init (GnnConv1dClass *klass)
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:padding-mode:
@@ -91,7 +91,7 @@ gnn_conv1d_class_init (GnnConv1dClass *klass)
    * is PyTorch's `'zeros'`, the others pad the input with
    * [method@Gnn.Tensor.pad] before convolving.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:padding-same:
@@ -100,7 +100,7 @@ gnn_conv1d_class_init (GnnConv1dClass *klass)
    * `padding='same'`, stride 1 only); the padding properties are then
    * ignored.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv1d:generator:
@@ -109,7 +109,7 @@ gnn_conv1d_class_init (GnnConv1dClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_conv_nd_class_setup (GNN_CONV_ND_CLASS (klass), 1, FALSE);
 }
@@ -143,7 +143,7 @@ gnn_conv1d_init (GnnConv1d *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, e.g. "in_channels must be divisible by
  *   groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConv1d *
 gnn_conv1d_new (gint64       in_channels,

@@ -17,7 +17,7 @@
  * "kernel-h", 3, "kernel-w", 3, NULL)` builds the same layer as
  * [ctor@Gnn.Conv2d.new].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConv2d
 {
@@ -34,70 +34,70 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    *
    * The number of input channels (`in_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:out-channels:
    *
    * The number of output channels (`out_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:kernel-h:
    *
    * The kernel height (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:kernel-w:
    *
    * The kernel width (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:stride-h:
    *
    * The vertical stride (`stride[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:stride-w:
    *
    * The horizontal stride (`stride[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:padding-h:
    *
    * The zero padding added on the top and bottom (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:padding-w:
    *
    * The zero padding added on the left and right (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:dilation-h:
    *
    * The vertical spacing between kernel taps (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:dilation-w:
    *
    * The horizontal spacing between kernel taps (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:groups:
@@ -105,7 +105,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:has-bias:
@@ -113,7 +113,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:padding-mode:
@@ -122,7 +122,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * is PyTorch's `'zeros'`, the others pad the input with
    * [method@Gnn.Tensor.pad] before convolving.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:padding-same:
@@ -131,7 +131,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * `padding='same'`, stride 1 only); the padding properties are then
    * ignored.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv2d:generator:
@@ -140,7 +140,7 @@ gnn_conv2d_class_init (GnnConv2dClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_conv_nd_class_setup (GNN_CONV_ND_CLASS (klass), 2, FALSE);
 }
@@ -168,7 +168,7 @@ gnn_conv2d_init (GnnConv2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConv2d *
 gnn_conv2d_new (gint64    in_channels,
@@ -209,7 +209,7 @@ gnn_conv2d_new (gint64    in_channels,
  *   (%GNN_ERROR_INVALID_ARGUMENT, e.g. "in_channels must be divisible by
  *   groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConv2d *
 gnn_conv2d_new_full (gint64        in_channels,

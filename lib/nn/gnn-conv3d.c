@@ -14,7 +14,7 @@
  * described in [class@Gnn.ConvNd]; a non-cubic kernel, stride, padding or
  * dilation is set through the per-axis properties.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConv3d
 {
@@ -31,56 +31,56 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    *
    * The number of input channels (`in_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:out-channels:
    *
    * The number of output channels (`out_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:kernel-d:
    *
    * The kernel depth (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:kernel-h:
    *
    * The kernel height (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:kernel-w:
    *
    * The kernel width (`kernel_size[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:stride-d:
    *
    * The stride along the depth axis (`stride[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:stride-h:
    *
    * The stride along the height axis (`stride[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:stride-w:
    *
    * The stride along the width axis (`stride[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:padding-d:
@@ -88,7 +88,7 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * The implicit padding added on both sides of the depth axis
    * (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:padding-h:
@@ -96,7 +96,7 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * The implicit padding added on both sides of the height axis
    * (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:padding-w:
@@ -104,28 +104,28 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * The implicit padding added on both sides of the width axis
    * (`padding[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:dilation-d:
    *
    * The spacing between kernel taps along the depth axis (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:dilation-h:
    *
    * The spacing between kernel taps along the height axis (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:dilation-w:
    *
    * The spacing between kernel taps along the width axis (`dilation[2]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:groups:
@@ -133,7 +133,7 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * The number of blocked connections from input to output channels; it
    * divides both channel counts (`groups`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:has-bias:
@@ -141,7 +141,7 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * Whether the layer has a learnable `bias` (PyTorch's `bias=True`; the
    * property cannot be called "bias", which names the parameter).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:padding-mode:
@@ -150,7 +150,7 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * is PyTorch's `'zeros'`, the others pad the input with
    * [method@Gnn.Tensor.pad] before convolving.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:padding-same:
@@ -159,7 +159,7 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * `padding='same'`, stride 1 only); the padding properties are then
    * ignored.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnConv3d:generator:
@@ -168,7 +168,7 @@ gnn_conv3d_class_init (GnnConv3dClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_conv_nd_class_setup (GNN_CONV_ND_CLASS (klass), 3, FALSE);
 }
@@ -202,7 +202,7 @@ gnn_conv3d_init (GnnConv3d *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, e.g. "in_channels must be divisible by
  *   groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConv3d *
 gnn_conv3d_new (gint64       in_channels,

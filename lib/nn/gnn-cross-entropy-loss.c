@@ -29,7 +29,7 @@
  *     gnn_cross_entropy_loss_compute (criterion, logits, labels, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCrossEntropyLoss
 {
@@ -103,7 +103,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * strings. Another value makes [method@Gnn.CrossEntropyLoss.compute] fail
    * ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_cross_entropy_loss_compute");
   object_class->get_property = gnn_cross_entropy_loss_get_property;
@@ -115,7 +115,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * A target value that contributes neither to the loss nor to the mean's
    * denominator (PyTorch's default, -100).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IGNORE_INDEX] =
     g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
@@ -126,7 +126,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * The share of the target mass spread evenly over all classes, in
    * [0, 1] (checked by [method@Gnn.CrossEntropyLoss.compute]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABEL_SMOOTHING] =
     g_param_spec_double ("label-smoothing", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
@@ -140,7 +140,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -166,7 +166,7 @@ gnn_cross_entropy_loss_init (GnnCrossEntropyLoss *self)
  *
  * Returns: (transfer full): a new GnnCrossEntropyLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCrossEntropyLoss *
 gnn_cross_entropy_loss_new (GnnTensor    *weight,
@@ -202,7 +202,7 @@ gnn_cross_entropy_loss_new (GnnTensor    *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_cross_entropy_loss_compute (GnnCrossEntropyLoss  *self,

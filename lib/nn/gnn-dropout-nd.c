@@ -20,7 +20,7 @@
  * [method@Gnn.Tensor.alpha_dropout]); in evaluation the input passes
  * unchanged. The masks are drawn from [property@Gnn.DropoutNd:generator].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef struct
@@ -191,7 +191,7 @@ gnn_dropout_nd_class_init (GnnDropoutNdClass *klass)
    * The probability of dropping a channel or an element (`p`), in [0, 1]:
    * another value fails construction with torch's message.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_P] = g_param_spec_double ("p", NULL, NULL, -INFINITY, INFINITY, 0.5,
                                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
@@ -200,7 +200,7 @@ gnn_dropout_nd_class_init (GnnDropoutNdClass *klass)
    *
    * Whether to write the result into the input (`inplace`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPLACE] = g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
                                                    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
@@ -211,7 +211,7 @@ gnn_dropout_nd_class_init (GnnDropoutNdClass *klass)
    * The generator the masks are drawn from, or %NULL for the library's
    * default one.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] = g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
                                                     G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS);

@@ -19,7 +19,7 @@
  * the default generator ([func@Gnn.Generator.get_default]). Inputs
  * must be float32 or float64.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDropout
 {
@@ -192,7 +192,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    *
    * The probability of an element to be zeroed, in [0, 1].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_P] =
     g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5,
@@ -203,7 +203,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    * Whether forward modifies its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPLACE] =
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -214,7 +214,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    * The generator the masks are drawn from, or %NULL for the
    * library-default one.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -242,7 +242,7 @@ gnn_dropout_init (GnnDropout *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, "dropout probability has to be between 0
  *   and 1, but got 1.5")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDropout *
 gnn_dropout_new (double         p,
@@ -271,7 +271,7 @@ gnn_dropout_new (double         p,
  *
  * Returns: the value of [property@Gnn.Dropout:p]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_dropout_get_p (GnnDropout *self)
@@ -289,7 +289,7 @@ gnn_dropout_get_p (GnnDropout *self)
  *
  * Returns: the value of [property@Gnn.Dropout:inplace]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_dropout_get_inplace (GnnDropout *self)
@@ -308,7 +308,7 @@ gnn_dropout_get_inplace (GnnDropout *self)
  * Returns: (transfer none) (nullable): the value of
  *   [property@Gnn.Dropout:generator]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_dropout_get_generator (GnnDropout *self)

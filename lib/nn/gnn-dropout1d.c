@@ -11,7 +11,7 @@
  * each sample is zeroed with probability p, the others scaled by `1 / (1 −
  * p)`, `torch.nn.Dropout1d`; see [class@Gnn.DropoutNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDropout1d
 {
@@ -48,7 +48,7 @@ gnn_dropout1d_init (GnnDropout1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   ("dropout probability has to be between 0 and 1, but got 1.5")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDropout1d *
 gnn_dropout1d_new (double        p,

@@ -12,7 +12,7 @@
  * the others scaled by `1 / (1 − p)`, `torch.nn.Dropout2d`; see
  * [class@Gnn.DropoutNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDropout2d
 {
@@ -49,7 +49,7 @@ gnn_dropout2d_init (GnnDropout2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   ("dropout probability has to be between 0 and 1, but got 1.5")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDropout2d *
 gnn_dropout2d_new (double        p,

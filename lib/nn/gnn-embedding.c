@@ -24,7 +24,7 @@
  * up are first rescaled in place to that norm at most
  * ([method@Gnn.Tensor.embedding_renorm_]), as torch does.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnEmbedding
 {
@@ -283,7 +283,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    *
    * The number of rows of the table (`num_embeddings`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_EMBEDDINGS] =
     g_param_spec_int64 ("num-embeddings", NULL, NULL, 0, G_MAXINT32, 1,
@@ -293,7 +293,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    *
    * The size of each embedding vector (`embedding_dim`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EMBEDDING_DIM] =
     g_param_spec_int64 ("embedding-dim", NULL, NULL, 0, G_MAXINT32, 1,
@@ -305,7 +305,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * no gradient. A negative value counts from the end (it reads back
    * normalized); %G_MININT64, the default, means none (torch's `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PADDING_IDX] =
     g_param_spec_int64 ("padding-idx", NULL, NULL, G_MININT64, G_MAXINT32, NO_PADDING_IDX,
@@ -317,7 +317,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * are rescaled in place before each lookup. Infinity, the default, means
    * no limit (torch's `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAX_NORM] =
     g_param_spec_double ("max-norm", NULL, NULL, -INFINITY, INFINITY, INFINITY,
@@ -328,7 +328,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * The p of the p-norm compared with [property@Gnn.Embedding:max-norm]
    * (`norm_type`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NORM_TYPE] =
     g_param_spec_double ("norm-type", NULL, NULL, -INFINITY, INFINITY, 2.0,
@@ -339,7 +339,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * Whether each row's gradient is divided by the number of times the
    * input looks it up (`scale_grad_by_freq`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SCALE_GRAD_BY_FREQ] =
     g_param_spec_boolean ("scale-grad-by-freq", NULL, NULL, FALSE,
@@ -351,7 +351,7 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
    * construction only (so it is write-only); %NULL means the library's
    * default generator.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -383,7 +383,7 @@ gnn_embedding_init (GnnEmbedding *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is negative or too large
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnEmbedding *
 gnn_embedding_new (gint64         num_embeddings,
@@ -426,7 +426,7 @@ gnn_embedding_new (gint64         num_embeddings,
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   ("Padding_idx must be within num_embeddings", a size out of range)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnEmbedding *
 gnn_embedding_new_full (gint64         num_embeddings,

@@ -13,7 +13,7 @@
  * columns, `torch.nn.Unfold`, computed by [method@Gnn.Tensor.im2col]. It
  * has no parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -23,7 +23,7 @@
  * images, `torch.nn.Fold`, computed by [method@Gnn.Tensor.col2im]. It has
  * no parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum
@@ -158,56 +158,56 @@ gnn_unfold_class_init (GnnUnfoldClass *klass)
    *
    * The block height (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnUnfold:kernel-w:
    *
    * The block width (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnUnfold:dilation-h:
    *
    * The vertical spacing of a block's elements (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnUnfold:dilation-w:
    *
    * The horizontal spacing of a block's elements (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnUnfold:padding-h:
    *
    * The zero padding on the top and bottom (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnUnfold:padding-w:
    *
    * The zero padding on the left and right (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnUnfold:stride-h:
    *
    * The vertical stride of the blocks (`stride[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnUnfold:stride-w:
    *
    * The horizontal stride of the blocks (`stride[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   blocks_class_init (G_OBJECT_CLASS (klass), FALSE);
 }
@@ -220,70 +220,70 @@ gnn_fold_class_init (GnnFoldClass *klass)
    *
    * The height of the output (`output_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:output-w:
    *
    * The width of the output (`output_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:kernel-h:
    *
    * The block height (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:kernel-w:
    *
    * The block width (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:dilation-h:
    *
    * The vertical spacing of a block's elements (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:dilation-w:
    *
    * The horizontal spacing of a block's elements (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:padding-h:
    *
    * The zero padding on the top and bottom (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:padding-w:
    *
    * The zero padding on the left and right (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:stride-h:
    *
    * The vertical stride of the blocks (`stride[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnFold:stride-w:
    *
    * The horizontal stride of the blocks (`stride[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   blocks_class_init (G_OBJECT_CLASS (klass), TRUE);
 }
@@ -315,7 +315,7 @@ gnn_fold_init (GnnFold *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   setting out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnUnfold *
 gnn_unfold_new (gint64   kernel_h,
@@ -354,7 +354,7 @@ gnn_unfold_new (gint64   kernel_h,
  * Returns: (transfer full): the new layer, or %NULL with @error set for a
  *   setting out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnFold *
 gnn_fold_new (gint64   output_h,

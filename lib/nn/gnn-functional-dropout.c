@@ -166,7 +166,7 @@ dropout (GnnTensor     *input,
  *   @training, when @p is 0 or when @inplace), or %NULL with @error set
  *   ("dropout probability has to be between 0 and 1, but got 1.5")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_feature_dropout (GnnTensor     *input,
@@ -199,7 +199,7 @@ gnn_tensor_feature_dropout (GnnTensor     *input,
  *
  * Returns: (transfer full): the result, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_alpha_dropout (GnnTensor     *input,

@@ -25,7 +25,7 @@
  * Returns: (transfer full): the normalized tensor, or %NULL on error
  *   ("Expected 3D or higher dimensionality input (got 2 dimensions)")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_local_response_norm (GnnTensor *input,

@@ -304,7 +304,7 @@ nll_rows (Flat        *f,
  * Returns: (transfer full): the loss, or %NULL with @error set for bad
  *   shapes or dtypes or a target out of bounds ("Target 5 is out of bounds.")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_nll_loss (GnnTensor    *input,
@@ -351,7 +351,7 @@ gnn_nll_loss (GnnTensor    *input,
  *
  * Returns: (transfer full): the loss, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_cross_entropy (GnnTensor    *input,
@@ -483,7 +483,7 @@ check_same_shape (GnnTensor *input,
  * Returns: (transfer full): the loss, or %NULL with @error set if the
  *   shapes or dtypes differ
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_mse_loss (GnnTensor    *input,
@@ -547,7 +547,7 @@ softplus_neg (GnnTensor *x,
  *
  * Returns: (transfer full): the loss, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_binary_cross_entropy_with_logits (GnnTensor    *input,

@@ -15,7 +15,7 @@
  * 0.5 x (1 + tanh (√(2/π) (x + 0.044715 x³))) when it is "tanh". Any other
  * value fails in forward with PyTorch's message.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGELU
 {
@@ -144,7 +144,7 @@ gnn_gelu_class_init (GnnGELUClass *klass)
    *
    * The approximation: "none" (exact) or "tanh".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_APPROXIMATE] =
     g_param_spec_string ("approximate", NULL, NULL, "none",
@@ -165,7 +165,7 @@ gnn_gelu_init (GnnGELU *self)
  *
  * Returns: (transfer full): a new GnnGELU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGELU *
 gnn_gelu_new (const char * approximate)
@@ -181,7 +181,7 @@ gnn_gelu_new (const char * approximate)
  *
  * Returns: (transfer none): the value of [property@Gnn.GELU:approximate]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_gelu_get_approximate (GnnGELU *self)

@@ -16,7 +16,7 @@
  * then scaled by `weight` and shifted by `bias` (per channel, ones and
  * zeros initially, when [property@Gnn.GroupNorm:affine]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGroupNorm
 {
@@ -193,7 +193,7 @@ gnn_group_norm_class_init (GnnGroupNormClass *klass)
    * The number of groups the channels are split into (`num_groups`); it
    * divides [property@Gnn.GroupNorm:num-channels].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_GROUPS] = gnn_nn_int_property ("num-groups", -G_MAXINT32, 1);
   /**
@@ -201,7 +201,7 @@ gnn_group_norm_class_init (GnnGroupNormClass *klass)
    *
    * The number of channels C of the input (`num_channels`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_CHANNELS] = gnn_nn_int_property ("num-channels", 0, 1);
   /**
@@ -209,7 +209,7 @@ gnn_group_norm_class_init (GnnGroupNormClass *klass)
    *
    * The value added to the variance for numerical stability (`eps`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] =
     g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-5,
@@ -220,7 +220,7 @@ gnn_group_norm_class_init (GnnGroupNormClass *klass)
    * Whether the layer has a learnable per-channel `weight` and `bias`
    * (`affine`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_AFFINE] = gnn_nn_bool_property ("affine", TRUE);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -247,7 +247,7 @@ gnn_group_norm_init (GnnGroupNorm *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   ("num_channels must be divisible by num_groups")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGroupNorm *
 gnn_group_norm_new (gint64     num_groups,

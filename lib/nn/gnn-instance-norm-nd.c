@@ -22,7 +22,7 @@
  * torch's, never moves) and normalizes by them in evaluation. Inputs are
  * `[N, C, *]`, or unbatched `[C, *]`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef struct
@@ -196,7 +196,7 @@ gnn_instance_norm_nd_class_init (GnnInstanceNormNdClass *klass)
    *
    * The number of channels C of the input (`num_features`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_FEATURES] = gnn_nn_int_property ("num-features", 0, 1);
   /**
@@ -204,7 +204,7 @@ gnn_instance_norm_nd_class_init (GnnInstanceNormNdClass *klass)
    *
    * The value added to the variance for numerical stability (`eps`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] = g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-5, flags);
   /**
@@ -213,7 +213,7 @@ gnn_instance_norm_nd_class_init (GnnInstanceNormNdClass *klass)
    * The weight of the batch's statistics in the running update
    * (`momentum`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MOMENTUM] = g_param_spec_double ("momentum", NULL, NULL, 0.0, 1.0, 0.1, flags);
   /**
@@ -222,7 +222,7 @@ gnn_instance_norm_nd_class_init (GnnInstanceNormNdClass *klass)
    * Whether the layer has a learnable per-channel `weight` and `bias`
    * (`affine`; %FALSE by default, as torch's).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_AFFINE] = g_param_spec_boolean ("affine", NULL, NULL, FALSE, flags);
   /**
@@ -231,7 +231,7 @@ gnn_instance_norm_nd_class_init (GnnInstanceNormNdClass *klass)
    * Whether the layer keeps running statistics and normalizes by them in
    * evaluation (`track_running_stats`; %FALSE by default).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TRACK_RUNNING_STATS] = g_param_spec_boolean ("track-running-stats", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -10,7 +10,7 @@
  * Instance normalization of `[N, C, L]` or `[C, L]` inputs, `torch.nn.InstanceNorm1d`;
  * see [class@Gnn.InstanceNormNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnInstanceNorm1d
 {
@@ -46,7 +46,7 @@ gnn_instance_norm1d_init (GnnInstanceNorm1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnInstanceNorm1d *
 gnn_instance_norm1d_new (gint64     num_features,

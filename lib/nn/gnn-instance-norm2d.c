@@ -10,7 +10,7 @@
  * Instance normalization of `[N, C, H, W]` or `[C, H, W]` inputs, `torch.nn.InstanceNorm2d`;
  * see [class@Gnn.InstanceNormNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnInstanceNorm2d
 {
@@ -46,7 +46,7 @@ gnn_instance_norm2d_init (GnnInstanceNorm2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnInstanceNorm2d *
 gnn_instance_norm2d_new (gint64     num_features,

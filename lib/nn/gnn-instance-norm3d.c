@@ -10,7 +10,7 @@
  * Instance normalization of `[N, C, D, H, W]` or `[C, D, H, W]` inputs, `torch.nn.InstanceNorm3d`;
  * see [class@Gnn.InstanceNormNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnInstanceNorm3d
 {
@@ -46,7 +46,7 @@ gnn_instance_norm3d_init (GnnInstanceNorm3d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnInstanceNorm3d *
 gnn_instance_norm3d_new (gint64     num_features,

@@ -33,7 +33,7 @@
  * differ from PyTorch's (another random number algorithm); copy weights
  * with [method@Gnn.Module.load_state_dict] to reproduce a PyTorch model.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLinear
 {
@@ -291,7 +291,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The size of each input sample (the last dimension of the input).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IN_FEATURES] =
     g_param_spec_int64 ("in-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -301,7 +301,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The size of each output sample.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OUT_FEATURES] =
     g_param_spec_int64 ("out-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -313,7 +313,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * constructor argument (the name `bias` itself is the parameter's, see
    * [property@Gnn.Linear:bias]). %FALSE leaves an empty `bias` slot.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HAS_BIAS] =
     g_param_spec_boolean ("has-bias", NULL, NULL, TRUE,
@@ -323,7 +323,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The dtype of the parameters (PyTorch's `dtype=` argument).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -335,7 +335,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * construction only (so it is write-only). %NULL draws from the
    * default generator (see [class@Gnn.Linear]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -348,7 +348,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * The `weight` parameter, of shape (out_features, in_features): a child
    * slot of the registry (PyTorch's `linear.weight`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_PARAMETER);
   /**
@@ -357,7 +357,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * The `bias` parameter, of shape (out_features), or %NULL when the layer
    * has none: a child slot of the registry (PyTorch's `linear.bias`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias", GNN_TYPE_PARAMETER);
 }
@@ -387,7 +387,7 @@ gnn_linear_init (GnnLinear *self)
  *   [8, -1]") if a size is negative, or if the parameters cannot be
  *   allocated (a size in bytes that overflows, out of memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLinear *
 gnn_linear_new (gint64         in_features,
@@ -436,7 +436,7 @@ gnn_linear_new (gint64         in_features,
  *
  * Returns: the value of [property@Gnn.Linear:in-features]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_linear_get_in_features (GnnLinear *self)
@@ -454,7 +454,7 @@ gnn_linear_get_in_features (GnnLinear *self)
  *
  * Returns: the value of [property@Gnn.Linear:out-features]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_linear_get_out_features (GnnLinear *self)
@@ -479,7 +479,7 @@ gnn_linear_get_out_features (GnnLinear *self)
  * Returns: %TRUE, or %FALSE with @error set if a registered parameter
  *   cannot be initialized (for instance it has an integer dtype)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_linear_reset_parameters (GnnLinear     *self,

@@ -15,7 +15,7 @@
  * `torch.nn.LocalResponseNorm`, computed by
  * [method@Gnn.Tensor.local_response_norm]. It has no parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLocalResponseNorm
 {
@@ -116,7 +116,7 @@ gnn_local_response_norm_class_init (GnnLocalResponseNormClass *klass)
    *
    * The number of neighbouring channels summed over (`size`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SIZE] = gnn_nn_int_property ("size", -G_MAXINT32, 1);   /* checked by forward */
   /**
@@ -124,7 +124,7 @@ gnn_local_response_norm_class_init (GnnLocalResponseNormClass *klass)
    *
    * The multiplicative factor (`alpha`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ALPHA] = g_param_spec_double ("alpha", NULL, NULL, -INFINITY, INFINITY, 1e-4, flags);
   /**
@@ -132,7 +132,7 @@ gnn_local_response_norm_class_init (GnnLocalResponseNormClass *klass)
    *
    * The exponent (`beta`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BETA] = g_param_spec_double ("beta", NULL, NULL, -INFINITY, INFINITY, 0.75, flags);
   /**
@@ -140,7 +140,7 @@ gnn_local_response_norm_class_init (GnnLocalResponseNormClass *klass)
    *
    * The additive constant (`k`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_K] = g_param_spec_double ("k", NULL, NULL, -INFINITY, INFINITY, 1.0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -166,7 +166,7 @@ gnn_local_response_norm_init (GnnLocalResponseNorm *self)
  *
  * Returns: (transfer full): the new layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLocalResponseNorm *
 gnn_local_response_norm_new (gint64 size,

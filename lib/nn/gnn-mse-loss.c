@@ -24,7 +24,7 @@
  * g_autoptr(GnnTensor) loss = gnn_mse_loss_compute (criterion, prediction, target, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnMSELoss
 {
@@ -44,7 +44,7 @@ gnn_mse_loss_class_init (GnnMSELossClass *klass)
    * [method@Gnn.MSELoss.compute] fail ("foo is not a valid value for
    * reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (G_OBJECT_CLASS (klass), "gnn_mse_loss_compute");
 }
@@ -64,7 +64,7 @@ gnn_mse_loss_init (GnnMSELoss *self)
  *
  * Returns: (transfer full): a new GnnMSELoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMSELoss *
 gnn_mse_loss_new (GnnReduction reduction)
@@ -93,7 +93,7 @@ gnn_mse_loss_new (GnnReduction reduction)
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_mse_loss_compute (GnnMSELoss  *self,

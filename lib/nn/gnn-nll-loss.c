@@ -26,7 +26,7 @@
  * g_autoptr(GnnTensor) loss = gnn_nll_loss_compute (criterion, log_probs, labels, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnNLLLoss
 {
@@ -80,7 +80,7 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * strings. Another value makes [method@Gnn.NLLLoss.compute] fail
    * ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_setup (object_class, "gnn_nll_loss_compute");
   object_class->get_property = gnn_nll_loss_get_property;
@@ -92,7 +92,7 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * A target value that contributes neither to the loss nor to the mean's
    * denominator (PyTorch's default, -100).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IGNORE_INDEX] =
     g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
@@ -104,7 +104,7 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -129,7 +129,7 @@ gnn_nll_loss_init (GnnNLLLoss *self)
  *
  * Returns: (transfer full): a new GnnNLLLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnNLLLoss *
 gnn_nll_loss_new (GnnTensor    *weight,
@@ -163,7 +163,7 @@ gnn_nll_loss_new (GnnTensor    *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_nll_loss_compute (GnnNLLLoss  *self,

@@ -22,7 +22,7 @@
  * [method@Gnn.Tensor.pad], so inputs, errors and gradients are those of
  * `F.pad`. The layers have no parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum

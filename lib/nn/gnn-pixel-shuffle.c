@@ -13,7 +13,7 @@
  * `torch.nn.PixelShuffle`, computed by [method@Gnn.Tensor.pixel_shuffle].
  * It has no parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -23,7 +23,7 @@
  * `torch.nn.PixelUnshuffle`, computed by
  * [method@Gnn.Tensor.pixel_unshuffle]. It has no parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 struct _GnnPixelShuffle
@@ -117,7 +117,7 @@ gnn_pixel_shuffle_class_init (GnnPixelShuffleClass *klass)
    *
    * The factor r (`upscale_factor`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   shuffle_class_init (G_OBJECT_CLASS (klass), "upscale-factor");
 }
@@ -130,7 +130,7 @@ gnn_pixel_unshuffle_class_init (GnnPixelUnshuffleClass *klass)
    *
    * The factor r (`downscale_factor`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   shuffle_class_init (G_OBJECT_CLASS (klass), "downscale-factor");
 }
@@ -155,7 +155,7 @@ gnn_pixel_unshuffle_init (GnnPixelUnshuffle *self)
  *
  * Returns: (transfer full): the new layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPixelShuffle *
 gnn_pixel_shuffle_new (gint64 upscale_factor)
@@ -172,7 +172,7 @@ gnn_pixel_shuffle_new (gint64 upscale_factor)
  *
  * Returns: (transfer full): the new layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPixelUnshuffle *
 gnn_pixel_unshuffle_new (gint64 downscale_factor)

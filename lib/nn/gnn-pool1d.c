@@ -14,7 +14,7 @@
  * no parameters; the configuration is held in construct-only properties,
  * checked by forward with torch's messages.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -25,7 +25,7 @@
  * no parameters; the configuration is held in construct-only properties,
  * checked by forward with torch's messages.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum
@@ -189,35 +189,35 @@ gnn_max_pool1d_class_init (GnnMaxPool1dClass *klass)
    *
    * The window length (`kernel_size`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool1d:stride:
    *
    * The stride (`stride`); 0 means the kernel size (torch's `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool1d:padding:
    *
    * The implicit -inf padding on both sides (`padding`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool1d:dilation:
    *
    * The spacing between window taps (`dilation`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool1d:ceil-mode:
    *
    * Whether to round the output size up instead of down (`ceil_mode`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   pool_class_init (G_OBJECT_CLASS (klass), FALSE);
 }
@@ -230,35 +230,35 @@ gnn_avg_pool1d_class_init (GnnAvgPool1dClass *klass)
    *
    * The window length (`kernel_size`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool1d:stride:
    *
    * The stride (`stride`); 0 means the kernel size (torch's `None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool1d:padding:
    *
    * The implicit zero padding on both sides (`padding`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool1d:ceil-mode:
    *
    * Whether to round the output size up instead of down (`ceil_mode`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool1d:count-include-pad:
    *
    * Whether the zero padding counts in the divisor (`count_include_pad`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   pool_class_init (G_OBJECT_CLASS (klass), TRUE);
 }
@@ -289,7 +289,7 @@ gnn_avg_pool1d_init (GnnAvgPool1d *self)
  *
  * Returns: (transfer full): the new layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMaxPool1d *
 gnn_max_pool1d_new (gint64   kernel_size,
@@ -318,7 +318,7 @@ gnn_max_pool1d_new (gint64   kernel_size,
  *
  * Returns: (transfer full): the new layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAvgPool1d *
 gnn_avg_pool1d_new (gint64   kernel_size,

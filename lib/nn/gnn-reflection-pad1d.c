@@ -11,7 +11,7 @@
  * the input about its edge, `torch.nn.ReflectionPad1d`; see
  * [class@Gnn.PadNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnReflectionPad1d
 {
@@ -29,7 +29,7 @@ gnn_reflection_pad1d_class_init (GnnReflectionPad1dClass *klass)
    * The padding before the last dimension (`padding[0]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnReflectionPad1d:padding-right:
@@ -37,7 +37,7 @@ gnn_reflection_pad1d_class_init (GnnReflectionPad1dClass *klass)
    * The padding after the last dimension (`padding[1]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_pad_nd_class_setup (GNN_PAD_ND_CLASS (klass), 1, GNN_PADDING_MODE_REFLECT, FALSE);
 }
@@ -58,7 +58,7 @@ gnn_reflection_pad1d_init (GnnReflectionPad1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set when a
  *   pad is outside [-G_MAXINT32, G_MAXINT32]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnReflectionPad1d *
 gnn_reflection_pad1d_new (gint64   left,

@@ -11,7 +11,7 @@
  * reflection of the input about its edge, `torch.nn.ReflectionPad3d`; see
  * [class@Gnn.PadNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnReflectionPad3d
 {
@@ -29,7 +29,7 @@ gnn_reflection_pad3d_class_init (GnnReflectionPad3dClass *klass)
    * The padding before the last dimension (`padding[0]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnReflectionPad3d:padding-right:
@@ -37,7 +37,7 @@ gnn_reflection_pad3d_class_init (GnnReflectionPad3dClass *klass)
    * The padding after the last dimension (`padding[1]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnReflectionPad3d:padding-top:
@@ -45,7 +45,7 @@ gnn_reflection_pad3d_class_init (GnnReflectionPad3dClass *klass)
    * The padding before the second-to-last dimension (`padding[2]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnReflectionPad3d:padding-bottom:
@@ -53,7 +53,7 @@ gnn_reflection_pad3d_class_init (GnnReflectionPad3dClass *klass)
    * The padding after the second-to-last dimension (`padding[3]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnReflectionPad3d:padding-front:
@@ -61,7 +61,7 @@ gnn_reflection_pad3d_class_init (GnnReflectionPad3dClass *klass)
    * The padding before the third-to-last dimension (`padding[4]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnReflectionPad3d:padding-back:
@@ -69,7 +69,7 @@ gnn_reflection_pad3d_class_init (GnnReflectionPad3dClass *klass)
    * The padding after the third-to-last dimension (`padding[5]`); negative
    * values crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_pad_nd_class_setup (GNN_PAD_ND_CLASS (klass), 3, GNN_PADDING_MODE_REFLECT, FALSE);
 }
@@ -95,7 +95,7 @@ gnn_reflection_pad3d_init (GnnReflectionPad3d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set when a
  *   pad is outside [-G_MAXINT32, G_MAXINT32]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnReflectionPad3d *
 gnn_reflection_pad3d_new (gint64   left,

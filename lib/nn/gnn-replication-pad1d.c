@@ -10,7 +10,7 @@
  * Pads the last dimension of `[C, W]` or `[N, C, W]` with copies of the
  * input's edge, `torch.nn.ReplicationPad1d`; see [class@Gnn.PadNd].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnReplicationPad1d
 {
@@ -28,7 +28,7 @@ gnn_replication_pad1d_class_init (GnnReplicationPad1dClass *klass)
    * The padding before the last dimension (`padding[0]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnReplicationPad1d:padding-right:
@@ -36,7 +36,7 @@ gnn_replication_pad1d_class_init (GnnReplicationPad1dClass *klass)
    * The padding after the last dimension (`padding[1]`); negative values
    * crop.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_pad_nd_class_setup (GNN_PAD_ND_CLASS (klass), 1, GNN_PADDING_MODE_REPLICATE, FALSE);
 }
@@ -57,7 +57,7 @@ gnn_replication_pad1d_init (GnnReplicationPad1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set when a
  *   pad is outside [-G_MAXINT32, G_MAXINT32]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnReplicationPad1d *
 gnn_replication_pad1d_new (gint64   left,

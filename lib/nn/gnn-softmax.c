@@ -17,7 +17,7 @@
  * deprecated implicit choice does: 0 for inputs of 0, 1 or 3 dimensions,
  * else 1.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -31,7 +31,7 @@
  * PyTorch's deprecated implicit choice does: 0 for inputs of 0, 1 or 3
  * dimensions, else 1.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /* Both layers hold the same configuration; `log` is fixed by the type. */
@@ -155,7 +155,7 @@ gnn_softmax_class_init (GnnSoftmaxClass *klass)
    * The dimension along which the softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -169,7 +169,7 @@ gnn_log_softmax_class_init (GnnLogSoftmaxClass *klass)
    * The dimension along which the log-softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -194,7 +194,7 @@ gnn_log_softmax_init (GnnLogSoftmax *self)
  *
  * Returns: (transfer full): a new GnnSoftmax
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftmax *
 gnn_softmax_new (gint dim)
@@ -210,7 +210,7 @@ gnn_softmax_new (gint dim)
  *
  * Returns: the value of [property@Gnn.Softmax:dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_softmax_get_dim (GnnSoftmax *self)
@@ -228,7 +228,7 @@ gnn_softmax_get_dim (GnnSoftmax *self)
  *
  * Returns: (transfer full): a new GnnLogSoftmax
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLogSoftmax *
 gnn_log_softmax_new (gint dim)
@@ -244,7 +244,7 @@ gnn_log_softmax_new (gint dim)
  *
  * Returns: the value of [property@Gnn.LogSoftmax:dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_log_softmax_get_dim (GnnLogSoftmax *self)

@@ -15,7 +15,7 @@
  * inferred), `torch.nn.Unflatten`: a reshape, the inverse of
  * [class@Gnn.Flatten]. It has no parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnUnflatten
 {
@@ -167,7 +167,7 @@ gnn_unflatten_class_init (GnnUnflattenClass *klass)
    *
    * The dimension to split (`dim`), negative counting from the end.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DIM] = g_param_spec_int64 ("dim", NULL, NULL, G_MININT32, G_MAXINT32, 0, flags);
   /**
@@ -176,7 +176,7 @@ gnn_unflatten_class_init (GnnUnflattenClass *klass)
    * The sizes the dimension becomes (`unflattened_size`, an `ax` variant);
    * one of them may be -1.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_UNFLATTENED_SIZE] = g_param_spec_variant ("unflattened-size", NULL, NULL, G_VARIANT_TYPE ("ax"),
                                                             NULL, flags);
@@ -200,7 +200,7 @@ gnn_unflatten_init (GnnUnflatten *self)
  *
  * Returns: (transfer full): the new layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnUnflatten *
 gnn_unflatten_new (gint64        dim,

@@ -17,7 +17,7 @@
  * (forward refuses otherwise, with torch's message); the layer has no
  * parameters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef struct
@@ -191,7 +191,7 @@ gnn_upsample_class_init (GnnUpsampleClass *klass)
    * The output size of each spatial dimension, or one for all (`size`,
    * an `ax` variant); %NULL when the layer scales.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SIZE] = g_param_spec_variant ("size", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL, flags);
   /**
@@ -200,7 +200,7 @@ gnn_upsample_class_init (GnnUpsampleClass *klass)
    * The multiplier of each spatial size, or one for all (`scale_factor`,
    * an `ad` variant); %NULL when the layer has a size.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SCALE_FACTOR] = g_param_spec_variant ("scale-factor", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
                                                         flags);
@@ -209,7 +209,7 @@ gnn_upsample_class_init (GnnUpsampleClass *klass)
    *
    * The interpolation (`mode`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, GNN_TYPE_INTERPOLATE_MODE,
                                              GNN_INTERPOLATE_MODE_NEAREST, flags);
@@ -219,7 +219,7 @@ gnn_upsample_class_init (GnnUpsampleClass *klass)
    * For the linear and cubic modes, whether the corner pixels of input and
    * output are aligned (`align_corners`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ALIGN_CORNERS] = g_param_spec_boolean ("align-corners", NULL, NULL, FALSE, flags);
   /**
@@ -228,7 +228,7 @@ gnn_upsample_class_init (GnnUpsampleClass *klass)
    * With a scale factor, whether the coordinates follow the output size
    * instead of the factor (`recompute_scale_factor`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_RECOMPUTE_SCALE_FACTOR] = g_param_spec_boolean ("recompute-scale-factor", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -255,7 +255,7 @@ gnn_upsample_init (GnnUpsample *self)
  *
  * Returns: (transfer full): the new layer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnUpsample *
 gnn_upsample_new (const gint64       *size,

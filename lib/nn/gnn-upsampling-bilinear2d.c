@@ -9,7 +9,7 @@
  *
  * [class@Gnn.Upsample] in %GNN_INTERPOLATE_MODE_BILINEAR with aligned corners, whatever its properties say: `torch.nn.UpsamplingBilinear2d (size, scale_factor)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnUpsamplingBilinear2d
 {

@@ -9,7 +9,7 @@
  *
  * [class@Gnn.Upsample] in %GNN_INTERPOLATE_MODE_NEAREST, whatever its mode property says: `torch.nn.UpsamplingNearest2d (size, scale_factor)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnUpsamplingNearest2d
 {

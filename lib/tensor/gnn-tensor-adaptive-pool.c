@@ -308,6 +308,31 @@ adaptive_run (GnnTensor       *input,
 }
 
 /**
+ * gnn_tensor_adaptive_avg_pool2d:
+ * @input: the input, `[N, C, H, W]` or unbatched `[C, H, W]`
+ * @output_h: the output height
+ * @output_w: the output width
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.adaptive_avg_pool2d`: the 2-d case of
+ * [method@Gnn.Tensor.adaptive_avg_pool].
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_adaptive_avg_pool2d (GnnTensor  *input,
+                                gint64      output_h,
+                                gint64      output_w,
+                                GError    **error)
+{
+  const gint64 size[2] = { output_h, output_w };
+
+  return gnn_tensor_adaptive_avg_pool (input, size, 2, error);
+}
+
+/**
  * gnn_tensor_adaptive_avg_pool:
  * @input: the input, `[N, C, *spatial]` or unbatched `[C, *spatial]`,
  *   float32 or float64
@@ -324,7 +349,7 @@ adaptive_run (GnnTensor       *input,
  *   PyTorch's messages, e.g. "adaptive_avg_pool2d(): Expected 3D or 4D
  *   tensor, but got [2, 2]")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_adaptive_avg_pool (GnnTensor    *input,
@@ -369,7 +394,7 @@ gnn_tensor_adaptive_avg_pool (GnnTensor    *input,
  *
  * Returns: (transfer full): the pooled tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_adaptive_max_pool (GnnTensor     *input,

@@ -474,7 +474,7 @@ expand_setting (const char   *name,
  *
  * Returns: (transfer full): the output, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_convolution (GnnTensor    *input,
@@ -571,7 +571,7 @@ check_weight_rank (GnnTensor      *weight,
  * Returns: (transfer full): the output, `[N, C_out, L_out]` (or `[C_out,
  *   L_out]`), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_conv1d (GnnTensor *input,
@@ -628,7 +628,7 @@ gnn_tensor_conv1d (GnnTensor *input,
  * Returns: (transfer full): the output, `[N, C_out, H_out, W_out]` (or
  *   `[C_out, H_out, W_out]` for an unbatched input), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_conv2d (GnnTensor *input,
@@ -685,7 +685,7 @@ gnn_tensor_conv2d (GnnTensor *input,
  * Returns: (transfer full): the output, `[N, C_out, H_out, W_out]` (or
  *   `[C_out, H_out, W_out]`), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_conv_transpose2d (GnnTensor *input,

@@ -44,23 +44,34 @@ gnn_strided_copy (GnnDType      dst_dtype,
           for (gint64 i = 0; i < n; i++)
             ((float *) d)[i * ds] = (float) s[i * ss];
         }
-      else if (dst_dtype == GNN_DTYPE_I64 && !gnn_dtype_is_floating (src_dtype))
+      else if (!gnn_dtype_is_floating (dst_dtype) && dst_dtype != GNN_DTYPE_BOOL &&
+               !gnn_dtype_is_floating (src_dtype))
         {
-          /* integer to int64 without a trip through double */
+          /* integer to integer without a trip through double: exact for
+           * int64, and narrower types wrap around as in torch */
           for (gint64 i = 0; i < n; i++)
             {
               const guint8 *sp = s + i * ss * (gint64) ssize;
+              guint8 *dp = d + i * ds * (gint64) dsize;
               gint64 v;
 
               switch (src_dtype)
                 {
+                case GNN_DTYPE_I64: v = *(const gint64 *) sp; break;
                 case GNN_DTYPE_I32: v = *(const gint32 *) sp; break;
                 case GNN_DTYPE_I16: v = *(const gint16 *) sp; break;
                 case GNN_DTYPE_I8: v = *(const gint8 *) sp; break;
                 case GNN_DTYPE_BOOL: v = *sp != 0; break;
                 default: v = *sp; break;
                 }
-              ((gint64 *) d)[i * ds] = v;
+              switch (dst_dtype)
+                {
+                case GNN_DTYPE_I64: *(gint64 *) dp = v; break;
+                case GNN_DTYPE_I32: *(gint32 *) dp = (gint32) v; break;
+                case GNN_DTYPE_I16: *(gint16 *) dp = (gint16) v; break;
+                case GNN_DTYPE_I8: *(gint8 *) dp = (gint8) v; break;
+                default: *dp = (guint8) v; break;
+                }
             }
         }
       else
@@ -84,7 +95,7 @@ gnn_strided_copy (GnnDType      dst_dtype,
  * Returns: (transfer full) (nullable): a contiguous tensor with the same
  *   elements, or %NULL if memory for the copy cannot be allocated
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_contiguous (GnnTensor *self)
@@ -137,7 +148,7 @@ gnn_tensor_copy_checked (GnnTensor *self,
  * Returns: (transfer full) (nullable): the copy, or %NULL if memory for it
  *   cannot be allocated (an expanded view can be far larger than its storage)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_clone (GnnTensor *self)
@@ -161,7 +172,7 @@ gnn_tensor_clone (GnnTensor *self)
  * Returns: (transfer full): the converted tensor, or %NULL for an invalid dtype
  *   or when memory for the copy cannot be allocated (%GNN_ERROR_MEMORY)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_to_dtype (GnnTensor *self,
@@ -180,22 +191,11 @@ gnn_tensor_to_dtype (GnnTensor *self,
   return gnn_tensor_record (GNN_OP_TO_DTYPE, gnn_tensor_copy_checked (self, dtype, error), &self, 1, NULL);
 }
 
-/**
- * gnn_tensor_fill_:
- * @self: a #GnnTensor
- * @value: the value, converted to the tensor's dtype
- * @error: return location for a #GError
- *
- * Sets every element of @self (which may be a view) to @value.
- *
- * Returns: %TRUE
- *
- * Since: 1.0
- */
-gboolean
-gnn_tensor_fill_ (GnnTensor *self,
-                  double     value,
-                  GError   **error)
+static gboolean
+fill (GnnTensor *self,
+      double     value,
+      GnnOpKind  op,
+      GError   **error)
 {
   GnnTensorPrivate *p;
   guint8 pattern[8];
@@ -207,6 +207,13 @@ gnn_tensor_fill_ (GnnTensor *self,
   p = gnn_tensor_priv (self);
   if (gnn_tensor_priv_is_meta (p))   /* nothing to fill, as in PyTorch */
     return TRUE;
+  /* In the graph, the old values get no gradient (torch's FillBackward);
+   * a leaf parameter filled from a constant (initializing it) is not
+   * recorded, as for copy_. */
+  if (!gnn_grad_mode_off && (p->grad_fn != NULL || (p->view_base != NULL &&
+                                                    gnn_tensor_priv (p->view_base)->grad_fn != NULL)) &&
+      !gnn_tensor_record_inplace (op, self, NULL, error))
+    return FALSE;
   elsize = gnn_dtype_get_size (p->dtype);
   gnn_dtype_write (p->dtype, pattern, value);
   strides[0] = p->strides;
@@ -232,6 +239,45 @@ gnn_tensor_fill_ (GnnTensor *self,
 }
 
 /**
+ * gnn_tensor_fill_:
+ * @self: a #GnnTensor
+ * @value: the value, converted to the tensor's dtype
+ * @error: return location for a #GError
+ *
+ * Sets every element of @self (which may be a view) to @value.
+ *
+ * Returns: %TRUE
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_fill_ (GnnTensor *self,
+                  double     value,
+                  GError   **error)
+{
+  return fill (self, value, GNN_OP_FILL, error);
+}
+
+/**
+ * gnn_tensor_zero_:
+ * @self: a #GnnTensor
+ * @error: return location for a #GError
+ *
+ * Sets every element of @self (which may be a view) to zero (like
+ * `tensor.zero_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (autograd refusing the write)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_zero_ (GnnTensor *self,
+                  GError   **error)
+{
+  return fill (self, 0.0, GNN_OP_ZERO, error);
+}
+
+/**
  * gnn_tensor_copy_:
  * @self: the destination
  * @src: the source, broadcastable to the shape of @self; any dtype
@@ -243,7 +289,7 @@ gnn_tensor_fill_ (GnnTensor *self,
  * Returns: %TRUE, or %FALSE with @error set if @src does not broadcast to
  *   the shape of @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /* @src must broadcast to the shape of @self. */
 static gboolean
@@ -285,7 +331,9 @@ gnn_tensor_copy_ (GnnTensor *self,
   /* In the graph (torch's CopyBackwards): the gradient goes to @src, none
    * to the values overwritten. A leaf parameter filled from a constant
    * (initializing it) is not recorded. */
-  if (!gnn_grad_mode_off && (sp->requires_grad || dp->grad_fn != NULL) &&
+  if (!gnn_grad_mode_off && (sp->requires_grad || dp->grad_fn != NULL ||
+                             (dp->view_base != NULL &&
+                              gnn_tensor_priv (dp->view_base)->grad_fn != NULL)) &&
       !gnn_tensor_record_inplace (GNN_OP_COPY, self, src, error))
     return FALSE;
   return gnn_tensor_copy_values_ (self, src, error);

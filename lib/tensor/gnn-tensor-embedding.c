@@ -24,7 +24,7 @@
  *
  * Returns: (transfer full): the embeddings, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 static GnnTensor *
 embedding (GnnTensor *weight,
@@ -170,7 +170,7 @@ padding_row (gboolean  has_padding_idx,
  * Returns: (transfer full): the embeddings, or %NULL on error
  *   ("Padding_idx must be within num_embeddings")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_embedding_full (GnnTensor *weight,
@@ -208,7 +208,7 @@ gnn_tensor_embedding_full (GnnTensor *weight,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_embedding_renorm_ (GnnTensor *weight,

@@ -184,7 +184,7 @@ run_and_record (GnnTensor         *input,
  *   messages, e.g. "kernel size should be greater than zero, but got
  *   kernel_height: 0 kernel_width: 2")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_im2col (GnnTensor *input,
@@ -257,7 +257,7 @@ gnn_tensor_im2col (GnnTensor *input,
  *
  * Returns: (transfer full): the image, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_col2im (GnnTensor *input,

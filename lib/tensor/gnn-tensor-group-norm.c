@@ -145,7 +145,7 @@ check_channels (const char   *name,
  *   divisible by num_groups, but got input of shape [2, 3] and
  *   num_groups=2")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_group_norm (GnnTensor *input,
@@ -216,7 +216,7 @@ gnn_tensor_group_norm (GnnTensor *input,
  *
  * Returns: (transfer full): the normalized tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_instance_norm (GnnTensor *input,

@@ -316,7 +316,7 @@ output_sizes (GnnTensorPrivate *p,
  *
  * Returns: (transfer full): the resampled tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_interpolate (GnnTensor          *input,

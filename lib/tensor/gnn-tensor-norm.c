@@ -100,7 +100,7 @@ check_affine_shape (const char   *what,
  *   @input), or %NULL on error ("Given normalized_shape=[16], expected input
  *   with shape [*, 16], but got input of size[2, 15]")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_layer_norm (GnnTensor    *input,
@@ -266,7 +266,7 @@ check_channel_tensor (const char *name,
  *   3", "running_mean must be defined in evaluation mode", "Expected more
  *   than 1 value per channel when training, got input size [1, 3]")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_batch_norm (GnnTensor *input,

@@ -373,7 +373,7 @@ gnn_pad_geometry (GnnGatherTables *t,
  *
  * Returns: (transfer full): the padded tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_pad (GnnTensor      *input,

@@ -323,7 +323,7 @@ max_pool_range (gint64   p0,
  *   PyTorch's messages, e.g. "pad should be at most half of kernel size, but
  *   got pad=2 and kernel_size=3")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_max_pool2d (GnnTensor *input,
@@ -467,7 +467,7 @@ DEFINE_AVG_POOL (double, f64)
  *
  * Returns: (transfer full): the pooled tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_avg_pool2d (GnnTensor *input,
@@ -581,7 +581,7 @@ avg_pool2d_of (GnnTensor *x,
  *   PyTorch's messages, e.g. "max_pool1d() padding should be at most half of
  *   kernel size, but got padding=2 and kernel_size=3")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_max_pool1d (GnnTensor *input,
@@ -669,7 +669,7 @@ gnn_tensor_max_pool1d (GnnTensor *input,
  *
  * Returns: (transfer full): the pooled tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_avg_pool1d (GnnTensor *input,

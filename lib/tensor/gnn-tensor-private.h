@@ -45,12 +45,28 @@ typedef struct
   gint64      shape[GNN_MAX_DIMS];
   gint64      strides[GNN_MAX_DIMS];   /* in elements */
   gboolean    requires_grad;
+  gboolean    wrapped_number;          /* a number of a binding (torch's wrapped number) */
   GnnTensor  *grad;
   gpointer       grad_fn;
   GDestroyNotify grad_fn_destroy;
+  guint          grad_fn_output;      /* which output of grad_fn this tensor is */
+  gboolean       retains_grad;        /* a non-leaf keeping its .grad (retain_grad) */
+  GnnTensor     *view_base;           /* the tensor a view op's result looks into (torch's
+                                       * ._base, never itself a view): in-place ops on the
+                                       * view rebase its history (CopySlices) */
 } GnnTensorPrivate;
 
 GnnTensorPrivate *gnn_tensor_priv (GnnTensor *self);
+
+/* gnn_tensor_new_view for the view ops users see (view, narrow, select,
+ * transpose, ...): the result remembers @src's base (or @src) as its
+ * view_base. The library's own views (saved tensors, temporaries) use
+ * gnn_tensor_new_view and stay outside that relation. */
+GnnTensor *gnn_tensor_new_view_of (GnnTensor    *src,
+                                   const gint64 *shape,
+                                   const gint64 *strides,
+                                   guint         ndim,
+                                   gint64        offset);
 
 /* The number of live meta storages: checks that only meta tensors can fail
  * (module forward) are skipped while it is 0. */

@@ -74,6 +74,83 @@ typedef enum
   GNN_OP_ADAPTIVE_MAX_POOL,
   GNN_OP_FOLD,          /* im2col (flag) or col2im */
   GNN_OP_PIXEL_SHUFFLE,
+  /* pointwise: alpha, rounding, binary math, fused ops */
+  GNN_OP_ADD_ALPHA,
+  GNN_OP_SUB_ALPHA,
+  GNN_OP_DIV_ROUNDED,   /* trunc / floor division: zero gradients */
+  GNN_OP_REMAINDER,
+  GNN_OP_FMOD,
+  GNN_OP_POW_TENSOR,
+  GNN_OP_ATAN2,
+  GNN_OP_MAXIMUM,
+  GNN_OP_MINIMUM,
+  GNN_OP_CLAMP,         /* inputs: self, min, max (either may be NULL) */
+  GNN_OP_LERP,          /* inputs: self, end, weight */
+  GNN_OP_ADDCMUL,       /* inputs: self, tensor1, tensor2; scalar: value */
+  GNN_OP_ADDCDIV,
+  GNN_OP_MASKED_FILL,   /* inputs: self, value; extra[0]: the mask */
+  /* unary math (gradients from the saved input) */
+  GNN_OP_SIN,
+  GNN_OP_COS,
+  GNN_OP_TAN,
+  GNN_OP_ASIN,
+  GNN_OP_ACOS,
+  GNN_OP_ATAN,
+  GNN_OP_SINH,
+  GNN_OP_COSH,
+  GNN_OP_ASINH,
+  GNN_OP_ACOSH,
+  GNN_OP_ATANH,
+  GNN_OP_LOG2,
+  GNN_OP_LOG10,
+  GNN_OP_LOG1P,
+  GNN_OP_EXPM1,
+  GNN_OP_EXP2,
+  GNN_OP_RSQRT,
+  GNN_OP_RECIPROCAL,
+  GNN_OP_ERF,
+  GNN_OP_FRAC,
+  /* piecewise constant: zero gradients */
+  GNN_OP_SIGN,
+  GNN_OP_FLOOR,
+  GNN_OP_CEIL,
+  GNN_OP_ROUND,
+  GNN_OP_TRUNC,
+  /* gather / scatter (params: dim, extra[0] the index) */
+  GNN_OP_GATHER,
+  GNN_OP_SCATTER,       /* inputs: self, src (a wrapped number: the value form) */
+  GNN_OP_SCATTER_ADD,
+  GNN_OP_INDEX_ADD,     /* inputs: self, source; scalar: alpha */
+  GNN_OP_INDEX_COPY,
+  GNN_OP_INDEX_FILL,    /* inputs: self, value */
+  /* reductions, scans, selections */
+  GNN_OP_PROD,
+  GNN_OP_LOGSUMEXP,
+  GNN_OP_VAR,           /* scalar: correction */
+  GNN_OP_STD,
+  GNN_OP_NORM,          /* scalar: p; flag: linalg.vector_norm */
+  GNN_OP_MAX_DIM,       /* dim, keepdim; extra[0]: the positions (keepdim shape) */
+  GNN_OP_MIN_DIM,
+  GNN_OP_SORT,          /* dim; extra[0]: the positions */
+  GNN_OP_TOPK,
+  GNN_OP_CUMSUM,        /* dim */
+  GNN_OP_CUMPROD,
+  /* rearrangements */
+  GNN_OP_FLIP,          /* dims */
+  GNN_OP_ROLL,          /* ints: shifts; dims (n_dims 0: flattened) */
+  GNN_OP_TRIL,          /* start: the diagonal */
+  GNN_OP_TRIU,
+  GNN_OP_REPEAT,        /* ints: repeats */
+  GNN_OP_MASKED_SELECT, /* ints: the broadcast shape; extra[0]: the picked offsets in it */
+  GNN_OP_DIAGONAL,      /* a view: start = offset, dims[0..1] */
+  GNN_OP_DIAG_EMBED,    /* a vector onto a matrix diagonal: start = the diagonal */
+  /* products */
+  GNN_OP_BMM,
+  GNN_OP_ADDMM,         /* inputs: self, mat1, mat2; scalar: alpha, scalar2: beta */
+  GNN_OP_BADDBMM,
+  GNN_OP_FILL,          /* fill_ of a tensor in the graph: nothing flows to the old values */
+  GNN_OP_ZERO,
+  GNN_OP_CUSTOM,        /* a GnnAutogradFunction (its node is made by lib/autograd) */
   GNN_N_OPS
 } GnnOpKind;
 
@@ -85,18 +162,23 @@ typedef struct
   guint      n_dims;
   gboolean   keepdim;
   gint64     start;                 /* narrow start, select index */
-  double     scalar;                /* mul_scalar factor, pow exponent, eps */
+  double     scalar;                /* mul_scalar factor, pow exponent, eps, alpha */
+  double     scalar2;               /* addmm / baddbmm beta */
   gint64     ints[16];              /* conv/pool geometry, layer_norm normalized_shape */
   guint      n_ints;
   gboolean   flag;                  /* batch_norm training, pool ceil_mode / count_include_pad */
   GnnTensor *extra[2];              /* non-differentiable tensors to save: index, condition, running stats */
 } GnnOpParams;
 
+/* The most operands an in-place op records besides @self (addcmul_: 2). */
+#define GNN_MAX_INPLACE_OPERANDS 3
+
 /* Installed by lib/autograd. */
 typedef GnnTensor *(*GnnRecordFunc)        (GnnOpKind op, GnnTensor *out, GnnTensor *const *inputs,
                                             guint n_inputs, const GnnOpParams *params);
-typedef gboolean   (*GnnRecordInplaceFunc) (GnnOpKind op, GnnTensor *self, GnnTensor *other,
-                                            GError **error);
+typedef gboolean   (*GnnRecordInplaceFunc) (GnnOpKind op, GnnTensor *self,
+                                            GnnTensor *const *others, guint n_others,
+                                            const GnnOpParams *params, GError **error);
 
 typedef const char *(*GnnNodeNameFunc)   (gpointer grad_fn);
 
@@ -109,8 +191,9 @@ extern _Thread_local gboolean gnn_grad_mode_off;
 
 GnnTensor *gnn_tensor_record_slow (GnnOpKind op, GnnTensor *out, GnnTensor *const *inputs,
                                    guint n_inputs, const GnnOpParams *params);
-gboolean   gnn_tensor_record_inplace_slow (GnnOpKind op, GnnTensor *self, GnnTensor *other,
-                                           GError **error);
+gboolean   gnn_tensor_record_inplace_slow (GnnOpKind op, GnnTensor *self,
+                                           GnnTensor *const *others, guint n_others,
+                                           const GnnOpParams *params, GError **error);
 
 /* Whether an op on @inputs (entries may be %NULL) would be recorded: grad
  * mode is on and some input requires grad. One branch when grad is off. */
@@ -141,20 +224,40 @@ gnn_tensor_record (GnnOpKind          op,
 }
 
 /* Called by an in-place op after validating its arguments and before
- * modifying @self (@other may be %NULL). Rebases @self's history onto a new
- * node, or fails like PyTorch for a leaf that requires grad. */
+ * modifying @self: @others are its other differentiable operands (entries
+ * may be %NULL), @params what its backward needs. Rebases @self's history
+ * onto a new node whose input 0 is @self's previous value, or fails like
+ * PyTorch for a leaf that requires grad. */
+static inline gboolean
+gnn_tensor_record_inplace_full (GnnOpKind          op,
+                                GnnTensor         *self,
+                                GnnTensor *const  *others,
+                                guint              n_others,
+                                const GnnOpParams *params,
+                                GError           **error)
+{
+  gboolean any;
+
+  if (gnn_grad_mode_off)
+    return TRUE;
+  any = gnn_tensor_priv (self)->requires_grad ||
+        (gnn_tensor_priv (self)->view_base != NULL &&
+         gnn_tensor_priv (gnn_tensor_priv (self)->view_base)->requires_grad);
+  for (guint i = 0; i < n_others && !any; i++)
+    any = others[i] != NULL && gnn_tensor_priv (others[i])->requires_grad;
+  if (G_LIKELY (!any))
+    return TRUE;
+  return gnn_tensor_record_inplace_slow (op, self, others, n_others, params, error);
+}
+
+/* The one-operand form (@other may be %NULL). */
 static inline gboolean
 gnn_tensor_record_inplace (GnnOpKind   op,
                            GnnTensor  *self,
                            GnnTensor  *other,
                            GError    **error)
 {
-  if (gnn_grad_mode_off)
-    return TRUE;
-  if (G_LIKELY (!gnn_tensor_priv (self)->requires_grad &&
-                (other == NULL || !gnn_tensor_priv (other)->requires_grad)))
-    return TRUE;
-  return gnn_tensor_record_inplace_slow (op, self, other, error);
+  return gnn_tensor_record_inplace_full (op, self, &other, other != NULL ? 1 : 0, NULL, error);
 }
 
 /* The node's PyTorch-style name ("AddBackward0"), or %NULL. */

@@ -38,14 +38,16 @@ gnn_tensor_record_slow (GnnOpKind          op,
 }
 
 gboolean
-gnn_tensor_record_inplace_slow (GnnOpKind   op,
-                                GnnTensor  *self,
-                                GnnTensor  *other,
-                                GError    **error)
+gnn_tensor_record_inplace_slow (GnnOpKind          op,
+                                GnnTensor         *self,
+                                GnnTensor *const  *others,
+                                guint              n_others,
+                                const GnnOpParams *params,
+                                GError           **error)
 {
   if (inplace_recorder == NULL)
     return TRUE;
-  return inplace_recorder (op, self, other, error);
+  return inplace_recorder (op, self, others, n_others, params, error);
 }
 
 const char *
@@ -66,7 +68,7 @@ gnn_tensor_grad_fn_name (GnnTensor *self)
  * `torch.set_grad_enabled (enabled)`. Grad mode is on by default in every
  * thread.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_set_grad_enabled (gboolean enabled)
@@ -82,7 +84,7 @@ gnn_set_grad_enabled (gboolean enabled)
  * Returns: whether the calling thread records operations for autograd, like
  *   `torch.is_grad_enabled ()`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_is_grad_enabled (void)
@@ -97,7 +99,7 @@ gnn_is_grad_enabled (void)
  * saves the current grad mode and turns recording off until the matching
  * [func@Gnn.no_grad_pop]. Scopes nest (up to 256 deep).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_no_grad_push (void)
@@ -117,7 +119,7 @@ gnn_no_grad_push (void)
  * Leaves the innermost no-grad scope of the calling thread, restoring the
  * grad mode from before the matching [func@Gnn.no_grad_push].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_no_grad_pop (void)
@@ -138,7 +140,7 @@ gnn_no_grad_pop (void)
  *
  * Returns: (transfer full): the guard, to free with gnn_no_grad_guard_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnNoGradGuard *
 gnn_no_grad_guard_new (void)
@@ -153,7 +155,7 @@ gnn_no_grad_guard_new (void)
  *
  * Leaves the guard's no-grad scope.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_no_grad_guard_free (GnnNoGradGuard *guard)

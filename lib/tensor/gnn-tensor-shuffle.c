@@ -121,7 +121,7 @@ shuffle (GnnTensor  *input,
  * Returns: (transfer full): the shuffled tensor, or %NULL on error (with
  *   PyTorch's messages)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_pixel_shuffle (GnnTensor *input,
@@ -143,7 +143,7 @@ gnn_tensor_pixel_shuffle (GnnTensor *input,
  *
  * Returns: (transfer full): the unshuffled tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_pixel_unshuffle (GnnTensor *input,

@@ -55,7 +55,9 @@ class TestPoolsVsTorch(unittest.TestCase):
             spatial = [self.rng.randint(1, 7) for _ in range(n)]
             dtype = self.rng.choice([torch.float32, torch.float64])
             with self.subTest(name=name, out=out, spatial=spatial):
-                g, t = getattr(Gnn, name)(out), getattr(tnn, name)(out)
+                # an int of 2 or 3 dimensions prints as its tuple in Gnn
+                as_torch_prints = (out,) * n if n > 1 and isinstance(out, int) else out
+                g, t = getattr(Gnn, name)(out), getattr(tnn, name)(as_torch_prints)
                 if dtype == torch.float64:
                     g.to(Gnn.DType.F64)
                 check_layer(self, g, t, [torch.randn(2, 3, *spatial, dtype=dtype),

@@ -9,7 +9,8 @@
 #include <gnn/gnn.h>
 
 #include "gnn-test-util.h"
-#include "gnn-gradcheck.h"
+
+#include "gradcheck-util.h"
 
 /* --- op table ------------------------------------------------------------- */
 
@@ -139,16 +140,6 @@ b_bce (GnnTensor **in, GError **E)
 }
 #undef E
 
-typedef struct
-{
-  const char *path;
-  BuildFunc   build;
-  guint       n_in;
-  gint64      shapes[3][5];
-  guint       ndims[3];
-  double      offset[3];
-} Case;
-
 static const Case cases[] = {
   { "add/broadcast", b_add, 2, { { 2, 3, 4 }, { 3, 1 } }, { 3, 2 }, { 0, 0 } },
   { "sub/broadcast", b_sub, 2, { { 3, 1 }, { 2, 3, 4 } }, { 2, 3 }, { 0, 0 } },
@@ -214,18 +205,6 @@ static const Case cases[] = {
   { "loss/mse", b_mse, 2, { { 2, 3 }, { 2, 3 } }, { 2, 2 }, { 0, 0 } },
   { "loss/bce-with-logits", b_bce, 1, { { 2, 3 } }, { 2 }, { 0 } },
 };
-
-static void
-test_gradcheck (gconstpointer data)
-{
-  const Case *c = data;
-  GnnTensor *in[3] = { NULL, };
-
-  for (guint i = 0; i < c->n_in; i++)
-    in[i] = randn (c->shapes[i], c->ndims[i], c->offset[i]);
-  gradcheck (c->build, in, c->n_in, 1e-5);
-  free_inputs (in, c->n_in);
-}
 
 /* --- graph behaviour -------------------------------------------------------- */
 

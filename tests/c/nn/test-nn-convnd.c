@@ -8,7 +8,7 @@
 #include <gnn/gnn.h>
 
 #include "gnn-test-util.h"
-#include "gnn-gradcheck.h"
+#include "../autograd/gradcheck-util.h"
 
 #define ASSERT_ERROR_TEXT(error, text) \
   G_STMT_START { g_assert_nonnull (error); g_assert_cmpstr ((error)->message, ==, (text)); } G_STMT_END
