@@ -8,7 +8,7 @@
 import types
 
 from ._gi import EXPORTS, Gnn, export
-from ._signature import (DEVICE, DEVICE_DTYPE, ignore, none_or, only, pair, pool_stride,
+from ._signature import (DEVICE, DEVICE_DTYPE, none_or, only, pair, pool_stride,
                          shape_variant, torch_class, torch_factory)
 
 # torch's constructors, declared per class (see _signature).
@@ -18,11 +18,6 @@ torch_class('Linear', 'in_features, out_features, bias=True, device=None, dtype=
             {'bias': 'has_bias', 'device': DEVICE})
 torch_class('Bilinear', 'in1_features, in2_features, out_features, bias=True, device=None, dtype=None',
             dict(DEVICE_DTYPE, bias='has_bias'))
-torch_class('Conv2d', "in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
-            "groups=1, bias=True, padding_mode='zeros', device=None, dtype=None",
-            dict(DEVICE_DTYPE, kernel_size=pair('kernel'), stride=pair('stride'),
-                 padding=pair('padding'), dilation=pair('dilation'), bias='has_bias',
-                 padding_mode=only('zeros', 'padding_mode')))
 torch_class('MaxPool2d', 'kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
             'ceil_mode=False',
             {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
@@ -31,16 +26,14 @@ torch_class('AvgPool2d', 'kernel_size, stride=None, padding=0, ceil_mode=False, 
             'count_include_pad=True, divisor_override=None',
             {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
              'divisor_override': none_or('divisor_override')})
-torch_class('AdaptiveAvgPool2d', 'output_size', {'output_size': pair('output')})
 torch_class('BatchNorm1d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('BatchNorm2d', _BATCH_NORM, DEVICE_DTYPE)
+torch_class('BatchNorm3d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('Dropout', 'p=0.5, inplace=False')
 torch_class('Embedding', 'num_embeddings, embedding_dim, padding_idx=None, max_norm=None, '
             'norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, '
             'device=None, dtype=None',
-            dict(DEVICE_DTYPE, padding_idx=only(None, 'padding_idx'),
-                 max_norm=only(None, 'max_norm'), norm_type=ignore,
-                 scale_grad_by_freq=only(False, 'scale_grad_by_freq'),
+            dict(DEVICE_DTYPE, padding_idx=none_or('padding_idx'), max_norm=none_or('max_norm'),
                  sparse=only(False, 'sparse'), _weight=only(None, '_weight')))
 torch_class('LayerNorm', 'normalized_shape, eps=1e-05, elementwise_affine=True, device=None, '
             'dtype=None', dict(DEVICE_DTYPE, normalized_shape=shape_variant))
@@ -58,6 +51,10 @@ def _parameter(data=None, requires_grad=True):
 
 
 torch_factory('Parameter', _parameter, 'data=None, requires_grad=True')
+
+# The convolution, padding, pooling and resampling layers' declarations, before
+# Gnn.nn takes the classes below.
+from . import _nn_layers  # noqa: E402,F401
 
 # Gnn.nn: the torch.nn spellings of the module classes.
 _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',

@@ -1,4 +1,4 @@
-/* gnn-adaptive-avg-pool2d.h: average pooling to a fixed output size (torch.nn.AdaptiveAvgPool2d)
+/* gnn-adaptive-avg-pool2d.h: adaptive average pooling of 2 dimensions (torch.nn.AdaptiveAvgPool2d)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,25 +8,20 @@
 # error "Only <gnn/gnn.h> can be included directly."
 #endif
 
-#include <gnn/gnn-module.h>
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-adaptive-pool-nd.h>
 
 G_BEGIN_DECLS
 
 #define GNN_TYPE_ADAPTIVE_AVG_POOL2D (gnn_adaptive_avg_pool2d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN, ADAPTIVE_AVG_POOL2D,
-                      GnnModule)
+G_DECLARE_FINAL_TYPE (GnnAdaptiveAvgPool2d, gnn_adaptive_avg_pool2d, GNN, ADAPTIVE_AVG_POOL2D, GnnAdaptivePoolNd)
 
 GNN_AVAILABLE_IN_ALL
-GnnAdaptiveAvgPool2d *gnn_adaptive_avg_pool2d_new (gint64    output_h,
-                                                   gint64    output_w,
-                                                   GError  **error);
-
-GNN_AVAILABLE_IN_ALL
-GnnTensor *gnn_tensor_adaptive_avg_pool2d (GnnTensor  *input,
-                                           gint64      output_h,
-                                           gint64      output_w,
-                                           GError    **error);
+GnnAdaptiveAvgPool2d *gnn_adaptive_avg_pool2d_new (gint64   output_height,
+                                                   gint64   output_width,
+                                                   GError **error);
 
 G_END_DECLS

@@ -173,11 +173,12 @@ gboolean gnn_backward_identity    (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_to_dtype    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_copy        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
-gboolean gnn_backward_conv2d      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_convolution (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_max_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_avg_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_group_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_rnn_layer   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
@@ -195,6 +196,17 @@ const char *gnn_backward_loss_name (GnnOpKind op, const GnnOpParams *params);
 
 gboolean gnn_backward_attention_probs (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_attention_apply (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_pad         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* torch's node name of a pad in @mode over @k dimensions. */
+const char *gnn_backward_pad_name (GnnPaddingMode mode, guint k);
+gboolean gnn_backward_interpolate (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_fold        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_pixel_shuffle (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_adaptive_avg_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_adaptive_max_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* torch's node names of interpolation and adaptive pooling (by mode and
+ * number of dimensions). */
+const char *gnn_backward_resample_name (GnnOpKind op, const GnnOpParams *params);
 /* gnn-backward-math.c */
 gboolean gnn_backward_add_alpha   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_zero        (GnnNode *, GnnTensor *, GnnTensor **, GError **);

@@ -61,11 +61,12 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_CLONE]        = { gnn_backward_identity,     0,         FALSE, "CloneBackward0" },
   [GNN_OP_TO_DTYPE]     = { gnn_backward_to_dtype,     0,         FALSE, "ToCopyBackward0" },
   [GNN_OP_COPY]         = { gnn_backward_copy,         0,         FALSE, "CopyBackwards" },
-  [GNN_OP_CONV2D]       = { gnn_backward_conv2d,       IN0 | IN1, FALSE, "ConvolutionBackward0" },
+  [GNN_OP_CONVOLUTION]  = { gnn_backward_convolution, IN0 | IN1, FALSE, "ConvolutionBackward0" },
   [GNN_OP_MAX_POOL2D]   = { gnn_backward_max_pool2d,   0,         FALSE, "MaxPool2DWithIndicesBackward0" },
   [GNN_OP_AVG_POOL2D]   = { gnn_backward_avg_pool2d,   0,         FALSE, "AvgPool2DBackward0" },
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
+  [GNN_OP_GROUP_NORM]   = { gnn_backward_group_norm,   IN0 | IN1, FALSE, "NativeGroupNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
   /* nn activations (gnn-backward-activation.c) */
   [GNN_OP_LEAKY_RELU]   = { gnn_backward_activation,   IN0,       FALSE, "LeakyReluBackward0" },
@@ -103,6 +104,12 @@ static const OpInfo op_info[GNN_N_OPS] = {
                             FALSE, "RnnLayerBackward0" },
   [GNN_OP_ATTENTION_PROBS] = { gnn_backward_attention_probs, IN0 | IN1, TRUE, "MaskedSoftmaxBackward0" },
   [GNN_OP_ATTENTION_APPLY] = { gnn_backward_attention_apply, IN0 | IN1, FALSE, "BmmBackward0" },
+  [GNN_OP_PAD]          = { gnn_backward_pad,          0,         FALSE, "ConstantPadNdBackward0" },
+  [GNN_OP_INTERPOLATE]  = { gnn_backward_interpolate,  0,         FALSE, "UpsampleNearest2DBackward1" },
+  [GNN_OP_ADAPTIVE_AVG_POOL] = { gnn_backward_adaptive_avg_pool, 0, FALSE, "AdaptiveAvgPool2DBackward0" },
+  [GNN_OP_ADAPTIVE_MAX_POOL] = { gnn_backward_adaptive_max_pool, 0, FALSE, "AdaptiveMaxPool2DBackward0" },
+  [GNN_OP_FOLD]         = { gnn_backward_fold,         0,         FALSE, "Col2ImBackward0" },
+  [GNN_OP_PIXEL_SHUFFLE] = { gnn_backward_pixel_shuffle, 0,       FALSE, "PixelShuffleBackward0" },
   [GNN_OP_ADD_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "AddBackward0" },
   [GNN_OP_SUB_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "SubBackward0" },
   [GNN_OP_DIV_ROUNDED]  = { gnn_backward_zero,         0,         FALSE, "DivBackward2" },
@@ -240,6 +247,19 @@ node_name (GnnOpKind          op,
           return a == 1 ? "SqueezeBackward3" : "MmBackward0";
         return a == 2 && b > 2 ? "CloneBackward0" : "UnsafeViewBackward0";
       }
+    case GNN_OP_FOLD:
+      return params->flag ? "Im2ColBackward0" : "Col2ImBackward0";
+    case GNN_OP_PIXEL_SHUFFLE:
+      return params->flag ? "PixelUnshuffleBackward0" : "PixelShuffleBackward0";
+    case GNN_OP_GROUP_NORM:
+      /* torch runs instance norm as a batch norm of a view */
+      return params->flag ? "ViewBackward0" : op_info[op].name;
+    case GNN_OP_PAD:
+      return gnn_backward_pad_name ((GnnPaddingMode) params->dim, params->n_ints);
+    case GNN_OP_INTERPOLATE:
+    case GNN_OP_ADAPTIVE_AVG_POOL:
+    case GNN_OP_ADAPTIVE_MAX_POOL:
+      return gnn_backward_resample_name (op, params);
     default:
       return op_info[op].name != NULL ? op_info[op].name : gnn_backward_loss_name (op, params);
     }

@@ -52,6 +52,9 @@ indices_of (GnnTensor  *saved,
   return wide != NULL ? gnn_tensor_contiguous_checked (wide, error) : NULL;
 }
 
+/* The rows of the gradient are added to the weight rows they came from,
+ * but the padding row's (params.ints[0], -1: none); with scale_grad_by_freq
+ * (params.flag) each row's sum is divided by its number of lookups. */
 gboolean
 gnn_backward_embedding (GnnNode    *node,
                         GnnTensor  *grad,
@@ -62,12 +65,13 @@ gnn_backward_embedding (GnnNode    *node,
   /* float16/bfloat16 tables (storage-only dtypes) add up in float64 */
   GnnDType work = wm->dtype == GNN_DTYPE_F32 ? GNN_DTYPE_F32 : GNN_DTYPE_F64;
   GnnMeta acc = *wm;
-  gint64 rows = wm->shape[0], dim = wm->shape[1];
+  gint64 rows = wm->shape[0], dim = wm->shape[1], padding = node->params.ints[0];
   gsize row = gnn_dtype_get_size (work) * (gsize) dim;
   g_autoptr(GnnTensor) idx = NULL;
   g_autoptr(GnnTensor) gw = NULL;
   g_autoptr(GnnTensor) g = NULL;
   g_autoptr(GnnTensor) gt = NULL;
+  g_autofree gint64 *count = NULL;
   const gint64 *iv;
   const guint8 *gd;
   guint8 *wd;
@@ -81,6 +85,13 @@ gnn_backward_embedding (GnnNode    *node,
   iv = gnn_tensor_get_data (idx);
   gd = gnn_tensor_priv_data (gnn_tensor_priv (g));
   wd = gnn_tensor_priv_data (gnn_tensor_priv (gw));
+  if (node->params.flag)
+    {
+      count = g_new0 (gint64, MAX (rows, 1));
+      for (gint64 k = 0; k < gnn_tensor_get_numel (idx); k++)
+        if (iv[k] >= 0 && iv[k] < rows)
+          count[iv[k]]++;
+    }
   for (gint64 k = 0; k < gnn_tensor_get_numel (idx); k++)
     {
       /* the forward checked the indices; this guards against their being
@@ -93,7 +104,10 @@ gnn_backward_embedding (GnnNode    *node,
                        G_GINT64_FORMAT ")", iv[k], k, rows);
           return FALSE;
         }
-      add_row (work, dim, wd + (gsize) iv[k] * row, gd + (gsize) k * row, 1.0);
+      if (iv[k] == padding)
+        continue;
+      add_row (work, dim, wd + (gsize) iv[k] * row, gd + (gsize) k * row,
+               count != NULL ? 1.0 / (double) count[iv[k]] : 1.0);
     }
   grads[0] = work == wm->dtype ? g_steal_pointer (&gw) : gnn_tensor_to_dtype (gw, wm->dtype, error);
   return grads[0] != NULL;

@@ -149,6 +149,11 @@ G_BEGIN_DECLS
 char         *gnn_nn_parameter_lines          (GnnModule *self,
                                                gboolean   type_names);
 
+/* The tensor in the parameter or buffer slot @name of @module, or NULL
+ * (no slot, or an empty one). */
+GnnTensor    *gnn_nn_optional_tensor          (GnnModule  *module,
+                                               const char *name);
+
 /* Wraps a plain tensor into a parameter (shares its storage). */
 GnnParameter *gnn_nn_as_parameter             (GnnTensor *value);
 

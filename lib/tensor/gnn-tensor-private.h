@@ -108,6 +108,14 @@ gnn_tensor_priv_data (GnnTensorPrivate *p)
   return p->storage->data + p->offset * (gint64) gnn_dtype_get_size (p->dtype);
 }
 
+/* The first element of @t for a kernel, or NULL when @t is NULL (an
+ * optional operand). */
+static inline void *
+gnn_tensor_data_or_null (GnnTensor *t)
+{
+  return t != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (t)) : NULL;
+}
+
 /* Checks a shape (non-negative sizes, ndim <= GNN_MAX_DIMS, numel fits in
  * memory without overflow); names the bad dimension in the error. */
 gboolean gnn_shape_validate (const gint64 *shape, guint ndim, GnnDType dtype,

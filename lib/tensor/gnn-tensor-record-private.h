@@ -60,11 +60,12 @@ typedef enum
   GNN_OP_TO_DTYPE,
   GNN_OP_COPY,          /* copy_: input 0 is the overwritten value, input 1 the source */
   /* nn */
-  GNN_OP_CONV2D,
+  GNN_OP_CONVOLUTION,
   GNN_OP_MAX_POOL2D,
   GNN_OP_AVG_POOL2D,
   GNN_OP_LAYER_NORM,
   GNN_OP_BATCH_NORM,
+  GNN_OP_GROUP_NORM,
   GNN_OP_EMBEDDING,
   /* nn activations (gnn-tensor-activation.c; args[] holds their settings) */
   GNN_OP_LEAKY_RELU,
@@ -103,6 +104,13 @@ typedef enum
   GNN_OP_ATTENTION_PROBS, /* inputs: q, k, float masks; scalar: scale, scalar2: dropout p;
                              flag: causal; extra[0]: P before dropout */
   GNN_OP_ATTENTION_APPLY, /* inputs: probs, value */
+  /* resampling */
+  GNN_OP_PAD,
+  GNN_OP_INTERPOLATE,
+  GNN_OP_ADAPTIVE_AVG_POOL,
+  GNN_OP_ADAPTIVE_MAX_POOL,
+  GNN_OP_FOLD,          /* im2col (flag) or col2im */
+  GNN_OP_PIXEL_SHUFFLE,
   /* pointwise: alpha, rounding, binary math, fused ops */
   GNN_OP_ADD_ALPHA,
   GNN_OP_SUB_ALPHA,

@@ -85,8 +85,9 @@ class Layers(unittest.TestCase):
                          [3, 8, 3, 5, 2, 2, 1, 2, False])
         t = torch.nn.Conv2d(3, 8, (3, 5), stride=2, padding=(1, 2), bias=False)
         self.assertEqual(tuple(c.weight.shape), tuple(t.weight.shape))
-        with self.assertRaises(ValueError):
-            Gnn.Conv2d(1, 1, 3, padding_mode='reflect')
+        with self.assertRaises(ValueError):     # torch's padding modes only
+            Gnn.Conv2d(1, 1, 3, padding_mode='mirror')
+        self.assertEqual(Gnn.Conv2d(1, 1, 3, padding_mode='reflect').padding_mode, Gnn.PaddingMode.REFLECT)
         p = Gnn.MaxPool2d(3)
         self.assertEqual(props(p, 'kernel-h', 'stride-h'), [3, 3])   # stride=None: kernel
         p = Gnn.MaxPool2d(2, stride=1, padding=1, ceil_mode=True)

@@ -126,7 +126,7 @@ class ResNets(unittest.TestCase):
 class AdaptiveAvgPool2d(unittest.TestCase):
     def test_vs_torch(self):
         x = np.random.default_rng(2).standard_normal((2, 3, 12, 8)).astype(np.float32)
-        for size in (1, (1, 1), (3, 2), (6, 8), 4, (12, 1)):
+        for size in (1, (1, 1), (3, 2), (6, 8), 4, (12, 1), 5, (None, 3)):
             t, g = torch.nn.AdaptiveAvgPool2d(size), gnn.nn.AdaptiveAvgPool2d(size)
             if not isinstance(size, int):   # an int prints as a pair in Gnn
                 self.assertEqual(repr(t), repr(g))
@@ -141,12 +141,9 @@ class AdaptiveAvgPool2d(unittest.TestCase):
         self.assertEqual(tuple(gnn.nn.AdaptiveAvgPool2d(2)(gnn.zeros(3, 4, 4)).shape), (3, 2, 2))
 
     def test_errors(self):
-        with self.assertRaisesRegex(Exception, 'uneven windows'):
-            gnn.nn.AdaptiveAvgPool2d(5)(gnn.zeros(1, 1, 12, 12))
         with self.assertRaisesRegex(Exception, 'Expected 3D or 4D'):
             gnn.nn.AdaptiveAvgPool2d(1)(gnn.zeros(4))
-        with self.assertRaisesRegex(Exception, 'output_size must be between 1'):
-            gnn.nn.AdaptiveAvgPool2d(0)
+
 
 
 if __name__ == '__main__':
