@@ -490,6 +490,8 @@ gnn_nn_xavier_ (GnnTensor     *tensor,
     return TRUE;
   return normal ? gnn_init_xavier_normal_ (tensor, 1.0, generator, error)
                 : gnn_init_xavier_uniform_ (tensor, 1.0, generator, error);
+}
+
 GnnTensor *
 gnn_nn_optional_tensor (GnnModule  *module,
                         const char *name)
