@@ -6,7 +6,7 @@
 
 import types
 
-from ._gi import EXPORTS, Gnn, call_as_torch, export
+from ._gi import EXPORTS, Gnn, call_as_torch, call_c, export
 from ._tensor import Tensor
 
 
