@@ -152,17 +152,7 @@ train_step (Bench   *b,
   gnn_optimizer_zero_grad (b->optimizer, TRUE);
   logits = gnn_module_call (b->model, x, error);
   loss = logits ? gnn_cross_entropy_loss_compute (b->criterion, logits, y, error) : NULL;
-  if (loss == NULL || !gnn_tensor_backward (loss, NULL, FALSE, error) ||
-      !gnn_optimizer_step (b->optimizer, error))
-    return FALSE;
-  *loss_out = gnn_tensor_item (loss, NULL);
-  if (!isfinite (*loss_out))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "loss %g at batch %" G_GINT64_FORMAT,
-                   *loss_out, i);
-      return FALSE;
-    }
-  return TRUE;
+  return bench_backward_step (loss, b->optimizer, i, loss_out, error);
 }
 
 static gboolean

@@ -1,4 +1,6 @@
-/* bench-tensor.c: times Gnn's sgemm and elementwise kernels
+/* bench-tensor.c: times Gnn's sgemm and elementwise kernels, and the op
+ * rows of bench-tensor-ops.c (cumsum, sort, topk, gather, scatter_add, bmm,
+ * logsumexp, einsum)
  *
  * The C half of bench/tensor.py, which runs this program, measures the same
  * operations in PyTorch and prints the comparison. This driver prints one
@@ -34,6 +36,7 @@
 #include <gnn/gnn.h>
 
 #include "bench-util.h"
+#include "bench-tensor-ops.h"
 
 typedef struct
 {
@@ -461,14 +464,16 @@ main (int argc, char **argv)
   gint64 elems = 16 << 20;
   gint64 mlp_batch = 64;
   gint reps = 5;
+  gint threads = 0;
   double min_time = 0.2;
   gboolean smoke = FALSE;
   GOptionEntry entries[] = {
-    { "ops", 0, 0, G_OPTION_ARG_STRING, &ops_arg, "Comma-separated operations (default sgemm,add,relu,add_,relu_,sum,softmax)", "OPS" },
+    { "ops", 0, 0, G_OPTION_ARG_STRING, &ops_arg, "Comma-separated operations (default sgemm,add,relu,add_,relu_,sum,softmax and the op rows cumsum,sort,topk,gather,scatter_add,bmm,logsumexp,einsum)", "OPS" },
     { "sgemm-sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg, "Comma-separated square sgemm sizes (default 256,1024,2048)", "N,..." },
     { "elems", 0, 0, G_OPTION_ARG_INT64, &elems, "Elements for add and relu (default 16777216)", "N" },
     { "mlp-batch", 0, 0, G_OPTION_ARG_INT64, &mlp_batch, "Batch size of the mlp GEMMs (default 64)", "N" },
     { "reps", 0, 0, G_OPTION_ARG_INT, &reps, "Timed repetitions (default 5)", "N" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "Threads for Gnn's loops and OpenBLAS (default: as configured)", "N" },
     { "min-time", 0, 0, G_OPTION_ARG_DOUBLE, &min_time, "Minimum seconds per repetition (default 0.2)", "SECONDS" },
     { "smoke", 0, 0, G_OPTION_ARG_NONE, &smoke, "Tiny sizes, one repetition: checks the driver still works (meson test)", NULL },
     G_OPTION_ENTRY_NULL
@@ -494,15 +499,27 @@ main (int argc, char **argv)
       g_printerr ("bench-tensor: --reps and --elems must be positive, --min-time not negative\n");
       return 1;
     }
-  ops_list = g_strsplit (ops_arg ? ops_arg : "sgemm,add,relu,add_,relu_,sum,softmax", ",", -1);
+  ops_list = g_strsplit (ops_arg ? ops_arg : "sgemm,add,relu,add_,relu_,sum,softmax,cumsum,sort,"
+                                             "topk,gather,scatter_add,bmm,logsumexp,einsum", ",", -1);
+  if (threads > 0)
+    {
+      openblas_set_num_threads (threads);
+      if (!gnn_set_num_threads (threads, &error))
+        {
+          g_printerr ("bench-tensor: %s\n", error->message);
+          return 1;
+        }
+    }
   sizes_list = g_strsplit (sizes_arg ? sizes_arg : "256,1024,2048", ",", -1);
 
   /* g_strescape's escapes are valid JSON for the plain ASCII OpenBLAS returns. */
   core = g_strescape (openblas_get_corename (), NULL);
   config = g_strescape (openblas_get_config (), NULL);
   printf ("{\"type\": \"info\", \"gnn_version\": \"%s\", \"openblas_threads\": %d"
-          ", \"openblas_procs\": %d, \"openblas_core\": \"%s\", \"openblas_config\": \"%s\"}\n",
-          GNN_VERSION_S, openblas_get_num_threads (), openblas_get_num_procs (), core, config);
+          ", \"openblas_procs\": %d, \"openblas_core\": \"%s\", \"openblas_config\": \"%s\""
+          ", \"threads\": %u}\n",
+          GNN_VERSION_S, openblas_get_num_threads (), openblas_get_num_procs (), core, config,
+          gnn_get_num_threads ());
   fflush (stdout);
 
   /* Fixed seed: both runs of the benchmark see the same inputs. */
@@ -535,10 +552,13 @@ main (int argc, char **argv)
         ok = bench_mlp_gemms (mlp_batch, (guint) reps, min_time, gen, &error);
       else if (g_str_equal (op, "sum") || g_str_equal (op, "softmax"))
         ok = bench_reduction (g_str_equal (op, "sum"), elems, (guint) reps, min_time, gen, &error);
+      else if (bench_tensor_op_known (op))
+        ok = bench_tensor_op (op, (guint) reps, min_time, gen, &error);
       else
         {
           g_printerr ("bench-tensor: unknown operation '%s' (known: sgemm, add, relu, add_, relu_, "
-                      "sum, softmax)\n", op);
+                      "sum, softmax, cumsum, sort, topk, gather, scatter_add, bmm, logsumexp, "
+                      "einsum)\n", op);
           return 1;
         }
       if (!ok)

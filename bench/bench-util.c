@@ -160,3 +160,22 @@ bench_touch_pages (GnnModule *model)
     }
   return sum;
 }
+
+gboolean
+bench_backward_step (GnnTensor    *loss,
+                     GnnOptimizer *optimizer,
+                     gint64        batch,
+                     double       *loss_out,
+                     GError      **error)
+{
+  if (loss == NULL || !gnn_tensor_backward (loss, NULL, FALSE, error) || !gnn_optimizer_step (optimizer, error))
+    return FALSE;
+  *loss_out = gnn_tensor_item (loss, NULL);
+  if (!isfinite (*loss_out))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "loss %g at batch %" G_GINT64_FORMAT,
+                   *loss_out, batch);
+      return FALSE;
+    }
+  return TRUE;
+}

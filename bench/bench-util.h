@@ -63,3 +63,12 @@ GnnModule *bench_filled_linear_chain (guint     n,
 /* Reads one byte of every 4 KiB page of every parameter (faults a mapped
  * model in); returns their sum so the reads cannot be optimized away. */
 guint64    bench_touch_pages        (GnnModule *model);
+
+/* The end of a training step: backward of @loss, one step of @optimizer,
+ * the loss value into @loss_out; FALSE + @error on failure or a loss that
+ * is not finite (at batch @batch). */
+gboolean   bench_backward_step      (GnnTensor    *loss,
+                                     GnnOptimizer *optimizer,
+                                     gint64        batch,
+                                     double       *loss_out,
+                                     GError      **error);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Gnn vs PyTorch: sgemm and elementwise throughput.
+"""Gnn vs PyTorch: sgemm, elementwise and op throughput.
 
 Times each operation with the C driver (build/bench/bench-tensor) and with
 PyTorch in this process, by the same method, alternating the two sides, and
@@ -35,8 +35,11 @@ TARGETS = {
 
 SGEMM_SIZES = [256, 1024, 2048]
 ELEMS = 16 << 20
+# The op rows of bench-tensor-ops.c: fixed shapes, size 0 (see run_torch_op).
+OP_ROWS = ('cumsum', 'sort', 'topk', 'gather', 'scatter_add', 'bmm', 'logsumexp', 'einsum')
 CASES = [('sgemm', n) for n in SGEMM_SIZES] + [(op, ELEMS) for op in ('add', 'relu', 'add_', 'relu_',
-                                                                       'sum', 'softmax')]
+                                                                       'sum', 'softmax')] \
+    + [(op, 0) for op in OP_ROWS]
 
 
 def parse_args():
@@ -64,7 +67,10 @@ def driver_path(args):
 def run_driver(exe, args, op, size):
     """Runs bench-tensor on one case; returns (info dict, result dict)."""
     cmd = [exe, '--ops', op, '--reps', str(args.reps), '--min-time', str(args.min_time)]
-    cmd += ['--sgemm-sizes', str(size)] if op == 'sgemm' else ['--elems', str(size)]
+    if op == 'sgemm':
+        cmd += ['--sgemm-sizes', str(size)]
+    elif op not in OP_ROWS:
+        cmd += ['--elems', str(size)]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
         sys.exit(f'tensor.py: {" ".join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr}')
@@ -83,11 +89,41 @@ def measure(fn, reps, min_time):
     return benchlib.measure(fn, reps, min_time, 100000)
 
 
+def torch_op(torch, op):
+    """The op rows with bench-tensor-ops.c's shapes: (label, unit, work, fn)."""
+    u = lambda *shape: torch.rand(*shape) * 2 - 1  # noqa: E731
+    if op == 'cumsum':
+        a = u(1024, 4096)
+        return '1024x4096', 'Gelem/s', a.numel(), lambda: torch.cumsum(a, 1)
+    if op == 'sort':
+        a = u(1024, 1024)
+        return '1024x1024', 'Gelem/s', a.numel(), lambda: torch.sort(a, 1)
+    if op == 'topk':
+        a = u(1024, 4096)
+        return '1024x4096,k16', 'Gelem/s', a.numel(), lambda: torch.topk(a, 16, 1)
+    if op in ('gather', 'scatter_add'):
+        a, idx, src = u(4096, 1024), torch.randint(0, 1024, (4096, 256)), u(4096, 256)
+        if op == 'gather':
+            return '4096x1024,256', 'Gelem/s', idx.numel(), lambda: torch.gather(a, 1, idx)
+        return '4096x1024,256', 'Gelem/s', a.numel(), lambda: torch.scatter_add(a, 1, idx, src)
+    if op == 'bmm':
+        a, b = u(64, 128, 128), u(64, 128, 128)
+        return '64x128x128', 'GFLOP/s', 2.0 * 64 * 128 ** 3, lambda: torch.bmm(a, b)
+    if op == 'logsumexp':
+        a = u(4096, 1024)
+        return '4096x1024', 'Gelem/s', a.numel(), lambda: torch.logsumexp(a, 1)
+    a, b = u(8, 8, 128, 64), u(8, 8, 128, 64)
+    return 'bhqd,bhkd', 'GFLOP/s', 2.0 * 64 * 128 * 128 * 64, \
+        lambda: torch.einsum('bhqd,bhkd->bhqk', a, b)
+
+
 def run_torch(torch, args, op, size):
     """Times one case in PyTorch; returns a result dict shaped like the driver's."""
     torch.manual_seed(1234)
     with torch.no_grad():
-        if op == 'sgemm':
+        if op in OP_ROWS:
+            label, unit, work, fn = torch_op(torch, op)
+        elif op == 'sgemm':
             a = torch.rand(size, size) * 2 - 1
             b = torch.rand(size, size) * 2 - 1
             label, unit, work = f'{size}x{size}', 'GFLOP/s', 2.0 * size ** 3
@@ -179,13 +215,13 @@ def main():
     # Other processes skew the numbers: say how busy the machine was.
     print(f'load average (1 min): {load_before:.2f} before, {load_after:.2f} after\n')
 
-    header = f'{"operation":<10} {"size":>10} {"unit":>8} {"Gnn":>9} {"PyTorch":>9} ' \
+    header = f'{"operation":<11} {"size":>13} {"unit":>8} {"Gnn":>9} {"PyTorch":>9} ' \
              f'{"ratio":>7} {"median r.":>9} {"target":>7}  result'
     print(header)
     print('-' * len(header))
     for r in rows:
         target = f'>={r["target"]:.2f}' if r['target'] is not None else '-'
-        print(f'{r["op"]:<10} {r["size"]:>10} {r["unit"]:>8} {r["gnn"]["best"]:>9.2f} '
+        print(f'{r["op"]:<11} {r["size"]:>13} {r["unit"]:>8} {r["gnn"]["best"]:>9.2f} '
               f'{r["torch"]["best"]:>9.2f} {r["ratio"]:>7.2f} {r["ratio_median"]:>9.2f} '
               f'{target:>7}  {r["status"] or ""}')
     print('\nratio = Gnn/PyTorch throughput (higher is better); "median r." uses medians.')

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 # quickstart.py: PyTorch's Quickstart tutorial on Gnn, as written for torch
-# except the import lines (rewritten to gnn) and the dataset constructors:
+# except the import lines (rewritten to gnn):
 #
 #   import gnn as torch                 # instead of `import torch`
 #   from gnn.vision import datasets     # instead of `from torchvision import datasets`
-#   training_data = datasets.FashionMNIST(train=True)   # Debian's files
 #
-# Gnn.save / Gnn.load write and read safetensors (never pickle).
-# Needs dataset-fashion-mnist. Run with Debian's /usr/bin/python3; uninstalled:
+# download=True takes the files from Debian's dataset-fashion-mnist (Gnn
+# downloads nothing) into ./data/FashionMNIST/raw, where torchvision reads
+# them too. Gnn.save / Gnn.load write and read safetensors (never pickle).
+# Needs dataset-fashion-mnist; runs in a temporary directory. Run with Debian's /usr/bin/python3; uninstalled:
 #   GI_TYPELIB_PATH=build/gir LD_LIBRARY_PATH=build/lib \
 #   PYTHONPATH=build/gir/python /usr/bin/python3 examples/quickstart.py
 #
@@ -21,14 +22,28 @@ import gnn as torch
 from gnn import nn
 from gnn.utils.data import DataLoader
 from gnn.vision import datasets
+from gnn.vision.transforms import ToTensor
 
 if not os.path.exists('/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz'):
     print('dataset-fashion-mnist is not installed; skipping')
     sys.exit(77)
+workdir = tempfile.TemporaryDirectory()
+os.chdir(workdir.name)
 
 # --- tutorial start (tests/python/test_quickstart.py runs this part on torch too)
-training_data = datasets.FashionMNIST(train=True)
-test_data = datasets.FashionMNIST(train=False)
+training_data = datasets.FashionMNIST(
+    root="data",
+    train=True,
+    download=True,
+    transform=ToTensor(),
+)
+
+test_data = datasets.FashionMNIST(
+    root="data",
+    train=False,
+    download=True,
+    transform=ToTensor(),
+)
 
 batch_size = 64
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # Fails when gi-docgen finds a public symbol without documentation (every
 # public symbol must have a description, parameters and return value), or
-# when a public symbol of the GIR carries no "Since:" version.
+# when a public symbol of the GIR carries no "Since:" version or one newer
+# than the release (Since: tags name the release that added the symbol).
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-gi_docgen, gir = sys.argv[1], sys.argv[2]
+gi_docgen, gir, release = sys.argv[1], sys.argv[2], sys.argv[3]
+release_key = tuple(int(p) for p in release.split('.')[:2])
 run = subprocess.run([gi_docgen, 'check', gir], capture_output=True, text=True)
 warnings = [line for line in (run.stdout + run.stderr).splitlines() if 'WARNING' in line]
 
@@ -18,6 +20,14 @@ VERSIONED = {'class', 'interface', 'record', 'enumeration', 'bitfield', 'callbac
              'function', 'method', 'constructor', 'property', 'constant', 'alias'}
 VERSIONED |= {GLIB + 'signal'}
 unversioned = []
+too_new = []
+
+
+def version_key(version):
+    try:
+        return tuple(int(p) for p in version.split('.')[:2])
+    except ValueError:
+        return (1 << 30,)
 
 
 def walk(node, path):
@@ -26,8 +36,11 @@ def walk(node, path):
         name = child.get('name')
         if tag in VERSIONED and name is not None and child.get('introspectable') != '0':
             # Class structs (GnnTensorClass) are documented with their class.
-            if child.get(GLIB + 'is-gtype-struct-for') is None and child.get('version') is None:
+            version = child.get('version')
+            if child.get(GLIB + 'is-gtype-struct-for') is None and version is None:
                 unversioned.append('.'.join(path + [name]))
+            elif version is not None and version_key(version) > release_key:
+                too_new.append(f"{'.'.join(path + [name])} (Since: {version})")
         # Callbacks typed inside a field are documented with their vfunc.
         if name is not None and tag != 'field':
             walk(child, path + [name])
@@ -38,5 +51,8 @@ for line in warnings:
     print(line)
 for name in unversioned:
     print(f'no Since: {name}')
-print(f'{len(warnings)} documentation warnings, {len(unversioned)} symbols without Since:')
-sys.exit(1 if warnings or unversioned or run.returncode != 0 else 0)
+for name in too_new:
+    print(f'Since: newer than the release {release}: {name}')
+print(f'{len(warnings)} documentation warnings, {len(unversioned)} symbols without Since:, '
+      f'{len(too_new)} with a Since: newer than {release}')
+sys.exit(1 if warnings or unversioned or too_new or run.returncode != 0 else 0)

@@ -23,7 +23,7 @@ DEPENDS = {
     'optim': ['nn', 'io'],
     'data': ['tensor', 'io'],
     'distributed': ['module', 'autograd', 'data'],
-    'vision': ['nn'],
+    'vision': ['nn', 'data', 'io'],
 }
 
 

@@ -18,7 +18,7 @@
 
 CORE = (
     '_gi', '_dtype', '_signature', '_compat_torch_signatures', '_tensor', '_creation', '_autograd',
-    '_state', '_module', '_containers', '_data', '_datasets', '_optim', '_optim_state',
+    '_state', '_module', '_containers', '_data', '_optim', '_optim_state',
     '_lr_scheduler', '_nn',
     '_functional',
 )

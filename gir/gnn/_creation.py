@@ -8,8 +8,9 @@ import numbers
 import os
 
 from . import _dtype
-from ._gi import Gnn, export, require_numpy
+from ._gi import Gnn, export
 from ._tensor import Tensor, shape_arg
+from ._tensor_data import from_data
 
 # torch's default generator is the library's (Gnn.Generator.get_default()):
 # the layers, initializers, random factories, dropout and samplers given no
@@ -84,19 +85,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     if isinstance(data, Gnn.Tensor):
         t = data.detach().clone()
     else:
-        np_ = require_numpy()
-        if isinstance(data, np_.ndarray):
-            array = data
-        else:
-            array = np_.array(data)
-            if array.dtype.kind == 'f':
-                array = array.astype(np_.float32)
-            elif array.dtype.kind in 'iu':
-                array = array.astype(np_.int64)
-            elif array.dtype.kind == 'O':
-                raise TypeError('Gnn.tensor(): could not infer dtype of %s'
-                                % type(data).__name__)
-        t = _dtype.tensor_from_numpy(array)
+        t = from_data(data, None if dtype is None else _dtype.from_arg(dtype))
     return _finish(t, dtype, requires_grad, device)
 
 
@@ -105,11 +94,9 @@ def as_tensor(data, dtype=None, device=None):
     """Like torch.as_tensor: a tensor, or an array of the same dtype, is
     used as is (the array's memory shared); anything else is converted as
     by Gnn.tensor."""
-    np_ = require_numpy()
     if isinstance(data, Gnn.Tensor):
         return _finish(data, dtype, False, device)
-    if isinstance(data, np_.ndarray) and data.dtype.isnative and \
-            all(s >= 0 for s in data.strides):
+    if _dtype.is_ndarray(data) and data.dtype.isnative and all(s >= 0 for s in data.strides):
         try:
             return _finish(Tensor.from_numpy(data), dtype, False, device)
         except (TypeError, ValueError):
@@ -157,13 +144,33 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
 
 
 @export
-def randint(low, high=None, size=None, generator=None, dtype=None, device=None):
-    """Like torch.randint(low=0, high, size): int64 in [low, high)."""
-    if size is None:
-        low, high, size = 0, low, high
-    u = _random(shape_arg((size,)), _dtype.float64, Gnn.Tensor.uniform_, generator)
-    values = (u.numpy() * (high - low)).astype('int64') + low
-    return _finish(Tensor.from_numpy(values), dtype, False, device)
+def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False,
+            out=None):
+    """torch.randint(high, size) / randint(low, high, size): integers drawn
+    uniformly from [low, high), int64 unless dtype= says otherwise."""
+    args = list(args)
+    if size is None and args and not isinstance(args[-1], numbers.Integral):
+        size = args.pop()
+    if size is None or len(args) not in (1, 2):
+        raise TypeError('randint() received an invalid combination of arguments')
+    low, high = (0, args[0]) if len(args) == 1 else args
+    t = _on_device(device, Gnn.Tensor.empty, shape_arg((size,)),
+                   _dtype.from_arg(dtype) if dtype is not None else _dtype.int64)
+    if not Gnn.Tensor.is_meta(t):
+        Gnn.Tensor.random_(t, int(low), int(high), generator)
+    t = _finish(t, None, requires_grad, device)
+    if out is not None:
+        Gnn.Tensor.out_(out, t)
+        return out
+    return t
+
+
+@export
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.get_shape()), dtype=dtype or input.dtype,
+                   device=device, requires_grad=requires_grad)
 
 
 @export

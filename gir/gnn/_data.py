@@ -23,7 +23,7 @@ import os
 from gi.repository import GLib, GObject
 
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gobject_created, np, override, park_pending,
-                  require_numpy, take_data_exception, trampoline)
+                  take_data_exception, trampoline)
 from ._signature import Post, ignore, none_or, torch_class, torch_factory, torch_signature
 from ._dtype import tensor_from_numpy
 from ._spawn import reduce_gobject, snapshot_classes
@@ -39,7 +39,7 @@ def _field(value, where, position):
     if isinstance(value, numbers.Integral) and not is_np_scalar:
         if -(1 << 53) <= value <= (1 << 53):
             return Gnn.Tensor.new_scalar(float(value), Gnn.DType.I64)
-        return tensor_from_numpy(require_numpy().asarray(value, dtype=np.int64))
+        return Gnn.Tensor.new_from_int64s([value], [])
     if isinstance(value, numbers.Real) and not is_np_scalar:
         return Gnn.Tensor.new_scalar(float(value), Gnn.DType.F64)
     if np is not None and isinstance(value, (np.ndarray, np.generic)):
@@ -66,7 +66,7 @@ def key_tag_keys(t):
             t.get_ndim() not in (1, 2) or t.get_numel() <= len(_KEY_TAG):
         return None
     row = t if t.get_ndim() == 1 else Gnn.Tensor.select(t, 0, 0)
-    data = bytes(row.numpy().tobytes())
+    data = bytes(Gnn.Tensor.get_bytes(row).get_data() or b'')
     if not data.startswith(_KEY_TAG):
         return None
     return json.loads(data[len(_KEY_TAG):].decode('utf-8'))

@@ -189,3 +189,19 @@ DistributedDataParallel = override(type('DistributedDataParallel',
 _parallel = types.ModuleType('Gnn.nn.parallel', "torch.nn.parallel's spellings.")
 _parallel.DistributedDataParallel = DistributedDataParallel
 EXPORTS['nn'].parallel = _parallel
+
+
+class ProcessGroup(Gnn.ProcessGroup):
+    """Gnn.ProcessGroup(backend=...): joining the group happens in
+    GInitable.init, which PyGObject alone never runs (a group that failed to
+    join would otherwise look like rank 0 of a world of 0)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init__(self, **kwargs):
+        from ._signature import initable_init
+        Gnn.ProcessGroup.__init__(self, **kwargs)
+        initable_init(self)
+
+
+ProcessGroup = override(ProcessGroup)

@@ -86,40 +86,6 @@ def is_floating(value):
     return value in _FLOAT_VALUES
 
 
-# torch's promotion (c10::promoteTypes): bool < integers < floats; a signed
-# and an unsigned integer meet in a signed type wide enough for both;
-# float16 and bfloat16 meet in float32.
-_CATEGORY = {int(bool_): 0, int(uint8): 1, int(int8): 1, int(int16): 1, int(int32): 1,
-             int(int64): 1, int(float16): 2, int(bfloat16): 2, int(float32): 2,
-             int(float64): 2}
-_SIGNED_WIDTH = {int(int8): 1, int(int16): 2, int(int32): 4, int(int64): 8}
-_BY_SIGNED_WIDTH = {1: int8, 2: int16, 4: int32, 8: int64}
-
-
-def category(value):
-    """0 for bool, 1 for the integers, 2 for the floats."""
-    return _CATEGORY[int(value)]
-
-
-def promote(a, b):
-    """The dtype torch computes for two tensors of dtypes `a` and `b`."""
-    a, b = int(a), int(b)
-    if a == b:
-        return of(a)
-    ca, cb = _CATEGORY[a], _CATEGORY[b]
-    if ca != cb:
-        return of(a if ca > cb else b)
-    if ca == 1:
-        if int(uint8) in (a, b):
-            other = b if a == int(uint8) else a
-            return _BY_SIGNED_WIDTH[max(2, _SIGNED_WIDTH[other])]
-        return _BY_SIGNED_WIDTH[max(_SIGNED_WIDTH[a], _SIGNED_WIDTH[b])]
-    if {a, b} == {int(float16), int(bfloat16)}:
-        return float32
-    order = [int(float16), int(bfloat16), int(float32), int(float64)]
-    return of(max(a, b, key=order.index))
-
-
 def from_arg(value):
     """A dtype argument: a Gnn.DType, a Gnn.<dtype>, a Python type (float,
     int, bool as torch takes them) or a numpy dtype."""
@@ -199,3 +165,12 @@ def tensor_from_numpy(array):
         array = array.astype(array.dtype.newbyteorder('='))
     data = np_.ascontiguousarray(array).tobytes()
     return Gnn.Tensor.new_from_bytes(GLib.Bytes.new(data), dtype, list(array.shape))
+
+
+def is_ndarray(value):
+    """Whether `value` is a numpy array (False without numpy)."""
+    return np is not None and isinstance(value, np.ndarray)
+
+
+def is_numpy_bool(value):
+    return np is not None and isinstance(value, np.bool_)

@@ -1,15 +1,27 @@
-# _finfo.py: torch.finfo / torch.iinfo, the limits of each dtype (numpy's
-# for the types numpy has, bfloat16's own), printed as torch prints them.
+# _finfo.py: torch.finfo / torch.iinfo, the limits of each dtype (IEEE 754's
+# binary16/32/64, bfloat16's, the integers' two's complement), printed as
+# torch prints them.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 from . import _dtype
-from ._gi import export, require_numpy
+from ._gi import export
 
-# bfloat16: float32's exponent with 8 significant bits
-_BFLOAT16 = {'bits': 16, 'eps': 0.0078125, 'max': 3.3895313892515355e+38,
-             'min': -3.3895313892515355e+38, 'tiny': 1.1754943508222875e-38,
-             'resolution': 0.01}
+
+def _float(bits, eps, largest, tiny, resolution):
+    return {'bits': bits, 'eps': eps, 'max': largest, 'min': -largest, 'tiny': tiny,
+            'resolution': resolution}
+
+
+_FLOATS = {
+    'float16': _float(16, 2.0 ** -10, 65504.0, 2.0 ** -14, 0.001),
+    # bfloat16: float32's exponent with 8 significant bits
+    'bfloat16': _float(16, 2.0 ** -7, (2 - 2.0 ** -7) * 2.0 ** 127, 2.0 ** -126, 0.01),
+    'float32': _float(32, 2.0 ** -23, (2 - 2.0 ** -23) * 2.0 ** 127, 2.0 ** -126, 1e-06),
+    'float64': _float(64, 2.0 ** -52, (2 - 2.0 ** -52) * 2.0 ** 1023, 2.0 ** -1022, 1e-15),
+}
+_INTS = {'uint8': (8, False), 'int8': (8, True), 'int16': (16, True), 'int32': (32, True),
+         'int64': (64, True)}
 
 
 def _short(value):
@@ -36,16 +48,9 @@ class finfo(_DtypeInfo):
         if not type.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo "
                             "to handle 'torch.finfo'")
-        if type == _dtype.bfloat16:
-            values = dict(_BFLOAT16)
-        else:
-            info = require_numpy().finfo(_dtype.DTYPE_TO_NUMPY[type])
-            values = {'bits': int(info.bits), 'eps': float(info.eps), 'max': float(info.max),
-                      'min': float(info.min), 'tiny': float(info.tiny),
-                      'resolution': 10.0 ** -int(info.precision)}
-        self.__dict__.update(values)
-        self.smallest_normal = self.tiny
         self.dtype = repr(type)[len('Gnn.'):]
+        self.__dict__.update(_FLOATS[self.dtype])
+        self.smallest_normal = self.tiny
 
     def __repr__(self):
         return ('finfo(resolution=%s, min=%s, max=%s, eps=%s, smallest_normal=%s, tiny=%s, '
@@ -65,9 +70,10 @@ class iinfo(_DtypeInfo):
         if type.is_floating_point:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
                             "handle 'torch.iinfo'")
-        info = require_numpy().iinfo(_dtype.DTYPE_TO_NUMPY[type])
-        self.bits, self.max, self.min = int(info.bits), int(info.max), int(info.min)
         self.dtype = repr(type)[len('Gnn.'):]
+        self.bits, signed = _INTS[self.dtype]
+        self.min = -(1 << (self.bits - 1)) if signed else 0
+        self.max = (1 << (self.bits - 1)) - 1 if signed else (1 << self.bits) - 1
 
     def __repr__(self):
         return 'iinfo(min=%s, max=%s, dtype=%s)' % (_short(self.min), _short(self.max),

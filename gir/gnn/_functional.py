@@ -6,7 +6,7 @@
 
 import types
 
-from ._gi import EXPORTS, Gnn, call_c, export
+from ._gi import EXPORTS, Gnn, call_as_torch, call_c, export
 from ._tensor import Tensor
 
 
@@ -25,37 +25,33 @@ def log_softmax(input, dim=None, dtype=None):
     return Gnn.Tensor.log_softmax(input if dtype is None else input.to(dtype), dim)
 
 
-def _loss(cls_name):
-    def loss(input, target, **options):
-        module = EXPORTS[cls_name](**options)
-        return call_c(module.compute, input, target)
-    return loss
-
-
-cross_entropy = _loss('CrossEntropyLoss')
-nll_loss = _loss('NLLLoss')
-mse_loss = _loss('MSELoss')
-binary_cross_entropy_with_logits = _loss('BCEWithLogitsLoss')
-for _name, _f in (('cross_entropy', cross_entropy), ('nll_loss', nll_loss),
-                  ('mse_loss', mse_loss),
-                  ('binary_cross_entropy_with_logits', binary_cross_entropy_with_logits)):
-    _f.__name__ = _name
-
-
 def linear(input, weight, bias=None):
-    out = Gnn.Tensor.matmul(input, Tensor.t(weight))
-    return out if bias is None else Gnn.Tensor.add(out, bias)
+    return call_c(Gnn.Tensor.linear, input, weight, bias)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    return call_c(Gnn.Tensor.bilinear, input1, input2, weight, bias)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    return EXPORTS['Dropout'](p)(input) if training else input
+    return call_as_torch(ValueError, Gnn.dropout, input, float(p), training, inplace, None)
 
 
 def one_hot(tensor, num_classes=-1):
-    n = num_classes if num_classes >= 0 else int(tensor.max().item()) + 1
-    eye = Gnn.Tensor.eq(Gnn.Tensor.unsqueeze(tensor, -1),
-                        Gnn.Tensor.arange(0, n, 1, Gnn.DType.I64))
-    return eye.to_dtype(Gnn.DType.I64)
+    return Gnn.one_hot(tensor, num_classes)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    result = Gnn.normalize(input, float(p), dim, float(eps))
+    return result if out is None else out.copy_(result)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return Gnn.cosine_similarity(x1, x2, dim, float(eps))
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return Gnn.pairwise_distance(x1, x2, float(p), float(eps), keepdim)
 
 
 sigmoid = Gnn.Tensor.sigmoid
@@ -63,8 +59,8 @@ tanh = Gnn.Tensor.tanh
 
 functional = export(types.ModuleType('Gnn.functional',
                                      "torch.nn.functional's spellings."), 'functional')
-for _f in (relu, softmax, log_softmax, cross_entropy, nll_loss, mse_loss,
-           binary_cross_entropy_with_logits, linear, dropout, one_hot):
+for _f in (relu, softmax, log_softmax, linear, bilinear, dropout, one_hot, normalize,
+           cosine_similarity, pairwise_distance):
     setattr(functional, _f.__name__, _f)
 functional.sigmoid = sigmoid
 functional.tanh = tanh

@@ -9,8 +9,7 @@ import os
 from gi.repository import GLib
 
 from . import _dtype
-from ._gi import OVERRIDE_MODULE, Gnn, export, override, require_numpy
-from ._tensor import Tensor
+from ._gi import OVERRIDE_MODULE, Gnn, export, override
 
 
 @override
@@ -48,11 +47,11 @@ class Generator(Gnn.Generator):
 
     def get_state(self):
         data = Gnn.Generator.get_state(self).get_data()
-        return Tensor.from_numpy(require_numpy().frombuffer(data, dtype='uint8').copy())
+        return Gnn.Tensor.new_from_bytes(GLib.Bytes.new(data), Gnn.DType.U8, [len(data)])
 
     def set_state(self, new_state):
         if isinstance(new_state, Gnn.Tensor):
-            new_state = GLib.Bytes.new(bytes(new_state.numpy().tobytes()))
+            new_state = Gnn.Tensor.get_bytes(new_state)
         elif isinstance(new_state, (bytes, bytearray)):
             new_state = GLib.Bytes.new(bytes(new_state))
         Gnn.Generator.set_state(self, new_state)

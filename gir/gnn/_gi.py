@@ -82,6 +82,18 @@ def as_torch_error(error, kind):
     return cls(error.message, error.domain, error.code)
 
 
+def call_as_torch(kind, func, *args, **kwargs):
+    """func(*args, **kwargs), its argument errors (Gnn.Error.INVALID_ARGUMENT)
+    raised as torch's `kind` (ValueError, RuntimeError ...) and still
+    GLib.Error."""
+    try:
+        return func(*args, **kwargs)
+    except GLib.Error as error:
+        if error.domain != 'gnn-error-quark' or error.code != Gnn.Error.INVALID_ARGUMENT:
+            raise
+        raise as_torch_error(error, kind) from None
+
+
 def type_name(value):
     """The type name the C library would print for `value` (the GType name
     of a GObject), else the Python type name."""

@@ -1,54 +1,91 @@
-# _grad_fn.py: tensor.grad_fn as an object (torch's Node): its name(),
-# printed as <MulBackward0 object at 0x...>, None for leaves.
-#
-# next_functions needs the C accessor of the graph's edges
-# (Gnn.Tensor.get_grad_fn_next_functions, added with the autograd ops); until
-# the typelib has it, reading it raises NotImplementedError saying so.
+# _grad_fn.py: tensor.grad_fn as torch shows it — an object whose type is
+# named after the node (type(y.grad_fn).__name__ == 'MulBackward0'), with
+# name(), next_functions ((node or None, input_nr), ...), AccumulateGrad's
+# variable, printed <MulBackward0 object at 0x...>; None for leaves. The
+# graph is the library's (Gnn.GradFn); this module only gives it torch's
+# Python face.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
+
+import weakref
 
 from ._gi import Gnn
 from ._tensor import Tensor
 
 
-class GradFn(object):
-    """The function that produced a tensor (torch's grad_fn node)."""
+class Node(object):
+    """A node of the autograd graph (torch's grad_fn objects)."""
 
-    __slots__ = ('_tensor', '_name')
-
-    def __init__(self, tensor, name):
-        self._tensor = tensor
-        self._name = name
+    __slots__ = ('_node', '__weakref__')
 
     def name(self):
-        return self._name
+        return self._node.get_name()
 
     @property
     def next_functions(self):
-        accessor = getattr(Gnn.Tensor, 'get_grad_fn_next_functions', None)
-        if accessor is None:
-            raise NotImplementedError("grad_fn.next_functions needs the library's graph "
-                                      "accessor, which this build does not have")
-        return tuple(accessor(self._tensor))
+        functions = []
+        for i in range(self._node.get_n_next_functions()):
+            node, input_nr = self._node.get_next_function(i)
+            functions.append((_wrap(node), input_nr))
+        return tuple(functions)
 
     @property
     def metadata(self):
         return {}
 
-    def __eq__(self, other):
-        return isinstance(other, GradFn) and other._tensor is self._tensor
-
-    def __hash__(self):
-        return id(self._tensor)
-
     def __repr__(self):
-        return '<%s object at %#x>' % (self._name, id(self._tensor))
+        return '<%s object at %#x>' % (type(self).__name__, id(self))
+
+
+class AccumulateGrad(Node):
+    """The end of the graph at a leaf: accumulates into variable.grad."""
+
+    __slots__ = ()
+
+    def name(self):
+        return 'torch::autograd::AccumulateGrad'    # torch's, verbatim
+
+    @property
+    def variable(self):
+        return self._node.get_variable()
+
+
+_classes = {'AccumulateGrad': AccumulateGrad}
+_alive = weakref.WeakValueDictionary()    # id of the Gnn.GradFn -> its Node
+
+
+def _class(name):
+    cls = _classes.get(name)
+    if cls is None:
+        cls = _classes[name] = type(name, (Node,), {'__slots__': ()})
+    return cls
+
+
+def _wrap(node):
+    """The Python object for a Gnn.GradFn: the same one while it is alive
+    (torch's y.grad_fn is y.grad_fn)."""
+    if node is None:
+        return None
+    obj = _alive.get(id(node))
+    if obj is None or obj._node is not node:
+        obj = object.__new__(_class(node.get_name()))
+        obj._node = node
+        _alive[id(node)] = obj
+    return obj
 
 
 def _grad_fn(self):
     """The node that produced this tensor, None for a leaf (torch's grad_fn)."""
-    name = Gnn.Tensor.get_grad_fn_name(self)
-    return GradFn(self, name) if name else None
+    return _wrap(Gnn.Tensor.get_grad_fn(self))
+
+
+def _detach_(self):
+    """t.detach_(): t leaves the graph (a leaf without requires_grad)."""
+    Gnn.Tensor.detach_(self)
+    return self
 
 
 Tensor.grad_fn = property(_grad_fn)
+Tensor.detach_ = _detach_
+Tensor.retain_grad = Gnn.Tensor.retain_grad
+Tensor.retains_grad = property(Gnn.Tensor.get_retains_grad)

@@ -11,8 +11,9 @@
 import numbers
 
 from . import _dtype
-from ._gi import Gnn, export, gobject_created, require_numpy
+from ._gi import Gnn, export, gobject_created
 from ._tensor import Size, Tensor
+from ._tensor_data import from_data
 
 
 def _legacy_new(dtype, args, kwargs):
@@ -37,12 +38,10 @@ def _legacy_new(dtype, args, kwargs):
         if data.get_dtype() != dtype:
             raise TypeError('expected %s (got %s)' % (_dtype.of(dtype), data.dtype))
         return Gnn.Tensor.detach(data)     # an alias of its memory, as torch's
-    np = require_numpy()
-    array = np.asarray(data)
-    if array.dtype.kind not in 'biuf':
-        raise TypeError('new(): invalid data type %r' % type(data).__name__)
-    return _dtype.tensor_from_numpy(np.ascontiguousarray(array.astype(_dtype.DTYPE_TO_NUMPY.get(
-        _dtype.of(dtype), 'float32'))))
+    try:
+        return Gnn.Tensor.to_dtype(from_data(data), dtype)
+    except TypeError:
+        raise TypeError('new(): invalid data type %r' % type(data).__name__) from None
 
 
 def _tensor_new(cls, *args, **kwargs):

@@ -14,7 +14,6 @@ from gi.repository import GObject as _GObject
 from . import _dtype
 from ._call import (call_module, forward_as_c, general_forward, hook_closure, hook_flags,
                     pre_hook_closure)
-from ._signature import only, torch_class
 from ._gi import (OVERRIDE_MODULE, Gnn, as_torch_error as _as_torch_error, call_c, export,
                   gnn_error as _gnn_error, gobject_created, override, trampoline,
                   type_name as _type_name)
@@ -551,26 +550,3 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return Gnn.Module.register_global_forward_hook_args(
         hook_closure(_hook_reference(hook), with_kwargs), None,
         hook_flags(False, always_call))
-
-
-# --- losses ---------------------------------------------------------------
-# A loss module takes (input, target) but Gnn.Module's forward takes one
-# tensor, so the C API is loss.compute(input, target); criterion(x, t) maps
-# to it here as in torch. criterion(x) alone keeps torch's missing-target error.
-
-def _loss_call(self, input, target=None):
-    if target is None:
-        return Module.__call__(self, input)
-    return call_c(type(self).compute, self, input, target)
-
-
-_LOSS = {'size_average': only(None, 'size_average'), 'reduce': only(None, 'reduce')}
-for _name, _text in (
-        ('CrossEntropyLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
-                             "reduction='mean', label_smoothing=0.0"),
-        ('NLLLoss', "weight=None, size_average=None, ignore_index=-100, reduce=None, "
-                    "reduction='mean'"),
-        ('MSELoss', "size_average=None, reduce=None, reduction='mean'"),
-        ('BCEWithLogitsLoss', "weight=None, size_average=None, reduce=None, reduction='mean', "
-                              "pos_weight=None")):
-    torch_class(_name, _text, _LOSS, extra={'__call__': _loss_call})

@@ -10,7 +10,7 @@
 import numbers
 import types
 
-from . import _autograd, _datasets, _nn_utils  # noqa: F401  (the namespaces below extend theirs)
+from . import _autograd, _nn_utils  # noqa: F401  (the namespaces below extend theirs)
 from ._data import fields, rebuilt
 from ._gi import EXPORTS, Gnn, call_c, export
 
@@ -102,5 +102,3 @@ vision.datasets = _namespace('Gnn.vision.datasets', "torchvision.datasets.")
 vision.transforms = _namespace('Gnn.vision.transforms', "torchvision.transforms.")
 vision.utils = _namespace('Gnn.vision.utils', "torchvision.utils.")
 vision.models = _namespace('Gnn.vision.models', "torchvision.models.")
-for _name in ('MNIST', 'FashionMNIST'):
-    setattr(vision.datasets, _name, EXPORTS[_name])

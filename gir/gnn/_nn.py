@@ -8,7 +8,7 @@
 import types
 
 from ._gi import EXPORTS, Gnn, export
-from ._signature import (DEVICE, DEVICE_DTYPE, ignore, none_or, only, pair, pool_stride,
+from ._signature import (DEVICE, DEVICE_DTYPE, none_or, only, pair, pool_stride,
                          shape_variant, torch_class, torch_factory)
 
 # torch's constructors, declared per class (see _signature).
@@ -16,11 +16,8 @@ _BATCH_NORM = ('num_features, eps=1e-05, momentum=0.1, affine=True, track_runnin
                'device=None, dtype=None')
 torch_class('Linear', 'in_features, out_features, bias=True, device=None, dtype=None',
             {'bias': 'has_bias', 'device': DEVICE})
-torch_class('Conv2d', "in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
-            "groups=1, bias=True, padding_mode='zeros', device=None, dtype=None",
-            dict(DEVICE_DTYPE, kernel_size=pair('kernel'), stride=pair('stride'),
-                 padding=pair('padding'), dilation=pair('dilation'), bias='has_bias',
-                 padding_mode=only('zeros', 'padding_mode')))
+torch_class('Bilinear', 'in1_features, in2_features, out_features, bias=True, device=None, dtype=None',
+            dict(DEVICE_DTYPE, bias='has_bias'))
 torch_class('MaxPool2d', 'kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
             'ceil_mode=False',
             {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
@@ -31,13 +28,12 @@ torch_class('AvgPool2d', 'kernel_size, stride=None, padding=0, ceil_mode=False, 
              'divisor_override': none_or('divisor_override')})
 torch_class('BatchNorm1d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('BatchNorm2d', _BATCH_NORM, DEVICE_DTYPE)
+torch_class('BatchNorm3d', _BATCH_NORM, DEVICE_DTYPE)
 torch_class('Dropout', 'p=0.5, inplace=False')
 torch_class('Embedding', 'num_embeddings, embedding_dim, padding_idx=None, max_norm=None, '
             'norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, '
             'device=None, dtype=None',
-            dict(DEVICE_DTYPE, padding_idx=only(None, 'padding_idx'),
-                 max_norm=only(None, 'max_norm'), norm_type=ignore,
-                 scale_grad_by_freq=only(False, 'scale_grad_by_freq'),
+            dict(DEVICE_DTYPE, padding_idx=none_or('padding_idx'), max_norm=none_or('max_norm'),
                  sparse=only(False, 'sparse'), _weight=only(None, '_weight')))
 torch_class('LayerNorm', 'normalized_shape, eps=1e-05, elementwise_affine=True, device=None, '
             'dtype=None', dict(DEVICE_DTYPE, normalized_shape=shape_variant))
@@ -56,9 +52,14 @@ def _parameter(data=None, requires_grad=True):
 
 torch_factory('Parameter', _parameter, 'data=None, requires_grad=True')
 
+# The convolution, padding, pooling and resampling layers' declarations, before
+# Gnn.nn takes the classes below.
+from . import _nn_layers  # noqa: E402,F401
+
 # Gnn.nn: the torch.nn spellings of the module classes.
 _NN_NAMES = ('Module', 'Parameter', 'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList',
-             'ParameterDict', 'Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'BatchNorm1d',
+             'ParameterDict', 'Linear', 'Bilinear', 'Conv2d', 'MaxPool2d', 'AvgPool2d',
+             'AdaptiveAvgPool2d', 'BatchNorm1d',
              'BatchNorm2d', 'Dropout', 'Embedding', 'LayerNorm', 'ReLU', 'GELU', 'Softmax',
              'LogSoftmax', 'Flatten', 'Identity', 'Sigmoid', 'Tanh', 'CrossEntropyLoss',
              'NLLLoss', 'MSELoss', 'BCEWithLogitsLoss')

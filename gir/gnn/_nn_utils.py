@@ -1,59 +1,66 @@
-# _nn_utils.py: Gnn.nn.utils, the gradient clipping of torch.nn.utils that
-# training loops call between backward() and step().
+# _nn_utils.py: Gnn.nn.utils, torch.nn.utils with torch's signatures over
+# the C functions: gradient clipping (Gnn.clip_grad_norm_,
+# Gnn.clip_grad_value_), parameters_to_vector / vector_to_parameters, and
+# the weight reparametrizations weight_norm / spectral_norm (forward
+# pre-hooks in C) with their removal. `parameters` may be one tensor or any
+# iterable of tensors, as torch's.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-import math
 import types
 
-from ._autograd import no_grad
-from ._creation import full_like, stack, tensor
-from ._gi import EXPORTS, Gnn
+from ._gi import EXPORTS, Gnn, call_as_torch
 
 
-def _grads(parameters):
+def _tensors(parameters):
     if isinstance(parameters, Gnn.Tensor):
-        parameters = [parameters]
-    return [p.grad for p in parameters if p.grad is not None]
+        return [parameters]
+    return list(parameters)
 
 
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False):
-    """torch's: scales the gradients in place so that their joint
-    `norm_type` norm is at most `max_norm`; returns the norm before (a 0-d
-    tensor)."""
-    grads = _grads(parameters)
-    max_norm, norm_type = float(max_norm), float(norm_type)
-    if not grads:
-        return tensor(0.0)
-    with no_grad():
-        if norm_type == math.inf:
-            norms = [g.abs().max() for g in grads]
-            total = stack(norms).max() if len(norms) > 1 else norms[0]
-        else:
-            total = sum((g.abs() ** norm_type).sum() for g in grads) ** (1.0 / norm_type)
-        value = total.item()
-        if error_if_nonfinite and not math.isfinite(value):
-            raise RuntimeError(
-                f'The total norm of order {norm_type} for gradients from `parameters` is '
-                f'non-finite, so it cannot be clipped. To disable this error and scale the '
-                f'gradients by the non-finite norm anyway, set `error_if_nonfinite=False`')
-        coef = max_norm / (value + 1e-6)
-        if coef < 1.0 or math.isnan(coef):   # torch scales by a NaN coefficient too
-            for g in grads:
-                g.mul_(coef)
-    return total
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    return call_as_torch(RuntimeError, Gnn.clip_grad_norm_, _tensors(parameters), float(max_norm),
+               float(norm_type), bool(error_if_nonfinite))
 
 
-def clip_grad_value_(parameters, clip_value):
-    """torch's: clamps every gradient element to [-clip_value, clip_value]."""
-    clip_value = float(clip_value)
-    with no_grad():
-        for g in _grads(parameters):
-            high, low = full_like(g, clip_value), full_like(g, -clip_value)
-            g.copy_(Gnn.Tensor.where(g > high, high, Gnn.Tensor.where(g < low, low, g)))
+def clip_grad_value_(parameters, clip_value, foreach=None):
+    Gnn.clip_grad_value_(_tensors(parameters), float(clip_value))
 
 
-utils = types.ModuleType('Gnn.nn.utils', 'torch.nn.utils\'s gradient clipping.')
-utils.clip_grad_norm_ = clip_grad_norm_
-utils.clip_grad_value_ = clip_grad_value_
+def parameters_to_vector(parameters):
+    return Gnn.parameters_to_vector(_tensors(parameters))
+
+
+def vector_to_parameters(vec, parameters):
+    if not isinstance(vec, Gnn.Tensor):
+        raise TypeError('expected torch.Tensor, but got: {}'.format(type(vec).__name__))
+    Gnn.vector_to_parameters(vec, _tensors(parameters))
+
+
+def weight_norm(module, name='weight', dim=0):
+    call_as_torch(RuntimeError, Gnn.weight_norm, module, name,
+        Gnn.NORM_DIM_NONE if dim is None else dim)
+    return module
+
+
+def remove_weight_norm(module, name='weight'):
+    call_as_torch(ValueError, Gnn.remove_weight_norm, module, name)
+    return module
+
+
+def spectral_norm(module, name='weight', n_power_iterations=1, eps=1e-12, dim=None):
+    call_as_torch(ValueError if n_power_iterations <= 0 else RuntimeError, Gnn.spectral_norm, module,
+        name, n_power_iterations, float(eps), Gnn.NORM_DIM_NONE if dim is None else dim, None)
+    return module
+
+
+def remove_spectral_norm(module, name='weight'):
+    call_as_torch(ValueError, Gnn.remove_spectral_norm, module, name)
+    return module
+
+
+utils = types.ModuleType('Gnn.nn.utils', "torch.nn.utils's spellings.")
+for _f in (clip_grad_norm_, clip_grad_value_, parameters_to_vector, vector_to_parameters,
+           weight_norm, remove_weight_norm, spectral_norm, remove_spectral_norm):
+    setattr(utils, _f.__name__, _f)
 EXPORTS['nn'].utils = utils

@@ -45,8 +45,8 @@ PUBLIC = (
     'gnn.utils', 'gnn.utils.data', 'gnn.utils.data.distributed',
     'gnn.autograd', 'gnn.distributed', 'gnn.multiprocessing',
     'gnn.backends', 'gnn.backends.cudnn', 'gnn.cuda',
-    'gnn.vision', 'gnn.vision.datasets', 'gnn.vision.transforms', 'gnn.vision.utils',
-    'gnn.vision.models',
+    'gnn.vision', 'gnn.vision.datasets', 'gnn.vision.transforms',
+    'gnn.vision.transforms.functional', 'gnn.vision.utils', 'gnn.vision.models',
 )
 
 # namespace path -> the private namespace object, taken before publish()
@@ -170,6 +170,10 @@ def _fill_top_level():
     package = sys.modules['gnn']
     for name, value in EXPORTS.items():
         setattr(package, name, value)
+    # torch.__version__: the version of the library in use (a str, as torch's)
+    gnn = _override_module()
+    package.__version__ = '%d.%d.%d' % (gnn.get_major_version(), gnn.get_minor_version(),
+                                        gnn.get_micro_version())
 
     def __getattr__(name):
         if not name.startswith('_'):
@@ -197,7 +201,8 @@ def publish():
     for path in ('nn', 'nn.functional', 'nn.init', 'nn.utils', 'nn.utils.rnn',
                  'nn.parallel', 'optim', 'optim.lr_scheduler', 'utils', 'utils.data',
                  'autograd', 'distributed', 'backends', 'backends.cudnn', 'cuda', 'vision',
-                 'vision.datasets', 'vision.transforms', 'vision.utils', 'vision.models'):
+                 'vision.datasets', 'vision.transforms', 'vision.transforms.functional',
+                 'vision.utils', 'vision.models'):
         space = _namespace(path)
         if space is not None:
             _sources[path] = space

@@ -92,6 +92,14 @@ def _rebuild_concat_dataset(datasets):
     return Gnn.ConcatDataset.new(list(datasets))
 
 
+def _rebuild_list_store(type_name, items):
+    from gi.repository import Gio
+    store = Gio.ListStore.new(GObject.type_from_name(type_name))
+    for item in items:
+        store.append(item)
+    return store
+
+
 def _is_python_class(cls):
     module = getattr(cls, '__module__', '') or ''
     return not module.startswith('gi.')
@@ -117,6 +125,10 @@ def reduce_gobject(obj):
         return (_rebuild_tensor, (int(obj.get_dtype()), list(obj.get_shape()),
                                   c.get_bytes().get_data() or b'', bool(obj.get_requires_grad())))
     cls = type(obj)
+    from gi.repository import Gio
+    if isinstance(obj, Gio.ListStore):   # a list property (Compose's transforms)
+        items = [obj.get_item(i) for i in range(obj.get_n_items())]
+        return (_rebuild_list_store, (obj.get_item_type().name, items))
     if _is_python_class(cls):
         return (_rebuild_python_object, (cls, _properties(obj), dict(obj.__dict__)))
     # the library's datasets whose contents are not properties

@@ -3,148 +3,77 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-import collections
 import numbers
+import struct
+import sys
 
 from gi.repository import GLib
 
 from . import _dtype
 from . import _numpy
 from . import _tensor_index
-from ._gi import OVERRIDE_MODULE, Gnn, export, gnn_error, np, override, require_numpy
+from ._gi import OVERRIDE_MODULE, Gnn, call_c, export, gnn_error, override
 
 
 # --- operands ------------------------------------------------------------------
 
-def _scalar_dtype(tensor_dtype, value):
-    """The dtype of `tensor <op> value` for a Python number, as in PyTorch:
-    a scalar never widens a tensor of its own kind; a float scalar turns an
-    integer/bool tensor into float32 (torch's default dtype), an int scalar
-    turns a bool tensor into int64."""
+def operand(value):
+    """A torch operand for the C ops: a tensor as it is, a Python number as a
+    wrapped number (which the C type promotion ranks below tensors, as torch
+    does), or None for anything else."""
+    if isinstance(value, Gnn.Tensor):
+        return value
     if isinstance(value, bool):
-        return tensor_dtype
-    if _dtype.is_floating(tensor_dtype):
-        return tensor_dtype
+        return Gnn.Tensor.new_wrapped_bool(value)
     if isinstance(value, numbers.Integral):
-        return Gnn.DType.I64 if tensor_dtype == Gnn.DType.BOOL else tensor_dtype
-    return Gnn.DType.F32
+        return Gnn.Tensor.new_wrapped_int(int(value))
+    if isinstance(value, numbers.Real):
+        return Gnn.Tensor.new_wrapped_number(float(value))
+    return None
 
 
-def _result_dtype(a, b):
-    """torch.result_type of two tensors: a 0-d tensor counts like a number
-    next to a dimensioned one (it never widens it within its category), and
-    otherwise the dtypes promote (float32 + float64 is float64, float + bool
-    is float, int32 + int64 is int64)."""
-    da, db = a.get_dtype(), b.get_dtype()
-    if da == db:
-        return da
-    za, zb = a.get_ndim() == 0, b.get_ndim() == 0
-    if za != zb:
-        dim, zero = (db, da) if za else (da, db)
-        if _dtype.category(zero) <= _dtype.category(dim):
-            return dim
-        if _dtype.category(zero) == 2 and _dtype.category(dim) < 2:
-            return zero
-    return _dtype.promote(da, db)
+def operand_or_raise(name, value, arg='other'):
+    result = operand(value)
+    if result is None:
+        raise TypeError("%s(): argument '%s' must be Tensor or Number, not %s"
+                        % (name, arg, type(value).__name__))
+    return result
 
 
-def _coerce(a, b):
-    """Returns (a, b) as two tensors for a binary operator, or None when `b`
-    is neither a tensor nor a real number (the operator then returns
-    NotImplemented). A number becomes a 0-d tensor of the result dtype; two
-    tensors of different dtypes are converted to torch's result type."""
-    if isinstance(b, Gnn.Tensor):
-        dtype = _result_dtype(a, b)
-        if a.get_dtype() != dtype:
-            a = a.to_dtype(dtype)
-        if b.get_dtype() != dtype:
-            b = b.to_dtype(dtype)
-        return a, b
-    if not isinstance(b, numbers.Real):
-        return None
-    dtype = _scalar_dtype(a.get_dtype(), b)
-    if dtype != a.get_dtype():
-        a = a.to_dtype(dtype)
-    return a, Gnn.Tensor.new_scalar(float(b), dtype)
-
-
-def _true_divide(a, b):
-    # Like torch, `/` on integer or bool tensors divides in float32.
-    if not _dtype.is_floating(a.get_dtype()) and not _dtype.is_floating(b.get_dtype()):
-        a = a.to_dtype(Gnn.DType.F32)
-        b = b.to_dtype(Gnn.DType.F32)
-    return Gnn.Tensor.div(a, b)
-
-
-_C_OPS = {'truediv': _true_divide}
-
-
-def _binary(name, reflected=False):
-    op = _C_OPS.get(name) or getattr(Gnn.Tensor, name)
-
+def _binary(c_op, reflected=False):
+    """A Python operator over a C op: NotImplemented for foreign operands."""
     def method(self, other):
-        pair = _coerce(self, other)
-        if pair is None:
+        other = operand(other)
+        if other is None:
             return NotImplemented
-        a, b = pair
-        if name == 'mul' and not isinstance(other, Gnn.Tensor) and \
-                _dtype.is_floating(a.get_dtype()):
-            # by a number: mul_scalar saves no operand for autograd (a later
-            # in-place op on `a` stays possible, as in torch)
-            return Gnn.Tensor.mul_scalar(a, float(other))
-        return op(b, a) if reflected else op(a, b)
+        return c_op(other, self) if reflected else c_op(self, other)
+    method.__name__ = c_op.__name__
+    return method
+
+
+def _named(c_op, name):
+    """torch's method spelling (TypeError for a foreign operand)."""
+    def method(self, other):
+        return c_op(self, operand_or_raise(name, other))
     method.__name__ = name
     return method
 
 
-# c10's ScalarType names, which torch's cast errors print.
-_TORCH_TYPE_NAMES = {int(Gnn.DType.F32): 'Float', int(Gnn.DType.F64): 'Double',
-                     int(Gnn.DType.F16): 'Half', int(Gnn.DType.BF16): 'BFloat16',
-                     int(Gnn.DType.I64): 'Long', int(Gnn.DType.I32): 'Int',
-                     int(Gnn.DType.I16): 'Short', int(Gnn.DType.I8): 'Char',
-                     int(Gnn.DType.U8): 'Byte', int(Gnn.DType.BOOL): 'Bool'}
-
-
-def _inplace(name):
-    op = getattr(Gnn.Tensor, name)
-
+def _inplace(c_op, name):
     def method(self, other):
-        dtype = self.get_dtype()
-        if name == 'div_' and not _dtype.is_floating(dtype):
-            # torch: true division cannot be stored in an integer tensor
-            raise RuntimeError("result type Float can't be cast to the desired output type %s"
-                               % _TORCH_TYPE_NAMES[int(dtype)])
-        if isinstance(other, Gnn.Tensor):
-            # torch computes in the result type and casts back, which it
-            # allows within a category or down from it (a float32 tensor
-            # takes float64 and int operands, an int tensor no float one)
-            result = _result_dtype(self, other)
-            if _dtype.category(result) > _dtype.category(dtype):
-                raise RuntimeError("result type %s can't be cast to the desired output type %s"
-                                   % (_TORCH_TYPE_NAMES[int(result)],
-                                      _TORCH_TYPE_NAMES[int(dtype)]))
-            op(self, other if other.get_dtype() == dtype else other.to_dtype(dtype))
-            return self
-        if not isinstance(other, numbers.Real):
-            raise TypeError('%s(): argument must be a Tensor or a number, not %s'
-                            % (name, type(other).__name__))
-        if _scalar_dtype(dtype, other) != dtype:
-            raise RuntimeError("result type %s can't be cast to the desired output type %s"
-                               % ('Float' if isinstance(other, float) else 'Long',
-                                  _TORCH_TYPE_NAMES[int(dtype)]))
-        op(self, Gnn.Tensor.new_scalar(float(other), dtype))
+        c_op(self, operand_or_raise(name, other))
         return self
     method.__name__ = name
     return method
 
 
-def _operator_inplace(name):
-    method = _inplace(name)
-
+def _operator_inplace(c_op):
     def operator(self, other):
-        if not isinstance(other, (Gnn.Tensor, numbers.Real)):
+        other = operand(other)
+        if other is None:
             return NotImplemented
-        return method(self, other)
+        c_op(self, other)
+        return self
     return operator
 
 
@@ -156,6 +85,17 @@ def wrap_dim(tensor, dim):
         return Gnn.Tensor.wrap_dim(tensor, int(dim))
     except GLib.Error as error:
         raise IndexError(error.message) from None
+
+
+_ROUNDING = {None: Gnn.RoundingMode.NONE, 'trunc': Gnn.RoundingMode.TRUNC,
+             'floor': Gnn.RoundingMode.FLOOR}
+
+
+def rounding_mode_arg(mode):
+    if mode not in _ROUNDING:
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           "but found '%s'" % mode)
+    return _ROUNDING[mode]
 
 
 def dims_arg(dim):
@@ -266,9 +206,21 @@ class Size(tuple):
 
 export(Size)
 
-# torch.return_types.max / min: the (values, indices) of t.max(dim).
-_MaxResult = collections.namedtuple('max', ['values', 'indices'])
-_MinResult = collections.namedtuple('min', ['values', 'indices'])
+# struct formats of the dtypes, for tolist() over the packed bytes
+_STRUCT_FORMATS = {int(Gnn.DType.F32): 'f', int(Gnn.DType.F64): 'd', int(Gnn.DType.F16): 'e',
+                   int(Gnn.DType.I64): 'q', int(Gnn.DType.I32): 'i', int(Gnn.DType.I16): 'h',
+                   int(Gnn.DType.I8): 'b', int(Gnn.DType.U8): 'B', int(Gnn.DType.BOOL): '?'}
+assert struct.calcsize('q') == 8 and struct.calcsize('i') == 4
+
+
+def _nest(flat, shape):
+    """Row-major values as nested lists of `shape` (a number for a 0-d one)."""
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return flat
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
 def _allocated(result, source, what):
@@ -422,16 +374,22 @@ class Tensor(Gnn.Tensor):
             return bool(value)
         if dtype == Gnn.DType.I64:
             # exact beyond 2**53 (item() goes through a double)
-            return int(self.numpy().reshape(-1)[0])
+            return int.from_bytes(Gnn.Tensor.get_bytes(self).get_data(), sys.byteorder,
+                                  signed=True)
         if not _dtype.is_floating(dtype):
             return int(value)
         return value
 
     def tolist(self):
+        """The elements as nested lists of Python numbers."""
+        if Gnn.Tensor.is_meta(self):
+            raise gnn_error(Gnn.Error.NOT_SUPPORTED, 'tolist: tensor has no storage (meta)')
         t = Gnn.Tensor.detach(self)
         if t.get_dtype() == Gnn.DType.BF16:
             t = t.to_dtype(Gnn.DType.F32)
-        return t.numpy().tolist()
+        data = Gnn.Tensor.get_bytes(t).get_data() or b''
+        flat = memoryview(data).cast(_STRUCT_FORMATS[int(t.get_dtype())]).tolist()
+        return _nest(flat, list(t.get_shape()))
 
     # -- dtype and device -----------------------------------------------------
 
@@ -577,52 +535,6 @@ class Tensor(Gnn.Tensor):
             return self
         return Gnn.Tensor.permute(self, list(range(ndim - 1, -1, -1)))
 
-    def squeeze(self, dim=None):
-        """Like torch: without dim, removes every dimension of size 1."""
-        if dim is not None:
-            return Gnn.Tensor.squeeze(self, dim)
-        return Gnn.Tensor.reshape(self, [n for n in self.get_shape() if n != 1])
-
-    def sum(self, dim=None, keepdim=False):
-        return Gnn.Tensor.sum(self, dims_arg(dim), keepdim)
-
-    def mean(self, dim=None, keepdim=False):
-        return Gnn.Tensor.mean(self, dims_arg(dim), keepdim)
-
-    def max(self, dim=None, keepdim=False):
-        """With dim None, the largest value; with an int dim, torch's
-        (values, indices) namedtuple (indices: the first largest); a
-        list/tuple of dims gives the values only (torch.amax)."""
-        if isinstance(dim, Gnn.Tensor):
-            return _maximum(self, dim)
-        if isinstance(dim, numbers.Integral):
-            return _MaxResult(Gnn.Tensor.max(self, [int(dim)], keepdim),
-                              Gnn.Tensor.argmax(self, int(dim), keepdim))
-        return Gnn.Tensor.max(self, dims_arg(dim), keepdim)
-
-    def min(self, dim=None, keepdim=False):
-        """As max: t.min(other) is the elementwise minimum."""
-        if isinstance(dim, Gnn.Tensor):
-            return _minimum(self, dim)
-        if isinstance(dim, numbers.Integral):
-            return _MinResult(Gnn.Tensor.min(self, [int(dim)], keepdim),
-                              Tensor.argmin(self, int(dim), keepdim))
-        return Gnn.Tensor.min(self, dims_arg(dim), keepdim)
-
-    def argmax(self, dim=None, keepdim=False):
-        """With dim None, the position in the flattened tensor."""
-        if dim is None:
-            index = Gnn.Tensor.argmax(Gnn.Tensor.reshape(self, [-1]), 0, False)
-            return Gnn.Tensor.reshape(index, [1] * self.get_ndim()) if keepdim else index
-        return Gnn.Tensor.argmax(self, dim, keepdim)
-
-    def argmin(self, dim=None, keepdim=False):
-        # through the negation, exact in a signed type: uint8 and bool
-        # (whose negation wraps or is refused) widen to int16 first
-        if self.get_dtype() in (Gnn.DType.U8, Gnn.DType.BOOL):
-            self = self.to_dtype(Gnn.DType.I16)
-        return Tensor.argmax(Gnn.Tensor.neg(self), dim, keepdim)
-
     def softmax(self, dim):
         return Gnn.Tensor.softmax(self, dim)
 
@@ -630,7 +542,7 @@ class Tensor(Gnn.Tensor):
         return Gnn.Tensor.log_softmax(self, dim)
 
     def zero_(self):
-        Gnn.Tensor.fill_(self, 0.0)
+        Gnn.Tensor.zero_(self)
         return self
 
     def fill_(self, value):
@@ -651,14 +563,6 @@ class Tensor(Gnn.Tensor):
     def copy_(self, src):
         Gnn.Tensor.copy_(self, src)
         return self
-
-    def pow(self, exponent):
-        return Gnn.Tensor.pow(self, float(exponent))
-
-    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return Gnn.Tensor.allclose(self, other, rtol, atol) if not equal_nan else \
-            bool(require_numpy().allclose(self.detach().numpy(), other.detach().numpy(), rtol,
-                                          atol, True))
 
     def equal(self, other):
         return Gnn.Tensor.equal(self, other)
@@ -691,77 +595,150 @@ class Tensor(Gnn.Tensor):
 
     def backward(self, gradient=None, retain_graph=False):
         """Like torch.Tensor.backward(gradient=None, retain_graph=False)."""
-        return Gnn.Tensor.backward(self, gradient, retain_graph)
+        return call_c(Gnn.Tensor.backward, self, gradient, retain_graph)
 
     # -- arithmetic and comparison operators ----------------------------------
-    # Operands may be tensors (broadcast by the library) or Python numbers
-    # (0-d tensors of the result dtype). Comparisons return bool tensors as
-    # in torch; identity is `is`, and hashing stays by identity.
+    # Operands may be tensors or Python numbers (wrapped numbers); the C ops
+    # promote them as torch does. Comparisons return bool tensors; identity
+    # is `is`, and hashing stays by identity.
 
     __hash__ = Gnn.Tensor.__hash__
-    __add__ = _binary('add')
-    __radd__ = _binary('add', reflected=True)
-    __sub__ = _binary('sub')
-    __rsub__ = _binary('sub', reflected=True)
-    __mul__ = _binary('mul')
-    __rmul__ = _binary('mul', reflected=True)
-    __truediv__ = _binary('truediv')
-    __rtruediv__ = _binary('truediv', reflected=True)
-    __eq__ = _binary('eq')
-    __ne__ = _binary('ne')
-    __lt__ = _binary('lt')
-    __le__ = _binary('le')
-    __gt__ = _binary('gt')
-    __ge__ = _binary('ge')
+    __add__ = _binary(Gnn.Tensor.add)
+    __radd__ = _binary(Gnn.Tensor.add, reflected=True)
+    __sub__ = _binary(Gnn.Tensor.sub)
+    __rsub__ = _binary(Gnn.Tensor.sub, reflected=True)
+    __mul__ = _binary(Gnn.Tensor.mul)
+    __rmul__ = _binary(Gnn.Tensor.mul, reflected=True)
+    __truediv__ = _binary(Gnn.Tensor.div)
+    __rtruediv__ = _binary(Gnn.Tensor.div, reflected=True)
+    __floordiv__ = _binary(Gnn.Tensor.floor_divide)
+    __rfloordiv__ = _binary(Gnn.Tensor.floor_divide, reflected=True)
+    __mod__ = _binary(Gnn.Tensor.remainder)
+    __rmod__ = _binary(Gnn.Tensor.remainder, reflected=True)
+    __and__ = __rand__ = _binary(Gnn.Tensor.bitwise_and)
+    __or__ = __ror__ = _binary(Gnn.Tensor.bitwise_or)
+    __xor__ = __rxor__ = _binary(Gnn.Tensor.bitwise_xor)
+    __eq__ = _binary(Gnn.Tensor.eq)
+    __ne__ = _binary(Gnn.Tensor.ne)
+    __lt__ = _binary(Gnn.Tensor.lt)
+    __le__ = _binary(Gnn.Tensor.le)
+    __gt__ = _binary(Gnn.Tensor.gt)
+    __ge__ = _binary(Gnn.Tensor.ge)
+    __iadd__ = _operator_inplace(Gnn.Tensor.add_)
+    __isub__ = _operator_inplace(Gnn.Tensor.sub_)
+    __imul__ = _operator_inplace(Gnn.Tensor.mul_)
+    __itruediv__ = _operator_inplace(Gnn.Tensor.div_)
+    __ifloordiv__ = _operator_inplace(Gnn.Tensor.floor_divide_)
+    __imod__ = _operator_inplace(Gnn.Tensor.remainder_)
+    __iand__ = _operator_inplace(Gnn.Tensor.bitwise_and_)
+    __ior__ = _operator_inplace(Gnn.Tensor.bitwise_or_)
+    __ixor__ = _operator_inplace(Gnn.Tensor.bitwise_xor_)
 
-    add = _binary('add')
-    sub = _binary('sub')
-    mul = _binary('mul')
+    def __invert__(self):
+        if self.is_floating_point():
+            raise TypeError('~ (operator.invert) is only implemented on integer and Boolean-type '
+                            'tensors')
+        return Gnn.Tensor.bitwise_not(self)
+
+    def add(self, other, alpha=1):
+        """torch's add(other, *, alpha=1): self + alpha · other."""
+        other = operand_or_raise('add', other)
+        return Gnn.Tensor.add(self, other) if alpha == 1 else \
+            Gnn.Tensor.add_alpha(self, other, alpha)
+
+    def sub(self, other, alpha=1):
+        other = operand_or_raise('sub', other)
+        return Gnn.Tensor.sub(self, other) if alpha == 1 else \
+            Gnn.Tensor.sub_alpha(self, other, alpha)
+
+    def add_(self, other, alpha=1):
+        """torch's add_(other, *, alpha=1)."""
+        other = operand_or_raise('add_', other)
+        if alpha == 1:
+            Gnn.Tensor.add_(self, other)
+        else:
+            Gnn.Tensor.add_alpha_(self, other, alpha)
+        return self
+
+    def sub_(self, other, alpha=1):
+        other = operand_or_raise('sub_', other)
+        if alpha == 1:
+            Gnn.Tensor.sub_(self, other)
+        else:
+            Gnn.Tensor.sub_alpha_(self, other, alpha)
+        return self
 
     def div(self, other, rounding_mode=None):
-        """torch's div: true division, or rounding_mode='trunc' (the C
-        division of integers) / 'floor'."""
-        if rounding_mode is None:
-            return Tensor.__truediv__(self, other)
-        a, b = _coerce(self, other)
-        if rounding_mode == 'trunc' and not _dtype.is_floating(a.get_dtype()):
-            return Gnn.Tensor.div(a, b)
-        q = _true_divide(a, b).detach().numpy()
-        np_ = require_numpy()
-        q = np_.trunc(q) if rounding_mode == 'trunc' else np_.floor(q)
-        return Tensor.from_numpy(q.astype(_dtype.DTYPE_TO_NUMPY[_dtype.of(a.get_dtype())]))
-    eq = _binary('eq')
-    ne = _binary('ne')
-    lt = _binary('lt')
-    le = _binary('le')
-    gt = _binary('gt')
-    ge = _binary('ge')
-    add_ = _inplace('add_')
-    sub_ = _inplace('sub_')
-    mul_ = _inplace('mul_')
-    div_ = _inplace('div_')
+        """torch's div: true division, or rounding_mode='trunc' / 'floor'."""
+        return Gnn.Tensor.div_mode(self, operand_or_raise('div', other),
+                                   rounding_mode_arg(rounding_mode))
 
-    __iadd__ = _operator_inplace('add_')
-    __isub__ = _operator_inplace('sub_')
-    __imul__ = _operator_inplace('mul_')
-    __itruediv__ = _operator_inplace('div_')
+    def div_(self, other, rounding_mode=None):
+        Gnn.Tensor.div_mode_(self, operand_or_raise('div_', other),
+                             rounding_mode_arg(rounding_mode))
+        return self
+
+    mul = _named(Gnn.Tensor.mul, 'mul')
+    mul_ = _inplace(Gnn.Tensor.mul_, 'mul_')
+    eq = _named(Gnn.Tensor.eq, 'eq')
+    ne = _named(Gnn.Tensor.ne, 'ne')
+    lt = _named(Gnn.Tensor.lt, 'lt')
+    le = _named(Gnn.Tensor.le, 'le')
+    gt = _named(Gnn.Tensor.gt, 'gt')
+    ge = _named(Gnn.Tensor.ge, 'ge')
+    floor_divide = _named(Gnn.Tensor.floor_divide, 'floor_divide')
+    floor_divide_ = _inplace(Gnn.Tensor.floor_divide_, 'floor_divide_')
+    remainder = _named(Gnn.Tensor.remainder, 'remainder')
+    remainder_ = _inplace(Gnn.Tensor.remainder_, 'remainder_')
+    fmod = _named(Gnn.Tensor.fmod, 'fmod')
+    fmod_ = _inplace(Gnn.Tensor.fmod_, 'fmod_')
+    bitwise_and = _named(Gnn.Tensor.bitwise_and, 'bitwise_and')
+    bitwise_or = _named(Gnn.Tensor.bitwise_or, 'bitwise_or')
+    bitwise_xor = _named(Gnn.Tensor.bitwise_xor, 'bitwise_xor')
+    bitwise_and_ = _inplace(Gnn.Tensor.bitwise_and_, 'bitwise_and_')
+    bitwise_or_ = _inplace(Gnn.Tensor.bitwise_or_, 'bitwise_or_')
+    bitwise_xor_ = _inplace(Gnn.Tensor.bitwise_xor_, 'bitwise_xor_')
+    logical_and = _named(Gnn.Tensor.logical_and, 'logical_and')
+    logical_or = _named(Gnn.Tensor.logical_or, 'logical_or')
+    logical_xor = _named(Gnn.Tensor.logical_xor, 'logical_xor')
+    atan2 = _named(Gnn.Tensor.atan2, 'atan2')
+    atan2_ = _inplace(Gnn.Tensor.atan2_, 'atan2_')
+    maximum = _named(Gnn.Tensor.maximum, 'maximum')
+    minimum = _named(Gnn.Tensor.minimum, 'minimum')
+    true_divide = divide = div
+    multiply = mul
+    subtract = sub
 
     def __matmul__(self, other):
         if not isinstance(other, Gnn.Tensor):
             return NotImplemented
         return Gnn.Tensor.matmul(self, other)
 
-    def __pow__(self, exponent):
+    def pow(self, exponent):
+        """torch's pow: by a number (x ** 2 through the exact square) or a
+        tensor, with torch's result dtype."""
+        if isinstance(exponent, numbers.Real) and not isinstance(exponent, bool) and \
+                (self.is_floating_point() or isinstance(exponent, numbers.Integral)):
+            return Gnn.Tensor.pow(self, float(exponent))
+        return Gnn.Tensor.pow_tensor(self, operand_or_raise('pow', exponent, 'exponent'))
+
+    def pow_(self, exponent):
         if isinstance(exponent, Gnn.Tensor):
-            return _pow_tensors(*_coerce(self, exponent))
-        if not isinstance(exponent, numbers.Real):
+            Gnn.Tensor.pow_tensor_(self, exponent)
+        else:
+            Gnn.Tensor.pow_(self, float(exponent))
+        return self
+
+    def __pow__(self, exponent):
+        if operand(exponent) is None:
             return NotImplemented
-        return Gnn.Tensor.pow(self, float(exponent))
+        return Tensor.pow(self, exponent)
 
     def __rpow__(self, base):
-        if not isinstance(base, numbers.Real):
+        base = operand(base)
+        if base is None:
             return NotImplemented
-        return _pow_tensors(*reversed(_coerce(self, base)))
+        return Gnn.Tensor.pow_tensor(base, self)
 
     def __neg__(self):
         return self.neg()
@@ -773,42 +750,6 @@ class Tensor(Gnn.Tensor):
         return Gnn.Tensor.abs(self)
 
 
-def _maximum(a, b):
-    """t.max(other): the elementwise maximum."""
-    return Gnn.Tensor.where(Gnn.Tensor.ge(a, b), a, b)
-
-
-def _pow_tensors(base, exponent):
-    """base ** exponent elementwise for tensors of one dtype (torch.pow).
-    Without autograd, numpy's power gives torch's values and integer rules;
-    recorded, it is exp (exponent · log base), which needs positive bases
-    (the C library has no tensor-exponent pow)."""
-    records = Gnn.is_grad_enabled() and (base.get_requires_grad() or
-                                         exponent.get_requires_grad())
-    if not records:
-        np_ = require_numpy()
-        b, e = base.detach().numpy(), exponent.detach().numpy()
-        if not _dtype.is_floating(base.get_dtype()) and (e < 0).any():
-            raise RuntimeError('Integers to negative integer powers are not allowed.')
-        with np_.errstate(all='ignore'):
-            # asarray: numpy gives a scalar for two 0-d operands
-            return _dtype.tensor_from_numpy(np_.asarray(np_.power(b, e)).astype(b.dtype,
-                                                                              copy=False))
-    if not _dtype.is_floating(base.get_dtype()):
-        raise RuntimeError('pow: tensor exponents with autograd need floating-point tensors')
-    if not bool((base.detach().numpy() > 0).all()):
-        raise RuntimeError('pow: Gnn differentiates a tensor exponent only over positive '
-                           'bases (it computes exp (exponent * log base))')
-    return Gnn.Tensor.exp(Gnn.Tensor.mul(exponent, Gnn.Tensor.log(base)))
-
-
-def _minimum(a, b):
-    """t.min(other): the elementwise minimum."""
-    return Gnn.Tensor.where(Gnn.Tensor.le(a, b), a, b)
-
-
 Tensor = override(Tensor)
-
-if np is not None:
-    # numpy scalars and arrays on the left of an operator defer to Tensor.
-    Tensor.__array_priority__ = 1000
+# numpy scalars and arrays on the left of an operator defer to Tensor.
+Tensor.__array_priority__ = 1000

@@ -2,10 +2,11 @@
 # operations: ints, slices (any step), None, ..., boolean masks and integer
 # tensors/lists/arrays, for reading (t[k]) and writing (t[k] = v).
 #
-# Reading: ints and step-1 slices are views (select/narrow); other steps,
-# integer indices and masks gather with index_select (a copy that autograd
-# follows). Writing goes through a view when the key is basic, else through
-# numpy on the elements and copy_ back.
+# Reading: ints and slices are views (select/slice); integer indices and
+# masks gather with index_select (a copy that autograd follows). Writing goes through a view when the key is basic; otherwise
+# the key is applied to the element positions (an arange of t's shape) and
+# the values are copied to those positions with index_copy_. Every check
+# and position is computed by the library's ops.
 #
 # Keys are first read as torch 1.13 reads them: a short list (or 2-d numpy
 # array) holding lists, tensors, slices, None or ... is a tuple of indices
@@ -19,8 +20,10 @@ import numbers
 import warnings
 
 from . import _dtype
-from ._dtype import tensor_from_numpy
-from ._gi import Gnn, np, require_numpy
+from ._gi import Gnn
+from ._tensor_data import from_data
+
+_INT_DTYPES = (Gnn.DType.I64, Gnn.DType.I32, Gnn.DType.I16, Gnn.DType.I8, Gnn.DType.U8)
 
 
 def _is_int(k):
@@ -28,9 +31,7 @@ def _is_int(k):
 
 
 def _is_advanced(k):
-    if isinstance(k, Gnn.Tensor) or isinstance(k, (list, bool, range)):
-        return True
-    return np is not None and isinstance(k, np.ndarray)
+    return isinstance(k, (Gnn.Tensor, list, bool, range)) or _dtype.is_ndarray(k)
 
 
 _UINT8_INDEX = ('indexing with dtype torch.uint8 is now deprecated, please use a dtype '
@@ -42,26 +43,59 @@ _UINT8_MASKED_FILL = ('masked_fill_ received a mask with dtype torch.uint8, this
 
 def _as_tensor(k, uint8_warning=_UINT8_INDEX):
     """An advanced index as a tensor (bool or int64; uint8 is a mask)."""
-    if isinstance(k, Gnn.Tensor):
-        if k.get_dtype() == Gnn.DType.U8:
-            warnings.warn(uint8_warning, UserWarning, stacklevel=5)
-            return k.to_dtype(Gnn.DType.BOOL)
-        return k
-    np_ = require_numpy()
-    array = np_.asarray(k)
-    if array.dtype.kind not in 'biu':
-        raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
-    if array.dtype == np_.uint8:
+    if not isinstance(k, Gnn.Tensor):
+        if isinstance(k, range):
+            k = list(k)
+        if isinstance(k, list) and not k:
+            return Gnn.Tensor.zeros([0], Gnn.DType.I64)
+        k = from_data(k)
+        if _dtype.is_floating(k.get_dtype()):
+            raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
+    if k.get_dtype() == Gnn.DType.U8:
         warnings.warn(uint8_warning, UserWarning, stacklevel=5)
-        array = array != 0
-    elif array.dtype.kind != 'b':
-        array = array.astype(np_.int64)
-    return tensor_from_numpy(np_.ascontiguousarray(array))
+        return Gnn.Tensor.to_dtype(k, Gnn.DType.BOOL)
+    if isinstance(k, Gnn.Tensor):
+        return k
+    return k
+
+
+def _number(value):
+    return Gnn.Tensor.new_wrapped_int(value)
+
+
+def _checked_positions(index, dim, size):
+    """An int index tensor as int64 positions in [0, size) (negative ones
+    counted from the end), with torch's IndexError for the first bad one."""
+    if index.get_dtype() not in _INT_DTYPES:
+        raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
+    index = index.to_dtype(Gnn.DType.I64)
+    bad = Gnn.Tensor.logical_or(Gnn.Tensor.lt(index, _number(-size)),
+                                Gnn.Tensor.ge(index, _number(size)))
+    if Gnn.Tensor.any(bad, [], False).item():
+        first = Gnn.Tensor.masked_select(index, bad)
+        raise IndexError('index %d is out of bounds for dimension %d with size %d'
+                         % (int(Gnn.Tensor.select(first, 0, 0).item()), dim, size))
+    return Gnn.Tensor.remainder(index, _number(max(size, 1)))
+
+
+def _mask_positions(mask):
+    """The flat positions of a mask's true elements (int64, row-major)."""
+    flat = Gnn.Tensor.reshape(mask, [-1])
+    return Gnn.Tensor.reshape(Gnn.Tensor.nonzero(flat), [-1])
+
+
+def _check_mask(mshape, shape, dim, offset=0):
+    for i, n in enumerate(mshape):
+        if dim + i >= len(shape) or shape[dim + i] != n:
+            raise IndexError('The shape of the mask [%s] at index %d does not match the '
+                             'shape of the indexed tensor [%s] at index %d'
+                             % (', '.join(map(str, mshape)), i + offset,
+                                ', '.join(map(str, shape)), dim + i))
 
 
 def _is_sequence(k):
     return (isinstance(k, collections.abc.Sequence) and not isinstance(k, (str, bytes))) or \
-        (np is not None and isinstance(k, np.ndarray) and k.ndim > 0)
+        (_dtype.is_ndarray(k) and k.ndim > 0)
 
 
 def _sequence_is_tuple(key):
@@ -74,6 +108,11 @@ def _sequence_is_tuple(key):
                k is Ellipsis for k in key)
 
 
+def _is_int_tensor_scalar(k):
+    return isinstance(k, Gnn.Tensor) and k.get_ndim() == 0 and \
+        k.get_dtype() not in (Gnn.DType.BOOL, Gnn.DType.U8)
+
+
 def _normalize(key, uint8_warning=_UINT8_INDEX):
     """The key as a tuple, advanced indices (lists, arrays, bools, uint8
     tensors) turned into bool or integer tensors."""
@@ -83,53 +122,35 @@ def _normalize(key, uint8_warning=_UINT8_INDEX):
                  else k for k in key)
 
 
-def _is_int_tensor_scalar(k):
-    return isinstance(k, Gnn.Tensor) and k.get_ndim() == 0 and \
-        k.get_dtype() not in (Gnn.DType.BOOL, Gnn.DType.U8)
-
-
 def _gather(t, dim, index):
     """t indexed along `dim` by an int or bool index tensor."""
+    shape = list(t.get_shape())
     if index.get_dtype() == Gnn.DType.BOOL:
-        shape, mshape = t.get_shape(), index.get_shape()
-        for i, n in enumerate(mshape):
-            if dim + i >= len(shape) or shape[dim + i] != n:
-                raise IndexError('The shape of the mask [%s] at index %d does not match the '
-                                 'shape of the indexed tensor [%s] at index %d'
-                                 % (', '.join(map(str, mshape)), i,
-                                    ', '.join(map(str, shape)), dim + i))
-        flat = require_numpy().flatnonzero(index.numpy()).astype('int64')
-        merged = list(shape[:dim]) + [-1] + list(shape[dim + len(mshape):])
-        t = Gnn.Tensor.reshape(t, merged)
-        return Gnn.Tensor.index_select(t, dim, tensor_from_numpy(flat))
-    if index.get_dtype() not in (Gnn.DType.I64, Gnn.DType.I32, Gnn.DType.I16,
-                                 Gnn.DType.I8, Gnn.DType.U8):
-        raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
-    ishape = index.get_shape()
-    size = t.get_size(dim)
-    flat = Gnn.Tensor.reshape(index, [-1]).numpy().astype('int64')
-    if ((flat < -size) | (flat >= size)).any():
-        bad = int(flat[(flat < -size) | (flat >= size)][0])
-        raise IndexError('index %d is out of bounds for dimension %d with size %d'
-                         % (bad, dim, size))
-    flat = flat % max(size, 1)
-    result = Gnn.Tensor.index_select(t, dim, tensor_from_numpy(flat))
-    shape = t.get_shape()
-    return Gnn.Tensor.reshape(result, list(shape[:dim]) + list(ishape) +
-                              list(shape[dim + 1:]))
+        mshape = list(index.get_shape())
+        _check_mask(mshape, shape, dim)
+        merged = shape[:dim] + [-1] + shape[dim + len(mshape):]
+        return Gnn.Tensor.index_select(Gnn.Tensor.reshape(t, merged), dim,
+                                       _mask_positions(index))
+    positions = _checked_positions(index, dim, t.get_size(dim))
+    result = Gnn.Tensor.index_select(t, dim, Gnn.Tensor.reshape(positions, [-1]))
+    return Gnn.Tensor.reshape(result, shape[:dim] + list(index.get_shape()) + shape[dim + 1:])
 
 
-def _int_array(index, dim, size):
-    """An int index tensor as int64 numpy values in [0, size), torch's checks."""
-    if index.get_dtype() not in (Gnn.DType.I64, Gnn.DType.I32, Gnn.DType.I16,
-                                 Gnn.DType.I8, Gnn.DType.U8):
-        raise IndexError('tensors used as indices must be long, int, byte or bool tensors')
-    values = index.numpy().astype('int64')
-    bad = (values < -size) | (values >= size)
-    if bad.any():
-        raise IndexError('index %d is out of bounds for dimension %d with size %d'
-                         % (int(values[bad][0]), dim, size))
-    return values % max(size, 1)
+def _broadcast_shape(shapes):
+    """numpy's and torch's broadcast of the index shapes, or torch's
+    IndexError naming them."""
+    ndim = max(len(s) for s in shapes)
+    out = [1] * ndim
+    for s in shapes:
+        for i, n in enumerate(s):
+            j = ndim - len(s) + i
+            if n != 1 and out[j] != 1 and out[j] != n:
+                raise IndexError('shape mismatch: indexing tensors could not be broadcast '
+                                 'together with shapes %s'
+                                 % ', '.join('[%s]' % ', '.join(map(str, x)) for x in shapes))
+            if n != 1:
+                out[j] = n
+    return out
 
 
 def _gather_many(t, entries):
@@ -138,38 +159,26 @@ def _gather_many(t, entries):
     tensor) pairs, a bool mask counting as its nonzero coordinates. The
     broadcast index shape replaces the indexed dims where they were adjacent,
     else it comes first. One gather of flat offsets, which autograd follows."""
-    np_ = require_numpy()
-    shape = t.get_shape()
-    dims, arrays = [], []
+    shape = list(t.get_shape())
+    dims, indices = [], []
     for dim, index in entries:
         if index.get_dtype() == Gnn.DType.BOOL:
-            mshape = index.get_shape()
-            if tuple(shape[dim:dim + len(mshape)]) != tuple(mshape):
-                raise IndexError('The shape of the mask [%s] at index 0 does not match the '
-                                 'shape of the indexed tensor [%s] at index %d'
-                                 % (', '.join(map(str, mshape)),
-                                    ', '.join(map(str, shape)), dim))
-            for i, coords in enumerate(np_.nonzero(index.numpy())):
+            _check_mask(list(index.get_shape()), shape, dim)
+            coords = Gnn.Tensor.unbind(Gnn.Tensor.nonzero(index), 1)
+            for i, c in enumerate(coords):
                 dims.append(dim + i)
-                arrays.append(coords.astype('int64'))
+                indices.append(c)
         else:
             dims.append(dim)
-            arrays.append(_int_array(index, dim, shape[dim]))
-    try:
-        arrays = np_.broadcast_arrays(*arrays)
-    except ValueError:
-        raise IndexError('shape mismatch: indexing tensors could not be broadcast together '
-                         'with shapes %s' % ', '.join('[%s]' % ', '.join(map(str, a.shape))
-                                                     for a in arrays)) from None
-    bshape = list(arrays[0].shape)
-    linear = np_.zeros(bshape, dtype='int64')
-    for dim, values in zip(dims, arrays):
-        linear = linear * shape[dim] + values
+            indices.append(_checked_positions(index, dim, shape[dim]))
+    bshape = _broadcast_shape([list(i.get_shape()) for i in indices])
+    linear = Gnn.Tensor.zeros(bshape, Gnn.DType.I64)
+    for dim, positions in zip(dims, indices):
+        linear = Gnn.Tensor.add(Gnn.Tensor.mul(linear, _number(shape[dim])), positions)
     rest = [d for d in range(len(shape)) if d not in dims]
     moved = Gnn.Tensor.permute(t, dims + rest)
     flat = Gnn.Tensor.reshape(moved, [-1] + [shape[d] for d in rest])
-    picked = Gnn.Tensor.index_select(flat, 0, tensor_from_numpy(
-        np_.ascontiguousarray(linear.reshape(-1))))
+    picked = Gnn.Tensor.index_select(flat, 0, Gnn.Tensor.reshape(linear, [-1]))
     out = Gnn.Tensor.reshape(picked, bshape + [shape[d] for d in rest])
     if dims == list(range(dims[0], dims[0] + len(dims))) and dims[0] > 0:
         nb, before = len(bshape), dims[0]
@@ -218,11 +227,7 @@ def get(t, key):
             start, stop, step = k.indices(size)
             if step <= 0:
                 raise ValueError('step must be greater than zero')
-            if step == 1:
-                result = Gnn.Tensor.narrow(result, dim, start, max(0, stop - start))
-            else:
-                picked = require_numpy().arange(start, stop, step, dtype='int64')
-                result = Gnn.Tensor.index_select(result, dim, tensor_from_numpy(picked))
+            result = Gnn.Tensor.slice(result, dim, start, max(start, stop), step)
             dim += 1
             source_dim += 1
         elif _is_advanced(k):
@@ -260,67 +265,52 @@ def fill(t, value):
         Gnn.Tensor.fill_(t, float(value))
 
 
-def _scalar_as(t, value):
-    """A Python number as t's dtype would store it (torch's checks first),
-    for the numpy path."""
-    cell = Gnn.Tensor.zeros([], t.get_dtype())
-    fill(cell, value)
-    return _as_numpy(cell)[()]
-
-
-def _as_numpy(t):
-    """t's values as a numpy array (bfloat16, which numpy lacks, as the
-    float32 values it holds exactly)."""
-    t = t.detach()
-    if t.get_dtype() == Gnn.DType.BF16:
-        t = t.to_dtype(Gnn.DType.F32)
-    return t.numpy()
-
-
-def _numpy_key(key):
-    return tuple(k.numpy() if isinstance(k, Gnn.Tensor) else k for k in key)
-
-
 def _is_basic(key):
-    return all(_is_int(k) or k is Ellipsis or
-               (isinstance(k, slice) and k.step in (None, 1)) for k in key)
+    return all(_is_int(k) or k is Ellipsis or isinstance(k, slice) for k in key)
+
+
+def _values(value, dtype):
+    """What t[key] = value writes: a tensor, a number (checked as fill_
+    checks it) or array data."""
+    if isinstance(value, Gnn.Tensor):
+        return value if value.get_dtype() == dtype else value.to_dtype(dtype)
+    if isinstance(value, numbers.Number):
+        cell = Gnn.Tensor.zeros([], dtype)
+        fill(cell, value)
+        return cell
+    return from_data(value).to_dtype(dtype)
 
 
 def set(t, key, value):
-    """t[key] = value (a tensor, a number or a numpy array)."""
+    """t[key] = value (a tensor, a number, a list or a numpy array)."""
     one_value = isinstance(value, numbers.Number) or \
         (isinstance(value, Gnn.Tensor) and value.get_numel() == 1)
     one_index = not isinstance(key, tuple) and not _sequence_is_tuple(key)
     key = _normalize(key, _UINT8_MASKED_FILL if one_value and one_index else _UINT8_INDEX)
     if _is_basic(key):
         view = get(t, key)
-        if isinstance(value, Gnn.Tensor):
-            if value.get_dtype() != view.get_dtype():
-                value = value.to_dtype(view.get_dtype())
-            Gnn.Tensor.copy_(view, Gnn.Tensor.expand(value, view.get_shape()))
-        elif isinstance(value, numbers.Number):
+        if isinstance(value, numbers.Number):
             fill(view, value)
-        else:
-            array = require_numpy().asarray(
-                value, dtype=_dtype.DTYPE_TO_NUMPY[_dtype.of(view.get_dtype())])
-            Gnn.Tensor.copy_(view, tensor_from_numpy(
-                require_numpy().ascontiguousarray(
-                    require_numpy().broadcast_to(array, view.get_shape()))))
+            return
+        values = _values(value, view.get_dtype())
+        Gnn.Tensor.copy_(view, Gnn.Tensor.expand(values, view.get_shape()))
         return
-    recording = Gnn.is_grad_enabled()
-    if recording and isinstance(value, Gnn.Tensor) and value.get_requires_grad():
-        raise RuntimeError('t[index] = value with an advanced index (integer or boolean '
-                           'tensors, lists) and a value that requires grad is not supported; '
-                           'build the result with torch.where or index_select instead')
-    array = _as_numpy(t).copy()
-    if isinstance(value, numbers.Number):
-        value = _scalar_as(t, value)
-    np_key = _numpy_key(key)
-    array[np_key] = value.detach().numpy() if isinstance(value, Gnn.Tensor) else value
-    written = tensor_from_numpy(array)
-    if recording and t.get_requires_grad() and not Gnn.Tensor.is_leaf(t):
-        # in the graph: the elements not written keep their gradient
-        mask = require_numpy().zeros(array.shape, dtype=bool)
-        mask[np_key] = True
-        written = Gnn.Tensor.where(tensor_from_numpy(mask), written, t)
-    Gnn.Tensor.copy_(t, written)
+    # the key applied to the positions of t's elements picks where to write
+    shape = list(t.get_shape())
+    positions = get(Gnn.Tensor.reshape(Gnn.Tensor.arange(0, max(t.get_numel(), 0), 1,
+                                                         Gnn.DType.I64), shape), key)
+    values = Gnn.Tensor.expand(_values(value, t.get_dtype()), list(positions.get_shape()))
+    flat_positions = Gnn.Tensor.reshape(positions, [-1])
+    flat_values = Gnn.Tensor.reshape(Gnn.Tensor.contiguous(values), [-1])
+    if not Gnn.Tensor.is_contiguous(t):
+        # out of place, then copied in
+        updated = Gnn.Tensor.index_copy(Gnn.Tensor.reshape(t, [-1]), 0, flat_positions,
+                                        flat_values)
+        Gnn.Tensor.copy_(t, Gnn.Tensor.reshape(updated, shape))
+        return
+    # into the flat view of t (autograd rebases t's history, as for any
+    # in-place op on a view; a leaf that requires grad is refused by copy_
+    # with torch's message for it, not the view's)
+    if Gnn.is_grad_enabled() and t.get_requires_grad() and Gnn.Tensor.is_leaf(t):
+        Gnn.Tensor.copy_(t, t)
+    Gnn.Tensor.index_copy_(Gnn.Tensor.reshape(t, [-1]), 0, flat_positions, flat_values)

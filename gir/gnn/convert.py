@@ -23,6 +23,7 @@ import argparse
 import collections
 import importlib
 import os
+import re
 import sys
 
 import gi
@@ -51,10 +52,6 @@ class Context:
         self.input_shapes = {}
 
 
-def _pair(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-
-
 # -- layers -----------------------------------------------------------------------
 
 @converts('Linear')
@@ -71,9 +68,9 @@ def _conv2d(m, ctx):
                       bias=m.bias is not None, padding_mode=m.padding_mode), []
 
 
-@converts('BatchNorm1d', 'BatchNorm2d')
+@converts('BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d')
 def _batch_norm(m, ctx):
-    cls = Gnn.BatchNorm1d if type(m).__name__ == 'BatchNorm1d' else Gnn.BatchNorm2d
+    cls = getattr(Gnn, type(m).__name__)
     return cls(m.num_features, eps=m.eps, momentum=m.momentum, affine=m.affine,
                track_running_stats=m.track_running_stats), []
 
@@ -132,25 +129,39 @@ def _avg_pool(m, ctx):
                          divisor_override=m.divisor_override), []
 
 
-@converts('AdaptiveAvgPool2d')
-def _adaptive_avg_pool(m, ctx):
-    if hasattr(Gnn, 'AdaptiveAvgPool2d'):
-        return Gnn.AdaptiveAvgPool2d(m.output_size), []
-    # Until Gnn has the layer: the AvgPool2d equal to it for the example
-    # input's size (the model file is then fixed to that size).
-    shape = ctx.input_shapes.get(m)
-    if shape is None:
-        raise NotImplementedError('AdaptiveAvgPool2d: Gnn has no such layer yet; give an example '
-                                  'input (--input-shape) to convert it to the AvgPool2d of that '
-                                  'input size')
-    out_h, out_w = _pair(m.output_size)
-    h, w = shape[-2], shape[-1]
-    out_h, out_w = out_h or h, out_w or w
-    if h % out_h or w % out_w:
-        raise NotImplementedError('AdaptiveAvgPool2d%s of a %dx%d input is not an AvgPool2d'
-                                  % (_pair(m.output_size), h, w))
-    kernel = (h // out_h, w // out_w)
-    return Gnn.AvgPool2d(kernel, stride=kernel), []
+def _same_sizes(text):
+    """A repr with every tuple of equal sizes as one number: Gnn keeps a
+    size per dimension and prints (1, 1) as 1, as torch prints the 1 it
+    was given."""
+    return re.sub(r'\((-?\d+)(?:, \1)*,?\)', r'\1', text)
+
+
+def _by_signature(m, ctx):
+    """A torch.nn layer without an entry whose Gnn class declares torch's
+    signature: each argument is read from the torch attribute of the same
+    name (torch's layers keep their configuration so; `bias` is whether the
+    parameter exists), and the result's repr must be torch's, so that no
+    option is silently lost."""
+    name = type(m).__name__
+    cls = getattr(Gnn, name, None)
+    declaration = getattr(cls, '__torch_signature__', None)
+    if declaration is None or not type(m).__module__.startswith('torch.nn.'):
+        return None
+    kwargs = {}
+    for param in declaration.signature.parameters.values():
+        if param.name in ('device', 'dtype') or param.name.startswith('_') or \
+                param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        if param.name == 'bias' and param.default is True:
+            kwargs['bias'] = getattr(m, 'bias', None) is not None
+        elif hasattr(m, param.name):
+            kwargs[param.name] = getattr(m, param.name)
+        elif param.default is param.empty:
+            return None
+    gnn_module = cls(**kwargs)
+    if _same_sizes(repr(gnn_module)) != _same_sizes(repr(m)):
+        raise NotImplementedError('%s: Gnn builds %r for torch\'s %r' % (name, gnn_module, m))
+    return gnn_module, []
 
 
 # -- containers and models ----------------------------------------------------------
@@ -205,11 +216,12 @@ def _convert_tree(module, ctx):
         if isinstance(m, Gnn.Module):
             return m   # made by a converter
         name = type(m).__name__
-        if name not in CONVERTERS:
+        converted = CONVERTERS[name](m, ctx) if name in CONVERTERS else _by_signature(m, ctx)
+        if converted is None:
             raise NotImplementedError('%s (%s): no converter for torch\'s %s.%s; add an entry to '
                                       'gnn.convert.CONVERTERS' % (path or 'the model', name,
                                                                   type(m).__module__, name))
-        gnn_module, children = CONVERTERS[name](m, ctx)
+        gnn_module, children = converted
         for child_name, child in children:
             child_path = path + '.' + child_name if path else child_name
             gnn_module.register_module(child_name, convert(child, child_path))
@@ -311,8 +323,7 @@ def main(argv=None):
     ap.add_argument('--arch', help='a Gnn model file or architecture JSON (with --weights: no '
                     'torch needed)')
     ap.add_argument('--key', help='with --arch: take the weights under this prefix (model.)')
-    ap.add_argument('--input-shape', help='an example input shape: checks the outputs agree '
-                    '(and sizes AdaptiveAvgPool2d)')
+    ap.add_argument('--input-shape', help='an example input shape: checks the outputs agree')
     ap.add_argument('--atol', type=float, default=1e-5)
     ap.add_argument('-o', '--output', required=True)
     args = ap.parse_args(argv)

@@ -41,7 +41,7 @@ G_BEGIN_DECLS
  * One parameter of [func@Gnn.args_parse]: a kind, optionally with
  * %GNN_ARG_OPTIONAL and %GNN_ARG_NULLABLE.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {
@@ -63,7 +63,7 @@ typedef enum
  *
  * The most parameters one [func@Gnn.args_parse] describes.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_ARGS_MAX 32
 

@@ -31,7 +31,7 @@ void        gnn_no_grad_pop            (void);
  * A no-grad scope for C: `g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();`
  * turns recording off until the end of the enclosing block.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct _GnnNoGradGuard GnnNoGradGuard;
 
@@ -57,5 +57,12 @@ GNN_AVAILABLE_IN_ALL
 const char *gnn_tensor_get_grad_fn_name (GnnTensor *self);
 GNN_AVAILABLE_IN_ALL
 guint       gnn_tensor_get_version     (GnnTensor  *self);
+GNN_AVAILABLE_IN_ALL
+gboolean    gnn_tensor_detach_         (GnnTensor  *self,
+                                        GError    **error);
+GNN_AVAILABLE_IN_ALL
+void        gnn_tensor_retain_grad     (GnnTensor  *self);
+GNN_AVAILABLE_IN_ALL
+gboolean    gnn_tensor_get_retains_grad (GnnTensor *self);
 
 G_END_DECLS

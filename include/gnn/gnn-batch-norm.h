@@ -1,4 +1,4 @@
-/* gnn-batch-norm.h: batch normalization (torch.nn.BatchNorm1d/2d)
+/* gnn-batch-norm.h: batch normalization (torch.nn.BatchNorm1d/2d/3d)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnBatchNormBase, gnn_batch_norm_base, GNN, BATCH_NORM
  *
  * The class of [class@Gnn.BatchNormBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchNormBaseClass
 {
@@ -51,6 +51,11 @@ G_DECLARE_FINAL_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN, BATCH_NORM1D, GnnBa
 GNN_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (GnnBatchNorm2d, gnn_batch_norm2d, GNN, BATCH_NORM2D, GnnBatchNormBase)
 
+#define GNN_TYPE_BATCH_NORM3D (gnn_batch_norm3d_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN, BATCH_NORM3D, GnnBatchNormBase)
+
 GNN_AVAILABLE_IN_ALL
 GnnBatchNorm1d *gnn_batch_norm1d_new (gint64     num_features,
                                       double     eps,
@@ -60,6 +65,14 @@ GnnBatchNorm1d *gnn_batch_norm1d_new (gint64     num_features,
                                       GError   **error);
 GNN_AVAILABLE_IN_ALL
 GnnBatchNorm2d *gnn_batch_norm2d_new (gint64     num_features,
+                                      double     eps,
+                                      double     momentum,
+                                      gboolean   affine,
+                                      gboolean   track_running_stats,
+                                      GError   **error);
+
+GNN_AVAILABLE_IN_ALL
+GnnBatchNorm3d *gnn_batch_norm3d_new (gint64     num_features,
                                       double     eps,
                                       double     momentum,
                                       gboolean   affine,

@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnCollate, gnn_collate, GNN, COLLATE, GObject)
  * The virtual method of [class@Gnn.Collate]. The default implementation is
  * [func@Gnn.default_collate].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCollateClass
 {
@@ -55,7 +55,7 @@ struct _GnnCollateClass
  * Collates a batch. In Python, `do_collate (self, items, n_fields)` returns
  * a list of tensors or raises.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 GNN_AVAILABLE_IN_ALL

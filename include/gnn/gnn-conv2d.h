@@ -11,14 +11,14 @@
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
 #include <gnn/gnn-generator.h>
-#include <gnn/gnn-module.h>
+#include <gnn/gnn-conv-nd.h>
 
 G_BEGIN_DECLS
 
 #define GNN_TYPE_CONV2D (gnn_conv2d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN, CONV2D, GnnModule)
+G_DECLARE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN, CONV2D, GnnConvNd)
 
 GNN_AVAILABLE_IN_ALL
 GnnConv2d *gnn_conv2d_new      (gint64         in_channels,

@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnDataset, gnn_dataset, GNN, DATASET, GObject)
  *
  * The virtual methods of [class@Gnn.Dataset]. Both must be implemented.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDatasetClass
 {
@@ -57,7 +57,7 @@ struct _GnnDatasetClass
  * container) arrays that own their tensors (free function set), which is
  * what bindings and C callers both handle correctly.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 GNN_AVAILABLE_IN_ALL

@@ -25,7 +25,7 @@ G_BEGIN_DECLS
  * [func@Gnn.Tensor.zeros], [func@Gnn.Tensor.ones], [func@Gnn.Tensor.full])
  * and module constructors create live. See [func@Gnn.set_default_device].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_DEVICE_CPU,

@@ -32,4 +32,12 @@ gboolean      gnn_dropout_get_inplace   (GnnDropout    *self);
 GNN_AVAILABLE_IN_ALL
 GnnGenerator *gnn_dropout_get_generator (GnnDropout    *self);
 
+GNN_AVAILABLE_IN_ALL
+GnnTensor    *gnn_dropout               (GnnTensor     *input,
+                                         double         p,
+                                         gboolean       training,
+                                         gboolean       inplace,
+                                         GnnGenerator  *generator,
+                                         GError       **error);
+
 G_END_DECLS

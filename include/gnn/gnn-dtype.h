@@ -28,7 +28,7 @@ G_BEGIN_DECLS
  *
  * The element type of a [class@Gnn.Tensor].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_DTYPE_F32,
@@ -49,5 +49,11 @@ GNN_AVAILABLE_IN_ALL
 const char  *gnn_dtype_get_name      (GnnDType dtype);
 GNN_AVAILABLE_IN_ALL
 gboolean     gnn_dtype_is_floating   (GnnDType dtype);
+GNN_AVAILABLE_IN_ALL
+GnnDType     gnn_dtype_promote_types (GnnDType a,
+                                      GnnDType b);
+GNN_AVAILABLE_IN_ALL
+gboolean     gnn_dtype_can_cast      (GnnDType from,
+                                      GnnDType to);
 
 G_END_DECLS

@@ -25,5 +25,14 @@ GnnEmbedding *gnn_embedding_new (gint64         num_embeddings,
                                  gint64         embedding_dim,
                                  GnnGenerator  *generator,
                                  GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnEmbedding *gnn_embedding_new_full (gint64         num_embeddings,
+                                      gint64         embedding_dim,
+                                      gint64         padding_idx,
+                                      double         max_norm,
+                                      double         norm_type,
+                                      gboolean       scale_grad_by_freq,
+                                      GnnGenerator  *generator,
+                                      GError       **error);
 
 G_END_DECLS

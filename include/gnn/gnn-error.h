@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  *
  * The error domain of every #GError that Gnn reports.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_ERROR (gnn_error_quark ())
 
@@ -46,7 +46,7 @@ G_BEGIN_DECLS
  * Error codes of the %GNN_ERROR domain. Messages always name the culprit:
  * the name, shape, index or path involved.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_ERROR_INVALID_ARGUMENT,

@@ -19,16 +19,20 @@ G_BEGIN_DECLS
  * @GNN_REDUCTION_NONE: one loss per element (`reduction='none'`)
  * @GNN_REDUCTION_MEAN: the (weighted) mean (`reduction='mean'`, the default)
  * @GNN_REDUCTION_SUM: the sum (`reduction='sum'`)
+ * @GNN_REDUCTION_BATCHMEAN: the sum divided by the size of the first
+ *   dimension (`reduction='batchmean'`), for [func@Gnn.kl_div] only; the
+ *   other losses refuse it as PyTorch does
  *
  * How a loss function reduces its per-element losses.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {
   GNN_REDUCTION_NONE,
   GNN_REDUCTION_MEAN,
   GNN_REDUCTION_SUM,
+  GNN_REDUCTION_BATCHMEAN,
 } GnnReduction;
 
 GNN_AVAILABLE_IN_ALL

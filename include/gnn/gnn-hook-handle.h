@@ -29,7 +29,7 @@ G_BEGIN_DECLS
  * Options of [method@Gnn.Module.register_forward_pre_hook] and
  * [method@Gnn.Module.register_forward_hook].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum /*< flags >*/
 {

@@ -37,7 +37,7 @@ G_BEGIN_DECLS
  * [func@Gnn.StateDict.load_from_bytes] (which ignore
  * %GNN_LOAD_FLAGS_ASSIGN) and [method@Gnn.Module.load_with_flags].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum /*< flags >*/ {
   GNN_LOAD_FLAGS_NONE = 0,

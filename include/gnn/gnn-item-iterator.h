@@ -29,7 +29,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnItemIterator, gnn_item_iterator, GNN, ITEM_ITERATOR
  *
  * The virtual method of [class@Gnn.ItemIterator].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnItemIteratorClass
 {
@@ -57,7 +57,7 @@ struct _GnnItemIteratorClass
  * Produces the next item. In Python, `do_next (self)` returns a list of
  * tensors, or %None at the end.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 GNN_AVAILABLE_IN_ALL

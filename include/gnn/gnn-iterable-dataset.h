@@ -28,7 +28,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnIterableDataset, gnn_iterable_dataset, GNN, ITERABL
  *
  * The virtual method of [class@Gnn.IterableDataset].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnIterableDatasetClass
 {

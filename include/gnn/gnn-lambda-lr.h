@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * the return value: bindings such as GJS 1.74 pass a callback's returned
  * double as an integer.)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef void (*GnnLRLambdaFunc) (gint64     epoch,
                                  guint      group,

@@ -18,7 +18,25 @@ G_BEGIN_DECLS
 #define GNN_TYPE_LINEAR (gnn_linear_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnLinear, gnn_linear, GNN, LINEAR, GnnModule)
+G_DECLARE_DERIVABLE_TYPE (GnnLinear, gnn_linear, GNN, LINEAR, GnnModule)
+
+/**
+ * GnnLinearClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.Linear], derivable as `torch.nn.Linear` is
+ * (MultiheadAttention's `NonDynamicallyQuantizableLinear`, a Python
+ * subclass with a forward of its own).
+ *
+ * Since: 0.1
+ */
+struct _GnnLinearClass
+{
+  GnnModuleClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 GnnLinear *gnn_linear_new              (gint64         in_features,

@@ -43,7 +43,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnLRScheduler, gnn_lr_scheduler, GNN, LR_SCHEDULER, G
  *
  * The virtual methods of [class@Gnn.LRScheduler].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLRSchedulerClass
 {

@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  * instance, from [class@Gnn.Module]'s instance init, after the inits of
  * the mixin's prerequisites.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef void (*GnnMixinInitFunc) (GnnModule *module,
                                   gpointer   user_data);
@@ -50,7 +50,7 @@ typedef void (*GnnMixinInitFunc) (GnnModule *module,
  * A module type takes the mixin with [func@Gnn.IMPLEMENT_MIXIN] in its
  * `G_DEFINE_TYPE_WITH_CODE`, prerequisites listed first.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_DEFINE_MIXIN(TypeName, type_name, PREREQUISITE, init_func) \
   struct _##TypeName##Interface { GTypeInterface g_iface; }; \
@@ -69,7 +69,7 @@ typedef void (*GnnMixinInitFunc) (GnnModule *module,
  * Adds a mixin to a module type, inside `G_DEFINE_TYPE_WITH_CODE`. A mixin
  * has no vfuncs, so there is no interface init to write.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_IMPLEMENT_MIXIN(MIXIN_TYPE) G_IMPLEMENT_INTERFACE (MIXIN_TYPE, NULL)
 

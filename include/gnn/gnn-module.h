@@ -29,7 +29,7 @@ G_BEGIN_DECLS
  *
  * How [method@Gnn.Module.load_state_dict_with_flags] loads.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum /*< flags >*/ {
   GNN_LOAD_STATE_NONE = 0,
@@ -46,7 +46,7 @@ typedef enum /*< flags >*/ {
  * The three registries of a module, for
  * [method@Gnn.Module.get_registered_names].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_CHILD_PARAMETER,
@@ -79,7 +79,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnModule, gnn_module, GNN, MODULE, GObject)
  * with one tensor. Every call reaches whichever the class has: see
  * [method@Gnn.Module.call_args] for which one runs.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnModuleClass
 {
@@ -114,7 +114,7 @@ struct _GnnModuleClass
  * Returns: (transfer full) (nullable): a replacement input, or %NULL to keep
  *   @input (or %NULL with @error set to fail the call)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef GnnTensor *(*GnnForwardPreHookFunc) (GnnModule  *module,
                                              GnnTensor  *input,
@@ -135,7 +135,7 @@ typedef GnnTensor *(*GnnForwardPreHookFunc) (GnnModule  *module,
  * Returns: (transfer full) (nullable): a replacement output, or %NULL to
  *   keep @output (or %NULL with @error set to fail the call)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef GnnTensor *(*GnnForwardHookFunc) (GnnModule  *module,
                                           GnnTensor  *input,
@@ -161,7 +161,7 @@ typedef GnnTensor *(*GnnForwardHookFunc) (GnnModule  *module,
  *   PyTorch 1.13). With %GNN_HOOK_FLAGS_WITH_KWARGS, a 2-tuple
  *   `(new_args, new_kwargs)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef GnnValue *(*GnnForwardPreHookArgsFunc) (GnnModule  *module,
                                                 GnnValue   *args,
@@ -185,7 +185,7 @@ typedef GnnValue *(*GnnForwardPreHookArgsFunc) (GnnModule  *module,
  * Returns: (transfer full) (nullable): a replacement output, or %NULL to
  *   keep @output (or %NULL with @error set to fail the call)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef GnnValue *(*GnnForwardHookArgsFunc) (GnnModule  *module,
                                              GnnValue   *args,
@@ -201,7 +201,7 @@ typedef GnnValue *(*GnnForwardHookArgsFunc) (GnnModule  *module,
  *
  * The function [method@Gnn.Module.apply] calls on every module.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef void (*GnnModuleApplyFunc) (GnnModule *module,
                                     gpointer   user_data);
@@ -239,6 +239,14 @@ char         **gnn_module_get_registered_names (GnnModule   *self,
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_has_child          (GnnModule    *self,
                                               const char   *name);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_set_tensor_attribute (GnnModule  *self,
+                                                const char *name,
+                                                GnnTensor  *value,
+                                                GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_get_tensor_attribute (GnnModule  *self,
+                                                const char *name);
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_delete_child       (GnnModule    *self,
                                               const char   *name,
@@ -334,7 +342,7 @@ gboolean       gnn_module_to_dtype           (GnnModule    *self,
  * PyTorch's `RecursionError`. It keeps the C stack (a few hundred bytes per
  * level) far from its end even on small thread stacks.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_MODULE_MAX_CALL_DEPTH 2048
 

@@ -29,7 +29,7 @@ G_BEGIN_DECLS
  * Returns: (transfer full) (nullable): the loss (a one-element tensor), or
  *   %NULL with @error set to abort the step
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef GnnTensor *(*GnnOptimizerClosure) (gpointer   user_data,
                                            GError   **error);
@@ -58,7 +58,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnOptimizer, gnn_optimizer, GNN, OPTIMIZER, GObject)
  *
  * The virtual methods of [class@Gnn.Optimizer].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnOptimizerClass
 {

@@ -28,7 +28,7 @@ G_BEGIN_DECLS
  * How a reducing collective combines the ranks' tensors, like
  * `torch.distributed.ReduceOp`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {

@@ -27,7 +27,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnSampler, gnn_sampler, GNN, SAMPLER, GObject)
  *
  * The virtual methods of [class@Gnn.Sampler].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSamplerClass
 {
@@ -51,7 +51,7 @@ struct _GnnSamplerClass
  *
  * Returns: (transfer full) (element-type gint64): the indices, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 GNN_AVAILABLE_IN_ALL
@@ -77,7 +77,7 @@ gint64  *gnn_sampler_sample     (GnnSampler  *self,
  * gnn_sampler_iter_clear (&iter);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct {
   /*< private >*/

@@ -20,7 +20,7 @@ G_BEGIN_DECLS
  * The value of [property@Gnn.Softmax:dim] and [property@Gnn.LogSoftmax:dim]
  * that stands for PyTorch's `dim=None` (the implicit, deprecated choice).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_SOFTMAX_DIM_NONE (-2147483647 - 1)
 

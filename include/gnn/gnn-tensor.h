@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  *
  * The largest number of dimensions a [class@Gnn.Tensor] can have.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GNN_MAX_DIMS 16
 
@@ -232,6 +232,13 @@ GnnTensor     *gnn_tensor_narrow           (GnnTensor     *self,
                                             gint64         length,
                                             GError       **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_tensor_slice            (GnnTensor     *self,
+                                            gint           dim,
+                                            gint64         start,
+                                            gint64         end,
+                                            gint64         step,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor     *gnn_tensor_select           (GnnTensor     *self,
                                             gint           dim,
                                             gint64         index,
@@ -263,6 +270,9 @@ gboolean       gnn_tensor_fill_            (GnnTensor     *self,
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_tensor_fill_int_        (GnnTensor     *self,
                                             gint64         value,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_tensor_zero_            (GnnTensor     *self,
                                             GError       **error);
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_tensor_copy_            (GnnTensor     *self,

@@ -32,7 +32,7 @@ G_BEGIN_DECLS
  *
  * What a [struct@Gnn.Value] holds.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum
 {

@@ -33,5 +33,7 @@ GnnGenerator  *gnn_worker_info_get_generator   (GnnWorkerInfo *self);
 
 GNN_AVAILABLE_IN_ALL
 GnnWorkerInfo *gnn_get_worker_info             (void);
+GNN_AVAILABLE_IN_ALL
+GnnGenerator  *gnn_get_sample_generator        (void);
 
 G_END_DECLS

@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  *
  * How a [class@Gnn.DataLoader] runs its workers.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GNN_WORKER_MODE_THREADS,
@@ -46,7 +46,7 @@ typedef enum {
  * Returns: the child's process id in the parent, 0 in the child, or -1 on
  *   failure
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef int (*GnnWorkerForkFunc) (gpointer user_data);
 

@@ -34,7 +34,7 @@ G_DECLARE_DERIVABLE_TYPE (GnnWorkerSpawnHost, gnn_worker_spawn_host, GNN, WORKER
  *
  * The virtual methods of [class@Gnn.WorkerSpawnHost].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnWorkerSpawnHostClass
 {
@@ -70,7 +70,7 @@ struct _GnnWorkerSpawnHostClass
  *
  * Returns: (transfer full) (nullable): the payload
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -84,7 +84,7 @@ struct _GnnWorkerSpawnHostClass
  *
  * Returns: (transfer full) (nullable): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -97,7 +97,7 @@ struct _GnnWorkerSpawnHostClass
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 GNN_AVAILABLE_IN_ALL

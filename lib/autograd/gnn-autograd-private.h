@@ -26,11 +26,13 @@ typedef struct
   gint64   shape[GNN_MAX_DIMS];
 } GnnMeta;
 
-/* Where an input's gradient goes: a node, a leaf's .grad, or nowhere. */
+/* Where an input's gradient goes: output @input_nr of a node, a leaf's
+ * .grad, or nowhere. */
 typedef struct
 {
   GnnNode   *node;
   GnnTensor *leaf;
+  guint      input_nr;
 } GnnEdge;
 
 struct _GnnNode
@@ -42,18 +44,26 @@ struct _GnnNode
   guint           n_inputs;
   GnnEdge        *edges;
   GnnMeta        *inputs;
-  GnnMeta         out;
+  GnnMeta         out;            /* output 0 */
+  guint           n_outputs;      /* 1 except for custom functions */
   GnnTensor     **saved;          /* n_inputs detached copies or views, NULL where unneeded */
   guint          *saved_versions; /* their storages' versions when saved (same block as saved) */
+  GPtrArray      *saved_extra;    /* what a custom function saved (ctx.save_for_backward) */
+  GArray         *saved_extra_versions; /* guint: their versions when saved */
   GnnTensor      *saved_out;      /* detached view of the output, if needed */
   guint           saved_out_version;
   GnnOpParams     params;         /* extra[] owned */
   guint           extra_versions[G_N_ELEMENTS (((GnnOpParams *) NULL)->extra)];
   gboolean        has_saved;
   gboolean        freed;          /* saved tensors released by a backward pass */
+  char           *owned_name;     /* a custom function's "<Name>Backward" */
+  gpointer        custom;         /* a custom function's context, freed with the node */
+  GDestroyNotify  custom_free;
+  gpointer        wrapper;        /* the GnnGradFn standing for it, if one is alive */
+  GPtrArray      *retainers;      /* tensors whose .grad keeps an output's gradient */
   /* scratch for one backward pass */
   guint           deps;
-  GnnTensor      *grad;
+  GnnTensor     **grads_out;      /* n_outputs gradients of the outputs */
 };
 
 GnnNode *gnn_node_ref   (GnnNode *node);
@@ -74,9 +84,57 @@ void gnn_saved_version_error (GnnTensor  *saved,
                               guint       expected,
                               const char *producer,
                               GError    **error);
+/* Before a node's backward reads what it saved: every saved tensor that the
+ * gradients it computes need is at the version it was saved at, or
+ * torch's error. */
+gboolean gnn_node_check_saved (GnnNode *node, GError **error);
+/* Names @self's storage's last in-place node (its grad_fn now) and the
+ * version it made, for the message of a saved tensor found changed. */
+void gnn_node_note_inplace (GnnTensor *self);
+
+/* A node for a custom function (gnn-autograd-function.c): edges to
+ * @inputs, @n_outputs outputs, @backward reading node->grads_out; @custom
+ * is freed with the node. */
+GnnNode *gnn_node_new_custom (const char       *name,
+                              GnnTensor *const *inputs,
+                              guint             n_inputs,
+                              guint             n_outputs,
+                              GnnBackwardFunc   backward,
+                              gpointer          custom,
+                              GDestroyNotify    custom_free);
+/* Makes @node the history of @out as its output @output_nr. */
+void     gnn_node_attach     (GnnNode *node, GnnTensor *out, guint output_nr);
+/* Saves @t for @node's backward through the one save path (a detached
+ * view; @t's own node learns that its output is needed). */
+void     gnn_node_save_extra (GnnNode *node, GnnTensor *t);
+
+/* The node of in-place @op on @self (input 0: @self's values before the
+ * op, saved as a copy where backward reads them; inputs 1..: @others). */
+GnnNode *gnn_node_new_inplace (GnnOpKind          op,
+                               GnnTensor         *self,
+                               GnnTensor *const  *others,
+                               guint              n_others,
+                               const GnnOpParams *params);
+/* gnn-autograd-views.c: an in-place op on a view (torch's CopySlices):
+ * the view's base gets the new history, the view an AsStrided of it. */
+gboolean gnn_record_inplace_on_view (GnnOpKind          op,
+                                     GnnTensor         *self,
+                                     GnnTensor *const  *others,
+                                     guint              n_others,
+                                     const GnnOpParams *params,
+                                     GError           **error);
+
+/* gnn-autograd-tensor.c: retain_grad — @t (output @output_nr of @node)
+ * gets that output's gradient in its .grad during backward. */
+void     gnn_node_add_retainer    (GnnNode *node, GnnTensor *t, guint output_nr);
+/* Called by the engine before @node's backward runs. */
+void     gnn_node_retain_outputs  (GnnNode *node);
 
 /* Sums @grad over the broadcast dims so it gets the shape of @meta. */
 GnnTensor *gnn_ag_sum_to (GnnTensor *grad, const GnnMeta *meta, GError **error);
+/* @grad of a reduction over node->params.dims (n_dims 0: all) reshaped
+ * with the reduced dims back as size 1 (unless the op kept them). */
+GnnTensor *gnn_ag_grad_keepdim (GnnNode *node, GnnTensor *grad, GError **error);
 /* A zero tensor of @meta's shape and dtype. */
 GnnTensor *gnn_ag_zeros (const GnnMeta *meta);
 /* gnn-backward-kernels.c: o = g * f'(v) for relu, tanh, sigmoid, exp and
@@ -88,6 +146,13 @@ gboolean   gnn_backward_unary_kernel (GnnOpKind     op,
                                       gpointer      o,
                                       gconstpointer g,
                                       gconstpointer v);
+/* gnn-backward-layer-norm.c: layer_norm's gradient for float32/float64
+ * operands (*handled TRUE), else nothing done (FALSE, *handled FALSE). */
+gboolean   gnn_backward_layer_norm_native (GnnNode    *node,
+                                           GnnTensor  *grad,
+                                           GnnTensor **grads,
+                                           gboolean   *handled,
+                                           GError    **error);
 /* Double copy of a tensor's elements (row-major). */
 double    *gnn_ag_doubles (GnnTensor *t);
 /* A tensor of @meta's geometry from row-major doubles (takes @values). */
@@ -111,6 +176,8 @@ gboolean gnn_backward_softmax     (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_log_softmax (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 gboolean gnn_backward_matmul      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_addmm       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_diagonal    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_cat         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_stack       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
@@ -125,12 +192,76 @@ gboolean gnn_backward_identity    (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_to_dtype    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_copy        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
-gboolean gnn_backward_conv2d      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_convolution (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_max_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_avg_pool2d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_layer_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_batch_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_group_norm  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
-gboolean gnn_backward_overwrite   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_rnn_layer   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* nn activations (gnn-backward-activation.c) */
+gboolean gnn_backward_activation  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_glu         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_prelu       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* nn losses (gnn-backward-loss.c) */
+gboolean gnn_backward_pointwise_loss (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_nll_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* ctc_loss (gnn-backward-ctc.c) */
+gboolean gnn_backward_ctc_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* PyTorch's node name of a loss op, which depends on its settings */
+const char *gnn_backward_loss_name (GnnOpKind op, const GnnOpParams *params);
+
+gboolean gnn_backward_attention_probs (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_attention_apply (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_pad         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* torch's node name of a pad in @mode over @k dimensions. */
+const char *gnn_backward_pad_name (GnnPaddingMode mode, guint k);
+gboolean gnn_backward_interpolate (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_fold        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_pixel_shuffle (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_adaptive_avg_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_adaptive_max_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* torch's node names of interpolation and adaptive pooling (by mode and
+ * number of dimensions). */
+const char *gnn_backward_resample_name (GnnOpKind op, const GnnOpParams *params);
+/* gnn-backward-math.c */
+gboolean gnn_backward_add_alpha   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_zero        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_remainder   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_pow_tensor  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_atan2       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_maximum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_clamp       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_lerp        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_addcmul     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_addcdiv     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_masked_fill (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-index.c */
+gboolean gnn_backward_gather      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_scatter     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_index_add   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_index_copy  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_select_indices (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_select_flat (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_masked_select (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-stats.c */
+gboolean gnn_backward_var        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_norm       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_prod       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_logsumexp  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-rearrange.c */
+gboolean gnn_backward_flip       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_roll       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_triangle   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_repeat     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+
+/* gnn-backward-scan.c */
+gboolean gnn_backward_cumsum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_cumprod    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

@@ -23,6 +23,7 @@ typedef struct
 
 #define IN0 1u
 #define IN1 2u
+#define IN2 4u
 
 static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_ADD]          = { gnn_backward_add,          0,         FALSE, "AddBackward0" },
@@ -64,16 +65,142 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_CLONE]        = { gnn_backward_identity,     0,         FALSE, "CloneBackward0" },
   [GNN_OP_TO_DTYPE]     = { gnn_backward_to_dtype,     0,         FALSE, "ToCopyBackward0" },
   [GNN_OP_COPY]         = { gnn_backward_copy,         0,         FALSE, "CopyBackwards" },
-  [GNN_OP_CONV2D]       = { gnn_backward_conv2d,       IN0 | IN1, FALSE, "ConvolutionBackward0" },
+  [GNN_OP_CONVOLUTION]  = { gnn_backward_convolution, IN0 | IN1, FALSE, "ConvolutionBackward0" },
   [GNN_OP_MAX_POOL2D]   = { gnn_backward_max_pool2d,   0,         FALSE, "MaxPool2DWithIndicesBackward0" },
   [GNN_OP_AVG_POOL2D]   = { gnn_backward_avg_pool2d,   0,         FALSE, "AvgPool2DBackward0" },
   [GNN_OP_LAYER_NORM]   = { gnn_backward_layer_norm,   IN0 | IN1, FALSE, "NativeLayerNormBackward0" },
   [GNN_OP_BATCH_NORM]   = { gnn_backward_batch_norm,   IN0 | IN1, FALSE, "NativeBatchNormBackward0" },
+  [GNN_OP_GROUP_NORM]   = { gnn_backward_group_norm,   IN0 | IN1, FALSE, "NativeGroupNormBackward0" },
   [GNN_OP_EMBEDDING]    = { gnn_backward_embedding,    0,         FALSE, "EmbeddingBackward0" },
-  [GNN_OP_FILL]         = { gnn_backward_overwrite,    0,         FALSE, "FillBackward0" },
-  [GNN_OP_UNIFORM]      = { gnn_backward_overwrite,    0,         FALSE, "UniformBackward0" },
-  [GNN_OP_NORMAL]       = { gnn_backward_overwrite,    0,         FALSE, "NormalBackward0" },
+  /* nn activations (gnn-backward-activation.c) */
+  [GNN_OP_LEAKY_RELU]   = { gnn_backward_activation,   IN0,       FALSE, "LeakyReluBackward0" },
+  [GNN_OP_ELU]          = { gnn_backward_activation,   IN0,       FALSE, "EluBackward0" },
+  [GNN_OP_CELU]         = { gnn_backward_activation,   IN0,       FALSE, "CeluBackward0" },
+  [GNN_OP_SILU]         = { gnn_backward_activation,   IN0,       FALSE, "SiluBackward0" },
+  [GNN_OP_MISH]         = { gnn_backward_activation,   IN0,       FALSE, "MishBackward0" },
+  [GNN_OP_HARDTANH]     = { gnn_backward_activation,   IN0,       FALSE, "HardtanhBackward0" },
+  [GNN_OP_HARDSWISH]    = { gnn_backward_activation,   IN0,       FALSE, "HardswishBackward0" },
+  [GNN_OP_HARDSIGMOID]  = { gnn_backward_activation,   IN0,       FALSE, "HardsigmoidBackward0" },
+  [GNN_OP_SOFTPLUS]     = { gnn_backward_activation,   IN0,       FALSE, "SoftplusBackward0" },
+  [GNN_OP_SOFTSIGN]     = { gnn_backward_activation,   IN0,       FALSE, "DivBackward0" },
+  [GNN_OP_TANHSHRINK]   = { gnn_backward_activation,   IN0,       FALSE, "SubBackward0" },
+  [GNN_OP_THRESHOLD]    = { gnn_backward_activation,   IN0,       FALSE, "ThresholdBackward0" },
+  [GNN_OP_GELU_TANH]    = { gnn_backward_activation,   IN0,       FALSE, "GeluBackward0" },
+  [GNN_OP_HARDSHRINK]   = { gnn_backward_activation,   IN0,       FALSE, "HardshrinkBackward0" },
+  [GNN_OP_SOFTSHRINK]   = { gnn_backward_activation,   IN0,       FALSE, "SoftshrinkBackward0" },
+  [GNN_OP_LOG_SIGMOID]  = { gnn_backward_activation,   IN0,       FALSE, "LogSigmoidBackward0" },
+  [GNN_OP_GLU]          = { gnn_backward_glu,          IN0,       FALSE, "GluBackward0" },
+  [GNN_OP_PRELU]        = { gnn_backward_prelu,        IN0 | IN1, FALSE, "PreluBackward0" },
+  /* nn losses (gnn-backward-loss.c; names from gnn_backward_loss_name) */
+  [GNN_OP_L1_LOSS]      = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_MSE_LOSS]     = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_SMOOTH_L1_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_HUBER_LOSS]   = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_BCE_LOSS]     = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_BCE_LOGITS_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_KL_DIV_LOSS]  = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_POISSON_NLL_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_SOFT_MARGIN_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
+  [GNN_OP_NLL_LOSS]     = { gnn_backward_nll_loss,     0,         FALSE, NULL },
+  [GNN_OP_CTC_LOSS]     = { gnn_backward_ctc_loss,     IN0,       FALSE, NULL },
+  /* saves the input and the weights w_ih, w_hh, w_hr (inputs 0, 3, 4, 7) */
+  [GNN_OP_RNN_LAYER]    = { gnn_backward_rnn_layer,    IN0 | 1u << 3 | 1u << 4 | 1u << 7,
+                            FALSE, "RnnLayerBackward0" },
+  [GNN_OP_ATTENTION_PROBS] = { gnn_backward_attention_probs, IN0 | IN1, TRUE, "MaskedSoftmaxBackward0" },
+  [GNN_OP_ATTENTION_APPLY] = { gnn_backward_attention_apply, IN0 | IN1, FALSE, "BmmBackward0" },
+  [GNN_OP_PAD]          = { gnn_backward_pad,          0,         FALSE, "ConstantPadNdBackward0" },
+  [GNN_OP_INTERPOLATE]  = { gnn_backward_interpolate,  0,         FALSE, "UpsampleNearest2DBackward1" },
+  [GNN_OP_ADAPTIVE_AVG_POOL] = { gnn_backward_adaptive_avg_pool, 0, FALSE, "AdaptiveAvgPool2DBackward0" },
+  [GNN_OP_ADAPTIVE_MAX_POOL] = { gnn_backward_adaptive_max_pool, 0, FALSE, "AdaptiveMaxPool2DBackward0" },
+  [GNN_OP_FOLD]         = { gnn_backward_fold,         0,         FALSE, "Col2ImBackward0" },
+  [GNN_OP_PIXEL_SHUFFLE] = { gnn_backward_pixel_shuffle, 0,       FALSE, "PixelShuffleBackward0" },
+  [GNN_OP_ADD_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "AddBackward0" },
+  [GNN_OP_SUB_ALPHA]    = { gnn_backward_add_alpha,    0,         FALSE, "SubBackward0" },
+  [GNN_OP_DIV_ROUNDED]  = { gnn_backward_zero,         0,         FALSE, "DivBackward2" },
+  [GNN_OP_REMAINDER]    = { gnn_backward_remainder,    IN0 | IN1, FALSE, "RemainderBackward1" },
+  [GNN_OP_FMOD]         = { gnn_backward_remainder,    IN0 | IN1, FALSE, "FmodBackward1" },
+  [GNN_OP_POW_TENSOR]   = { gnn_backward_pow_tensor,   IN0 | IN1, FALSE, "PowBackward1" },
+  [GNN_OP_ATAN2]        = { gnn_backward_atan2,        IN0 | IN1, FALSE, "Atan2Backward0" },
+  [GNN_OP_MAXIMUM]      = { gnn_backward_maximum,      IN0 | IN1, FALSE, "MaximumBackward0" },
+  [GNN_OP_MINIMUM]      = { gnn_backward_maximum,      IN0 | IN1, FALSE, "MinimumBackward0" },
+  [GNN_OP_CLAMP]        = { gnn_backward_clamp,        IN0 | IN1 | IN2, FALSE, "ClampBackward0" },
+  [GNN_OP_LERP]         = { gnn_backward_lerp,         IN0 | IN1 | IN2, FALSE, "LerpBackward1" },
+  [GNN_OP_ADDCMUL]      = { gnn_backward_addcmul,      IN1 | IN2, FALSE, "AddcmulBackward0" },
+  [GNN_OP_ADDCDIV]      = { gnn_backward_addcdiv,      IN1 | IN2, FALSE, "AddcdivBackward0" },
+  [GNN_OP_MASKED_FILL]  = { gnn_backward_masked_fill,  0,         FALSE, "MaskedFillBackward1" },
+  [GNN_OP_SIN]          = { gnn_backward_unary,        IN0,       FALSE, "SinBackward0" },
+  [GNN_OP_COS]          = { gnn_backward_unary,        IN0,       FALSE, "CosBackward0" },
+  [GNN_OP_TAN]          = { gnn_backward_unary,        IN0,       FALSE, "TanBackward0" },
+  [GNN_OP_ASIN]         = { gnn_backward_unary,        IN0,       FALSE, "AsinBackward0" },
+  [GNN_OP_ACOS]         = { gnn_backward_unary,        IN0,       FALSE, "AcosBackward0" },
+  [GNN_OP_ATAN]         = { gnn_backward_unary,        IN0,       FALSE, "AtanBackward0" },
+  [GNN_OP_SINH]         = { gnn_backward_unary,        IN0,       FALSE, "SinhBackward0" },
+  [GNN_OP_COSH]         = { gnn_backward_unary,        IN0,       FALSE, "CoshBackward0" },
+  [GNN_OP_ASINH]        = { gnn_backward_unary,        IN0,       FALSE, "AsinhBackward0" },
+  [GNN_OP_ACOSH]        = { gnn_backward_unary,        IN0,       FALSE, "AcoshBackward0" },
+  [GNN_OP_ATANH]        = { gnn_backward_unary,        IN0,       FALSE, "AtanhBackward0" },
+  [GNN_OP_LOG2]         = { gnn_backward_unary,        IN0,       FALSE, "Log2Backward0" },
+  [GNN_OP_LOG10]        = { gnn_backward_unary,        IN0,       FALSE, "Log10Backward0" },
+  [GNN_OP_LOG1P]        = { gnn_backward_unary,        IN0,       FALSE, "Log1PBackward0" },
+  [GNN_OP_EXPM1]        = { gnn_backward_unary,        IN0,       FALSE, "Expm1Backward0" },
+  [GNN_OP_EXP2]         = { gnn_backward_unary,        IN0,       FALSE, "Exp2Backward0" },
+  [GNN_OP_RSQRT]        = { gnn_backward_unary,        IN0,       FALSE, "RsqrtBackward0" },
+  [GNN_OP_RECIPROCAL]   = { gnn_backward_unary,        IN0,       FALSE, "ReciprocalBackward0" },
+  [GNN_OP_ERF]          = { gnn_backward_unary,        IN0,       FALSE, "ErfBackward0" },
+  [GNN_OP_FRAC]         = { gnn_backward_identity,     0,         FALSE, "FracBackward0" },
+  [GNN_OP_SIGN]         = { gnn_backward_zero,         0,         FALSE, "SignBackward0" },
+  [GNN_OP_FLOOR]        = { gnn_backward_zero,         0,         FALSE, "FloorBackward0" },
+  [GNN_OP_CEIL]         = { gnn_backward_zero,         0,         FALSE, "CeilBackward0" },
+  [GNN_OP_ROUND]        = { gnn_backward_zero,         0,         FALSE, "RoundBackward0" },
+  [GNN_OP_TRUNC]        = { gnn_backward_zero,         0,         FALSE, "TruncBackward0" },
+  [GNN_OP_GATHER]       = { gnn_backward_gather,       0,         FALSE, "GatherBackward0" },
+  [GNN_OP_SCATTER]      = { gnn_backward_scatter,      0,         FALSE, "ScatterBackward0" },
+  [GNN_OP_SCATTER_ADD]  = { gnn_backward_scatter,      0,         FALSE, "ScatterAddBackward0" },
+  [GNN_OP_INDEX_ADD]    = { gnn_backward_index_add,    0,         FALSE, "IndexAddBackward0" },
+  [GNN_OP_INDEX_COPY]   = { gnn_backward_index_copy,   0,         FALSE, "IndexCopyBackward0" },
+  [GNN_OP_INDEX_FILL]   = { gnn_backward_index_copy,   0,         FALSE, "IndexFillBackward1" },
+  [GNN_OP_PROD]         = { gnn_backward_prod,         IN0,       TRUE,  "ProdBackward1" },
+  [GNN_OP_LOGSUMEXP]    = { gnn_backward_logsumexp,    IN0,       TRUE,  "LogsumexpBackward0" },
+  [GNN_OP_VAR]          = { gnn_backward_var,          IN0,       FALSE, "VarBackward0" },
+  [GNN_OP_STD]          = { gnn_backward_var,          IN0,       TRUE,  "StdBackward0" },
+  [GNN_OP_NORM]         = { gnn_backward_norm,         IN0,       TRUE,  "NormBackward1" },
+  [GNN_OP_MAX_DIM]      = { gnn_backward_select_indices, 0,       FALSE, "MaxBackward0" },
+  [GNN_OP_MIN_DIM]      = { gnn_backward_select_indices, 0,       FALSE, "MinBackward0" },
+  [GNN_OP_SORT]         = { gnn_backward_select_indices, 0,       FALSE, "SortBackward0" },
+  [GNN_OP_TOPK]         = { gnn_backward_select_indices, 0,       FALSE, "TopkBackward0" },
+  [GNN_OP_CUMSUM]       = { gnn_backward_cumsum,       0,         FALSE, "CumsumBackward0" },
+  [GNN_OP_CUMPROD]      = { gnn_backward_cumprod,      IN0,       TRUE,  "CumprodBackward0" },
+  [GNN_OP_FLIP]         = { gnn_backward_flip,         0,         FALSE, "FlipBackward0" },
+  [GNN_OP_ROLL]         = { gnn_backward_roll,         0,         FALSE, "RollBackward0" },
+  [GNN_OP_TRIL]         = { gnn_backward_triangle,     0,         FALSE, "TrilBackward0" },
+  [GNN_OP_TRIU]         = { gnn_backward_triangle,     0,         FALSE, "TriuBackward0" },
+  [GNN_OP_REPEAT]       = { gnn_backward_repeat,       0,         FALSE, "RepeatBackward0" },
+  [GNN_OP_MASKED_SELECT] = { gnn_backward_masked_select, 0,       FALSE, "MaskedSelectBackward0" },
+  [GNN_OP_DIAGONAL]     = { gnn_backward_diagonal,     0,         FALSE, "DiagonalBackward0" },
+  [GNN_OP_DIAG_EMBED]   = { gnn_backward_diagonal,     0,         FALSE, "DiagBackward0" },
+  [GNN_OP_BMM]          = { gnn_backward_matmul,       IN0 | IN1, FALSE, "BmmBackward0" },
+  [GNN_OP_ADDMM]        = { gnn_backward_addmm,        IN1 | IN2, FALSE, "AddmmBackward0" },
+  [GNN_OP_BADDBMM]      = { gnn_backward_addmm,        IN1 | IN2, FALSE, "BaddbmmBackward0" },
+  [GNN_OP_FILL]         = { gnn_backward_zero,         0,         FALSE, "FillBackward2" },
+  [GNN_OP_ZERO]         = { gnn_backward_zero,         0,         FALSE, "ZeroBackward0" },
+  [GNN_OP_BERNOULLI]    = { gnn_backward_zero,         0,         FALSE, "BernoulliBackward0" },
+  [GNN_OP_BERNOULLI_SCALAR] = { gnn_backward_zero,     0,         FALSE, "BernoulliBackward2" },
+  [GNN_OP_KTHVALUE]     = { gnn_backward_select_indices, 0,       FALSE, "KthvalueBackward0" },
+  [GNN_OP_MEDIAN_DIM]   = { gnn_backward_select_indices, 0,       FALSE, "MedianBackward1" },
+  [GNN_OP_NANMEDIAN_DIM] = { gnn_backward_select_indices, 0,      FALSE, "NanmedianBackward1" },
+  [GNN_OP_MEDIAN_ALL]   = { gnn_backward_select_flat,  0,         FALSE, "MedianBackward0" },
+  [GNN_OP_NANMEDIAN_ALL] = { gnn_backward_select_flat, 0,         FALSE, "NanmedianBackward0" },
+  [GNN_OP_UNIFORM]      = { gnn_backward_zero,         0,         FALSE, "UniformBackward0" },
+  [GNN_OP_NORMAL]       = { gnn_backward_zero,         0,         FALSE, "NormalBackward0" },
+  [GNN_OP_CUSTOM]       = { NULL,                      0,         FALSE, "CustomBackward" },
 };
+
+static gboolean
+is_wrapped (GnnTensor *const *inputs,
+            guint             i)
+{
+  return inputs[i] == NULL || gnn_tensor_priv (inputs[i])->wrapped_number;
+}
 
 static const char *
 node_name (GnnOpKind          op,
@@ -90,6 +217,30 @@ node_name (GnnOpKind          op,
       return params->n_dims == 0 ? "MaxBackward1" : "AmaxBackward0";
     case GNN_OP_MIN:
       return params->n_dims == 0 ? "MinBackward1" : "AminBackward0";
+    /* torch names the forms with a number operand separately */
+    case GNN_OP_SUB:
+    case GNN_OP_SUB_ALPHA:
+      return is_wrapped (inputs, 0) ? "RsubBackward1" : op_info[op].name;
+    case GNN_OP_REMAINDER:
+      return is_wrapped (inputs, 1) ? "RemainderBackward0" : "RemainderBackward1";
+    case GNN_OP_FMOD:
+      return is_wrapped (inputs, 1) ? "FmodBackward0" : "FmodBackward1";
+    case GNN_OP_POW_TENSOR:
+      return is_wrapped (inputs, 1) ? "PowBackward0" : "PowBackward1";
+    case GNN_OP_CLAMP:
+      return is_wrapped (inputs, 1) && is_wrapped (inputs, 2) ? "ClampBackward1" : "ClampBackward0";
+    case GNN_OP_LERP:
+      return is_wrapped (inputs, 2) ? "LerpBackward0" : "LerpBackward1";
+    case GNN_OP_MASKED_FILL:
+      return is_wrapped (inputs, 1) ? "MaskedFillBackward0" : "MaskedFillBackward1";
+    case GNN_OP_PROD:
+      return params->n_dims == 0 ? "ProdBackward0" : "ProdBackward1";
+    case GNN_OP_NORM:
+      return params->flag ? "LinalgVectorNormBackward0" : "NormBackward1";
+    case GNN_OP_SCATTER:
+      return is_wrapped (inputs, 1) ? "ScatterBackward1" : "ScatterBackward0";
+    case GNN_OP_INDEX_FILL:
+      return is_wrapped (inputs, 1) ? "IndexFillBackward0" : "IndexFillBackward1";
     case GNN_OP_MATMUL:
       {
         guint a = gnn_tensor_priv (inputs[0])->ndim, b = gnn_tensor_priv (inputs[1])->ndim;
@@ -99,11 +250,24 @@ node_name (GnnOpKind          op,
         if (a == 2 && b == 1)
           return "MvBackward0";
         if (a <= 2 && b == 2)
-          return a == 1 ? "SqueezeBackward4" : "MmBackward0";
-        return "UnsafeViewBackward0";
+          return a == 1 ? "SqueezeBackward3" : "MmBackward0";
+        return a == 2 && b > 2 ? "CloneBackward0" : "UnsafeViewBackward0";
       }
+    case GNN_OP_FOLD:
+      return params->flag ? "Im2ColBackward0" : "Col2ImBackward0";
+    case GNN_OP_PIXEL_SHUFFLE:
+      return params->flag ? "PixelUnshuffleBackward0" : "PixelShuffleBackward0";
+    case GNN_OP_GROUP_NORM:
+      /* torch runs instance norm as a batch norm of a view */
+      return params->flag ? "ViewBackward0" : op_info[op].name;
+    case GNN_OP_PAD:
+      return gnn_backward_pad_name ((GnnPaddingMode) params->dim, params->n_ints);
+    case GNN_OP_INTERPOLATE:
+    case GNN_OP_ADAPTIVE_AVG_POOL:
+    case GNN_OP_ADAPTIVE_MAX_POOL:
+      return gnn_backward_resample_name (op, params);
     default:
-      return op_info[op].name;
+      return op_info[op].name != NULL ? op_info[op].name : gnn_backward_loss_name (op, params);
     }
 }
 
@@ -122,6 +286,8 @@ node_release_saved (GnnNode *node)
   if (node->saved != NULL)
     for (guint i = 0; i < node->n_inputs; i++)
       g_clear_object (&node->saved[i]);
+  g_clear_pointer (&node->saved_extra, g_ptr_array_unref);
+  g_clear_pointer (&node->saved_extra_versions, g_array_unref);
   g_clear_object (&node->saved_out);
   for (guint i = 0; i < G_N_ELEMENTS (node->params.extra); i++)
     g_clear_object (&node->params.extra[i]);
@@ -151,7 +317,13 @@ gnn_node_unref (GnnNode *node)
           g_clear_object (&n->edges[i].leaf);
         }
       node_release_saved (n);
-      g_clear_object (&n->grad);
+      for (guint i = 0; i < n->n_outputs; i++)
+        g_clear_object (&n->grads_out[i]);
+      if (n->custom_free != NULL)
+        n->custom_free (n->custom);
+      g_clear_pointer (&n->retainers, g_ptr_array_unref);
+      g_free (n->grads_out);
+      g_free (n->owned_name);
       g_free (n->saved);
       g_free (n->edges);
       g_free (n->inputs);
@@ -182,8 +354,10 @@ static GnnTensor *
 detached_view (GnnTensor *t)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (t);
+  GnnTensor *view = gnn_tensor_new_view (t, p->shape, p->strides, p->ndim, p->offset);
 
-  return gnn_tensor_new_view (t, p->shape, p->strides, p->ndim, p->offset);
+  gnn_tensor_priv (view)->wrapped_number = p->wrapped_number;
+  return view;
 }
 
 static gboolean
@@ -205,6 +379,8 @@ node_new (GnnOpKind          op,
   node->op = op;
   node->backward = op_info[op].backward;
   node->name = node_name (op, params, inputs);
+  node->n_outputs = 1;
+  node->grads_out = g_new0 (GnnTensor *, 1);
   node->n_inputs = n_inputs;
   node->edges = g_new0 (GnnEdge, n_inputs);
   node->inputs = g_new0 (GnnMeta, n_inputs);
@@ -235,7 +411,10 @@ node_new (GnnOpKind          op,
       if (!p->requires_grad || !is_float (p->dtype))
         continue;
       if (p->grad_fn != NULL)
-        node->edges[i].node = gnn_node_ref (p->grad_fn);
+        {
+          node->edges[i].node = gnn_node_ref (p->grad_fn);
+          node->edges[i].input_nr = p->grad_fn_output;
+        }
       else
         node->edges[i].leaf = g_object_ref (inputs[i]);
     }
@@ -243,7 +422,7 @@ node_new (GnnOpKind          op,
 }
 
 /* Saves @t (a copy of its current values if @copy) and the version it is
- * at, for gnn_saved_version_check(). */
+ * at, for gnn_node_check_saved(). */
 static void
 save_input (GnnNode   *node,
             guint      i,
@@ -265,8 +444,9 @@ save_output (GnnNode   *node,
 }
 
 static void
-attach (GnnTensor *out,
-        GnnNode   *node)
+attach_output (GnnTensor *out,
+               GnnNode   *node,
+               guint      output_nr)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (out);
 
@@ -274,7 +454,91 @@ attach (GnnTensor *out,
     p->grad_fn_destroy (p->grad_fn);
   p->grad_fn = node;
   p->grad_fn_destroy = (GDestroyNotify) gnn_node_unref;
+  p->grad_fn_output = output_nr;
   p->requires_grad = TRUE;
+  if (G_UNLIKELY (p->retains_grad))   /* an in-place op's new node keeps it */
+    gnn_node_add_retainer (node, out, output_nr);
+}
+
+static void
+attach (GnnTensor *out,
+        GnnNode   *node)
+{
+  attach_output (out, node, 0);
+}
+
+GnnNode *
+gnn_node_new_custom (const char       *name,
+                     GnnTensor *const *inputs,
+                     guint             n_inputs,
+                     guint             n_outputs,
+                     GnnBackwardFunc   backward,
+                     gpointer          custom,
+                     GDestroyNotify    custom_free)
+{
+  GnnNode *node = node_new (GNN_OP_CUSTOM, inputs, n_inputs, NULL);
+
+  node->owned_name = g_strdup (name);
+  node->name = node->owned_name;
+  node->backward = backward;
+  node->custom = custom;
+  node->custom_free = custom_free;
+  node->n_outputs = MAX (n_outputs, 1);
+  g_free (node->grads_out);
+  node->grads_out = g_new0 (GnnTensor *, node->n_outputs);
+  return node;
+}
+
+void
+gnn_node_attach (GnnNode   *node,
+                 GnnTensor *out,
+                 guint      output_nr)
+{
+  if (output_nr == 0)
+    meta_from (&node->out, out);
+  attach_output (out, gnn_node_ref (node), output_nr);
+}
+
+static void
+unref_nullable (gpointer object)
+{
+  if (object != NULL)
+    g_object_unref (object);
+}
+
+void
+gnn_node_save_extra (GnnNode   *node,
+                     GnnTensor *t)
+{
+  guint version = t != NULL ? gnn_storage_get_version (gnn_tensor_priv (t)->storage) : 0;
+
+  if (node->saved_extra == NULL)
+    {
+      node->saved_extra = g_ptr_array_new_with_free_func (unref_nullable);
+      node->saved_extra_versions = g_array_new (FALSE, FALSE, sizeof (guint));
+    }
+  node->has_saved = TRUE;
+  /* torch keeps None in its place */
+  g_ptr_array_add (node->saved_extra, t != NULL ? detached_view (t) : NULL);
+  g_array_append_val (node->saved_extra_versions, version);
+}
+
+/* The inputs @node's backward will read: mul needs each factor only for the
+ * other one's gradient, div its dividend only for the divisor's (so
+ * `y = x * 2; x.add_(1)` stays possible, as in torch). */
+static guint
+save_mask (GnnNode      *node,
+           const OpInfo *info)
+{
+  switch (node->op)
+    {
+    case GNN_OP_MUL:
+      return (gnn_node_needs_grad (node, 1) ? IN0 : 0) | (gnn_node_needs_grad (node, 0) ? IN1 : 0);
+    case GNN_OP_DIV:
+      return IN1 | (gnn_node_needs_grad (node, 1) ? IN0 : 0);
+    default:
+      return info->save_inputs;
+    }
 }
 
 static GnnTensor *
@@ -299,7 +563,7 @@ record (GnnOpKind          op,
       return out;
     }
   for (guint i = 0; i < n_inputs; i++)
-    if ((info->save_inputs & (1u << i)) && inputs[i] != NULL)
+    if ((save_mask (node, info) & (1u << i)) && inputs[i] != NULL)
       save_input (node, i, inputs[i], FALSE);
   meta_from (&node->out, out);
   if (info->save_output)
@@ -310,67 +574,22 @@ record (GnnOpKind          op,
   return out;
 }
 
-static gboolean
-is_view_op (GnnOpKind op)
+GnnNode *
+gnn_node_new_inplace (GnnOpKind          op,
+                      GnnTensor         *self,
+                      GnnTensor *const  *others,
+                      guint              n_others,
+                      const GnnOpParams *params)
 {
-  return op >= GNN_OP_VIEW && op <= GNN_OP_EXPAND;
-}
-
-/* The leaf a chain of view nodes from @node looks into, or NULL when the
- * chain reaches a node that is not a view. */
-static GnnTensor *
-viewed_leaf (GnnNode *node)
-{
-  while (node != NULL && is_view_op (node->op))
-    {
-      if (node->edges[0].leaf != NULL)
-        return node->edges[0].leaf;
-      node = node->edges[0].node;
-    }
-  return NULL;
-}
-
-/* An in-place op (add_, mul_, relu_, copy_, fill_ ...) on a tensor in the
- * graph, or with an operand in it: the op becomes a node whose input 0 is
- * @self's previous history. Bumps @self's version when it succeeds (after
- * the refusals, before saving, so a saved output carries the new one). */
-static gboolean
-record_inplace (GnnOpKind   op,
-                GnnTensor  *self,
-                GnnTensor  *other,
-                GError    **error)
-{
-  GnnTensorPrivate *sp = gnn_tensor_priv (self);
-  GnnNode *prev = sp->grad_fn;
-  GnnTensor *inputs[2] = { self, other };
+  GnnTensor *inputs[1 + GNN_MAX_INPLACE_OPERANDS] = { self };
   const OpInfo *info = &op_info[op];
   GnnNode *node;
 
-  if (sp->requires_grad && prev == NULL)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                           "a leaf Variable that requires grad is being used in an in-place operation.");
-      return FALSE;
-    }
-  if (prev != NULL && is_view_op (prev->op))
-    {
-      if (viewed_leaf (prev) != NULL)
-        g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                             "a view of a leaf Variable that requires grad is being used in an "
-                             "in-place operation.");
-      else
-        g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
-                     "in-place operation on a view of a tensor in the graph (the output of %s) "
-                     "is not supported; use the out-of-place operation", prev->name);
-      return FALSE;
-    }
-  gnn_tensor_priv_bump_version (sp);
-  if (!is_float (sp->dtype))
-    return TRUE;
-
-  node = node_new (op, inputs, other != NULL ? 2 : 1, NULL);
+  for (guint i = 0; i < n_others; i++)
+    inputs[1 + i] = others[i];
+  node = node_new (op, inputs, 1 + n_others, params);
   for (guint i = 0; i < node->n_inputs; i++)
-    if (info->save_inputs & (1u << i))
+    if ((save_mask (node, info) & (1u << i)) && inputs[i] != NULL)
       {
         /* @self is about to change: keep its current values. */
         gboolean copy = i == 0 || gnn_tensor_shares_storage (inputs[i], self);
@@ -379,10 +598,79 @@ record_inplace (GnnOpKind   op,
       }
   meta_from (&node->out, self);
   if (info->save_output)
-    save_output (node, self);   /* written by the op right after: at the new version */
-  attach (self, node);
-  sp->storage->inplace_name = node->name;
+    /* @self holds the output once the op has written it: at the new
+     * version (the in-place recorders bump it before making the node) */
+    save_output (node, self);
+  if (node->params.extra[0] != NULL || node->params.extra[1] != NULL)
+    node->has_saved = TRUE;
+  return node;
+}
+
+void
+gnn_node_note_inplace (GnnTensor *self)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (self);
+
+  sp->storage->inplace_name = ((GnnNode *) sp->grad_fn)->name;
   sp->storage->inplace_version = gnn_storage_get_version (sp->storage);
+}
+
+static gboolean
+is_view_op (GnnOpKind op)
+{
+  return op >= GNN_OP_VIEW && op <= GNN_OP_EXPAND;
+}
+
+/* Whether a chain of view nodes from @node reaches a leaf (one that
+ * requires grad: only those have edges) — @node's output is a view of it,
+ * also when that leaf is itself a view of a tensor outside the graph. */
+static gboolean
+views_a_leaf (GnnNode *node)
+{
+  for (; node != NULL && is_view_op (node->op); node = node->edges[0].node)
+    if (node->edges[0].leaf != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* add_, sub_, mul_, div_, relu_, copy_ … on a tensor in the graph (or with
+ * an operand in it): the op becomes a node whose input 0 is @self's previous
+ * history and whose inputs 1.. are @others. On a view, the view's base
+ * takes the new history (gnn-autograd-views.c). */
+static gboolean
+record_inplace (GnnOpKind          op,
+                GnnTensor         *self,
+                GnnTensor *const  *others,
+                guint              n_others,
+                const GnnOpParams *params,
+                GError           **error)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (self);
+  GnnNode *prev = sp->grad_fn;
+
+  g_return_val_if_fail (n_others <= GNN_MAX_INPLACE_OPERANDS, FALSE);
+  if (sp->requires_grad && prev == NULL)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "a leaf Variable that requires grad is being used in an in-place operation.");
+      return FALSE;
+    }
+  /* Writing over values autograd saved is allowed, as in torch: the version
+   * moves, and a backward that would read them fails (gnn_node_check_saved()). */
+  if (prev != NULL && views_a_leaf (prev))
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.");
+      return FALSE;
+    }
+  if (sp->view_base != NULL)
+    return gnn_record_inplace_on_view (op, self, others, n_others, params, error);
+  gnn_tensor_priv_bump_version (sp);
+  if (!is_float (sp->dtype))
+    return TRUE;
+  attach (self, gnn_node_new_inplace (op, self, others, n_others, params));
+  gnn_node_note_inplace (self);
   return TRUE;
 }
 
@@ -526,24 +814,27 @@ accumulate_leaf (GnnTensor *leaf,
 
 static gboolean
 accumulate_node (GnnNode   *node,
+                 guint      output_nr,
                  GnnTensor *grad,
                  GError   **error)
 {
+  GnnTensor **slot = &node->grads_out[MIN (output_nr, node->n_outputs - 1)];
   GnnTensor *sum;
 
-  if (node->grad == NULL)
+  if (*slot == NULL)
     {
-      node->grad = g_object_ref (grad);
+      *slot = g_object_ref (grad);
       return TRUE;
     }
-  sum = gnn_tensor_add (node->grad, grad, error);
+  sum = gnn_tensor_add (*slot, grad, error);
   if (sum == NULL)
     return FALSE;
-  g_object_unref (node->grad);
-  node->grad = sum;
+  g_object_unref (*slot);
+  *slot = sum;
   return TRUE;
 }
 
+/* Whether some output of @node got a gradient. */
 static inline gboolean
 saved_changed (GnnTensor *saved,
                guint      version)
@@ -583,11 +874,9 @@ saved_needed (GnnNode      *node,
   return FALSE;
 }
 
-/* Before a node's backward reads what it saved: every saved tensor that the
- * gradients it computes need is at the version it was saved at. */
-static gboolean
-check_saved (GnnNode  *node,
-             GError  **error)
+gboolean
+gnn_node_check_saved (GnnNode  *node,
+                      GError  **error)
 {
   const OpInfo *info = &op_info[node->op];
 
@@ -610,6 +899,17 @@ check_saved (GnnNode  *node,
       gnn_saved_version_error (node->saved_out, node->saved_out_version, node->name, error);
       return FALSE;
     }
+  for (guint i = 0; node->saved_extra != NULL && i < node->saved_extra->len; i++)
+    {
+      GnnTensor *saved = g_ptr_array_index (node->saved_extra, i);
+      guint version = g_array_index (node->saved_extra_versions, guint, i);
+
+      if (saved != NULL && saved_changed (saved, version))
+        {
+          gnn_saved_version_error (saved, version, NULL, error);
+          return FALSE;
+        }
+    }
   for (guint i = 0; i < G_N_ELEMENTS (node->params.extra); i++)
     if (node->params.extra[i] != NULL &&
         saved_changed (node->params.extra[i], node->extra_versions[i]))
@@ -621,7 +921,24 @@ check_saved (GnnNode  *node,
 }
 
 static gboolean
+has_output_grad (GnnNode *node)
+{
+  for (guint i = 0; i < node->n_outputs; i++)
+    if (node->grads_out[i] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+clear_output_grads (GnnNode *node)
+{
+  for (guint i = 0; i < node->n_outputs; i++)
+    g_clear_object (&node->grads_out[i]);
+}
+
+static gboolean
 run_graph (GnnNode   *root,
+           guint      root_output,
            GnnTensor *gradient,
            gboolean   retain_graph,
            GError   **error)
@@ -669,26 +986,38 @@ run_graph (GnnNode   *root,
         }
     }
 
-  root->grad = g_object_ref (gradient);
+  root->grads_out[MIN (root_output, root->n_outputs - 1)] = g_object_ref (gradient);
   g_ptr_array_add (ready, root);
   while (ok && ready->len > 0)
     {
       GnnNode *n = g_ptr_array_steal_index_fast (ready, ready->len - 1);
       g_autofree GnnTensor **grads = g_new0 (GnnTensor *, n->n_inputs);
 
-      if (n->grad != NULL && n->has_saved)
-        ok = check_saved (n, error);
-      if (ok && n->grad != NULL)
-        ok = n->backward (n, n->grad, grads, error);
-      g_clear_object (&n->grad);
+      if (n->retainers != NULL)
+        gnn_node_retain_outputs (n);
+      if (has_output_grad (n) && n->has_saved)
+        ok = gnn_node_check_saved (n, error);
+      if (ok && has_output_grad (n))
+        ok = n->backward (n, n->grads_out[0], grads, error);
+      clear_output_grads (n);
       for (guint i = 0; i < n->n_inputs; i++)
         {
           GnnEdge *e = &n->edges[i];
 
+          /* an input of another dtype (promoted by the op) gets its
+           * gradient in its own dtype, as torch's engine casts it */
+          if (ok && grads[i] != NULL && gnn_tensor_get_dtype (grads[i]) != n->inputs[i].dtype)
+            {
+              GnnTensor *cast = gnn_tensor_to_dtype (grads[i], n->inputs[i].dtype, error);
+
+              g_object_unref (grads[i]);
+              grads[i] = cast;
+              ok = cast != NULL;
+            }
           if (ok && grads[i] != NULL)
             {
               if (e->node != NULL)
-                ok = accumulate_node (e->node, grads[i], error);
+                ok = accumulate_node (e->node, e->input_nr, grads[i], error);
               else if (e->leaf != NULL)
                 accumulate_leaf (e->leaf, grads[i]);
             }
@@ -708,7 +1037,7 @@ run_graph (GnnNode   *root,
   /* After an error, drop the partial gradients. */
   g_hash_table_iter_init (&iter, seen);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_clear_object (&((GnnNode *) key)->grad);
+    clear_output_grads (key);
   return ok;
 }
 
@@ -738,7 +1067,7 @@ run_graph (GnnNode   *root,
  *   shape, or the graph was already freed ("Trying to backward through the
  *   graph a second time …")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_backward (GnnTensor  *self,
@@ -799,7 +1128,7 @@ gnn_tensor_backward (GnnTensor  *self,
   else
     {
       gnn_grad_hooks_pass_begin ();
-      ok = run_graph (p->grad_fn, grad, retain_graph, error);
+      ok = run_graph (p->grad_fn, p->grad_fn_output, grad, retain_graph, error);
       ok = gnn_grad_hooks_pass_end (ok, error);
     }
   gnn_no_grad_pop ();
@@ -816,51 +1145,13 @@ gnn_tensor_backward (GnnTensor  *self,
  *
  * Returns: (transfer full): the detached tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_detach (GnnTensor *self)
 {
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   return detached_view (self);
-}
-
-/**
- * gnn_tensor_is_leaf:
- * @self: a #GnnTensor
- *
- * Whether @self is a leaf of the autograd graph (like `tensor.is_leaf`):
- * every tensor that does not require grad, and tensors that require grad
- * but were not computed by a recorded operation (parameters, inputs made
- * with `requires_grad`).
- *
- * Returns: %TRUE for a leaf
- *
- * Since: 1.0
- */
-gboolean
-gnn_tensor_is_leaf (GnnTensor *self)
-{
-  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
-  return gnn_tensor_priv (self)->grad_fn == NULL;
-}
-
-/**
- * gnn_tensor_get_grad_fn_name:
- * @self: a #GnnTensor
- *
- * The name of the graph node that computed @self, PyTorch style
- * (`"AddBackward0"`, `"MmBackward0"` …), as in `type (t.grad_fn).__name__`.
- *
- * Returns: (nullable) (transfer none): the node's name, or %NULL for a leaf
- *
- * Since: 1.0
- */
-const char *
-gnn_tensor_get_grad_fn_name (GnnTensor *self)
-{
-  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  return gnn_tensor_grad_fn_name (self);
 }
 
 /**
@@ -877,7 +1168,7 @@ gnn_tensor_get_grad_fn_name (GnnTensor *self)
  *
  * Returns: the version, 0 for a tensor never written in place
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_tensor_get_version (GnnTensor *self)

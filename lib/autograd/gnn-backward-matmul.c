@@ -70,7 +70,29 @@ gnn_backward_matmul (GnnNode    *node,
       TRY (gas = gnn_ag_sum_to (ga, &a2, error));
       TRY (grads[0] = gnn_tensor_reshape (gas, am->shape, am->ndim, error));
     }
-  if (gnn_node_needs_grad (node, 1) && am->ndim == 2 && bm->ndim == 2 && is_transposed (b))
+  if (gnn_node_needs_grad (node, 1) && am->ndim > 2 && bm->ndim == 2)
+    {
+      /* a batch of rows times one matrix (a Linear over [T, B, in]): the
+       * batch dims fold into the rows, dB = A_rowsᵀ G_rows in one product
+       * instead of a product per batch entry summed afterwards */
+      gint64 rows = 1;
+      g_autoptr(GnnTensor) a_flat = NULL;
+
+      for (guint d = 0; d + 1 < am->ndim; d++)
+        rows *= am->shape[d];
+      gint64 a_rows[2] = { rows, am->shape[am->ndim - 1] }, g_rows[2] = { rows, gshape[gnd - 1] };
+
+      TRY (a_flat = gnn_tensor_reshape (a, a_rows, 2, error));
+      g_object_unref (a);
+      a = g_steal_pointer (&a_flat);
+      TRY (a_flat = gnn_tensor_reshape (g, g_rows, 2, error));
+      g_object_unref (g);
+      g = g_steal_pointer (&a_flat);
+      a2.ndim = 2;
+      a2.shape[0] = rows;
+      a2.shape[1] = a_rows[1];
+    }
+  if (gnn_node_needs_grad (node, 1) && a2.ndim == 2 && bm->ndim == 2 && is_transposed (b))
     {
       /* b is a transposed view (Linear's weight.T): compute dB^T = G^T A as
        * a contiguous matrix and hand back its transpose, so the gradient
@@ -144,5 +166,74 @@ gnn_backward_stack (GnnNode    *node,
         TRY (part = gnn_tensor_select (grad, node->params.dim, i, error));
         TRY (grads[i] = gnn_tensor_contiguous_checked (part, error));
       }
+  return TRUE;
+}
+
+/* addmm / baddbmm: beta · grad for the added tensor (summed to its
+ * shape), alpha · grad @ b^T and alpha · a^T @ grad for the factors. */
+gboolean
+gnn_backward_addmm (GnnNode    *node,
+                    GnnTensor  *grad,
+                    GnnTensor **grads,
+                    GError    **error)
+{
+  GnnTensor *a = node->saved[1], *b = node->saved[2];
+  g_autoptr(GnnTensor) alpha = gnn_tensor_new_wrapped_number (node->params.scalar);
+
+  if (gnn_node_needs_grad (node, 0))
+    {
+      g_autoptr(GnnTensor) beta = gnn_tensor_new_wrapped_number (node->params.scalar2);
+      g_autoptr(GnnTensor) gb = NULL;
+
+      TRY (gb = gnn_tensor_mul (grad, beta, error));
+      TRY (grads[0] = gnn_ag_sum_to (gb, &node->inputs[0], error));
+    }
+  if (gnn_node_needs_grad (node, 1))
+    {
+      g_autoptr(GnnTensor) bt = NULL;
+      g_autoptr(GnnTensor) p = NULL;
+
+      TRY (bt = gnn_tensor_transpose (b, -1, -2, error));
+      TRY (p = gnn_tensor_matmul (grad, bt, error));
+      TRY (grads[1] = gnn_tensor_mul (p, alpha, error));
+    }
+  if (gnn_node_needs_grad (node, 2))
+    {
+      g_autoptr(GnnTensor) at = NULL;
+      g_autoptr(GnnTensor) p = NULL;
+
+      TRY (at = gnn_tensor_transpose (a, -1, -2, error));
+      TRY (p = gnn_tensor_matmul (at, grad, error));
+      TRY (grads[2] = gnn_tensor_mul (p, alpha, error));
+    }
+  return TRUE;
+}
+
+/* diagonal (a view): the gradient written onto the diagonal of zeros;
+ * diag of a vector: the diagonal of the gradient. */
+gboolean
+gnn_backward_diagonal (GnnNode    *node,
+                       GnnTensor  *grad,
+                       GnnTensor **grads,
+                       GError    **error)
+{
+  if (node->op == GNN_OP_DIAG_EMBED)
+    {
+      g_autoptr(GnnTensor) d = NULL;
+
+      TRY (d = gnn_tensor_diagonal (grad, node->params.start, 0, 1, error));
+      TRY (grads[0] = gnn_tensor_clone (d));
+      return TRUE;
+    }
+  {
+    g_autoptr(GnnTensor) zeros = gnn_ag_zeros (&node->inputs[0]);
+    g_autoptr(GnnTensor) view = NULL;
+
+    TRY (view = gnn_tensor_diagonal (zeros, node->params.start, node->params.dims[0],
+                                     node->params.dims[1], error));
+    if (!gnn_tensor_copy_ (view, grad, error))
+      return FALSE;
+    grads[0] = g_steal_pointer (&zeros);
+  }
   return TRUE;
 }

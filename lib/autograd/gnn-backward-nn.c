@@ -1,13 +1,10 @@
-/* gnn-backward-nn.c: gradients of conv2d, pooling, normalization, embedding
+/* gnn-backward-nn.c: gradients of pooling and normalization
  *
- * conv2d and max_pool2d work in the operands' own dtype (float32 or
- * float64): conv2d's backward is im2col + GEMM (CBLAS), the transposes of
- * its forward, over chunks of the batch (lib/tensor/gnn-conv-kernels.c), or
- * for float32 3×3 stride-1 convolutions Winograd
- * (lib/tensor/gnn-conv-winograd.c, gnn-conv-winograd4.c); max_pool2d's
- * sends each window's gradient to the winner forward recorded. The others (and any other dtype) work on
- * double copies of the operands: simple loops, exact enough for float32
- * and float64.
+ * max_pool2d works in the operands' own dtype (float32 or float64): it
+ * sends each window's gradient to the winner forward recorded. The others
+ * (and any other dtype) work on double copies of the operands: simple
+ * loops, exact enough for float32 and float64. (Convolutions are in
+ * gnn-backward-conv.c.)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -16,82 +13,8 @@
 
 #include "autograd/gnn-autograd-private.h"
 #include "tensor/gnn-conv-kernels-private.h"
+#include "tensor/gnn-norm-kernels-private.h"
 #include "tensor/gnn-parallel-private.h"
-
-/* --- conv2d ----------------------------------------------------------------- */
-
-/* A zeroed contiguous tensor of @meta's geometry, or NULL if @wanted is FALSE. */
-static GnnTensor *
-zeros_if (gboolean       wanted,
-          const GnnMeta *meta)
-{
-  return wanted ? gnn_tensor_new_contiguous (meta->dtype, meta->shape, meta->ndim, TRUE) : NULL;
-}
-
-static void *
-data_or_null (GnnTensor *t)
-{
-  return t != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (t)) : NULL;
-}
-
-/* The float32/float64 kernels. @handled stays FALSE for any other dtype mix
- * (the float64 loops below take it); once handled, FALSE means a contiguous
- * copy of an operand or the kernels' working memory could not be allocated
- * (@error set). */
-static gboolean
-conv2d_backward_native (GnnNode    *node,
-                        GnnTensor  *grad,
-                        GnnTensor **grads,
-                        gboolean   *handled,
-                        GError    **error)
-{
-  const GnnMeta *im = &node->inputs[0], *wm = &node->inputs[1];
-  const gint64 *q = node->params.ints;
-  gboolean want_x = gnn_node_needs_grad (node, 0), want_w = gnn_node_needs_grad (node, 1);
-  gboolean want_b = node->n_inputs > 2 && gnn_node_needs_grad (node, 2);
-  GnnDType dtype = im->dtype;
-  GnnConvGeom g;
-  g_autoptr(GnnTensor) x = NULL;
-  g_autoptr(GnnTensor) wt = NULL;
-  g_autoptr(GnnTensor) go = NULL;
-  g_autoptr(GnnTensor) gx = NULL;
-  g_autoptr(GnnTensor) gw = NULL;
-  g_autoptr(GnnTensor) gb = NULL;
-
-  if ((dtype != GNN_DTYPE_F32 && dtype != GNN_DTYPE_F64) || wm->dtype != dtype ||
-      gnn_tensor_priv (grad)->dtype != dtype ||
-      (want_w && node->saved[0] == NULL) || (want_x && node->saved[1] == NULL))
-    return FALSE;
-
-  g.sh = q[0], g.sw = q[1], g.ph = q[2], g.pw = q[3], g.dh = q[4], g.dw = q[5], g.groups = q[6];
-  g.n = im->ndim == 4 ? im->shape[0] : 1;
-  g.cin = im->shape[im->ndim - 3], g.h = im->shape[im->ndim - 2], g.w = im->shape[im->ndim - 1];
-  g.cout = wm->shape[0], g.cin_g = wm->shape[1], g.kh = wm->shape[2], g.kw = wm->shape[3];
-  g.cout_g = g.cout / g.groups;
-  g.oh = node->out.shape[node->out.ndim - 2], g.ow = node->out.shape[node->out.ndim - 1];
-
-  *handled = TRUE;
-  if ((want_w && (x = gnn_tensor_contiguous_checked (node->saved[0], error)) == NULL) ||
-      (want_x && (wt = gnn_tensor_contiguous_checked (node->saved[1], error)) == NULL) ||
-      (go = gnn_tensor_contiguous_checked (grad, error)) == NULL)
-    return FALSE;
-  gx = zeros_if (want_x, im);
-  gw = zeros_if (want_w, wm);
-  gb = want_b ? zeros_if (TRUE, &node->inputs[2]) : NULL;
-  if (!(dtype == GNN_DTYPE_F32
-        ? gnn_conv2d_backward_f32 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
-                                   data_or_null (gx), data_or_null (gw), data_or_null (gb),
-                                   error)
-        : gnn_conv2d_backward_f64 (&g, data_or_null (x), data_or_null (wt), data_or_null (go),
-                                   data_or_null (gx), data_or_null (gw), data_or_null (gb),
-                                   error)))
-    return FALSE;
-  grads[0] = g_steal_pointer (&gx);
-  grads[1] = g_steal_pointer (&gw);
-  if (want_b)
-    grads[2] = g_steal_pointer (&gb);
-  return TRUE;
-}
 
 /* Hands @values (taken) to grads[@i] when input @i exists and needs a
  * gradient, or frees them. */
@@ -118,81 +41,6 @@ set_grads (GnnNode    *node,
   set_grad (node, grads, 0, gx);
   set_grad (node, grads, 1, gw);
   set_grad (node, grads, 2, gb);
-}
-
-gboolean
-gnn_backward_conv2d (GnnNode    *node,
-                     GnnTensor  *grad,
-                     GnnTensor **grads,
-                     GError    **error)
-{
-  const GnnMeta *im = &node->inputs[0], *wm = &node->inputs[1];
-  const gint64 *q = node->params.ints;
-  gint64 sh = q[0], sw = q[1], ph = q[2], pw = q[3], dh = q[4], dw = q[5], groups = q[6];
-  gboolean batched = im->ndim == 4;
-  gint64 n = batched ? im->shape[0] : 1;
-  gint64 cin = im->shape[im->ndim - 3], h = im->shape[im->ndim - 2], w = im->shape[im->ndim - 1];
-  gint64 cout = wm->shape[0], cin_g = wm->shape[1], kh = wm->shape[2], kw = wm->shape[3];
-  gint64 cout_g = cout / groups;
-  gint64 oh = node->out.shape[node->out.ndim - 2], ow = node->out.shape[node->out.ndim - 1];
-  g_autofree double *x = NULL;
-  g_autofree double *wt = NULL;
-  g_autofree double *g = NULL;
-  double *gx, *gw, *gb;
-  gboolean handled = FALSE;
-  gboolean ok = conv2d_backward_native (node, grad, grads, &handled, error);
-
-  if (handled)
-    return ok;
-  x = gnn_ag_doubles (node->saved[0]);
-  wt = gnn_ag_doubles (node->saved[1]);
-  g = gnn_ag_doubles (grad);
-  gx = g_new0 (double, MAX (n * cin * h * w, 1));
-  gw = g_new0 (double, MAX (cout * cin_g * kh * kw, 1));
-  gb = g_new0 (double, MAX (cout, 1));
-
-  for (gint64 b = 0; b < n; b++)
-    for (gint64 oc = 0; oc < cout; oc++)
-      {
-        gint64 grp = oc / cout_g;
-
-        for (gint64 oy = 0; oy < oh; oy++)
-          for (gint64 ox = 0; ox < ow; ox++)
-            {
-              double go = g[((b * cout + oc) * oh + oy) * ow + ox];
-
-              if (go == 0.0)
-                continue;
-              gb[oc] += go;
-              for (gint64 ic = 0; ic < cin_g; ic++)
-                {
-                  gint64 c = grp * cin_g + ic;
-
-                  for (gint64 i = 0; i < kh; i++)
-                    {
-                      gint64 y = oy * sh - ph + i * dh;
-
-                      if (y < 0 || y >= h)
-                        continue;
-                      for (gint64 j = 0; j < kw; j++)
-                        {
-                          gint64 xx = ox * sw - pw + j * dw;
-                          gint64 xi, wi;
-
-                          if (xx < 0 || xx >= w)
-                            continue;
-                          xi = ((b * cin + c) * h + y) * w + xx;
-                          wi = ((oc * cin_g + ic) * kh + i) * kw + j;
-                          gx[xi] += go * wt[wi];
-                          gw[wi] += go * x[xi];
-                        }
-                    }
-                }
-            }
-      }
-
-  set_grads (node, grads, gx, gw, gb);
-  return TRUE;
 }
 
 typedef struct
@@ -314,7 +162,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
   Pool p;
   GnnDType dtype = node->inputs[0].dtype;
   g_autoptr(GnnTensor) ic = gnn_tensor_contiguous (node->params.extra[0]);
-  const gint64 *idx = data_or_null (ic);
+  const gint64 *idx = gnn_tensor_data_or_null (ic);
   g_autofree double *g = NULL;
   double *gx;
 
@@ -329,7 +177,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
       if (gc == NULL)
         return FALSE;
       out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape, node->inputs[0].ndim, FALSE);
-      max_pool2d_2x2_backward (&p, data_or_null (ic), data_or_null (gc), data_or_null (out));
+      max_pool2d_2x2_backward (&p, gnn_tensor_data_or_null (ic), gnn_tensor_data_or_null (gc), gnn_tensor_data_or_null (out));
       grads[0] = out;
       return TRUE;
     }
@@ -342,7 +190,7 @@ gnn_backward_max_pool2d (GnnNode    *node,
         return FALSE;
       /* uninitialized: the ranges zero it */
       out = gnn_tensor_new_contiguous (dtype, node->inputs[0].shape, node->inputs[0].ndim, FALSE);
-      max_pool2d_backward (&p, dtype == GNN_DTYPE_F32, idx, data_or_null (gc), data_or_null (out));
+      max_pool2d_backward (&p, dtype == GNN_DTYPE_F32, idx, gnn_tensor_data_or_null (gc), gnn_tensor_data_or_null (out));
       grads[0] = out;
       return TRUE;
     }
@@ -402,11 +250,11 @@ gnn_backward_avg_pool2d (GnnNode    *node,
  *   dx = rstd (gh - mean (gh) - xhat mean (gh xhat))     (batch statistics)
  *   dx = rstd gh                                          (fixed statistics) */
 
-gboolean
-gnn_backward_layer_norm (GnnNode    *node,
-                         GnnTensor  *grad,
-                         GnnTensor **grads,
-                         GError    **error)
+static gboolean
+layer_norm_backward_doubles (GnnNode    *node,
+                             GnnTensor  *grad,
+                             GnnTensor **grads,
+                             GError    **error)
 {
   const GnnMeta *im = &node->inputs[0];
   double eps = node->params.scalar;
@@ -459,104 +307,148 @@ gnn_backward_layer_norm (GnnNode    *node,
   return TRUE;
 }
 
+/* @t packed in @dtype, or NULL for NULL (not recorded). */
+static GnnTensor *
+packed_or_null (GnnTensor  *t,
+                GnnDType    dtype,
+                GError    **error)
+{
+  if (t == NULL)
+    return NULL;
+  return gnn_tensor_priv (t)->dtype == dtype ? gnn_tensor_contiguous_checked (t, error)
+                                             : gnn_tensor_copy_checked (t, dtype, error);
+}
+
+/* A contiguous @dtype tensor of input @i's shape when it needs a
+ * gradient, else NULL. */
+static GnnTensor *
+grad_for (GnnNode  *node,
+          guint     i,
+          GnnDType  dtype)
+{
+  const GnnMeta *m = &node->inputs[i];
+
+  return i < node->n_inputs && gnn_node_needs_grad (node, i)
+         ? gnn_tensor_new_contiguous (dtype, m->shape, m->ndim, FALSE) : NULL;
+}
+
+/* Hands @t (taken) to grads[@i] in the dtype of input @i. */
+static void
+give_grad (GnnNode    *node,
+           GnnTensor **grads,
+           guint       i,
+           GnnTensor  *t)
+{
+  if (t == NULL || i >= node->n_inputs)
+    {
+      g_clear_object (&t);
+      return;
+    }
+  if (gnn_tensor_priv (t)->dtype != node->inputs[i].dtype)
+    {
+      grads[i] = gnn_tensor_to_dtype (t, node->inputs[i].dtype, NULL);
+      g_object_unref (t);
+    }
+  else
+    grads[i] = t;
+}
+
+/* The gradients of a normalization over @geom (batch norm: groups 0) of
+ * the saved input and weight: batch statistics recomputed from the input,
+ * or the running ones forward used in evaluation (@training FALSE); the
+ * loops are the forward's (lib/tensor/gnn-norm-kernels.c). */
+static gboolean
+norm_backward (GnnNode      *node,
+               GnnTensor    *grad,
+               GnnTensor   **grads,
+               GnnNormGeom  *geom,
+               gboolean      training,
+               GError      **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+  GnnDType dtype = im->dtype;
+  gboolean f32 = dtype == GNN_DTYPE_F32;
+  double eps = node->params.scalar;
+  gint64 total = 1, stats = gnn_norm_n_stats (geom);
+  g_autoptr(GnnTensor) x = NULL;
+  g_autoptr(GnnTensor) w = NULL;
+  g_autoptr(GnnTensor) go = NULL;
+  g_autoptr(GnnTensor) gx = NULL;
+  g_autoptr(GnnTensor) gw = NULL;
+  g_autoptr(GnnTensor) gb = NULL;
+  g_autofree double *mean = NULL;
+  g_autofree double *var = NULL;
+
+  for (guint d = 0; d < im->ndim; d++)
+    total *= im->shape[d];
+  geom->s = geom->n * geom->c > 0 ? total / (geom->n * geom->c) : 0;
+  if ((x = packed_or_null (node->saved[0], dtype, error)) == NULL ||
+      (node->saved[1] != NULL && (w = packed_or_null (node->saved[1], dtype, error)) == NULL) ||
+      (go = packed_or_null (grad, dtype, error)) == NULL)
+    return FALSE;
+  if (training)
+    {
+      mean = g_new (double, MAX (stats, 1));
+      var = g_new (double, MAX (stats, 1));
+      if (f32)
+        gnn_norm_stats_f32 (geom, gnn_tensor_data_or_null (x), mean, var);
+      else
+        gnn_norm_stats_f64 (geom, gnn_tensor_data_or_null (x), mean, var);
+    }
+  else
+    {
+      mean = gnn_ag_doubles (node->params.extra[0]);
+      var = gnn_ag_doubles (node->params.extra[1]);
+    }
+  gx = grad_for (node, 0, dtype);
+  gw = grad_for (node, 1, dtype);
+  gb = grad_for (node, 2, dtype);
+  if (f32)
+    gnn_norm_backward_f32 (geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
+                           gnn_tensor_data_or_null (w), training, gnn_tensor_data_or_null (gx),
+                           gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb));
+  else
+    gnn_norm_backward_f64 (geom, gnn_tensor_data_or_null (x), gnn_tensor_data_or_null (go), mean, var, eps,
+                           gnn_tensor_data_or_null (w), training, gnn_tensor_data_or_null (gx),
+                           gnn_tensor_data_or_null (gw), gnn_tensor_data_or_null (gb));
+  give_grad (node, grads, 0, g_steal_pointer (&gx));
+  give_grad (node, grads, 1, g_steal_pointer (&gw));
+  give_grad (node, grads, 2, g_steal_pointer (&gb));
+  return TRUE;
+}
+
+gboolean
+gnn_backward_layer_norm (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  gboolean handled = FALSE;
+  gboolean ok = gnn_backward_layer_norm_native (node, grad, grads, &handled, error);
+
+  if (handled)
+    return ok;
+  return layer_norm_backward_doubles (node, grad, grads, error);
+}
+
 gboolean
 gnn_backward_batch_norm (GnnNode    *node,
                          GnnTensor  *grad,
                          GnnTensor **grads,
                          GError    **error)
 {
-  const GnnMeta *im = &node->inputs[0];
-  gboolean training = node->params.flag;
-  double eps = node->params.scalar;
-  gint64 n = im->shape[0], c = im->shape[1], s, count, total = 1;
-  g_autofree double *x = gnn_ag_doubles (node->saved[0]);
-  g_autofree double *wv = node->saved[1] != NULL ? gnn_ag_doubles (node->saved[1]) : NULL;
-  g_autofree double *g = gnn_ag_doubles (grad);
-  g_autofree double *rm = !training ? gnn_ag_doubles (node->params.extra[0]) : NULL;
-  g_autofree double *rv = !training ? gnn_ag_doubles (node->params.extra[1]) : NULL;
-  double *gx, *gw, *gb;
+  GnnNormGeom geom = { node->inputs[0].shape[0], node->inputs[0].shape[1], 0, 0 };
 
-  for (guint d = 0; d < im->ndim; d++)
-    total *= im->shape[d];
-  s = n * c > 0 ? total / (n * c) : 0;
-  count = n * s;
-  gx = g_new0 (double, MAX (total, 1));
-  gw = g_new0 (double, MAX (c, 1));
-  gb = g_new0 (double, MAX (c, 1));
-
-  for (gint64 ch = 0; ch < c; ch++)
-    {
-      double mean = 0, var = 0, rstd, m_gh = 0, m_ghx = 0, wc = wv ? wv[ch] : 1.0;
-
-      if (training)
-        {
-          for (gint64 b = 0; b < n; b++)
-            for (gint64 i = 0; i < s; i++)
-              mean += x[(b * c + ch) * s + i];
-          mean /= (double) count;
-          for (gint64 b = 0; b < n; b++)
-            for (gint64 i = 0; i < s; i++)
-              {
-                double d = x[(b * c + ch) * s + i] - mean;
-                var += d * d;
-              }
-          var /= (double) count;
-        }
-      else
-        mean = rm[ch], var = rv[ch];
-      rstd = 1.0 / sqrt (var + eps);
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 i = 0; i < s; i++)
-          {
-            gint64 k = (b * c + ch) * s + i;
-            double xh = (x[k] - mean) * rstd;
-
-            gw[ch] += g[k] * xh;
-            gb[ch] += g[k];
-            m_gh += g[k] * wc;
-            m_ghx += g[k] * wc * xh;
-          }
-      m_gh /= (double) MAX (count, 1);
-      m_ghx /= (double) MAX (count, 1);
-      for (gint64 b = 0; b < n; b++)
-        for (gint64 i = 0; i < s; i++)
-          {
-            gint64 k = (b * c + ch) * s + i;
-            double xh = (x[k] - mean) * rstd, gh = g[k] * wc;
-
-            gx[k] = training ? rstd * (gh - m_gh - xh * m_ghx) : rstd * gh;
-          }
-    }
-
-  set_grads (node, grads, gx, gw, gb);
-  return TRUE;
+  return norm_backward (node, grad, grads, &geom, node->params.flag, error);
 }
 
-/* The rows of the gradient are added to the weight rows they came from. */
 gboolean
-gnn_backward_embedding (GnnNode    *node,
-                        GnnTensor  *grad,
-                        GnnTensor **grads,
-                        GError    **error)
+gnn_backward_group_norm (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
 {
-  const GnnMeta *wm = &node->inputs[0];
-  gint64 rows = wm->shape[0], dim = wm->shape[1];
-  gsize n_idx = 0;
-  g_autofree double *idx = gnn_tensor_to_doubles (node->params.extra[0], &n_idx);
-  g_autofree double *g = gnn_ag_doubles (grad);
-  double *gw = g_new0 (double, MAX (rows * dim, 1));
+  GnnNormGeom geom = { node->inputs[0].shape[0], node->inputs[0].shape[1], 0, node->params.ints[0] };
 
-  for (gsize k = 0; k < n_idx; k++)
-    {
-      gint64 r = (gint64) idx[k];
-
-      if (r < 0)
-        r += rows;
-      if (r < 0 || r >= rows)
-        continue;
-      for (gint64 j = 0; j < dim; j++)
-        gw[r * dim + j] += g[(gint64) k * dim + j];
-    }
-  grads[0] = gnn_ag_from_doubles (gw, wm);
-  return TRUE;
+  return norm_backward (node, grad, grads, &geom, TRUE, error);
 }

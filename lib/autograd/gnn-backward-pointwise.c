@@ -138,6 +138,44 @@ unary_derivative (GnnOpKind op,
       return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0;
     case GNN_OP_SQRT:
       return 0.5 / v;
+    case GNN_OP_SIN:
+      return cos (v);
+    case GNN_OP_COS:
+      return -sin (v);
+    case GNN_OP_TAN:
+      return 1.0 + tan (v) * tan (v);
+    case GNN_OP_ASIN:
+      return 1.0 / sqrt (1.0 - v * v);
+    case GNN_OP_ACOS:
+      return -1.0 / sqrt (1.0 - v * v);
+    case GNN_OP_ATAN:
+      return 1.0 / (1.0 + v * v);
+    case GNN_OP_SINH:
+      return cosh (v);
+    case GNN_OP_COSH:
+      return sinh (v);
+    case GNN_OP_ASINH:
+      return 1.0 / sqrt (v * v + 1.0);
+    case GNN_OP_ACOSH:
+      return 1.0 / sqrt (v * v - 1.0);
+    case GNN_OP_ATANH:
+      return 1.0 / (1.0 - v * v);
+    case GNN_OP_LOG2:
+      return 1.0 / (v * M_LN2);
+    case GNN_OP_LOG10:
+      return 1.0 / (v * M_LN10);
+    case GNN_OP_LOG1P:
+      return 1.0 / (1.0 + v);
+    case GNN_OP_EXPM1:
+      return exp (v);
+    case GNN_OP_EXP2:
+      return exp2 (v) * M_LN2;
+    case GNN_OP_RSQRT:
+      return -0.5 / (v * sqrt (v));
+    case GNN_OP_RECIPROCAL:
+      return -1.0 / (v * v);
+    case GNN_OP_ERF:
+      return M_2_SQRTPI * exp (-v * v);
     default:
       g_assert_not_reached ();
     }
@@ -205,16 +243,5 @@ gnn_backward_where (GnnNode    *node,
                            : gnn_tensor_where (cond, zero, grad, error));
         TRY (grads[i] = gnn_ag_sum_to (part, &node->inputs[i], error));
       }
-  return TRUE;
-}
-
-/* fill_, uniform_, normal_: the values before do not reach the result */
-gboolean
-gnn_backward_overwrite (GnnNode    *node,
-                        GnnTensor  *grad,
-                        GnnTensor **grads,
-                        GError    **error)
-{
-  grads[0] = gnn_ag_zeros (&node->inputs[0]);
   return TRUE;
 }

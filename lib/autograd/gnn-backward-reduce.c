@@ -8,8 +8,8 @@
 
 /* @grad (the reduction's output gradient) reshaped so that it broadcasts
  * against the input: reduced dims put back as size 1. */
-static GnnTensor *
-grad_keepdim (GnnNode   *node,
+GnnTensor *
+gnn_ag_grad_keepdim (GnnNode   *node,
               GnnTensor *grad,
               GError   **error)
 {
@@ -52,7 +52,7 @@ gnn_backward_sum (GnnNode    *node,
 {
   g_autoptr(GnnTensor) g = NULL;
 
-  TRY (g = grad_keepdim (node, grad, error));
+  TRY (g = gnn_ag_grad_keepdim (node, grad, error));
   TRY (grads[0] = expand_to_input (node, g, error));
   return TRUE;
 }
@@ -71,7 +71,7 @@ gnn_backward_mean (GnnNode    *node,
     in_numel *= node->inputs[0].shape[d];
   for (guint d = 0; d < node->out.ndim; d++)
     out_numel *= node->out.shape[d];
-  TRY (g = grad_keepdim (node, grad, error));
+  TRY (g = gnn_ag_grad_keepdim (node, grad, error));
   TRY (scaled = gnn_tensor_mul_scalar (g, out_numel > 0 ? (double) out_numel / (double) in_numel : 0.0,
                                        error));
   TRY (grads[0] = expand_to_input (node, scaled, error));
@@ -95,8 +95,8 @@ gnn_backward_max (GnnNode    *node,
   g_autoptr(GnnTensor) masked = NULL;
   GnnNode keep = *node;
 
-  TRY (g = grad_keepdim (node, grad, error));
-  TRY (y = grad_keepdim (node, node->saved_out, error));
+  TRY (g = gnn_ag_grad_keepdim (node, grad, error));
+  TRY (y = gnn_ag_grad_keepdim (node, node->saved_out, error));
   TRY (hit = gnn_tensor_eq (node->saved[0], y, error));
   TRY (mask = gnn_tensor_to_dtype (hit, node->inputs[0].dtype, error));
   keep.params.keepdim = TRUE;

@@ -29,10 +29,13 @@ scatter_into_zeros (GnnNode    *node,
   g_autoptr(GnnTensor) slice = NULL;
 
   if (narrow)
-    slice = gnn_tensor_narrow (zeros, node->params.dim, node->params.start,
-                               node->out.shape[node->params.dim < 0 ? node->params.dim + (gint) node->out.ndim
-                                                                    : node->params.dim],
-                               error);
+    {
+      gint d = node->params.dim < 0 ? node->params.dim + (gint) node->out.ndim : node->params.dim;
+      gint64 step = node->params.n_ints == 1 ? node->params.ints[0] : 1;
+
+      slice = gnn_tensor_slice (zeros, d, node->params.start,
+                                node->params.start + node->out.shape[d] * step, step, error);
+    }
   else
     slice = gnn_tensor_select (zeros, node->params.dim, node->params.start, error);
   if (slice == NULL || !gnn_tensor_copy_values_ (slice, grad, error))

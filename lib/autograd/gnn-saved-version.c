@@ -4,7 +4,7 @@
  * The counter lives on the storage (GnnStorage.version): views and
  * detached tensors share it, so a write through any of them is seen. Each
  * node keeps the version of every tensor it saves; the engine checks them
- * before running the node's backward (check_saved() in gnn-autograd.c),
+ * before running the node's backward (gnn_node_check_saved() in gnn-autograd.c),
  * for the saved tensors that the gradients it must compute read. This file
  * words the error.
  *

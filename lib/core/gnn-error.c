@@ -11,6 +11,6 @@
  *
  * Returns: the error domain quark
  *
- * Since: 1.0
+ * Since: 0.1
  */
 G_DEFINE_QUARK (gnn-error-quark, gnn_error)

@@ -14,7 +14,7 @@
  * with `drop_last`. Its length is `n / batch_size` with `drop_last`, else
  * `ceil (n / batch_size)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchSampler
 {
@@ -130,7 +130,7 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    *
    * The sampler whose indices are grouped.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SAMPLER] =
     g_param_spec_object ("sampler", NULL, NULL, GNN_TYPE_SAMPLER,
@@ -140,7 +140,7 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    *
    * The number of indices per batch.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BATCH_SIZE] =
     g_param_spec_int64 ("batch-size", NULL, NULL, G_MININT64, G_MAXINT64, 1,
@@ -150,7 +150,7 @@ gnn_batch_sampler_class_init (GnnBatchSamplerClass *klass)
    *
    * Whether a last, incomplete batch is dropped.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
@@ -175,7 +175,7 @@ gnn_batch_sampler_init (GnnBatchSampler *self)
  *
  * Returns: (transfer full): the batch sampler, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBatchSampler *
 gnn_batch_sampler_new (GnnSampler  *sampler,
@@ -196,7 +196,7 @@ gnn_batch_sampler_new (GnnSampler  *sampler,
  *
  * Returns: the number of batches per epoch, like `len(batch_sampler)`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_batch_sampler_get_length (GnnBatchSampler *self)
@@ -218,7 +218,7 @@ gnn_batch_sampler_get_length (GnnBatchSampler *self)
  *
  * Returns: the number of indices per batch
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_batch_sampler_get_batch_size (GnnBatchSampler *self)
@@ -235,7 +235,7 @@ gnn_batch_sampler_get_batch_size (GnnBatchSampler *self)
  *
  * Returns: whether a last, incomplete batch is dropped
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_batch_sampler_get_drop_last (GnnBatchSampler *self)
@@ -252,7 +252,7 @@ gnn_batch_sampler_get_drop_last (GnnBatchSampler *self)
  *
  * Returns: (transfer none): the sampler of indices
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSampler *
 gnn_batch_sampler_get_sampler (GnnBatchSampler *self)
@@ -274,7 +274,7 @@ gnn_batch_sampler_get_sampler (GnnBatchSampler *self)
  *
  * Returns: (transfer full) (array length=n_indices): the indices, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64 *
 gnn_batch_sampler_sample (GnnBatchSampler  *self,

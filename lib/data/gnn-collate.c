@@ -16,7 +16,7 @@
  * collate object has a type name and can be re-created in a worker process.
  * With worker threads, `collate` runs in several threads at once.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_TYPE (GnnCollate, gnn_collate, G_TYPE_OBJECT)
@@ -49,7 +49,7 @@ gnn_collate_init (GnnCollate *self)
  *
  * Returns: (transfer full): the default collation
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCollate *
 gnn_collate_new (void)
@@ -70,7 +70,7 @@ gnn_collate_new (void)
  * Returns: (transfer container) (element-type Gnn.Tensor): the batch (the
  *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_collate_collate (GnnCollate  *self,
@@ -305,7 +305,7 @@ gnn_batch_source_rows (GnnDataset      *dataset,
  * Returns: (transfer container) (element-type Gnn.Tensor): one tensor per
  *   field (the array holds references), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_default_collate (GPtrArray  *items,

@@ -10,7 +10,7 @@
  * Several datasets one after another, like `torch.utils.data.ConcatDataset`.
  * The lengths are taken once, at construction.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConcatDataset
 {
@@ -126,7 +126,7 @@ gnn_concat_dataset_init (GnnConcatDataset *self)
  *
  * Returns: (transfer full): the dataset, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConcatDataset *
 gnn_concat_dataset_new (GnnDataset **datasets,
@@ -166,7 +166,7 @@ gnn_concat_dataset_new (GnnDataset **datasets,
  * Returns: (transfer none) (array length=n_sizes): the running totals of the
  *   lengths, like `ConcatDataset.cumulative_sizes`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gint64 *
 gnn_concat_dataset_get_cumulative_sizes (GnnConcatDataset *self,
@@ -188,7 +188,7 @@ gnn_concat_dataset_get_cumulative_sizes (GnnConcatDataset *self,
  * Returns: (transfer container) (element-type Gnn.Dataset): a new array
  *   holding the datasets (not references)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_concat_dataset_get_datasets (GnnConcatDataset *self)

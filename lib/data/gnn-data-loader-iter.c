@@ -20,7 +20,7 @@
  * the rest of the pass; unless they are persistent, they are joined and
  * pending batches freed before the drop returns.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 struct _GnnDataLoaderIter
@@ -375,7 +375,7 @@ iter_next (GnnDataLoaderIter  *self,
  *
  * Returns: %TRUE with a batch, %FALSE at the end of the epoch or on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
@@ -412,7 +412,7 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
  * Returns: %TRUE with a batch or on @timed_out, %FALSE at the end of the
  *   epoch or on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
@@ -439,7 +439,7 @@ gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
  * number of batches handed to the caller — not those prefetched (nor one
  * that failed), and with persistent workers the seed they were started
  * from (`worker-seed`). Give it
- * to [func@Gnn.DataLoaderIter.new_from_state] (or
+ * to [ctor@Gnn.DataLoaderIter.new_from_state] (or
  * [method@Gnn.DataLoader.load_state]) to continue with exactly the batches
  * this pass would have yielded next, whatever the worker mode and count;
  * g_variant_print() makes it a string for a checkpoint's metadata.
@@ -452,7 +452,7 @@ gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
  *
  * Returns: (transfer full): the state, an `a{sv}` variant
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GVariant *
 gnn_data_loader_iter_get_state (GnnDataLoaderIter *self)
@@ -487,7 +487,7 @@ gnn_data_loader_iter_get_state (GnnDataLoaderIter *self)
  *
  * Returns: the number of batches of this pass, or -1 for an iterable dataset
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_data_loader_iter_get_length (GnnDataLoaderIter *self)

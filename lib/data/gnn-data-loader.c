@@ -53,7 +53,7 @@
  * workers) stops the children and reaps them. Changes made to the dataset
  * in the caller after the fork are not seen by the workers.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDataLoader
 {
@@ -196,7 +196,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * The dataset to load from.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET, rw);
@@ -205,7 +205,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * The number of items per batch (must stay 1 with a batch sampler).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BATCH_SIZE] =
     g_param_spec_int64 ("batch-size", NULL, NULL, G_MININT64, G_MAXINT64, 1, rw);
@@ -215,7 +215,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * Whether to reshuffle the items every pass (a [class@Gnn.RandomSampler]
    * on the loader's generator).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SHUFFLE] =
     g_param_spec_boolean ("shuffle", NULL, NULL, FALSE, rw);
@@ -224,7 +224,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * The sampler of item indices (exclusive with shuffle).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SAMPLER] =
     g_param_spec_object ("sampler", NULL, NULL, GNN_TYPE_SAMPLER, rw);
@@ -234,7 +234,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * The sampler of batches (exclusive with batch-size, shuffle, sampler
    * and drop-last).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BATCH_SAMPLER] =
     g_param_spec_object ("batch-sampler", NULL, NULL, GNN_TYPE_BATCH_SAMPLER, rw);
@@ -243,7 +243,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * Whether to drop a last, incomplete batch.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE, rw);
@@ -252,7 +252,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * The collation of items into batches (%NULL: the default collation).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_COLLATE] =
     g_param_spec_object ("collate", NULL, NULL, GNN_TYPE_COLLATE, rw);
@@ -261,7 +261,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * The number of workers; 0 loads in the calling thread.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_WORKERS] =
     g_param_spec_int ("num-workers", NULL, NULL, G_MININT, G_MAXINT, 0, rw);
@@ -271,7 +271,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * How workers run: threads sharing the dataset, or forked processes
    * returning batches through shared memory.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WORKER_MODE] =
     g_param_spec_enum ("worker-mode", NULL, NULL, GNN_TYPE_WORKER_MODE,
@@ -281,7 +281,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * Batches in flight per worker.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PREFETCH_FACTOR] =
     g_param_spec_int ("prefetch-factor", NULL, NULL, G_MININT, G_MAXINT, 2, rw);
@@ -292,7 +292,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * (keeping their seeds), until the loader is disposed or its dataset or
    * number of workers changes.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PERSISTENT_WORKERS] =
     g_param_spec_boolean ("persistent-workers", NULL, NULL, FALSE, rw);
@@ -301,7 +301,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    *
    * Seconds to wait for a batch from the workers; 0 waits forever.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_double ("timeout", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, rw);
@@ -311,7 +311,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * The seed of the loader's generator (shuffling and worker seeds).
    * Setting it reseeds.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0, rw);
@@ -327,7 +327,7 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
    * worker thread (one emission per worker at a time, concurrently across
    * workers). Not emitted with zero workers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   signals[WORKER_INIT] =
     g_signal_new ("worker-init", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -360,7 +360,7 @@ gnn_data_loader_init (GnnDataLoader *self)
  *
  * Returns: (transfer full): the loader
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDataLoader *
 gnn_data_loader_new (GnnDataset *dataset,
@@ -389,7 +389,7 @@ gnn_data_loader_new (GnnDataset *dataset,
  *
  * Returns: %TRUE if the options are consistent
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_data_loader_validate (GnnDataLoader  *self,
@@ -497,7 +497,7 @@ gnn_data_loader_validate (GnnDataLoader  *self,
  *
  * Returns: the number of batches (0 if the options are invalid)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_data_loader_get_length (GnnDataLoader *self)
@@ -807,7 +807,9 @@ iter_from (GnnDataLoader  *self,
   gsize n_indices = 0, batch_size = 1;
   guint64 base_seed;
 
-  if (!gnn_data_loader_validate (self, error))
+  if (!gnn_data_loader_validate (self, error) ||
+      !gnn_workers_check_runnable (G_OBJECT (self->dataset), "dataset", self->num_workers, error) ||
+      !gnn_workers_check_runnable (G_OBJECT (self->collate), "collate", self->num_workers, error))
     return NULL;
   state = g_variant_ref_sink (start_state (self));
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
@@ -828,6 +830,9 @@ iter_from (GnnDataLoader  *self,
       epoch = gnn_epoch_new (self->dataset, collate, indices, n_indices, batch_size);
     }
   base_seed = gnn_generator_next_u64 (self->generator);
+  /* drawn for every pass, persistent workers or not: each pass draws
+   * other per-sample randomness, and a resumed pass the same again */
+  epoch->sample_seed = base_seed;
   self->passes++;
   /* Persistent workers keep the seeds of the pass that started them: a
    * resumed pass starts its workers from those, as the uninterrupted run
@@ -868,7 +873,7 @@ iter_from (GnnDataLoader  *self,
  *
  * Returns: (transfer full): the iterator, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDataLoaderIter *
 gnn_data_loader_iter (GnnDataLoader  *self,
@@ -910,7 +915,7 @@ gnn_data_loader_iter (GnnDataLoader  *self,
  * Returns: (transfer full): the iterator, or %NULL on error (a malformed
  *   state is a %GNN_ERROR_KEY or %GNN_ERROR_TYPE error)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDataLoaderIter *
 gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
@@ -969,7 +974,7 @@ gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
  *
  * Returns: (transfer full): the state, an `a{sv}` variant
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GVariant *
 gnn_data_loader_get_state (GnnDataLoader *self)
@@ -1002,7 +1007,7 @@ gnn_data_loader_get_state (GnnDataLoader *self)
  *
  * Returns: %TRUE, or %FALSE if @state is not a loader state
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_data_loader_load_state (GnnDataLoader  *self,

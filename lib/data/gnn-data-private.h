@@ -39,6 +39,12 @@ void gnn_data_loader_emit_worker_init (GnnDataLoader *self, GnnWorkerInfo *info)
  * given none (as torch's samplers draw their seed). */
 GnnGenerator *gnn_generator_new_unseeded (void);
 
+/* The sample generator of the calling thread, reseeded for the sample at
+ * @index of a pass whose sample seed is @sample_seed (enter), and unset
+ * (leave): gnn_get_sample_generator() returns it in between. */
+void gnn_sample_generator_enter (guint64 sample_seed, gint64 index);
+void gnn_sample_generator_leave (void);
+
 /* The thread-local worker info (set by the loader's worker threads). */
 void gnn_worker_info_set_current (GnnWorkerInfo *info);
 GnnWorkerInfo *gnn_worker_info_new (guint id, guint num_workers, guint64 seed,
@@ -101,5 +107,13 @@ int        gnn_shared_tensor_dup_fd (GnnTensor *tensor, gsize *offset, GError **
 /* The worker's side: @fd mapped copy-on-write as a contiguous tensor. */
 GnnTensor *gnn_shared_tensor_map    (int fd, gsize offset, GnnDType dtype,
                                      const gint64 *shape, guint ndim, GError **error);
+
+/* Workers run the dataset, sampler and collate off the caller's thread:
+ * a class written in JavaScript (GJS) cannot run there (its engine is
+ * bound to the main thread and cannot be forked), so iter() refuses it
+ * with a GNN_ERROR_NOT_SUPPORTED naming the class. @what names @object's
+ * role ("dataset", "sampler"...); %NULL objects pass. */
+gboolean gnn_workers_check_runnable (GObject *object, const char *what, gint num_workers,
+                                     GError **error);
 
 G_END_DECLS

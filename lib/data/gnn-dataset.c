@@ -17,7 +17,7 @@
  * A [class@Gnn.DataLoader] with worker threads calls `get_item` from several
  * threads at once: implementations must be safe for concurrent reads.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_ABSTRACT_TYPE (GnnDataset, gnn_dataset, G_TYPE_OBJECT)
@@ -40,7 +40,7 @@ gnn_dataset_init (GnnDataset *self)
  *
  * Returns: the number of items
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_dataset_get_length (GnnDataset *self)
@@ -72,7 +72,7 @@ gnn_dataset_get_length (GnnDataset *self)
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the item, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_dataset_get_item (GnnDataset  *self,

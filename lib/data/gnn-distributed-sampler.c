@@ -17,7 +17,7 @@
  * Every replica must use the same seed and call
  * [method@Gnn.DistributedSampler.set_epoch] with the same epoch.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDistributedSampler
 {
@@ -221,7 +221,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    *
    * The dataset being sharded.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
@@ -231,7 +231,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    *
    * The number of replicas (processes) sharing the dataset.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_REPLICAS] =
     g_param_spec_int64 ("num-replicas", NULL, NULL, G_MININT64, G_MAXINT64, 1,
@@ -241,7 +241,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    *
    * This replica's rank, in `[0, num_replicas)`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_RANK] =
     g_param_spec_int64 ("rank", NULL, NULL, G_MININT64, G_MAXINT64, 0,
@@ -251,7 +251,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    *
    * Whether the indices are shuffled (by `seed + epoch`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SHUFFLE] =
     g_param_spec_boolean ("shuffle", NULL, NULL, TRUE,
@@ -261,7 +261,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    *
    * The shuffling seed, the same on every replica.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
@@ -271,7 +271,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    *
    * Whether the tail is dropped (instead of padding) to divide evenly.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DROP_LAST] =
     g_param_spec_boolean ("drop-last", NULL, NULL, FALSE,
@@ -281,7 +281,7 @@ gnn_distributed_sampler_class_init (GnnDistributedSamplerClass *klass)
    *
    * The epoch, added to the seed when shuffling.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPOCH] =
     g_param_spec_int64 ("epoch", NULL, NULL, G_MININT64, G_MAXINT64, 0,
@@ -309,7 +309,7 @@ gnn_distributed_sampler_init (GnnDistributedSampler *self)
  *
  * Returns: (transfer full): the sampler, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDistributedSampler *
 gnn_distributed_sampler_new (GnnDataset  *dataset,
@@ -333,7 +333,7 @@ gnn_distributed_sampler_new (GnnDataset  *dataset,
  *
  * Sets the epoch, so each epoch shuffles differently (the same on every replica).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_distributed_sampler_set_epoch (GnnDistributedSampler *self,
@@ -354,7 +354,7 @@ gnn_distributed_sampler_set_epoch (GnnDistributedSampler *self,
  *
  * Returns: the padded (or cut) number of indices over all replicas
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_distributed_sampler_get_total_size (GnnDistributedSampler *self)

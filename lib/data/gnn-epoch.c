@@ -104,6 +104,7 @@ fetch_items (GnnDataset    *dataset,
              gsize          count,
              const gint    *stop_word,
              gint           expected,
+             guint64        sample_seed,
              guint         *n_fields,
              GError       **error)
 {
@@ -117,7 +118,9 @@ fetch_items (GnnDataset    *dataset,
 
       if (stopped (stop_word, expected, error))
         return NULL;
+      gnn_sample_generator_enter (sample_seed, index);
       item = gnn_dataset_get_item_unchecked (dataset, index, error);
+      gnn_sample_generator_leave ();
       if (item == NULL)
         {
           g_prefix_error (error, "sample index %" G_GINT64_FORMAT ": ", index);
@@ -154,6 +157,7 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
                        gsize          count,
                        const gint    *stop_word,
                        gint           expected,
+                       guint64        sample_seed,
                        GnnStackFunc   stack,
                        gpointer       stack_data,
                        gboolean      *stacked,
@@ -176,7 +180,8 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
     }
   else
     {
-      items = fetch_items (dataset, indices, count, stop_word, expected, &src.n_fields, error);
+      items = fetch_items (dataset, indices, count, stop_word, expected, sample_seed,
+                           &src.n_fields, error);
       if (items == NULL)
         return NULL;
       src.items = items;
@@ -202,7 +207,7 @@ gnn_epoch_fetch_batch (GnnEpoch  *epoch,
   gsize count = MIN (epoch->batch_size, epoch->n_indices - start);
 
   return gnn_fetch_and_collate (epoch->dataset, epoch->collate, epoch->indices + start, count,
-                                &epoch->stop, 0, NULL, NULL, NULL, error);
+                                &epoch->stop, 0, epoch->sample_seed, NULL, NULL, NULL, error);
 }
 
 GPtrArray *

@@ -14,11 +14,13 @@
  * Fashion-MNIST (Debian: `dataset-fashion-mnist`,
  * `/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz`), gzipped or
  * not. The files are decoded once into one contiguous float32 tensor of
- * shape `[N, rows, cols]` scaled to [0, 1] and one int64 tensor of shape
- * `[N]`; item `i` is (`images[i]`, `labels[i]`) as views: a `[rows, cols]`
- * float32 tensor and a 0-d int64 tensor. Reading is thread-safe.
+ * shape `[N, rows, cols]` scaled to [0, 1] (or, with
+ * [property@Gnn.IdxDataset:dtype] uint8, the bytes as they are) and one
+ * int64 tensor of shape `[N]`; item `i` is (`images[i]`, `labels[i]`) as
+ * views: a `[rows, cols]` tensor and a 0-d int64 tensor. Reading is
+ * thread-safe.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnIdxDataset
 {
@@ -29,10 +31,11 @@ struct _GnnIdxDataset
   char       *images_path;
   char       *labels_path;
   gboolean    shared_memory;
+  GnnDType    dtype;
 };
 
 enum { PROP_0, PROP_IMAGES_PATH, PROP_LABELS_PATH, PROP_IMAGES, PROP_LABELS, PROP_SHARED_MEMORY,
-       N_PROPS };
+       PROP_DTYPE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 static void gnn_idx_dataset_initable_iface_init (GInitableIface *iface);
@@ -91,6 +94,7 @@ gnn_idx_dataset_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_IMAGES: g_value_set_object (value, self->images); break;
     case PROP_LABELS: g_value_set_object (value, self->labels); break;
     case PROP_SHARED_MEMORY: g_value_set_boolean (value, self->shared_memory); break;
+    case PROP_DTYPE: g_value_set_enum (value, self->dtype); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -107,6 +111,7 @@ gnn_idx_dataset_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_IMAGES: g_set_object (&self->images, g_value_get_object (value)); break;
     case PROP_LABELS: g_set_object (&self->labels, g_value_get_object (value)); break;
     case PROP_SHARED_MEMORY: self->shared_memory = g_value_get_boolean (value); break;
+    case PROP_DTYPE: self->dtype = g_value_get_enum (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -128,7 +133,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The IDX file of the images (read by g_initable_init()).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IMAGES_PATH] =
     g_param_spec_string ("images-path", NULL, NULL, NULL,
@@ -138,7 +143,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The IDX file of the labels (read by g_initable_init()).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABELS_PATH] =
     g_param_spec_string ("labels-path", NULL, NULL, NULL,
@@ -151,7 +156,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    * is how a spawned worker gets the parent's decoded data, mapped from
    * its shared memory rather than decoded again.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IMAGES] =
     g_param_spec_object ("images", NULL, NULL, GNN_TYPE_TENSOR,
@@ -161,7 +166,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    *
    * The labels, an int64 tensor `[N]` (see #GnnIdxDataset:images).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABELS] =
     g_param_spec_object ("labels", NULL, NULL, GNN_TYPE_TENSOR,
@@ -178,17 +183,29 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
    * non-persistent PROCESSES passes over Fashion-MNIST on the VM this was
    * measured on). Choose it for spawned workers.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SHARED_MEMORY] =
     g_param_spec_boolean ("shared-memory", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * GnnIdxDataset:dtype:
+   *
+   * The dtype of the images: float32 (the default) scales the bytes to [0,
+   * 1]; uint8 keeps them (torchvision's `MNIST.data`).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_DTYPE] =
+    g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 gnn_idx_dataset_init (GnnIdxDataset *self)
 {
+  self->dtype = GNN_DTYPE_F32;
 }
 
 /* Inflates a gzip buffer. The trailer's ISIZE (size mod 2^32) sizes the
@@ -353,15 +370,16 @@ check_decoded (GnnIdxDataset  *self,
     }
   ip = gnn_tensor_priv (self->images);
   lp = gnn_tensor_priv (self->labels);
-  if (ip->dtype != GNN_DTYPE_F32 || ip->ndim != 3 || lp->dtype != GNN_DTYPE_I64 ||
+  if (ip->dtype != self->dtype || ip->ndim != 3 || lp->dtype != GNN_DTYPE_I64 ||
       lp->ndim != 1 || ip->shape[0] != lp->shape[0])
     {
       g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
       g_autofree char *ls = gnn_shape_to_string (lp->shape, lp->ndim);
 
       g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "IdxDataset: images must be float32 [N, rows, cols] and labels int64 [N], "
-                   "got %s %s and %s %s", gnn_dtype_get_name (ip->dtype), is,
+                   "IdxDataset: images must be %s [N, rows, cols] and labels int64 [N], "
+                   "got %s %s and %s %s", gnn_dtype_get_name (self->dtype),
+                   gnn_dtype_get_name (ip->dtype), is,
                    gnn_dtype_get_name (lp->dtype), ls);
       return FALSE;
     }
@@ -386,6 +404,13 @@ gnn_idx_dataset_initable_init (GInitable     *initable,
 
   if (self->images != NULL || self->labels != NULL)
     return check_decoded (self, error);
+  if (self->dtype != GNN_DTYPE_F32 && self->dtype != GNN_DTYPE_U8)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                   "IdxDataset: dtype must be float32 or uint8, not %s",
+                   gnn_dtype_get_name (self->dtype));
+      return FALSE;
+    }
   if (images_path == NULL || labels_path == NULL)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -408,21 +433,26 @@ gnn_idx_dataset_initable_init (GInitable     *initable,
 
   if (self->shared_memory)
     {
-      images_t = gnn_shared_tensor_new (GNN_DTYPE_F32, idims, 3, error);
+      images_t = gnn_shared_tensor_new (self->dtype, idims, 3, error);
       labels_t = gnn_shared_tensor_new (GNN_DTYPE_I64, ldims, 1, error);
     }
   else
     {
-      images_t = gnn_tensor_new_contiguous_checked (GNN_DTYPE_F32, idims, 3, FALSE, error);
+      images_t = gnn_tensor_new_contiguous_checked (self->dtype, idims, 3, FALSE, error);
       labels_t = images_t == NULL ? NULL
                  : gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, ldims, 1, FALSE, error);
     }
   if (images_t == NULL || labels_t == NULL)
     return FALSE;
   src = g_bytes_get_data (images, &n);
-  dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (images_t));
-  for (gsize i = 0; i < n; i++)
-    dst[i] = (float) src[i] * (1.0f / 255.0f);
+  if (self->dtype == GNN_DTYPE_U8)
+    memcpy (gnn_tensor_priv_data (gnn_tensor_priv (images_t)), src, n);
+  else
+    {
+      dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (images_t));
+      for (gsize i = 0; i < n; i++)
+        dst[i] = (float) src[i] * (1.0f / 255.0f);
+    }
 
   src = g_bytes_get_data (labels, &n);
   ldst = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (labels_t));
@@ -456,7 +486,7 @@ gnn_idx_dataset_initable_iface_init (GInitableIface *iface)
  *
  * Returns: (transfer full): the dataset, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnIdxDataset *
 gnn_idx_dataset_new (const char  *images_path,
@@ -477,7 +507,7 @@ gnn_idx_dataset_new (const char  *images_path,
  *
  * Returns: (transfer none): all images, a float32 tensor `[N, rows, cols]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_idx_dataset_get_images (GnnIdxDataset *self)
@@ -494,7 +524,7 @@ gnn_idx_dataset_get_images (GnnIdxDataset *self)
  *
  * Returns: (transfer none): all labels, an int64 tensor `[N]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_idx_dataset_get_labels (GnnIdxDataset *self)

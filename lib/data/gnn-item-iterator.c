@@ -12,7 +12,7 @@
  * (Python: `do_next` returning a list of tensors, or %None at the end).
  * An iterator is used from one thread at a time.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_ABSTRACT_TYPE (GnnItemIterator, gnn_item_iterator, G_TYPE_OBJECT)
@@ -39,7 +39,7 @@ gnn_item_iterator_init (GnnItemIterator *self)
  *
  * Returns: %TRUE with an item, %FALSE at the end of the stream or on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_item_iterator_next (GnnItemIterator  *self,
@@ -101,7 +101,7 @@ gnn_item_iterator_next (GnnItemIterator  *self,
  * Returns: %TRUE, or %FALSE on error (a negative @n is a
  *   %GNN_ERROR_INVALID_ARGUMENT error)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_item_iterator_skip (GnnItemIterator  *self,

@@ -19,7 +19,7 @@
  * Batches are taken from the workers in turn (worker `k % n` for batch
  * `k`), each worker batching its own stream.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_ABSTRACT_TYPE (GnnIterableDataset, gnn_iterable_dataset, GNN_TYPE_DATASET)
@@ -61,7 +61,7 @@ gnn_iterable_dataset_init (GnnIterableDataset *self)
  *
  * Returns: (transfer full): a new iterator, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnItemIterator *
 gnn_iterable_dataset_create_iterator (GnnIterableDataset  *self,

@@ -109,7 +109,7 @@ static GDestroyNotify fork_func_notify;
  * The child returns from @func into the library, runs the worker loop and
  * ends with _exit(); it never returns to the caller's code.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_set_worker_fork_func (GnnWorkerForkFunc func,
@@ -672,7 +672,7 @@ send_task (GnnProcessPool *pool,
 {
   Proc *p = &pool->procs[worker];
   Message m = { GNN_MSG_TASK, epoch_id, seq, epoch->iterable ? -1 - epoch->skip[worker] : -1,
-                epoch->batch_size, epoch->drop_last, 0 };
+                epoch->batch_size, epoch->drop_last, 0, epoch->sample_seed };
   const gint64 *indices = NULL;
   gsize count = 0;
   gboolean sent = FALSE;

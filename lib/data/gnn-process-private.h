@@ -32,6 +32,7 @@ typedef struct
   guint32 drop_last;   /* TASK, streams */
   guint32 extra;       /* ERROR: bytes of the domain name (with its NUL) before the message;
                           SETUP: number of shared-tensor memfds that follow, one a message */
+  guint64 sample_seed; /* TASK: the pass's seed of per-sample generators */
 } Message;
 
 typedef struct

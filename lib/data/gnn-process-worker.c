@@ -354,7 +354,7 @@ child_run_task (GnnProcessWorker  *w,
     {
       batch = gnn_fetch_and_collate (w->dataset, w->collate, indices, (gsize) task->n,
                                      &w->control->current_epoch, (gint) task->epoch,
-                                     stack_into_segment, &st, &stacked, &error);
+                                     task->sample_seed, stack_into_segment, &st, &stacked, &error);
       if (error != NULL && g_atomic_int_get (&w->control->current_epoch) != (gint) task->epoch)
         return TRUE;   /* the pass was dropped: nobody waits for this batch */
       if (stacked && error != NULL && !g_error_matches (error, GNN_ERROR, GNN_ERROR_IO))

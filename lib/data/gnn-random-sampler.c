@@ -17,7 +17,7 @@
  * and with `num_samples` larger than the dataset, whole permutations are
  * chained and the last one cut short.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRandomSampler
 {
@@ -202,7 +202,7 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    *
    * The dataset whose indices are drawn.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DATA_SOURCE] =
     g_param_spec_object ("data-source", NULL, NULL, GNN_TYPE_DATASET,
@@ -212,7 +212,7 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    *
    * Whether indices are drawn with replacement.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_REPLACEMENT] =
     g_param_spec_boolean ("replacement", NULL, NULL, FALSE,
@@ -223,7 +223,7 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    * The number of indices per epoch; -1 (the default) follows the length
    * of the dataset. Reads give the effective number.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_SAMPLES] =
     g_param_spec_int64 ("num-samples", NULL, NULL, G_MININT64, G_MAXINT64, -1,
@@ -235,7 +235,7 @@ gnn_random_sampler_class_init (GnnRandomSamplerClass *klass)
    * the default generator ([func@Gnn.Generator.get_default]) when none is
    * given.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -263,7 +263,7 @@ gnn_random_sampler_init (GnnRandomSampler *self)
  *
  * Returns: (transfer full): the sampler, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRandomSampler *
 gnn_random_sampler_new (GnnDataset    *data_source,

@@ -17,7 +17,7 @@
  * samplers draw a new order on every call to [method@Gnn.Sampler.sample].
  * A [class@Gnn.DataLoader] always samples in the calling thread.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 static void gnn_sampler_initable_iface_init (GInitableIface *iface);
@@ -109,7 +109,7 @@ gnn_sampler_init (GnnSampler *self)
  *
  * Returns: the number of indices one epoch yields, like `len(sampler)`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_sampler_get_length (GnnSampler *self)
@@ -138,7 +138,7 @@ gnn_sampler_get_length (GnnSampler *self)
  *
  * Returns: (transfer full) (array length=n_indices): the indices, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64 *
 gnn_sampler_sample (GnnSampler  *self,
@@ -197,7 +197,7 @@ gnn_sampler_sample (GnnSampler  *self,
  *
  * Returns: %TRUE, or %FALSE on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_sampler_iter_init (GnnSamplerIter *iter,
@@ -219,7 +219,7 @@ gnn_sampler_iter_init (GnnSamplerIter *iter,
  *
  * Returns: %TRUE with the next index, or %FALSE at the end of the epoch
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_sampler_iter_next (GnnSamplerIter *iter,
@@ -238,7 +238,7 @@ gnn_sampler_iter_next (GnnSamplerIter *iter,
  *
  * Frees what @iter holds.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_sampler_iter_clear (GnnSamplerIter *iter)

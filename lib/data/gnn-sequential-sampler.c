@@ -10,7 +10,7 @@
  * Yields `0, 1, …, len(data_source) - 1`, like
  * `torch.utils.data.SequentialSampler`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSequentialSampler
 {
@@ -111,7 +111,7 @@ gnn_sequential_sampler_class_init (GnnSequentialSamplerClass *klass)
    *
    * The dataset whose indices are yielded.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DATA_SOURCE] =
     g_param_spec_object ("data-source", NULL, NULL, GNN_TYPE_DATASET,
@@ -132,7 +132,7 @@ gnn_sequential_sampler_init (GnnSequentialSampler *self)
  *
  * Returns: (transfer full): a sampler yielding the indices of @data_source in order
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSequentialSampler *
 gnn_sequential_sampler_new (GnnDataset *data_source)

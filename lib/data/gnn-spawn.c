@@ -85,6 +85,29 @@ serialize_value (const GValue  *value,
 
   if (g_type_is_a (pspec->value_type, GNN_TYPE_TENSOR) && g_value_get_object (value) != NULL)
     return serialize_tensor (g_value_get_object (value), fds, error);
+  /* a list of objects (a Compose's transforms): its item type and items */
+  if (pspec->value_type == G_TYPE_LIST_MODEL && g_value_get_object (value) != NULL)
+    {
+      GListModel *list = g_value_get_object (value);
+      g_autofree char *inner = g_strdup_printf ("%s:%s", owner, pspec->name);
+      GVariantBuilder items;
+
+      g_variant_builder_init (&items, G_VARIANT_TYPE ("av"));
+      for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+        {
+          g_autoptr(GObject) item = g_list_model_get_item (list, i);
+          GVariant *v = serialize_object (item, inner, fds, error);
+
+          if (v == NULL)
+            {
+              g_variant_builder_clear (&items);
+              return NULL;
+            }
+          g_variant_builder_add (&items, "v", v);
+          g_variant_unref (v);
+        }
+      return g_variant_new ("(sav)", g_type_name (g_list_model_get_item_type (list)), &items);
+    }
 
   switch (t)
     {
@@ -235,6 +258,35 @@ deserialize_value (GVariant    *v,
                    GError     **error)
 {
   g_value_init (value, pspec->value_type);
+  if (pspec->value_type == G_TYPE_LIST_MODEL && g_variant_is_of_type (v, G_VARIANT_TYPE ("(sav)")))
+    {
+      g_autoptr(GVariant) items = NULL;
+      const char *item_type;
+      GType type;
+      GListStore *store;
+
+      g_variant_get (v, "(&s@av)", &item_type, &items);
+      type = g_type_from_name (item_type);
+      if (type == G_TYPE_INVALID || !G_TYPE_IS_OBJECT (type))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "unknown item type %s of property '%s'",
+                       item_type, pspec->name);
+          return FALSE;
+        }
+      store = g_list_store_new (type);
+      g_value_take_object (value, store);
+      for (gsize i = 0; i < g_variant_n_children (items); i++)
+        {
+          g_autoptr(GVariant) boxed = g_variant_get_child_value (items, i);
+          g_autoptr(GVariant) inner = g_variant_get_variant (boxed);
+          g_autoptr(GObject) item = deserialize_object (inner, type, fds, error);
+
+          if (item == NULL)
+            return FALSE;
+          g_list_store_append (store, item);
+        }
+      return TRUE;
+    }
   if (g_type_is_a (pspec->value_type, GNN_TYPE_TENSOR))
     {
       GnnTensor *t = deserialize_tensor (v, fds, error);
@@ -640,7 +692,7 @@ worker_setup (int                  sock,
  * spawn host ([class@Gnn.WorkerSpawnHost]) sets it before this call: the
  * worker then rebuilds the dataset from the host's payload.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_worker_main_if_worker (void)

@@ -12,7 +12,7 @@
  * Yields given indices in a new random order each epoch, like
  * `torch.utils.data.SubsetRandomSampler`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSubsetRandomSampler
 {
@@ -134,7 +134,7 @@ gnn_subset_random_sampler_class_init (GnnSubsetRandomSamplerClass *klass)
    *
    * The indices to permute, an `ax` variant (%NULL: none).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INDICES] =
     g_param_spec_variant ("indices", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -145,7 +145,7 @@ gnn_subset_random_sampler_class_init (GnnSubsetRandomSamplerClass *klass)
    * The generator of the permutations (one seeded from the default
    * generator, [func@Gnn.Generator.get_default], when none is given).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -168,7 +168,7 @@ gnn_subset_random_sampler_init (GnnSubsetRandomSampler *self)
  *
  * Returns: (transfer full): the sampler
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSubsetRandomSampler *
 gnn_subset_random_sampler_new (const gint64  *indices,

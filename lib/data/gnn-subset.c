@@ -13,7 +13,7 @@
  * The items of another dataset at given indices, like
  * `torch.utils.data.Subset`: item `i` is `dataset[indices[i]]`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSubset
 {
@@ -80,7 +80,7 @@ gnn_subset_init (GnnSubset *self)
  *
  * Returns: (transfer full): the subset, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSubset *
 gnn_subset_new (GnnDataset    *dataset,
@@ -120,7 +120,7 @@ gnn_subset_new (GnnDataset    *dataset,
  *
  * Returns: (transfer none): the underlying dataset
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDataset *
 gnn_subset_get_dataset (GnnSubset *self)
@@ -138,7 +138,7 @@ gnn_subset_get_dataset (GnnSubset *self)
  *
  * Returns: (transfer none) (array length=n_indices): the indices
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gint64 *
 gnn_subset_get_indices (GnnSubset *self,
@@ -191,7 +191,7 @@ gnn_generator_new_unseeded (void)
  * Returns: (transfer container) (element-type Gnn.Subset): the subsets (the
  *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_random_split (GnnDataset    *dataset,
@@ -259,7 +259,7 @@ gnn_random_split (GnnDataset    *dataset,
  * Returns: (transfer container) (element-type Gnn.Subset): the subsets (the
  *   array holds references: free it with g_ptr_array_unref()), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_random_split_fractions (GnnDataset    *dataset,

@@ -11,7 +11,7 @@
  * `torch.utils.data.TensorDataset`: item `i` holds `tensor[i]` of each tensor,
  * as views (no copy).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTensorDataset
 {
@@ -90,7 +90,7 @@ gnn_tensor_dataset_init (GnnTensorDataset *self)
  *
  * Returns: (transfer full): the dataset, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensorDataset *
 gnn_tensor_dataset_new (GnnTensor **tensors,
@@ -146,7 +146,7 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
  * Returns: (transfer container) (element-type Gnn.Tensor): the tensors (the
  *   array holds references: free it with g_ptr_array_unref())
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_tensor_dataset_peek_tensors (GnnTensorDataset *self)

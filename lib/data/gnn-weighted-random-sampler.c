@@ -17,7 +17,7 @@
  * (`torch.multinomial`): with replacement (the default in PyTorch) or
  * without (each index at most once).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnWeightedRandomSampler
 {
@@ -251,7 +251,7 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    *
    * The weight of every index, an `ad` variant.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WEIGHTS] =
     g_param_spec_variant ("weights", NULL, NULL, G_VARIANT_TYPE ("ad"), NULL,
@@ -261,7 +261,7 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    *
    * The number of indices per epoch.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_SAMPLES] =
     g_param_spec_int64 ("num-samples", NULL, NULL, G_MININT64, G_MAXINT64, 1,
@@ -271,7 +271,7 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    *
    * Whether indices are drawn with replacement.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_REPLACEMENT] =
     g_param_spec_boolean ("replacement", NULL, NULL, TRUE,
@@ -281,7 +281,7 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    *
    * The generator of the draws.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -311,7 +311,7 @@ gnn_weighted_random_sampler_init (GnnWeightedRandomSampler *self)
  *
  * Returns: (transfer full): the sampler, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWeightedRandomSampler *
 gnn_weighted_random_sampler_new (const double  *weights,

@@ -13,7 +13,7 @@
  * a generator seeded with the seed for per-worker randomness (augmentation).
  * Get it with [func@Gnn.get_worker_info] inside `get_item` or `collate`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnWorkerInfo
 {
@@ -29,6 +29,11 @@ enum { PROP_0, PROP_ID, PROP_NUM_WORKERS, PROP_SEED, PROP_DATASET, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 static _Thread_local GnnWorkerInfo *current_info;
+
+/* The sample generator: one per thread, reseeded for every sample a loader
+ * fetches, and visible only while that sample is fetched. */
+static _Thread_local GnnGenerator *current_sample_generator;
+static GPrivate sample_generator_key = G_PRIVATE_INIT (g_object_unref);
 
 G_DEFINE_FINAL_TYPE (GnnWorkerInfo, gnn_worker_info, G_TYPE_OBJECT)
 
@@ -79,7 +84,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The worker id, in `[0, num_workers)`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ID] =
     g_param_spec_uint ("id", NULL, NULL, 0, G_MAXUINT, 0,
@@ -89,7 +94,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The number of workers of the loader.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_WORKERS] =
     g_param_spec_uint ("num-workers", NULL, NULL, 0, G_MAXUINT, 0,
@@ -99,7 +104,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The worker's seed: the base seed of the epoch plus the id.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
@@ -109,7 +114,7 @@ gnn_worker_info_class_init (GnnWorkerInfoClass *klass)
    *
    * The dataset the worker reads.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DATASET] =
     g_param_spec_object ("dataset", NULL, NULL, GNN_TYPE_DATASET,
@@ -152,7 +157,7 @@ gnn_worker_info_set_current (GnnWorkerInfo *info)
  *
  * Returns: the worker id, in `[0, num_workers)`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_worker_info_get_id (GnnWorkerInfo *self)
@@ -169,7 +174,7 @@ gnn_worker_info_get_id (GnnWorkerInfo *self)
  *
  * Returns: the number of workers
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
@@ -186,7 +191,7 @@ gnn_worker_info_get_num_workers (GnnWorkerInfo *self)
  *
  * Returns: the worker's seed (base seed + id)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_worker_info_get_seed (GnnWorkerInfo *self)
@@ -203,7 +208,7 @@ gnn_worker_info_get_seed (GnnWorkerInfo *self)
  *
  * Returns: (transfer none): the dataset
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDataset *
 gnn_worker_info_get_dataset (GnnWorkerInfo *self)
@@ -221,7 +226,7 @@ gnn_worker_info_get_dataset (GnnWorkerInfo *self)
  *
  * Returns: (transfer none): the generator
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_worker_info_get_generator (GnnWorkerInfo *self)
@@ -238,10 +243,62 @@ gnn_worker_info_get_generator (GnnWorkerInfo *self)
  *
  * Returns: (transfer none) (nullable): the worker info, or %NULL outside workers
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWorkerInfo *
 gnn_get_worker_info (void)
 {
   return current_info;
+}
+
+void
+gnn_sample_generator_enter (guint64 sample_seed,
+                            gint64  index)
+{
+  GnnGenerator *generator = g_private_get (&sample_generator_key);
+
+  if (generator == NULL)
+    {
+      generator = gnn_generator_new (0);
+      g_private_set (&sample_generator_key, generator);
+    }
+  /* the generator's seeding mixes this (SplitMix64), so neighbouring
+   * indices get unrelated streams */
+  gnn_generator_manual_seed (generator,
+                             sample_seed ^ ((guint64) index * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+  current_sample_generator = generator;
+}
+
+void
+gnn_sample_generator_leave (void)
+{
+  current_sample_generator = NULL;
+}
+
+/**
+ * gnn_get_sample_generator:
+ *
+ * Returns the generator of the sample a [class@Gnn.DataLoader] is fetching
+ * on the calling thread (in a worker, or in the caller without workers),
+ * for the random choices `get_item` makes (augmentation: the random
+ * transforms of `gnn.vision` draw from it). It is seeded from the pass's
+ * seed, which the loader draws from its generator, and the sample's index:
+ * the draws for a sample do not depend on which worker fetches it, on the
+ * worker mode or count, or on what was fetched before, so a pass is
+ * reproducible and a resumed pass ([method@Gnn.DataLoader.load_state])
+ * draws what the interrupted one would have drawn. Outside a loader's
+ * fetch (a direct `get_item`), %NULL: draw from the default generator
+ * ([func@Gnn.Generator.get_default]) then, as torch does.
+ *
+ * Use it only on the calling thread, and only during the fetch.
+ *
+ * Returns: (transfer none) (nullable): the sample's generator, or %NULL
+ *   outside a loader's fetch
+ *
+ * Since: 0.1
+ */
+GnnGenerator *
+gnn_get_sample_generator (void)
+{
+  return current_sample_generator;
 }

@@ -50,6 +50,10 @@ typedef struct
   gboolean         *ended;
   gint64           *skip;         /* items each stream skips first (a resumed pass) */
   guint             first_stream; /* whose turn comes first (a resumed pass) */
+
+  /* The pass's seed of per-sample generators (gnn_get_sample_generator):
+   * drawn from the loader's generator, so a resumed pass has it again. */
+  guint64           sample_seed;
 } GnnEpoch;
 
 GnnEpoch  *gnn_epoch_new   (GnnDataset *dataset, GnnCollate *collate, gint64 *indices,
@@ -64,12 +68,13 @@ void       gnn_epoch_unref (GnnEpoch *epoch);
  * stopped") as soon as *@stop_word differs from @expected. With @stack
  * and the default collation, the items go to @stack (a worker process
  * stacking straight into shared memory) and %NULL is returned with
- * *@stacked set. Errors name the sample index. */
+ * *@stacked set. Errors name the sample index. Each item is fetched with
+ * the sample generator seeded from @sample_seed and its index. */
 typedef gboolean (*GnnStackFunc) (gpointer data, const GnnBatchSource *src, GError **error);
 
 GPtrArray *gnn_fetch_and_collate (GnnDataset *dataset, GnnCollate *collate,
                                   const gint64 *indices, gsize count,
-                                  const gint *stop_word, gint expected,
+                                  const gint *stop_word, gint expected, guint64 sample_seed,
                                   GnnStackFunc stack, gpointer stack_data, gboolean *stacked,
                                   GError **error);
 

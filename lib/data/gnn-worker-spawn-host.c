@@ -41,7 +41,7 @@ typedef struct
  * worker is a fresh `sys.executable` running the parent's main script as
  * `__mp_main__`, and the payload is a pickle.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 G_DEFINE_TYPE_WITH_PRIVATE (GnnWorkerSpawnHost, gnn_worker_spawn_host, G_TYPE_OBJECT)
 
@@ -143,7 +143,7 @@ gnn_worker_spawn_host_class_init (GnnWorkerSpawnHostClass *klass)
    * it has no slash), or %NULL for the program itself with its arguments
    * (`/proc/self/exe`). A save() may update it before the workers start.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ARGV] =
     g_param_spec_boxed ("argv", NULL, NULL, G_TYPE_STRV,
@@ -172,7 +172,7 @@ gnn_worker_spawn_host_init (GnnWorkerSpawnHost *self)
  * Returns: (transfer full) (nullable): the payload, or %NULL (with @error
  *   set on failure; without, the workers use the properties path)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GBytes *
 gnn_worker_spawn_host_save (GnnWorkerSpawnHost  *self,
@@ -199,7 +199,7 @@ gnn_worker_spawn_host_save (GnnWorkerSpawnHost  *self,
  *
  * Returns: (transfer full) (nullable): the dataset, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDataset *
 gnn_worker_spawn_host_rebuild (GnnWorkerSpawnHost  *self,
@@ -246,7 +246,7 @@ gnn_worker_spawn_host_rebuild (GnnWorkerSpawnHost  *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_worker_spawn_host_worker_init (GnnWorkerSpawnHost  *self,
@@ -275,7 +275,7 @@ gnn_worker_spawn_host_worker_init (GnnWorkerSpawnHost  *self,
  * Returns: (transfer full) (nullable): a copy of it, or %NULL for the
  *   program itself
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GStrv
 gnn_worker_spawn_host_dup_argv (GnnWorkerSpawnHost *self)
@@ -299,7 +299,7 @@ gnn_worker_spawn_host_dup_argv (GnnWorkerSpawnHost *self)
  *
  * Sets [property@Gnn.WorkerSpawnHost:argv].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_worker_spawn_host_set_argv (GnnWorkerSpawnHost *self,
@@ -334,7 +334,7 @@ static GnnWorkerSpawnHost *the_host;
  * [func@Gnn.worker_main_if_worker] in the parent (the worker calls it).
  * The Python binding sets its own when it is imported.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_set_worker_spawn_host (GnnWorkerSpawnHost *host)

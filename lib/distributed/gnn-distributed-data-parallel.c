@@ -43,7 +43,7 @@
  * [property@Gnn.DistributedDataParallel:find-unused-parameters] is set (the
  * missing gradients then count as zeros).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDistributedDataParallel
 {
@@ -400,7 +400,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    * The group the gradients are averaged over; %NULL at construction takes
    * the default group ([func@Gnn.init_process_group]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PROCESS_GROUP] =
     g_param_spec_object ("process-group", NULL, NULL, GNN_TYPE_PROCESS_GROUP, construct);
@@ -409,7 +409,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    *
    * The size of the gradient buckets in MiB (torch's `bucket_cap_mb=25`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BUCKET_CAP_MB] =
     g_param_spec_double ("bucket-cap-mb", NULL, NULL, 0.0, 1e6, 25.0, construct);
@@ -418,7 +418,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    *
    * Whether each forward first copies rank 0's buffers to every rank.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BROADCAST_BUFFERS] =
     g_param_spec_boolean ("broadcast-buffers", NULL, NULL, TRUE, construct);
@@ -428,7 +428,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    * Whether parameters that get no gradient in a backward are allowed
    * (their gradient counts as zero) instead of an error.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_FIND_UNUSED_PARAMETERS] =
     g_param_spec_boolean ("find-unused-parameters", NULL, NULL, FALSE, construct);
@@ -441,7 +441,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    * memory. As in torch, a `.grad` replaced by the user stops being a view
    * until the next synchronized backward.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GRADIENT_AS_BUCKET_VIEW] =
     g_param_spec_boolean ("gradient-as-bucket-view", NULL, NULL, FALSE, construct);
@@ -451,7 +451,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    * Whether the backward after the next forward averages gradients; %FALSE
    * is `ddp.no_sync ()`: gradients only accumulate locally.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_REQUIRE_BACKWARD_GRAD_SYNC] =
     g_param_spec_boolean ("require-backward-grad-sync", NULL, NULL, TRUE,
@@ -463,7 +463,7 @@ gnn_distributed_data_parallel_class_init (GnnDistributedDataParallelClass *klass
    *
    * The wrapped module: a child slot of the registry (`ddp.module`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "module", GNN_TYPE_MODULE);
 }
@@ -491,7 +491,7 @@ gnn_distributed_data_parallel_init (GnnDistributedDataParallel *self)
  *   models: "DDP expects same model across all ranks …", or a failed
  *   collective)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDistributedDataParallel *
 gnn_distributed_data_parallel_new (GnnModule        *module,
@@ -512,7 +512,7 @@ gnn_distributed_data_parallel_new (GnnModule        *module,
  *
  * Returns: (transfer none) (nullable): the wrapped module (`ddp.module`)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_distributed_data_parallel_get_module (GnnDistributedDataParallel *self)
@@ -532,7 +532,7 @@ gnn_distributed_data_parallel_get_module (GnnDistributedDataParallel *self)
  *
  * Returns: (transfer none): the group gradients are averaged over
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnProcessGroup *
 gnn_distributed_data_parallel_get_process_group (GnnDistributedDataParallel *self)
@@ -549,7 +549,7 @@ gnn_distributed_data_parallel_get_process_group (GnnDistributedDataParallel *sel
  * Sets [property@Gnn.DistributedDataParallel:require-backward-grad-sync]
  * (what Python's `ddp.no_sync ()` context manager toggles).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_distributed_data_parallel_set_require_backward_grad_sync (GnnDistributedDataParallel *self,
@@ -567,7 +567,7 @@ gnn_distributed_data_parallel_set_require_backward_grad_sync (GnnDistributedData
  *
  * Returns: whether the backward after the next forward averages gradients
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_distributed_data_parallel_get_require_backward_grad_sync (GnnDistributedDataParallel *self)
@@ -584,7 +584,7 @@ gnn_distributed_data_parallel_get_require_backward_grad_sync (GnnDistributedData
  *
  * Returns: the number of gradient buckets
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_distributed_data_parallel_get_n_buckets (GnnDistributedDataParallel *self)
@@ -606,7 +606,7 @@ gnn_distributed_data_parallel_get_n_buckets (GnnDistributedDataParallel *self)
  *
  * Returns: the number of keys renamed
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_state_dict_consume_prefix (GnnStateDict *self,

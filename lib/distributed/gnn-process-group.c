@@ -31,7 +31,7 @@
  * constructor then fails with %GNN_ERROR_NOT_SUPPORTED ("Gnn was built
  * without MPI …").
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnProcessGroup
 {
@@ -158,7 +158,7 @@ gnn_process_group_class_init (GnnProcessGroupClass *klass)
    *
    * The backend: `"mpi"`, the only one.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BACKEND] =
     g_param_spec_string ("backend", NULL, NULL, "mpi",
@@ -168,7 +168,7 @@ gnn_process_group_class_init (GnnProcessGroupClass *klass)
    *
    * This process's rank, in [0, world size).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_RANK] =
     g_param_spec_int ("rank", NULL, NULL, 0, G_MAXINT, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
@@ -177,7 +177,7 @@ gnn_process_group_class_init (GnnProcessGroupClass *klass)
    *
    * The number of ranks.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WORLD_SIZE] =
     g_param_spec_int ("world-size", NULL, NULL, 1, G_MAXINT, 1,
@@ -188,7 +188,7 @@ gnn_process_group_class_init (GnnProcessGroupClass *klass)
    * How long, in milliseconds, [method@Gnn.Work.wait] waits by default
    * (torch's `timeout=`; 30 minutes by default).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_int64 ("timeout", NULL, NULL, 1, G_MAXINT64 / 1000000, DEFAULT_TIMEOUT_MS,
@@ -216,7 +216,7 @@ gnn_process_group_init (GnnProcessGroup *self)
  *   backend (%GNN_ERROR_INVALID_ARGUMENT), a Gnn built without MPI
  *   (%GNN_ERROR_NOT_SUPPORTED) or an MPI failure (%GNN_ERROR_DISTRIBUTED)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnProcessGroup *
 gnn_process_group_new (const char  *backend,
@@ -232,7 +232,7 @@ gnn_process_group_new (const char  *backend,
  *
  * Returns: %TRUE if process groups can be created
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_process_group_is_available (void)
@@ -252,7 +252,7 @@ gnn_process_group_is_available (void)
  *
  * Returns: this process's rank (`dist.get_rank ()`)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_process_group_get_rank (GnnProcessGroup *self)
@@ -269,7 +269,7 @@ gnn_process_group_get_rank (GnnProcessGroup *self)
  *
  * Returns: the number of ranks (`dist.get_world_size ()`)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_process_group_get_world_size (GnnProcessGroup *self)
@@ -286,7 +286,7 @@ gnn_process_group_get_world_size (GnnProcessGroup *self)
  *
  * Returns: the backend's name, `"mpi"`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_process_group_get_backend (GnnProcessGroup *self)
@@ -303,7 +303,7 @@ gnn_process_group_get_backend (GnnProcessGroup *self)
  *
  * Returns: the default wait timeout in milliseconds
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_process_group_get_timeout (GnnProcessGroup *self)
@@ -319,7 +319,7 @@ gnn_process_group_get_timeout (GnnProcessGroup *self)
  *
  * Sets how long waits on this group's collectives last by default.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_process_group_set_timeout (GnnProcessGroup *self,
@@ -339,7 +339,7 @@ gnn_process_group_set_timeout (GnnProcessGroup *self,
  *
  * Returns: %TRUE once the group is unusable
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_process_group_is_broken (GnnProcessGroup *self)
@@ -501,7 +501,7 @@ gnn_process_group_all_reduce_unverified (GnnProcessGroup  *self,
  * Returns: (transfer full): the work handle, or %NULL with @error set (a
  *   non-contiguous tensor, a dtype @op cannot reduce, a broken group)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWork *
 gnn_process_group_all_reduce (GnnProcessGroup  *self,
@@ -527,7 +527,7 @@ gnn_process_group_all_reduce (GnnProcessGroup  *self,
  *
  * Returns: (transfer full): the work handle, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWork *
 gnn_process_group_broadcast (GnnProcessGroup  *self,
@@ -650,7 +650,7 @@ packed_new (GnnTensor *like,
  *
  * Returns: (transfer full): the work handle, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWork *
 gnn_process_group_all_gather (GnnProcessGroup  *self,
@@ -700,7 +700,7 @@ gnn_process_group_all_gather (GnnProcessGroup  *self,
  *
  * Returns: (transfer full): the work handle, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWork *
 gnn_process_group_reduce_scatter (GnnProcessGroup  *self,
@@ -750,7 +750,7 @@ gnn_process_group_reduce_scatter (GnnProcessGroup  *self,
  *
  * Returns: (transfer full): the work handle, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnWork *
 gnn_process_group_barrier (GnnProcessGroup  *self,
@@ -782,7 +782,7 @@ static GnnProcessGroup *default_group;
  *   (see [ctor@Gnn.ProcessGroup.new]; "trying to initialize the default
  *   process group twice!" when it exists)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnProcessGroup *
 gnn_init_process_group (const char  *backend,
@@ -808,7 +808,7 @@ gnn_init_process_group (const char  *backend,
  * Returns: (transfer none) (nullable): the default group, or %NULL before
  *   [func@Gnn.init_process_group]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnProcessGroup *
 gnn_get_default_process_group (void)
@@ -828,7 +828,7 @@ gnn_get_default_process_group (void)
  *
  * Returns: whether the default group exists (`dist.is_initialized ()`)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_distributed_is_initialized (void)
@@ -843,7 +843,7 @@ gnn_distributed_is_initialized (void)
  * stays initialized until the process exits (MPI cannot be initialized
  * twice), so a new default group can be created afterwards.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_destroy_process_group (void)
@@ -887,7 +887,7 @@ gnn_distributed_default_rank (gint64 *rank,
  *   is no group ("Default process group has not been initialized, please
  *   make sure to call init_process_group.")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDistributedSampler *
 gnn_distributed_sampler_new_for_group (GnnDataset       *dataset,

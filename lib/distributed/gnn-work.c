@@ -14,7 +14,7 @@
  * and [method@Gnn.Work.is_completed] polls. The tensors involved are kept
  * alive until the collective completes and must not be modified until then.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnWork
 {
@@ -142,7 +142,7 @@ gnn_work_fail (GnnWork    *self,
  *
  * Returns: %TRUE once the collective is done
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_work_is_completed (GnnWork *self)
@@ -176,7 +176,7 @@ gnn_work_is_completed (GnnWork *self)
  *   timeout passed, %GNN_ERROR_DISTRIBUTED when MPI reported an error or the
  *   group was already broken)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_work_wait (GnnWork  *self,

@@ -324,7 +324,7 @@ from_state (GnnStateDict  *state,
  * Returns: (transfer full): the checkpoint, or %NULL with the errors of
  *   [func@Gnn.Checkpoint.load]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCheckpoint *
 gnn_checkpoint_new_from_state_dict (GnnStateDict  *state_dict,
@@ -361,7 +361,7 @@ gnn_checkpoint_new_from_state_dict (GnnStateDict  *state_dict,
  *   and the errors of the optimizer's and the scheduler's construction and
  *   load_state_dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCheckpoint *
 gnn_checkpoint_load (const char    *path,

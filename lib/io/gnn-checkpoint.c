@@ -28,7 +28,7 @@
  * attached to the rebuilt optimizer — in the order torch's recipe uses
  * (construct the optimizer and the scheduler, then load their states).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCheckpoint
 {
@@ -137,7 +137,7 @@ gnn_checkpoint_class_init (GnnCheckpointClass *klass)
    *
    * The model (a module tree).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MODEL] = g_param_spec_object ("model", NULL, NULL, GNN_TYPE_MODULE, flags);
   /**
@@ -145,7 +145,7 @@ gnn_checkpoint_class_init (GnnCheckpointClass *klass)
    *
    * The optimizer of the model's parameters, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OPTIMIZER] = g_param_spec_object ("optimizer", NULL, NULL, GNN_TYPE_OPTIMIZER,
                                                     flags);
@@ -154,7 +154,7 @@ gnn_checkpoint_class_init (GnnCheckpointClass *klass)
    *
    * The learning-rate scheduler of the optimizer, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SCHEDULER] = g_param_spec_object ("scheduler", NULL, NULL,
                                                     GNN_TYPE_LR_SCHEDULER, flags);
@@ -163,7 +163,7 @@ gnn_checkpoint_class_init (GnnCheckpointClass *klass)
    *
    * The epoch the checkpoint was taken at (the caller's count).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPOCH] = g_param_spec_int64 ("epoch", NULL, NULL, G_MININT64, G_MAXINT64, 0,
                                                flags);
@@ -186,7 +186,7 @@ gnn_checkpoint_init (GnnCheckpoint *self)
  *
  * Returns: (transfer full): a new checkpoint
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCheckpoint *
 gnn_checkpoint_new (GnnModule      *model,
@@ -210,7 +210,7 @@ gnn_checkpoint_new (GnnModule      *model,
  *
  * Returns: (transfer none) (nullable): the model
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_checkpoint_get_model (GnnCheckpoint *self)
@@ -227,7 +227,7 @@ gnn_checkpoint_get_model (GnnCheckpoint *self)
  *
  * Returns: (transfer none) (nullable): the optimizer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnOptimizer *
 gnn_checkpoint_get_optimizer (GnnCheckpoint *self)
@@ -244,7 +244,7 @@ gnn_checkpoint_get_optimizer (GnnCheckpoint *self)
  *
  * Returns: (transfer none) (nullable): the learning-rate scheduler
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLRScheduler *
 gnn_checkpoint_get_scheduler (GnnCheckpoint *self)
@@ -261,7 +261,7 @@ gnn_checkpoint_get_scheduler (GnnCheckpoint *self)
  *
  * Returns: the epoch
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_checkpoint_get_epoch (GnnCheckpoint *self)
@@ -399,7 +399,7 @@ describe_scheduler (GnnCheckpoint  *self,
  *   the scheduler belongs to another optimizer; the errors of
  *   [method@Gnn.Module.save_model] otherwise
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_checkpoint_save (GnnCheckpoint  *self,

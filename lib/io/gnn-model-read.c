@@ -849,7 +849,7 @@ gnn_model_build (JsonNode      *tree,
  * Returns: (transfer full): the module, or %NULL with the errors of
  *   [func@Gnn.Module.load_model]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_module_new_from_state_dict (GnnStateDict  *state_dict,
@@ -912,7 +912,7 @@ gnn_module_new_from_state_dict (GnnStateDict  *state_dict,
  *   property's range or a construction the class refuses; %GNN_ERROR_KEY
  *   and %GNN_ERROR_SHAPE when the weights do not fit the rebuilt modules
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_module_load_model (const char    *path,

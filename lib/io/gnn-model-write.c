@@ -367,7 +367,7 @@ gnn_io_json_to_text (JsonNode *node)
  *   a pointer), a parameter is a meta tensor or the tree is deeper than
  *   1,024 levels, or with the errors of [method@Gnn.StateDict.save]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_save_model (GnnModule    *self,

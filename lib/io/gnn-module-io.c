@@ -16,7 +16,7 @@
  *
  * Returns: %TRUE on success
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_save (GnnModule   *self,
@@ -50,7 +50,7 @@ gnn_module_save (GnnModule   *self,
  *
  * Returns: %TRUE on success
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_load (GnnModule   *self,
@@ -82,7 +82,7 @@ gnn_module_load (GnnModule   *self,
  *
  * Returns: %TRUE on success
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_load_with_flags (GnnModule     *self,

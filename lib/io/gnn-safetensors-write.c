@@ -217,7 +217,7 @@ write_file (const char    *path,
  *   %GNN_ERROR_NAME for a tensor named `__metadata__` or names that are not
  *   UTF-8
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_state_dict_save (GnnStateDict  *self,

@@ -479,7 +479,7 @@ load_from_bytes (GBytes       *bytes,
  *   %GNN_ERROR_DTYPE for dtypes Gnn cannot hold such as U16,
  *   %GNN_ERROR_NOT_SUPPORTED for more than 16 dimensions)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_state_dict_load_from_bytes (GBytes       *bytes,
@@ -508,7 +508,7 @@ gnn_state_dict_load_from_bytes (GBytes       *bytes,
  *
  * Returns: (transfer full): a new state dict, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_state_dict_load_with_flags (const char   *path,
@@ -557,7 +557,7 @@ gnn_state_dict_load_with_flags (const char   *path,
  *
  * Returns: (transfer full): a new state dict, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_state_dict_load (const char  *path,

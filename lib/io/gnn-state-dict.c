@@ -13,7 +13,7 @@
  * reads one. Inserting an existing key replaces its tensor and keeps its
  * position. The tensors are shared, not copied.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnStateDict
 {
@@ -62,7 +62,7 @@ gnn_state_dict_init (GnnStateDict *self)
  *
  * Returns: (transfer full): a new state dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_state_dict_new (void)
@@ -79,7 +79,7 @@ gnn_state_dict_new (void)
  * Sets @key to @tensor: a new key goes last, an existing key keeps its
  * position.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_state_dict_insert (GnnStateDict *self,
@@ -111,7 +111,7 @@ gnn_state_dict_insert (GnnStateDict *self,
  *
  * Returns: (transfer none) (nullable): the tensor, or %NULL if @key is absent
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_state_dict_lookup (GnnStateDict *self,
@@ -132,7 +132,7 @@ gnn_state_dict_lookup (GnnStateDict *self,
  *
  * Returns: %TRUE if @key is present
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_state_dict_contains (GnnStateDict *self,
@@ -153,7 +153,7 @@ gnn_state_dict_contains (GnnStateDict *self,
  *
  * Returns: %TRUE if @key was present
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_state_dict_remove (GnnStateDict *self,
@@ -179,7 +179,7 @@ gnn_state_dict_remove (GnnStateDict *self,
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char **
 gnn_state_dict_get_keys (GnnStateDict *self)
@@ -205,7 +205,7 @@ gnn_state_dict_get_keys (GnnStateDict *self)
  *
  * Returns: the number of keys
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_state_dict_get_length (GnnStateDict *self)
@@ -224,7 +224,7 @@ gnn_state_dict_get_length (GnnStateDict *self)
  * Sets a string of metadata (safetensors' `__metadata__`, PyTorch's
  * per-module versions).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_state_dict_set_metadata (GnnStateDict *self,
@@ -263,7 +263,7 @@ gnn_state_dict_set_metadata (GnnStateDict *self,
  *
  * Returns: (transfer none) (nullable): the value, or %NULL if absent
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_state_dict_get_metadata (GnnStateDict *self,
@@ -283,7 +283,7 @@ gnn_state_dict_get_metadata (GnnStateDict *self,
  *
  * Returns: (transfer full) (array zero-terminated=1): the metadata keys
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char **
 gnn_state_dict_get_metadata_keys (GnnStateDict *self)

@@ -632,7 +632,7 @@ load_from_bytes (GBytes        *bytes,
  *
  * Returns: (transfer full): a new state dict, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_state_dict_load_torch_from_bytes (GBytes        *bytes,
@@ -694,7 +694,7 @@ gnn_state_dict_load_torch_from_bytes (GBytes        *bytes,
  *   (also the errors of [func@Gnn.StateDict.load] for files that cannot be
  *   opened)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_state_dict_load_torch (const char    *path,

@@ -681,7 +681,7 @@ fail:
  *   tensors or a storage shared by two dtypes, %GNN_ERROR_FORMAT for a
  *   damaged layout, or the I/O errors of [method@Gnn.StateDict.save]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_state_dict_save_torch (GnnStateDict  *self,

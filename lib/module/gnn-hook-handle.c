@@ -12,7 +12,7 @@
  * the hook. Dropping the handle does not remove the hook. A handle does not
  * keep its module alive.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnHookHandle
 {
@@ -72,7 +72,7 @@ gnn_hook_handle_new (GnnModule *module,
  * that call, which runs the hooks registered when it started (as PyTorch
  * does), and not in later calls.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_hook_handle_remove (GnnHookHandle *self)
@@ -100,7 +100,7 @@ gnn_hook_handle_remove (GnnHookHandle *self)
  *
  * Returns: %FALSE once [method@Gnn.HookHandle.remove] was called
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_hook_handle_is_active (GnnHookHandle *self)

@@ -52,7 +52,7 @@ G_DEFINE_QUARK (gnn-module-mixin-plan, mixin_plan)
  *
  * [func@Gnn.DEFINE_MIXIN] writes the interface type and this registration.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_mixin_register (GType            iface_type,

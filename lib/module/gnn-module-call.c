@@ -247,7 +247,7 @@ forward_tensor_fast (GnnModule      *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /* gnn_module_forward off its fast path, out of line so that the fast path
  * keeps a small frame. */
@@ -352,7 +352,7 @@ forward_args_with_class (GnnModule       *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_module_forward_args (GnnModule  *self,
@@ -384,7 +384,7 @@ gnn_module_forward_args (GnnModule  *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_module_forward_args_as (GnnModule  *self,
@@ -413,7 +413,7 @@ gnn_module_forward_args_as (GnnModule  *self,
  *
  * Returns: %TRUE if a call of @self runs hooks
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_has_forward_hooks (GnnModule *self)
@@ -521,7 +521,7 @@ call_tensor_with_hooks (GnnModule        *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_module_call (GnnModule  *self,
@@ -576,7 +576,7 @@ gnn_module_call (GnnModule  *self,
  *
  * Returns: (transfer full): the output, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_module_call_args (GnnModule  *self,
@@ -617,7 +617,7 @@ gnn_module_call_args (GnnModule  *self,
  * Returns: (transfer full) (nullable): the output when it is a tensor;
  *   else %NULL, with the output in @other_output, or with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_module_call_one (GnnModule  *self,

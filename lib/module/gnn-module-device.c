@@ -45,7 +45,7 @@ all_tensors (GnnModule *self)
  *
  * Returns: %TRUE on success
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_to_empty (GnnModule  *self,
@@ -97,7 +97,7 @@ gnn_module_to_empty (GnnModule  *self,
  * Returns: %TRUE on success; %FALSE with %GNN_ERROR_DTYPE if @dtype is not
  *   floating-point
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_to_dtype (GnnModule  *self,
@@ -166,7 +166,7 @@ gnn_module_to_dtype (GnnModule  *self,
  *
  * Returns: %TRUE on success
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_reset_parameters (GnnModule  *self,

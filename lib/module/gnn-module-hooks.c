@@ -156,7 +156,7 @@ register_global_hook (int            list_kind,
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_forward_pre_hook (GnnModule            *self,
@@ -188,7 +188,7 @@ gnn_module_register_forward_pre_hook (GnnModule            *self,
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_forward_hook (GnnModule         *self,
@@ -218,7 +218,7 @@ gnn_module_register_forward_hook (GnnModule         *self,
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
@@ -246,7 +246,7 @@ gnn_module_register_global_forward_pre_hook (GnnForwardPreHookFunc func,
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
@@ -277,7 +277,7 @@ gnn_module_register_global_forward_hook (GnnForwardHookFunc func,
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_forward_pre_hook_args (GnnModule                *self,
@@ -308,7 +308,7 @@ gnn_module_register_forward_pre_hook_args (GnnModule                *self,
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_forward_hook_args (GnnModule             *self,
@@ -337,7 +337,7 @@ gnn_module_register_forward_hook_args (GnnModule             *self,
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_global_forward_pre_hook_args (GnnForwardPreHookArgsFunc func,
@@ -364,7 +364,7 @@ gnn_module_register_global_forward_pre_hook_args (GnnForwardPreHookArgsFunc func
  *
  * Returns: (transfer full): a handle that removes the hook
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnHookHandle *
 gnn_module_register_global_forward_hook_args (GnnForwardHookArgsFunc func,

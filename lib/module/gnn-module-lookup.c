@@ -55,7 +55,7 @@ lookup_submodule (GnnModule  *self,
  * Returns: (transfer none): the module, or %NULL with @error set
  *   ("GnnNet has no attribute `x`", "`x` is not an nn.Module")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_module_get_submodule (GnnModule  *self,
@@ -101,7 +101,7 @@ lookup_owner (GnnModule   *self,
  *   ("`x` is not an nn.Parameter" if @path names something else or an empty
  *   slot)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnParameter *
 gnn_module_get_parameter (GnnModule  *self,
@@ -138,7 +138,7 @@ gnn_module_get_parameter (GnnModule  *self,
  * Returns: (transfer none) (nullable): the buffer (%NULL for an empty
  *   buffer slot), or %NULL with @error set ("`x` is not a buffer")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_module_get_buffer (GnnModule  *self,

@@ -51,6 +51,12 @@ gnn_module_priv (GnnModule *self)
 GnnMapKind        gnn_module_find_kind         (GnnModulePrivate *priv,
                                                 const char       *name);
 
+/* --- plain tensor attributes (gnn-module-attributes.c) --- */
+
+/* Removes the plain tensor attribute @name: FALSE if there was none. */
+gboolean          gnn_module_remove_tensor_attribute (GnnModule  *self,
+                                                      const char *name);
+
 /* --- child slots (gnn-module-slots.c) --- */
 
 /* What the GObject property of @self named @name, if any, means for the
@@ -70,6 +76,10 @@ GnnMapKind        gnn_module_slot_kind         (GParamSpec *slot);
 /* At each instance: re-takes the property functions of classes that
  * installed slots (once per class). */
 void              gnn_module_wrap_slot_classes (GType final_type);
+/* The registered value of @slot changed (notifies, or updates a JavaScript
+ * class's own copy of it). */
+void              gnn_module_slot_changed      (GnnModule  *self,
+                                                GParamSpec *slot);
 
 /* --- mixins (gnn-mixin.c) --- */
 

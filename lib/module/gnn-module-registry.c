@@ -340,7 +340,7 @@ registry_put (GnnModule  *self,
   if (value != NULL)
     g_signal_emit (self, signals[SIGNAL_CHILD_ADDED], 0, key, value);
   if (slot != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), slot);
+    gnn_module_slot_changed (self, slot);
 }
 
 /* PyTorch lets a module contain itself and then overflows the stack in
@@ -601,7 +601,7 @@ gnn_module_registry_insert (GnnModule   *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_register_parameter (GnnModule    *self,
@@ -634,7 +634,7 @@ gnn_module_register_parameter (GnnModule    *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_register_buffer (GnnModule  *self,
@@ -696,7 +696,7 @@ gnn_module_register_buffer (GnnModule  *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_register_module (GnnModule  *self,
@@ -742,7 +742,7 @@ gnn_module_register_module (GnnModule  *self,
  *
  * Returns: %TRUE on success; on failure nothing changes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_set_child (GnnModule  *self,
@@ -773,13 +773,14 @@ set_no_attribute_error (GnnModule  *self,
  * @error: return location for a #GError
  *
  * Looks @name up in the parameters, then the buffers, then the child
- * modules (PyTorch's `Module.__getattr__`).
+ * modules (PyTorch's `Module.__getattr__`), then the plain tensor
+ * attributes ([method@Gnn.Module.set_tensor_attribute]).
  *
  * Returns: (transfer none) (nullable): the child, or %NULL for an empty
  *   slot; %NULL with @error set (%GNN_ERROR_KEY, "'GnnNet' object has no
  *   attribute 'x'") if @name is not registered
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GObject *
 gnn_module_get_child (GnnModule  *self,
@@ -807,7 +808,11 @@ gnn_module_get_child (GnnModule  *self,
         }
     }
   gnn_module_use_end ();
-  if (!found)
+  if (found)
+    return value;
+  /* then torch's instance __dict__ (gnn-module-attributes.c) */
+  value = G_OBJECT (gnn_module_get_tensor_attribute (self, name));
+  if (value == NULL)
     set_no_attribute_error (self, name, error);
   return value;
 }
@@ -825,7 +830,7 @@ gnn_module_get_child (GnnModule  *self,
  *
  * Returns: (transfer full) (array zero-terminated=1): the names
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char **
 gnn_module_get_registered_names (GnnModule    *self,
@@ -862,7 +867,7 @@ gnn_module_get_registered_names (GnnModule    *self,
  *
  * Returns: %TRUE if @name is registered
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_has_child (GnnModule  *self,
@@ -913,7 +918,7 @@ gnn_module_registry_remove (GnnModule  *self,
     g_signal_emit (self, signals[SIGNAL_CHILD_REMOVED], 0, key, old);
   slot = gnn_module_lookup_property (self, key).slot;
   if (slot != NULL && old != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), slot);
+    gnn_module_slot_changed (self, slot);
   if (value != NULL)
     *value = g_steal_pointer (&old);
   return TRUE;
@@ -925,13 +930,14 @@ gnn_module_registry_remove (GnnModule  *self,
  * @name: the child's name
  * @error: return location for a #GError
  *
- * Removes @name from whichever map holds it (PyTorch's `del self.name`).
+ * Removes @name from whichever map holds it, or the plain tensor attribute
+ * @name (PyTorch's `del self.name`).
  * Emits [signal@Gnn.Module::child-removed] if it held a value.
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_KEY) if @name is not
  *   registered
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_delete_child (GnnModule  *self,
@@ -941,6 +947,8 @@ gnn_module_delete_child (GnnModule  *self,
   g_return_val_if_fail (GNN_IS_MODULE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
+  if (gnn_module_remove_tensor_attribute (self, name))
+    return TRUE;
   return gnn_module_registry_remove (self, name, NULL, error);
 }
 
@@ -954,7 +962,7 @@ gnn_module_delete_child (GnnModule  *self,
  * Returns: %TRUE if @name is a persistent buffer, %FALSE if it is not a
  *   buffer or not persistent
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_is_buffer_persistent (GnnModule  *self,
@@ -1060,7 +1068,7 @@ gnn_module_registry_class_init (GnnModuleClass *klass)
    * Emitted after a value is registered (a new name, or a new value for an
    * existing name). Not emitted for empty (%NULL) slots.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   signals[SIGNAL_CHILD_ADDED] =
     g_signal_new ("child-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST,
@@ -1076,7 +1084,7 @@ gnn_module_registry_class_init (GnnModuleClass *klass)
    * Emitted after a value leaves the registry (deleted, replaced, or moved
    * out by a value of another kind).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   signals[SIGNAL_CHILD_REMOVED] =
     g_signal_new ("child-removed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST,

@@ -52,7 +52,7 @@ save_own_state (GnnModule    *module,
  *
  * Returns: (transfer full): a new state dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_module_state_dict (GnnModule *self)
@@ -132,7 +132,7 @@ to_strv (GPtrArray *keys)
  *
  * Returns: %TRUE on success
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_load_state_dict (GnnModule     *self,
@@ -232,7 +232,7 @@ check_entry (const char *key,
  *
  * Returns: %TRUE on success
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_load_state_dict_with_flags (GnnModule         *self,
@@ -340,7 +340,7 @@ gnn_module_load_state_dict_with_flags (GnnModule         *self,
  *
  * Returns: (transfer full) (nullable): the extra representation
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char *
 gnn_module_extra_repr (GnnModule *self)
@@ -417,7 +417,7 @@ open_repr (GString   *out,
  *
  * Returns: (transfer full): the text
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char *
 gnn_module_to_string (GnnModule *self)

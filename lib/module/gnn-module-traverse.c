@@ -173,7 +173,7 @@ path_push (GString    *path,
  *
  * Returns: (transfer container) (element-type Gnn.Module): the children
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_module_named_children (GnnModule  *self,
@@ -273,7 +273,7 @@ walk_modules (GnnModule  *root,
  *
  * Returns: (transfer container) (element-type Gnn.Module): the modules
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_module_named_modules (GnnModule  *self,
@@ -350,7 +350,7 @@ named_tensors (GnnModule   *self,
  *
  * Returns: (transfer container) (element-type Gnn.Parameter): the parameters
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_module_named_parameters (GnnModule  *self,
@@ -376,7 +376,7 @@ gnn_module_named_parameters (GnnModule  *self,
  *
  * Returns: (transfer container) (element-type Gnn.Tensor): the buffers
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_module_named_buffers (GnnModule  *self,
@@ -399,7 +399,7 @@ gnn_module_named_buffers (GnnModule  *self,
  *
  * Returns: the number of parameter elements
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_module_count_parameters (GnnModule *self,
@@ -457,7 +457,7 @@ is_first_child_edge (GnnModule   *parent,
  * PyTorch's `apply` (typically to initialize weights). The walk keeps its
  * own stack, so any depth of tree is fine.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_module_apply (GnnModule         *self,
@@ -492,7 +492,7 @@ gnn_module_apply (GnnModule         *self,
  * Sets [property@Gnn.Module:training] on @self, then on its children
  * recursively, like PyTorch's `train(mode)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_module_train (GnnModule *self,
@@ -529,7 +529,7 @@ gnn_module_train (GnnModule *self,
  *
  * Puts the tree in evaluation mode: `gnn_module_train (self, FALSE)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_module_eval (GnnModule *self)
@@ -545,7 +545,7 @@ gnn_module_eval (GnnModule *self)
  *
  * Returns: the value of [property@Gnn.Module:training]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_get_training (GnnModule *self)
@@ -563,7 +563,7 @@ gnn_module_get_training (GnnModule *self)
  * Sets [property@Gnn.Tensor:requires-grad] on every parameter of the tree
  * (PyTorch's `requires_grad_`), e.g. to freeze a pretrained part.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_module_requires_grad_ (GnnModule *self,
@@ -586,7 +586,7 @@ gnn_module_requires_grad_ (GnnModule *self,
  * Resets the gradient of every parameter of the tree (PyTorch's
  * `zero_grad`; 1.13's default is @set_to_none %FALSE).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_module_zero_grad (GnnModule *self,

@@ -37,7 +37,7 @@
  * read with [func@Gnn.args_parse]); callers use [method@Gnn.Module.call] or
  * [method@Gnn.Module.call_args], which run the forward hooks.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum {
@@ -107,7 +107,7 @@ gnn_module_get_type (void)
  *
  * Returns: (transfer none): the module's type name
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_module_get_name (GnnModule *self)
@@ -213,7 +213,7 @@ gnn_module_class_init (GnnModuleClass *klass)
    * [method@Gnn.Module.train] and [method@Gnn.Module.eval] change the whole
    * tree.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TRAINING] =
     g_param_spec_boolean ("training", NULL, NULL, TRUE,

@@ -3,11 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-nn-private.h"
+#include "nn/gnn-norm-private.h"
 
 /**
  * GnnBatchNormBase:
  *
- * The shared base of [class@Gnn.BatchNorm1d] and [class@Gnn.BatchNorm2d]
+ * The shared base of [class@Gnn.BatchNorm1d], [class@Gnn.BatchNorm2d] and [class@Gnn.BatchNorm3d]
  * (PyTorch's `_BatchNorm`): per-channel normalization computed by
  * [method@Gnn.Tensor.batch_norm].
  *
@@ -23,7 +24,7 @@
  * `num_batches_tracked`; in evaluation mode it normalizes with the running
  * statistics (or with the batch ones when it tracks none).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct
 {
@@ -51,52 +52,6 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-/* Registers the affine parameters and the running statistics; on failure
- * (out of memory) the slots stay empty. */
-static gboolean
-create_tensors (GnnModule  *module,
-                gint64      c,
-                gboolean    affine,
-                gboolean    track_running_stats,
-                GError    **error)
-{
-  g_autoptr(GnnTensor) w = NULL, b = NULL, mean = NULL, var = NULL, count = NULL;
-  g_autoptr(GnnParameter) wp = NULL, bp = NULL;
-
-  if (affine)
-    {
-      if ((w = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, error)) == NULL ||
-          (b = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, error)) == NULL)
-        return FALSE;
-      wp = gnn_parameter_new (w, TRUE);
-      bp = gnn_parameter_new (b, TRUE);
-    }
-  if (track_running_stats)
-    {
-      if ((mean = gnn_tensor_zeros (&c, 1, GNN_DTYPE_F32, error)) == NULL ||
-          (var = gnn_tensor_ones (&c, 1, GNN_DTYPE_F32, error)) == NULL)
-        return FALSE;
-      count = gnn_tensor_new_scalar (0, GNN_DTYPE_I64);
-    }
-  return gnn_module_register_parameter (module, "weight", wp, error) &&
-         gnn_module_register_parameter (module, "bias", bp, error) &&
-         gnn_module_register_buffer (module, "running_mean", mean, TRUE, error) &&
-         gnn_module_register_buffer (module, "running_var", var, TRUE, error) &&
-         gnn_module_register_buffer (module, "num_batches_tracked", count, TRUE, error);
-}
-
-/* PyTorch's reset_running_stats + ones/zeros for the affine parameters. */
-static gboolean
-reset_parameters_vfunc (GnnModule  *module,
-                        GError    **error)
-{
-  return gnn_nn_reset_fill (module, "running_mean", 0.0, error) &&
-         gnn_nn_reset_fill (module, "running_var", 1.0, error) &&
-         gnn_nn_reset_fill (module, "num_batches_tracked", 0.0, error) &&
-         gnn_nn_reset_fill (module, "weight", 1.0, error) &&
-         gnn_nn_reset_fill (module, "bias", 0.0, error);
-}
-
 static void
 gnn_batch_norm_base_constructed (GObject *object)
 {
@@ -107,22 +62,13 @@ gnn_batch_norm_base_constructed (GObject *object)
 
   G_OBJECT_CLASS (gnn_batch_norm_base_parent_class)->constructed (object);
 
-  if (!create_tensors (module, priv->num_features, priv->affine, priv->track_running_stats,
-                       &error))
+  if (!gnn_nn_norm_create_tensors (module, priv->num_features, priv->affine, priv->track_running_stats,
+                                   &error))
     {
-      create_tensors (module, 0, FALSE, FALSE, NULL);
+      gnn_nn_norm_create_tensors (module, 0, FALSE, FALSE, NULL);
       g_prefix_error (&error, "%s: ", G_OBJECT_TYPE_NAME (object) + 3);
       gnn_nn_set_construct_error (object, error);
     }
-}
-
-static GnnTensor *
-optional_tensor (GnnModule  *module,
-                 const char *name)
-{
-  GObject *child = gnn_module_get_child (module, name, NULL);
-
-  return child != NULL && GNN_IS_TENSOR (child) ? GNN_TENSOR (child) : NULL;
 }
 
 static GnnTensor *
@@ -133,9 +79,9 @@ gnn_batch_norm_base_forward (GnnModule  *module,
   GnnBatchNormBase *self = GNN_BATCH_NORM_BASE (module);
   GnnBatchNormBasePrivate *priv = gnn_batch_norm_base_get_instance_private (self);
   GnnBatchNormBaseClass *klass = GNN_BATCH_NORM_BASE_GET_CLASS (self);
-  GnnTensor *running_mean = optional_tensor (module, "running_mean");
-  GnnTensor *running_var = optional_tensor (module, "running_var");
-  GnnTensor *count = optional_tensor (module, "num_batches_tracked");
+  GnnTensor *running_mean = gnn_nn_optional_tensor (module, "running_mean");
+  GnnTensor *running_var = gnn_nn_optional_tensor (module, "running_var");
+  GnnTensor *count = gnn_nn_optional_tensor (module, "num_batches_tracked");
   gboolean training = gnn_module_get_training (module);
   gboolean bn_training;
 
@@ -151,8 +97,8 @@ gnn_batch_norm_base_forward (GnnModule  *module,
   out = gnn_tensor_batch_norm (input,
                                !training || priv->track_running_stats ? running_mean : NULL,
                                !training || priv->track_running_stats ? running_var : NULL,
-                               optional_tensor (module, "weight"),
-                               optional_tensor (module, "bias"),
+                               gnn_nn_optional_tensor (module, "weight"),
+                               gnn_nn_optional_tensor (module, "bias"),
                                bn_training, priv->momentum, priv->eps, error);
   if (out != NULL && training && priv->track_running_stats && count != NULL)
     {
@@ -168,13 +114,9 @@ gnn_batch_norm_base_extra_repr (GnnModule *module)
 {
   GnnBatchNormBasePrivate *priv =
     gnn_batch_norm_base_get_instance_private (GNN_BATCH_NORM_BASE (module));
-  g_autofree char *eps = gnn_nn_format_float (priv->eps);
-  g_autofree char *momentum = gnn_nn_format_float (priv->momentum);
 
-  return g_strdup_printf ("%" G_GINT64_FORMAT ", eps=%s, momentum=%s, affine=%s, "
-                          "track_running_stats=%s", priv->num_features, eps, momentum,
-                          gnn_nn_bool_str (priv->affine),
-                          gnn_nn_bool_str (priv->track_running_stats));
+  return gnn_nn_norm_extra_repr (priv->num_features, priv->eps, priv->momentum, priv->affine,
+                                 priv->track_running_stats);
 }
 
 static void
@@ -250,14 +192,14 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
   object_class->set_property = gnn_batch_norm_base_set_property;
   module_class->forward = gnn_batch_norm_base_forward;
   module_class->extra_repr = gnn_batch_norm_base_extra_repr;
-  module_class->reset_parameters = reset_parameters_vfunc;
+  module_class->reset_parameters = gnn_nn_norm_reset;
 
   /**
    * GnnBatchNormBase:num-features:
    *
    * The number of channels C of the `[N, C, ...]` input (`num_features`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUM_FEATURES] =
     g_param_spec_int64 ("num-features", NULL, NULL, 0, G_MAXINT32, 1,
@@ -267,7 +209,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * The value added to the variance for numerical stability (`eps`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] =
     g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-5,
@@ -277,7 +219,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * The weight of the batch statistics in the running update (`momentum`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MOMENTUM] =
     g_param_spec_double ("momentum", NULL, NULL, 0.0, 1.0, 0.1,
@@ -287,7 +229,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * Whether the layer has a learnable `weight` and `bias` (`affine`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_AFFINE] =
     g_param_spec_boolean ("affine", NULL, NULL, TRUE,
@@ -297,7 +239,7 @@ gnn_batch_norm_base_class_init (GnnBatchNormBaseClass *klass)
    *
    * Whether the layer keeps running statistics (`track_running_stats`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TRACK_RUNNING_STATS] =
     g_param_spec_boolean ("track-running-stats", NULL, NULL, TRUE,
@@ -347,7 +289,7 @@ check_config (gint64   num_features,
  * Batch normalization of `[N, C]` or `[N, C, L]` inputs,
  * `torch.nn.BatchNorm1d`; see [class@Gnn.BatchNormBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchNorm1d
 {
@@ -356,17 +298,49 @@ struct _GnnBatchNorm1d
 
 G_DEFINE_FINAL_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN_TYPE_BATCH_NORM_BASE)
 
+/* torch's _check_input_dim: @lo to @hi dimensions, with its message. */
+static gboolean
+check_ndim (GnnTensor  *input,
+            guint       lo,
+            guint       hi,
+            GError    **error)
+{
+  guint ndim = gnn_tensor_get_ndim (input);
+
+  if (ndim >= lo && ndim <= hi)
+    return TRUE;
+  if (lo == hi)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected %uD input (got %uD input)", lo, ndim);
+  else
+    g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected %uD or %uD input (got %uD input)",
+                 lo, hi, ndim);
+  return FALSE;
+}
+
+/* The checked construction every gnn_batch_normNd_new shares. */
+static gpointer
+batch_norm_new (GType     type,
+                gint64    num_features,
+                double    eps,
+                double    momentum,
+                gboolean  affine,
+                gboolean  track_running_stats,
+                GError  **error)
+{
+  if (!check_config (num_features, eps, momentum, error))
+    return NULL;
+  return gnn_nn_initable_new (type, error,
+                              "num-features", num_features, "eps", eps,
+                              "momentum", momentum, "affine", affine,
+                              "track-running-stats", track_running_stats, NULL);
+}
+
 static gboolean
 gnn_batch_norm1d_check_input_dim (GnnBatchNormBase  *self,
                                   GnnTensor         *input,
                                   GError           **error)
 {
-  guint ndim = gnn_tensor_get_ndim (input);
-
-  if (ndim == 2 || ndim == 3)
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected 2D or 3D input (got %uD input)", ndim);
-  return FALSE;
+  return check_ndim (input, 2, 3, error);
 }
 
 static void
@@ -396,7 +370,7 @@ gnn_batch_norm1d_init (GnnBatchNorm1d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBatchNorm1d *
 gnn_batch_norm1d_new (gint64    num_features,
@@ -406,12 +380,8 @@ gnn_batch_norm1d_new (gint64    num_features,
                       gboolean  track_running_stats,
                       GError  **error)
 {
-  if (!check_config (num_features, eps, momentum, error))
-    return NULL;
-  return gnn_nn_initable_new (GNN_TYPE_BATCH_NORM1D, error,
-                              "num-features", num_features, "eps", eps,
-                              "momentum", momentum, "affine", affine,
-                              "track-running-stats", track_running_stats, NULL);
+  return batch_norm_new (GNN_TYPE_BATCH_NORM1D, num_features, eps, momentum, affine,
+                         track_running_stats, error);
 }
 
 /* --- BatchNorm2d ----------------------------------------------------------- */
@@ -422,7 +392,7 @@ gnn_batch_norm1d_new (gint64    num_features,
  * Batch normalization of `[N, C, H, W]` inputs, `torch.nn.BatchNorm2d`;
  * see [class@Gnn.BatchNormBase].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBatchNorm2d
 {
@@ -436,12 +406,7 @@ gnn_batch_norm2d_check_input_dim (GnnBatchNormBase  *self,
                                   GnnTensor         *input,
                                   GError           **error)
 {
-  guint ndim = gnn_tensor_get_ndim (input);
-
-  if (ndim == 4)
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE, "expected 4D input (got %uD input)", ndim);
-  return FALSE;
+  return check_ndim (input, 4, 4, error);
 }
 
 static void
@@ -471,7 +436,7 @@ gnn_batch_norm2d_init (GnnBatchNorm2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBatchNorm2d *
 gnn_batch_norm2d_new (gint64    num_features,
@@ -481,10 +446,72 @@ gnn_batch_norm2d_new (gint64    num_features,
                       gboolean  track_running_stats,
                       GError  **error)
 {
-  if (!check_config (num_features, eps, momentum, error))
-    return NULL;
-  return gnn_nn_initable_new (GNN_TYPE_BATCH_NORM2D, error,
-                              "num-features", num_features, "eps", eps,
-                              "momentum", momentum, "affine", affine,
-                              "track-running-stats", track_running_stats, NULL);
+  return batch_norm_new (GNN_TYPE_BATCH_NORM2D, num_features, eps, momentum, affine,
+                         track_running_stats, error);
+}
+
+/* --- BatchNorm3d ----------------------------------------------------------- */
+
+/**
+ * GnnBatchNorm3d:
+ *
+ * Batch normalization of `[N, C, D, H, W]` inputs, `torch.nn.BatchNorm3d`;
+ * see [class@Gnn.BatchNormBase].
+ *
+ * Since: 0.1
+ */
+struct _GnnBatchNorm3d
+{
+  GnnBatchNormBase parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN_TYPE_BATCH_NORM_BASE)
+
+static gboolean
+gnn_batch_norm3d_check_input_dim (GnnBatchNormBase  *self,
+                                  GnnTensor         *input,
+                                  GError           **error)
+{
+  return check_ndim (input, 5, 5, error);
+}
+
+static void
+gnn_batch_norm3d_class_init (GnnBatchNorm3dClass *klass)
+{
+  GNN_BATCH_NORM_BASE_CLASS (klass)->check_input_dim = gnn_batch_norm3d_check_input_dim;
+}
+
+static void
+gnn_batch_norm3d_init (GnnBatchNorm3d *self)
+{
+}
+
+/**
+ * gnn_batch_norm3d_new:
+ * @num_features: the number of channels C
+ * @eps: the value added to the variance (PyTorch's default is 1e-5)
+ * @momentum: the weight of the batch statistics in the running update
+ *   (default 0.1)
+ * @affine: whether to learn a per-channel scale and offset (default %TRUE)
+ * @track_running_stats: whether to keep running statistics (default %TRUE)
+ * @error: return location for a #GError
+ *
+ * Creates `torch.nn.BatchNorm3d(num_features, eps, momentum, affine,
+ * track_running_stats)`.
+ *
+ * Returns: (transfer full): the new layer, or %NULL with @error set
+ *   (%GNN_ERROR_INVALID_ARGUMENT) for an out-of-range argument
+ *
+ * Since: 0.1
+ */
+GnnBatchNorm3d *
+gnn_batch_norm3d_new (gint64    num_features,
+                      double    eps,
+                      double    momentum,
+                      gboolean  affine,
+                      gboolean  track_running_stats,
+                      GError  **error)
+{
+  return batch_norm_new (GNN_TYPE_BATCH_NORM3D, num_features, eps, momentum, affine,
+                         track_running_stats, error);
 }

@@ -29,7 +29,7 @@
  * g_autoptr(GnnTensor) loss = gnn_bce_with_logits_loss_compute (criterion, logits, targets, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBCEWithLogitsLoss
 {
@@ -37,6 +37,21 @@ struct _GnnBCEWithLogitsLoss
 };
 
 G_DEFINE_FINAL_TYPE (GnnBCEWithLogitsLoss, gnn_bce_with_logits_loss, GNN_TYPE_MODULE)
+
+static GnnTensor *
+bce_with_logits_loss_compute (GnnLossBase       *base,
+                              GnnTensor *const  *inputs,
+                              GError           **error)
+{
+  GnnReduction reduction;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_binary_cross_entropy_with_logits (inputs[0], inputs[1],
+                                               gnn_loss_buffer (base, "weight"),
+                                               gnn_loss_buffer (base, "pos_weight"),
+                                               reduction, error);
+}
 
 static void
 gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
@@ -51,9 +66,10 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * [method@Gnn.BCEWithLogitsLoss.compute] fail ("foo is not a valid value
    * for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
-  gnn_loss_class_setup (object_class, "gnn_bce_with_logits_loss_compute");
+  gnn_loss_class_setup (object_class, "gnn_bce_with_logits_loss_compute",
+                        bce_with_logits_loss_compute, NULL);
 
   /**
    * GnnBCEWithLogitsLoss:weight:
@@ -61,7 +77,7 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * The rescaling weight of each element's loss (broadcast to the input),
    * the buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
   /**
@@ -70,7 +86,7 @@ gnn_bce_with_logits_loss_class_init (GnnBCEWithLogitsLossClass *klass)
    * The weight of positive examples (broadcast over the last dimension: one
    * per class), the buffer `pos_weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "pos_weight");
 }
@@ -95,7 +111,7 @@ gnn_bce_with_logits_loss_init (GnnBCEWithLogitsLoss *self)
  *
  * Returns: (transfer full): a new GnnBCEWithLogitsLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBCEWithLogitsLoss *
 gnn_bce_with_logits_loss_new (GnnTensor    *weight,
@@ -131,7 +147,7 @@ gnn_bce_with_logits_loss_new (GnnTensor    *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_bce_with_logits_loss_compute (GnnBCEWithLogitsLoss  *self,
@@ -139,16 +155,7 @@ gnn_bce_with_logits_loss_compute (GnnBCEWithLogitsLoss  *self,
                                   GnnTensor             *target,
                                   GError               **error)
 {
-  GnnReduction reduction;
-  GnnTensor *weight, *pos_weight;
-
   g_return_val_if_fail (GNN_IS_BCE_WITH_LOGITS_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  weight = gnn_loss_buffer (&self->base, "weight");
-  pos_weight = gnn_loss_buffer (&self->base, "pos_weight");
-  return gnn_binary_cross_entropy_with_logits (input, target, weight, pos_weight, reduction, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

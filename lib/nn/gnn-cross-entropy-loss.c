@@ -29,7 +29,7 @@
  *     gnn_cross_entropy_loss_compute (criterion, logits, labels, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCrossEntropyLoss
 {
@@ -47,6 +47,20 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnCrossEntropyLoss, gnn_cross_entropy_loss, GNN_TYPE_MODULE)
+
+static GnnTensor *
+cross_entropy_loss_compute (GnnLossBase       *base,
+                            GnnTensor *const  *inputs,
+                            GError           **error)
+{
+  GnnReduction reduction;
+  GnnCrossEntropyLoss *self = (GnnCrossEntropyLoss *) base;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_cross_entropy (inputs[0], inputs[1], gnn_loss_buffer (base, "weight"),
+                            self->ignore_index, reduction, self->label_smoothing, error);
+}
 
 static void
 gnn_cross_entropy_loss_get_property (GObject    *object,
@@ -103,9 +117,10 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * strings. Another value makes [method@Gnn.CrossEntropyLoss.compute] fail
    * ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
-  gnn_loss_class_setup (object_class, "gnn_cross_entropy_loss_compute");
+  gnn_loss_class_setup (object_class, "gnn_cross_entropy_loss_compute",
+                        cross_entropy_loss_compute, NULL);
   object_class->get_property = gnn_cross_entropy_loss_get_property;
   object_class->set_property = gnn_cross_entropy_loss_set_property;
 
@@ -115,7 +130,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * A target value that contributes neither to the loss nor to the mean's
    * denominator (PyTorch's default, -100).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IGNORE_INDEX] =
     g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
@@ -126,7 +141,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    * The share of the target mass spread evenly over all classes, in
    * [0, 1] (checked by [method@Gnn.CrossEntropyLoss.compute]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LABEL_SMOOTHING] =
     g_param_spec_double ("label-smoothing", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
@@ -140,7 +155,7 @@ gnn_cross_entropy_loss_class_init (GnnCrossEntropyLossClass *klass)
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -166,7 +181,7 @@ gnn_cross_entropy_loss_init (GnnCrossEntropyLoss *self)
  *
  * Returns: (transfer full): a new GnnCrossEntropyLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCrossEntropyLoss *
 gnn_cross_entropy_loss_new (GnnTensor    *weight,
@@ -202,7 +217,7 @@ gnn_cross_entropy_loss_new (GnnTensor    *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_cross_entropy_loss_compute (GnnCrossEntropyLoss  *self,
@@ -210,16 +225,7 @@ gnn_cross_entropy_loss_compute (GnnCrossEntropyLoss  *self,
                                 GnnTensor            *target,
                                 GError              **error)
 {
-  GnnReduction reduction;
-  GnnTensor *weight;
-
   g_return_val_if_fail (GNN_IS_CROSS_ENTROPY_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  weight = gnn_loss_buffer (&self->base, "weight");
-  return gnn_cross_entropy (input, target, weight, self->ignore_index, reduction,
-                            self->label_smoothing, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

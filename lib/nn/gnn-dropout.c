@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-nn-private.h"
+#include "tensor/gnn-dtype-check-private.h"
 
 /**
  * GnnDropout:
@@ -17,9 +18,10 @@
  * The mask is drawn from [property@Gnn.Dropout:generator] (an element is
  * kept when a uniform draw in [0, 1) is below 1 - p); without one, from
  * the default generator ([func@Gnn.Generator.get_default]). Inputs
- * must be float32 or float64.
+ * must be float32 or float64. Forward is [func@Gnn.dropout] with the
+ * layer's settings.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnDropout
 {
@@ -42,33 +44,54 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnDropout, gnn_dropout, GNN_TYPE_MODULE)
 
+/* Torch's check of p, for F.dropout and the layer's constructor. */
+static gboolean
+check_p (double   p,
+         GError **error)
+{
+  g_autofree char *text = NULL;
+
+  if (p >= 0.0 && p <= 1.0)
+    return TRUE;
+  text = gnn_nn_format_float (p);
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+               "dropout probability has to be between 0 and 1, but got %s", text);
+  return FALSE;
+}
+
+/* The scaled keep mask (1 / (1 - p) or 0 per element) for @input, drawn
+ * from @generator or the default one. */
 static GnnTensor *
-make_mask (GnnDropout *self,
-           GnnTensor  *input,
-           GError    **error)
+make_mask (double         p,
+           GnnGenerator  *generator,
+           GnnTensor     *input,
+           GError       **error)
 {
   guint ndim;
   const gint64 *shape = gnn_tensor_get_shape (input, &ndim);
   GnnDType dtype = gnn_tensor_get_dtype (input);
   g_autoptr(GnnTensor) mask = NULL;
   GnnGenerator *gen;
-  double keep = 1.0 - self->p;
+  double keep = 1.0 - p;
   double scale = 1.0 / keep;
   gint64 n;
 
   if (dtype != GNN_DTYPE_F32 && dtype != GNN_DTYPE_F64)
     {
+      /* torch multiplies by a float mask in place of the input's dtype */
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "dropout expects a float32 or float64 input, got %s",
-                   gnn_dtype_get_name (dtype));
+                   "result type Float can't be cast to the desired output type %s",
+                   gnn_torch_scalar_name (dtype));
       return NULL;
     }
+  if (p == 1.0)
+    return gnn_tensor_new_scalar (0.0, dtype);
   mask = gnn_tensor_empty (shape, ndim, dtype, error);
   if (mask == NULL)
     return NULL;
   n = gnn_tensor_get_numel (mask);
 
-  gen = self->generator != NULL ? self->generator : gnn_nn_default_generator_lock ();
+  gen = generator != NULL ? generator : gnn_nn_default_generator_lock ();
   if (dtype == GNN_DTYPE_F32)
     {
       float *data = gnn_tensor_get_data (mask);
@@ -83,9 +106,61 @@ make_mask (GnnDropout *self,
       for (gint64 i = 0; i < n; i++)
         data[i] = gnn_generator_next_double (gen) < keep ? scale : 0.0;
     }
-  if (self->generator == NULL)
+  if (generator == NULL)
     gnn_nn_default_generator_unlock ();
   return g_steal_pointer (&mask);
+}
+
+/**
+ * gnn_dropout:
+ * @input: a float32 or float64 tensor
+ * @p: the probability of an element to be zeroed, in [0, 1]
+ * @training: whether to apply dropout (%FALSE returns @input itself)
+ * @inplace: whether to zero and scale @input itself and return it
+ * @generator: (nullable): the generator of the mask, or %NULL for the
+ *   library-default one
+ * @error: return location for a #GError
+ *
+ * Randomly zeroes elements of @input with probability @p and scales the
+ * others by 1 / (1 - p), like
+ * `torch.nn.functional.dropout(input, p, training, inplace)` (what
+ * [class@Gnn.Dropout] computes in training mode): the product with the mask
+ * is recorded (PyTorch's `MulBackward0`). With @training %FALSE, @p 0 or an
+ * empty input, @input itself is returned; with @p 1 every element is
+ * zeroed.
+ *
+ * Returns: (transfer full): the result (@input itself when @inplace), or
+ *   %NULL with @error set for @p outside [0, 1] ("dropout probability has to
+ *   be between 0 and 1, but got 1.5") or an integer @input (PyTorch's
+ *   messages)
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_dropout (GnnTensor     *input,
+             double         p,
+             gboolean       training,
+             gboolean       inplace,
+             GnnGenerator  *generator,
+             GError       **error)
+{
+  g_autoptr(GnnTensor) mask = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  if (!check_p (p, error))
+    return NULL;
+  if (!training || p == 0.0 || gnn_tensor_get_numel (input) == 0)
+    return g_object_ref (input);
+  if (p == 1.0)
+    mask = gnn_tensor_new_scalar (0.0, gnn_tensor_get_dtype (input));
+  else
+    mask = make_mask (p, generator, input, error);
+  if (mask == NULL)
+    return NULL;
+  if (inplace)
+    return gnn_tensor_mul_ (input, mask, error) ? g_object_ref (input) : NULL;
+  return gnn_tensor_mul (input, mask, error);
 }
 
 static GnnTensor *
@@ -94,19 +169,9 @@ gnn_dropout_forward (GnnModule  *module,
                      GError    **error)
 {
   GnnDropout *self = GNN_DROPOUT (module);
-  g_autoptr(GnnTensor) mask = NULL;
 
-  if (!gnn_module_get_training (module) || self->p == 0.0 || gnn_tensor_get_numel (input) == 0)
-    return g_object_ref (input);
-  if (self->p == 1.0)
-    mask = gnn_tensor_new_scalar (0.0, gnn_tensor_get_dtype (input));
-  else
-    mask = make_mask (self, input, error);
-  if (mask == NULL)
-    return NULL;
-  if (self->inplace)
-    return gnn_tensor_mul_ (input, mask, error) ? g_object_ref (input) : NULL;
-  return gnn_tensor_mul (input, mask, error);
+  return gnn_dropout (input, self->p, gnn_module_get_training (module), self->inplace,
+                      self->generator, error);
 }
 
 static char *
@@ -192,7 +257,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    *
    * The probability of an element to be zeroed, in [0, 1].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_P] =
     g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5,
@@ -203,7 +268,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    * Whether forward modifies its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPLACE] =
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -214,7 +279,7 @@ gnn_dropout_class_init (GnnDropoutClass *klass)
    * The generator the masks are drawn from, or %NULL for the
    * library-default one.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -242,7 +307,7 @@ gnn_dropout_init (GnnDropout *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT, "dropout probability has to be between 0
  *   and 1, but got 1.5")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDropout *
 gnn_dropout_new (double         p,
@@ -252,14 +317,8 @@ gnn_dropout_new (double         p,
 {
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
 
-  if (!(p >= 0.0 && p <= 1.0))
-    {
-      g_autofree char *text = gnn_nn_format_float (p);
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "dropout probability has to be between 0 and 1, but got %s", text);
-      return NULL;
-    }
+  if (!check_p (p, error))
+    return NULL;
   return g_object_new (GNN_TYPE_DROPOUT, "p", p, "inplace", inplace, "generator", generator, NULL);
 }
 
@@ -271,7 +330,7 @@ gnn_dropout_new (double         p,
  *
  * Returns: the value of [property@Gnn.Dropout:p]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_dropout_get_p (GnnDropout *self)
@@ -289,7 +348,7 @@ gnn_dropout_get_p (GnnDropout *self)
  *
  * Returns: the value of [property@Gnn.Dropout:inplace]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_dropout_get_inplace (GnnDropout *self)
@@ -308,7 +367,7 @@ gnn_dropout_get_inplace (GnnDropout *self)
  * Returns: (transfer none) (nullable): the value of
  *   [property@Gnn.Dropout:generator]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_dropout_get_generator (GnnDropout *self)

@@ -14,7 +14,7 @@
  * end) into one, like `torch.nn.Flatten(start_dim=1, end_dim=-1)`. The
  * output is a view of the input when the strides allow it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnFlatten
 {
@@ -110,7 +110,7 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    *
    * The first dimension to flatten.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_START_DIM] =
     g_param_spec_int ("start-dim", NULL, NULL, G_MININT, G_MAXINT, 1,
@@ -121,7 +121,7 @@ gnn_flatten_class_init (GnnFlattenClass *klass)
    *
    * The last dimension to flatten (inclusive).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_END_DIM] =
     g_param_spec_int ("end-dim", NULL, NULL, G_MININT, G_MAXINT, -1,
@@ -143,7 +143,7 @@ gnn_flatten_init (GnnFlatten *self)
  *
  * Returns: (transfer full): a new GnnFlatten
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnFlatten *
 gnn_flatten_new (gint         start_dim,
@@ -160,7 +160,7 @@ gnn_flatten_new (gint         start_dim,
  *
  * Returns: the value of [property@Gnn.Flatten:start-dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_flatten_get_start_dim (GnnFlatten *self)
@@ -178,7 +178,7 @@ gnn_flatten_get_start_dim (GnnFlatten *self)
  *
  * Returns: the value of [property@Gnn.Flatten:end-dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_flatten_get_end_dim (GnnFlatten *self)

@@ -2,8 +2,6 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <math.h>
-
 #include "nn/gnn-nn-private.h"
 
 /**
@@ -15,7 +13,7 @@
  * 0.5 x (1 + tanh (√(2/π) (x + 0.044715 x³))) when it is "tanh". Any other
  * value fails in forward with PyTorch's message.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGELU
 {
@@ -33,44 +31,12 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnGELU, gnn_gelu, GNN_TYPE_MODULE)
 
-/* 0.5 x (1 + tanh (sqrt (2 / pi) (x + 0.044715 x^3))) */
-static GnnTensor *
-gelu_tanh (GnnTensor  *x,
-           GError    **error)
-{
-  g_autoptr(GnnTensor) cube = NULL;
-  g_autoptr(GnnTensor) scaled_cube = NULL;
-  g_autoptr(GnnTensor) inner = NULL;
-  g_autoptr(GnnTensor) scaled = NULL;
-  g_autoptr(GnnTensor) t = NULL;
-  g_autoptr(GnnTensor) one_plus = NULL;
-  g_autoptr(GnnTensor) half_x = NULL;
-
-  if ((cube = gnn_tensor_pow (x, 3.0, error)) == NULL ||
-      (scaled_cube = gnn_tensor_mul_scalar (cube, 0.044715, error)) == NULL ||
-      (inner = gnn_tensor_add (x, scaled_cube, error)) == NULL ||
-      (scaled = gnn_tensor_mul_scalar (inner, sqrt (2.0 / G_PI), error)) == NULL ||
-      (t = gnn_tensor_tanh (scaled, error)) == NULL ||
-      (one_plus = gnn_tensor_add_scalar (t, 1.0, error)) == NULL ||
-      (half_x = gnn_tensor_mul_scalar (x, 0.5, error)) == NULL)
-    return NULL;
-  return gnn_tensor_mul (half_x, one_plus, error);
-}
-
 static GnnTensor *
 gnn_gelu_forward (GnnModule  *module,
                   GnnTensor  *input,
                   GError    **error)
 {
-  GnnGELU *self = GNN_GELU (module);
-
-  if (g_strcmp0 (self->approximate, "none") == 0)
-    return gnn_tensor_gelu (input, error);
-  if (g_strcmp0 (self->approximate, "tanh") == 0)
-    return gelu_tanh (input, error);
-  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "approximate argument must be either none or tanh.");
-  return NULL;
+  return gnn_tensor_gelu_approximate (input, GNN_GELU (module)->approximate, error);
 }
 
 static char *
@@ -144,7 +110,7 @@ gnn_gelu_class_init (GnnGELUClass *klass)
    *
    * The approximation: "none" (exact) or "tanh".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_APPROXIMATE] =
     g_param_spec_string ("approximate", NULL, NULL, "none",
@@ -165,7 +131,7 @@ gnn_gelu_init (GnnGELU *self)
  *
  * Returns: (transfer full): a new GnnGELU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGELU *
 gnn_gelu_new (const char * approximate)
@@ -181,7 +147,7 @@ gnn_gelu_new (const char * approximate)
  *
  * Returns: (transfer none): the value of [property@Gnn.GELU:approximate]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_gelu_get_approximate (GnnGELU *self)

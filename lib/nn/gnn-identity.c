@@ -13,7 +13,7 @@
  * `torch.nn.Identity()`: the output is the input tensor itself (a new
  * reference), not a copy.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnIdentity
 {
@@ -50,7 +50,7 @@ gnn_identity_init (GnnIdentity *self)
  *
  * Returns: (transfer full): a new GnnIdentity
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnIdentity *
 gnn_identity_new (void)

@@ -14,7 +14,7 @@
  * [property@Gnn.LayerNorm:elementwise-affine], it has a `weight` (ones) and
  * a `bias` (zeros) of the normalized shape; otherwise both slots are empty.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLayerNorm
 {
@@ -199,7 +199,7 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
    * The shape of the trailing dims normalized over (`normalized_shape`), a
    * variant of type `ax`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NORMALIZED_SHAPE] =
     g_param_spec_variant ("normalized-shape", NULL, NULL, G_VARIANT_TYPE ("ax"), NULL,
@@ -209,7 +209,7 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
    *
    * The value added to the variance for numerical stability (`eps`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] =
     g_param_spec_double ("eps", NULL, NULL, 0.0, G_MAXDOUBLE, 1e-5,
@@ -220,7 +220,7 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
    * Whether the layer has a learnable `weight` and `bias`
    * (`elementwise_affine`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ELEMENTWISE_AFFINE] =
     g_param_spec_boolean ("elementwise-affine", NULL, NULL, TRUE,
@@ -251,7 +251,7 @@ gnn_layer_norm_init (GnnLayerNorm *self)
  *   (%GNN_ERROR_INVALID_ARGUMENT) for an empty or negative shape or a
  *   negative @eps
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLayerNorm *
 gnn_layer_norm_new (const gint64  *normalized_shape,
@@ -298,7 +298,7 @@ gnn_layer_norm_new (const gint64  *normalized_shape,
  *
  * Returns: (transfer none) (array length=n): the normalized shape
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gint64 *
 gnn_layer_norm_get_normalized_shape (GnnLayerNorm *self,

@@ -33,18 +33,16 @@
  * differ from PyTorch's (another random number algorithm); copy weights
  * with [method@Gnn.Module.load_state_dict] to reproduce a PyTorch model.
  *
- * Since: 1.0
+ * Since: 0.1
  */
-struct _GnnLinear
+typedef struct
 {
-  GnnModule parent_instance;
-
   gint64 in_features;
   gint64 out_features;
   gboolean bias;
   GnnDType dtype;
   GnnGenerator *generator;   /* construction only, dropped after */
-};
+} GnnLinearPrivate;
 
 enum {
   PROP_0,
@@ -58,8 +56,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (GnnLinear, gnn_linear, GNN_TYPE_MODULE,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
+G_DEFINE_TYPE_WITH_CODE (GnnLinear, gnn_linear, GNN_TYPE_MODULE,
+                         G_ADD_PRIVATE (GnnLinear)
+                         G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 static GnnTensor *
 gnn_linear_forward (GnnModule  *module,
@@ -67,8 +66,6 @@ gnn_linear_forward (GnnModule  *module,
                     GError    **error)
 {
   GObject *weight, *bias;
-  g_autoptr(GnnTensor) weight_t = NULL;
-  g_autoptr(GnnTensor) output = NULL;
 
   if (!gnn_nn_check_constructed (module, error))
     return NULL;
@@ -81,24 +78,8 @@ gnn_linear_forward (GnnModule  *module,
       return NULL;
     }
   bias = gnn_module_get_child (module, "bias", NULL);
-
-  /* Nothing to record (grad off, or no operand requires grad): one fused
-   * product with the bias, no intermediate tensors. */
-  if (!gnn_tensor_would_record ((GnnTensor *[]) { input, GNN_TENSOR (weight),
-                                                  bias != NULL ? GNN_TENSOR (bias) : NULL }, 3) &&
-      gnn_tensor_linear_nograd (input, GNN_TENSOR (weight), bias != NULL ? GNN_TENSOR (bias) : NULL,
-                                &output, error))
-    return g_steal_pointer (&output);
-
-  weight_t = gnn_tensor_transpose (GNN_TENSOR (weight), 0, 1, error);
-  if (weight_t == NULL)
-    return NULL;
-  output = gnn_tensor_matmul (input, weight_t, error);
-  if (output == NULL)
-    return NULL;
-  if (bias != NULL && !gnn_tensor_add_ (output, GNN_TENSOR (bias), error))
-    return NULL;
-  return g_steal_pointer (&output);
+  return gnn_tensor_linear (input, GNN_TENSOR (weight), bias != NULL ? GNN_TENSOR (bias) : NULL,
+                            error);
 }
 
 static gboolean
@@ -111,7 +92,7 @@ reset_parameters_vfunc (GnnModule  *module,
 static char *
 gnn_linear_extra_repr (GnnModule *module)
 {
-  GnnLinear *self = GNN_LINEAR (module);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (module));
   gboolean has_bias = gnn_module_get_child (module, "bias", NULL) != NULL;
 
   return g_strdup_printf ("in_features=%" G_GINT64_FORMAT ", out_features=%" G_GINT64_FORMAT
@@ -121,7 +102,7 @@ gnn_linear_extra_repr (GnnModule *module)
 
 /* Kaiming-uniform weight, uniform bias (no-ops on meta tensors). */
 static gboolean
-init_parameters (GnnLinear     *self,
+init_parameters (GnnLinearPrivate *self,
                  GObject       *weight,
                  GObject       *bias,
                  GnnGenerator  *generator,
@@ -168,9 +149,10 @@ init_parameters (GnnLinear     *self,
  * overflow, out of memory, a dtype the initialization refuses) leaves no
  * parameter registered and is the construct error GInitable reports. */
 static gboolean
-create_parameters (GnnLinear  *self,
+create_parameters (GnnLinear  *linear,
                    GError    **error)
 {
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (linear);
   gint64 weight_shape[2] = { self->out_features, self->in_features };
   g_autoptr(GnnParameter) weight_param = NULL;
   g_autoptr(GnnParameter) bias_param = NULL;
@@ -184,8 +166,8 @@ create_parameters (GnnLinear  *self,
       if (bias_param == NULL)
         return FALSE;
     }
-  if (!gnn_module_register_parameter (GNN_MODULE (self), "weight", weight_param, error) ||
-      !gnn_module_register_parameter (GNN_MODULE (self), "bias", bias_param, error))
+  if (!gnn_module_register_parameter (GNN_MODULE (linear), "weight", weight_param, error) ||
+      !gnn_module_register_parameter (GNN_MODULE (linear), "bias", bias_param, error))
     return FALSE;
   return init_parameters (self, (GObject *) weight_param, (GObject *) bias_param, self->generator,
                           error);
@@ -194,14 +176,14 @@ create_parameters (GnnLinear  *self,
 static void
 gnn_linear_constructed (GObject *object)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
   GError *error = NULL;
 
   G_OBJECT_CLASS (gnn_linear_parent_class)->constructed (object);
 
-  if (!create_parameters (self, &error))
+  if (!create_parameters (GNN_LINEAR (object), &error))
     {
-      g_prefix_error (&error, "Linear: ");
+      g_prefix_error (&error, "%s: ", gnn_module_get_name (GNN_MODULE (object)));
       gnn_nn_set_construct_error (object, error);
     }
   g_clear_object (&self->generator);
@@ -210,7 +192,7 @@ gnn_linear_constructed (GObject *object)
 static void
 gnn_linear_finalize (GObject *object)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
 
   g_clear_object (&self->generator);
   G_OBJECT_CLASS (gnn_linear_parent_class)->finalize (object);
@@ -222,7 +204,7 @@ gnn_linear_get_property (GObject    *object,
                          GValue     *value,
                          GParamSpec *pspec)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
 
   switch (prop_id)
     {
@@ -249,7 +231,7 @@ gnn_linear_set_property (GObject      *object,
                          const GValue *value,
                          GParamSpec   *pspec)
 {
-  GnnLinear *self = GNN_LINEAR (object);
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (GNN_LINEAR (object));
 
   switch (prop_id)
     {
@@ -292,7 +274,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The size of each input sample (the last dimension of the input).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IN_FEATURES] =
     g_param_spec_int64 ("in-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -302,7 +284,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The size of each output sample.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OUT_FEATURES] =
     g_param_spec_int64 ("out-features", NULL, NULL, 0, G_MAXINT64, 0,
@@ -314,7 +296,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * constructor argument (the name `bias` itself is the parameter's, see
    * [property@Gnn.Linear:bias]). %FALSE leaves an empty `bias` slot.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HAS_BIAS] =
     g_param_spec_boolean ("has-bias", NULL, NULL, TRUE,
@@ -324,7 +306,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    *
    * The dtype of the parameters (PyTorch's `dtype=` argument).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -336,7 +318,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * construction only (so it is write-only). %NULL draws from the
    * default generator (see [class@Gnn.Linear]).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GENERATOR] =
     g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
@@ -349,7 +331,7 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * The `weight` parameter, of shape (out_features, in_features): a child
    * slot of the registry (PyTorch's `linear.weight`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "weight", GNN_TYPE_PARAMETER);
   /**
@@ -358,14 +340,16 @@ gnn_linear_class_init (GnnLinearClass *klass)
    * The `bias` parameter, of shape (out_features), or %NULL when the layer
    * has none: a child slot of the registry (PyTorch's `linear.bias`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_module_class_install_child_slot (module_class, "bias", GNN_TYPE_PARAMETER);
 }
 
 static void
-gnn_linear_init (GnnLinear *self)
+gnn_linear_init (GnnLinear *linear)
 {
+  GnnLinearPrivate *self = gnn_linear_get_instance_private (linear);
+
   self->bias = TRUE;
   self->dtype = GNN_DTYPE_F32;
 }
@@ -388,7 +372,7 @@ gnn_linear_init (GnnLinear *self)
  *   [8, -1]") if a size is negative, or if the parameters cannot be
  *   allocated (a size in bytes that overflows, out of memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLinear *
 gnn_linear_new (gint64         in_features,
@@ -437,14 +421,14 @@ gnn_linear_new (gint64         in_features,
  *
  * Returns: the value of [property@Gnn.Linear:in-features]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_linear_get_in_features (GnnLinear *self)
 {
   g_return_val_if_fail (GNN_IS_LINEAR (self), 0);
 
-  return self->in_features;
+  return ((GnnLinearPrivate *) gnn_linear_get_instance_private (self))->in_features;
 }
 
 /**
@@ -455,14 +439,14 @@ gnn_linear_get_in_features (GnnLinear *self)
  *
  * Returns: the value of [property@Gnn.Linear:out-features]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_linear_get_out_features (GnnLinear *self)
 {
   g_return_val_if_fail (GNN_IS_LINEAR (self), 0);
 
-  return self->out_features;
+  return ((GnnLinearPrivate *) gnn_linear_get_instance_private (self))->out_features;
 }
 
 /**
@@ -480,7 +464,7 @@ gnn_linear_get_out_features (GnnLinear *self)
  * Returns: %TRUE, or %FALSE with @error set if a registered parameter
  *   cannot be initialized (for instance it has an integer dtype)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_linear_reset_parameters (GnnLinear     *self,
@@ -498,5 +482,5 @@ gnn_linear_reset_parameters (GnnLinear     *self,
   if ((weight != NULL && !gnn_tensor_materialize (GNN_TENSOR (weight), error)) ||
       (bias != NULL && !gnn_tensor_materialize (GNN_TENSOR (bias), error)))
     return FALSE;
-  return init_parameters (self, weight, bias, generator, error);
+  return init_parameters (gnn_linear_get_instance_private (self), weight, bias, generator, error);
 }

@@ -18,7 +18,7 @@
  * A module dict has no forward: calling it fails with
  * %GNN_ERROR_NOT_SUPPORTED, as in PyTorch.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_TYPE (GnnModuleDict, gnn_module_dict, GNN_TYPE_MODULE)
@@ -41,7 +41,7 @@ gnn_module_dict_init (GnnModuleDict *self)
  *
  * Returns: (transfer full): a new module dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModuleDict *
 gnn_module_dict_new (void)
@@ -57,7 +57,7 @@ gnn_module_dict_new (void)
  *
  * Returns: the number of entries
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_module_dict_get_length (GnnModuleDict *self)
@@ -75,7 +75,7 @@ gnn_module_dict_get_length (GnnModuleDict *self)
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char **
 gnn_module_dict_get_keys (GnnModuleDict *self)
@@ -94,7 +94,7 @@ gnn_module_dict_get_keys (GnnModuleDict *self)
  *
  * Returns: %TRUE if @key is an entry
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_dict_contains (GnnModuleDict *self,
@@ -117,7 +117,7 @@ gnn_module_dict_contains (GnnModuleDict *self,
  * Returns: (transfer none) (nullable): the module, or %NULL with @error set
  *   (%GNN_ERROR_KEY, "'x' is not a key of GnnModuleDict")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_module_dict_get (GnnModuleDict *self,
@@ -144,7 +144,7 @@ gnn_module_dict_get (GnnModuleDict *self,
  *   can't contain ".", got: a.b", "module name can't be empty string """,
  *   "attribute 'x' already exists")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_dict_set (GnnModuleDict *self,
@@ -171,7 +171,7 @@ gnn_module_dict_set (GnnModuleDict *self,
  * Returns: (transfer full) (nullable): the module, or %NULL with @error set
  *   (%GNN_ERROR_KEY) if @key is not in the dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_module_dict_pop (GnnModuleDict *self,
@@ -195,7 +195,7 @@ gnn_module_dict_pop (GnnModuleDict *self,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_dict_update (GnnModuleDict *self,
@@ -237,7 +237,7 @@ gnn_module_dict_update (GnnModuleDict *self,
  *
  * Removes every entry, like `module_dict.clear()`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_module_dict_clear (GnnModuleDict *self)

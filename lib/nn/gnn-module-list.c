@@ -21,7 +21,7 @@
  * [method@Gnn.ModuleList.slice] and [method@Gnn.ModuleList.pop] renumber
  * the children.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_TYPE (GnnModuleList, gnn_module_list, GNN_TYPE_MODULE)
@@ -47,7 +47,7 @@ gnn_module_list_init (GnnModuleList *self)
  *
  * Returns: (transfer full): a new module list
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModuleList *
 gnn_module_list_new (GnnModule **modules,
@@ -73,7 +73,7 @@ gnn_module_list_new (GnnModule **modules,
  *
  * Returns: the number of child modules
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_module_list_get_length (GnnModuleList *self)
@@ -95,7 +95,7 @@ gnn_module_list_get_length (GnnModuleList *self)
  *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
  *   an empty slot
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_module_list_get (GnnModuleList *self,
@@ -120,7 +120,7 @@ gnn_module_list_get (GnnModuleList *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
  *   is out of range, or an error of [method@Gnn.Module.set_child])
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_list_set (GnnModuleList *self,
@@ -146,7 +146,7 @@ gnn_module_list_set (GnnModuleList *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT)
  *   if @module is @self or contains it; then @self is unchanged
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_list_append (GnnModuleList *self,
@@ -172,7 +172,7 @@ gnn_module_list_append (GnnModuleList *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
  *   of range: 7")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_list_insert (GnnModuleList *self,
@@ -198,7 +198,7 @@ gnn_module_list_insert (GnnModuleList *self,
  * Returns: %TRUE, or %FALSE with @error set as by
  *   [method@Gnn.ModuleList.append]; then none of @modules was added
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_module_list_extend (GnnModuleList *self,
@@ -224,7 +224,7 @@ gnn_module_list_extend (GnnModuleList *self,
  * Returns: (transfer full) (nullable): the removed child, or %NULL with
  *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_module_list_pop (GnnModuleList *self,
@@ -253,7 +253,7 @@ gnn_module_list_pop (GnnModuleList *self,
  * Returns: (transfer full): the new list, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModuleList *
 gnn_module_list_slice (GnnModuleList *self,

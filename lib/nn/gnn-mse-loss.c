@@ -24,7 +24,7 @@
  * g_autoptr(GnnTensor) loss = gnn_mse_loss_compute (criterion, prediction, target, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnMSELoss
 {
@@ -32,6 +32,18 @@ struct _GnnMSELoss
 };
 
 G_DEFINE_FINAL_TYPE (GnnMSELoss, gnn_mse_loss, GNN_TYPE_MODULE)
+
+static GnnTensor *
+mse_loss_compute (GnnLossBase       *base,
+                  GnnTensor *const  *inputs,
+                  GError           **error)
+{
+  GnnReduction reduction;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_mse_loss (inputs[0], inputs[1], reduction, error);
+}
 
 static void
 gnn_mse_loss_class_init (GnnMSELossClass *klass)
@@ -44,9 +56,9 @@ gnn_mse_loss_class_init (GnnMSELossClass *klass)
    * [method@Gnn.MSELoss.compute] fail ("foo is not a valid value for
    * reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
-  gnn_loss_class_setup (G_OBJECT_CLASS (klass), "gnn_mse_loss_compute");
+  gnn_loss_class_setup (G_OBJECT_CLASS (klass), "gnn_mse_loss_compute", mse_loss_compute, NULL);
 }
 
 static void
@@ -64,7 +76,7 @@ gnn_mse_loss_init (GnnMSELoss *self)
  *
  * Returns: (transfer full): a new GnnMSELoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMSELoss *
 gnn_mse_loss_new (GnnReduction reduction)
@@ -93,7 +105,7 @@ gnn_mse_loss_new (GnnReduction reduction)
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_mse_loss_compute (GnnMSELoss  *self,
@@ -101,13 +113,7 @@ gnn_mse_loss_compute (GnnMSELoss  *self,
                       GnnTensor   *target,
                       GError     **error)
 {
-  GnnReduction reduction;
-
   g_return_val_if_fail (GNN_IS_MSE_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  return gnn_mse_loss (input, target, reduction, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

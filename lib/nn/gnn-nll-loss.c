@@ -26,7 +26,7 @@
  * g_autoptr(GnnTensor) loss = gnn_nll_loss_compute (criterion, log_probs, labels, &error);
  * ```
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnNLLLoss
 {
@@ -42,6 +42,19 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (GnnNLLLoss, gnn_nll_loss, GNN_TYPE_MODULE)
+
+static GnnTensor *
+nll_loss_compute (GnnLossBase       *base,
+                  GnnTensor *const  *inputs,
+                  GError           **error)
+{
+  GnnReduction reduction;
+
+  if (!gnn_loss_get_reduction (base, &reduction, error))
+    return NULL;
+  return gnn_nll_loss (inputs[0], inputs[1], gnn_loss_buffer (base, "weight"),
+                       ((GnnNLLLoss *) base)->ignore_index, reduction, error);
+}
 
 static void
 gnn_nll_loss_get_property (GObject    *object,
@@ -80,9 +93,9 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * strings. Another value makes [method@Gnn.NLLLoss.compute] fail
    * ("foo is not a valid value for reduction").
    *
-   * Since: 1.0
+   * Since: 0.1
    */
-  gnn_loss_class_setup (object_class, "gnn_nll_loss_compute");
+  gnn_loss_class_setup (object_class, "gnn_nll_loss_compute", nll_loss_compute, NULL);
   object_class->get_property = gnn_nll_loss_get_property;
   object_class->set_property = gnn_nll_loss_set_property;
 
@@ -92,7 +105,7 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    * A target value that contributes neither to the loss nor to the mean's
    * denominator (PyTorch's default, -100).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_IGNORE_INDEX] =
     g_param_spec_int64 ("ignore-index", NULL, NULL, G_MININT64, G_MAXINT64, -100,
@@ -104,7 +117,7 @@ gnn_nll_loss_class_init (GnnNLLLossClass *klass)
    *
    * The weight of each class (`[C]`), the buffer `weight`, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   gnn_loss_class_add_buffer (object_class, "weight");
 }
@@ -129,7 +142,7 @@ gnn_nll_loss_init (GnnNLLLoss *self)
  *
  * Returns: (transfer full): a new GnnNLLLoss
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnNLLLoss *
 gnn_nll_loss_new (GnnTensor    *weight,
@@ -163,7 +176,7 @@ gnn_nll_loss_new (GnnTensor    *weight,
  * Returns: (transfer full): the loss (0-d unless the reduction is
  *   `"none"`), or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_nll_loss_compute (GnnNLLLoss  *self,
@@ -171,15 +184,7 @@ gnn_nll_loss_compute (GnnNLLLoss  *self,
                       GnnTensor   *target,
                       GError     **error)
 {
-  GnnReduction reduction;
-  GnnTensor *weight;
-
   g_return_val_if_fail (GNN_IS_NLL_LOSS (self), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  g_return_val_if_fail (GNN_IS_TENSOR (target), NULL);
 
-  if (!gnn_loss_get_reduction (&self->base, &reduction, error))
-    return NULL;
-  weight = gnn_loss_buffer (&self->base, "weight");
-  return gnn_nll_loss (input, target, weight, self->ignore_index, reduction, error);
+  return gnn_loss_compute (self, (GnnTensor *[]) { input, target }, 2, error);
 }

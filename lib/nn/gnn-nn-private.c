@@ -102,6 +102,14 @@ gnn_nn_format_float (double value)
   return text;
 }
 
+char *
+gnn_nn_format_number (double value)
+{
+  if (value == trunc (value) && fabs (value) < 1e15)
+    return g_strdup_printf ("%.0f", value + 0.0);   /* + 0.0: no "-0" */
+  return gnn_nn_format_float (value);
+}
+
 gboolean
 gnn_nn_normalize_index (gint64   index,
                         guint    len,
@@ -290,7 +298,8 @@ gnn_nn_insert_module_in_window (GnnModule *self,
           }
     }
   g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT, n);
-  if (!gnn_module_register_module (self, key, n == index ? module : g_ptr_array_index (values, n - 1), error))
+  if (!gnn_module_register_module (self, key, n == index ? module : g_ptr_array_index (values,
+      n - 1), error))
     return FALSE;
   for (gint64 i = n - 1; i > index; i--)
     {
@@ -428,4 +437,119 @@ gnn_nn_reset_fill (GnnModule  *module,
   result = gnn_nn_reset_fill_in_window (module, name, value, error);
   gnn_module_use_end ();
   return result;
+}
+
+void
+gnn_nn_setting_get (double      setting,
+                    GValue     *value,
+                    GParamSpec *pspec)
+{
+  if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN)
+    g_value_set_boolean (value, setting != 0);
+  else if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_INT)
+    g_value_set_int (value, (gint) setting);
+  else
+    g_value_set_double (value, setting);
+}
+
+double
+gnn_nn_setting_set (const GValue *value,
+                    GParamSpec   *pspec)
+{
+  if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN)
+    return g_value_get_boolean (value);
+  if (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_INT)
+    return g_value_get_int (value);
+  return g_value_get_double (value);
+}
+
+#define SETTING_FLAGS (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS)
+
+void
+gnn_nn_class_add_double (GObjectClass *object_class,
+                         guint         prop_id,
+                         const char   *name,
+                         double        minimum,
+                         double        maximum,
+                         double        default_value)
+{
+  g_object_class_install_property (object_class, prop_id,
+                                   g_param_spec_double (name, NULL, NULL, minimum, maximum,
+                                                        default_value, SETTING_FLAGS));
+}
+
+void
+gnn_nn_class_add_boolean (GObjectClass *object_class,
+                          guint         prop_id,
+                          const char   *name,
+                          gboolean      default_value)
+{
+  g_object_class_install_property (object_class, prop_id,
+                                   g_param_spec_boolean (name, NULL, NULL, default_value,
+                                                         SETTING_FLAGS));
+}
+
+void
+gnn_nn_class_add_int (GObjectClass *object_class,
+                      guint         prop_id,
+                      const char   *name,
+                      gint          minimum,
+                      gint          maximum,
+                      gint          default_value)
+{
+  g_object_class_install_property (object_class, prop_id,
+                                   g_param_spec_int (name, NULL, NULL, minimum, maximum,
+                                                     default_value, SETTING_FLAGS));
+}
+
+GnnTensor *
+gnn_nn_weight (GnnModule   *module,
+               const char  *name,
+               GError     **error)
+{
+  GObject *value = gnn_module_get_child (module, name, error);
+
+  if (value != NULL && GNN_IS_TENSOR (value))
+    return GNN_TENSOR (value);
+  if (error != NULL && *error == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "%s.%s is None", gnn_module_get_name (module),
+                 name);
+  return NULL;
+}
+
+char *
+gnn_nn_format_shape (const gint64 *shape,
+                     guint         n,
+                     const char   *open,
+                     const char   *close)
+{
+  GString *out = g_string_new (open);
+
+  for (guint d = 0; d < n; d++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, d > 0 ? ", " : "", shape[d]);
+  if (n == 1 && open[0] == '(')
+    g_string_append_c (out, ',');
+  g_string_append (out, close);
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+gnn_nn_xavier_ (GnnTensor     *tensor,
+                gboolean       normal,
+                GnnGenerator  *generator,
+                GError       **error)
+{
+  if (gnn_tensor_get_numel (tensor) == 0 || gnn_tensor_is_meta (tensor))
+    return TRUE;
+  return normal ? gnn_init_xavier_normal_ (tensor, 1.0, generator, error)
+                : gnn_init_xavier_uniform_ (tensor, 1.0, generator, error);
+}
+
+GnnTensor *
+gnn_nn_optional_tensor (GnnModule  *module,
+                        const char *name)
+{
+  GObject *child = gnn_module_get_child (module, name, NULL);
+
+  return child != NULL && GNN_IS_TENSOR (child) ? GNN_TENSOR (child) : NULL;
 }

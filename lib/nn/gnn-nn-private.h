@@ -31,6 +31,11 @@ gboolean      gnn_nn_reset_fill               (GnnModule  *module,
  * ("0.5", "1.0"). */
 char         *gnn_nn_format_float             (double value);
 
+/* Python's repr() of a setting PyTorch keeps as given, int or float, whose
+ * default is an int (Softplus's beta=1): an integral value prints as an
+ * int ("20"), any other as gnn_nn_format_float() does ("0.1"). */
+char         *gnn_nn_format_number            (double value);
+
 /* The construct-from-properties contract (docs/overview.md): a layer built
  * by g_object_new() alone checks its properties together and allocates its
  * parameters in `constructed`; a failure is recorded on the object with
@@ -51,6 +56,55 @@ gpointer      gnn_nn_initable_new             (GType            type,
                                                GError         **error,
                                                const char      *first_property,
                                                ...) G_GNUC_NULL_TERMINATED;
+
+/* Settings kept as doubles (booleans and integers too) and shown as
+ * construct properties: the GValue of a setting by its pspec's type, and
+ * back. */
+void          gnn_nn_setting_get              (double        setting,
+                                               GValue       *value,
+                                               GParamSpec   *pspec);
+double        gnn_nn_setting_set              (const GValue *value,
+                                               GParamSpec   *pspec);
+/* A readable, writable construct property with id @prop_id: a double in
+ * [@minimum, @maximum], a boolean, or an int. */
+void          gnn_nn_class_add_double         (GObjectClass *object_class,
+                                               guint         prop_id,
+                                               const char   *name,
+                                               double        minimum,
+                                               double        maximum,
+                                               double        default_value);
+void          gnn_nn_class_add_boolean        (GObjectClass *object_class,
+                                               guint         prop_id,
+                                               const char   *name,
+                                               gboolean      default_value);
+void          gnn_nn_class_add_int            (GObjectClass *object_class,
+                                               guint         prop_id,
+                                               const char   *name,
+                                               gint          minimum,
+                                               gint          maximum,
+                                               gint          default_value);
+
+/* The tensor a layer's forward reads as @name (its `weight`): the
+ * parameter, or the plain tensor attribute a weight reparametrization
+ * (weight_norm, spectral_norm) keeps in its place; NULL + error when it is
+ * neither (an empty slot: "Conv2d.weight is None"). */
+GnnTensor    *gnn_nn_weight                   (GnnModule    *module,
+                                               const char   *name,
+                                               GError      **error);
+
+/* A shape as Python prints a list (@open "[") or a tuple (@open "(": a
+ * 1-tuple gets its trailing comma): "[3, 2]", "(3, 2)", "(5,)". */
+char         *gnn_nn_format_shape             (const gint64 *shape,
+                                               guint         n,
+                                               const char   *open,
+                                               const char   *close);
+
+/* torch.nn.init.xavier_uniform_ / xavier_normal_ with gain 1 (a no-op on
+ * empty and meta tensors). */
+gboolean      gnn_nn_xavier_                  (GnnTensor    *tensor,
+                                               gboolean      normal,
+                                               GnnGenerator *generator,
+                                               GError      **error);
 
 /* Python's bool repr. */
 #define gnn_nn_bool_str(b) ((b) ? "True" : "False")
@@ -94,6 +148,11 @@ G_BEGIN_DECLS
  * ParameterList (dtype names) and ParameterDict (tensor type names). */
 char         *gnn_nn_parameter_lines          (GnnModule *self,
                                                gboolean   type_names);
+
+/* The tensor in the parameter or buffer slot @name of @module, or NULL
+ * (no slot, or an empty one). */
+GnnTensor    *gnn_nn_optional_tensor          (GnnModule  *module,
+                                               const char *name);
 
 /* Wraps a plain tensor into a parameter (shares its storage). */
 GnnParameter *gnn_nn_as_parameter             (GnnTensor *value);

@@ -19,7 +19,7 @@
  * Calling the dict fails with %GNN_ERROR_NOT_SUPPORTED ("ParameterDict
  * should not be called.").
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnParameterDict
 {
@@ -66,7 +66,7 @@ gnn_parameter_dict_init (GnnParameterDict *self)
  *
  * Returns: (transfer full): a new parameter dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnParameterDict *
 gnn_parameter_dict_new (void)
@@ -82,7 +82,7 @@ gnn_parameter_dict_new (void)
  *
  * Returns: the number of entries
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_parameter_dict_get_length (GnnParameterDict *self)
@@ -100,7 +100,7 @@ gnn_parameter_dict_get_length (GnnParameterDict *self)
  *
  * Returns: (transfer full) (array zero-terminated=1): the keys
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char **
 gnn_parameter_dict_get_keys (GnnParameterDict *self)
@@ -119,7 +119,7 @@ gnn_parameter_dict_get_keys (GnnParameterDict *self)
  *
  * Returns: %TRUE if @key is an entry
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_parameter_dict_contains (GnnParameterDict *self,
@@ -142,7 +142,7 @@ gnn_parameter_dict_contains (GnnParameterDict *self,
  * Returns: (transfer none) (nullable): the parameter, or %NULL with @error
  *   set (%GNN_ERROR_KEY, "'x' is not a key of GnnParameterDict")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnParameter *
 gnn_parameter_dict_get (GnnParameterDict *self,
@@ -168,7 +168,7 @@ gnn_parameter_dict_get (GnnParameterDict *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_NAME: "parameter
  *   name can't contain ".""; "parameter name can't be empty string """)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_parameter_dict_set (GnnParameterDict *self,
@@ -198,7 +198,7 @@ gnn_parameter_dict_set (GnnParameterDict *self,
  * Returns: (transfer full) (nullable): the parameter, or %NULL with @error
  *   set (%GNN_ERROR_KEY) if @key is not in the dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnParameter *
 gnn_parameter_dict_pop (GnnParameterDict *self,
@@ -217,7 +217,7 @@ gnn_parameter_dict_pop (GnnParameterDict *self,
  *
  * Removes every entry, like `parameter_dict.clear()`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_parameter_dict_clear (GnnParameterDict *self)

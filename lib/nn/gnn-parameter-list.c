@@ -18,7 +18,7 @@
  * Calling the list fails with %GNN_ERROR_NOT_SUPPORTED ("ParameterList
  * should not be called.").
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnParameterList
 {
@@ -67,7 +67,7 @@ gnn_parameter_list_init (GnnParameterList *self)
  *
  * Returns: (transfer full): a new parameter list
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnParameterList *
 gnn_parameter_list_new (GnnTensor **values,
@@ -92,7 +92,7 @@ gnn_parameter_list_new (GnnTensor **values,
  *
  * Returns: the number of parameters
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_parameter_list_get_length (GnnParameterList *self)
@@ -113,7 +113,7 @@ gnn_parameter_list_get_length (GnnParameterList *self)
  * Returns: (transfer none) (nullable): the parameter, or %NULL with @error
  *   set (%GNN_ERROR_INDEX, "index 2 is out of range")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnParameter *
 gnn_parameter_list_get (GnnParameterList *self,
@@ -136,7 +136,7 @@ gnn_parameter_list_get (GnnParameterList *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_parameter_list_set (GnnParameterList *self,
@@ -165,7 +165,7 @@ gnn_parameter_list_set (GnnParameterList *self,
  *
  * Adds @value at the end, like `parameter_list.append(value)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_parameter_list_append (GnnParameterList *self,
@@ -191,7 +191,7 @@ gnn_parameter_list_append (GnnParameterList *self,
  *
  * Appends each of @values, like `parameter_list.extend(values)`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_parameter_list_extend (GnnParameterList *self,

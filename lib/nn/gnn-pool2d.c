@@ -13,7 +13,7 @@
  * `torch.nn.MaxPool2d`, computed by [method@Gnn.Tensor.max_pool2d]. It has no
  * parameters; the configuration is held in construct-only properties.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -23,7 +23,7 @@
  * `torch.nn.AvgPool2d`, computed by [method@Gnn.Tensor.avg_pool2d]. It has no
  * parameters; the configuration is held in construct-only properties.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum
@@ -228,14 +228,14 @@ gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
    *
    * The window height (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:kernel-w:
    *
    * The window width (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:stride-h:
@@ -243,49 +243,49 @@ gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
    * The vertical stride (`stride[0]`); 0 for both strides at construction
    * means the kernel size (PyTorch's `stride=None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:stride-w:
    *
    * The horizontal stride (`stride[1]`); see [property@Gnn.MaxPool2d:stride-h].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:padding-h:
    *
    * The implicit -inf padding on the top and bottom (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:padding-w:
    *
    * The implicit -inf padding on the left and right (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:dilation-h:
    *
    * The vertical spacing between window taps (`dilation[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:dilation-w:
    *
    * The horizontal spacing between window taps (`dilation[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnMaxPool2d:ceil-mode:
    *
    * Whether the output size is rounded up instead of down (`ceil_mode`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   pool_class_init (G_OBJECT_CLASS (klass), FALSE);
 }
@@ -298,14 +298,14 @@ gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
    *
    * The window height (`kernel_size[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:kernel-w:
    *
    * The window width (`kernel_size[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:stride-h:
@@ -313,42 +313,42 @@ gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
    * The vertical stride (`stride[0]`); 0 for both strides at construction
    * means the kernel size (PyTorch's `stride=None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:stride-w:
    *
    * The horizontal stride (`stride[1]`); see [property@Gnn.AvgPool2d:stride-h].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:padding-h:
    *
    * The implicit zero padding on the top and bottom (`padding[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:padding-w:
    *
    * The implicit zero padding on the left and right (`padding[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:ceil-mode:
    *
    * Whether the output size is rounded up instead of down (`ceil_mode`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:count-include-pad:
    *
    * Whether the zero padding counts in the divisor (`count_include_pad`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   /**
    * GnnAvgPool2d:divisor-override:
@@ -356,7 +356,7 @@ gnn_avg_pool2d_class_init (GnnAvgPool2dClass *klass)
    * A fixed divisor, or 0 to divide by the window size (PyTorch's
    * `divisor_override=None`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   pool_class_init (G_OBJECT_CLASS (klass), TRUE);
 }
@@ -389,7 +389,7 @@ gnn_avg_pool2d_init (GnnAvgPool2d *self)
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMaxPool2d *
 gnn_max_pool2d_new (gint64    kernel_size,
@@ -421,7 +421,7 @@ gnn_max_pool2d_new (gint64    kernel_size,
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMaxPool2d *
 gnn_max_pool2d_new_full (gint64    kernel_h,
@@ -467,7 +467,7 @@ gnn_max_pool2d_new_full (gint64    kernel_h,
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAvgPool2d *
 gnn_avg_pool2d_new (gint64    kernel_size,
@@ -500,7 +500,7 @@ gnn_avg_pool2d_new (gint64    kernel_size,
  * Returns: (transfer full): the new layer, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT) if a size is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAvgPool2d *
 gnn_avg_pool2d_new_full (gint64    kernel_h,

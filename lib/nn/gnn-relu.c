@@ -12,7 +12,7 @@
  * Applies max(0, x) elementwise, like `torch.nn.ReLU(inplace=False)`.
  * With [property@Gnn.ReLU:inplace] the input is modified and returned.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnReLU
 {
@@ -103,7 +103,7 @@ gnn_relu_class_init (GnnReLUClass *klass)
    * Whether forward overwrites its input and returns it (PyTorch's
    * `inplace=True`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPLACE] =
     g_param_spec_boolean ("inplace", NULL, NULL, FALSE,
@@ -124,7 +124,7 @@ gnn_relu_init (GnnReLU *self)
  *
  * Returns: (transfer full): a new GnnReLU
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnReLU *
 gnn_relu_new (gboolean     inplace)
@@ -140,7 +140,7 @@ gnn_relu_new (gboolean     inplace)
  *
  * Returns: the value of [property@Gnn.ReLU:inplace]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_relu_get_inplace (GnnReLU *self)

@@ -30,7 +30,7 @@
  * slicing a PyTorch `Sequential` does; [method@Gnn.Sequential.pop] renumbers
  * the remaining children.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_TYPE (GnnSequential, gnn_sequential, GNN_TYPE_MODULE)
@@ -173,7 +173,7 @@ gnn_sequential_init (GnnSequential *self)
  *
  * Returns: (transfer full): a new sequential container
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSequential *
 gnn_sequential_new (GnnModule **modules,
@@ -199,7 +199,7 @@ gnn_sequential_new (GnnModule **modules,
  *
  * Returns: the number of child modules
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_sequential_get_length (GnnSequential *self)
@@ -221,7 +221,7 @@ gnn_sequential_get_length (GnnSequential *self)
  *   (%GNN_ERROR_INDEX, "index 5 is out of range"); %NULL without error for
  *   an empty slot
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_sequential_get (GnnSequential *self,
@@ -246,7 +246,7 @@ gnn_sequential_get (GnnSequential *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX when @index
  *   is out of range, or an error of [method@Gnn.Module.set_child])
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_sequential_set (GnnSequential *self,
@@ -272,7 +272,7 @@ gnn_sequential_set (GnnSequential *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INVALID_ARGUMENT)
  *   if @module is @self or contains it; then @self is unchanged
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_sequential_append (GnnSequential *self,
@@ -298,7 +298,7 @@ gnn_sequential_append (GnnSequential *self,
  * Returns: %TRUE, or %FALSE with @error set (%GNN_ERROR_INDEX, "Index out
  *   of range: 7")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_sequential_insert (GnnSequential *self,
@@ -324,7 +324,7 @@ gnn_sequential_insert (GnnSequential *self,
  * Returns: %TRUE, or %FALSE with @error set as by
  *   [method@Gnn.Sequential.append]; then none of @modules was added
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_sequential_extend (GnnSequential *self,
@@ -350,7 +350,7 @@ gnn_sequential_extend (GnnSequential *self,
  * Returns: (transfer full) (nullable): the removed child, or %NULL with
  *   @error set (%GNN_ERROR_INDEX, "index 5 is out of range")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnModule *
 gnn_sequential_pop (GnnSequential *self,
@@ -379,7 +379,7 @@ gnn_sequential_pop (GnnSequential *self,
  * Returns: (transfer full): the new container, or %NULL with @error set
  *   (%GNN_ERROR_INVALID_ARGUMENT, "slice step cannot be zero")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSequential *
 gnn_sequential_slice (GnnSequential *self,

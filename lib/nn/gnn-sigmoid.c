@@ -12,7 +12,7 @@
  * Applies the logistic sigmoid 1 / (1 + e⁻ˣ) elementwise, like
  * `torch.nn.Sigmoid()`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSigmoid
 {
@@ -49,7 +49,7 @@ gnn_sigmoid_init (GnnSigmoid *self)
  *
  * Returns: (transfer full): a new GnnSigmoid
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSigmoid *
 gnn_sigmoid_new (void)

@@ -1,5 +1,6 @@
 /* gnn-softmax.c: the softmax family along a dimension (torch.nn.Softmax,
- * torch.nn.LogSoftmax): one implementation, the log variant a switch
+ * torch.nn.LogSoftmax, torch.nn.Softmin): one implementation, the variant
+ * a switch
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,7 +18,7 @@
  * deprecated implicit choice does: 0 for inputs of 0, 1 or 3 dimensions,
  * else 1.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -31,14 +32,36 @@
  * PyTorch's deprecated implicit choice does: 0 for inputs of 0, 1 or 3
  * dimensions, else 1.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
-/* Both layers hold the same configuration; `log` is fixed by the type. */
+/**
+ * GnnSoftmin:
+ *
+ * Applies the softmax of `-x` along [property@Gnn.Softmin:dim], like
+ * `torch.nn.Softmin(dim)` (see [method@Gnn.Tensor.softmin]): the outputs
+ * along that dimension are positive and sum to 1, the largest inputs
+ * getting the smallest.
+ *
+ * [property@Gnn.Softmin:dim] is %GNN_SOFTMAX_DIM_NONE by default, PyTorch's
+ * `dim=None`, with PyTorch's implicit choice of dimension (0 for inputs of
+ * 0, 1 or 3 dimensions, else 1).
+ *
+ * Since: 0.1
+ */
+
+typedef enum
+{
+  KIND_SOFTMAX,
+  KIND_LOG_SOFTMAX,
+  KIND_SOFTMIN,
+} SoftmaxKind;
+
+/* The layers hold the same configuration; `kind` is fixed by the type. */
 typedef struct
 {
-  gint     dim;
-  gboolean log;
+  gint        dim;
+  SoftmaxKind kind;
 } SoftmaxFamily;
 
 struct _GnnSoftmax
@@ -53,6 +76,12 @@ struct _GnnLogSoftmax
   SoftmaxFamily family;
 };
 
+struct _GnnSoftmin
+{
+  GnnModule     parent_instance;
+  SoftmaxFamily family;
+};
+
 enum {
   PROP_0,
   PROP_DIM,
@@ -61,12 +90,15 @@ enum {
 
 G_DEFINE_FINAL_TYPE (GnnSoftmax, gnn_softmax, GNN_TYPE_MODULE)
 G_DEFINE_FINAL_TYPE (GnnLogSoftmax, gnn_log_softmax, GNN_TYPE_MODULE)
+G_DEFINE_FINAL_TYPE (GnnSoftmin, gnn_softmin, GNN_TYPE_MODULE)
 
 static SoftmaxFamily *
 family (gpointer object)
 {
   if (GNN_IS_LOG_SOFTMAX (object))
     return &GNN_LOG_SOFTMAX (object)->family;
+  if (GNN_IS_SOFTMIN (object))
+    return &GNN_SOFTMIN (object)->family;
   return &GNN_SOFTMAX (object)->family;
 }
 
@@ -92,8 +124,15 @@ family_forward (GnnModule  *module,
   SoftmaxFamily *f = family (module);
   gint dim = resolve_dim (f->dim, input);
 
-  return f->log ? gnn_tensor_log_softmax (input, dim, error)
-                : gnn_tensor_softmax (input, dim, error);
+  switch (f->kind)
+    {
+    case KIND_LOG_SOFTMAX:
+      return gnn_tensor_log_softmax (input, dim, error);
+    case KIND_SOFTMIN:
+      return gnn_tensor_softmin (input, dim, error);
+    default:
+      return gnn_tensor_softmax (input, dim, error);
+    }
 }
 
 static char *
@@ -155,7 +194,7 @@ gnn_softmax_class_init (GnnSoftmaxClass *klass)
    * The dimension along which the softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -169,7 +208,21 @@ gnn_log_softmax_class_init (GnnLogSoftmaxClass *klass)
    * The dimension along which the log-softmax is computed, or
    * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
    *
-   * Since: 1.0
+   * Since: 0.1
+   */
+  family_class_init (G_OBJECT_CLASS (klass));
+}
+
+static void
+gnn_softmin_class_init (GnnSoftminClass *klass)
+{
+  /**
+   * GnnSoftmin:dim:
+   *
+   * The dimension along which the softmin is computed, or
+   * %GNN_SOFTMAX_DIM_NONE for PyTorch's implicit choice.
+   *
+   * Since: 0.1
    */
   family_class_init (G_OBJECT_CLASS (klass));
 }
@@ -177,13 +230,19 @@ gnn_log_softmax_class_init (GnnLogSoftmaxClass *klass)
 static void
 gnn_softmax_init (GnnSoftmax *self)
 {
-  self->family.log = FALSE;
+  self->family.kind = KIND_SOFTMAX;
 }
 
 static void
 gnn_log_softmax_init (GnnLogSoftmax *self)
 {
-  self->family.log = TRUE;
+  self->family.kind = KIND_LOG_SOFTMAX;
+}
+
+static void
+gnn_softmin_init (GnnSoftmin *self)
+{
+  self->family.kind = KIND_SOFTMIN;
 }
 
 /**
@@ -194,7 +253,7 @@ gnn_log_softmax_init (GnnLogSoftmax *self)
  *
  * Returns: (transfer full): a new GnnSoftmax
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSoftmax *
 gnn_softmax_new (gint dim)
@@ -210,7 +269,7 @@ gnn_softmax_new (gint dim)
  *
  * Returns: the value of [property@Gnn.Softmax:dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_softmax_get_dim (GnnSoftmax *self)
@@ -228,7 +287,7 @@ gnn_softmax_get_dim (GnnSoftmax *self)
  *
  * Returns: (transfer full): a new GnnLogSoftmax
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLogSoftmax *
 gnn_log_softmax_new (gint dim)
@@ -244,7 +303,7 @@ gnn_log_softmax_new (gint dim)
  *
  * Returns: the value of [property@Gnn.LogSoftmax:dim]
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_log_softmax_get_dim (GnnLogSoftmax *self)
@@ -252,4 +311,20 @@ gnn_log_softmax_get_dim (GnnLogSoftmax *self)
   g_return_val_if_fail (GNN_IS_LOG_SOFTMAX (self), 0);
 
   return self->family.dim;
+}
+
+/**
+ * gnn_softmin_new:
+ * @dim: the value of [property@Gnn.Softmin:dim]
+ *
+ * Creates the layer, like `torch.nn.Softmin(dim)`.
+ *
+ * Returns: (transfer full): a new GnnSoftmin
+ *
+ * Since: 0.1
+ */
+GnnSoftmin *
+gnn_softmin_new (gint dim)
+{
+  return g_object_new (GNN_TYPE_SOFTMIN, "dim", dim, NULL);
 }

@@ -11,7 +11,7 @@
  *
  * Applies the hyperbolic tangent elementwise, like `torch.nn.Tanh()`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnTanh
 {
@@ -48,7 +48,7 @@ gnn_tanh_init (GnnTanh *self)
  *
  * Returns: (transfer full): a new GnnTanh
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTanh *
 gnn_tanh_new (void)

@@ -24,7 +24,7 @@
  * int), `square_avg` and `acc_delta`. Every hyper-parameter is also a
  * per-group option.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdadelta
 {
@@ -131,7 +131,7 @@ gnn_adadelta_class_init (GnnAdadeltaClass *klass)
    * The learning rate: the default of new parameter groups (PyTorch's
    * `defaults['lr']`, 1.0); setting it sets every group's.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 1.0);
   /**
@@ -139,7 +139,7 @@ gnn_adadelta_class_init (GnnAdadeltaClass *klass)
    *
    * The decay of the running averages (between 0 and 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_RHO] = gnn_optim_double_property ("rho", 0.9);
   /**
@@ -147,7 +147,7 @@ gnn_adadelta_class_init (GnnAdadeltaClass *klass)
    *
    * The term added inside the square roots for numerical stability.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-6);
   /**
@@ -155,7 +155,7 @@ gnn_adadelta_class_init (GnnAdadeltaClass *klass)
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
@@ -163,7 +163,7 @@ gnn_adadelta_class_init (GnnAdadeltaClass *klass)
    *
    * Whether to maximize the objective (step along the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -188,7 +188,7 @@ gnn_adadelta_init (GnnAdadelta *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdadelta *
 gnn_adadelta_new (GPtrArray  *params,

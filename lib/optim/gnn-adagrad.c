@@ -24,7 +24,7 @@
  * as it is when the parameter joins the optimizer — exists from the start,
  * before the first step.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdagrad
 {
@@ -144,7 +144,7 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
    * The learning rate: the default of new parameter groups (PyTorch's
    * `defaults['lr']`, 0.01); setting it sets every group's.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-2);
   /**
@@ -153,7 +153,7 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
    * The decay of the rate with the step count: step `t` uses
    * `lr / (1 + (t - 1) * lr_decay)`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR_DECAY] = gnn_optim_double_property ("lr-decay", 0.0);
   /**
@@ -161,7 +161,7 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
    *
    * The term added to the denominator for numerical stability.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-10);
   /**
@@ -169,7 +169,7 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
@@ -177,7 +177,7 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
    *
    * The starting value of every element of the `sum` of squared gradients.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INITIAL_ACCUMULATOR_VALUE] =
     gnn_optim_double_property ("initial-accumulator-value", 0.0);
@@ -186,7 +186,7 @@ gnn_adagrad_class_init (GnnAdagradClass *klass)
    *
    * Whether to maximize the objective (step along the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -209,7 +209,7 @@ gnn_adagrad_init (GnnAdagrad *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdagrad *
 gnn_adagrad_new (GPtrArray  *params,

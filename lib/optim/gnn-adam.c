@@ -17,7 +17,7 @@
  * The per-parameter state holds `step` (a float32 scalar, as in PyTorch),
  * `exp_avg`, `exp_avg_sq` and, with amsgrad, `max_exp_avg_sq`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -32,7 +32,7 @@
  * The per-parameter state holds `step` (a float32 scalar, as in PyTorch),
  * `exp_avg`, `exp_avg_sq` and, with amsgrad, `max_exp_avg_sq`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 struct _GnnAdam
@@ -139,7 +139,7 @@ adam_class_setup (gpointer klass,
  * The learning rate: the default of new parameter groups (PyTorch's
  * `defaults['lr']`, 0.001); setting it sets every group's.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdam:beta1:
@@ -147,7 +147,7 @@ adam_class_setup (gpointer klass,
  * The decay of the running average of the gradient (PyTorch's
  * `betas[0]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdam:beta2:
@@ -155,21 +155,21 @@ adam_class_setup (gpointer klass,
  * The decay of the running average of the squared gradient (PyTorch's
  * `betas[1]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdam:eps:
  *
  * The term added to the denominator for numerical stability.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdam:weight-decay:
  *
  * The L2 penalty: `weight_decay * param` is added to the gradient.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdam:amsgrad:
@@ -177,14 +177,14 @@ adam_class_setup (gpointer klass,
  * Whether to use the AMSGrad variant (normalize by the running maximum of
  * the second moment).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdam:maximize:
  *
  * Whether to maximize the objective (step along the gradient).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 static void
 gnn_adam_class_init (GnnAdamClass *klass)
@@ -198,7 +198,7 @@ gnn_adam_class_init (GnnAdamClass *klass)
  * The learning rate: the default of new parameter groups (PyTorch's
  * `defaults['lr']`, 0.001); setting it sets every group's.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdamW:beta1:
@@ -206,7 +206,7 @@ gnn_adam_class_init (GnnAdamClass *klass)
  * The decay of the running average of the gradient (PyTorch's
  * `betas[0]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdamW:beta2:
@@ -214,14 +214,14 @@ gnn_adam_class_init (GnnAdamClass *klass)
  * The decay of the running average of the squared gradient (PyTorch's
  * `betas[1]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdamW:eps:
  *
  * The term added to the denominator for numerical stability.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdamW:weight-decay:
@@ -229,7 +229,7 @@ gnn_adam_class_init (GnnAdamClass *klass)
  * The decoupled weight decay: each step multiplies the parameter by
  * `1 - lr * weight_decay`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdamW:amsgrad:
@@ -237,14 +237,14 @@ gnn_adam_class_init (GnnAdamClass *klass)
  * Whether to use the AMSGrad variant (normalize by the running maximum of
  * the second moment).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnAdamW:maximize:
  *
  * Whether to maximize the objective (step along the gradient).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 static void
 gnn_adamw_class_init (GnnAdamWClass *klass)
@@ -300,7 +300,7 @@ adam_new (GType       type,
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdam *
 gnn_adam_new (GPtrArray  *params,
@@ -334,7 +334,7 @@ gnn_adam_new (GPtrArray  *params,
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdamW *
 gnn_adamw_new (GPtrArray  *params,

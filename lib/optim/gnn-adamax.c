@@ -22,7 +22,7 @@
  * The per-parameter state holds `step` (a float32 scalar), `exp_avg` and
  * `exp_inf`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnAdamax
 {
@@ -136,7 +136,7 @@ gnn_adamax_class_init (GnnAdamaxClass *klass)
    * The learning rate: the default of new parameter groups (PyTorch's
    * `defaults['lr']`, 0.002); setting it sets every group's.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 2e-3);
   /**
@@ -145,7 +145,7 @@ gnn_adamax_class_init (GnnAdamaxClass *klass)
    * The decay of the running average of the gradient (PyTorch's
    * `betas[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BETA1] = gnn_optim_double_property ("beta1", 0.9);
   /**
@@ -153,7 +153,7 @@ gnn_adamax_class_init (GnnAdamaxClass *klass)
    *
    * The decay of the infinity norm (PyTorch's `betas[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BETA2] = gnn_optim_double_property ("beta2", 0.999);
   /**
@@ -161,7 +161,7 @@ gnn_adamax_class_init (GnnAdamaxClass *klass)
    *
    * The term added to the gradient's magnitude for numerical stability.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-8);
   /**
@@ -169,7 +169,7 @@ gnn_adamax_class_init (GnnAdamaxClass *klass)
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
@@ -177,7 +177,7 @@ gnn_adamax_class_init (GnnAdamaxClass *klass)
    *
    * Whether to maximize the objective (step along the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -200,7 +200,7 @@ gnn_adamax_init (GnnAdamax *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnAdamax *
 gnn_adamax_new (GPtrArray  *params,

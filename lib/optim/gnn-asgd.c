@@ -23,7 +23,7 @@
  * The per-parameter state holds `step`, `eta`, `mu` (float32 scalars) and
  * `ax`, the averaged parameter.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnASGD
 {
@@ -130,7 +130,7 @@ gnn_asgd_class_init (GnnASGDClass *klass)
    * The learning rate: the default of new parameter groups (PyTorch's
    * `defaults['lr']`, 0.01); setting it sets every group's.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-2);
   /**
@@ -138,7 +138,7 @@ gnn_asgd_class_init (GnnASGDClass *klass)
    *
    * The decay term.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LAMBD] = gnn_optim_double_property ("lambd", 1e-4);
   /**
@@ -146,7 +146,7 @@ gnn_asgd_class_init (GnnASGDClass *klass)
    *
    * The power of the rate's decay.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ALPHA] = gnn_optim_double_property ("alpha", 0.75);
   /**
@@ -154,7 +154,7 @@ gnn_asgd_class_init (GnnASGDClass *klass)
    *
    * The step at which averaging starts.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_T0] = gnn_optim_double_property ("t0", 1e6);
   /**
@@ -162,7 +162,7 @@ gnn_asgd_class_init (GnnASGDClass *klass)
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
@@ -170,7 +170,7 @@ gnn_asgd_class_init (GnnASGDClass *klass)
    *
    * Whether to maximize the objective (step along the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -193,7 +193,7 @@ gnn_asgd_init (GnnASGD *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnASGD *
 gnn_asgd_new (GPtrArray  *params,

@@ -15,7 +15,7 @@
  * optimizer is theirs; like PyTorch's it takes no initial step of its own.
  * Its state dict nests theirs.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnChainedScheduler
 {
@@ -146,7 +146,7 @@ gnn_chained_scheduler_class_init (GnnChainedSchedulerClass *klass)
    * The schedulers, stepped in order: a [iface@Gio.ListModel] of
    * [class@Gnn.LRScheduler]s of one optimizer.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SCHEDULERS] = gnn_optim_object_property ("schedulers", G_TYPE_LIST_MODEL);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -168,7 +168,7 @@ gnn_chained_scheduler_init (GnnChainedScheduler *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnChainedScheduler *
 gnn_chained_scheduler_new (GnnLRScheduler **schedulers,

@@ -16,7 +16,7 @@
  * is multiplied by `factor` at epoch 0 and by `1 / factor` at
  * `total_iters`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnConstantLR
 {
@@ -99,7 +99,7 @@ gnn_constant_lr_class_init (GnnConstantLRClass *klass)
    * The factor applied to the rate until [property@Gnn.ConstantLR:total-iters]
    * (between 0 and 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_FACTOR] = gnn_optim_double_property ("factor", 1.0 / 3);
   /**
@@ -107,7 +107,7 @@ gnn_constant_lr_class_init (GnnConstantLRClass *klass)
    *
    * The number of epochs the factor applies for.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TOTAL_ITERS] = gnn_optim_int64_property ("total-iters", G_MININT64, G_MAXINT64, 5);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -132,7 +132,7 @@ gnn_constant_lr_init (GnnConstantLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnConstantLR *
 gnn_constant_lr_new (GnnOptimizer  *optimizer,

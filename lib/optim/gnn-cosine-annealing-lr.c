@@ -18,7 +18,7 @@
  * `torch.optim.lr_scheduler.CosineAnnealingLR.get_lr`, so the rates equal
  * PyTorch's to the last bits.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCosineAnnealingLR
 {
@@ -115,7 +115,7 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    *
    * The number of epochs of a half period (PyTorch's `T_max`, at least 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_T_MAX] = gnn_optim_int64_property ("t-max", 1, T_MAX_LIMIT, 1);
   /**
@@ -123,7 +123,7 @@ gnn_cosine_annealing_lr_class_init (GnnCosineAnnealingLRClass *klass)
    *
    * The lowest learning rate.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ETA_MIN] = gnn_optim_double_property ("eta-min", 0.0);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -147,7 +147,7 @@ gnn_cosine_annealing_lr_init (GnnCosineAnnealingLR *self)
  * Returns: (transfer full): a new scheduler,
  *   or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCosineAnnealingLR *
 gnn_cosine_annealing_lr_new (GnnOptimizer  *optimizer,

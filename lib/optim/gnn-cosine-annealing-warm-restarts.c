@@ -20,7 +20,7 @@
  * batch / batches`) to anneal within an epoch. The state dict keeps `T_i`
  * and `T_cur`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCosineAnnealingWarmRestarts
 {
@@ -171,7 +171,7 @@ gnn_cosine_annealing_warm_restarts_class_init (GnnCosineAnnealingWarmRestartsCla
    *
    * The length of the first period, in epochs (PyTorch's `T_0`, positive).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_T_0] = gnn_optim_int64_property ("t-0", G_MININT64, G_MAXINT32, 1);
   /**
@@ -180,7 +180,7 @@ gnn_cosine_annealing_warm_restarts_class_init (GnnCosineAnnealingWarmRestartsCla
    * The factor by which each period is longer than the last (PyTorch's
    * `T_mult`, at least 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_T_MULT] = gnn_optim_int64_property ("t-mult", G_MININT64, G_MAXINT32, 1);
   /**
@@ -188,7 +188,7 @@ gnn_cosine_annealing_warm_restarts_class_init (GnnCosineAnnealingWarmRestartsCla
    *
    * The lowest learning rate.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ETA_MIN] = gnn_optim_double_property ("eta-min", 0.0);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -214,7 +214,7 @@ gnn_cosine_annealing_warm_restarts_init (GnnCosineAnnealingWarmRestarts *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCosineAnnealingWarmRestarts *
 gnn_cosine_annealing_warm_restarts_new (GnnOptimizer  *optimizer,

@@ -20,7 +20,7 @@
  * [property@Gnn.CyclicLR:max-momentum]. PyTorch's custom `scale_fn` is
  * not offered.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnCyclicLR
 {
@@ -219,7 +219,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    * The lowest rate of the cycle: a variant `ad` with one value or one per
    * parameter group (required).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BASE_LR] = gnn_optim_doubles_property ("base-lr", NAN);
   /**
@@ -228,7 +228,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    * The highest rate of the cycle (before scaling): a variant `ad` with one
    * value or one per group (required).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAX_LR] = gnn_optim_doubles_property ("max-lr", NAN);
   /**
@@ -236,7 +236,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    *
    * The number of steps from the lowest rate to the highest.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STEP_SIZE_UP] = gnn_optim_double_property ("step-size-up", 2000);
   /**
@@ -245,7 +245,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    * The number of steps back down; -1 (PyTorch's None) for
    * [property@Gnn.CyclicLR:step-size-up].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STEP_SIZE_DOWN] = gnn_optim_double_property ("step-size-down", -1);
   /**
@@ -253,7 +253,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    *
    * "triangular", "triangular2" or "exp_range".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MODE] = gnn_optim_string_property ("mode", "triangular");
   /**
@@ -261,7 +261,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    *
    * The base of the per-step scaling in "exp_range" mode.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GAMMA] = gnn_optim_double_property ("gamma", 1.);
   /**
@@ -270,7 +270,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    * Whether the momentum cycles inversely to the rate (the optimizer needs
    * a `momentum` option).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_CYCLE_MOMENTUM] = gnn_optim_bool_property ("cycle-momentum", TRUE);
   /**
@@ -278,7 +278,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    *
    * The lowest momentum: a variant `ad` with one value or one per group.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BASE_MOMENTUM] = gnn_optim_doubles_property ("base-momentum", 0.8);
   /**
@@ -286,7 +286,7 @@ gnn_cyclic_lr_class_init (GnnCyclicLRClass *klass)
    *
    * The highest momentum: a variant `ad` with one value or one per group.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAX_MOMENTUM] = gnn_optim_doubles_property ("max-momentum", 0.9);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -310,7 +310,7 @@ gnn_cyclic_lr_init (GnnCyclicLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnCyclicLR *
 gnn_cyclic_lr_new (GnnOptimizer  *optimizer,

@@ -13,7 +13,7 @@
  * every epoch, like PyTorch 1.13's `torch.optim.lr_scheduler.ExponentialLR`
  * (closed form `base_lr * gamma ** epoch`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnExponentialLR
 {
@@ -68,7 +68,7 @@ gnn_exponential_lr_class_init (GnnExponentialLRClass *klass)
    *
    * The factor applied every epoch (required in PyTorch; 0.1 here).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GAMMA] = gnn_optim_double_property ("gamma", 0.1);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -91,7 +91,7 @@ gnn_exponential_lr_init (GnnExponentialLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnExponentialLR *
 gnn_exponential_lr_new (GnnOptimizer  *optimizer,

@@ -16,7 +16,7 @@
  * the bindings). A function is no property: an object made with
  * g_object_new() has none, and its steps fail saying so.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -26,7 +26,7 @@
  * on, each step multiplies each group's current rate by `lr_lambda (epoch)`,
  * a [callback@Gnn.LRLambdaFunc] given to [ctor@Gnn.MultiplicativeLR.new].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef struct
@@ -200,7 +200,7 @@ lambda_new (GType            type,
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLambdaLR *
 gnn_lambda_lr_new (GnnOptimizer     *optimizer,
@@ -230,7 +230,7 @@ gnn_lambda_lr_new (GnnOptimizer     *optimizer,
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMultiplicativeLR *
 gnn_multiplicative_lr_new (GnnOptimizer     *optimizer,

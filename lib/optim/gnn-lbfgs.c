@@ -43,7 +43,7 @@ typedef GnnLbfgsCtx Ctx;
  * history `old_dirs`, `old_stps` (one row per step), `ro` and `al`. A
  * closure that fails leaves the parameters and the state as they were.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLBFGS
 {
@@ -724,7 +724,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
    *
    * The learning rate (PyTorch's default: 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 1.0);
   /**
@@ -732,7 +732,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
    *
    * The largest number of iterations per step.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAX_ITER] = gnn_optim_int64_property ("max-iter", 0, G_MAXINT64 / 8, 20);
   /**
@@ -741,7 +741,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
    * The largest number of closure evaluations per step; -1 (PyTorch's
    * None) becomes `max_iter * 5 / 4` at construction.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAX_EVAL] = gnn_optim_int64_property ("max-eval", -1, G_MAXINT64, -1);
   /**
@@ -749,7 +749,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
    *
    * The step stops once every gradient element is at most this large.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TOLERANCE_GRAD] = gnn_optim_double_property ("tolerance-grad", 1e-7);
   /**
@@ -757,7 +757,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
    *
    * The step stops once the loss or the parameters change less than this.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TOLERANCE_CHANGE] = gnn_optim_double_property ("tolerance-change", 1e-9);
   /**
@@ -765,7 +765,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
    *
    * The number of past steps the inverse Hessian is built from.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_HISTORY_SIZE] = gnn_optim_int64_property ("history-size", 1, G_MAXINT32, 100);
   /**
@@ -774,7 +774,7 @@ gnn_lbfgs_class_init (GnnLBFGSClass *klass)
    * %NULL for fixed steps of `lr`, or "strong_wolfe" for PyTorch's
    * strong-Wolfe line search.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LINE_SEARCH_FN] = gnn_optim_string_property ("line-search-fn", NULL);
   gnn_optim_class_install_properties (object_class, properties, N_PROPS);
@@ -798,7 +798,7 @@ gnn_lbfgs_init (GnnLBFGS *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLBFGS *
 gnn_lbfgs_new (GPtrArray  *params,

@@ -15,7 +15,7 @@
  * 1.13's `torch.optim.lr_scheduler.LinearLR`, whose chainable form divides
  * each epoch's factor by the previous one.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnLinearLR
 {
@@ -106,7 +106,7 @@ gnn_linear_lr_class_init (GnnLinearLRClass *klass)
    *
    * The factor at epoch 0 (between 0 and 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_START_FACTOR] = gnn_optim_double_property ("start-factor", 1.0 / 3);
   /**
@@ -114,7 +114,7 @@ gnn_linear_lr_class_init (GnnLinearLRClass *klass)
    *
    * The factor from [property@Gnn.LinearLR:total-iters] on (between 0 and 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_END_FACTOR] = gnn_optim_double_property ("end-factor", 1.0);
   /**
@@ -122,7 +122,7 @@ gnn_linear_lr_class_init (GnnLinearLRClass *klass)
    *
    * The number of epochs the factor takes to reach its end.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TOTAL_ITERS] = gnn_optim_int64_property ("total-iters", G_MININT64, G_MAXINT64, 5);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -147,7 +147,7 @@ gnn_linear_lr_init (GnnLinearLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnLinearLR *
 gnn_linear_lr_new (GnnOptimizer  *optimizer,

@@ -39,7 +39,7 @@
  * per group, comma-separated), the subclass's settings under PyTorch's
  * names (`step_size`, `gamma`, `t_max`) and its counters.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef struct
@@ -484,7 +484,7 @@ gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
    *
    * The optimizer whose learning rates are scheduled.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_OPTIMIZER] =
     g_param_spec_object ("optimizer", NULL, NULL, GNN_TYPE_OPTIMIZER,
@@ -497,7 +497,7 @@ gnn_lr_scheduler_class_init (GnnLRSchedulerClass *klass)
    * optimizer state dict. The current epoch is
    * [method@Gnn.LRScheduler.get_last_epoch].
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LAST_EPOCH] =
     g_param_spec_int64 ("last-epoch", NULL, NULL, -1, G_MAXINT64 / 4, -1,
@@ -526,7 +526,7 @@ gnn_lr_scheduler_init (GnnLRScheduler *self)
  *
  * Returns: (transfer none) (nullable): the scheduled optimizer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnOptimizer *
 gnn_lr_scheduler_get_optimizer (GnnLRScheduler *self)
@@ -546,7 +546,7 @@ gnn_lr_scheduler_get_optimizer (GnnLRScheduler *self)
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_lr_scheduler_step (GnnLRScheduler  *self,
@@ -571,7 +571,7 @@ gnn_lr_scheduler_step (GnnLRScheduler  *self,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_lr_scheduler_step_to_epoch (GnnLRScheduler  *self,
@@ -600,7 +600,7 @@ gnn_lr_scheduler_step_to_epoch (GnnLRScheduler  *self,
  *
  * Returns: PyTorch's `get_last_lr()[0]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_lr_scheduler_get_last_lr (GnnLRScheduler *self)
@@ -621,7 +621,7 @@ gnn_lr_scheduler_get_last_lr (GnnLRScheduler *self)
  *
  * Returns: (array length=n_lrs) (transfer full): PyTorch's `get_last_lr()`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double *
 gnn_lr_scheduler_get_last_lrs (GnnLRScheduler *self,
@@ -644,7 +644,7 @@ gnn_lr_scheduler_get_last_lrs (GnnLRScheduler *self,
  *
  * Returns: PyTorch's `base_lrs[0]`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_lr_scheduler_get_base_lr (GnnLRScheduler *self)
@@ -666,7 +666,7 @@ gnn_lr_scheduler_get_base_lr (GnnLRScheduler *self)
  *
  * Returns: (array length=n_lrs) (transfer full): PyTorch's `base_lrs`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double *
 gnn_lr_scheduler_get_base_lrs (GnnLRScheduler *self,
@@ -689,7 +689,7 @@ gnn_lr_scheduler_get_base_lrs (GnnLRScheduler *self,
  *
  * Returns: PyTorch's `last_epoch` (0 after construction)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_lr_scheduler_get_last_epoch (GnnLRScheduler *self)
@@ -707,7 +707,7 @@ gnn_lr_scheduler_get_last_epoch (GnnLRScheduler *self)
  *
  * Returns: the number of steps
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_lr_scheduler_get_step_count (GnnLRScheduler *self)
@@ -732,7 +732,7 @@ static const char * const base_keys[] = { "last_epoch", "_step_count", "base_lrs
  *
  * Returns: (transfer full): a new state dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_lr_scheduler_state_dict (GnnLRScheduler *self)
@@ -789,7 +789,7 @@ subclass_keys (GnnLRScheduler *self)
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_lr_scheduler_load_state_dict (GnnLRScheduler  *self,

@@ -16,7 +16,7 @@
  * `base_lr * gamma ** bisect_right(sorted(milestones), epoch)` serves
  * [method@Gnn.LRScheduler.step_to_epoch].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnMultiStepLR
 {
@@ -95,7 +95,7 @@ gnn_multi_step_lr_class_init (GnnMultiStepLRClass *klass)
    * The epochs at which the rate decays, a variant of type `ax` (PyTorch
    * counts them: an epoch listed twice decays twice).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MILESTONES] = gnn_optim_variant_property ("milestones", "ax", NULL);
   /**
@@ -103,7 +103,7 @@ gnn_multi_step_lr_class_init (GnnMultiStepLRClass *klass)
    *
    * The factor applied at each milestone.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GAMMA] = gnn_optim_double_property ("gamma", 0.1);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -128,7 +128,7 @@ gnn_multi_step_lr_init (GnnMultiStepLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnMultiStepLR *
 gnn_multi_step_lr_new (GnnOptimizer  *optimizer,

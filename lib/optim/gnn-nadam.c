@@ -29,7 +29,7 @@
  * PyTorch 1.13's NAdam has no `maximize`. The per-parameter state holds
  * `step`, `mu_product` (float32 scalars), `exp_avg` and `exp_avg_sq`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 /**
@@ -42,7 +42,7 @@
  * PyTorch 1.13's RAdam has no `maximize`. The per-parameter state holds
  * `step` (a float32 scalar), `exp_avg` and `exp_avg_sq`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnNAdam
 {
@@ -265,14 +265,14 @@ install (gpointer     klass,
  * The learning rate: the default of new parameter groups (PyTorch's
  * `defaults['lr']`, 0.002); setting it sets every group's.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnNAdam:beta1:
  *
  * The decay of the running average of the gradient (PyTorch's `betas[0]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnNAdam:beta2:
@@ -280,28 +280,28 @@ install (gpointer     klass,
  * The decay of the running average of the squared gradient (PyTorch's
  * `betas[1]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnNAdam:eps:
  *
  * The term added to the denominator for numerical stability.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnNAdam:weight-decay:
  *
  * The L2 penalty: `weight_decay * param` is added to the gradient.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnNAdam:momentum-decay:
  *
  * The decay of the momentum schedule `mu`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 static void
 gnn_nadam_class_init (GnnNAdamClass *klass)
@@ -315,14 +315,14 @@ gnn_nadam_class_init (GnnNAdamClass *klass)
  * The learning rate: the default of new parameter groups (PyTorch's
  * `defaults['lr']`, 0.001); setting it sets every group's.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnRAdam:beta1:
  *
  * The decay of the running average of the gradient (PyTorch's `betas[0]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnRAdam:beta2:
@@ -330,21 +330,21 @@ gnn_nadam_class_init (GnnNAdamClass *klass)
  * The decay of the running average of the squared gradient (PyTorch's
  * `betas[1]`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnRAdam:eps:
  *
  * The term added to the denominator for numerical stability.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /**
  * GnnRAdam:weight-decay:
  *
  * The L2 penalty: `weight_decay * param` is added to the gradient.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 static void
 gnn_radam_class_init (GnnRAdamClass *klass)
@@ -375,7 +375,7 @@ gnn_radam_init (GnnRAdam *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnNAdam *
 gnn_nadam_new (GPtrArray  *params,
@@ -396,7 +396,7 @@ gnn_nadam_new (GPtrArray  *params,
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRAdam *
 gnn_radam_new (GPtrArray  *params,

@@ -29,7 +29,7 @@
  * total fails with PyTorch's "Tried to step 11 times. The specified number
  * of total steps is 10" and changes nothing.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnOneCycleLR
 {
@@ -284,7 +284,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    * The peak learning rate: a variant `ad` with one value, or one per
    * parameter group (required).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAX_LR] = gnn_optim_doubles_property ("max-lr", NAN);
   /**
@@ -293,7 +293,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    * The number of steps in the cycle; -1 (PyTorch's None) for
    * `epochs * steps_per_epoch`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TOTAL_STEPS] = gnn_optim_int64_property ("total-steps", G_MININT64, G_MAXINT64 / 4, -1);
   /**
@@ -302,7 +302,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    * The number of epochs, with [property@Gnn.OneCycleLR:steps-per-epoch]
    * when [property@Gnn.OneCycleLR:total-steps] is -1 (-1: None).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPOCHS] = gnn_optim_int64_property ("epochs", G_MININT64, G_MAXINT64 / 4, -1);
   /**
@@ -310,7 +310,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    *
    * The number of steps per epoch (-1: None).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STEPS_PER_EPOCH] = gnn_optim_int64_property ("steps-per-epoch", G_MININT64, G_MAXINT64 / 4, -1);
   /**
@@ -318,7 +318,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    *
    * The fraction of the cycle spent raising the rate (between 0 and 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PCT_START] = gnn_optim_double_property ("pct-start", 0.3);
   /**
@@ -326,7 +326,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    *
    * "cos" or "linear".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ANNEAL_STRATEGY] = gnn_optim_string_property ("anneal-strategy", "cos");
   /**
@@ -334,7 +334,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    *
    * Whether the momentum (or `beta1`) cycles inversely to the rate.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_CYCLE_MOMENTUM] = gnn_optim_bool_property ("cycle-momentum", TRUE);
   /**
@@ -343,7 +343,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    * The lowest momentum, at the peak rate: a variant `ad` with one value or
    * one per group.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_BASE_MOMENTUM] = gnn_optim_doubles_property ("base-momentum", 0.85);
   /**
@@ -351,7 +351,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    *
    * The highest momentum: a variant `ad` with one value or one per group.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAX_MOMENTUM] = gnn_optim_doubles_property ("max-momentum", 0.95);
   /**
@@ -359,7 +359,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    *
    * The initial rate is `max_lr / div_factor`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DIV_FACTOR] = gnn_optim_double_property ("div-factor", 25.);
   /**
@@ -367,7 +367,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    *
    * The final rate is `initial_lr / final_div_factor`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_FINAL_DIV_FACTOR] = gnn_optim_double_property ("final-div-factor", 1e4);
   /**
@@ -376,7 +376,7 @@ gnn_one_cycle_lr_class_init (GnnOneCycleLRClass *klass)
    * Whether the rate comes back down to the initial one before annealing
    * to the final one.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_THREE_PHASE] = gnn_optim_bool_property ("three-phase", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -401,7 +401,7 @@ gnn_one_cycle_lr_init (GnnOneCycleLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnOneCycleLR *
 gnn_one_cycle_lr_new (GnnOptimizer  *optimizer,

@@ -22,7 +22,7 @@
  *
  * Returns: (transfer full): a new state dict
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_optimizer_state_dict (GnnOptimizer *self)
@@ -414,7 +414,7 @@ read_states (GnnOptimizer  *self,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_optimizer_load_state_dict (GnnOptimizer  *self,

@@ -344,7 +344,7 @@ append_params (GnnOptimizer  *self,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_optimizer_add_param_group (GnnOptimizer  *self,
@@ -391,7 +391,7 @@ gnn_optimizer_add_param_group (GnnOptimizer  *self,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_optimizer_add_params (GnnOptimizer  *self,
@@ -422,7 +422,7 @@ gnn_optimizer_add_params (GnnOptimizer  *self,
  * Returns: the number of parameter groups (PyTorch's
  *   `len(optimizer.param_groups)`)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_optimizer_get_n_param_groups (GnnOptimizer *self)
@@ -455,7 +455,7 @@ lookup_group (GnnOptimizer  *self,
  * Returns: (transfer container) (element-type Gnn.Tensor) (nullable): the
  *   group's parameters, or %NULL if @group is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GPtrArray *
 gnn_optimizer_get_group_params (GnnOptimizer *self,
@@ -486,7 +486,7 @@ gnn_optimizer_get_group_params (GnnOptimizer *self,
  * Returns: (transfer full) (nullable): the names, or %NULL if @group is out
  *   of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char **
 gnn_optimizer_list_group_options (GnnOptimizer *self,
@@ -524,7 +524,7 @@ gnn_optimizer_list_group_options (GnnOptimizer *self,
  *   (%GNN_ERROR_INDEX for a group out of range, %GNN_ERROR_KEY for a name
  *   the group does not have)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GVariant *
 gnn_optimizer_get_group_option (GnnOptimizer  *self,
@@ -566,7 +566,7 @@ gnn_optimizer_get_group_option (GnnOptimizer  *self,
  * Returns: %TRUE on success, %FALSE with @error set (the value's type or
  *   range does not fit the option)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_optimizer_set_group_option (GnnOptimizer  *self,
@@ -615,7 +615,7 @@ gnn_optimizer_set_group_option (GnnOptimizer  *self,
  *
  * Returns: the group's learning rate, or 0 if @group is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_optimizer_get_group_lr (GnnOptimizer *self,
@@ -637,7 +637,7 @@ gnn_optimizer_get_group_lr (GnnOptimizer *self,
  *
  * Sets the learning rate of a group; the next step uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_optimizer_set_group_lr (GnnOptimizer *self,

@@ -56,7 +56,7 @@
  * spelling: `weight_decay`) plus `param_groups.<group>.params` (the
  * indices, "0,1,2"). Both survive a safetensors file.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 typedef struct
@@ -272,7 +272,7 @@ gnn_optimizer_get_state_entries (GnnOptimizer *self)
  *
  * Returns: the number of parameters the optimizer trains
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_optimizer_get_n_params (GnnOptimizer *self)
@@ -292,7 +292,7 @@ gnn_optimizer_get_n_params (GnnOptimizer *self)
  * Returns: (transfer none) (nullable): the parameter, or %NULL if @index is
  *   out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_optimizer_get_param (GnnOptimizer *self,
@@ -317,7 +317,7 @@ gnn_optimizer_get_param (GnnOptimizer *self,
  * Returns: (transfer none) (nullable): the state, or %NULL if @index is out
  *   of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStateDict *
 gnn_optimizer_get_state (GnnOptimizer *self,
@@ -342,7 +342,7 @@ gnn_optimizer_get_state (GnnOptimizer *self,
  *
  * Returns: the learning rate property
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_optimizer_get_lr (GnnOptimizer *self)
@@ -360,7 +360,7 @@ gnn_optimizer_get_lr (GnnOptimizer *self)
  * Sets the `lr` property, and with it the rate of every group; the next
  * step uses it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_optimizer_set_lr (GnnOptimizer *self,
@@ -380,7 +380,7 @@ gnn_optimizer_set_lr (GnnOptimizer *self,
  * Returns: whether the optimizer maximizes the objective (%FALSE for
  *   optimizers without the option, such as NAdam)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_optimizer_get_maximize (GnnOptimizer *self)
@@ -401,7 +401,7 @@ gnn_optimizer_get_maximize (GnnOptimizer *self)
  * Sets the `maximize` property (and every group's option) of optimizers
  * that have one; a no-op for the others.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_optimizer_set_maximize (GnnOptimizer *self,
@@ -425,7 +425,7 @@ gnn_optimizer_set_maximize (GnnOptimizer *self,
  * %TRUE, [property@Gnn.Tensor:grad] becomes %NULL, so the next step skips
  * the parameter until a new gradient arrives.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_optimizer_zero_grad (GnnOptimizer *self,
@@ -598,7 +598,7 @@ gnn_optimizer_real_step_with_closure (GnnOptimizer         *self,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_optimizer_step (GnnOptimizer  *self,
@@ -624,7 +624,7 @@ gnn_optimizer_step (GnnOptimizer  *self,
  *
  * Returns: %TRUE on success, %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_optimizer_step_with_closure (GnnOptimizer         *self,
@@ -665,7 +665,7 @@ gnn_optimizer_step_with_closure (GnnOptimizer         *self,
  *
  * Returns: the number of successful steps since the optimizer was created
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_optimizer_get_step_count (GnnOptimizer *self)

@@ -15,7 +15,7 @@
  * `torch.optim.lr_scheduler.PolynomialLR` (chainable: the ratio of
  * consecutive epochs' factors).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnPolynomialLR
 {
@@ -77,7 +77,7 @@ gnn_polynomial_lr_class_init (GnnPolynomialLRClass *klass)
    *
    * The number of epochs the rate decays over.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_TOTAL_ITERS] = gnn_optim_int64_property ("total-iters", G_MININT64, G_MAXINT64, 5);
   /**
@@ -85,7 +85,7 @@ gnn_polynomial_lr_class_init (GnnPolynomialLRClass *klass)
    *
    * The power of the polynomial.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_POWER] = gnn_optim_double_property ("power", 1.0);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -109,7 +109,7 @@ gnn_polynomial_lr_init (GnnPolynomialLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnPolynomialLR *
 gnn_polynomial_lr_new (GnnOptimizer  *optimizer,

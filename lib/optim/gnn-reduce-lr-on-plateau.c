@@ -26,7 +26,7 @@
  * error. The state dict keeps `best`, `num_bad_epochs` and
  * `cooldown_counter`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnReduceLROnPlateau
 {
@@ -162,7 +162,7 @@ is_better (GnnReduceLROnPlateau *self,
  * Returns: %TRUE on success, %FALSE with @error set (invalid settings;
  *   nothing changes)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_reduce_lr_on_plateau_step_with_metric (GnnReduceLROnPlateau  *self,
@@ -268,7 +268,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * "min" (the metric should fall) or "max" (it should rise).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MODE] = gnn_optim_string_property ("mode", "min");
   /**
@@ -276,7 +276,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * The factor a reduction applies (below 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_FACTOR] = gnn_optim_double_property ("factor", 0.1);
   /**
@@ -284,7 +284,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * The number of epochs without improvement tolerated.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PATIENCE] = gnn_optim_int64_property ("patience", G_MININT64, G_MAXINT64, 10);
   /**
@@ -292,7 +292,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * How much better a metric must be to count as an improvement.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_THRESHOLD] = gnn_optim_double_property ("threshold", 1e-4);
   /**
@@ -300,7 +300,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * "rel" (the threshold is relative to the best) or "abs".
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_THRESHOLD_MODE] = gnn_optim_string_property ("threshold-mode", "rel");
   /**
@@ -308,7 +308,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * The epochs to wait after a reduction before counting again.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_COOLDOWN] = gnn_optim_int64_property ("cooldown", G_MININT64, G_MAXINT64, 0);
   /**
@@ -316,7 +316,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * The lowest rate: a variant `ad` with one value or one per group.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MIN_LR] = gnn_optim_doubles_property ("min-lr", 0);
   /**
@@ -324,7 +324,7 @@ gnn_reduce_lr_on_plateau_class_init (GnnReduceLROnPlateauClass *klass)
    *
    * Reductions smaller than this are skipped.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-8);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -346,7 +346,7 @@ gnn_reduce_lr_on_plateau_init (GnnReduceLROnPlateau *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnReduceLROnPlateau *
 gnn_reduce_lr_on_plateau_new (GnnOptimizer  *optimizer,

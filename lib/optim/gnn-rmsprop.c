@@ -25,7 +25,7 @@
  * int), `square_avg`, and `momentum_buffer` / `grad_avg` when momentum /
  * centered are on.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRMSprop
 {
@@ -157,7 +157,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
    * The learning rate: the default of new parameter groups (PyTorch's
    * `defaults['lr']`, 0.01); setting it sets every group's.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-2);
   /**
@@ -165,7 +165,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
    *
    * The momentum factor (0 disables momentum).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MOMENTUM] = gnn_optim_double_property ("momentum", 0.0);
   /**
@@ -173,7 +173,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
    *
    * The smoothing constant of the running averages.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ALPHA] = gnn_optim_double_property ("alpha", 0.99);
   /**
@@ -181,7 +181,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
    *
    * The term added to the denominator for numerical stability.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_EPS] = gnn_optim_double_property ("eps", 1e-8);
   /**
@@ -190,7 +190,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
    * Whether to normalize by an estimate of the gradient's variance (the
    * squared average minus the squared running mean of the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_CENTERED] = gnn_optim_bool_property ("centered", FALSE);
   /**
@@ -198,7 +198,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
@@ -206,7 +206,7 @@ gnn_rmsprop_class_init (GnnRMSpropClass *klass)
    *
    * Whether to maximize the objective (step along the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -229,7 +229,7 @@ gnn_rmsprop_init (GnnRMSprop *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRMSprop *
 gnn_rmsprop_new (GPtrArray  *params,

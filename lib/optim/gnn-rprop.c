@@ -21,7 +21,7 @@
  * per-parameter state holds `step` (an int64 scalar: PyTorch's Python
  * int), `prev` and `step_size`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnRprop
 {
@@ -142,7 +142,7 @@ gnn_rprop_class_init (GnnRpropClass *klass)
    * The initial step size: the default of new parameter groups (PyTorch's
    * `defaults['lr']`, 0.01).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-2);
   /**
@@ -151,7 +151,7 @@ gnn_rprop_class_init (GnnRpropClass *klass)
    * The factor of the step size when the gradient changes sign (PyTorch's
    * `etas[0]`, between 0 and 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ETAMINUS] = gnn_optim_double_property ("etaminus", 0.5);
   /**
@@ -160,7 +160,7 @@ gnn_rprop_class_init (GnnRpropClass *klass)
    * The factor of the step size while the gradient keeps its sign
    * (PyTorch's `etas[1]`, above 1).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_ETAPLUS] = gnn_optim_double_property ("etaplus", 1.2);
   /**
@@ -168,7 +168,7 @@ gnn_rprop_class_init (GnnRpropClass *klass)
    *
    * The smallest step size (PyTorch's `step_sizes[0]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STEP_SIZE_MIN] = gnn_optim_double_property ("step-size-min", 1e-6);
   /**
@@ -176,7 +176,7 @@ gnn_rprop_class_init (GnnRpropClass *klass)
    *
    * The largest step size (PyTorch's `step_sizes[1]`).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STEP_SIZE_MAX] = gnn_optim_double_property ("step-size-max", 50);
   /**
@@ -184,7 +184,7 @@ gnn_rprop_class_init (GnnRpropClass *klass)
    *
    * Whether to maximize the objective (step along the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -207,7 +207,7 @@ gnn_rprop_init (GnnRprop *self)
  *
  * Returns: (transfer full): a new optimizer, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnRprop *
 gnn_rprop_new (GPtrArray  *params,

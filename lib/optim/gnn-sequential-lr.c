@@ -17,7 +17,7 @@
  * the first one's initial step, as PyTorch does — the schedulers must have
  * been made for the same optimizer just before. Its state dict nests theirs.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSequentialLR
 {
@@ -194,7 +194,7 @@ gnn_sequential_lr_class_init (GnnSequentialLRClass *klass)
    * The schedulers, in order: a [iface@Gio.ListModel] of
    * [class@Gnn.LRScheduler]s made for the same optimizer.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SCHEDULERS] = gnn_optim_object_property ("schedulers", G_TYPE_LIST_MODEL);
   /**
@@ -203,7 +203,7 @@ gnn_sequential_lr_class_init (GnnSequentialLRClass *klass)
    * The epochs at which the next scheduler takes over, a variant `ax` (one
    * fewer than the schedulers).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MILESTONES] = gnn_optim_variant_property ("milestones", "ax", NULL);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -229,7 +229,7 @@ gnn_sequential_lr_init (GnnSequentialLR *self)
  *
  * Returns: (transfer full): a new scheduler, or %NULL with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSequentialLR *
 gnn_sequential_lr_new (GnnOptimizer    *optimizer,

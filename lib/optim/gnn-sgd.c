@@ -26,7 +26,7 @@
  * The per-parameter state holds `momentum_buffer` (only when momentum is
  * non-zero). Every hyper-parameter is also a per-group option.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnSGD
 {
@@ -154,7 +154,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    * The learning rate: the default of new parameter groups (PyTorch's
    * `defaults['lr']`, required in PyTorch, 0.001 here); setting it sets every group's.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_LR] = gnn_optim_double_property ("lr", 1e-3);
   /**
@@ -162,7 +162,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    *
    * The momentum factor (0 disables momentum).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MOMENTUM] = gnn_optim_double_property ("momentum", 0.0);
   /**
@@ -171,7 +171,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    * The dampening of the momentum: the new gradient enters the buffer
    * scaled by `1 - dampening`.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DAMPENING] = gnn_optim_double_property ("dampening", 0.0);
   /**
@@ -179,7 +179,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    *
    * The L2 penalty: `weight_decay * param` is added to the gradient.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_WEIGHT_DECAY] = gnn_optim_double_property ("weight-decay", 0.0);
   /**
@@ -187,7 +187,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    *
    * Whether to use Nesterov momentum (needs a momentum and zero dampening).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NESTEROV] = gnn_optim_bool_property ("nesterov", FALSE);
   /**
@@ -195,7 +195,7 @@ gnn_sgd_class_init (GnnSGDClass *klass)
    *
    * Whether to maximize the objective (step along the gradient).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_MAXIMIZE] = gnn_optim_bool_property ("maximize", FALSE);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -225,7 +225,7 @@ gnn_sgd_init (GnnSGD *self)
  * Returns: (transfer full): a new optimizer, or %NULL with
  *   @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnSGD *
 gnn_sgd_new (GPtrArray  *params,

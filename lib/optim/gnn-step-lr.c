@@ -18,7 +18,7 @@
  * `base_lr * gamma ** (epoch // step_size)` for
  * [method@Gnn.LRScheduler.step_to_epoch]).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnStepLR
 {
@@ -102,7 +102,7 @@ gnn_step_lr_class_init (GnnStepLRClass *klass)
    * The period of the decay, in epochs (at least 1; GObject refuses smaller
    * values, so a step can never divide by zero).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STEP_SIZE] = gnn_optim_int64_property ("step-size", 1, G_MAXINT64, 1);
   /**
@@ -111,7 +111,7 @@ gnn_step_lr_class_init (GnnStepLRClass *klass)
    * The factor applied to the rate every [property@Gnn.StepLR:step-size]
    * epochs.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GAMMA] = gnn_optim_double_property ("gamma", 0.1);
   gnn_optim_class_install_properties (G_OBJECT_CLASS (klass), properties, N_PROPS);
@@ -135,7 +135,7 @@ gnn_step_lr_init (GnnStepLR *self)
  * Returns: (transfer full): a new scheduler, or %NULL
  *   with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnStepLR *
 gnn_step_lr_new (GnnOptimizer  *optimizer,

@@ -147,7 +147,7 @@ set_missing (GError    **error,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_args_parse_valist (GnnValue    *args,
@@ -302,7 +302,7 @@ gnn_args_parse_valist (GnnValue    *args,
  *
  * Returns: %TRUE, or %FALSE with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_args_parse (GnnValue    *args,

@@ -43,7 +43,7 @@ typedef gint32 IVec __attribute__ ((vector_size (VL * sizeof (gint32))));
 gboolean
 gnn_conv2d_direct_fits (const GnnConvGeom *g)
 {
-  return g->groups == 1 && g->cin == 1 && g->sh == 1 && g->sw == 1 && g->dh == 1 &&
+  return gnn_conv_geom_is_2d (g) && g->groups == 1 && g->cin == 1 && g->sh == 1 && g->sw == 1 && g->dh == 1 &&
          g->dw == 1 && g->kh >= 1 && g->kw >= 1 && g->kh <= 3 && g->kw <= 3 &&
          g->n > 0 && g->cout > 0 && g->oh > 0 && g->ow >= VL;
 }

@@ -11,24 +11,57 @@
 
 G_BEGIN_DECLS
 
-/* One conv2d call: batch n, input [n, cin, h, w], weight [cout, cin_g, kh,
- * kw], output [n, cout, oh, ow], cin = groups × cin_g, cout = groups × cout_g. */
+/* One convolution: batch n, input [n, cin, d, h, w], weight [cout, cin_g,
+ * kd, kh, kw], output [n, cout, od, oh, ow], cin = groups × cin_g, cout =
+ * groups × cout_g. A 2-d convolution has d = kd = od = sd = dd = 1, pd = 0
+ * (gnn_conv_geom_is_2d); a 1-d one also h = kh = oh = 1. The im2col
+ * kernels take any of them; Winograd and direct only 2-d ones. */
 typedef struct
 {
   gint64 n, cin, h, w, cout, cin_g, kh, kw, oh, ow, groups, cout_g;
   gint64 sh, sw, ph, pw, dh, dw;
+  gint64 d, kd, od, sd, pd, dd;
 } GnnConvGeom;
 
-/* out = conv2d (x, wt) + bias (@bias may be NULL); out is fully written.
+/* Elements of one channel of an input image, taps of one filter channel,
+ * output positions per channel. */
+static inline gint64 gnn_conv_in_size  (const GnnConvGeom *g) { return g->d * g->h * g->w; }
+static inline gint64 gnn_conv_taps     (const GnnConvGeom *g) { return g->kd * g->kh * g->kw; }
+static inline gint64 gnn_conv_out_size (const GnnConvGeom *g) { return g->od * g->oh * g->ow; }
+
+static inline gboolean
+gnn_conv_geom_is_2d (const GnnConvGeom *g)
+{
+  return g->d == 1 && g->kd == 1 && g->od == 1;
+}
+
+/* Fills @g for a convolution with @nsp spatial dimensions whose input has
+ * @in_shape (@in_ndim dims, batched or not), weight @w_shape and output
+ * @out_shape (same batching), with per-dimension @stride, @padding and
+ * @dilation. For @transposed it is the plain convolution from @out_shape
+ * back to @in_shape, whose backward-data is the transposed forward. */
+void     gnn_conv_geom_init      (GnnConvGeom       *g,
+                                  guint              nsp,
+                                  gboolean           transposed,
+                                  const gint64      *in_shape,
+                                  guint              in_ndim,
+                                  const gint64      *w_shape,
+                                  const gint64      *out_shape,
+                                  const gint64      *stride,
+                                  const gint64      *padding,
+                                  const gint64      *dilation,
+                                  gint64             groups);
+
+/* out = conv (x, wt) + bias (@bias may be NULL); out is fully written.
  * FALSE with GNN_ERROR_MEMORY if the working buffers cannot be allocated
  * (@out then holds no result). */
-gboolean gnn_conv2d_forward_f32  (const GnnConvGeom *g,
+gboolean gnn_conv_forward_f32  (const GnnConvGeom *g,
                                   const float       *x,
                                   const float       *wt,
                                   const float       *bias,
                                   float             *out,
                                   GError           **error);
-gboolean gnn_conv2d_forward_f64  (const GnnConvGeom *g,
+gboolean gnn_conv_forward_f64  (const GnnConvGeom *g,
                                   const double      *x,
                                   const double      *wt,
                                   const double      *bias,
@@ -38,7 +71,7 @@ gboolean gnn_conv2d_forward_f64  (const GnnConvGeom *g,
 /* Adds the gradients of conv2d for the output gradient @go into the zeroed
  * @gx (needs @wt), @gw (needs @x) and @gb; each of them may be NULL. FALSE
  * with GNN_ERROR_MEMORY as the forward. */
-gboolean gnn_conv2d_backward_f32 (const GnnConvGeom *g,
+gboolean gnn_conv_backward_f32 (const GnnConvGeom *g,
                                   const float       *x,
                                   const float       *wt,
                                   const float       *go,
@@ -46,7 +79,7 @@ gboolean gnn_conv2d_backward_f32 (const GnnConvGeom *g,
                                   float             *gw,
                                   float             *gb,
                                   GError           **error);
-gboolean gnn_conv2d_backward_f64 (const GnnConvGeom *g,
+gboolean gnn_conv_backward_f64 (const GnnConvGeom *g,
                                   const double      *x,
                                   const double      *wt,
                                   const double      *go,
@@ -54,6 +87,15 @@ gboolean gnn_conv2d_backward_f64 (const GnnConvGeom *g,
                                   double            *gw,
                                   double            *gb,
                                   GError           **error);
+
+/* One image's channels [cin_g, d, h, w] unfolded into the rows of a [K,
+ * ld] matrix (K = cin_g · taps, each row the L = od · oh · ow positions of
+ * one tap, 0 in the padding), and its transpose, which adds each column
+ * entry back to its pixel (@img is not zeroed first). */
+void gnn_conv_im2col_f32 (const GnnConvGeom *g, const float *img, gint64 ld, float *cols);
+void gnn_conv_im2col_f64 (const GnnConvGeom *g, const double *img, gint64 ld, double *cols);
+void gnn_conv_col2im_f32 (const GnnConvGeom *g, const float *cols, gint64 ld, float *img);
+void gnn_conv_col2im_f64 (const GnnConvGeom *g, const double *cols, gint64 ld, double *img);
 
 /* The kernels below return FALSE, their results unfinished, when a working
  * buffer cannot be allocated. The buffers are sized by the tensors (one
@@ -101,26 +143,26 @@ typedef enum
 
 GnnConvAlgo gnn_conv2d_algo_f32 (const GnnConvGeom *g);
 
-/* The two algorithms behind gnn_conv2d_forward_f32() and _backward_f32(),
+/* The two algorithms behind gnn_conv_forward_f32() and _backward_f32(),
  * with the same contracts (tests compare them). */
-gboolean gnn_conv2d_im2col_forward_f32  (const GnnConvGeom *g,
+gboolean gnn_conv_im2col_forward_f32  (const GnnConvGeom *g,
                                          const float       *x,
                                          const float       *wt,
                                          const float       *bias,
                                          float             *out);
-gboolean gnn_conv2d_im2col_forward_f64  (const GnnConvGeom *g,
+gboolean gnn_conv_im2col_forward_f64  (const GnnConvGeom *g,
                                          const double      *x,
                                          const double      *wt,
                                          const double      *bias,
                                          double            *out);
-gboolean gnn_conv2d_im2col_backward_f32 (const GnnConvGeom *g,
+gboolean gnn_conv_im2col_backward_f32 (const GnnConvGeom *g,
                                          const float       *x,
                                          const float       *wt,
                                          const float       *go,
                                          float             *gx,
                                          float             *gw,
                                          float             *gb);
-gboolean gnn_conv2d_im2col_backward_f64 (const GnnConvGeom *g,
+gboolean gnn_conv_im2col_backward_f64 (const GnnConvGeom *g,
                                          const double      *x,
                                          const double      *wt,
                                          const double      *go,

@@ -10,7 +10,7 @@
  * keep the column buffer near 8 MiB, below glibc's adaptive mmap threshold,
  * so the buffers are reused rather than page-faulted in at every call.
  *
- * gnn_conv2d_forward_f32() and _backward_f32() hand 3×3 stride-1
+ * gnn_conv_forward_f32() and _backward_f32() hand 3×3 stride-1
  * convolutions with enough channels to Winograd (gnn-conv-winograd.c), by the
  * rule of gnn_conv2d_algo_f32(); everything else, and float64, runs here.
  *
@@ -56,76 +56,82 @@ tap_range (const GnnConvGeom *g,
 }
 
 #define DEFINE_CONV_KERNELS(T, suffix, GEMM, GEMM_BATCH, ONE, ZERO)                                   \
-/* Unfolds one image's group [cin_g, h, w] into rows of length L of a [K, ld]  */        \
-/* matrix: row (c, i, j) holds the pixel under tap (i, j) of channel c for     */        \
-/* each output position, 0 in the padding.                                     */        \
+/* Unfolds one image's group [cin_g, d, h, w] into rows of length L of a  */             \
+/* [K, ld] matrix: row (c, a, i, j) holds the voxel under tap (a, i, j) of */            \
+/* channel c for each output position, 0 in the padding.                  */             \
 static void                                                                              \
 im2col_##suffix (const GnnConvGeom *g, const T *img, gint64 ld, T *cols)                 \
 {                                                                                        \
   for (gint64 c = 0; c < g->cin_g; c++)                                                  \
-    for (gint64 i = 0; i < g->kh; i++)                                                   \
-      for (gint64 j = 0; j < g->kw; j++)                                                 \
-        {                                                                                \
-          T *row = cols + ((c * g->kh + i) * g->kw + j) * ld;                            \
-          const T *plane = img + c * g->h * g->w;                                        \
-          gint64 x_off, ox0, ox1;                                                        \
+    for (gint64 a = 0; a < g->kd; a++)                                                   \
+      for (gint64 i = 0; i < g->kh; i++)                                                 \
+        for (gint64 j = 0; j < g->kw; j++)                                               \
+          {                                                                              \
+            T *row = cols + (((c * g->kd + a) * g->kh + i) * g->kw + j) * ld;            \
+            const T *plane = img + c * gnn_conv_in_size (g);                              \
+            gint64 x_off, ox0, ox1;                                                      \
                                                                                          \
-          tap_range (g, j, &x_off, &ox0, &ox1);                                          \
-          for (gint64 oy = 0; oy < g->oh; oy++)                                          \
-            {                                                                            \
-              gint64 y = oy * g->sh - g->ph + i * g->dh;                                 \
-              T *dst = row + oy * g->ow;                                                 \
-              const T *line;                                                             \
-                                                                                         \
-              if (y < 0 || y >= g->h)                                                    \
+            tap_range (g, j, &x_off, &ox0, &ox1);                                        \
+            for (gint64 oz = 0; oz < g->od; oz++)                                        \
+              for (gint64 oy = 0; oy < g->oh; oy++)                                      \
                 {                                                                        \
-                  memset (dst, 0, sizeof (T) * (gsize) g->ow);                           \
-                  continue;                                                              \
+                  gint64 z = oz * g->sd - g->pd + a * g->dd;                             \
+                  gint64 y = oy * g->sh - g->ph + i * g->dh;                             \
+                  T *dst = row + (oz * g->oh + oy) * g->ow;                              \
+                  const T *line;                                                         \
+                                                                                         \
+                  if (z < 0 || z >= g->d || y < 0 || y >= g->h)                          \
+                    {                                                                    \
+                      memset (dst, 0, sizeof (T) * (gsize) g->ow);                       \
+                      continue;                                                          \
+                    }                                                                    \
+                  line = plane + (z * g->h + y) * g->w + x_off;                          \
+                  for (gint64 ox = 0; ox < ox0; ox++)                                    \
+                    dst[ox] = 0;                                                         \
+                  if (g->sw == 1)                                                        \
+                    memcpy (dst + ox0, line + ox0, sizeof (T) * (gsize) (ox1 - ox0));    \
+                  else                                                                   \
+                    for (gint64 ox = ox0; ox < ox1; ox++)                                \
+                      dst[ox] = line[ox * g->sw];                                        \
+                  for (gint64 ox = ox1; ox < g->ow; ox++)                                \
+                    dst[ox] = 0;                                                         \
                 }                                                                        \
-              line = plane + y * g->w + x_off;                                           \
-              for (gint64 ox = 0; ox < ox0; ox++)                                        \
-                dst[ox] = 0;                                                             \
-              if (g->sw == 1)                                                            \
-                memcpy (dst + ox0, line + ox0, sizeof (T) * (gsize) (ox1 - ox0));        \
-              else                                                                       \
-                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
-                  dst[ox] = line[ox * g->sw];                                            \
-              for (gint64 ox = ox1; ox < g->ow; ox++)                                    \
-                dst[ox] = 0;                                                             \
-            }                                                                            \
-        }                                                                                \
+          }                                                                              \
 }                                                                                        \
                                                                                          \
-/* The transpose of im2col: adds each column entry back to its pixel. */                 \
+/* The transpose of im2col: adds each column entry back to its voxel. */                 \
 static void                                                                              \
 col2im_##suffix (const GnnConvGeom *g, const T *cols, gint64 ld, T *img)                 \
 {                                                                                        \
   for (gint64 c = 0; c < g->cin_g; c++)                                                  \
-    for (gint64 i = 0; i < g->kh; i++)                                                   \
-      for (gint64 j = 0; j < g->kw; j++)                                                 \
-        {                                                                                \
-          const T *row = cols + ((c * g->kh + i) * g->kw + j) * ld;                      \
-          T *plane = img + c * g->h * g->w;                                              \
-          gint64 x_off, ox0, ox1;                                                        \
+    for (gint64 a = 0; a < g->kd; a++)                                                   \
+      for (gint64 i = 0; i < g->kh; i++)                                                 \
+        for (gint64 j = 0; j < g->kw; j++)                                               \
+          {                                                                              \
+            const T *row = cols + (((c * g->kd + a) * g->kh + i) * g->kw + j) * ld;      \
+            T *plane = img + c * gnn_conv_in_size (g);                              \
+            gint64 x_off, ox0, ox1;                                                      \
                                                                                          \
-          tap_range (g, j, &x_off, &ox0, &ox1);                                          \
-          for (gint64 oy = 0; oy < g->oh; oy++)                                          \
-            {                                                                            \
-              gint64 y = oy * g->sh - g->ph + i * g->dh;                                 \
-              const T *src = row + oy * g->ow;                                           \
-              T *line;                                                                   \
+            tap_range (g, j, &x_off, &ox0, &ox1);                                        \
+            for (gint64 oz = 0; oz < g->od; oz++)                                        \
+              for (gint64 oy = 0; oy < g->oh; oy++)                                      \
+                {                                                                        \
+                  gint64 z = oz * g->sd - g->pd + a * g->dd;                             \
+                  gint64 y = oy * g->sh - g->ph + i * g->dh;                             \
+                  const T *src = row + (oz * g->oh + oy) * g->ow;                        \
+                  T *line;                                                               \
                                                                                          \
-              if (y < 0 || y >= g->h)                                                    \
-                continue;                                                                \
-              line = plane + y * g->w + x_off;                                           \
-              if (g->sw == 1)                                                            \
-                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
-                  line[ox] += src[ox];                                                   \
-              else                                                                       \
-                for (gint64 ox = ox0; ox < ox1; ox++)                                    \
-                  line[ox * g->sw] += src[ox];                                           \
-            }                                                                            \
-        }                                                                                \
+                  if (z < 0 || z >= g->d || y < 0 || y >= g->h)                          \
+                    continue;                                                            \
+                  line = plane + (z * g->h + y) * g->w + x_off;                          \
+                  if (g->sw == 1)                                                        \
+                    for (gint64 ox = ox0; ox < ox1; ox++)                                \
+                      line[ox] += src[ox];                                               \
+                  else                                                                   \
+                    for (gint64 ox = ox0; ox < ox1; ox++)                                \
+                      line[ox * g->sw] += src[ox];                                       \
+                }                                                                        \
+          }                                                                              \
 }                                                                                        \
                                                                                          \
 /* The loops around the GEMMs, split among the threads (ranges of      */                \
@@ -147,7 +153,7 @@ im2col_range_##suffix (gint64 t0, gint64 t1, gpointer data)                     
   const GnnConvGeom *g = j->g;                                                           \
                                                                                          \
   for (gint64 t = t0; t < t1; t++)                                                       \
-    im2col_##suffix (g, j->src + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * g->h * g->w, \
+    im2col_##suffix (g, j->src + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * gnn_conv_in_size (g), \
                      j->ld, j->dst + t * j->l);                                          \
 }                                                                                        \
                                                                                          \
@@ -159,7 +165,7 @@ col2im_range_##suffix (gint64 t0, gint64 t1, gpointer data)                     
                                                                                          \
   for (gint64 t = t0; t < t1; t++)                                                       \
     col2im_##suffix (g, j->src + t * j->l, j->ld,                                        \
-                     j->gx + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * g->h * g->w); \
+                     j->gx + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * gnn_conv_in_size (g)); \
 }                                                                                        \
                                                                                          \
 /* The direct path's images: unfold each, and fill its output rows with  */              \
@@ -246,10 +252,10 @@ bias_grad_range_##suffix (gint64 oc0, gint64 oc1, gpointer data)                
 }                                                                                        \
                                                                                          \
 gboolean                                                                                 \
-gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,       \
+gnn_conv_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,       \
                                     const T *bias, T *out)                               \
 {                                                                                        \
-  gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
+  gint64 l = gnn_conv_out_size (g), k = g->cin_g * gnn_conv_taps (g);                  \
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
   T *cols = gnn_conv_try_alloc (k * l, chunk, sizeof (T), FALSE);                        \
   T *res = l >= DIRECT_MIN_L && k > 0 ? NULL                                              \
@@ -297,10 +303,10 @@ gnn_conv2d_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *w
 }                                                                                        \
                                                                                          \
 gboolean                                                                                 \
-gnn_conv2d_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,      \
+gnn_conv_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,      \
                                      const T *go, T *gx, T *gw, T *gb)                   \
 {                                                                                        \
-  gint64 l = g->oh * g->ow, k = g->cin_g * g->kh * g->kw;                                \
+  gint64 l = gnn_conv_out_size (g), k = g->cin_g * gnn_conv_taps (g);                  \
   gint64 chunk = chunk_images (g, k * l, sizeof (T));                                    \
   T *cols = gw != NULL ? gnn_conv_try_alloc (k * l, chunk, sizeof (T), FALSE) : NULL;    \
   T *gcols = gx != NULL ? gnn_conv_try_alloc (k * l, chunk, sizeof (T), FALSE) : NULL;   \
@@ -402,6 +408,31 @@ gnn_max_pool2d_dense_##suffix (gint64 planes, gint64 h, gint64 w, gint64 kh, gin
 DEFINE_CONV_KERNELS (float, f32, PARALLEL_SGEMM, gnn_parallel_gemm_batch_f32, 1.0f, 0.0f)
 DEFINE_CONV_KERNELS (double, f64, PARALLEL_DGEMM, gnn_parallel_gemm_batch_f64, 1.0, 0.0)
 
+/* For F.unfold / F.fold (gnn-tensor-fold.c): one image's columns. */
+void
+gnn_conv_im2col_f32 (const GnnConvGeom *g, const float *img, gint64 ld, float *cols)
+{
+  im2col_f32 (g, img, ld, cols);
+}
+
+void
+gnn_conv_im2col_f64 (const GnnConvGeom *g, const double *img, gint64 ld, double *cols)
+{
+  im2col_f64 (g, img, ld, cols);
+}
+
+void
+gnn_conv_col2im_f32 (const GnnConvGeom *g, const float *cols, gint64 ld, float *img)
+{
+  col2im_f32 (g, cols, ld, img);
+}
+
+void
+gnn_conv_col2im_f64 (const GnnConvGeom *g, const double *cols, gint64 ld, double *img)
+{
+  col2im_f64 (g, cols, ld, img);
+}
+
 /* GNN_CONV_ALGO=im2col|winograd forces an algorithm wherever it applies (tests
  * and benchmarks compare them); read once per process. */
 static GnnConvAlgo
@@ -494,7 +525,7 @@ no_working_memory (const GnnConvGeom *g,
 }
 
 gboolean
-gnn_conv2d_forward_f32 (const GnnConvGeom *g,
+gnn_conv_forward_f32 (const GnnConvGeom *g,
                         const float       *x,
                         const float       *wt,
                         const float       *bias,
@@ -508,30 +539,30 @@ gnn_conv2d_forward_f32 (const GnnConvGeom *g,
     case GNN_CONV_ALGO_WINOGRAD:
       ok = gnn_conv2d_winograd_forward_f32 (g, x, wt, bias, out);
       if (ok && !winograd_results_finite (g, out, NULL, NULL))
-        ok = gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
+        ok = gnn_conv_im2col_forward_f32 (g, x, wt, bias, out);
       break;
     case GNN_CONV_ALGO_DIRECT:
       ok = gnn_conv2d_direct_forward_f32 (g, x, wt, bias, out);
       break;
     default:
-      ok = gnn_conv2d_im2col_forward_f32 (g, x, wt, bias, out);
+      ok = gnn_conv_im2col_forward_f32 (g, x, wt, bias, out);
     }
   return ok || no_working_memory (g, error);
 }
 
 gboolean
-gnn_conv2d_forward_f64 (const GnnConvGeom *g,
+gnn_conv_forward_f64 (const GnnConvGeom *g,
                         const double      *x,
                         const double      *wt,
                         const double      *bias,
                         double            *out,
                         GError           **error)
 {
-  return gnn_conv2d_im2col_forward_f64 (g, x, wt, bias, out) || no_working_memory (g, error);
+  return gnn_conv_im2col_forward_f64 (g, x, wt, bias, out) || no_working_memory (g, error);
 }
 
 gboolean
-gnn_conv2d_backward_f32 (const GnnConvGeom *g,
+gnn_conv_backward_f32 (const GnnConvGeom *g,
                          const float       *x,
                          const float       *wt,
                          const float       *go,
@@ -545,9 +576,9 @@ gnn_conv2d_backward_f32 (const GnnConvGeom *g,
 
   if (algo == GNN_CONV_ALGO_DIRECT)
     ok = ((gw == NULL && gb == NULL) || gnn_conv2d_direct_weight_grad_f32 (g, x, go, gw, gb)) &&
-         (gx == NULL || gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, NULL, NULL));
+         (gx == NULL || gnn_conv_im2col_backward_f32 (g, x, wt, go, gx, NULL, NULL));
   else if (algo != GNN_CONV_ALGO_WINOGRAD)
-    ok = gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
+    ok = gnn_conv_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
   else
     {
       ok = gnn_conv2d_winograd_backward_f32 (g, x, wt, go, gx, gw, gb);
@@ -560,14 +591,14 @@ gnn_conv2d_backward_f32 (const GnnConvGeom *g,
             memset (gw, 0, (gsize) (g->cout * g->cin_g * g->kh * g->kw) * sizeof (float));
           if (gb != NULL)
             memset (gb, 0, (gsize) g->cout * sizeof (float));
-          ok = gnn_conv2d_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
+          ok = gnn_conv_im2col_backward_f32 (g, x, wt, go, gx, gw, gb);
         }
     }
   return ok || no_working_memory (g, error);
 }
 
 gboolean
-gnn_conv2d_backward_f64 (const GnnConvGeom *g,
+gnn_conv_backward_f64 (const GnnConvGeom *g,
                          const double      *x,
                          const double      *wt,
                          const double      *go,
@@ -576,5 +607,5 @@ gnn_conv2d_backward_f64 (const GnnConvGeom *g,
                          double            *gb,
                          GError           **error)
 {
-  return gnn_conv2d_im2col_backward_f64 (g, x, wt, go, gx, gw, gb) || no_working_memory (g, error);
+  return gnn_conv_im2col_backward_f64 (g, x, wt, go, gx, gw, gb) || no_working_memory (g, error);
 }

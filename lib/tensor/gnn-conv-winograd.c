@@ -435,7 +435,7 @@ gboolean
 gnn_conv2d_winograd_fits (const GnnConvGeom *g)
 {
   /* padding up to 2: the input gradient's convolution pads by 2 - p */
-  return g->kh == 3 && g->kw == 3 && g->sh == 1 && g->sw == 1 && g->dh == 1 && g->dw == 1 &&
+  return gnn_conv_geom_is_2d (g) && g->kh == 3 && g->kw == 3 && g->sh == 1 && g->sw == 1 && g->dh == 1 && g->dw == 1 &&
          g->groups == 1 && g->ph <= 2 && g->pw <= 2 &&
          g->n > 0 && g->cin > 0 && g->cout > 0 && g->oh > 0 && g->ow > 0;
 }
@@ -648,7 +648,7 @@ gnn_conv2d_winograd_backward_f32 (const GnnConvGeom *g,
   /* the bias gradient is a plain sum: im2col's loop, which needs no buffers
    * without gx and gw */
   return (gb == NULL ||
-          gnn_conv2d_im2col_backward_f32 (&tail, NULL, NULL, go + out_skip, NULL, NULL, gb)) &&
+          gnn_conv_im2col_backward_f32 (&tail, NULL, NULL, go + out_skip, NULL, NULL, gb)) &&
          (gx == NULL || input_grad (&tail, wt, go + out_skip, gx + in_skip)) &&
          (gw == NULL || weight_grad (&tail, x + in_skip, go + out_skip, gw));
 }

@@ -745,7 +745,7 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
   if (gx == NULL && gw == NULL)
     {
       /* no transform needed: the bias gradient alone is im2col's plain sum */
-      return gb == NULL || gnn_conv2d_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
+      return gb == NULL || gnn_conv_im2col_backward_f32 (g, NULL, NULL, go, NULL, NULL, gb);
     }
   z = gnn_conv_try_alloc (POSITIONS, position_stride (s.cout, cols_max), sizeof (float), FALSE);
   no_memory = z == NULL;

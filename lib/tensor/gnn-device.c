@@ -23,7 +23,7 @@ static _Thread_local GnnDevice default_device = GNN_DEVICE_CPU;
  *
  * Returns: the default device
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDevice
 gnn_get_default_device (void)
@@ -48,7 +48,7 @@ gnn_get_default_device (void)
  *
  * Returns: the previous default device, to restore a scope
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDevice
 gnn_set_default_device (GnnDevice device)
@@ -68,7 +68,7 @@ gnn_set_default_device (GnnDevice device)
  *
  * Returns: (transfer none): the name
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_device_get_name (GnnDevice device)
@@ -89,7 +89,7 @@ gnn_device_get_name (GnnDevice device)
  *
  * Returns: the device
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDevice
 gnn_tensor_get_device (GnnTensor *self)
@@ -106,7 +106,7 @@ gnn_tensor_get_device (GnnTensor *self)
  *
  * Returns: %TRUE for a meta tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_is_meta (GnnTensor *self)

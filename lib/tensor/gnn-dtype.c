@@ -14,7 +14,7 @@
  *
  * Returns: the size of one element of @dtype, in bytes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gsize
 gnn_dtype_get_size (GnnDType dtype)
@@ -49,7 +49,7 @@ gnn_dtype_get_size (GnnDType dtype)
  *
  * Returns: (transfer none): the name, or `unknown` for a value that is no dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_dtype_get_name (GnnDType dtype)
@@ -78,7 +78,7 @@ gnn_dtype_get_name (GnnDType dtype)
  *
  * Returns: whether @dtype is a floating-point type
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_dtype_is_floating (GnnDType dtype)
@@ -212,9 +212,10 @@ gnn_dtype_write (GnnDType dtype, void *p, double value)
     case GNN_DTYPE_F16: *(guint16 *) p = gnn_float_to_half ((float) value); break;
     case GNN_DTYPE_BF16: *(guint16 *) p = gnn_float_to_bfloat16 ((float) value); break;
     case GNN_DTYPE_I64: *(gint64 *) p = (gint64) value; break;
-    case GNN_DTYPE_I32: *(gint32 *) p = (gint32) value; break;
-    case GNN_DTYPE_I16: *(gint16 *) p = (gint16) value; break;
-    case GNN_DTYPE_I8: *(gint8 *) p = (gint8) value; break;
+    /* through int64, so that an out-of-range integer value wraps as in torch */
+    case GNN_DTYPE_I32: *(gint32 *) p = (gint32) (gint64) value; break;
+    case GNN_DTYPE_I16: *(gint16 *) p = (gint16) (gint64) value; break;
+    case GNN_DTYPE_I8: *(gint8 *) p = (gint8) (gint64) value; break;
     case GNN_DTYPE_U8: *(guint8 *) p = (guint8) (gint64) value; break;
     case GNN_DTYPE_BOOL: *(guint8 *) p = value != 0.0; break;
     default: break;

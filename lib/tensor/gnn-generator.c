@@ -22,7 +22,7 @@
  * given %NULL, and seeding it or saving or restoring its state takes the
  * same lock (its `next_*` draws called directly do not).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnGenerator
 {
@@ -135,7 +135,7 @@ gnn_generator_class_init (GnnGeneratorClass *klass)
    *
    * The seed the generator was last seeded with. Setting it reseeds.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_SEED] =
     g_param_spec_uint64 ("seed", NULL, NULL, 0, G_MAXUINT64, 0,
@@ -157,7 +157,7 @@ gnn_generator_init (GnnGenerator *self)
  *
  * Returns: (transfer full): a generator seeded with @seed
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_generator_new (guint64 seed)
@@ -172,7 +172,7 @@ gnn_generator_new (guint64 seed)
  *
  * Reseeds the generator, like `torch.Generator.manual_seed`.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_generator_manual_seed (GnnGenerator *self,
@@ -203,7 +203,7 @@ gnn_generator_manual_seed (GnnGenerator *self,
  *
  * Returns: the seed last given
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_generator_get_seed (GnnGenerator *self)
@@ -227,7 +227,7 @@ gnn_generator_get_seed (GnnGenerator *self)
  *
  * Returns: 64 uniformly random bits
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_generator_next_u64 (GnnGenerator *self)
@@ -244,7 +244,7 @@ gnn_generator_next_u64 (GnnGenerator *self)
  *
  * Returns: a uniformly distributed double in [0, 1)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_generator_next_double (GnnGenerator *self)
@@ -261,7 +261,7 @@ gnn_generator_next_double (GnnGenerator *self)
  *
  * Returns: a standard normal sample (Box–Muller, pairs cached)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_generator_next_normal (GnnGenerator *self)
@@ -293,7 +293,7 @@ gnn_generator_next_normal (GnnGenerator *self)
  *
  * Returns: a uniformly distributed integer in [0, @bound), without modulo bias
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_generator_next_below (GnnGenerator *self,
@@ -319,7 +319,7 @@ gnn_generator_next_below (GnnGenerator *self,
  *
  * Returns: (transfer full): the state, 48 bytes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GBytes *
 gnn_generator_get_state (GnnGenerator *self)
@@ -350,7 +350,7 @@ gnn_generator_get_state (GnnGenerator *self)
  *
  * Returns: %TRUE, or %FALSE if @state has the wrong size or is all zero
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_generator_set_state (GnnGenerator *self,
@@ -400,7 +400,7 @@ gnn_generator_set_state (GnnGenerator *self,
  *
  * Returns: (transfer full): a new generator
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_generator_fork (GnnGenerator *self,
@@ -458,7 +458,7 @@ gnn_generator_release (GnnGenerator *generator)
  *
  * Returns: (transfer none): the default generator
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_generator_get_default (void)
@@ -481,7 +481,7 @@ gnn_generator_get_default (void)
  *
  * Returns: a seed
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_draw_seed (GnnGenerator *generator)
@@ -505,7 +505,7 @@ gnn_draw_seed (GnnGenerator *generator)
  *
  * Returns: (transfer none): the default generator
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnGenerator *
 gnn_manual_seed (guint64 seed)
@@ -524,7 +524,7 @@ gnn_manual_seed (guint64 seed)
  *
  * Returns: the default generator's seed
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_initial_seed (void)

@@ -227,7 +227,7 @@ install_fork_handler (void)
  *   not positive (PyTorch's "set_num_threads expects a positive integer")
  *   or above 1024
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_set_num_threads (gint     n,
@@ -276,7 +276,7 @@ gnn_parallel_set_threads (guint n)
  *
  * Returns: the number of threads, at least 1
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_get_num_threads (void)

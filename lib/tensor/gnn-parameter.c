@@ -13,7 +13,7 @@
  * `torch.nn.Parameter`: [property@Gnn.Tensor:requires-grad] is %TRUE by
  * default and the accumulated gradient lives in [property@Gnn.Tensor:grad].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnParameter
 {
@@ -43,7 +43,7 @@ gnn_parameter_init (GnnParameter *self)
  *
  * Returns: (transfer full): a new parameter
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnParameter *
 gnn_parameter_new (GnnTensor *data,

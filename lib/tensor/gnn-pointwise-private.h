@@ -1,31 +1,43 @@
-/* gnn-pointwise-private.h: internal entry points of gnn-tensor-pointwise.c:
- * the elementwise comparison and unary drivers (for gnn-tensor-compare.c and
- * gnn-tensor-unary.c) and a scaled copy into an existing tensor
+/* gnn-pointwise-private.h: the op descriptors of the pointwise files, for
+ * the files that combine them (clamp from maximum and minimum, lerp and
+ * addcmul from the arithmetic), and a scaled copy into an existing tensor
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
-#include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-elementwise-private.h"
 
 G_BEGIN_DECLS
 
-typedef enum {
-  GNN_COMPARE_EQ,
-  GNN_COMPARE_NE,
-  GNN_COMPARE_LT,
-  GNN_COMPARE_LE,
-  GNN_COMPARE_GT,
-  GNN_COMPARE_GE,
-} GnnCompareOp;
+/* gnn-tensor-arith.c */
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_add;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_sub;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_mul;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_div;
+/* gnn-tensor-division.c */
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_div_trunc;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_div_floor;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_remainder;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_fmod;
+/* gnn-tensor-binary-math.c */
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_pow;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_atan2;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_maximum;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_minimum;
+/* gnn-tensor-compare.c */
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_eq;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_ne;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_lt;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_le;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_gt;
+G_GNUC_INTERNAL extern const GnnBinaryOp gnn_op_ge;
 
-/* a <op> b elementwise with broadcasting: a new bool tensor, or NULL + error. */
+/* where (condition, a, b) with @a and @b promoted together, not recorded. */
 G_GNUC_INTERNAL
-GnnTensor *gnn_tensor_compare_op (GnnCompareOp   op,
-                                  GnnTensor     *a,
-                                  GnnTensor     *b,
-                                  GError       **error);
+GnnTensor *gnn_where_values (GnnTensor *condition, GnnTensor *a, GnnTensor *b, GError **error);
 
+/* The unary ops of gnn-tensor-unary-kernels.c. */
 typedef enum {
   GNN_UNARY_RELU,
   GNN_UNARY_GELU,
@@ -36,12 +48,46 @@ typedef enum {
   GNN_UNARY_NEG,
   GNN_UNARY_ABS,
   GNN_UNARY_SQRT,
-} GnnUnaryOp;
+  GNN_UNARY_SQUARE,
+  GNN_UNARY_POW,          /* param: the exponent */
+  GNN_UNARY_SIN,
+  GNN_UNARY_COS,
+  GNN_UNARY_TAN,
+  GNN_UNARY_ASIN,
+  GNN_UNARY_ACOS,
+  GNN_UNARY_ATAN,
+  GNN_UNARY_SINH,
+  GNN_UNARY_COSH,
+  GNN_UNARY_ASINH,
+  GNN_UNARY_ACOSH,
+  GNN_UNARY_ATANH,
+  GNN_UNARY_LOG2,
+  GNN_UNARY_LOG10,
+  GNN_UNARY_LOG1P,
+  GNN_UNARY_EXPM1,
+  GNN_UNARY_EXP2,
+  GNN_UNARY_RSQRT,
+  GNN_UNARY_RECIPROCAL,
+  GNN_UNARY_SIGN,
+  GNN_UNARY_FLOOR,
+  GNN_UNARY_CEIL,
+  GNN_UNARY_ROUND,
+  GNN_UNARY_TRUNC,
+  GNN_UNARY_FRAC,
+  GNN_UNARY_ERF,
+  GNN_UNARY_ISNAN,
+  GNN_UNARY_ISINF,
+  GNN_UNARY_ISFINITE,
+  GNN_N_UNARY
+} GnnUnaryId;
 
-/* op (self) elementwise: a new contiguous tensor of self's dtype, or NULL +
- * error for a dtype the op has no kernel for. Records nothing. */
 G_GNUC_INTERNAL
-GnnTensor *gnn_tensor_unary_op (GnnUnaryOp   op,
+const GnnUnaryOp *gnn_unary_op (GnnUnaryId id);
+
+/* op (self) elementwise: a new contiguous tensor, or NULL + error for a
+ * dtype the op has no kernel for. Records nothing. */
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_unary_op (GnnUnaryId   id,
                                 GnnTensor   *self,
                                 GError     **error);
 

@@ -22,7 +22,7 @@
  *
  * Returns: the address of element 0, or 0 for a meta tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint64
 gnn_tensor_get_data_address (GnnTensor *self)
@@ -110,7 +110,7 @@ overflow:
  * Returns: (transfer full): a new tensor, or %NULL with @error set for a
  *   bad shape, negative or mismatched strides, a misaligned or null address
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_from_address (guint64        address,

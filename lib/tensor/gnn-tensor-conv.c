@@ -1,4 +1,12 @@
-/* gnn-tensor-conv.c: 2-d convolution (im2col + GEMM) and pooling
+/* gnn-tensor-conv.c: convolutions of 1 to 3 spatial dimensions, plain and
+ * transposed (torch's at::convolution), on the im2col/Winograd/direct
+ * kernels of gnn-conv-kernels.c
+ *
+ * A transposed convolution is the input gradient of the plain convolution
+ * that maps its output back to its input, with the same weight: its forward
+ * runs the kernels' backward-data, its input gradient their forward and its
+ * weight gradient their backward-weight (lib/autograd/gnn-backward-conv.c),
+ * so both share every kernel.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,6 +16,27 @@
 #include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-conv-kernels-private.h"
 #include "tensor/gnn-parallel-private.h"
+
+/* The settings of one call, each spatial setting expanded to nsp values. */
+typedef struct
+{
+  guint    nsp;
+  gboolean transposed;
+  gint64   stride[3], padding[3], dilation[3], output_padding[3];
+  gint64   groups;
+} ConvArgs;
+
+/* "conv2d", "conv_transpose1d", …: the name torch's messages use. */
+static const char *
+conv_name (const ConvArgs *a)
+{
+  static const char *const names[2][3] = {
+    { "conv1d", "conv2d", "conv3d" },
+    { "conv_transpose1d", "conv_transpose2d", "conv_transpose3d" },
+  };
+
+  return names[a->transposed ? 1 : 0][a->nsp - 1];
+}
 
 /* Checks @t and @other share a dtype ("expected scalar type Float but found Double"). */
 static gboolean
@@ -24,114 +53,545 @@ check_scalar_type (GnnTensor  *t,
   return FALSE;
 }
 
+/* "(a x b x c)" of @n sizes, as torch prints sizes per channel. */
+static char *
+sizes_text (const gint64 *v,
+            guint         n)
+{
+  GString *s = g_string_new ("(");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i > 0 ? " x " : "", v[i]);
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
+}
+
+/* torch's slow_conv_transpose checks print 1-d as 2-d with height 1 (or 0
+ * for output padding), and name each axis. */
+static void
+append_named (GString      *s,
+              const char   *what,
+              const gint64 *v,
+              guint         nsp,
+              gint64        height_of_1d)
+{
+  static const char *const axes[3] = { "depth", "height", "width" };
+
+  for (guint i = nsp == 1 ? 1 : 3 - nsp; i < 3; i++)
+    {
+      gint64 value = nsp == 1 ? (i == 1 ? height_of_1d : v[0]) : v[i - (3 - nsp)];
+
+      g_string_append_printf (s, "%s%s_%s: %" G_GINT64_FORMAT, s->len > 0 ? " " : "", what, axes[i], value);
+    }
+}
+
+/* The output sizes of a transposed convolution, torch's check on them. */
 static gboolean
-conv_check_input (GnnTensor  *input,
-                  GnnTensor  *weight,
-                  GnnTensor  *bias,
-                  gint64      stride_h,
-                  gint64      stride_w,
-                  gint64      padding_h,
-                  gint64      padding_w,
-                  gint64      dilation_h,
-                  gint64      dilation_w,
-                  gint64      groups,
-                  GError    **error)
+transposed_out_sizes (const ConvArgs *a,
+                      const gint64   *in,
+                      const gint64   *kernel,
+                      gint64         *out,
+                      GError        **error)
+{
+  gboolean small = FALSE;
+
+  for (guint i = 0; i < a->nsp; i++)
+    if (a->output_padding[i] >= a->stride[i] && a->output_padding[i] >= a->dilation[i])
+      {
+        g_autoptr(GString) s = g_string_new (NULL);
+
+        append_named (s, "output_padding", a->output_padding, a->nsp, 0);
+        append_named (s, "stride", a->stride, a->nsp, 1);
+        append_named (s, "dilation", a->dilation, a->nsp, 1);
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "output padding must be smaller than either stride or dilation, but got %s", s->str);
+        return FALSE;
+      }
+  for (guint i = 0; i < a->nsp; i++)
+    {
+      out[i] = (in[i] - 1) * a->stride[i] - 2 * a->padding[i] + a->dilation[i] * (kernel[i] - 1) +
+               a->output_padding[i] + 1;
+      small = small || out[i] < 1;
+    }
+  if (small)
+    {
+      gint64 in2[2] = { 1, in[0] }, out2[2] = { 1, out[0] };
+      g_autofree char *is = sizes_text (a->nsp == 1 ? in2 : in, MAX (a->nsp, 2));
+      g_autofree char *os = sizes_text (a->nsp == 1 ? out2 : out, MAX (a->nsp, 2));
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Given input size per channel: %s. Calculated output size per channel: %s. "
+                   "Output size is too small", is, os);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The output sizes of a plain convolution, torch's check on them. */
+static gboolean
+conv_out_sizes (const ConvArgs *a,
+                const gint64   *in,
+                const gint64   *kernel,
+                gint64         *out,
+                GError        **error)
+{
+  gint64 padded[3], dilated[3];
+  gboolean too_small = FALSE;
+
+  for (guint i = 0; i < a->nsp; i++)
+    {
+      padded[i] = in[i] + 2 * a->padding[i];
+      dilated[i] = a->dilation[i] * (kernel[i] - 1) + 1;
+      too_small = too_small || padded[i] < dilated[i];
+      out[i] = (padded[i] - dilated[i]) / a->stride[i] + 1;
+    }
+  if (too_small)
+    {
+      g_autofree char *ps = sizes_text (padded, a->nsp);
+      g_autofree char *ks = sizes_text (dilated, a->nsp);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "Calculated padded input size per channel: %s. Kernel size: %s. Kernel size "
+                   "can't be greater than actual input size", ps, ks);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* torch's check_shape_forward, in its order; fills the output shape. */
+static gboolean
+conv_check (GnnTensor      *input,
+            GnnTensor      *weight,
+            GnnTensor      *bias,
+            const ConvArgs *a,
+            gint64         *out_shape,
+            GError        **error)
 {
   GnnTensorPrivate *ip = gnn_tensor_priv (input), *wp = gnn_tensor_priv (weight);
   g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
   g_autofree char *ws = gnn_shape_to_string (wp->shape, wp->ndim);
+  guint nsp = a->nsp, lead;
+  gint64 channels, expected;
 
-  if (ip->ndim != 3 && ip->ndim != 4)
+  if (ip->ndim != nsp + 1 && ip->ndim != nsp + 2)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: %s",
-                   is);
+                   "Expected %uD (unbatched) or %uD (batched) input to %s, but got input of size: %s",
+                   nsp + 1, nsp + 2, conv_name (a), is);
       return FALSE;
     }
-  if (wp->ndim != 4)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "conv2d: expected a 4-dimensional weight [out_channels, in_channels / groups, "
-                   "kernel_h, kernel_w], but got weight of size %s", ws);
-      return FALSE;
-    }
-  if (!gnn_check_float_dtype ("conv2d", input, error) || !check_scalar_type (input, weight, error))
+  if (!gnn_check_float_dtype (conv_name (a), input, error) || !check_scalar_type (input, weight, error))
     return FALSE;
   if (bias != NULL && !check_scalar_type (input, bias, error))
     return FALSE;
-  if (stride_h <= 0 || stride_w <= 0)
+  for (guint i = 0; i < nsp; i++)
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "non-positive stride is not supported");
+      const char *bad = a->stride[i] <= 0 ? "non-positive stride is not supported"
+                        : a->padding[i] < 0 ? "negative padding is not supported"
+                        : a->output_padding[i] < 0 ? "negative output_padding is not supported"
+                        : NULL;
+
+      if (bad != NULL)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, bad);
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < nsp; i++)
+    if (a->dilation[i] <= 0)
+      {
+        /* torch runs 1-d convolutions as 2-d ones, and prints so */
+        gint64 d2[2] = { 1, a->dilation[0] };
+        g_autofree char *ds = gnn_shape_to_string (nsp == 1 ? d2 : a->dilation, MAX (nsp, 2));
+
+        g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                     "dilation should be greater than zero, but got %s", ds);
+        return FALSE;
+      }
+  if (a->groups <= 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "non-positive groups is not supported");
       return FALSE;
     }
-  if (padding_h < 0 || padding_w < 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "negative padding is not supported");
-      return FALSE;
-    }
-  if (dilation_h <= 0 || dilation_w <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "dilation should be greater than zero, but got [%" G_GINT64_FORMAT ", %"
-                   G_GINT64_FORMAT "]", dilation_h, dilation_w);
-      return FALSE;
-    }
-  if (groups <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT, "non-positive groups is not supported");
-      return FALSE;
-    }
-  if (wp->shape[0] % groups != 0)
+  if (wp->shape[0] % a->groups != 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                    "Given groups=%" G_GINT64_FORMAT ", expected weight to be divisible by %"
                    G_GINT64_FORMAT " at dimension 0, but got weight of size %s instead",
-                   groups, groups, ws);
+                   a->groups, a->groups, ws);
       return FALSE;
     }
-  {
-    gint64 c = ip->shape[ip->ndim - 3];
-
-    if (c != wp->shape[1] * groups)
-      {
+  lead = ip->ndim - nsp - 1;
+  channels = ip->shape[lead];
+  expected = a->transposed ? wp->shape[0] : wp->shape[1] * a->groups;
+  if (channels != expected)
+    {
+      if (a->transposed)
+        g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                     "Given transposed=1, weight of size %s, expected input%s to have %" G_GINT64_FORMAT
+                     " channels, but got %" G_GINT64_FORMAT " channels instead", ws, is, expected, channels);
+      else
         g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                      "Given groups=%" G_GINT64_FORMAT ", weight of size %s, expected input%s to have %"
                      G_GINT64_FORMAT " channels, but got %" G_GINT64_FORMAT " channels instead",
-                     groups, ws, is, wp->shape[1] * groups, c);
-        return FALSE;
-      }
-  }
+                     a->groups, ws, is, expected, channels);
+      return FALSE;
+    }
+  /* the output channels */
+  expected = a->transposed ? wp->shape[1] * a->groups : wp->shape[0];
   if (bias != NULL)
     {
       GnnTensorPrivate *bp = gnn_tensor_priv (bias);
 
-      if (bp->ndim != 1 || bp->shape[0] != wp->shape[0])
+      if (bp->ndim != 1 || bp->shape[0] != expected)
         {
           g_autofree char *bs = gnn_shape_to_string (bp->shape, bp->ndim);
 
           g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                       "Given weight of size %s, expected bias to be 1-dimensional with %"
+                       "Given %sweight of size %s, expected bias to be 1-dimensional with %"
                        G_GINT64_FORMAT " elements, but got bias of size %s instead",
-                       ws, wp->shape[0], bs);
+                       a->transposed ? "transposed=1, " : "", ws, expected, bs);
           return FALSE;
         }
     }
-  {
-    gint64 h = ip->shape[ip->ndim - 2] + 2 * padding_h;
-    gint64 w = ip->shape[ip->ndim - 1] + 2 * padding_w;
-    gint64 kh = dilation_h * (wp->shape[2] - 1) + 1;
-    gint64 kw = dilation_w * (wp->shape[3] - 1) + 1;
-
-    if (h < kh || w < kw)
+  for (guint i = 0; i < nsp; i++)
+    if (wp->shape[2 + i] <= 0)
       {
+        g_autoptr(GString) s = g_string_new (NULL);
+
+        append_named (s, "kernel", wp->shape + 2, nsp, 1);
         g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                     "Calculated padded input size per channel: (%" G_GINT64_FORMAT " x %"
-                     G_GINT64_FORMAT "). Kernel size: (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
-                     "). Kernel size can't be greater than actual input size", h, w, kh, kw);
+                     "kernel size should be greater than zero, but got %s", s->str);
         return FALSE;
       }
-  }
+  if (lead == 1)
+    out_shape[0] = ip->shape[0];
+  out_shape[lead] = expected;
+  return a->transposed
+         ? transposed_out_sizes (a, ip->shape + lead + 1, wp->shape + 2, out_shape + lead + 1, error)
+         : conv_out_sizes (a, ip->shape + lead + 1, wp->shape + 2, out_shape + lead + 1, error);
+}
+
+/* Right-aligns @nsp sizes into (d, h, w), 1 for missing axes. */
+static void
+to_dhw (const gint64 *v,
+        guint         nsp,
+        gint64        fill,
+        gint64       *dhw)
+{
+  for (guint i = 0; i < 3; i++)
+    dhw[i] = i < 3 - nsp ? fill : v[i - (3 - nsp)];
+}
+
+void
+gnn_conv_geom_init (GnnConvGeom  *g,
+                    guint         nsp,
+                    gboolean      transposed,
+                    const gint64 *in_shape,
+                    guint         in_ndim,
+                    const gint64 *w_shape,
+                    const gint64 *out_shape,
+                    const gint64 *stride,
+                    const gint64 *padding,
+                    const gint64 *dilation,
+                    gint64        groups)
+{
+  guint lead = in_ndim - nsp - 1;
+  /* the plain convolution runs from @src to @dst */
+  const gint64 *src = transposed ? out_shape : in_shape;
+  const gint64 *dst = transposed ? in_shape : out_shape;
+  gint64 v[3];
+
+  g->n = lead == 1 ? in_shape[0] : 1;
+  g->cin = src[lead], g->cout = dst[lead];
+  g->cin_g = w_shape[1], g->groups = groups, g->cout_g = g->cout / groups;
+  to_dhw (src + lead + 1, nsp, 1, v), g->d = v[0], g->h = v[1], g->w = v[2];
+  to_dhw (dst + lead + 1, nsp, 1, v), g->od = v[0], g->oh = v[1], g->ow = v[2];
+  to_dhw (w_shape + 2, nsp, 1, v), g->kd = v[0], g->kh = v[1], g->kw = v[2];
+  to_dhw (stride, nsp, 1, v), g->sd = v[0], g->sh = v[1], g->sw = v[2];
+  to_dhw (padding, nsp, 0, v), g->pd = v[0], g->ph = v[1], g->pw = v[2];
+  to_dhw (dilation, nsp, 1, v), g->dd = v[0], g->dh = v[1], g->dw = v[2];
+}
+
+/* out[:, c] += bias[c] over every position, for the transposed forward. */
+#define DEFINE_ADD_BIAS(T, suffix)                                              \
+static void                                                                     \
+add_bias_##suffix (T *out, const T *bias, gint64 n, gint64 c, gint64 plane)     \
+{                                                                               \
+  for (gint64 b = 0; b < n; b++)                                                \
+    for (gint64 ch = 0; ch < c; ch++)                                           \
+      {                                                                         \
+        T *row = out + (b * c + ch) * plane, v = bias[ch];                      \
+                                                                                \
+        for (gint64 p = 0; p < plane; p++)                                      \
+          row[p] += v;                                                          \
+      }                                                                         \
+}
+
+DEFINE_ADD_BIAS (float, f32)
+DEFINE_ADD_BIAS (double, f64)
+
+/* Checks, computes and records one convolution. */
+static GnnTensor *
+convolution (GnnTensor      *input,
+             GnnTensor      *weight,
+             GnnTensor      *bias,
+             const ConvArgs *a,
+             GError        **error)
+{
+  g_autoptr(GnnTensor) xc = NULL;
+  g_autoptr(GnnTensor) wc = NULL;
+  g_autoptr(GnnTensor) bc = NULL;
+  g_autoptr(GnnTensor) out = NULL;
+  GnnTensorPrivate *ip, *op;
+  gint64 out_shape[5];
+  GnnConvGeom g;
+  gboolean f32, ok;
+  void *o;
+  const void *x, *w, *bv;
+  GnnOpParams params = { .dim = (gint) a->nsp, .flag = a->transposed, .n_ints = 13 };
+
+  GNN_CHECK_STORAGE (conv_name (a), input, error, NULL);
+  GNN_CHECK_STORAGE (conv_name (a), weight, error, NULL);
+  GNN_CHECK_STORAGE (conv_name (a), bias, error, NULL);
+  if (!conv_check (input, weight, bias, a, out_shape, error))
+    return NULL;
+
+  ip = gnn_tensor_priv (input);
+  f32 = ip->dtype == GNN_DTYPE_F32;
+  /* transposed: the kernels add into the output */
+  out = gnn_tensor_new_contiguous_checked (ip->dtype, out_shape, ip->ndim, a->transposed, error);
+  if (out == NULL)
+    return NULL;
+  op = gnn_tensor_priv (out);
+  gnn_conv_geom_init (&g, a->nsp, a->transposed, ip->shape, ip->ndim, gnn_tensor_priv (weight)->shape,
+                      op->shape, a->stride, a->padding, a->dilation, a->groups);
+  if (op->numel > 0)
+    {
+      if ((xc = gnn_tensor_contiguous_checked (input, error)) == NULL ||
+          (wc = gnn_tensor_contiguous_checked (weight, error)) == NULL ||
+          (bias != NULL && (bc = gnn_tensor_contiguous_checked (bias, error)) == NULL))
+        return NULL;
+      x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
+      w = gnn_tensor_priv_data (gnn_tensor_priv (wc));
+      bv = bc != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (bc)) : NULL;
+      o = gnn_tensor_priv_data (op);
+      /* an empty kernel (cin_g == 0) gives a GEMM with K = 0: out = bias or 0 */
+      if (!a->transposed)
+        ok = f32 ? gnn_conv_forward_f32 (&g, x, w, bv, o, error)
+                 : gnn_conv_forward_f64 (&g, x, w, bv, o, error);
+      else if (gnn_tensor_priv (input)->numel == 0)
+        ok = TRUE;
+      else
+        ok = f32 ? gnn_conv_backward_f32 (&g, NULL, w, x, o, NULL, NULL, error)
+                 : gnn_conv_backward_f64 (&g, NULL, w, x, o, NULL, NULL, error);
+      if (!ok)
+        return NULL;
+      if (a->transposed && bv != NULL)
+        {
+          gint64 plane = gnn_conv_in_size (&g);
+
+          if (f32)
+            add_bias_f32 (o, bv, g.n, g.cin, plane);
+          else
+            add_bias_f64 (o, bv, g.n, g.cin, plane);
+        }
+    }
+  for (guint i = 0; i < a->nsp; i++)
+    {
+      params.ints[i] = a->stride[i];
+      params.ints[3 + i] = a->padding[i];
+      params.ints[6 + i] = a->dilation[i];
+      params.ints[9 + i] = a->output_padding[i];
+    }
+  params.ints[12] = a->groups;
+  return gnn_tensor_record (GNN_OP_CONVOLUTION, g_steal_pointer (&out),
+                            (GnnTensor *[]) { input, weight, bias }, bias ? 3 : 2, &params);
+}
+
+/* Expands one setting: @n values (1 repeats, 0 gives @fill) into a->nsp
+ * values, or torch's error for another count. */
+static gboolean
+expand_setting (const char   *name,
+                const gint64 *v,
+                guint         n,
+                gint64        fill,
+                guint         nsp,
+                gint64       *out,
+                GError      **error)
+{
+  if (n != 0 && n != 1 && n != nsp)
+    {
+      g_autofree char *vs = gnn_shape_to_string (v, n);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "expected %s to be a single integer value or a list of %u values to match the "
+                   "convolution dimensions, but got %s=%s", name, nsp, name, vs);
+      return FALSE;
+    }
+  for (guint i = 0; i < nsp; i++)
+    out[i] = n == 0 ? fill : v[n == 1 ? 0 : i];
   return TRUE;
+}
+
+/**
+ * gnn_tensor_convolution:
+ * @input: the input, `[N, C_in, *spatial]` or unbatched `[C_in, *spatial]`,
+ *   float32 or float64, with 1, 2 or 3 spatial dimensions
+ * @weight: the filters with the dtype of @input: `[C_out, C_in / groups,
+ *   *kernel]`, or `[C_in, C_out / groups, *kernel]` when @transposed; its
+ *   rank gives the number of spatial dimensions
+ * @bias: (nullable): a `[C_out]` bias, or %NULL
+ * @stride: (array length=n_stride): the strides (> 0): one per spatial
+ *   dimension, or one for all; none means 1
+ * @n_stride: the length of @stride
+ * @padding: (array length=n_padding): the implicit zero padding on both
+ *   sides (>= 0), as @stride; none means 0
+ * @n_padding: the length of @padding
+ * @dilation: (array length=n_dilation): the spacing between kernel taps
+ *   (> 0), as @stride; none means 1
+ * @n_dilation: the length of @dilation
+ * @transposed: whether to compute the transposed convolution (the gradient
+ *   of a convolution with respect to its input, "deconvolution")
+ * @output_padding: (array length=n_output_padding): for @transposed, the
+ *   size added to one side of each output dimension (smaller than the stride
+ *   or the dilation), as @stride; none means 0
+ * @n_output_padding: the length of @output_padding
+ * @groups: the number of blocked connections from input to output channels
+ *   (divides both channel counts)
+ * @error: return location for a #GError
+ *
+ * A convolution of any of torch's kinds, `torch.convolution` (through which
+ * `F.conv1d`, `F.conv2d`, `F.conv3d` and `F.conv_transpose1d/2d/3d` run).
+ * A plain convolution has `out = (in + 2 padding − dilation (k − 1) − 1) /
+ * stride + 1` positions per dimension; a transposed one `(in − 1) stride −
+ * 2 padding + dilation (k − 1) + output_padding + 1`.
+ *
+ * Errors use PyTorch's messages, e.g. "Expected 2D (unbatched) or 3D
+ * (batched) input to conv1d, but got input of size: [2]" or "Given
+ * transposed=1, weight of size [8, 2, 3, 3], expected input[1, 3, 4, 4] to
+ * have 8 channels, but got 3 channels instead".
+ *
+ * Returns: (transfer full): the output, or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_convolution (GnnTensor    *input,
+                        GnnTensor    *weight,
+                        GnnTensor    *bias,
+                        const gint64 *stride,
+                        guint         n_stride,
+                        const gint64 *padding,
+                        guint         n_padding,
+                        const gint64 *dilation,
+                        guint         n_dilation,
+                        gboolean      transposed,
+                        const gint64 *output_padding,
+                        guint         n_output_padding,
+                        gint64        groups,
+                        GError      **error)
+{
+  ConvArgs a = { .transposed = transposed, .groups = groups };
+  guint wdim;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  g_return_val_if_fail (stride != NULL || n_stride == 0, NULL);
+  g_return_val_if_fail (padding != NULL || n_padding == 0, NULL);
+  g_return_val_if_fail (dilation != NULL || n_dilation == 0, NULL);
+  g_return_val_if_fail (output_padding != NULL || n_output_padding == 0, NULL);
+
+  wdim = gnn_tensor_priv (weight)->ndim;
+  if (wdim < 3 || wdim > 5)
+    {
+      g_autofree char *ws = gnn_shape_to_string (gnn_tensor_priv (weight)->shape, wdim);
+
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "convolution: expected a weight of 3, 4 or 5 dimensions (1 to 3 spatial), but got "
+                   "weight of size %s", ws);
+      return NULL;
+    }
+  a.nsp = wdim - 2;
+  if (!expand_setting ("stride", stride, n_stride, 1, a.nsp, a.stride, error) ||
+      !expand_setting ("padding", padding, n_padding, 0, a.nsp, a.padding, error) ||
+      !expand_setting ("dilation", dilation, n_dilation, 1, a.nsp, a.dilation, error) ||
+      !expand_setting ("output_padding", output_padding, n_output_padding, 0, a.nsp,
+                       a.output_padding, error))
+    return NULL;
+  if (!transposed && n_output_padding > 0)
+    for (guint i = 0; i < a.nsp; i++)
+      if (a.output_padding[i] != 0)
+        {
+          g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                               "output_padding is only supported for transposed convolutions");
+          return NULL;
+        }
+  return convolution (input, weight, bias, &a, error);
+}
+
+/* The fixed-rank functions: a weight of another rank is refused naming the
+ * function, as torch's. */
+static gboolean
+check_weight_rank (GnnTensor      *weight,
+                   const ConvArgs *a,
+                   GError        **error)
+{
+  GnnTensorPrivate *wp = gnn_tensor_priv (weight);
+
+  if (wp->ndim == a->nsp + 2)
+    return TRUE;
+  {
+    g_autofree char *ws = gnn_shape_to_string (wp->shape, wp->ndim);
+
+    g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                 "%s: expected a %u-dimensional weight [%s, %s / groups, *kernel], but got weight of "
+                 "size %s", conv_name (a), a->nsp + 2, a->transposed ? "in_channels" : "out_channels",
+                 a->transposed ? "out_channels" : "in_channels", ws);
+  }
+  return FALSE;
+}
+
+/**
+ * gnn_tensor_conv1d:
+ * @input: the input, `[N, C_in, L]` or unbatched `[C_in, L]`, float32 or
+ *   float64
+ * @weight: the filters, `[C_out, C_in / groups, k]`, with the dtype of @input
+ * @bias: (nullable): a `[C_out]` bias, or %NULL
+ * @stride: the stride (> 0)
+ * @padding: the implicit zero padding on both sides (>= 0)
+ * @dilation: the spacing between kernel taps (> 0)
+ * @groups: the number of blocked connections from input to output channels
+ * @error: return location for a #GError
+ *
+ * A 1-d cross-correlation, `torch.nn.functional.conv1d`; see
+ * [method@Gnn.Tensor.convolution].
+ *
+ * Returns: (transfer full): the output, `[N, C_out, L_out]` (or `[C_out,
+ *   L_out]`), or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_conv1d (GnnTensor *input,
+                   GnnTensor *weight,
+                   GnnTensor *bias,
+                   gint64     stride,
+                   gint64     padding,
+                   gint64     dilation,
+                   gint64     groups,
+                   GError   **error)
+{
+  ConvArgs a = { .nsp = 1, .stride = { stride }, .padding = { padding }, .dilation = { dilation },
+                 .groups = groups };
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  if (!check_weight_rank (weight, &a, error))
+    return NULL;
+  return convolution (input, weight, bias, &a, error);
 }
 
 /**
@@ -157,7 +617,8 @@ conv_check_input (GnnTensor  *input,
  *
  * The images (and groups) are unfolded into column matrices (im2col) side
  * by side, a chunk of the batch at a time, and multiplied with the filters
- * by one BLAS GEMM per chunk.
+ * by one BLAS GEMM per chunk; 3×3 stride-1 filters with enough channels use
+ * Winograd's transforms instead.
  *
  * Errors use PyTorch's messages, e.g. "Expected 3D (unbatched) or 4D
  * (batched) input to conv2d, but got input of size: [2, 3]" or "Given
@@ -167,7 +628,7 @@ conv_check_input (GnnTensor  *input,
  * Returns: (transfer full): the output, `[N, C_out, H_out, W_out]` (or
  *   `[C_out, H_out, W_out]` for an unbatched input), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_conv2d (GnnTensor *input,
@@ -182,580 +643,74 @@ gnn_tensor_conv2d (GnnTensor *input,
                    gint64     groups,
                    GError   **error)
 {
-  GNN_CHECK_STORAGE ("conv2d", input, error, NULL);
-  GNN_CHECK_STORAGE ("conv2d", weight, error, NULL);
-  GNN_CHECK_STORAGE ("conv2d", bias, error, NULL);
-  g_autoptr(GnnTensor) xc = NULL;
-  g_autoptr(GnnTensor) wc = NULL;
-  g_autoptr(GnnTensor) bc = NULL;
-  GnnTensorPrivate *ip, *wp;
-  gboolean batched;
-  gint64 out_shape[4];
-  GnnConvGeom g;
-  GnnTensor *out;
-  void *o;
-  const void *x, *w, *bv;
+  ConvArgs a = { .nsp = 2, .stride = { stride_h, stride_w }, .padding = { padding_h, padding_w },
+                 .dilation = { dilation_h, dilation_w }, .groups = groups };
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
   g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
-
-  if (!conv_check_input (input, weight, bias, stride_h, stride_w, padding_h, padding_w,
-                         dilation_h, dilation_w, groups, error))
-    return NULL;
-
-  ip = gnn_tensor_priv (input);
-  wp = gnn_tensor_priv (weight);
-  batched = ip->ndim == 4;
-  g.n = batched ? ip->shape[0] : 1;
-  g.cin = ip->shape[ip->ndim - 3];
-  g.h = ip->shape[ip->ndim - 2];
-  g.w = ip->shape[ip->ndim - 1];
-  g.cout = wp->shape[0], g.cin_g = wp->shape[1];
-  g.kh = wp->shape[2], g.kw = wp->shape[3];
-  g.groups = groups, g.cout_g = g.cout / groups;
-  g.sh = stride_h, g.sw = stride_w;
-  g.ph = padding_h, g.pw = padding_w;
-  g.dh = dilation_h, g.dw = dilation_w;
-  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
-  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
-
-  out_shape[0] = g.n, out_shape[1] = g.cout, out_shape[2] = g.oh, out_shape[3] = g.ow;
-  out = gnn_tensor_new_contiguous_checked (ip->dtype, batched ? out_shape : out_shape + 1,
-                                           batched ? 4 : 3, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  if (gnn_tensor_priv (out)->numel == 0)
-    return out;
-  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  if ((xc = gnn_tensor_contiguous_checked (input, error)) == NULL ||
-      (wc = gnn_tensor_contiguous_checked (weight, error)) == NULL ||
-      (bias != NULL && (bc = gnn_tensor_contiguous_checked (bias, error)) == NULL))
-    {
-      g_object_unref (out);
+  if (gnn_tensor_priv (input)->ndim == 3 || gnn_tensor_priv (input)->ndim == 4)
+    if (!check_weight_rank (weight, &a, error))
       return NULL;
-    }
-  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
-  w = gnn_tensor_priv_data (gnn_tensor_priv (wc));
-  bv = bc != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (bc)) : NULL;
-  /* an empty kernel (cin_g == 0) gives a GEMM with K = 0: out = bias or 0 */
-  if (!(ip->dtype == GNN_DTYPE_F32 ? gnn_conv2d_forward_f32 (&g, x, w, bv, o, error)
-                                   : gnn_conv2d_forward_f64 (&g, x, w, bv, o, error)))
-    {
-      g_object_unref (out);
-      return NULL;
-    }
-  return gnn_tensor_record (GNN_OP_CONV2D, out, (GnnTensor *[]) { input, weight, bias }, bias ? 3 : 2,
-                            &(GnnOpParams) { .ints = { stride_h, stride_w, padding_h, padding_w,
-                                                       dilation_h, dilation_w, groups }, .n_ints = 7 });
-}
-
-/* --- pooling --------------------------------------------------------------- */
-
-/* PyTorch's pooling_output_shape. */
-static gint64
-pool_out_size (gint64   in,
-               gint64   k,
-               gint64   pad,
-               gint64   stride,
-               gint64   dilation,
-               gboolean ceil_mode)
-{
-  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-
-  /* the last window must start inside the input or the left padding */
-  if (ceil_mode && (out - 1) * stride >= in + pad)
-    out--;
-  return out;
-}
-
-typedef struct
-{
-  gint64 planes, height, width, out_h, out_w;
-  gint64 kh, kw, sh, sw, ph, pw, dh, dw;
-} PoolGeom;
-
-/* Validates a pooling call and fills @g and the output shape. */
-static gboolean
-pool_setup (const char *op,
-            GnnTensor  *input,
-            gint64      kernel_h,
-            gint64      kernel_w,
-            gint64     *stride_h,
-            gint64     *stride_w,
-            gint64      padding_h,
-            gint64      padding_w,
-            gint64      dilation_h,
-            gint64      dilation_w,
-            gboolean    ceil_mode,
-            PoolGeom   *g,
-            gint64     *out_shape,
-            GError    **error)
-{
-  GnnTensorPrivate *ip = gnn_tensor_priv (input);
-  gboolean non_empty = TRUE;
-
-  for (guint d = ip->ndim == 4 ? 1 : 0; d < ip->ndim; d++)
-    non_empty = non_empty && ip->shape[d] != 0;
-  if ((ip->ndim != 3 && ip->ndim != 4) || !non_empty)
-    {
-      g_autofree char *is = gnn_shape_to_string (ip->shape, ip->ndim);
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "non-empty 3D or 4D (batch mode) tensor expected for input, but got input of size %s",
-                   is);
-      return FALSE;
-    }
-  if (!gnn_check_float_dtype (op, input, error))
-    return FALSE;
-  if (kernel_h <= 0 || kernel_w <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "kernel size should be greater than zero, but got kH: %" G_GINT64_FORMAT
-                   " kW: %" G_GINT64_FORMAT, kernel_h, kernel_w);
-      return FALSE;
-    }
-  if (*stride_h == 0 && *stride_w == 0)
-    *stride_h = kernel_h, *stride_w = kernel_w;
-  if (*stride_h <= 0 || *stride_w <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "stride should be greater than zero, but got dH: %" G_GINT64_FORMAT
-                   " dW: %" G_GINT64_FORMAT, *stride_h, *stride_w);
-      return FALSE;
-    }
-  if (dilation_h <= 0 || dilation_w <= 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "dilation should be greater than zero, but got dilationH: %" G_GINT64_FORMAT
-                   " dilationW: %" G_GINT64_FORMAT, dilation_h, dilation_w);
-      return FALSE;
-    }
-  if (padding_h < 0 || padding_w < 0 || padding_h > kernel_h / 2 || padding_w > kernel_w / 2)
-    {
-      gboolean bad_h = padding_h < 0 || padding_h > kernel_h / 2;
-
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "pad should be at most half of kernel size, but got pad=%" G_GINT64_FORMAT
-                   " and kernel_size=%" G_GINT64_FORMAT,
-                   bad_h ? padding_h : padding_w, bad_h ? kernel_h : kernel_w);
-      return FALSE;
-    }
-
-  g->planes = ip->shape[ip->ndim - 3] * (ip->ndim == 4 ? ip->shape[0] : 1);
-  g->height = ip->shape[ip->ndim - 2];
-  g->width = ip->shape[ip->ndim - 1];
-  g->kh = kernel_h, g->kw = kernel_w;
-  g->sh = *stride_h, g->sw = *stride_w;
-  g->ph = padding_h, g->pw = padding_w;
-  g->dh = dilation_h, g->dw = dilation_w;
-  g->out_h = pool_out_size (g->height, kernel_h, padding_h, *stride_h, dilation_h, ceil_mode);
-  g->out_w = pool_out_size (g->width, kernel_w, padding_w, *stride_w, dilation_w, ceil_mode);
-  if (g->out_h < 1 || g->out_w < 1)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "Given input size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
-                   "). Calculated output size: (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%"
-                   G_GINT64_FORMAT "). Output size is too small",
-                   ip->shape[ip->ndim - 3], g->height, g->width,
-                   ip->shape[ip->ndim - 3], MAX (g->out_h, 0), MAX (g->out_w, 0));
-      return FALSE;
-    }
-  memcpy (out_shape, ip->shape, sizeof (gint64) * ip->ndim);
-  out_shape[ip->ndim - 2] = g->out_h;
-  out_shape[ip->ndim - 1] = g->out_w;
-  return TRUE;
-}
-
-/* The taps k in [*first, *end) of a window of @taps taps starting at @start
- * with spacing @step that fall inside [0, size): the window walk skips the
- * padding instead of testing every tap of a huge window. */
-static inline void
-window_taps (gint64  start,
-             gint64  step,
-             gint64  taps,
-             gint64  size,
-             gint64 *first,
-             gint64 *end)
-{
-  *first = start < 0 ? (-start + step - 1) / step : 0;
-  *end = start < size ? MIN (taps, (size - start + step - 1) / step) : 0;
-}
-
-/* Max over each window; padding never wins. PyTorch's rule picks the
- * winner: the first maximum in scan order, and a NaN (the last one)
- * propagates. The winner's index in the plane goes to @idx when given (-1
- * for a window with no tap inside the input), for the backward pass. */
-#define DEFINE_MAX_POOL(T, suffix)                                                       \
-static void                                                                              \
-max_pool_##suffix (const PoolGeom *geom,                                                 \
-                   const void     *src_,                                                 \
-                   void           *dst_,                                                 \
-                   void           *idx_)                                                 \
-{                                                                                        \
-  /* a copy: stores through idx (gint64) could alias *geom's fields */                   \
-  gint64 *idx = idx_;                                                                    \
-  const PoolGeom copy = *geom, *g = &copy;                                               \
-  const T *src = src_;                                                                   \
-  T *dst = dst_;                                                                         \
-                                                                                         \
-  for (gint64 p = 0; p < g->planes; p++)                                                 \
-    {                                                                                    \
-      const T *plane = src + p * g->height * g->width;                                   \
-                                                                                         \
-      for (gint64 oy = 0; oy < g->out_h; oy++)                                           \
-        {                                                                                \
-          gint64 y0 = oy * g->sh - g->ph, i0, i1;                                        \
-                                                                                         \
-          window_taps (y0, g->dh, g->kh, g->height, &i0, &i1);                           \
-          for (gint64 ox = 0; ox < g->out_w; ox++)                                       \
-            {                                                                            \
-              gint64 x0 = ox * g->sw - g->pw, j0, j1, best_i = -1;                       \
-              T best = -INFINITY;                                                        \
-                                                                                         \
-              window_taps (x0, g->dw, g->kw, g->width, &j0, &j1);                        \
-              for (gint64 i = i0; i < i1; i++)                                           \
-                for (gint64 j = j0; j < j1; j++)                                         \
-                  {                                                                      \
-                    gint64 at = (y0 + i * g->dh) * g->width + x0 + j * g->dw;            \
-                    T v = plane[at];                                                     \
-                                                                                         \
-                    if (best_i < 0 || v > best || isnan (v))                             \
-                      best = v, best_i = at;                                             \
-                  }                                                                      \
-              *dst++ = best;                                                             \
-              if (idx != NULL)                                                           \
-                *idx++ = best_i;                                                         \
-            }                                                                            \
-        }                                                                                \
-    }                                                                                    \
-}
-
-DEFINE_MAX_POOL (float, f32)
-DEFINE_MAX_POOL (double, f64)
-
-/* float64 2×2 windows with stride 2 inside the input, indices wanted
- * (float32 has gnn-max-pool-2x2.c's vector loop): the general loop's rule
- * without its branches. With random activations every comparison is a coin
- * toss, and the general loop's mispredicted branches made max-pool forward
- * 13 % of a CNN training profile. gcc turns a select of floats into a branch, so the running
- * maximum is selected as its bit pattern (integer selects become cmov). */
-#define MAX_POOL_TAKE(T, B, v, k)                                                           \
-  G_STMT_START {                                                                         \
-    T v_ = (v);                                                                          \
-    B vb_, m_;                                                                           \
-                                                                                         \
-    memcpy (&vb_, &v_, sizeof vb_);                                                      \
-    m_ = -(B) (int) ((v_ > best) | (v_ != v_));                                          \
-    best_bits = (vb_ & m_) | (best_bits & ~m_);                                          \
-    memcpy (&best, &best_bits, sizeof best);                                             \
-    lane = ((B) (k) & m_) | (lane & ~m_);                                                \
-  } G_STMT_END
-#define DEFINE_MAX_POOL_2X2(T, B, suffix)                                                \
-static void                                                                              \
-max_pool_2x2_##suffix (const PoolGeom *geom,                                             \
-                       const void     *src_,                                             \
-                       void           *dst_,                                             \
-                       void           *idx_)                                             \
-{                                                                                        \
-  gint64 *idx = idx_;                                                                    \
-  const PoolGeom copy = *geom, *g = &copy;   /* see max_pool_##suffix */                 \
-  const T *src = src_;                                                                   \
-  T *dst = dst_;                                                                         \
-                                                                                         \
-  for (gint64 p = 0; p < g->planes; p++)                                                 \
-    {                                                                                    \
-      const T *plane = src + p * g->height * g->width;                                   \
-                                                                                         \
-      for (gint64 oy = 0; oy < g->out_h; oy++)                                           \
-        {                                                                                \
-          gint64 top = 2 * oy * g->width;                                                \
-          const T *r0 = plane + top, *r1 = r0 + g->width;                                \
-                                                                                         \
-          for (gint64 ox = 0; ox < g->out_w; ox++)                                       \
-            {                                                                            \
-              T best = r0[2 * ox];                                                       \
-              B best_bits, lane = 0;                                                     \
-                                                                                         \
-              memcpy (&best_bits, &best, sizeof best_bits);                              \
-              MAX_POOL_TAKE (T, B, r0[2 * ox + 1], 1);                                   \
-              MAX_POOL_TAKE (T, B, r1[2 * ox], 2);                                      \
-              MAX_POOL_TAKE (T, B, r1[2 * ox + 1], 3);                                   \
-              *dst++ = best;                                                             \
-              *idx++ = top + 2 * ox + (gint64) (lane & 1) + (gint64) (lane >> 1) * g->width; \
-            }                                                                            \
-        }                                                                                \
-    }                                                                                    \
-}
-
-DEFINE_MAX_POOL_2X2 (double, guint64, f64)
-
-/* The same windows in float32: gnn-max-pool-2x2.c's vector loop, which
- * saves each window's winning lane (one byte, when @lane is not NULL)
- * instead of an index. */
-static void
-max_pool_2x2_lanes_f32 (const PoolGeom *g,
-                        const void     *src,
-                        void           *dst,
-                        void           *lane)
-{
-  gnn_max_pool2d_2x2_f32 (g->planes, g->height, g->width, src, dst, lane);
-}
-
-/* Windows all inside, no indices: gnn-conv-kernels.c's loop. */
-#define DEFINE_MAX_POOL_DENSE(suffix)                                           \
-static void                                                                     \
-max_pool_dense_##suffix (const PoolGeom *g, const void *src, void *dst, void *idx) \
-{                                                                               \
-  gnn_max_pool2d_dense_##suffix (g->planes, g->height, g->width, g->kh, g->kw,  \
-                                 g->sh, g->sw, g->out_h, g->out_w, src, dst);   \
-}
-
-DEFINE_MAX_POOL_DENSE (f32)
-DEFINE_MAX_POOL_DENSE (f64)
-
-/* One max-pool loop over all planes, split among the threads by planes. */
-typedef void (*MaxPoolKernel) (const PoolGeom *g, const void *src, void *dst, void *idx);
-
-typedef struct
-{
-  MaxPoolKernel kernel;
-  const PoolGeom *g;
-  gsize elem_size, idx_size;
-  const guint8 *src;
-  guint8 *dst;
-  guint8 *idx;
-} MaxPoolJob;
-
-static void
-max_pool_range (gint64   p0,
-                gint64   p1,
-                gpointer data)
-{
-  const MaxPoolJob *job = data;
-  PoolGeom sub = *job->g;
-  gint64 in_plane = sub.height * sub.width, out_plane = sub.out_h * sub.out_w;
-
-  sub.planes = p1 - p0;
-  job->kernel (&sub, job->src + (gsize) (p0 * in_plane) * job->elem_size,
-               job->dst + (gsize) (p0 * out_plane) * job->elem_size,
-               job->idx != NULL ? job->idx + (gsize) (p0 * out_plane) * job->idx_size : NULL);
+  return convolution (input, weight, bias, &a, error);
 }
 
 /**
- * gnn_tensor_max_pool2d:
- * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
- * @kernel_h: the window height (> 0)
- * @kernel_w: the window width (> 0)
- * @stride_h: the vertical stride; 0 (with @stride_w 0) means @kernel_h
- * @stride_w: the horizontal stride; 0 (with @stride_h 0) means @kernel_w
- * @padding_h: the implicit -inf padding on the top and bottom (at most half
- *   of @kernel_h)
- * @padding_w: the implicit -inf padding on the left and right (at most half
- *   of @kernel_w)
- * @dilation_h: the vertical spacing between window taps (> 0)
- * @dilation_w: the horizontal spacing between window taps (> 0)
- * @ceil_mode: whether to round the output size up instead of down
+ * gnn_tensor_conv_transpose2d:
+ * @input: the input, `[N, C_in, H, W]` or unbatched `[C_in, H, W]`, float32
+ *   or float64
+ * @weight: the filters, `[C_in, C_out / groups, kH, kW]`, with the dtype of
+ *   @input
+ * @bias: (nullable): a `[C_out]` bias, or %NULL
+ * @stride_h: the vertical stride (> 0)
+ * @stride_w: the horizontal stride (> 0)
+ * @padding_h: the zero padding removed from the top and bottom (>= 0)
+ * @padding_w: the zero padding removed from the left and right (>= 0)
+ * @output_padding_h: the rows added at the bottom (smaller than @stride_h
+ *   or @dilation_h)
+ * @output_padding_w: the columns added on the right (smaller than @stride_w
+ *   or @dilation_w)
+ * @dilation_h: the vertical spacing between kernel taps (> 0)
+ * @dilation_w: the horizontal spacing between kernel taps (> 0)
+ * @groups: the number of blocked connections from input to output channels
+ *   (divides both C_in and C_out)
  * @error: return location for a #GError
  *
- * 2-d max pooling, `torch.nn.functional.max_pool2d`. NaN inside a window
- * gives NaN.
+ * A 2-d transposed convolution, `torch.nn.functional.conv_transpose2d`
+ * (note torch's argument order: output_padding before groups and
+ * dilation). The output has `H_out = (H − 1) × stride_h − 2 × padding_h +
+ * dilation_h × (kH − 1) + output_padding_h + 1` rows (and likewise
+ * columns). See [method@Gnn.Tensor.convolution].
  *
- * Returns: (transfer full): the pooled tensor, or %NULL on error (with
- *   PyTorch's messages, e.g. "pad should be at most half of kernel size, but
- *   got pad=2 and kernel_size=3")
+ * Returns: (transfer full): the output, `[N, C_out, H_out, W_out]` (or
+ *   `[C_out, H_out, W_out]`), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
-gnn_tensor_max_pool2d (GnnTensor *input,
-                       gint64     kernel_h,
-                       gint64     kernel_w,
-                       gint64     stride_h,
-                       gint64     stride_w,
-                       gint64     padding_h,
-                       gint64     padding_w,
-                       gint64     dilation_h,
-                       gint64     dilation_w,
-                       gboolean   ceil_mode,
-                       GError   **error)
+gnn_tensor_conv_transpose2d (GnnTensor *input,
+                             GnnTensor *weight,
+                             GnnTensor *bias,
+                             gint64     stride_h,
+                             gint64     stride_w,
+                             gint64     padding_h,
+                             gint64     padding_w,
+                             gint64     output_padding_h,
+                             gint64     output_padding_w,
+                             gint64     dilation_h,
+                             gint64     dilation_w,
+                             gint64     groups,
+                             GError   **error)
 {
-  g_autoptr(GnnTensor) xc = NULL;
-  g_autoptr(GnnTensor) indices = NULL;
-  gint64 out_shape[4];
-  PoolGeom g;
-  GnnTensor *out;
-  const guint8 *x;
-  guint8 *o, *idx = NULL;
-  gboolean inside, f32, two_by_two, lanes;
-  MaxPoolKernel kernel;
+  ConvArgs a = { .nsp = 2, .transposed = TRUE, .stride = { stride_h, stride_w },
+                 .padding = { padding_h, padding_w }, .dilation = { dilation_h, dilation_w },
+                 .output_padding = { output_padding_h, output_padding_w }, .groups = groups };
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  GNN_CHECK_STORAGE ("max_pool2d", input, error, NULL);
-
-  if (!pool_setup ("max_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
-                   padding_h, padding_w, dilation_h, dilation_w, ceil_mode, &g, out_shape, error))
-    return NULL;
-  inside = g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
-           (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width;
-  two_by_two = inside && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2;
-  f32 = gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32;
-  /* 2×2/2 float32 windows save the winning lane (uint8, which the backward
-   * recognizes), all others the winner's index in the plane */
-  lanes = two_by_two && f32;
-  out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (input)->dtype, out_shape,
-                                           gnn_tensor_priv (input)->ndim, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  /* The winners, for backward, only when it will run. */
-  if (!gnn_grad_mode_off && gnn_tensor_priv (input)->requires_grad)
-    {
-      indices = gnn_tensor_new_contiguous_checked (lanes ? GNN_DTYPE_U8 : GNN_DTYPE_I64, out_shape,
-                                                   gnn_tensor_priv (input)->ndim, FALSE, error);
-      if (indices == NULL)
-        {
-          g_object_unref (out);
-          return NULL;
-        }
-      idx = gnn_tensor_priv_data (gnn_tensor_priv (indices));
-    }
-  xc = gnn_tensor_contiguous_checked (input, error);
-  if (xc == NULL)
-    {
-      g_object_unref (out);
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  if (gnn_tensor_priv (input)->ndim == 3 || gnn_tensor_priv (input)->ndim == 4)
+    if (!check_weight_rank (weight, &a, error))
       return NULL;
-    }
-  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
-  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  /* 2×2/2 float32 windows: the vector loop, with lanes or without. Other
-   * windows all inside the input: no indices wanted (no backward), the loop
-   * without bounds checks; with indices, float64's branch-free 2×2/2 loop.
-   * Anything else takes the general loop, which records indices too. */
-  if (lanes)
-    kernel = max_pool_2x2_lanes_f32;
-  else if (inside && idx == NULL)
-    kernel = f32 ? max_pool_dense_f32 : max_pool_dense_f64;
-  else if (two_by_two)
-    kernel = max_pool_2x2_f64;
-  else
-    kernel = f32 ? max_pool_f32 : max_pool_f64;
-  gnn_parallel_for (g.planes, gnn_parallel_grain (g.height * g.width), max_pool_range,
-                    &(MaxPoolJob) { kernel, &g, f32 ? sizeof (float) : sizeof (double),
-                                    lanes ? sizeof (guint8) : sizeof (gint64), x, o, idx });
-  return gnn_tensor_record (GNN_OP_MAX_POOL2D, out, &input, 1,
-                            &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
-                                                       padding_w, dilation_h, dilation_w }, .n_ints = 8,
-                                             .extra = { indices } });
-}
-
-/* Mean over each window with PyTorch's divisor rules. */
-#define DEFINE_AVG_POOL(T, suffix)                                                       \
-static void                                                                              \
-avg_pool_##suffix (const PoolGeom *g,                                                    \
-                   gboolean        count_include_pad,                                    \
-                   gint64          divisor_override,                                     \
-                   const T        *src,                                                  \
-                   T              *dst)                                                  \
-{                                                                                        \
-  for (gint64 p = 0; p < g->planes; p++)                                                 \
-    {                                                                                    \
-      const T *plane = src + p * g->height * g->width;                                   \
-                                                                                         \
-      for (gint64 oy = 0; oy < g->out_h; oy++)                                           \
-        for (gint64 ox = 0; ox < g->out_w; ox++)                                         \
-          {                                                                              \
-            gint64 y0 = oy * g->sh - g->ph, x0 = ox * g->sw - g->pw;                     \
-            gint64 y1 = MIN (y0 + g->kh, g->height + g->ph);                             \
-            gint64 x1 = MIN (x0 + g->kw, g->width + g->pw);                              \
-            gint64 pool_size = (y1 - y0) * (x1 - x0), divisor;                           \
-            T sum = 0;                                                                   \
-                                                                                         \
-            y0 = MAX (y0, 0), x0 = MAX (x0, 0);                                          \
-            y1 = MIN (y1, g->height), x1 = MIN (x1, g->width);                           \
-            for (gint64 y = y0; y < y1; y++)                                             \
-              for (gint64 x = x0; x < x1; x++)                                           \
-                sum += plane[y * g->width + x];                                          \
-            if (divisor_override != 0)                                                   \
-              divisor = divisor_override;                                                \
-            else if (count_include_pad)                                                  \
-              divisor = pool_size;                                                       \
-            else                                                                         \
-              divisor = (y1 - y0) * (x1 - x0);                                           \
-            *dst++ = divisor != 0 ? sum / (T) divisor : (T) NAN;                         \
-          }                                                                              \
-    }                                                                                    \
-}
-
-DEFINE_AVG_POOL (float, f32)
-DEFINE_AVG_POOL (double, f64)
-
-/**
- * gnn_tensor_avg_pool2d:
- * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
- * @kernel_h: the window height (> 0)
- * @kernel_w: the window width (> 0)
- * @stride_h: the vertical stride; 0 (with @stride_w 0) means @kernel_h
- * @stride_w: the horizontal stride; 0 (with @stride_h 0) means @kernel_w
- * @padding_h: the implicit zero padding on the top and bottom (at most half
- *   of @kernel_h)
- * @padding_w: the implicit zero padding on the left and right (at most half
- *   of @kernel_w)
- * @ceil_mode: whether to round the output size up instead of down
- * @count_include_pad: whether the zero padding counts in the divisor
- * @divisor_override: a fixed divisor, or 0 to divide by the window size
- * @error: return location for a #GError
- *
- * 2-d average pooling, `torch.nn.functional.avg_pool2d`.
- *
- * Returns: (transfer full): the pooled tensor, or %NULL on error
- *
- * Since: 1.0
- */
-GnnTensor *
-gnn_tensor_avg_pool2d (GnnTensor *input,
-                       gint64     kernel_h,
-                       gint64     kernel_w,
-                       gint64     stride_h,
-                       gint64     stride_w,
-                       gint64     padding_h,
-                       gint64     padding_w,
-                       gboolean   ceil_mode,
-                       gboolean   count_include_pad,
-                       gint64     divisor_override,
-                       GError   **error)
-{
-  g_autoptr(GnnTensor) xc = NULL;
-  gint64 out_shape[4];
-  PoolGeom g;
-  GnnTensor *out;
-  const guint8 *x;
-  guint8 *o;
-
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  GNN_CHECK_STORAGE ("avg_pool2d", input, error, NULL);
-
-  if (!pool_setup ("avg_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
-                   padding_h, padding_w, 1, 1, ceil_mode, &g, out_shape, error))
-    return NULL;
-  out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (input)->dtype, out_shape,
-                                           gnn_tensor_priv (input)->ndim, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  xc = gnn_tensor_contiguous_checked (input, error);
-  if (xc == NULL)
-    {
-      g_object_unref (out);
-      return NULL;
-    }
-  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
-  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
-    avg_pool_f32 (&g, count_include_pad, divisor_override, (const float *) x, (float *) o);
-  else
-    avg_pool_f64 (&g, count_include_pad, divisor_override, (const double *) x, (double *) o);
-  return gnn_tensor_record (GNN_OP_AVG_POOL2D, out, &input, 1,
-                            &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
-                                                       padding_w, 1, 1, count_include_pad, divisor_override },
-                                             .n_ints = 10 });
+  return convolution (input, weight, bias, &a, error);
 }

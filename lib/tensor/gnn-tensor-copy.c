@@ -45,23 +45,34 @@ gnn_strided_copy (GnnDType      dst_dtype,
           for (gint64 i = 0; i < n; i++)
             ((float *) d)[i * ds] = (float) s[i * ss];
         }
-      else if (dst_dtype == GNN_DTYPE_I64 && !gnn_dtype_is_floating (src_dtype))
+      else if (!gnn_dtype_is_floating (dst_dtype) && dst_dtype != GNN_DTYPE_BOOL &&
+               !gnn_dtype_is_floating (src_dtype))
         {
-          /* integer to int64 without a trip through double */
+          /* integer to integer without a trip through double: exact for
+           * int64, and narrower types wrap around as in torch */
           for (gint64 i = 0; i < n; i++)
             {
               const guint8 *sp = s + i * ss * (gint64) ssize;
+              guint8 *dp = d + i * ds * (gint64) dsize;
               gint64 v;
 
               switch (src_dtype)
                 {
+                case GNN_DTYPE_I64: v = *(const gint64 *) sp; break;
                 case GNN_DTYPE_I32: v = *(const gint32 *) sp; break;
                 case GNN_DTYPE_I16: v = *(const gint16 *) sp; break;
                 case GNN_DTYPE_I8: v = *(const gint8 *) sp; break;
                 case GNN_DTYPE_BOOL: v = *sp != 0; break;
                 default: v = *sp; break;
                 }
-              ((gint64 *) d)[i * ds] = v;
+              switch (dst_dtype)
+                {
+                case GNN_DTYPE_I64: *(gint64 *) dp = v; break;
+                case GNN_DTYPE_I32: *(gint32 *) dp = (gint32) v; break;
+                case GNN_DTYPE_I16: *(gint16 *) dp = (gint16) v; break;
+                case GNN_DTYPE_I8: *(gint8 *) dp = (gint8) v; break;
+                default: *dp = (guint8) v; break;
+                }
             }
         }
       else
@@ -85,7 +96,7 @@ gnn_strided_copy (GnnDType      dst_dtype,
  * Returns: (transfer full) (nullable): a contiguous tensor with the same
  *   elements, or %NULL if memory for the copy cannot be allocated
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_contiguous (GnnTensor *self)
@@ -138,7 +149,7 @@ gnn_tensor_copy_checked (GnnTensor *self,
  * Returns: (transfer full) (nullable): the copy, or %NULL if memory for it
  *   cannot be allocated (an expanded view can be far larger than its storage)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_clone (GnnTensor *self)
@@ -162,7 +173,7 @@ gnn_tensor_clone (GnnTensor *self)
  * Returns: (transfer full): the converted tensor, or %NULL for an invalid dtype
  *   or when memory for the copy cannot be allocated (%GNN_ERROR_MEMORY)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_to_dtype (GnnTensor *self,
@@ -232,7 +243,7 @@ fill_pattern (GnnTensorPrivate *p,
  *   %GNN_ERROR_AUTOGRAD if @self is a leaf that requires grad (or a view of
  *   one) and grad mode is on
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_fill_ (GnnTensor *self,
@@ -264,7 +275,7 @@ gnn_tensor_fill_ (GnnTensor *self,
  *   "value cannot be converted to type int8_t without overflow", or
  *   %GNN_ERROR_AUTOGRAD as for fill_)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_fill_int_ (GnnTensor *self,
@@ -306,6 +317,30 @@ gnn_tensor_fill_fresh (GnnTensor *self,
 }
 
 /**
+ * gnn_tensor_zero_:
+ * @self: a #GnnTensor
+ * @error: return location for a #GError
+ *
+ * Sets every element of @self (which may be a view) to zero (like
+ * `tensor.zero_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (autograd refusing the write,
+ *   as for [method@Gnn.Tensor.fill_])
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_zero_ (GnnTensor *self,
+                  GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (self), FALSE);
+  if (!gnn_tensor_record_inplace (GNN_OP_ZERO, self, NULL, error))
+    return FALSE;
+  gnn_tensor_fill_fresh (self, 0.0);
+  return TRUE;
+}
+
+/**
  * gnn_tensor_copy_:
  * @self: the destination
  * @src: the source, broadcastable to the shape of @self; any dtype
@@ -317,7 +352,7 @@ gnn_tensor_fill_fresh (GnnTensor *self,
  * Returns: %TRUE, or %FALSE with @error set if @src does not broadcast to
  *   the shape of @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 /* @src must broadcast to the shape of @self. */
 static gboolean
@@ -377,6 +412,19 @@ gnn_tensor_copy_values_ (GnnTensor *self,
   if (!check_copy_shapes (gnn_tensor_priv (self), gnn_tensor_priv (src), error))
     return FALSE;
   gnn_tensor_priv_bump_version (gnn_tensor_priv (self));
+  return copy_elements (self, src, error);
+}
+
+/* copy_values_ for an in-place op's own write of its result, after
+ * gnn_tensor_record_inplace() moved the version: not moved again (a node
+ * that saved the output saved it at that version). */
+gboolean
+gnn_tensor_write_values_ (GnnTensor *self,
+                          GnnTensor *src,
+                          GError   **error)
+{
+  if (!check_copy_shapes (gnn_tensor_priv (self), gnn_tensor_priv (src), error))
+    return FALSE;
   return copy_elements (self, src, error);
 }
 

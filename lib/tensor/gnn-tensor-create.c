@@ -40,7 +40,7 @@ new_on_default_device (GnnDType      dtype,
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_empty (const gint64 *shape,
@@ -64,7 +64,7 @@ gnn_tensor_empty (const gint64 *shape,
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_zeros (const gint64 *shape,
@@ -88,7 +88,7 @@ gnn_tensor_zeros (const gint64 *shape,
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_full (const gint64 *shape,
@@ -117,7 +117,7 @@ gnn_tensor_full (const gint64 *shape,
  *
  * Returns: (transfer full): a new tensor, or %NULL if the shape is invalid
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_ones (const gint64 *shape,
@@ -137,7 +137,7 @@ gnn_tensor_ones (const gint64 *shape,
  *
  * Returns: (transfer full): a new tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_scalar (double   value,
@@ -164,7 +164,7 @@ gnn_tensor_new_scalar (double   value,
  *
  * Returns: (transfer full): a new tensor, or %NULL on invalid arguments
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_arange (double   start,
@@ -246,7 +246,7 @@ check_byte_count (gsize         n_bytes,
  *
  * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_from_data (const guint8 *data,
@@ -286,7 +286,7 @@ gnn_tensor_new_from_data (const guint8 *data,
  *
  * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_wrap (gpointer       data,
@@ -334,7 +334,7 @@ gnn_tensor_new_wrap (gpointer       data,
  *
  * Returns: (transfer full): a new tensor, or %NULL if the sizes disagree
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_from_bytes (GBytes       *bytes,
@@ -395,7 +395,7 @@ from_values (gconstpointer  values,
  *
  * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_from_floats (const float  *values,
@@ -420,7 +420,7 @@ gnn_tensor_new_from_floats (const float  *values,
  *
  * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_from_doubles (const double *values,
@@ -445,7 +445,7 @@ gnn_tensor_new_from_doubles (const double *values,
  *
  * Returns: (transfer full): a new tensor, or %NULL if @n_values does not fit @shape
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_new_from_int64s (const gint64 *values,

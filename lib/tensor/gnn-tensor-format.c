@@ -479,7 +479,7 @@ add_suffixes (GString    *out,
  *
  * Returns: (transfer full): the text
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char *
 gnn_tensor_to_string (GnnTensor *self)

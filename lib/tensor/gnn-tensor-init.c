@@ -141,7 +141,7 @@ fill_random (GnnTensor    *self,
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or the bounds are not finite with @low <= @high
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_uniform_ (GnnTensor    *self,
@@ -192,7 +192,7 @@ gnn_tensor_uniform_ (GnnTensor    *self,
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or @std is negative
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_normal_ (GnnTensor    *self,
@@ -265,7 +265,7 @@ kaiming_std (const char *op,
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or has fewer than 2 dimensions
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
@@ -305,7 +305,7 @@ gnn_tensor_kaiming_uniform_ (GnnTensor    *self,
  * Returns: %TRUE, or %FALSE with @error set if @self is not of a floating
  *   point dtype or has fewer than 2 dimensions
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_kaiming_normal_ (GnnTensor    *self,

@@ -66,7 +66,7 @@ copy_into_slab (GnnTensorPrivate *dp,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_cat (GnnTensor **tensors,
@@ -179,7 +179,7 @@ gnn_tensor_cat (GnnTensor **tensors,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_stack (GnnTensor **tensors,

@@ -112,3 +112,73 @@ gnn_tensor_linear_nograd (GnnTensor  *input,
                            1.0f, x, lda, w, ldb, b != NULL ? 1.0f : 0.0f, c, n);
   return TRUE;
 }
+
+/**
+ * gnn_tensor_linear:
+ * @input: the input, (*, in_features)
+ * @weight: the weight, (out_features, in_features)
+ * @bias: (nullable): the bias, (out_features), or %NULL
+ * @error: return location for a #GError
+ *
+ * `torch.nn.functional.linear`: y = input · weightᵀ + bias, over the
+ * input's last dim. Leading dims fold into the rows of one matrix product
+ * (a view when the input's layout allows), so the weight's gradient is one
+ * GEMM whatever the input's rank; without autograd the bias is folded into
+ * the product and the output is the only tensor allocated.
+ *
+ * Returns: (transfer full): the output, (*, out_features), or %NULL with
+ *   @error set ("mat1 and mat2 shapes cannot be multiplied (6x4 and 5x3)")
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_linear (GnnTensor  *input,
+                   GnnTensor  *weight,
+                   GnnTensor  *bias,
+                   GError    **error)
+{
+  GnnTensorPrivate *xp;
+  g_autoptr(GnnTensor) output = NULL;
+  g_autoptr(GnnTensor) weight_t = NULL;
+  g_autoptr(GnnTensor) rows = NULL;
+  gint64 shape[GNN_MAX_DIMS];
+  guint nd;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (weight), NULL);
+  g_return_val_if_fail (bias == NULL || GNN_IS_TENSOR (bias), NULL);
+  GNN_CHECK_STORAGE ("linear", input, error, NULL);
+  GNN_CHECK_STORAGE ("linear", weight, error, NULL);
+  GNN_CHECK_STORAGE ("linear", bias, error, NULL);
+
+  /* Nothing to record: one fused product with the bias. */
+  if (!gnn_tensor_would_record ((GnnTensor *[]) { input, weight, bias }, 3) &&
+      gnn_tensor_linear_nograd (input, weight, bias, &output, error))
+    return g_steal_pointer (&output);
+
+  xp = gnn_tensor_priv (input);
+  weight_t = gnn_tensor_transpose (weight, 0, 1, error);
+  if (weight_t == NULL)
+    return NULL;
+  nd = xp->ndim;
+  if (nd > 2)
+    {
+      /* [*, k] as one [m, k] matrix: torch folds the same way */
+      gint64 k = xp->shape[nd - 1], m = 1;
+
+      for (guint d = 0; d + 1 < nd; d++)
+        m *= xp->shape[d];
+      rows = gnn_tensor_reshape (input, (gint64[]) { m, k }, 2, error);
+    }
+  else
+    rows = g_object_ref (input);
+  if (rows == NULL || (output = gnn_tensor_matmul (rows, weight_t, error)) == NULL)
+    return NULL;
+  if (bias != NULL && !gnn_tensor_add_ (output, bias, error))
+    return NULL;
+  if (nd <= 2)
+    return g_steal_pointer (&output);
+  memcpy (shape, xp->shape, sizeof (gint64) * nd);
+  shape[nd - 1] = gnn_tensor_priv (output)->shape[1];
+  return gnn_tensor_reshape (output, shape, nd, error);
+}

@@ -6,6 +6,8 @@
 #include <cblas.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-dtype-check-private.h"
+#include "tensor/gnn-matmul-private.h"
 #include "tensor/gnn-parallel-private.h"
 #include "tensor/gnn-nditer-private.h"
 #include "tensor/gnn-gemm-small-private.h"
@@ -329,10 +331,10 @@ dot (GnnTensor  *a,
  * Returns: (transfer full): the product, or %NULL if the shapes do not fit,
  *   the dtypes differ or either operand is 0-d
  *
- * Since: 1.0
+ * Since: 0.1
  */
-static GnnTensor *
-matmul_impl (GnnTensor *a,
+GnnTensor *
+gnn_matmul_values (GnnTensor *a,
              GnnTensor *b,
              GError   **error)
 {
@@ -362,8 +364,12 @@ matmul_impl (GnnTensor *a,
                    ap->ndim, bp->ndim);
       return NULL;
     }
-  if (!gnn_check_same_dtype ("matmul", a, b, error))
-    return NULL;
+  if (ap->dtype != bp->dtype)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "expected scalar type %s but found %s",
+                   gnn_torch_scalar_name (ap->dtype), gnn_torch_scalar_name (bp->dtype));
+      return NULL;
+    }
   dtype = ap->dtype;
   if (dtype == GNN_DTYPE_BOOL)
     {
@@ -543,5 +549,5 @@ gnn_tensor_matmul (GnnTensor *a,
 {
   GNN_CHECK_STORAGE ("matmul", a, error, NULL);
   GNN_CHECK_STORAGE ("matmul", b, error, NULL);
-  return gnn_tensor_record (GNN_OP_MATMUL, matmul_impl (a, b, error), (GnnTensor *[]) { a, b }, 2, NULL);
+  return gnn_tensor_record (GNN_OP_MATMUL, gnn_matmul_values (a, b, error), (GnnTensor *[]) { a, b }, 2, NULL);
 }

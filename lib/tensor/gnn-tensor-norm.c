@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tensor/gnn-dtype-check-private.h"
+#include "tensor/gnn-norm-kernels-private.h"
 
 /* The storage offset (in elements) of the @i-th element in row-major order. */
 static gint64
@@ -99,7 +100,7 @@ check_affine_shape (const char   *what,
  *   @input), or %NULL on error ("Given normalized_shape=[16], expected input
  *   with shape [*, 16], but got input of size[2, 15]")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_layer_norm (GnnTensor    *input,
@@ -265,7 +266,7 @@ check_channel_tensor (const char *name,
  *   3", "running_mean must be defined in evaluation mode", "Expected more
  *   than 1 value per channel when training, got input size [1, 3]")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_batch_norm (GnnTensor *input,
@@ -285,10 +286,11 @@ gnn_tensor_batch_norm (GnnTensor *input,
   GNN_CHECK_STORAGE ("batch_norm", bias, error, NULL);
   GnnTensorPrivate *ip;
   g_autoptr(GnnTensor) xc = NULL;
-  g_autofree double *w = NULL;
-  g_autofree double *b = NULL;
+  g_autoptr(GnnTensor) wc = NULL;
+  g_autoptr(GnnTensor) bc = NULL;
   g_autofree double *mean = NULL;
   g_autofree double *var = NULL;
+  GnnNormGeom geom;
   gint64 n, c, s, count;
   GnnTensor *out;
   const guint8 *x;
@@ -344,10 +346,10 @@ gnn_tensor_batch_norm (GnnTensor *input,
     return NULL;
   if (ip->numel == 0)
     return out;
-  w = read_doubles (weight, c, 1.0);
-  b = read_doubles (bias, c, 0.0);
-  xc = gnn_tensor_contiguous_checked (input, error);
-  if (xc == NULL)
+  geom = (GnnNormGeom) { n, c, s, 0 };
+  if ((xc = gnn_tensor_contiguous_checked (input, error)) == NULL ||
+      (weight != NULL && (wc = gnn_tensor_copy_checked (weight, ip->dtype, error)) == NULL) ||
+      (bias != NULL && (bc = gnn_tensor_copy_checked (bias, ip->dtype, error)) == NULL))
     {
       g_object_unref (out);
       return NULL;
@@ -365,45 +367,17 @@ gnn_tensor_batch_norm (GnnTensor *input,
         gnn_tensor_priv_bump_version (gnn_tensor_priv (running_var));
       mean = g_new0 (double, c);
       var = g_new0 (double, c);
+      if (f32)
+        gnn_norm_stats_f32 (&geom, (const float *) x, mean, var);
+      else
+        gnn_norm_stats_f64 (&geom, (const double *) x, mean, var);
       for (gint64 ch = 0; ch < c; ch++)
         {
-          double sum = 0, sq = 0;
-
-          for (gint64 bi = 0; bi < n; bi++)
-            {
-              gint64 base = (bi * c + ch) * s;
-
-              if (f32)
-                for (gint64 i = 0; i < s; i++)
-                  sum += ((const float *) x)[base + i];
-              else
-                for (gint64 i = 0; i < s; i++)
-                  sum += ((const double *) x)[base + i];
-            }
-          mean[ch] = sum / (double) count;
-          for (gint64 bi = 0; bi < n; bi++)
-            {
-              gint64 base = (bi * c + ch) * s;
-
-              if (f32)
-                for (gint64 i = 0; i < s; i++)
-                  {
-                    double d = ((const float *) x)[base + i] - mean[ch];
-                    sq += d * d;
-                  }
-              else
-                for (gint64 i = 0; i < s; i++)
-                  {
-                    double d = ((const double *) x)[base + i] - mean[ch];
-                    sq += d * d;
-                  }
-            }
-          var[ch] = sq / (double) count;
           if (running_mean != NULL)
             write_at (running_mean, ch, (1 - momentum) * read_at (running_mean, ch) + momentum * mean[ch]);
           if (running_var != NULL)
             write_at (running_var, ch, (1 - momentum) * read_at (running_var, ch) +
-                      momentum * sq / (double) (count - 1));
+                      momentum * var[ch] * (double) count / (double) (count - 1));
         }
     }
   else
@@ -411,35 +385,12 @@ gnn_tensor_batch_norm (GnnTensor *input,
       mean = read_doubles (running_mean, c, 0.0);
       var = read_doubles (running_var, c, 1.0);
     }
-
-  for (gint64 ch = 0; ch < c; ch++)
-    {
-      /* y = x * scale + shift */
-      double scale = w[ch] / sqrt (var[ch] + eps);
-      double shift = b[ch] - mean[ch] * scale;
-
-      for (gint64 bi = 0; bi < n; bi++)
-        {
-          gint64 base = (bi * c + ch) * s;
-
-          if (f32)
-            {
-              const float *xr = (const float *) x + base;
-              float *orow = (float *) o + base;
-
-              for (gint64 i = 0; i < s; i++)
-                orow[i] = (float) (xr[i] * scale + shift);
-            }
-          else
-            {
-              const double *xr = (const double *) x + base;
-              double *orow = (double *) o + base;
-
-              for (gint64 i = 0; i < s; i++)
-                orow[i] = xr[i] * scale + shift;
-            }
-        }
-    }
+  if (f32)
+    gnn_norm_apply_f32 (&geom, (const float *) x, mean, var, eps, gnn_tensor_data_or_null (wc), gnn_tensor_data_or_null (bc),
+                        (float *) o);
+  else
+    gnn_norm_apply_f64 (&geom, (const double *) x, mean, var, eps, gnn_tensor_data_or_null (wc), gnn_tensor_data_or_null (bc),
+                        (double *) o);
   return gnn_tensor_record (GNN_OP_BATCH_NORM, out, (GnnTensor *[]) { input, weight, bias }, 3,
                             &(GnnOpParams) { .scalar = eps, .flag = training,
                                              .extra = { training ? NULL : running_mean,

@@ -54,9 +54,15 @@ typedef struct
   gint64      shape[GNN_MAX_DIMS];
   gint64      strides[GNN_MAX_DIMS];   /* in elements */
   gboolean    requires_grad;
+  gboolean    wrapped_number;          /* a number of a binding (torch's wrapped number) */
   GnnTensor  *grad;
   gpointer       grad_fn;
   GDestroyNotify grad_fn_destroy;
+  guint          grad_fn_output;      /* which output of grad_fn this tensor is */
+  gboolean       retains_grad;        /* a non-leaf keeping its .grad (retain_grad) */
+  GnnTensor     *view_base;           /* the tensor a view op's result looks into (torch's
+                                       * ._base, never itself a view): in-place ops on the
+                                       * view rebase its history (CopySlices) */
 } GnnTensorPrivate;
 
 GnnTensorPrivate *gnn_tensor_priv (GnnTensor *self);
@@ -78,6 +84,16 @@ gnn_tensor_priv_bump_version (GnnTensorPrivate *p)
 {
   __atomic_fetch_add (&p->storage->version, 1, __ATOMIC_RELAXED);
 }
+
+/* gnn_tensor_new_view for the view ops users see (view, narrow, select,
+ * transpose, ...): the result remembers @src's base (or @src) as its
+ * view_base. The library's own views (saved tensors, temporaries) use
+ * gnn_tensor_new_view and stay outside that relation. */
+GnnTensor *gnn_tensor_new_view_of (GnnTensor    *src,
+                                   const gint64 *shape,
+                                   const gint64 *strides,
+                                   guint         ndim,
+                                   gint64        offset);
 
 /* The number of live meta storages: checks that only meta tensors can fail
  * (module forward) are skipped while it is 0. */
@@ -117,6 +133,14 @@ static inline guint8 *
 gnn_tensor_priv_data (GnnTensorPrivate *p)
 {
   return p->storage->data + p->offset * (gint64) gnn_dtype_get_size (p->dtype);
+}
+
+/* The first element of @t for a kernel, or NULL when @t is NULL (an
+ * optional operand). */
+static inline void *
+gnn_tensor_data_or_null (GnnTensor *t)
+{
+  return t != NULL ? gnn_tensor_priv_data (gnn_tensor_priv (t)) : NULL;
 }
 
 /* Checks a shape (non-negative sizes, ndim <= GNN_MAX_DIMS, numel fits in
@@ -169,6 +193,7 @@ GnnTensor *gnn_tensor_contiguous_checked (GnnTensor *self, GError **error);
 void       gnn_tensor_fill_fresh (GnnTensor *self, double value);
 /* copy_ without autograd: the library's own copies (torch's no_grad ones). */
 gboolean   gnn_tensor_copy_values_ (GnnTensor *self, GnnTensor *src, GError **error);
+gboolean   gnn_tensor_write_values_ (GnnTensor *self, GnnTensor *src, GError **error);
 
 /* GNN_ERROR_MEMORY: "cannot allocate N bytes for a tensor of shape [...]". */
 void gnn_set_alloc_error (GError **error, gsize nbytes, const gint64 *shape, guint ndim);

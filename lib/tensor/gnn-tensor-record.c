@@ -38,17 +38,19 @@ gnn_tensor_record_slow (GnnOpKind          op,
 }
 
 gboolean
-gnn_tensor_record_inplace_slow (GnnOpKind   op,
-                                GnnTensor  *self,
-                                GnnTensor  *other,
-                                GError    **error)
+gnn_tensor_record_inplace_slow (GnnOpKind          op,
+                                GnnTensor         *self,
+                                GnnTensor *const  *others,
+                                guint              n_others,
+                                const GnnOpParams *params,
+                                GError           **error)
 {
   if (inplace_recorder == NULL)
     {
       gnn_tensor_priv_bump_version (gnn_tensor_priv (self));
       return TRUE;
     }
-  return inplace_recorder (op, self, other, error);
+  return inplace_recorder (op, self, others, n_others, params, error);
 }
 
 const char *
@@ -69,7 +71,7 @@ gnn_tensor_grad_fn_name (GnnTensor *self)
  * `torch.set_grad_enabled (enabled)`. Grad mode is on by default in every
  * thread.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_set_grad_enabled (gboolean enabled)
@@ -85,7 +87,7 @@ gnn_set_grad_enabled (gboolean enabled)
  * Returns: whether the calling thread records operations for autograd, like
  *   `torch.is_grad_enabled ()`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_is_grad_enabled (void)
@@ -100,7 +102,7 @@ gnn_is_grad_enabled (void)
  * saves the current grad mode and turns recording off until the matching
  * [func@Gnn.no_grad_pop]. Scopes nest (up to 256 deep).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_no_grad_push (void)
@@ -120,7 +122,7 @@ gnn_no_grad_push (void)
  * Leaves the innermost no-grad scope of the calling thread, restoring the
  * grad mode from before the matching [func@Gnn.no_grad_push].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_no_grad_pop (void)
@@ -141,7 +143,7 @@ gnn_no_grad_pop (void)
  *
  * Returns: (transfer full): the guard, to free with gnn_no_grad_guard_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnNoGradGuard *
 gnn_no_grad_guard_new (void)
@@ -156,7 +158,7 @@ gnn_no_grad_guard_new (void)
  *
  * Leaves the guard's no-grad scope.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_no_grad_guard_free (GnnNoGradGuard *guard)

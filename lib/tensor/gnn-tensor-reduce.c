@@ -1,4 +1,6 @@
-/* gnn-tensor-reduce.c: sum, mean, max, min, argmax, softmax
+/* gnn-tensor-reduce.c: sum, mean, max, min, prod, all, any over any set of
+ * dims (argmax/argmin are in gnn-tensor-argmax.c, softmax and logsumexp in
+ * gnn-tensor-softmax.c, var/std/norm in gnn-tensor-stats.c)
  *
  * Built with -O3 (see lib/meson.build): the run kernels below are written so
  * that gcc vectorizes them (unit-stride loops, independent partial sums).
@@ -13,41 +15,11 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-reduce-private.h"
 #include "tensor/gnn-nditer-private.h"
-#include "tensor/gnn-cpu-private.h"
+#include "tensor/gnn-dtype-check-private.h"
 
-/* Inlined into each CPU level's copy of the dispatched kernels. */
-#define KERNEL_INLINE static inline __attribute__ ((always_inline))
-
-typedef enum
-{
-  RED_SUM,
-  RED_MEAN,
-  RED_MAX,
-  RED_MIN,
-} RedOp;
-
-static const char *const red_names[] = { "sum", "mean", "max", "min" };
-
-/* PyTorch's ScalarType names, used in messages copied from PyTorch. */
-static const char *
-torch_type_name (GnnDType dtype)
-{
-  switch (dtype)
-    {
-    case GNN_DTYPE_F32: return "Float";
-    case GNN_DTYPE_F64: return "Double";
-    case GNN_DTYPE_F16: return "Half";
-    case GNN_DTYPE_BF16: return "BFloat16";
-    case GNN_DTYPE_I64: return "Long";
-    case GNN_DTYPE_I32: return "Int";
-    case GNN_DTYPE_I16: return "Short";
-    case GNN_DTYPE_I8: return "Char";
-    case GNN_DTYPE_U8: return "Byte";
-    case GNN_DTYPE_BOOL: return "Bool";
-    default: return "Unknown";
-    }
-}
+static const char *const red_names[] = { "sum", "mean", "max", "min", "prod" };
 
 /* --- run kernels ----------------------------------------------------------
  *
@@ -58,10 +30,9 @@ torch_type_name (GnnDType dtype)
  * dim, e.g. dim 0 of a contiguous matrix). Floats accumulate in double,
  * integers in int64. */
 
-#define GNN_ISNAN(v) ((v) != (v))
-#define LOAD_PLAIN(v) (v)
-#define LOAD_HALF(v) ((double) gnn_half_to_float (v))
-#define LOAD_BF16(v) ((double) gnn_bfloat16_to_float (v))
+#define LOAD_PLAIN GNN_LOAD_PLAIN
+#define LOAD_HALF  GNN_LOAD_HALF
+#define LOAD_BF16  GNN_LOAD_BF16
 
 /* Max or min of a run. The horizontal case keeps 8 independent lanes so it
  * vectorizes; NaN is tracked with a flag and the first NaN is the result. */
@@ -127,20 +98,34 @@ NAME##_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)   
 }
 
 #define DEFINE_RUN_KERNELS(TAG, CTYPE, ATYPE, LOAD)                              \
+GNN_DEFINE_HSUM (TAG, CTYPE, ATYPE, LOAD)                                       \
+                                                                                \
 KERNEL_INLINE ATYPE                                                             \
-hsum_##TAG (const CTYPE *x, gint64 s, gint64 n)                                 \
+hprod_##TAG (const CTYPE *x, gint64 s, gint64 n)                                \
 {                                                                               \
-  ATYPE a[8] = { 0 };                                                           \
-  ATYPE t = 0;                                                                  \
+  ATYPE a[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };                                      \
+  ATYPE t = 1;                                                                  \
   gint64 i = 0;                                                                 \
                                                                                 \
   if (s == 1)                                                                   \
     for (; i + 8 <= n; i += 8)                                                  \
       for (int j = 0; j < 8; j++)                                               \
-        a[j] += (ATYPE) LOAD (x[i + j]);                                        \
+        a[j] = PROD_STEP (ATYPE, a[j], (ATYPE) LOAD (x[i + j]));                \
   for (; i < n; i++)                                                            \
-    t += (ATYPE) LOAD (x[i * s]);                                               \
-  return t + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); \
+    t = PROD_STEP (ATYPE, t, (ATYPE) LOAD (x[i * s]));                          \
+  for (int j = 0; j < 8; j++)                                                   \
+    t = PROD_STEP (ATYPE, t, a[j]);                                             \
+  return t;                                                                     \
+}                                                                               \
+                                                                                \
+KERNEL_INLINE void                                                              \
+prod_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)     \
+{                                                                               \
+  if (as == 0)                                                                  \
+    acc[0] = PROD_STEP (ATYPE, acc[0], hprod_##TAG (x, xs, n));                 \
+  else                                                                          \
+    for (gint64 i = 0; i < n; i++)                                              \
+      acc[i * as] = PROD_STEP (ATYPE, acc[i * as], (ATYPE) LOAD (x[i * xs]));   \
 }                                                                               \
                                                                                 \
 KERNEL_INLINE void                                                              \
@@ -160,7 +145,7 @@ EXTREMUM_RUN (TAG, CTYPE, ATYPE, LOAD, max, >)                                  
 EXTREMUM_RUN (TAG, CTYPE, ATYPE, LOAD, min, <)                                  \
                                                                                 \
 KERNEL_INLINE void                                                              \
-reduce_runs_##TAG##_typed (RedOp op, ATYPE *acc, const gint64 *acc_strides,     \
+reduce_runs_##TAG##_typed (GnnRedOp op, ATYPE *acc, const gint64 *acc_strides,     \
                    const CTYPE *x, const gint64 *x_strides,                     \
                    const gint64 *shape, guint ndim)                             \
 {                                                                               \
@@ -173,10 +158,13 @@ reduce_runs_##TAG##_typed (RedOp op, ATYPE *acc, const gint64 *acc_strides,     
       ATYPE *a = acc + it.offsets[0];                                           \
       const CTYPE *p = x + it.offsets[1];                                       \
                                                                                 \
-      if (op == RED_MAX)                                                        \
+      if (op == GNN_RED_MAX)                                                        \
         max_run_##TAG (a, it.inner_strides[0], p, it.inner_strides[1],          \
                        it.inner_size);                                          \
-      else if (op == RED_MIN)                                                   \
+      else if (op == GNN_RED_PROD)                                                  \
+        prod_run_##TAG (a, it.inner_strides[0], p, it.inner_strides[1],         \
+                        it.inner_size);                                         \
+      else if (op == GNN_RED_MIN)                                                   \
         min_run_##TAG (a, it.inner_strides[0], p, it.inner_strides[1],          \
                        it.inner_size);                                          \
       else                                                                      \
@@ -186,10 +174,14 @@ reduce_runs_##TAG##_typed (RedOp op, ATYPE *acc, const gint64 *acc_strides,     
 }                                                                               \
                                                                                 \
 DISPATCH_KERNEL (reduce_runs_##TAG,                                             \
-                 (RedOp op, ATYPE *acc, const gint64 *acc_strides,              \
+                 (GnnRedOp op, ATYPE *acc, const gint64 *acc_strides,              \
                   const CTYPE *x, const gint64 *x_strides,                      \
                   const gint64 *shape, guint ndim),                             \
                  (op, acc, acc_strides, x, x_strides, shape, ndim))
+
+/* integer products wrap around like torch's (in uint64) */
+#define PROD_STEP(ATYPE, a, b) \
+  (sizeof (ATYPE) == 8 && (ATYPE) 0.5 == 0 ? (ATYPE) ((guint64) (a) * (guint64) (b)) : (a) * (b))
 
 DEFINE_RUN_KERNELS (f32, float, double, LOAD_PLAIN)
 DEFINE_RUN_KERNELS (f64, double, double, LOAD_PLAIN)
@@ -204,8 +196,8 @@ DEFINE_RUN_KERNELS (u8, guint8, gint64, LOAD_PLAIN)
 /* --- dims and shapes ------------------------------------------------------ */
 
 /* Resolves @dims (empty: all) into a mask over the dims of @p. */
-static gboolean
-resolve_dims (GnnTensorPrivate *p,
+gboolean
+gnn_reduce_resolve_dims (GnnTensorPrivate *p,
               const gint       *dims,
               guint             n_dims,
               gboolean         *reduce,
@@ -235,8 +227,8 @@ resolve_dims (GnnTensorPrivate *p,
 /* The output shape (reduced dims dropped or kept as 1) and the accumulator
  * strides over the input's shape: contiguous over the kept dims, 0 along
  * reduced ones. */
-static void
-reduced_geometry (GnnTensorPrivate *p,
+void
+gnn_reduce_geometry (GnnTensorPrivate *p,
                   const gboolean   *reduce,
                   gboolean          keepdim,
                   gint64           *out_shape,
@@ -311,8 +303,8 @@ write_int (GnnDType dtype,
     }
 }
 
-static GnnTensor *
-reduce_impl (RedOp       op,
+GnnTensor *
+gnn_reduce (GnnRedOp    op,
              GnnTensor  *self,
              const gint *dims,
              guint       n_dims,
@@ -338,17 +330,17 @@ reduce_impl (RedOp       op,
   p = gnn_tensor_priv (self);
   is_float = gnn_dtype_is_floating (p->dtype);
 
-  if (!resolve_dims (p, dims, n_dims, reduce, error))
+  if (!gnn_reduce_resolve_dims (p, dims, n_dims, reduce, error))
     return NULL;
 
-  if (op == RED_MEAN && !is_float)
+  if (op == GNN_RED_MEAN && !is_float)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
                    "mean(): could not infer output dtype. Input dtype must be either a "
-                   "floating point or complex dtype. Got: %s", torch_type_name (p->dtype));
+                   "floating point or complex dtype. Got: %s", gnn_torch_scalar_name (p->dtype));
       return NULL;
     }
-  if ((op == RED_MAX || op == RED_MIN) && p->numel == 0)
+  if ((op == GNN_RED_MAX || op == GNN_RED_MIN) && p->numel == 0)
     {
       if (n_dims == 0)
         {
@@ -367,14 +359,14 @@ reduce_impl (RedOp       op,
           }
     }
 
-  reduced_geometry (p, reduce, keepdim, out_shape, &out_ndim, acc_strides);
+  gnn_reduce_geometry (p, reduce, keepdim, out_shape, &out_ndim, acc_strides);
   memory_order (p, acc_strides, shape, x_strides, a_strides);
   /* only an empty input can overflow here; its mean divides nothing */
   for (guint d = 0; d < p->ndim; d++)
     if (reduce[d] && !gnn_checked_mul (count, p->shape[d], &count))
       count = G_MAXINT64;
 
-  if (op == RED_SUM && !is_float)
+  if ((op == GNN_RED_SUM || op == GNN_RED_PROD) && !is_float)
     out_dtype = GNN_DTYPE_I64;
   else
     out_dtype = p->dtype;
@@ -400,13 +392,15 @@ reduce_impl (RedOp       op,
 
   if (is_float)
     {
-      double init = op == RED_MAX ? -INFINITY : op == RED_MIN ? INFINITY : 0.0;
+      double init = op == GNN_RED_MAX ? -INFINITY : op == GNN_RED_MIN ? INFINITY
+                    : op == GNN_RED_PROD ? 1.0 : 0.0;
       for (gint64 i = 0; i < out_numel; i++)
         ((double *) acc)[i] = init;
     }
   else
     {
-      gint64 init = op == RED_MAX ? G_MININT64 : op == RED_MIN ? G_MAXINT64 : 0;
+      gint64 init = op == GNN_RED_MAX ? G_MININT64 : op == GNN_RED_MIN ? G_MAXINT64
+                    : op == GNN_RED_PROD ? 1 : 0;
       for (gint64 i = 0; i < out_numel; i++)
         ((gint64 *) acc)[i] = init;
     }
@@ -445,7 +439,7 @@ reduce_impl (RedOp       op,
       break;
     }
 
-  if (op == RED_MEAN)
+  if (op == GNN_RED_MEAN)
     {
       double *a = acc;
       for (gint64 i = 0; i < out_numel; i++)
@@ -471,9 +465,8 @@ reduce_impl (RedOp       op,
 }
 
 
-/* Records a reduction over @dims for autograd. */
-static GnnTensor *
-record_reduce (GnnOpKind   op,
+GnnTensor *
+gnn_record_reduce (GnnOpKind   op,
                GnnTensor  *out,
                GnnTensor  *self,
                const gint *dims,
@@ -504,7 +497,7 @@ record_reduce (GnnOpKind   op,
  * Returns: (transfer full): the sums, or %NULL if a dim is out of range or
  *   listed twice
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sum (GnnTensor  *self,
@@ -515,7 +508,7 @@ gnn_tensor_sum (GnnTensor  *self,
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   GNN_CHECK_STORAGE ("sum", self, error, NULL);
-  return record_reduce (GNN_OP_SUM, reduce_impl (RED_SUM, self, dims, n_dims, keepdim, error),
+  return gnn_record_reduce (GNN_OP_SUM, gnn_reduce (GNN_RED_SUM, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
 
@@ -533,7 +526,7 @@ gnn_tensor_sum (GnnTensor  *self,
  * Returns: (transfer full): the means, or %NULL if @self is not floating
  *   point or a dim is out of range or listed twice
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_mean (GnnTensor  *self,
@@ -544,7 +537,7 @@ gnn_tensor_mean (GnnTensor  *self,
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   GNN_CHECK_STORAGE ("mean", self, error, NULL);
-  return record_reduce (GNN_OP_MEAN, reduce_impl (RED_MEAN, self, dims, n_dims, keepdim, error),
+  return gnn_record_reduce (GNN_OP_MEAN, gnn_reduce (GNN_RED_MEAN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
 
@@ -563,7 +556,7 @@ gnn_tensor_mean (GnnTensor  *self,
  * Returns: (transfer full): the maxima, with the dtype of @self, or %NULL
  *   on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_max (GnnTensor  *self,
@@ -574,7 +567,7 @@ gnn_tensor_max (GnnTensor  *self,
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   GNN_CHECK_STORAGE ("max", self, error, NULL);
-  return record_reduce (GNN_OP_MAX, reduce_impl (RED_MAX, self, dims, n_dims, keepdim, error),
+  return gnn_record_reduce (GNN_OP_MAX, gnn_reduce (GNN_RED_MAX, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
 
@@ -592,7 +585,7 @@ gnn_tensor_max (GnnTensor  *self,
  * Returns: (transfer full): the minima, with the dtype of @self, or %NULL
  *   on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_min (GnnTensor  *self,
@@ -603,444 +596,138 @@ gnn_tensor_min (GnnTensor  *self,
 {
   g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
   GNN_CHECK_STORAGE ("min", self, error, NULL);
-  return record_reduce (GNN_OP_MIN, reduce_impl (RED_MIN, self, dims, n_dims, keepdim, error),
+  return gnn_record_reduce (GNN_OP_MIN, gnn_reduce (GNN_RED_MIN, self, dims, n_dims, keepdim, error),
                         self, dims, n_dims, keepdim);
 }
 
-/* --- argmax --------------------------------------------------------------- */
-
-/* Scans runs of output positions; @sd is the stride along the reduced dim.
- * When the reduced dim is the tighter one each position is scanned in turn,
- * otherwise the whole run advances one step of the dim at a time (rows
- * compared against a row of running maxima). The first maximum wins; the
- * first NaN beats everything, as in PyTorch. */
-#define DEFINE_ARGMAX(TAG, CTYPE, ATYPE, LOAD)                                  \
-static void                                                                    \
-argmax_runs_##TAG (const CTYPE *x, const gint64 *x_strides, gint64 sd,         \
-                   gint64 n, gint64 *out, const gint64 *o_strides,             \
-                   const gint64 *shape, guint ndim)                            \
-{                                                                              \
-  const gint64 *strides[2] = { o_strides, x_strides };                         \
-  g_autofree ATYPE *best = NULL;                                               \
-  GnnNdIter it;                                                                \
-                                                                               \
-  gnn_nditer_init (&it, shape, ndim, 2, strides);                              \
-  while (gnn_nditer_next (&it))                                                \
-    {                                                                          \
-      gint64 *o = out + it.offsets[0];                                         \
-      const CTYPE *p = x + it.offsets[1];                                      \
-      gint64 os = it.inner_strides[0], xs = it.inner_strides[1];               \
-      gint64 m = it.inner_size;                                                \
-                                                                               \
-      if (m == 1 || ABS (sd) <= ABS (xs))                                      \
-        for (gint64 i = 0; i < m; i++)                                         \
-          {                                                                    \
-            const CTYPE *q = p + i * xs;                                       \
-            ATYPE b = (ATYPE) LOAD (q[0]);                                     \
-            gint64 bi = 0;                                                     \
-                                                                               \
-            for (gint64 k = 1; k < n && !GNN_ISNAN (b); k++)                   \
-              {                                                                \
-                ATYPE v = (ATYPE) LOAD (q[k * sd]);                            \
-                if (v > b || GNN_ISNAN (v))                                    \
-                  {                                                            \
-                    b = v;                                                     \
-                    bi = k;                                                    \
-                  }                                                            \
-              }                                                                \
-            o[i * os] = bi;                                                    \
-          }                                                                    \
-      else                                                                     \
-        {                                                                      \
-          if (best == NULL)                                                    \
-            best = g_new (ATYPE, it.inner_size);                               \
-          for (gint64 i = 0; i < m; i++)                                       \
-            {                                                                  \
-              best[i] = (ATYPE) LOAD (p[i * xs]);                              \
-              o[i * os] = 0;                                                   \
-            }                                                                  \
-          for (gint64 k = 1; k < n; k++)                                       \
-            {                                                                  \
-              const CTYPE *q = p + k * sd;                                     \
-              for (gint64 i = 0; i < m; i++)                                   \
-                {                                                              \
-                  ATYPE v = (ATYPE) LOAD (q[i * xs]);                          \
-                  if ((v > best[i] || GNN_ISNAN (v)) && !GNN_ISNAN (best[i]))  \
-                    {                                                          \
-                      best[i] = v;                                             \
-                      o[i * os] = k;                                           \
-                    }                                                          \
-                }                                                              \
-            }                                                                  \
-        }                                                                      \
-    }                                                                          \
-}
-
-DEFINE_ARGMAX (f32, float, float, LOAD_PLAIN)
-DEFINE_ARGMAX (f64, double, double, LOAD_PLAIN)
-DEFINE_ARGMAX (f16, guint16, double, LOAD_HALF)
-DEFINE_ARGMAX (bf16, guint16, double, LOAD_BF16)
-DEFINE_ARGMAX (i64, gint64, gint64, LOAD_PLAIN)
-DEFINE_ARGMAX (i32, gint32, gint64, LOAD_PLAIN)
-DEFINE_ARGMAX (i16, gint16, gint64, LOAD_PLAIN)
-DEFINE_ARGMAX (i8, gint8, gint64, LOAD_PLAIN)
-DEFINE_ARGMAX (u8, guint8, gint64, LOAD_PLAIN)
-
 /**
- * gnn_tensor_argmax:
+ * gnn_tensor_prod:
  * @self: a #GnnTensor
- * @dim: the dim to reduce (may be negative)
- * @keepdim: whether @dim stays in the result with size 1
+ * @dims: (array length=n_dims) (nullable): the dims to reduce (may be negative)
+ * @n_dims: the number of dims; 0 reduces over all dims
+ * @keepdim: whether reduced dims stay in the result with size 1
  * @error: return location for a #GError
  *
- * The position of the largest value along @dim, like
- * `torch.argmax (self, dim, keepdim)`. Ties give the first position; a NaN
- * counts as the largest value.
+ * The product over @dims (like `torch.prod (self, dim, keepdim)`):
+ * floating-point tensors keep their dtype (accumulated in double), integer
+ * and bool tensors give int64 (wrapping on overflow), as in torch. The
+ * gradient is the product of the other elements, exact with zeros too.
  *
- * Returns: (transfer full): an int64 tensor of positions, or %NULL if @dim is
- *   out of range or has size 0
+ * Returns: (transfer full): the products, or %NULL if a dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
-gnn_tensor_argmax (GnnTensor *self,
-                   gint       dim,
-                   gboolean   keepdim,
-                   GError   **error)
+gnn_tensor_prod (GnnTensor  *self,
+                 const gint *dims,
+                 guint       n_dims,
+                 gboolean    keepdim,
+                 GError    **error)
 {
-  GNN_CHECK_STORAGE ("argmax", self, error, NULL);
-  GnnTensorPrivate *p;
-  gboolean reduce[GNN_MAX_DIMS] = { FALSE };
-  gint64 out_shape[GNN_MAX_DIMS], o_strides[GNN_MAX_DIMS], kshape[GNN_MAX_DIMS];
-  guint out_ndim, d;
-  gint64 n, sd;
-  GnnTensor *out;
-  gint64 *o;
-  guint8 *x;
-
-  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  p = gnn_tensor_priv (self);
-  if (!gnn_wrap_dim (dim, p->ndim, &d, error))
-    return NULL;
-  n = p->ndim > 0 ? p->shape[d] : 1;
-  sd = p->ndim > 0 ? p->strides[d] : 0;
-  if (n == 0)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                   "argmax(): Expected reduction dim %u to have non-zero size.", d);
-      return NULL;
-    }
-  reduce[d] = TRUE;
-  reduced_geometry (p, reduce, keepdim, out_shape, &out_ndim, o_strides);
-  memcpy (kshape, p->shape, sizeof (gint64) * p->ndim);
-  if (p->ndim > 0)
-    kshape[d] = 1;
-
-  out = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, out_shape, out_ndim, FALSE, error);
-
-  if (out == NULL)
-
-    return NULL;
-  o = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (out));
-  x = gnn_tensor_priv_data (p);
-  switch (p->dtype)
-    {
-    case GNN_DTYPE_F32:
-      argmax_runs_f32 ((const float *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_F64:
-      argmax_runs_f64 ((const double *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_F16:
-      argmax_runs_f16 ((const guint16 *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_BF16:
-      argmax_runs_bf16 ((const guint16 *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_I64:
-      argmax_runs_i64 ((const gint64 *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_I32:
-      argmax_runs_i32 ((const gint32 *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_I16:
-      argmax_runs_i16 ((const gint16 *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_I8:
-      argmax_runs_i8 ((const gint8 *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    case GNN_DTYPE_U8:
-    case GNN_DTYPE_BOOL:
-    default:
-      argmax_runs_u8 ((const guint8 *) x, p->strides, sd, n, o, o_strides, kshape, p->ndim);
-      break;
-    }
-  return out;
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  GNN_CHECK_STORAGE ("prod", self, error, NULL);
+  return gnn_record_reduce (GNN_OP_PROD, gnn_reduce (GNN_RED_PROD, self, dims, n_dims, keepdim,
+                                                     error),
+                            self, dims, n_dims, keepdim);
 }
 
-/* --- softmax -------------------------------------------------------------- */
-
-/* The softmax kernels select with ?: on floats; under the default
- * -ftrapping-math gcc will not if-convert those, so the loops stay scalar.
- * Softmax never enables FP traps, so allow it here (results are unchanged). */
-#pragma GCC push_options
-#pragma GCC optimize ("no-trapping-math")
-
-/* exp for float32 softmax, written so gcc vectorizes the loops that call it
- * (libm's expf is a call per element). Cephes' range reduction (rounding
- * through the 1.5 * 2^23 trick, no int conversion) and degree-6 polynomial:
- * about 1 ulp. exp (-inf) is exactly 0 (masked logits), NaN propagates. */
-KERNEL_INLINE float
-vexpf (float x)
-{
-  union { float f; gint32 i; } kb, pow2;
-  float xc = x > 88.3762626647949f ? 88.3762626647949f : x;
-  float fl, r, z, y;
-
-  xc = xc < -87.3365447504f ? -87.3365447504f : xc;
-  kb.f = xc * 1.44269504088896341f + 12582912.0f;
-  fl = kb.f - 12582912.0f;                         /* round (xc / ln 2) */
-  r = xc - fl * 0.693359375f + fl * 2.12194440e-4f;
-  z = r * r;
-  y = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
-        + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f;
-  y = y * z + r + 1.0f;
-  pow2.i = (kb.i - 0x4B400000 + 127) << 23;       /* 2^round (xc / ln 2) */
-  y *= pow2.f;
-  y = x < -87.3365447504f ? 0.0f : y;
-  return x != x ? x : y;
-}
-
-/* Softmax over the middle dim of a contiguous [outer, n, inner] block,
- * numerically stable (the maximum is subtracted before exp). With inner == 1
- * (the last dim) each row is done in turn; otherwise rows of the block are
- * combined element-wise with a row of running maxima and sums, so every
- * loop is unit-stride. */
-#define DEFINE_SOFTMAX(TAG, CTYPE, EXP, LOG)                                    \
-KERNEL_INLINE void                                                             \
-softmax_##TAG##_typed (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n,       \
-                       gint64 inner, gboolean log_softmax)                     \
-{                                                                              \
-  if (inner == 1)                                                              \
-    {                                                                          \
-      for (gint64 o = 0; o < outer; o++)                                       \
-        {                                                                      \
-          const CTYPE *xr = x + o * n;                                         \
-          CTYPE *yr = y + o * n;                                               \
-          CTYPE l[8];                                                          \
-          CTYPE m = -INFINITY;                                                 \
-          double s;                                                            \
-          gint64 k = 0;                                                        \
-                                                                               \
-          /* 8 lanes keep each loop free of a serial dependency */             \
-          for (int j = 0; j < 8; j++)                                          \
-            l[j] = -INFINITY;                                                  \
-          for (; k + 8 <= n; k += 8)                                           \
-            for (int j = 0; j < 8; j++)                                        \
-              l[j] = xr[k + j] > l[j] ? xr[k + j] : l[j];                      \
-          for (; k < n; k++)                                                   \
-            m = xr[k] > m ? xr[k] : m;                                         \
-          for (int j = 0; j < 8; j++)                                          \
-            m = l[j] > m ? l[j] : m;                                           \
-          for (k = 0; k < n; k++)                                              \
-            yr[k] = EXP (xr[k] - m);                                           \
-          s = hsum_##TAG (yr, 1, n);                                           \
-          if (log_softmax)                                                     \
-            {                                                                  \
-              CTYPE ls = (CTYPE) LOG (s);                                      \
-              for (k = 0; k < n; k++)                                          \
-                yr[k] = xr[k] - m - ls;                                        \
-            }                                                                  \
-          else                                                                 \
-            {                                                                  \
-              CTYPE inv = (CTYPE) (1.0 / s);                                   \
-              for (k = 0; k < n; k++)                                          \
-                yr[k] *= inv;                                                  \
-            }                                                                  \
-        }                                                                      \
-      return;                                                                  \
-    }                                                                          \
-                                                                               \
-  {                                                                            \
-    g_autofree CTYPE *mx = g_new (CTYPE, inner);                               \
-    g_autofree double *sm = g_new (double, inner);                             \
-                                                                               \
-    for (gint64 o = 0; o < outer; o++)                                         \
-      {                                                                        \
-        const CTYPE *xb = x + o * n * inner;                                   \
-        CTYPE *yb = y + o * n * inner;                                         \
-                                                                               \
-        for (gint64 i = 0; i < inner; i++)                                     \
-          {                                                                    \
-            mx[i] = -INFINITY;                                                 \
-            sm[i] = 0.0;                                                       \
-          }                                                                    \
-        for (gint64 k = 0; k < n; k++)                                         \
-          for (gint64 i = 0; i < inner; i++)                                   \
-            mx[i] = xb[k * inner + i] > mx[i] ? xb[k * inner + i] : mx[i];     \
-        for (gint64 k = 0; k < n; k++)                                         \
-          for (gint64 i = 0; i < inner; i++)                                   \
-            {                                                                  \
-              CTYPE e = EXP (xb[k * inner + i] - mx[i]);                       \
-              if (!log_softmax)                                                \
-                yb[k * inner + i] = e;                                         \
-              sm[i] += (double) e;                                             \
-            }                                                                  \
-        if (log_softmax)                                                       \
-          {                                                                    \
-            for (gint64 i = 0; i < inner; i++)                                 \
-              mx[i] += (CTYPE) LOG (sm[i]);                                    \
-            for (gint64 k = 0; k < n; k++)                                     \
-              for (gint64 i = 0; i < inner; i++)                               \
-                yb[k * inner + i] = xb[k * inner + i] - mx[i];                 \
-          }                                                                    \
-        else                                                                   \
-          {                                                                    \
-            for (gint64 i = 0; i < inner; i++)                                 \
-              sm[i] = 1.0 / sm[i];                                             \
-            for (gint64 k = 0; k < n; k++)                                     \
-              for (gint64 i = 0; i < inner; i++)                               \
-                yb[k * inner + i] *= (CTYPE) sm[i];                            \
-          }                                                                    \
-      }                                                                        \
-  }                                                                            \
-}                                                                              \
-                                                                               \
-DISPATCH_KERNEL (softmax_##TAG,                                                \
-                 (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n,            \
-                  gint64 inner, gboolean log_softmax),                         \
-                 (x, y, outer, n, inner, log_softmax))
-
-DEFINE_SOFTMAX (f32, float, vexpf, log)
-DEFINE_SOFTMAX (f64, double, exp, log)
-
-#pragma GCC pop_options
-
+/* all / any: the minimum / maximum of `self != 0`; empty reductions give
+ * true / false; a uint8 input gives uint8, as torch 1.13. */
 static GnnTensor *
-softmax_impl (GnnTensor  *self,
-              gint        dim,
-              gboolean    log_softmax,
-              GError    **error)
+logical_reduce (gboolean    all,
+                GnnTensor  *self,
+                const gint *dims,
+                guint       n_dims,
+                gboolean    keepdim,
+                GError    **error)
 {
-  const char *name = log_softmax ? "log_softmax" : "softmax";
   GnnTensorPrivate *p;
-  g_autoptr(GnnTensor) src = NULL;
-  GnnTensorPrivate *sp;
-  GnnTensor *out;
-  GnnDType work;
-  gint64 outer = 1, n = 1, inner = 1;
-  guint d;
+  gboolean reduce[GNN_MAX_DIMS];
+  gint64 out_shape[GNN_MAX_DIMS], acc_strides[GNN_MAX_DIMS];
+  guint out_ndim;
+  g_autoptr(GnnTensor) zero = NULL;
+  g_autoptr(GnnTensor) nonzero = NULL;
+  g_autoptr(GnnTensor) reduced = NULL;
+  gboolean empty = FALSE;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
+  GNN_CHECK_STORAGE (all ? "all" : "any", self, error, NULL);
   p = gnn_tensor_priv (self);
-  if (!gnn_dtype_is_floating (p->dtype))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "\"%s\" not implemented for '%s'", name, torch_type_name (p->dtype));
-      return NULL;
-    }
-  if (!gnn_wrap_dim (dim, p->ndim, &d, error))
+  if (!gnn_reduce_resolve_dims (p, dims, n_dims, reduce, error))
     return NULL;
-
-  /* Half types compute in float32 and convert back. */
-  work = p->dtype == GNN_DTYPE_F64 ? GNN_DTYPE_F64 : GNN_DTYPE_F32;
-  if (work != p->dtype)
+  for (guint d = 0; d < p->ndim; d++)
+    empty = empty || (reduce[d] && p->shape[d] == 0);
+  if (p->ndim == 0 && p->numel == 0)
+    empty = TRUE;
+  if (empty)
     {
-      g_autoptr(GnnTensor) conv = gnn_tensor_to_dtype (self, work, error);
-      if (conv == NULL)
-        return NULL;
-      src = gnn_tensor_contiguous (conv);
+      GnnTensor *out;
+
+      gnn_reduce_geometry (p, reduce, keepdim, out_shape, &out_ndim, acc_strides);
+      out = gnn_tensor_new_contiguous_checked (p->dtype == GNN_DTYPE_U8 ? GNN_DTYPE_U8
+                                                                        : GNN_DTYPE_BOOL,
+                                               out_shape, out_ndim, FALSE, error);
+      if (out != NULL)
+        gnn_tensor_fill_ (out, all ? 1.0 : 0.0, NULL);
+      return out;
     }
-  else
-    src = gnn_tensor_contiguous (self);
-  if (src == NULL)
-    {
-      GnnTensorPrivate *cp = gnn_tensor_priv (self);
-
-      gnn_set_alloc_error (error, (gsize) cp->numel * gnn_dtype_get_size (work), cp->shape, cp->ndim);
-      return NULL;
-    }
-  sp = gnn_tensor_priv (src);
-
-  for (guint i = 0; i < sp->ndim; i++)
-    {
-      if (i < d)
-        outer *= sp->shape[i];
-      else if (i == d)
-        n = sp->shape[i];
-      else
-        inner *= sp->shape[i];
-    }
-
-  out = gnn_tensor_new_contiguous_checked (work, sp->shape, sp->ndim, FALSE, error);
-
-  if (out == NULL)
-
+  zero = gnn_tensor_new_wrapped_int (0);
+  nonzero = gnn_tensor_ne (self, zero, error);
+  if (nonzero == NULL)
     return NULL;
-  if (sp->numel > 0)
-    {
-      if (work == GNN_DTYPE_F32)
-        softmax_f32 ((const float *) gnn_tensor_priv_data (sp),
-                     (float *) gnn_tensor_priv_data (gnn_tensor_priv (out)),
-                     outer, n, inner, log_softmax);
-      else
-        softmax_f64 ((const double *) gnn_tensor_priv_data (sp),
-                     (double *) gnn_tensor_priv_data (gnn_tensor_priv (out)),
-                     outer, n, inner, log_softmax);
-    }
-
-  if (work != p->dtype)
-    {
-      g_autoptr(GnnTensor) tmp = out;
-      out = gnn_tensor_to_dtype (tmp, p->dtype, error);
-    }
-  return out;
+  reduced = gnn_reduce (all ? GNN_RED_MIN : GNN_RED_MAX, nonzero, dims, n_dims, keepdim, error);
+  if (reduced == NULL || p->dtype != GNN_DTYPE_U8)
+    return g_steal_pointer (&reduced);
+  return gnn_tensor_copy_checked (reduced, GNN_DTYPE_U8, error);
 }
 
 /**
- * gnn_tensor_softmax:
- * @self: a floating-point #GnnTensor
- * @dim: the dim along which the result sums to 1 (may be negative)
+ * gnn_tensor_all:
+ * @self: a #GnnTensor of any dtype
+ * @dims: (array length=n_dims) (nullable): the dims to reduce (may be negative)
+ * @n_dims: the number of dims; 0 reduces over all dims
+ * @keepdim: whether reduced dims stay in the result with size 1
  * @error: return location for a #GError
  *
- * Like `torch.softmax (self, dim)`: `exp (x - max) / sum (exp (x - max))`
- * along @dim, computed stably.
+ * Whether every element over @dims is nonzero (like `torch.all`): a bool
+ * tensor (uint8 for a uint8 input, as in torch); true over no elements.
  *
- * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
- *   @self, or %NULL if @self is not floating point or @dim is out of range
+ * Returns: (transfer full): the result, or %NULL if a dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
-gnn_tensor_softmax (GnnTensor *self,
-                    gint       dim,
-                    GError   **error)
+gnn_tensor_all (GnnTensor  *self,
+                const gint *dims,
+                guint       n_dims,
+                gboolean    keepdim,
+                GError    **error)
 {
-  GNN_CHECK_STORAGE ("softmax", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_SOFTMAX, softmax_impl (self, dim, FALSE, error), &self, 1,
-                            &(GnnOpParams) { .dim = dim });
+  return logical_reduce (TRUE, self, dims, n_dims, keepdim, error);
 }
 
 /**
- * gnn_tensor_log_softmax:
- * @self: a floating-point #GnnTensor
- * @dim: the dim to normalize over (may be negative)
+ * gnn_tensor_any:
+ * @self: a #GnnTensor of any dtype
+ * @dims: (array length=n_dims) (nullable): the dims to reduce (may be negative)
+ * @n_dims: the number of dims; 0 reduces over all dims
+ * @keepdim: whether reduced dims stay in the result with size 1
  * @error: return location for a #GError
  *
- * Like `torch.log_softmax (self, dim)`: `x - max - log (sum (exp (x - max)))`
- * along @dim, which stays finite where `log (softmax (x))` would underflow.
+ * Whether some element over @dims is nonzero (like `torch.any`); false
+ * over no elements.
  *
- * Returns: (transfer full): a new contiguous tensor of the shape and dtype of
- *   @self, or %NULL if @self is not floating point or @dim is out of range
+ * Returns: (transfer full): the result, or %NULL if a dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
-gnn_tensor_log_softmax (GnnTensor *self,
-                        gint       dim,
-                        GError   **error)
+gnn_tensor_any (GnnTensor  *self,
+                const gint *dims,
+                guint       n_dims,
+                gboolean    keepdim,
+                GError    **error)
 {
-  GNN_CHECK_STORAGE ("log_softmax", self, error, NULL);
-  return gnn_tensor_record (GNN_OP_LOG_SOFTMAX, softmax_impl (self, dim, TRUE, error), &self, 1,
-                            &(GnnOpParams) { .dim = dim });
+  return logical_reduce (FALSE, self, dims, n_dims, keepdim, error);
 }

@@ -64,6 +64,20 @@ gnn_tensor_new_view (GnnTensor    *base,
 }
 
 GnnTensor *
+gnn_tensor_new_view_of (GnnTensor    *src,
+                        const gint64 *shape,
+                        const gint64 *strides,
+                        guint         ndim,
+                        gint64        offset)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (src);
+  GnnTensor *view = gnn_tensor_new_view (src, shape, strides, ndim, offset);
+
+  gnn_tensor_priv (view)->view_base = g_object_ref (sp->view_base != NULL ? sp->view_base : src);
+  return view;
+}
+
+GnnTensor *
 gnn_tensor_new_contiguous (GnnDType      dtype,
                            const gint64 *shape,
                            guint         ndim,

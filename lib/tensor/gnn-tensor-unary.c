@@ -1,10 +1,37 @@
-/* gnn-tensor-unary.c: elementwise activations and math functions (their
- * kernels are in gnn-tensor-pointwise.c)
+/* gnn-tensor-unary.c: elementwise activations, exp/log/sqrt/abs/neg and
+ * the finiteness tests (kernels in gnn-tensor-unary-kernels.c)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-elementwise-private.h"
 #include "tensor/gnn-pointwise-private.h"
+
+static gboolean
+unary_ (GnnUnaryId   id,
+        GnnOpKind    kind,
+        GnnTensor   *self,
+        GError     **error)
+{
+  g_autoptr(GnnTensor) values = NULL;
+
+  GNN_CHECK_STORAGE (gnn_unary_op (id)->name, self, error, FALSE);
+  values = gnn_tensor_unary_op (id, self, error);
+  return values != NULL && gnn_ew_assign_ (self, values, kind, NULL, 0, NULL, error);
+}
+
+/* torch refuses to negate a mask */
+static gboolean
+check_not_bool_neg (GnnTensor *self,
+                    GError   **error)
+{
+  if (gnn_tensor_priv (self)->dtype != GNN_DTYPE_BOOL)
+    return TRUE;
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_DTYPE,
+                       "Negation, the `-` operator, on a bool tensor is not supported. If you "
+                       "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                       "instead.");
+  return FALSE;
+}
 
 /**
  * gnn_tensor_relu:
@@ -17,7 +44,7 @@
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_relu (GnnTensor *self,
@@ -37,9 +64,9 @@ gnn_tensor_relu (GnnTensor *self,
  * like `torch.nn.functional.gelu` with its default `approximate='none'`.
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
+ *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_gelu (GnnTensor *self,
@@ -55,12 +82,13 @@ gnn_tensor_gelu (GnnTensor *self,
  * @self: a floating-point #GnnTensor
  * @error: return location for a #GError
  *
- * Computes the hyperbolic tangent elementwise (like `torch.tanh`).
+ * Computes the hyperbolic tangent elementwise (like `torch.tanh`); integer
+ * and bool tensors give float32, as in torch.
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
+ *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_tanh (GnnTensor *self,
@@ -80,9 +108,9 @@ gnn_tensor_tanh (GnnTensor *self,
  * `torch.sigmoid`).
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
+ *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sigmoid (GnnTensor *self,
@@ -101,9 +129,9 @@ gnn_tensor_sigmoid (GnnTensor *self,
  * Computes `e^x` elementwise (like `torch.exp`).
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
+ *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_exp (GnnTensor *self,
@@ -123,9 +151,9 @@ gnn_tensor_exp (GnnTensor *self,
  * -inf, the log of a negative number NaN.
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
+ *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_log (GnnTensor *self,
@@ -147,13 +175,15 @@ gnn_tensor_log (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_neg (GnnTensor *self,
                 GError   **error)
 {
   GNN_CHECK_STORAGE ("neg", self, error, NULL);
+  if (!check_not_bool_neg (self, error))
+    return NULL;
   return gnn_tensor_record (GNN_OP_NEG, gnn_tensor_unary_op (GNN_UNARY_NEG, self, error),
                             &self, 1, NULL);
 }
@@ -169,7 +199,7 @@ gnn_tensor_neg (GnnTensor *self,
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
  *   for an unsupported dtype
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_abs (GnnTensor *self,
@@ -189,9 +219,9 @@ gnn_tensor_abs (GnnTensor *self,
  * numbers give NaN.
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   if @self is not float32 or float64
+ *   for a dtype the op does not take (integer tensors give float32)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_sqrt (GnnTensor *self,
@@ -200,4 +230,189 @@ gnn_tensor_sqrt (GnnTensor *self,
   GNN_CHECK_STORAGE ("sqrt", self, error, NULL);
   return gnn_tensor_record (GNN_OP_SQRT, gnn_tensor_unary_op (GNN_UNARY_SQRT, self, error),
                             &self, 1, NULL);
+}
+
+/**
+ * gnn_tensor_exp_:
+ * @self: a floating-point tensor, updated in place
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.exp] (like `self.exp_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_exp_ (GnnTensor *self,
+                 GError   **error)
+{
+  return unary_ (GNN_UNARY_EXP, GNN_OP_EXP, self, error);
+}
+
+/**
+ * gnn_tensor_log_:
+ * @self: a floating-point tensor, updated in place
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.log] (like `self.log_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_log_ (GnnTensor *self,
+                 GError   **error)
+{
+  return unary_ (GNN_UNARY_LOG, GNN_OP_LOG, self, error);
+}
+
+/**
+ * gnn_tensor_sqrt_:
+ * @self: a floating-point tensor, updated in place
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.sqrt] (like `self.sqrt_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_sqrt_ (GnnTensor *self,
+                  GError   **error)
+{
+  return unary_ (GNN_UNARY_SQRT, GNN_OP_SQRT, self, error);
+}
+
+/**
+ * gnn_tensor_abs_:
+ * @self: the tensor to update
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.abs] (like `self.abs_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_abs_ (GnnTensor *self,
+                 GError   **error)
+{
+  return unary_ (GNN_UNARY_ABS, GNN_OP_ABS, self, error);
+}
+
+/**
+ * gnn_tensor_neg_:
+ * @self: the tensor to update
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.neg] (like `self.neg_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_neg_ (GnnTensor *self,
+                 GError   **error)
+{
+  if (!check_not_bool_neg (self, error))
+    return FALSE;
+  return unary_ (GNN_UNARY_NEG, GNN_OP_NEG, self, error);
+}
+
+/**
+ * gnn_tensor_tanh_:
+ * @self: a floating-point tensor, updated in place
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.tanh] (like `self.tanh_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_tanh_ (GnnTensor *self,
+                  GError   **error)
+{
+  return unary_ (GNN_UNARY_TANH, GNN_OP_TANH, self, error);
+}
+
+/**
+ * gnn_tensor_sigmoid_:
+ * @self: a floating-point tensor, updated in place
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.sigmoid] (like `self.sigmoid_()`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_sigmoid_ (GnnTensor *self,
+                     GError   **error)
+{
+  return unary_ (GNN_UNARY_SIGMOID, GNN_OP_SIGMOID, self, error);
+}
+
+/**
+ * gnn_tensor_isnan:
+ * @self: a #GnnTensor
+ * @error: return location for a #GError
+ *
+ * Which elements are NaN (like `torch.isnan`): a bool tensor.
+ *
+ * Returns: (transfer full): a new contiguous bool tensor
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_isnan (GnnTensor *self,
+                  GError   **error)
+{
+  GNN_CHECK_STORAGE ("isnan", self, error, NULL);
+  return gnn_tensor_unary_op (GNN_UNARY_ISNAN, self, error);
+}
+
+/**
+ * gnn_tensor_isinf:
+ * @self: a #GnnTensor
+ * @error: return location for a #GError
+ *
+ * Which elements are ±inf (like `torch.isinf`): a bool tensor.
+ *
+ * Returns: (transfer full): a new contiguous bool tensor
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_isinf (GnnTensor *self,
+                  GError   **error)
+{
+  GNN_CHECK_STORAGE ("isinf", self, error, NULL);
+  return gnn_tensor_unary_op (GNN_UNARY_ISINF, self, error);
+}
+
+/**
+ * gnn_tensor_isfinite:
+ * @self: a #GnnTensor
+ * @error: return location for a #GError
+ *
+ * Which elements are neither NaN nor ±inf (like `torch.isfinite`).
+ *
+ * Returns: (transfer full): a new contiguous bool tensor
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_isfinite (GnnTensor *self,
+                     GError   **error)
+{
+  GNN_CHECK_STORAGE ("isfinite", self, error, NULL);
+  return gnn_tensor_unary_op (GNN_UNARY_ISFINITE, self, error);
 }

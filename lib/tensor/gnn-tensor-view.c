@@ -131,7 +131,7 @@ compute_view_strides (GnnTensorPrivate *p,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_view (GnnTensor    *self,
@@ -156,7 +156,7 @@ gnn_tensor_view (GnnTensor    *self,
                            "Use .reshape(...) instead.");
       return NULL;
     }
-  return gnn_tensor_record (GNN_OP_VIEW, gnn_tensor_new_view (self, new_shape, new_strides, ndim, p->offset),
+  return gnn_tensor_record (GNN_OP_VIEW, gnn_tensor_new_view_of (self, new_shape, new_strides, ndim, p->offset),
                             &self, 1, NULL);
 }
 
@@ -172,7 +172,7 @@ gnn_tensor_view (GnnTensor    *self,
  *
  * Returns: (transfer full): the reshaped tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_reshape (GnnTensor    *self,
@@ -193,7 +193,7 @@ gnn_tensor_reshape (GnnTensor    *self,
     return NULL;
   if (compute_view_strides (p, new_shape, ndim, new_strides))
     return gnn_tensor_record (GNN_OP_RESHAPE,
-                              gnn_tensor_new_view (self, new_shape, new_strides, ndim, p->offset),
+                              gnn_tensor_new_view_of (self, new_shape, new_strides, ndim, p->offset),
                               &self, 1, NULL);
   {
     GnnNoGradGuard *guard = gnn_no_grad_guard_new ();   /* one node for the whole reshape */
@@ -219,7 +219,7 @@ gnn_tensor_reshape (GnnTensor    *self,
  *
  * Returns: (transfer full): the flattened tensor (a view when possible), or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_flatten (GnnTensor *self,
@@ -276,7 +276,7 @@ gnn_tensor_flatten (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL if @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_squeeze (GnnTensor *self,
@@ -298,7 +298,7 @@ gnn_tensor_squeeze (GnnTensor *self,
       shape[nd] = p->shape[i];
       strides[nd++] = p->strides[i];
     }
-  return gnn_tensor_record (GNN_OP_SQUEEZE, gnn_tensor_new_view (self, shape, strides, nd, p->offset),
+  return gnn_tensor_record (GNN_OP_SQUEEZE, gnn_tensor_new_view_of (self, shape, strides, nd, p->offset),
                             &self, 1, NULL);
 }
 
@@ -312,7 +312,7 @@ gnn_tensor_squeeze (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL if @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_unsqueeze (GnnTensor *self,
@@ -346,7 +346,7 @@ gnn_tensor_unsqueeze (GnnTensor *self,
           strides[nd++] = p->strides[i];
         }
     }
-  return gnn_tensor_record (GNN_OP_UNSQUEEZE, gnn_tensor_new_view (self, shape, strides, nd, p->offset),
+  return gnn_tensor_record (GNN_OP_UNSQUEEZE, gnn_tensor_new_view_of (self, shape, strides, nd, p->offset),
                             &self, 1, NULL);
 }
 
@@ -362,7 +362,7 @@ gnn_tensor_unsqueeze (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_narrow (GnnTensor *self,
@@ -407,9 +407,73 @@ gnn_tensor_narrow (GnnTensor *self,
   memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
   shape[d] = length;
   return gnn_tensor_record (GNN_OP_NARROW,
-                            gnn_tensor_new_view (self, shape, p->strides, p->ndim,
+                            gnn_tensor_new_view_of (self, shape, p->strides, p->ndim,
                                                  p->offset + start * p->strides[d]),
                             &self, 1, &(GnnOpParams) { .dim = (gint) d, .start = start });
+}
+
+/**
+ * gnn_tensor_slice:
+ * @self: a #GnnTensor
+ * @dim: the dimension to slice
+ * @start: the first index (negative counts from the end; clamped to the size)
+ * @end: the index to stop before (negative counts from the end; clamped)
+ * @step: the distance between kept indices (positive)
+ * @error: return location for a #GError
+ *
+ * The view `t[..., start:end:step, ...]` along @dim (torch's slicing):
+ * strided, sharing @self's memory.
+ *
+ * Returns: (transfer full): the view, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_slice (GnnTensor *self,
+                  gint       dim,
+                  gint64     start,
+                  gint64     end,
+                  gint64     step,
+                  GError   **error)
+{
+  GnnTensorPrivate *p;
+  gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS], size, length;
+  guint d;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  if (p->ndim == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INDEX,
+                           "slice() cannot be applied to a 0-dim tensor.");
+      return NULL;
+    }
+  if (step <= 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "slice step must be positive");
+      return NULL;
+    }
+  if (!gnn_wrap_dim (dim, p->ndim, &d, error))
+    return NULL;
+  size = p->shape[d];
+  if (start < 0)
+    start += size;
+  if (end < 0)
+    end += size;
+  start = CLAMP (start, 0, size);
+  end = CLAMP (end, start, size);
+  length = (end - start + step - 1) / step;
+  memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
+  memcpy (strides, p->strides, sizeof (gint64) * p->ndim);
+  shape[d] = length;
+  strides[d] = p->strides[d] * step;
+  return gnn_tensor_record (GNN_OP_NARROW,
+                            gnn_tensor_new_view_of (self, shape, strides, p->ndim,
+                                                    p->offset + start * p->strides[d]),
+                            &self, 1,
+                            &(GnnOpParams) { .dim = (gint) d, .start = start,
+                                             .ints = { step }, .n_ints = 1 });
 }
 
 /**
@@ -423,7 +487,7 @@ gnn_tensor_narrow (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_select (GnnTensor *self,
@@ -462,7 +526,7 @@ gnn_tensor_select (GnnTensor *self,
         strides[nd++] = p->strides[i];
       }
   return gnn_tensor_record (GNN_OP_SELECT,
-                            gnn_tensor_new_view (self, shape, strides, nd, p->offset + index * p->strides[d]),
+                            gnn_tensor_new_view_of (self, shape, strides, nd, p->offset + index * p->strides[d]),
                             &self, 1, &(GnnOpParams) { .dim = (gint) d, .start = index });
 }
 
@@ -478,7 +542,7 @@ gnn_tensor_select (GnnTensor *self,
  *
  * Returns: (transfer full): a new contiguous tensor, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_index_select (GnnTensor *self,
@@ -587,7 +651,7 @@ gnn_tensor_index_select (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL if a dimension is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_transpose (GnnTensor *self,
@@ -612,7 +676,7 @@ gnn_tensor_transpose (GnnTensor *self,
       strides[a] = p->strides[b];
       strides[b] = p->strides[a];
     }
-  return gnn_tensor_record (GNN_OP_TRANSPOSE, gnn_tensor_new_view (self, shape, strides, p->ndim, p->offset),
+  return gnn_tensor_record (GNN_OP_TRANSPOSE, gnn_tensor_new_view_of (self, shape, strides, p->ndim, p->offset),
                             &self, 1, &(GnnOpParams) { .dims = { (gint) a, (gint) b }, .n_dims = 2 });
 }
 
@@ -627,7 +691,7 @@ gnn_tensor_transpose (GnnTensor *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_permute (GnnTensor  *self,
@@ -670,7 +734,7 @@ gnn_tensor_permute (GnnTensor  *self,
     GnnOpParams params = { .n_dims = n_dims };
 
     memcpy (params.dims, dims, sizeof (gint) * n_dims);
-    return gnn_tensor_record (GNN_OP_PERMUTE, gnn_tensor_new_view (self, shape, strides, p->ndim, p->offset),
+    return gnn_tensor_record (GNN_OP_PERMUTE, gnn_tensor_new_view_of (self, shape, strides, p->ndim, p->offset),
                               &self, 1, &params);
   }
 }
@@ -687,7 +751,7 @@ gnn_tensor_permute (GnnTensor  *self,
  *
  * Returns: (transfer full): the view, or %NULL on error
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_expand (GnnTensor    *self,
@@ -754,6 +818,6 @@ gnn_tensor_expand (GnnTensor    *self,
   /* expand([2**32, 2**32]) of one element: 2**64 elements wrap to 0 */
   if (!gnn_shape_validate (out_shape, ndim, p->dtype, NULL, error))
     return NULL;
-  return gnn_tensor_record (GNN_OP_EXPAND, gnn_tensor_new_view (self, out_shape, strides, ndim, p->offset),
+  return gnn_tensor_record (GNN_OP_EXPAND, gnn_tensor_new_view_of (self, out_shape, strides, ndim, p->offset),
                             &self, 1, NULL);
 }

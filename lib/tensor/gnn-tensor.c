@@ -21,7 +21,7 @@
  * out of range) as a #GError in the %GNN_ERROR domain whose message names
  * the shapes or dimensions involved, and leaves its inputs unchanged.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 enum {
@@ -74,6 +74,7 @@ release_private (GnnTensorPrivate *priv)
   priv->grad_fn = NULL;
   priv->grad_fn_destroy = NULL;
   g_clear_object (&priv->grad);
+  g_clear_object (&priv->view_base);
   g_clear_pointer (&priv->storage, gnn_storage_unref);
 }
 
@@ -261,7 +262,7 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    *
    * The element type.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DTYPE] =
     g_param_spec_enum ("dtype", NULL, NULL, GNN_TYPE_DTYPE, GNN_DTYPE_F32,
@@ -271,7 +272,7 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    *
    * The number of dimensions (0 for a scalar).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NDIM] =
     g_param_spec_uint ("ndim", NULL, NULL, 0, GNN_MAX_DIMS, 0,
@@ -281,7 +282,7 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    *
    * The number of elements.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_NUMEL] =
     g_param_spec_int64 ("numel", NULL, NULL, 0, G_MAXINT64, 1,
@@ -291,7 +292,7 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    *
    * Whether autograd records operations on this tensor.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_REQUIRES_GRAD] =
     g_param_spec_boolean ("requires-grad", NULL, NULL, FALSE,
@@ -301,7 +302,7 @@ gnn_tensor_class_init (GnnTensorClass *klass)
    *
    * The accumulated gradient, or %NULL.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_GRAD] =
     g_param_spec_object ("grad", NULL, NULL, GNN_TYPE_TENSOR,
@@ -340,7 +341,7 @@ gnn_tensor_object_new (GType type)
  *
  * Returns: the element type
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnDType
 gnn_tensor_get_dtype (GnnTensor *self)
@@ -357,7 +358,7 @@ gnn_tensor_get_dtype (GnnTensor *self)
  *
  * Returns: the number of dimensions
  *
- * Since: 1.0
+ * Since: 0.1
  */
 guint
 gnn_tensor_get_ndim (GnnTensor *self)
@@ -375,7 +376,7 @@ gnn_tensor_get_ndim (GnnTensor *self)
  *
  * Returns: (array length=ndim) (transfer none): the size of each dimension
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gint64 *
 gnn_tensor_get_shape (GnnTensor *self,
@@ -399,7 +400,7 @@ gnn_tensor_get_shape (GnnTensor *self,
  *
  * Returns: (array length=ndim) (transfer none): the stride of each dimension, in elements
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gint64 *
 gnn_tensor_get_strides (GnnTensor *self,
@@ -424,7 +425,7 @@ gnn_tensor_get_strides (GnnTensor *self,
  *
  * Returns: the size of dimension @dim, or -1 if @dim is out of range
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_tensor_get_size (GnnTensor *self,
@@ -462,7 +463,7 @@ gnn_tensor_get_size (GnnTensor *self,
  *   (%GNN_ERROR_INDEX, PyTorch's "Dimension out of range (expected to be in
  *   range of [-2, 1], but got 2)")
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint
 gnn_tensor_wrap_dim (GnnTensor *self,
@@ -485,7 +486,7 @@ gnn_tensor_wrap_dim (GnnTensor *self,
  *
  * Returns: the position of the first element in the storage, in elements
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_tensor_get_offset (GnnTensor *self)
@@ -502,7 +503,7 @@ gnn_tensor_get_offset (GnnTensor *self)
  *
  * Returns: the number of elements
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_tensor_get_numel (GnnTensor *self)
@@ -519,7 +520,7 @@ gnn_tensor_get_numel (GnnTensor *self)
  *
  * Returns: numel × element size, in bytes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gsize
 gnn_tensor_get_nbytes (GnnTensor *self)
@@ -540,7 +541,7 @@ gnn_tensor_get_nbytes (GnnTensor *self)
  * Returns: whether the elements are packed in row-major order (dimensions
  *   of size 1 may have any stride, as in PyTorch)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_is_contiguous (GnnTensor *self)
@@ -572,7 +573,7 @@ gnn_tensor_is_contiguous (GnnTensor *self)
  *
  * Returns: whether both tensors are views of the same storage
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_shares_storage (GnnTensor *self,
@@ -594,7 +595,7 @@ gnn_tensor_shares_storage (GnnTensor *self,
  * Returns: (transfer none) (nullable): the address of element 0, or %NULL
  *   for a meta tensor (which has no memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gpointer
 gnn_tensor_get_data (GnnTensor *self)
@@ -616,7 +617,7 @@ gnn_tensor_get_data (GnnTensor *self)
  * Returns: (transfer full) (nullable): the elements, or %NULL if memory for
  *   the packed copy cannot be allocated or @self is a meta tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GBytes *
 gnn_tensor_get_bytes (GnnTensor *self)
@@ -678,7 +679,7 @@ to_packed_array (GnnTensor *self,
  *   cannot be allocated, as for a huge expanded view, or @self is a meta
  *   tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 float *
 gnn_tensor_to_floats (GnnTensor *self,
@@ -700,7 +701,7 @@ gnn_tensor_to_floats (GnnTensor *self,
  *   cannot be allocated, as for a huge expanded view, or @self is a meta
  *   tensor
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double *
 gnn_tensor_to_doubles (GnnTensor *self,
@@ -720,7 +721,7 @@ gnn_tensor_to_doubles (GnnTensor *self,
  * Returns: the only element as a double, or 0 with @error set when the
  *   tensor has more or fewer than one element
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_tensor_item (GnnTensor *self,
@@ -785,7 +786,7 @@ element_address (GnnTensor    *self,
  *
  * Returns: the element at @index as a double, or 0 with @error set
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_tensor_get_element (GnnTensor    *self,
@@ -816,7 +817,7 @@ gnn_tensor_get_element (GnnTensor    *self,
  * Returns: %TRUE, or %FALSE with @error set if @index is out of range or
  *   @self requires grad while grad mode is on (%GNN_ERROR_AUTOGRAD)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_set_element (GnnTensor    *self,
@@ -859,7 +860,7 @@ gnn_tensor_set_element (GnnTensor    *self,
  *
  * Returns: whether autograd records operations on @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_get_requires_grad (GnnTensor *self)
@@ -875,7 +876,7 @@ gnn_tensor_get_requires_grad (GnnTensor *self)
  *
  * Sets [property@Gnn.Tensor:requires-grad].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_tensor_set_requires_grad (GnnTensor *self,
@@ -900,7 +901,7 @@ gnn_tensor_set_requires_grad (GnnTensor *self,
  *
  * Returns: (transfer none) (nullable): the accumulated gradient
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_get_grad (GnnTensor *self)
@@ -916,7 +917,7 @@ gnn_tensor_get_grad (GnnTensor *self)
  *
  * Sets [property@Gnn.Tensor:grad].
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_tensor_set_grad (GnnTensor *self,
@@ -952,7 +953,7 @@ same_shape (GnnTensorPrivate *a,
  *
  * Returns: whether @a and @b are equal
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_equal (GnnTensor *a,
@@ -973,7 +974,7 @@ gnn_tensor_equal (GnnTensor *a,
  *
  * Returns: whether @a and @b have the same shape and close elements
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_allclose (GnnTensor *a,

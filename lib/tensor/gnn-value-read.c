@@ -15,7 +15,7 @@
  *
  * Returns: the kind of @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValueKind
 gnn_value_get_kind (const GnnValue *self)
@@ -37,7 +37,7 @@ gnn_value_get_kind (const GnnValue *self)
  *
  * Returns: (transfer none): the type name
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_value_get_type_name (const GnnValue *self)
@@ -63,7 +63,7 @@ gnn_value_get_type_name (const GnnValue *self)
  *
  * Returns: whether @self is `None`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_value_is_none (const GnnValue *self)
@@ -82,7 +82,7 @@ gnn_value_is_none (const GnnValue *self)
  *
  * Returns: (transfer none) (nullable): the tensor, or %NULL
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor *
 gnn_value_get_tensor (const GnnValue *self)
@@ -100,7 +100,7 @@ gnn_value_get_tensor (const GnnValue *self)
  *
  * Returns: the boolean
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_value_get_bool (const GnnValue *self)
@@ -120,7 +120,7 @@ gnn_value_get_bool (const GnnValue *self)
  *
  * Returns: the integer
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gint64
 gnn_value_get_int (const GnnValue *self)
@@ -140,7 +140,7 @@ gnn_value_get_int (const GnnValue *self)
  *
  * Returns: the number
  *
- * Since: 1.0
+ * Since: 0.1
  */
 double
 gnn_value_get_double (const GnnValue *self)
@@ -166,7 +166,7 @@ gnn_value_get_double (const GnnValue *self)
  * Returns: (transfer none) (nullable): the string of a %GNN_VALUE_STRING,
  *   %NULL for any other kind
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_value_get_string (const GnnValue *self)
@@ -185,7 +185,7 @@ gnn_value_get_string (const GnnValue *self)
  * Returns: (transfer none) (nullable): the object of a %GNN_VALUE_OBJECT
  *   or the tensor of a %GNN_VALUE_TENSOR, %NULL for any other kind
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GObject *
 gnn_value_get_object (const GnnValue *self)
@@ -204,7 +204,7 @@ gnn_value_get_object (const GnnValue *self)
  * Returns: the number of items of a tuple, list or dict; 0 for any other
  *   kind
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gsize
 gnn_value_get_length (const GnnValue *self)
@@ -223,7 +223,7 @@ gnn_value_get_length (const GnnValue *self)
  *
  * Returns: (transfer none): the item
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_get_item (const GnnValue *self,
@@ -247,7 +247,7 @@ gnn_value_get_item (const GnnValue *self,
  * Returns: (transfer none) (array length=n_items): the items, owned by
  *   @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue **
 gnn_value_get_items (const GnnValue *self,
@@ -277,7 +277,7 @@ gnn_value_get_items (const GnnValue *self,
  *   tensors, which belong to @self, in an array to free with g_free();
  *   %NULL (and 0) if @self is not such a tuple or list, or is empty
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnTensor **
 gnn_value_get_tensors (const GnnValue *self,
@@ -310,7 +310,7 @@ gnn_value_get_tensors (const GnnValue *self,
  *
  * Returns: (transfer none): the @index-th key
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char *
 gnn_value_get_key (const GnnValue *self,
@@ -333,7 +333,7 @@ gnn_value_get_key (const GnnValue *self,
  * Returns: (transfer none) (array length=n_keys) (nullable): the keys,
  *   %NULL-terminated, owned by @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const char **
 gnn_value_get_keys (const GnnValue *self,
@@ -364,7 +364,7 @@ gnn_value_get_keys (const GnnValue *self,
  * Returns: (transfer none) (nullable): the value of @key, or %NULL if
  *   @self has no such key
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_lookup (const GnnValue *self,
@@ -391,7 +391,7 @@ gnn_value_lookup (const GnnValue *self,
  *
  * Returns: whether @a equals @b
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gnn_value_equal (const GnnValue *a,
@@ -524,7 +524,7 @@ append_repr (GString        *out,
  *
  * Returns: (transfer full): the text
  *
- * Since: 1.0
+ * Since: 0.1
  */
 char *
 gnn_value_to_string (const GnnValue *self)

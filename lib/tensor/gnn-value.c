@@ -46,7 +46,7 @@
  * is (arrays of boxed values and their kinds), shared by refcount, and
  * maps one to one onto Python's and JavaScript's values.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 
 G_DEFINE_BOXED_TYPE (GnnValue, gnn_value, gnn_value_ref, gnn_value_unref)
@@ -78,7 +78,7 @@ value_alloc (GnnValueKind kind,
  *
  * Returns: (transfer full): @self
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_ref (GnnValue *self)
@@ -96,7 +96,7 @@ gnn_value_ref (GnnValue *self)
  * Drops a reference; the last one frees the value and releases what it
  * holds.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gnn_value_unref (GnnValue *self)
@@ -136,7 +136,7 @@ gnn_value_unref (GnnValue *self)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_none (void)
@@ -153,7 +153,7 @@ gnn_value_new_none (void)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_tensor (GnnTensor *tensor)
@@ -172,7 +172,7 @@ gnn_value_new_tensor (GnnTensor *tensor)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_take_tensor (GnnTensor *tensor)
@@ -196,7 +196,7 @@ gnn_value_take_tensor (GnnTensor *tensor)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_bool (gboolean value)
@@ -215,7 +215,7 @@ gnn_value_new_bool (gboolean value)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_int (gint64 value)
@@ -234,7 +234,7 @@ gnn_value_new_int (gint64 value)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_double (double value)
@@ -253,7 +253,7 @@ gnn_value_new_double (double value)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_string (const char *value)
@@ -277,7 +277,7 @@ gnn_value_new_string (const char *value)
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_object (GObject *object)
@@ -319,7 +319,7 @@ new_sequence (GnnValueKind      kind,
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_tuple (GnnValue * const *items,
@@ -341,7 +341,7 @@ gnn_value_new_tuple (GnnValue * const *items,
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_tensor_tuple (GnnTensor * const *tensors,
@@ -368,7 +368,7 @@ gnn_value_new_tensor_tuple (GnnTensor * const *tensors,
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_list (GnnValue * const *items,
@@ -423,7 +423,7 @@ dict_take (const char * const *keys,
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_dict (const char * const *keys,
@@ -472,7 +472,7 @@ sequence_take_va (GnnValueKind kind,
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_tuple_take (gsize n_items,
@@ -497,7 +497,7 @@ gnn_value_new_tuple_take (gsize n_items,
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_list_take (gsize n_items,
@@ -523,7 +523,7 @@ gnn_value_new_list_take (gsize n_items,
  *
  * Returns: (transfer full): a new value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnValue *
 gnn_value_new_dict_take (const char *first_key,

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nn/gnn-nn-private.h"
+#include "vision/gnn-residual-private.h"
 
 /**
  * GnnBasicBlock:
@@ -25,7 +26,7 @@
  * these blocks. The block is built entirely from its properties (the
  * reflection contract), so model files rebuild it.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 struct _GnnBasicBlock
 {
@@ -52,58 +53,16 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (GnnBasicBlock, gnn_basic_block, GNN_TYPE_MODULE,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
 
 static GnnTensor *
-call_child (GnnModule   *self,
-            const char  *name,
-            GnnTensor   *input,
-            GError     **error)
-{
-  GObject *child = gnn_module_get_child (self, name, error);
-
-  if (child == NULL)
-    {
-      if (error != NULL && *error == NULL)
-        g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "BasicBlock: child '%s' is empty", name);
-      return NULL;
-    }
-  if (!GNN_IS_MODULE (child))
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE, "BasicBlock: child '%s' is not a module", name);
-      return NULL;
-    }
-  return gnn_module_call (GNN_MODULE (child), input, error);
-}
-
-static GnnTensor *
 gnn_basic_block_forward (GnnModule  *module,
                          GnnTensor  *input,
                          GError    **error)
 {
   static const char *const main_path[] = { "conv1", "bn1", "relu", "conv2", "bn2" };
-  g_autoptr(GnnTensor) out = NULL;
-  g_autoptr(GnnTensor) identity = NULL;
-  g_autoptr(GnnTensor) sum = NULL;
-  GnnTensor *t;
 
   if (!gnn_nn_check_constructed (module, error))
     return NULL;
-  out = g_object_ref (input);
-  for (guint i = 0; i < G_N_ELEMENTS (main_path); i++)
-    {
-      t = call_child (module, main_path[i], out, error);
-      if (t == NULL)
-        return NULL;
-      g_object_unref (out);
-      out = t;
-    }
-  identity = gnn_module_has_child (module, "downsample") &&
-             gnn_module_get_child (module, "downsample", NULL) != NULL ?
-             call_child (module, "downsample", input, error) : g_object_ref (input);
-  if (identity == NULL)
-    return NULL;
-  sum = gnn_tensor_add (out, identity, error);
-  if (sum == NULL)
-    return NULL;
-  return call_child (module, "relu", sum, error);
+  return gnn_residual_forward (module, "BasicBlock", main_path, G_N_ELEMENTS (main_path), input,
+                               error);
 }
 
 static char *
@@ -113,46 +72,22 @@ gnn_basic_block_extra_repr (GnnModule *module)
 }
 
 static gboolean
-add_conv_bn (GnnModule   *parent,
-             const char  *conv_name,
-             const char  *bn_name,
-             gint64       in,
-             gint64       out,
-             gint64       kernel,
-             gint64       stride,
-             GError     **error)
-{
-  g_autoptr(GnnConv2d) conv = gnn_conv2d_new (in, out, kernel, stride, kernel / 2, FALSE, error);
-  g_autoptr(GnnBatchNorm2d) bn = conv != NULL ?
-    gnn_batch_norm2d_new (out, 1e-5, 0.1, TRUE, TRUE, error) : NULL;
-
-  return bn != NULL &&
-         gnn_module_register_module (parent, conv_name, GNN_MODULE (conv), error) &&
-         gnn_module_register_module (parent, bn_name, GNN_MODULE (bn), error);
-}
-
-static gboolean
 create_children (GnnBasicBlock  *self,
                  GError        **error)
 {
   GnnModule *module = GNN_MODULE (self);
   g_autoptr(GnnReLU) relu = gnn_relu_new (TRUE);
 
-  if (!add_conv_bn (module, "conv1", "bn1", self->inplanes, self->planes, 3, self->stride, error) ||
+  if (!gnn_residual_add_conv_bn (module, "conv1", "bn1", self->inplanes, self->planes, 3,
+                                 self->stride, error) ||
       !gnn_module_register_module (module, "relu", GNN_MODULE (relu), error))
     return FALSE;
   /* conv2 and bn2 go after relu, in torchvision's order */
-  if (!add_conv_bn (module, "conv2", "bn2", self->planes, self->planes, 3, 1, error))
+  if (!gnn_residual_add_conv_bn (module, "conv2", "bn2", self->planes, self->planes, 3, 1, error))
     return FALSE;
-  if (self->downsample)
-    {
-      g_autoptr(GnnSequential) downsample = gnn_sequential_new (NULL, 0);
-
-      if (!add_conv_bn (GNN_MODULE (downsample), "0", "1", self->inplanes, self->planes, 1,
-                        self->stride, error) ||
-          !gnn_module_register_module (module, "downsample", GNN_MODULE (downsample), error))
-        return FALSE;
-    }
+  if (self->downsample &&
+      !gnn_residual_add_downsample (module, self->inplanes, self->planes, self->stride, error))
+    return FALSE;
   return TRUE;
 }
 
@@ -241,7 +176,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    *
    * The input's channels.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_INPLANES] = g_param_spec_int64 ("inplanes", NULL, NULL, 1, G_MAXINT32, 64, flags);
   /**
@@ -249,7 +184,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    *
    * The output's channels.
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_PLANES] = g_param_spec_int64 ("planes", NULL, NULL, 1, G_MAXINT32, 64, flags);
   /**
@@ -257,7 +192,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    *
    * The stride of the first convolution (and of the downsampling one).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_STRIDE] = g_param_spec_int64 ("stride", NULL, NULL, 1, G_MAXINT32, 1, flags);
   /**
@@ -267,7 +202,7 @@ gnn_basic_block_class_init (GnnBasicBlockClass *klass)
    * norm (torchvision's `downsample`, needed when the stride is not 1 or
    * the channels change).
    *
-   * Since: 1.0
+   * Since: 0.1
    */
   properties[PROP_DOWNSAMPLE] = g_param_spec_boolean ("has-downsample", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -292,7 +227,7 @@ gnn_basic_block_init (GnnBasicBlock *self)
  * Returns: (transfer full): the block, or %NULL when its layers cannot be
  *   built (sizes out of range, out of memory)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GnnBasicBlock *
 gnn_basic_block_new (gint64     inplanes,

@@ -39,6 +39,10 @@ must_exist "$libdir/pkgconfig/gnn-1.0.pc"
 must_exist "$includedir/gnn-1.0/gnn/gnn.h"
 must_exist "$includedir/gnn-1.0/gnn/gnn-version.h"
 must_exist "$includedir/gnn-1.0/gnn/gnn-enum-types.h"
+# The API reference is installed whenever it was built (gi-docgen present).
+if [ -d "$build_root/docs/gnn-1.0" ]; then
+  must_exist "$datadir/doc/gnn-1.0/index.html"
+fi
 if [ "$overrides_dir" != - ]; then
   must_exist "$libdir/girepository-1.0/Gnn-1.0.typelib"
   must_exist "$datadir/gir-1.0/Gnn-1.0.gir"
@@ -57,6 +61,12 @@ ok "pkg-config gnn-1.0 $version"
 read -r -a cflags <<< "$(pkg-config --cflags gnn-1.0)"
 read -r -a libs <<< "$(pkg-config --libs gnn-1.0)"
 case " ${cflags[*]} " in *" -I$dest$includedir/gnn-1.0 "*) ;; *) die "cflags lack -I$dest$includedir/gnn-1.0: ${cflags[*]}" ;; esac
+# Only Gnn's own flags and its public dependencies' (GLib, GObject, GIO):
+# the private ones are link-only.
+for leak in openblas openmpi json-glib libzip; do
+  case " ${cflags[*]} " in *"$leak"*) die "pkg-config --cflags leaks $leak: ${cflags[*]}" ;; esac
+done
+ok "pkg-config --cflags has no private dependency's include path"
 
 cc=${CC:-cc}
 "$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/hello-gnn" "$src_dir/hello-gnn.c" \
@@ -76,6 +86,30 @@ case $out in tensor\(*) ;; *) die "hello-gnn did not print a tensor" ;; esac
 expected="hello-gnn $version: 2x3 float32, t[1][2] = 6"
 [ "$(printf '%s\n' "$out" | tail -n 1)" = "$expected" ] || die "hello-gnn's last line is not: $expected"
 ok "run hello-gnn"
+
+# The version macros (GLib's scheme): a symbol deprecated in a version the
+# program requires warns, GNN_DISABLE_DEPRECATION_WARNINGS silences it, and
+# a GNN_VERSION_MIN_REQUIRED older than the first release is refused.
+cat > "$tmp/deprecated.c" <<'PROBE'
+#include <gnn/gnn.h>
+GNN_DEPRECATED_IN_0_1_FOR (gnn_get_major_version) guint old_major (void);
+GNN_AVAILABLE_IN_0_1 guint new_major (void);
+guint old_major (void) { return gnn_get_major_version (); }
+guint new_major (void) { return gnn_get_major_version (); }
+int main (void) { return (int) (old_major () + new_major ()) - 2 * (int) GNN_MAJOR_VERSION; }
+PROBE
+"$cc" -std=c11 -Werror=deprecated-declarations -fsyntax-only "${cflags[@]}" "$tmp/deprecated.c" \
+  2> "$tmp/deprecated.log" && die "a GNN_DEPRECATED_IN_0_1_FOR symbol compiled without a warning"
+grep -q "old_major.*deprecated: Use 'gnn_get_major_version' instead" "$tmp/deprecated.log" ||
+  { cat "$tmp/deprecated.log" >&2; die "GNN_DEPRECATED_IN_0_1_FOR did not name its replacement"; }
+grep -q "'new_major' is deprecated" "$tmp/deprecated.log" && die "GNN_AVAILABLE_IN_0_1 warned in 0.1"
+"$cc" -std=c11 -Werror -fsyntax-only -DGNN_DISABLE_DEPRECATION_WARNINGS "${cflags[@]}" \
+  "$tmp/deprecated.c" || die "GNN_DISABLE_DEPRECATION_WARNINGS did not silence the warning"
+"$cc" -std=c11 -fsyntax-only '-DGNN_VERSION_MIN_REQUIRED=GNN_ENCODE_VERSION(0,0)' \
+  "${cflags[@]}" "$tmp/deprecated.c" 2> "$tmp/min.log" && die "GNN_VERSION_MIN_REQUIRED=0.0 compiled"
+grep -q 'GNN_VERSION_MIN_REQUIRED must be >= GNN_VERSION_0_1' "$tmp/min.log" ||
+  { cat "$tmp/min.log" >&2; die "GNN_VERSION_MIN_REQUIRED=0.0 failed for another reason"; }
+ok "GNN_DEPRECATED_IN_0_1_FOR warns, GNN_AVAILABLE_IN_0_1 does not, MIN_REQUIRED is checked"
 
 # Direct inclusion without gnn.h does not compile...
 printf '#include <gnn/gnn-tensor.h>\nint main (void) { return 0; }\n' > "$tmp/direct.c"

@@ -16,7 +16,16 @@ main (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnTensor) t = NULL;
   g_autofree char *text = NULL;
+  const char *mismatch;
   double last;
+
+  /* the library it runs with is the one it was built against, or newer */
+  mismatch = gnn_check_version (GNN_MAJOR_VERSION, GNN_MINOR_VERSION, GNN_MICRO_VERSION);
+  if (mismatch != NULL)
+    {
+      g_printerr ("hello-gnn: %s\n", mismatch);
+      return 1;
+    }
 
   t = gnn_tensor_new_from_floats (values, G_N_ELEMENTS (values), shape, 2, &error);
   if (t == NULL)
@@ -34,8 +43,8 @@ main (void)
 
   text = gnn_tensor_to_string (t);
   g_print ("%s\n", text);
-  g_print ("hello-gnn %d.%d.%d: %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT " %s, t[1][2] = %g\n",
-           GNN_MAJOR_VERSION, GNN_MINOR_VERSION, GNN_MICRO_VERSION,
+  g_print ("hello-gnn %u.%u.%u: %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT " %s, t[1][2] = %g\n",
+           gnn_get_major_version (), gnn_get_minor_version (), gnn_get_micro_version (),
            gnn_tensor_get_size (t, 0, NULL), gnn_tensor_get_size (t, 1, NULL),
            gnn_dtype_get_name (gnn_tensor_get_dtype (t)), last);
   return 0;

@@ -107,4 +107,38 @@ check('invalid options fail with PyTorch messages', () => {
         'batch_size should be a positive integer value, but got batch_size=0', 'batch_size 0');
 });
 
+// A JS class cannot run in workers: iter() refuses it before any worker
+// starts (no Gjs-CRITICAL per item), in every worker mode, and the loader
+// stays usable with num_workers 0.
+for (const mode of [Gnn.WorkerMode.THREADS, Gnn.WorkerMode.PROCESSES, Gnn.WorkerMode.SPAWN]) {
+    check(`JS dataset with 2 workers (mode ${mode}) is refused at iter()`, () => {
+        const loader = new Gnn.DataLoader({
+            dataset: new Squares(), batch_size: 2, num_workers: 2, worker_mode: mode,
+        });
+        assertThrows(() => loader.iter(), Gnn.Error.NOT_SUPPORTED,
+            'the dataset Gjs_Squares is a JavaScript class', 'iter()');
+        assertThrows(() => loader.iter(), Gnn.Error.NOT_SUPPORTED, 'use num_workers=0',
+            'iter() again');
+        loader.num_workers = 0;
+        const batches = allBatches(loader);
+        assert(batches.length === 3, `batches after num_workers=0: ${batches.length}`);
+        assertClose(batches[1][0].to_floats(), [4, 9], 'second batch');
+    });
+}
+
+check('a JS collate with workers is refused too', () => {
+    const Doubling = GObject.registerClass(class Doubling extends Gnn.Collate {});
+    const loader = new Gnn.DataLoader({
+        dataset: tensorDataset(4), batch_size: 2, num_workers: 1, collate: new Doubling(),
+    });
+    assertThrows(() => loader.iter(), Gnn.Error.NOT_SUPPORTED, 'the collate Gjs_Doubling', 'iter()');
+});
+
+check('C datasets keep their worker threads under GJS', () => {
+    const loader = new Gnn.DataLoader({dataset: tensorDataset(6), batch_size: 2, num_workers: 2});
+    const batches = allBatches(loader);
+    assert(batches.length === 3, `batches ${batches.length}`);
+    assertClose(batches[2][1].to_floats(), [4, 5], 'last targets');
+});
+
 finish();

@@ -125,6 +125,25 @@ class Convert(unittest.TestCase):
         self.assertFalse(model[0].weight.requires_grad)
         self.assertTrue(model[4].weight.requires_grad)
 
+    def test_layers_by_signature(self):
+        # DCGAN's generator, a super-resolution tail and a style-transfer block:
+        # no entries, built from torch's signatures and attributes
+        torch.manual_seed(4)
+        m = tnn.Sequential(tnn.ConvTranspose2d(8, 6, 4, 2, 1, bias=False), tnn.BatchNorm2d(6),
+                           tnn.ReflectionPad2d(1), tnn.Conv2d(6, 8, 3), tnn.InstanceNorm2d(8, affine=True),
+                           tnn.Upsample(scale_factor=2, mode='bilinear', align_corners=False),
+                           tnn.PixelShuffle(2), tnn.GroupNorm(1, 2), tnn.AdaptiveAvgPool2d((3, 2)),
+                           tnn.Flatten(), tnn.Unflatten(1, (2, 6)), tnn.Dropout1d(0.2))
+        m.eval()
+        model, diff = convert.from_torch(m, torch.randn(2, 8, 5, 5))
+        self.assertLess(diff, 1e-5)
+        self.assertEqual(repr(model), repr(m))
+        # a configuration the attributes do not carry is refused, not lost
+        shuffle = tnn.PixelShuffle(2)
+        shuffle.extra_repr = lambda: 'upscale_factor=3'
+        with self.assertRaisesRegex(NotImplementedError, 'Gnn builds'):
+            convert.from_torch(tnn.Sequential(shuffle))
+
     def test_layers_without_an_entry(self):
         layer = tnn.TransformerEncoderLayer(d_model=8, nhead=2, batch_first=True)
         encoder = tnn.TransformerEncoder(layer, num_layers=2)

@@ -23,7 +23,16 @@ randomness:
   * the data order: a DataLoader with shuffle=True gets the same permutation
     of indices each epoch on both sides (drawn by numpy);
   * dropout: nn.Dropout and F.dropout draw their masks from numpy, the same
-    masks in the same order on both sides.
+    masks in the same order on both sides;
+  * normal noise: torch.randn and torch.randn_like draw from numpy too.
+
+Each run works in a directory of its own (the files a program writes, such
+as save_image's PNGs, must be the same: same names, pixels within 2 levels);
+a header line `# runner-data: FashionMNIST` gives both runs ./data with
+torchvision's FashionMNIST layout, filled from Debian's dataset-fashion-mnist
+(the program may pass download=True: the files are there already). Losses
+are compared within 1e-4, relative to the loss when it is above 1 (summed
+losses).
 
 The losses are those each loss.backward() is called on. Adding a program is
 adding its file: a header line `# runner-args: ...` gives its command line
@@ -37,6 +46,7 @@ import io
 import os
 import re
 import sys
+import tempfile
 import unittest
 
 import numpy as np
@@ -105,6 +115,16 @@ class SharedRandomness(object):
         keep = (self.rng.random(tuple(shape)) >= p).astype(np.float32)
         return keep / np.float32(1.0 - p)
 
+    def normal(self, shape):
+        return self.T.from_numpy(self.rng.standard_normal(tuple(shape)).astype(np.float32))
+
+    def randn(self, *size, **kwargs):
+        shape = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+        return self.normal([int(n) for n in shape])
+
+    def randn_like(self, input, **kwargs):
+        return self.normal(input.shape)
+
     def dropout(self, input, p=0.5, training=True, inplace=False):
         if not training or p == 0:
             return input
@@ -115,7 +135,8 @@ class SharedRandomness(object):
         T, shim = self.T, self
         nn, F, data = T.nn, T.nn.functional, T.utils.data
         saved = [(nn, 'Dropout', nn.Dropout), (F, 'dropout', F.dropout),
-                 (data, 'DataLoader', data.DataLoader), (T.Tensor, 'backward', T.Tensor.backward)]
+                 (data, 'DataLoader', data.DataLoader), (T.Tensor, 'backward', T.Tensor.backward),
+                 (T, 'randn', T.randn), (T, 'randn_like', T.randn_like)]
         optimizers = [(cls, cls.__init__) for cls in _optimizer_classes(T)]
         loader_class = data.DataLoader
 
@@ -151,6 +172,7 @@ class SharedRandomness(object):
         F.dropout = self.dropout
         data.DataLoader = DataLoader
         T.Tensor.backward = backward
+        T.randn, T.randn_like = self.randn, self.randn_like
         for cls, init in optimizers:
             cls.__init__ = wrap_init(cls, init)
         try:
@@ -214,8 +236,29 @@ def header(source, key):
     return match.group(1).split() if match else None
 
 
-def run(path, T, initial=None):
-    """(shim, printed output) of the program at `path` on library T."""
+def prepare_data(source, root):
+    """The data sets the program's `runner-data` header names, under root."""
+    from gnn.vision import datasets
+    for name in header(source, 'runner-data') or []:
+        for train in (True, False):
+            getattr(datasets, name)(root, train=train, download=True)
+
+
+def written_files(workdir):
+    """{relative path: absolute path} of what a run wrote (not its data)."""
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(workdir):
+        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) !=
+                       os.path.join(workdir, 'data')]
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            found[os.path.relpath(path, workdir)] = path
+    return found
+
+
+def run(path, T, initial=None, workdir=None):
+    """(shim, printed output) of the program at `path` on library T, run
+    in workdir (the current directory when None)."""
     with open(path) as f:
         source = f.read()
     if T is gnn:
@@ -225,6 +268,8 @@ def run(path, T, initial=None):
     out = io.StringIO()
     saved_argv, cwd = sys.argv, os.getcwd()
     sys.argv = argv
+    if workdir is not None:
+        os.chdir(workdir)
     try:
         with shim.patched(), contextlib.redirect_stdout(out):
             code = compile(source, path, 'exec')
@@ -258,14 +303,22 @@ def _program_test(path):
             source = f.read()
         torch.set_num_threads(1)
         gnn.set_num_threads(1)
-        reference, torch_out = run(path, torch)
-        self.assertTrue(reference.losses, 'the torch run called no backward()')
-        self.assertIsNotNone(reference.recorded, 'the torch run built no optimizer')
-        ours, gnn_out = run(path, gnn, initial=reference.recorded)
+        with tempfile.TemporaryDirectory() as tmp:
+            dirs = {}
+            for name in ('torch', 'gnn'):
+                dirs[name] = os.path.join(tmp, name)
+                os.makedirs(dirs[name])
+                os.symlink(os.path.join(tmp, 'data'), os.path.join(dirs[name], 'data'))
+            prepare_data(source, os.path.join(tmp, 'data'))
+            reference, torch_out = run(path, torch, workdir=dirs['torch'])
+            self.assertTrue(reference.losses, 'the torch run called no backward()')
+            self.assertIsNotNone(reference.recorded, 'the torch run built no optimizer')
+            ours, gnn_out = run(path, gnn, initial=reference.recorded, workdir=dirs['gnn'])
+            self.assert_same_files(written_files(dirs['torch']), written_files(dirs['gnn']))
         steps = int((header(source, 'runner-steps') or [len(reference.losses)])[0])
         self.assertEqual(len(ours.losses), len(reference.losses), gnn_out)
         for step, (a, b) in enumerate(zip(ours.losses[:steps], reference.losses[:steps])):
-            self.assertLessEqual(abs(a - b), TOLERANCE,
+            self.assertLessEqual(abs(a - b), TOLERANCE * max(1.0, abs(b)),
                                  'step %d: gnn %.7f, torch %.7f\n%s' % (step, a, b, gnn_out))
         # the programs print the same lines, up to the last digits
         self.assertEqual(len(gnn_out.splitlines()), len(torch_out.splitlines()))
@@ -276,7 +329,15 @@ def _program_test(path):
 
 
 class Programs(unittest.TestCase):
-    pass
+    def assert_same_files(self, theirs, ours):
+        self.assertEqual(sorted(ours), sorted(theirs))
+        for name in theirs:
+            if name.endswith('.png'):
+                from PIL import Image
+                a = np.asarray(Image.open(theirs[name]), dtype=np.int16)
+                b = np.asarray(Image.open(ours[name]), dtype=np.int16)
+                self.assertEqual(a.shape, b.shape, name)
+                self.assertLessEqual(int(np.abs(a - b).max()), 2, name)
 
 
 for _file in sorted(os.listdir(PROGRAMS)):

@@ -227,16 +227,22 @@ class TensorAttributes(unittest.TestCase):
             self.assertEqual(x.tolist(), [4.0, 0.0, 0.0])
 
     def test_grad_fn_next_functions(self):
-        y = (gnn.ones(2, requires_grad=True) * 2).sum()
-        if not hasattr(gnn.Tensor, 'get_grad_fn_next_functions'):
-            with self.assertRaises(NotImplementedError):
-                y.grad_fn.next_functions
-            return
-        t = (torch.ones(2, requires_grad=True) * 2).sum()
-        self.assertEqual([type(f).__name__ if f is not None else None
-                          for f, _ in t.grad_fn.next_functions],
-                         [f.name() if f is not None else None
-                          for f, _ in y.grad_fn.next_functions])
+        got = {}
+        for name, T in SIDES:
+            x = T.ones(2, requires_grad=True)
+            w = T.ones(2)
+            y = (x * 2 + w * x).sum()
+            f = y.grad_fn
+            chain = []
+            while f is not None:
+                nexts = f.next_functions
+                chain.append((type(f).__name__, f.name(), repr(f).split(' ')[0][1:],
+                              [(type(n).__name__ if n is not None else None, nr)
+                               for n, nr in nexts]))
+                f = nexts[0][0] if nexts else None
+            leaf = y.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
+            got[name] = (chain, leaf.variable is x, y.grad_fn is y.grad_fn)
+        self.assertEqual(got['gnn'], got['torch'])
 
 
 class LegacyConstructors(unittest.TestCase):

@@ -7,6 +7,7 @@ written torch's way reach the C loader; FashionMNIST items are ToTensor()'s.
 """
 
 import os
+import tempfile
 import unittest
 
 import numpy as np
@@ -46,6 +47,22 @@ class Layers(unittest.TestCase):
             with self.assertRaises(GLib.Error):
                 build()
 
+    def test_every_initable_class_runs_init(self):
+        # PyGObject's constructor never calls GInitable.init: every concrete
+        # Initable class of the typelib needs an __init__ of the override that
+        # does, or a refused construction would give a half-built object.
+        from gi.repository import Gio
+        repo = gi.Repository.get_default()
+        missing = []
+        for info in repo.get_infos('Gnn'):
+            if not isinstance(info, gi._gi.ObjectInfo) or info.get_abstract():
+                continue
+            cls = getattr(Gnn, info.get_name(), None)
+            if isinstance(cls, type) and issubclass(cls, Gio.Initable) and \
+                    cls.__init__ is GObject.Object.__init__:
+                missing.append(info.get_name())
+        self.assertEqual(missing, [])
+
     def test_linear(self):
         self.assertEqual(props(Gnn.Linear(784, 512), 'in-features', 'out-features', 'has-bias'),
                          [784, 512, True])
@@ -68,8 +85,9 @@ class Layers(unittest.TestCase):
                          [3, 8, 3, 5, 2, 2, 1, 2, False])
         t = torch.nn.Conv2d(3, 8, (3, 5), stride=2, padding=(1, 2), bias=False)
         self.assertEqual(tuple(c.weight.shape), tuple(t.weight.shape))
-        with self.assertRaises(ValueError):
-            Gnn.Conv2d(1, 1, 3, padding_mode='reflect')
+        with self.assertRaises(ValueError):     # torch's padding modes only
+            Gnn.Conv2d(1, 1, 3, padding_mode='mirror')
+        self.assertEqual(Gnn.Conv2d(1, 1, 3, padding_mode='reflect').padding_mode, Gnn.PaddingMode.REFLECT)
         p = Gnn.MaxPool2d(3)
         self.assertEqual(props(p, 'kernel-h', 'stride-h'), [3, 3])   # stride=None: kernel
         p = Gnn.MaxPool2d(2, stride=1, padding=1, ceil_mode=True)
@@ -275,19 +293,24 @@ class Data(unittest.TestCase):
     @unittest.skipUnless(os.path.exists(FASHION + '/t10k-images-idx3-ubyte.gz'),
                          'dataset-fashion-mnist is not installed')
     def test_fashion_mnist(self):
-        ds = Gnn.FashionMNIST(root=FASHION, train=False)
-        self.assertEqual(len(ds), 10000)
-        image, label = ds[0]
-        self.assertEqual((tuple(image.shape), image.dtype, label.dtype),
-                         ((1, 28, 28), Gnn.float32, Gnn.int64))
-        array = image.numpy()
-        self.assertTrue(0.0 <= array.min() and array.max() <= 1.0)
-        self.assertEqual(label.item(), 9)      # the first test item is an ankle boot
-        flipped = Gnn.FashionMNIST(train=False, transform=lambda t: t * 2)
-        np.testing.assert_allclose(flipped[0][0].numpy(), array * 2)
-        with self.assertRaises(RuntimeError):
-            Gnn.FashionMNIST(root='/nonexistent', train=True) if not os.path.exists(
-                '/usr/share/datasets/fashion-mnist') else Gnn.MNIST(root='/nonexistent')
+        # torchvision's layout (root/FashionMNIST/raw), which download=True
+        # fills from Debian's package
+        import gnn.vision.transforms as T
+        with tempfile.TemporaryDirectory() as root:
+            ds = Gnn.FashionMNIST(root=root, train=False, download=True,
+                                  transform=T.ToTensor())
+            self.assertEqual(len(ds), 10000)
+            image, label = ds[0]
+            self.assertEqual((tuple(image.shape), image.dtype, type(label)),
+                             ((1, 28, 28), Gnn.float32, int))
+            array = image.numpy()
+            self.assertTrue(0.0 <= array.min() and array.max() <= 1.0)
+            self.assertEqual(label, 9)      # the first test item is an ankle boot
+            doubled = Gnn.FashionMNIST(root=root, train=False,
+                                       transform=lambda img: T.ToTensor()(img) * 2)
+            np.testing.assert_allclose(doubled[0][0].numpy(), array * 2)
+        with self.assertRaisesRegex(RuntimeError, 'Dataset not found'):
+            Gnn.FashionMNIST(root='/nonexistent', train=True)
 
 
 class TorchSquares(torch.utils.data.Dataset):

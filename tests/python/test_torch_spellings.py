@@ -7,7 +7,8 @@ Gnn imported as torch) plus the helpers `nn`, `F`, `optim`; it runs on both
 and the results are compared (tensors by value, dtype and shape; numbers;
 strings with the 'torch.' / 'Gnn.' prefix dropped). A case may list the
 other spelling Gnn needs; the counts verbatim / other spelling / missing are
-printed, and at least 95% must run verbatim.
+printed, and at least 95% must run verbatim. The tensor ops' cases
+(torch_spelling_ops.py) also compare gradients and node names.
 """
 
 import os
@@ -17,6 +18,10 @@ import unittest
 
 import numpy as np
 import torch
+import torch_spelling_composite
+import torch_spelling_ops
+import torch_spelling_order
+import torch_spelling_sample
 import torch.nn.functional
 import torch.utils.data
 
@@ -310,6 +315,13 @@ CASES = [
 ]
 
 
+# the tensor ops: values, dtypes, gradients and node names (torch_spelling_ops.py)
+CASES += torch_spelling_ops.CASES
+CASES += torch_spelling_composite.CASES
+CASES += torch_spelling_sample.CASES
+CASES += torch_spelling_order.CASES
+
+
 def construct_props(type_name, prop):
     """Whether Gnn.<type_name> can be built from `prop` (the samplers'
     properties become construct properties with the data helper's work)."""
@@ -373,13 +385,14 @@ class Spellings(unittest.TestCase):
                 other.append(name)
             else:
                 missing.append('%s: %s' % (name, problem))
-        sys.stderr.write('torch spellings: %d cases, %d verbatim, %d other spelling, '
-                         '%d missing, %d waiting for construct properties (%s)\n'
-                         % (len(CASES), len(verbatim), len(other), len(missing), len(pending),
-                            ', '.join(pending)))
+        n_grad = sum(1 for name, _, _ in CASES if name.startswith('grad '))
+        sys.stderr.write('torch spellings: %d cases (%d with gradients), %d verbatim, %d other '
+                         'spelling, %d missing, %d waiting for construct properties (%s)\n'
+                         % (len(CASES), n_grad, len(verbatim), len(other), len(missing),
+                            len(pending), ', '.join(pending)))
         for line in missing:
             sys.stderr.write('  missing: %s\n' % line)
-        self.assertGreaterEqual(len(CASES), 80)
+        self.assertGreaterEqual(len(CASES), 400)
         self.assertEqual(missing, [])
         self.assertGreaterEqual(len(verbatim), 0.95 * len(CASES))
 

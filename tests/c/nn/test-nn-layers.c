@@ -417,6 +417,62 @@ test_dropout_bad_p (void)
   g_assert_cmpstr (error->message, ==, "dropout probability has to be between 0 and 1, but got 1.5");
 }
 
+/* gnn_dropout (F.dropout) draws the module's mask from the same generator
+ * state, refuses p outside [0, 1] and integer inputs with torch's messages,
+ * and returns its input when not training. */
+static void
+test_dropout_functional (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnGenerator) g1 = gnn_generator_new (5);
+  g_autoptr(GnnGenerator) g2 = gnn_generator_new (5);
+  g_autoptr(GnnDropout) d = gnn_dropout_new (0.4, FALSE, g1, NULL);
+  gint64 shape[2] = { 6, 7 };
+  g_autoptr(GnnTensor) x = gnn_tensor_ones (shape, 2, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) ints = gnn_tensor_arange (0, 3, 1, GNN_DTYPE_I64, NULL);
+  g_autoptr(GnnTensor) want = gnn_module_call (GNN_MODULE (d), x, NULL);
+  g_autoptr(GnnTensor) got = gnn_dropout (x, 0.4, TRUE, FALSE, g2, &error);
+  g_autoptr(GnnTensor) same = gnn_dropout (x, 0.4, FALSE, FALSE, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_equal (got, want));
+  g_assert_true (same == x);
+  g_assert_null (gnn_dropout (x, -0.5, TRUE, FALSE, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "dropout probability has to be between 0 and 1, but got -0.5");
+  g_clear_error (&error);
+  g_assert_null (gnn_dropout (ints, 0.5, TRUE, FALSE, NULL, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_cmpstr (error->message, ==, "result type Float can't be cast to the desired output type Long");
+}
+
+/* gnn_tensor_linear (F.linear) computes what the layer computes with its
+ * parameters, recorded or not, and the gradient reaches the weight. */
+static void
+test_linear_functional (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (3);
+  g_autoptr(GnnLinear) lin = gnn_linear_new (3, 2, TRUE, gen, NULL);
+  g_autoptr(GnnTensor) x = sample ();
+  g_autoptr(GnnTensor) x2 = gnn_tensor_reshape (x, (gint64[]) { 2, 3 }, 2, NULL);
+  GnnTensor *w = GNN_TENSOR (gnn_module_get_child (GNN_MODULE (lin), "weight", NULL));
+  GnnTensor *b = GNN_TENSOR (gnn_module_get_child (GNN_MODULE (lin), "bias", NULL));
+  g_autoptr(GnnTensor) want = gnn_module_call (GNN_MODULE (lin), x2, NULL);
+  g_autoptr(GnnTensor) got = gnn_tensor_linear (x2, w, b, &error);
+  g_autoptr(GnnTensor) wide = gnn_tensor_ones ((gint64[]) { 4, 5 }, 2, GNN_DTYPE_F32, NULL);
+  g_autoptr(GnnTensor) loss = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (gnn_tensor_allclose (got, want, 1e-6, 1e-7));
+  loss = gnn_tensor_sum (got, NULL, 0, FALSE, &error);
+  g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (gnn_tensor_get_grad (w));
+  g_assert_null (gnn_tensor_linear (x2, wide, NULL, &error));
+  g_assert_cmpstr (error->message, ==, "mat1 and mat2 shapes cannot be multiplied (2x3 and 5x4)");
+}
+
 static void
 test_dropout_properties_round_trip (void)
 {
@@ -466,6 +522,8 @@ main (int    argc,
   g_test_add_func ("/nn/dropout/p-one-inplace", test_dropout_p_one_and_inplace);
   g_test_add_func ("/nn/dropout/bad-p", test_dropout_bad_p);
   g_test_add_func ("/nn/dropout/properties-round-trip", test_dropout_properties_round_trip);
+  g_test_add_func ("/nn/dropout/functional", test_dropout_functional);
+  g_test_add_func ("/nn/linear/functional", test_linear_functional);
 
   return g_test_run ();
 }

@@ -321,9 +321,29 @@ call_sampler (GnnSampler *sampler)
   gnn_sampler_iter_clear (&iter);
 }
 
+/* A transform on a small image, a float tensor image and a uint8 one. */
+G_GNUC_UNUSED static void
+call_transform (GnnTransform *transform)
+{
+  const gint64 chw[3] = { 3, 5, 4 };
+  g_autoptr(GnnImage) image = gnn_image_new (4, 5, GNN_IMAGE_MODE_RGB, NULL);
+  g_autoptr(GnnTensor) floats = fixture_floats (chw, 3);
+  g_autoptr(GnnTensor) bytes = gnn_tensor_to_dtype (floats, GNN_DTYPE_U8, NULL);
+  GnnTensor *inputs[3] = { GNN_TENSOR (image), floats, bytes };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GnnTensor) out = gnn_transform_apply (transform, inputs[i], &error);
+
+      g_assert_true ((out == NULL) != (error == NULL));
+    }
+}
+
 /* The object's main method, called on a small input: forward for modules,
  * step for optimizers and schedulers, get_item(0) and the length for
- * datasets, one epoch for samplers, one batch for loaders. Refusals are
+ * datasets, one epoch for samplers, one batch for loaders, an image and
+ * tensors through transforms. Refusals are
  * GErrors; nothing may crash. */
 G_GNUC_UNUSED static void
 call_main_method (GObject *object)
@@ -354,6 +374,8 @@ call_main_method (GObject *object)
     }
   else if (GNN_IS_SAMPLER (object))
     call_sampler (GNN_SAMPLER (object));
+  else if (GNN_IS_TRANSFORM (object))
+    call_transform (GNN_TRANSFORM (object));
   else if (GNN_IS_DATA_LOADER (object))
     {
       g_autoptr(GError) error = NULL;

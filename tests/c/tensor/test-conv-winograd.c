@@ -32,7 +32,7 @@ typedef struct
 static GnnConvGeom
 geom_of (const Case *c)
 {
-  GnnConvGeom g = { 0 };
+  GnnConvGeom g = { .d = 1, .kd = 1, .od = 1, .sd = 1, .dd = 1 };
 
   g.n = c->n, g.cin = c->cin, g.h = c->h, g.w = c->w, g.cout = c->cout, g.cin_g = c->cin;
   g.kh = g.kw = 3, g.groups = 1, g.cout_g = c->cout;
@@ -112,7 +112,7 @@ check_case (GRand *rng, const Case *c)
   g_autofree float *gb = g_memdup2 (gb_ref, sizeof (float) * c->cout);
 
   g_assert_true (gnn_conv2d_winograd_fits (&o.g));
-  gnn_conv2d_im2col_forward_f32 (&o.g, o.x, o.wt, o.bias, y_ref);
+  gnn_conv_im2col_forward_f32 (&o.g, o.x, o.wt, o.bias, y_ref);
   gnn_conv2d_winograd_forward_f32 (&o.g, o.x, o.wt, o.bias, y);
   assert_close (y, y_ref, o.ny, "forward", c);
   gnn_conv2d_winograd_forward_f32 (&o.g, o.x, o.wt, NULL, y);
@@ -120,7 +120,7 @@ check_case (GRand *rng, const Case *c)
     y[i] += o.bias[(i / (o.g.oh * o.g.ow)) % c->cout];
   assert_close (y, y_ref, o.ny, "forward without bias", c);
 
-  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, gw_ref, gb_ref);
+  gnn_conv_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, gw_ref, gb_ref);
   gnn_conv2d_winograd_backward_f32 (&o.g, o.x, o.wt, o.go, gx, gw, gb);
   assert_close (gx, gx_ref, o.nx, "input gradient", c);
   assert_close (gw, gw_ref, o.nw, "weight gradient", c);
@@ -128,16 +128,16 @@ check_case (GRand *rng, const Case *c)
   /* each gradient alone */
   memset (gx, 0, sizeof (float) * o.nx);
   memset (gx_ref, 0, sizeof (float) * o.nx);
-  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, NULL, NULL);
+  gnn_conv_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, NULL, NULL);
   gnn_conv2d_winograd_backward_f32 (&o.g, NULL, o.wt, o.go, gx, NULL, NULL);
   assert_close (gx, gx_ref, o.nx, "input gradient alone", c);
   memset (gw, 0, sizeof (float) * o.nw);
   memset (gw_ref, 0, sizeof (float) * o.nw);
-  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, NULL, o.go, NULL, gw_ref, NULL);
+  gnn_conv_im2col_backward_f32 (&o.g, o.x, NULL, o.go, NULL, gw_ref, NULL);
   gnn_conv2d_winograd_backward_f32 (&o.g, o.x, NULL, o.go, NULL, gw, NULL);
   assert_close (gw, gw_ref, o.nw, "weight gradient alone", c);
   memcpy (gb, gb_ref, sizeof (float) * c->cout);
-  gnn_conv2d_im2col_backward_f32 (&o.g, NULL, NULL, o.go, NULL, NULL, gb_ref);
+  gnn_conv_im2col_backward_f32 (&o.g, NULL, NULL, o.go, NULL, NULL, gb_ref);
   gnn_conv2d_winograd_backward_f32 (&o.g, NULL, NULL, o.go, NULL, NULL, gb);
   assert_close (gb, gb_ref, c->cout, "bias gradient alone", c);
 }
@@ -205,7 +205,7 @@ static void
 check_direct (GRand *rng, gint64 n, gint64 cout, gint64 h, gint64 w, gint64 kh, gint64 kw,
               gint64 ph, gint64 pw)
 {
-  GnnConvGeom g = { 0 };
+  GnnConvGeom g = { .d = 1, .kd = 1, .od = 1, .sd = 1, .dd = 1 };
   Case c = { n, 1, cout, h, w, ph };
   gint64 nx, nw, ny;
   g_autofree float *x = NULL, *wt = NULL, *bias = NULL, *go = NULL, *y = NULL, *y_ref = NULL;
@@ -225,24 +225,24 @@ check_direct (GRand *rng, gint64 n, gint64 cout, gint64 h, gint64 w, gint64 kh, 
   gw_ref = random_floats (rng, nw), gb_ref = random_floats (rng, cout);
   gw = g_memdup2 (gw_ref, sizeof (float) * nw), gb = g_memdup2 (gb_ref, sizeof (float) * cout);
 
-  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
+  gnn_conv_im2col_forward_f32 (&g, x, wt, bias, y_ref);
   gnn_conv2d_direct_forward_f32 (&g, x, wt, bias, y);
   assert_close (y, y_ref, ny, "direct forward", &c);
-  gnn_conv2d_im2col_forward_f32 (&g, x, wt, NULL, y_ref);
+  gnn_conv_im2col_forward_f32 (&g, x, wt, NULL, y_ref);
   gnn_conv2d_direct_forward_f32 (&g, x, wt, NULL, y);
   assert_close (y, y_ref, ny, "direct forward without bias", &c);
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, gb_ref);
+  gnn_conv_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, gb_ref);
   gnn_conv2d_direct_weight_grad_f32 (&g, x, go, gw, gb);
   assert_close (gw, gw_ref, nw, "direct weight gradient", &c);
   assert_close (gb, gb_ref, cout, "direct bias gradient", &c);
   /* each alone */
   memcpy (gb, gb_ref, sizeof (float) * cout);
   gnn_conv2d_direct_weight_grad_f32 (&g, x, go, NULL, gb);
-  gnn_conv2d_im2col_backward_f32 (&g, NULL, NULL, go, NULL, NULL, gb_ref);
+  gnn_conv_im2col_backward_f32 (&g, NULL, NULL, go, NULL, NULL, gb_ref);
   assert_close (gb, gb_ref, cout, "direct bias gradient alone", &c);
   memcpy (gw, gw_ref, sizeof (float) * nw);
   gnn_conv2d_direct_weight_grad_f32 (&g, x, go, gw, NULL);
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, NULL);
+  gnn_conv_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, NULL);
   assert_close (gw, gw_ref, nw, "direct weight gradient alone", &c);
 }
 
@@ -276,7 +276,7 @@ test_direct_kernels (void)
 static void
 test_direct_inf_input (void)
 {
-  GnnConvGeom g = { 0 };
+  GnnConvGeom g = { .d = 1, .kd = 1, .od = 1, .sd = 1, .dd = 1 };
   float x[5 * 13], wt[2 * 9] = { 0 }, go[2 * 5 * 13];
   float gw[18] = { 0 }, gw_ref[18] = { 0 }, gb[2] = { 0 }, gb_ref[2] = { 0 };
 
@@ -289,7 +289,7 @@ test_direct_inf_input (void)
   x[2 * 13 + 12] = INFINITY;
   for (guint i = 0; i < G_N_ELEMENTS (go); i++)
     go[i] = 1.0f + (float) i / 16.0f;
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, gb_ref);
+  gnn_conv_im2col_backward_f32 (&g, x, wt, go, NULL, gw_ref, gb_ref);
   gnn_conv2d_direct_weight_grad_f32 (&g, x, go, gw, gb);
   for (guint i = 0; i < 18; i++)
     {
@@ -343,11 +343,11 @@ check_non_finite (GRand *rng, const Case *c, float value, gint64 x_at, gint64 w_
   if (go_at >= 0)
     o.go[go_at] = value;
   g_assert_cmpint (gnn_conv2d_algo_f32 (&o.g), ==, GNN_CONV_ALGO_WINOGRAD);
-  gnn_conv2d_im2col_forward_f32 (&o.g, o.x, o.wt, o.bias, y_ref);
-  g_assert_true (gnn_conv2d_forward_f32 (&o.g, o.x, o.wt, o.bias, y, NULL));
+  gnn_conv_im2col_forward_f32 (&o.g, o.x, o.wt, o.bias, y_ref);
+  g_assert_true (gnn_conv_forward_f32 (&o.g, o.x, o.wt, o.bias, y, NULL));
   assert_same_non_finite (y, y_ref, o.ny, "forward", c);
-  gnn_conv2d_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, gw_ref, gb_ref);
-  g_assert_true (gnn_conv2d_backward_f32 (&o.g, o.x, o.wt, o.go, gx, gw, gb, NULL));
+  gnn_conv_im2col_backward_f32 (&o.g, o.x, o.wt, o.go, gx_ref, gw_ref, gb_ref);
+  g_assert_true (gnn_conv_backward_f32 (&o.g, o.x, o.wt, o.go, gx, gw, gb, NULL));
   assert_same_non_finite (gx, gx_ref, o.nx, "input gradient", c);
   assert_same_non_finite (gw, gw_ref, o.nw, "weight gradient", c);
   assert_same_non_finite (gb, gb_ref, c->cout, "bias gradient", c);
@@ -499,8 +499,8 @@ check_public (GnnDType dtype, Case c)
   g_autofree float *gw = g_new (float, nw), *gw_ref = g_new0 (float, nw);
   g_autofree float *gb = g_new (float, c.cout), *gb_ref = g_new0 (float, c.cout);
 
-  gnn_conv2d_im2col_forward_f32 (&g, x, wt, bias, y_ref);
-  gnn_conv2d_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
+  gnn_conv_im2col_forward_f32 (&g, x, wt, bias, y_ref);
+  gnn_conv_im2col_backward_f32 (&g, x, wt, go, gx_ref, gw_ref, gb_ref);
   public_conv (dtype, &c, x, wt, bias, go, y, gx, gw, gb);
   assert_close (y, y_ref, ny, "public forward", &c);
   assert_close (gx, gx_ref, nx, "public input gradient", &c);

@@ -1,0 +1,57 @@
+# _tensor_order.py: torch's order statistics (kthvalue, median, nanmedian)
+# as Tensor methods and torch.* functions over gnn-tensor-order.c, with
+# torch's named tuples. Argument mapping only.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import collections
+
+from ._gi import Gnn, export
+from ._tensor import Tensor
+
+_KthvalueResult = collections.namedtuple('kthvalue', ['values', 'indices'])
+_MedianResult = collections.namedtuple('median', ['values', 'indices'])
+_NanmedianResult = collections.namedtuple('nanmedian', ['values', 'indices'])
+
+
+def kthvalue(self, k, dim=-1, keepdim=False):
+    return _KthvalueResult(*Gnn.Tensor.kthvalue(self, int(k), int(dim), bool(keepdim)))
+
+
+def median(self, dim=None, keepdim=False):
+    """The lower median of all elements, or along dim torch's (values,
+    indices)."""
+    if dim is None:
+        return Gnn.Tensor.median(self)
+    return _MedianResult(*Gnn.Tensor.median_dim(self, int(dim), bool(keepdim)))
+
+
+def nanmedian(self, dim=None, keepdim=False):
+    if dim is None:
+        return Gnn.Tensor.nanmedian(self)
+    return _NanmedianResult(*Gnn.Tensor.nanmedian_dim(self, int(dim), bool(keepdim)))
+
+
+for _f in (kthvalue, median, nanmedian):
+    setattr(Tensor, _f.__name__, _f)
+
+
+def _function(name):
+    method = getattr(Tensor, name)
+
+    def function(input, *args, out=None, **kwargs):
+        result = method(input, *args, **kwargs)
+        if out is None:
+            return result
+        if isinstance(result, tuple):   # (values, indices) into out=(values, indices)
+            for target, value in zip(out, result):
+                Gnn.Tensor.out_(target, value)
+            return type(result)(*out)
+        Gnn.Tensor.out_(out, result)
+        return out
+    function.__name__ = name
+    return function
+
+
+for _name in ('kthvalue', 'median', 'nanmedian'):
+    export(_function(_name), _name)

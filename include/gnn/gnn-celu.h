@@ -1,0 +1,25 @@
+/* gnn-celu.h: the CELU activation (torch.nn.CELU)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-module.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_CELU (gnn_celu_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnCELU, gnn_celu, GNN, CELU, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnCELU *gnn_celu_new (double    alpha,
+                       gboolean  inplace);
+
+G_END_DECLS

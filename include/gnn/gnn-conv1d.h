@@ -1,0 +1,35 @@
+/* gnn-conv1d.h: 1-d convolution layer (torch.nn.Conv1d)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-generator.h>
+#include <gnn/gnn-conv-nd.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_CONV1D (gnn_conv1d_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnConv1d, gnn_conv1d, GNN, CONV1D, GnnConvNd)
+
+GNN_AVAILABLE_IN_ALL
+GnnConv1d *gnn_conv1d_new (gint64       in_channels,
+                           gint64       out_channels,
+                           gint64       kernel_size,
+                           gint64       stride,
+                           gint64       padding,
+                           gint64       dilation,
+                           gint64       groups,
+                           gboolean     bias,
+                           GnnGenerator *generator,
+                           GError       **error);
+
+G_END_DECLS

@@ -1,0 +1,24 @@
+/* gnn-hardswish.h: the Hardswish activation (torch.nn.Hardswish)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-module.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_HARDSWISH (gnn_hardswish_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnHardswish, gnn_hardswish, GNN, HARDSWISH, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnHardswish *gnn_hardswish_new (gboolean  inplace);
+
+G_END_DECLS

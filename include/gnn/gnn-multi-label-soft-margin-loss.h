@@ -1,0 +1,31 @@
+/* gnn-multi-label-soft-margin-loss.h: the MultiLabelSoftMarginLoss module (torch.nn.MultiLabelSoftMarginLoss)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-module.h>
+#include <gnn/gnn-functional.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_MULTI_LABEL_SOFT_MARGIN_LOSS (gnn_multi_label_soft_margin_loss_get_type ())
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnMultiLabelSoftMarginLoss, gnn_multi_label_soft_margin_loss, GNN, MULTI_LABEL_SOFT_MARGIN_LOSS, GnnModule)
+
+GNN_AVAILABLE_IN_ALL
+GnnMultiLabelSoftMarginLoss *gnn_multi_label_soft_margin_loss_new (GnnTensor   *weight,
+                                                                   GnnReduction reduction);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_multi_label_soft_margin_loss_compute (GnnMultiLabelSoftMarginLoss  *self,
+                                                     GnnTensor                    *input,
+                                                     GnnTensor                    *target,
+                                                     GError                      **error);
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* gnn-reflection-pad2d.h: reflection padding of 2 dimensions (torch.nn.ReflectionPad2d)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-pad-nd.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_REFLECTION_PAD2D (gnn_reflection_pad2d_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnReflectionPad2d, gnn_reflection_pad2d, GNN, REFLECTION_PAD2D, GnnPadNd)
+
+GNN_AVAILABLE_IN_ALL
+GnnReflectionPad2d *gnn_reflection_pad2d_new (gint64   left,
+                                              gint64   right,
+                                              gint64   top,
+                                              gint64   bottom,
+                                              GError **error);
+
+G_END_DECLS

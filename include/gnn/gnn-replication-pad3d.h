@@ -1,0 +1,31 @@
+/* gnn-replication-pad3d.h: replication padding of 3 dimensions (torch.nn.ReplicationPad3d)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (GNN_INSIDE) && !defined (GNN_COMPILATION)
+# error "Only <gnn/gnn.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-pad-nd.h>
+
+G_BEGIN_DECLS
+
+#define GNN_TYPE_REPLICATION_PAD3D (gnn_replication_pad3d_get_type ())
+
+GNN_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (GnnReplicationPad3d, gnn_replication_pad3d, GNN, REPLICATION_PAD3D, GnnPadNd)
+
+GNN_AVAILABLE_IN_ALL
+GnnReplicationPad3d *gnn_replication_pad3d_new (gint64   left,
+                                                gint64   right,
+                                                gint64   top,
+                                                gint64   bottom,
+                                                gint64   front,
+                                                gint64   back,
+                                                GError **error);
+
+G_END_DECLS

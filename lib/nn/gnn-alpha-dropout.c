@@ -1,0 +1,62 @@
+/* gnn-alpha-dropout.c: alpha dropout (torch.nn.AlphaDropout)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "nn/gnn-dropout-nd-private.h"
+
+/**
+ * GnnAlphaDropout:
+ *
+ * Alpha dropout, for self-normalizing (SELU) networks: each element is set
+ * to SELU's negative saturation with probability p, then the whole is mapped
+ * so that its mean and variance stay, `torch.nn.AlphaDropout`; see
+ * [class@Gnn.DropoutNd].
+ *
+ * Since: 0.1
+ */
+struct _GnnAlphaDropout
+{
+  GnnDropoutNd parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (GnnAlphaDropout, gnn_alpha_dropout, GNN_TYPE_DROPOUT_ND)
+
+static void
+gnn_alpha_dropout_class_init (GnnAlphaDropoutClass *klass)
+{
+  GnnDropoutNdClass *dropout_class = GNN_DROPOUT_ND_CLASS (klass);
+
+  dropout_class->n_spatial = 0;
+  dropout_class->feature = FALSE;
+  dropout_class->alpha = TRUE;
+}
+
+static void
+gnn_alpha_dropout_init (GnnAlphaDropout *self)
+{
+}
+
+/**
+ * gnn_alpha_dropout_new:
+ * @p: the probability of dropping, in [0, 1] (PyTorch's default is 0.5)
+ * @inplace: whether to write the result into the input
+ * @generator: (nullable): the generator of the masks, or %NULL for the
+ *   library's default one
+ * @error: return location for a #GError
+ *
+ * Creates `torch.nn.AlphaDropout(p, inplace)`.
+ *
+ * Returns: (transfer full): the new layer, or %NULL with @error set
+ *   ("dropout probability has to be between 0 and 1, but got 1.5")
+ *
+ * Since: 0.1
+ */
+GnnAlphaDropout *
+gnn_alpha_dropout_new (double        p,
+                       gboolean      inplace,
+                       GnnGenerator *generator,
+                       GError      **error)
+{
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  return gnn_dropout_nd_new (GNN_TYPE_ALPHA_DROPOUT, p, inplace, generator, error);
+}

@@ -1,0 +1,227 @@
+/* gnn-norm-kernels.c: batch, group and instance normalization loops (see
+ * gnn-norm-kernels-private.h)
+ *
+ * Every pass runs plane by plane (planes split among the threads) and keeps
+ * per-plane double sums; statistics and per-channel gradients combine them
+ * serially in plane order. The backward needs two passes over the planes:
+ * Σ g and Σ g·x per plane, then dx = a·g + b·x + c per plane.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+
+#include "tensor/gnn-norm-kernels-private.h"
+#include "tensor/gnn-parallel-private.h"
+
+/* Per-plane coefficients of the passes: out = x · scale + shift (apply),
+ * dx = g · a + x · b + c (backward). */
+typedef struct
+{
+  const GnnNormGeom *g;
+  const void *x, *gout;
+  void *out;
+  const double *mean;     /* the stats pass: per statistic, NULL for the first */
+  double *sum, *sum2;     /* per plane */
+  const double *ka, *kb, *kc, *kd;
+} NormJob;
+
+#define DEFINE_NORM_KERNELS(T, suffix)                                                   \
+static void                                                                              \
+sums_range_##suffix (gint64 p0, gint64 p1, gpointer data)                                \
+{                                                                                        \
+  const NormJob *j = data;                                                               \
+  const GnnNormGeom *g = j->g;                                                           \
+                                                                                         \
+  for (gint64 p = p0; p < p1; p++)                                                       \
+    {                                                                                    \
+      const T *x = (const T *) j->x + p * g->s;                                          \
+      double acc = 0.0;                                                                  \
+                                                                                         \
+      if (j->mean == NULL)                                                               \
+        for (gint64 i = 0; i < g->s; i++)                                                \
+          acc += x[i];                                                                   \
+      else                                                                               \
+        {                                                                                \
+          double m = j->mean[gnn_norm_stat_of (g, p / g->c, p % g->c)];                  \
+                                                                                         \
+          for (gint64 i = 0; i < g->s; i++)                                              \
+            acc += (x[i] - m) * (x[i] - m);                                              \
+        }                                                                                \
+      j->sum[p] = acc;                                                                   \
+    }                                                                                    \
+}                                                                                        \
+                                                                                         \
+void                                                                                     \
+gnn_norm_stats_##suffix (const GnnNormGeom *g, const T *x, double *mean, double *var)    \
+{                                                                                        \
+  gint64 planes = g->n * g->c, stats = gnn_norm_n_stats (g);                             \
+  double count = (double) gnn_norm_count (g);                                            \
+  g_autofree double *sum = g_new (double, MAX (planes, 1));                              \
+  NormJob job = { .g = g, .x = x, .sum = sum };                                          \
+                                                                                         \
+  for (gint64 k = 0; k < stats; k++)                                                     \
+    mean[k] = var[k] = 0.0;                                                              \
+  gnn_parallel_for (planes, gnn_parallel_grain (g->s), sums_range_##suffix, &job);      \
+  for (gint64 p = 0; p < planes; p++)                                                    \
+    mean[gnn_norm_stat_of (g, p / g->c, p % g->c)] += sum[p];                            \
+  for (gint64 k = 0; k < stats; k++)                                                     \
+    mean[k] = count > 0 ? mean[k] / count : 0.0;                                         \
+  job.mean = mean;                                                                       \
+  gnn_parallel_for (planes, gnn_parallel_grain (g->s), sums_range_##suffix, &job);      \
+  for (gint64 p = 0; p < planes; p++)                                                    \
+    var[gnn_norm_stat_of (g, p / g->c, p % g->c)] += sum[p];                             \
+  for (gint64 k = 0; k < stats; k++)                                                     \
+    var[k] = count > 0 ? var[k] / count : 0.0;                                           \
+}                                                                                        \
+                                                                                         \
+/* out = (x − kd[p]) · ka[p] + kb[p] per plane (apply; centred first, so */             \
+/* a group of equal values gives exactly 0), or gx = g · ka[p] + (x −    */              \
+/* kd[p]) · kb[p] + kc[p] (backward, when gout is set).                   */             \
+static void                                                                              \
+affine_range_##suffix (gint64 p0, gint64 p1, gpointer data)                              \
+{                                                                                        \
+  const NormJob *j = data;                                                               \
+  const GnnNormGeom *g = j->g;                                                           \
+                                                                                         \
+  for (gint64 p = p0; p < p1; p++)                                                       \
+    {                                                                                    \
+      const T *x = (const T *) j->x + p * g->s;                                          \
+      T *o = (T *) j->out + p * g->s;                                                    \
+      T a = (T) j->ka[p], b = (T) j->kb[p];                                              \
+                                                                                         \
+      if (j->gout == NULL)                                                               \
+        {                                                                                \
+          T m = (T) j->kd[p];                                                            \
+                                                                                         \
+          for (gint64 i = 0; i < g->s; i++)                                              \
+            o[i] = (x[i] - m) * a + b;                                                   \
+        }                                                                                \
+      else                                                                               \
+        {                                                                                \
+          const T *go = (const T *) j->gout + p * g->s;                                  \
+          T c = (T) j->kc[p], m = (T) j->kd[p];                                          \
+                                                                                         \
+          for (gint64 i = 0; i < g->s; i++)                                              \
+            o[i] = go[i] * a + (x[i] - m) * b + c;                                       \
+        }                                                                                \
+    }                                                                                    \
+}                                                                                        \
+                                                                                         \
+void                                                                                     \
+gnn_norm_apply_##suffix (const GnnNormGeom *g, const T *x, const double *mean,           \
+                         const double *var, double eps, const T *weight, const T *bias,  \
+                         T *out)                                                         \
+{                                                                                        \
+  gint64 planes = g->n * g->c;                                                           \
+  g_autofree double *scale = g_new (double, MAX (planes, 1));                            \
+  g_autofree double *shift = g_new (double, MAX (planes, 1));                            \
+  g_autofree double *centre = g_new (double, MAX (planes, 1));                           \
+                                                                                         \
+  for (gint64 p = 0; p < planes; p++)                                                    \
+    {                                                                                    \
+      gint64 ch = p % g->c, k = gnn_norm_stat_of (g, p / g->c, ch);                      \
+      double rstd = 1.0 / sqrt (var[k] + eps);                                           \
+                                                                                         \
+      scale[p] = rstd * (weight != NULL ? (double) weight[ch] : 1.0);                    \
+      shift[p] = bias != NULL ? (double) bias[ch] : 0.0;                                 \
+      centre[p] = mean[k];                                                               \
+    }                                                                                    \
+  gnn_parallel_for (planes, gnn_parallel_grain (g->s), affine_range_##suffix,            \
+                    &(NormJob) { .g = g, .x = x, .out = out, .ka = scale, .kb = shift,   \
+                                 .kd = centre });                                        \
+}                                                                                        \
+                                                                                         \
+static void                                                                              \
+grad_sums_range_##suffix (gint64 p0, gint64 p1, gpointer data)                           \
+{                                                                                        \
+  const NormJob *j = data;                                                               \
+  const GnnNormGeom *g = j->g;                                                           \
+                                                                                         \
+  for (gint64 p = p0; p < p1; p++)                                                       \
+    {                                                                                    \
+      const T *x = (const T *) j->x + p * g->s, *go = (const T *) j->gout + p * g->s;    \
+      double a = 0.0, b = 0.0;                                                           \
+                                                                                         \
+      for (gint64 i = 0; i < g->s; i++)                                                  \
+        {                                                                                \
+          a += go[i];                                                                    \
+          b += (double) go[i] * x[i];                                                    \
+        }                                                                                \
+      j->sum[p] = a, j->sum2[p] = b;                                                     \
+    }                                                                                    \
+}                                                                                        \
+                                                                                         \
+void                                                                                     \
+gnn_norm_backward_##suffix (const GnnNormGeom *g, const T *x, const T *gout,             \
+                            const double *mean, const double *var, double eps,           \
+                            const T *weight, gboolean batch_stats, T *gx, T *gw, T *gb)  \
+{                                                                                        \
+  gint64 planes = g->n * g->c, stats = gnn_norm_n_stats (g);                             \
+  double count = (double) gnn_norm_count (g);                                            \
+  g_autofree double *sg = g_new (double, MAX (planes, 1));      /* Σ g per plane   */    \
+  g_autofree double *sgx = g_new (double, MAX (planes, 1));     /* Σ g x per plane */    \
+  g_autofree double *gh = g_new0 (double, MAX (stats, 1));      /* Σ g w           */    \
+  g_autofree double *ghx = g_new0 (double, MAX (stats, 1));     /* Σ g w (x − m)   */    \
+  g_autofree double *ka = NULL, *kb = NULL, *kc = NULL, *kd = NULL;                      \
+                                                                                         \
+  gnn_parallel_for (planes, gnn_parallel_grain (2 * g->s), grad_sums_range_##suffix,     \
+                    &(NormJob) { .g = g, .x = x, .gout = gout, .sum = sg, .sum2 = sgx }); \
+  if (gw != NULL)                                                                        \
+    for (gint64 ch = 0; ch < g->c; ch++)                                                 \
+      gw[ch] = 0;                                                                        \
+  if (gb != NULL)                                                                        \
+    for (gint64 ch = 0; ch < g->c; ch++)                                                 \
+      gb[ch] = 0;                                                                        \
+  {                                                                                      \
+    g_autofree double *dw = g_new0 (double, MAX (g->c, 1));                              \
+    g_autofree double *db = g_new0 (double, MAX (g->c, 1));                              \
+                                                                                         \
+    for (gint64 p = 0; p < planes; p++)                                                  \
+      {                                                                                  \
+        gint64 ch = p % g->c, k = gnn_norm_stat_of (g, p / g->c, ch);                    \
+        double w = weight != NULL ? (double) weight[ch] : 1.0;                           \
+        double centered = sgx[p] - mean[k] * sg[p];    /* Σ g (x − m) */                 \
+                                                                                         \
+        dw[ch] += centered / sqrt (var[k] + eps);                                        \
+        db[ch] += sg[p];                                                                 \
+        gh[k] += w * sg[p];                                                              \
+        ghx[k] += w * centered;                                                          \
+      }                                                                                  \
+    for (gint64 ch = 0; ch < g->c; ch++)                                                 \
+      {                                                                                  \
+        if (gw != NULL)                                                                  \
+          gw[ch] = (T) dw[ch];                                                           \
+        if (gb != NULL)                                                                  \
+          gb[ch] = (T) db[ch];                                                           \
+      }                                                                                  \
+  }                                                                                      \
+  if (gx == NULL)                                                                        \
+    return;                                                                              \
+  ka = g_new (double, MAX (planes, 1));                                                  \
+  kb = g_new (double, MAX (planes, 1));                                                  \
+  kc = g_new (double, MAX (planes, 1));                                                  \
+  kd = g_new (double, MAX (planes, 1));                                                  \
+  for (gint64 p = 0; p < planes; p++)                                                    \
+    {                                                                                    \
+      gint64 ch = p % g->c, k = gnn_norm_stat_of (g, p / g->c, ch);                      \
+      double rstd = 1.0 / sqrt (var[k] + eps);                                           \
+      double w = weight != NULL ? (double) weight[ch] : 1.0;                             \
+                                                                                         \
+      /* dx = rstd (g w − mean (g w) − x̂ mean (g w x̂)), x̂ = (x − m) rstd */             \
+      ka[p] = rstd * w;                                                                  \
+      kd[p] = mean[k];                                                                   \
+      if (batch_stats && count > 0)                                                      \
+        {                                                                                \
+          kb[p] = -rstd * rstd * rstd * ghx[k] / count;                                  \
+          kc[p] = -rstd * gh[k] / count;                                                 \
+        }                                                                                \
+      else                                                                               \
+        kb[p] = kc[p] = 0.0;                                                             \
+    }                                                                                    \
+  gnn_parallel_for (planes, gnn_parallel_grain (3 * g->s), affine_range_##suffix,        \
+                    &(NormJob) { .g = g, .x = x, .gout = gout, .out = gx, .ka = ka,      \
+                                 .kb = kb, .kc = kc, .kd = kd });                        \
+}
+
+DEFINE_NORM_KERNELS (float, f32)
+DEFINE_NORM_KERNELS (double, f64)

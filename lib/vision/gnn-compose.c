@@ -1,0 +1,142 @@
+/* gnn-compose.c: transforms applied one after the other
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gio/gio.h>
+
+#include "vision/gnn-vision-private.h"
+
+/**
+ * GnnCompose:
+ *
+ * torchvision's `transforms.Compose(transforms)`: each transform applied to
+ * the result of the one before. The transforms are
+ * [property@Gnn.Compose:transforms], a list model of [class@Gnn.Transform]
+ * (a spawned loader worker rebuilds each from its properties).
+ *
+ * Since: 0.1
+ */
+struct _GnnCompose
+{
+  GnnTransform  parent_instance;
+  GListModel   *transforms;
+};
+
+enum { PROP_0, PROP_TRANSFORMS, N_PROPS };
+
+G_DEFINE_FINAL_TYPE (GnnCompose, gnn_compose, GNN_TYPE_TRANSFORM)
+
+static gboolean
+gnn_compose_validate (GnnTransform  *transform,
+                      GError       **error)
+{
+  GnnCompose *self = GNN_COMPOSE (transform);
+  guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (self->transforms, i);
+
+      if (!GNN_IS_TRANSFORM (item))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                       "Compose: transform %u is a %s, not a GnnTransform", i,
+                       item != NULL ? G_OBJECT_TYPE_NAME (item) : "NULL");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static GnnTensor *
+gnn_compose_apply (GnnTransform  *transform,
+                   GnnTensor     *input,
+                   GError       **error)
+{
+  GnnCompose *self = GNN_COMPOSE (transform);
+  guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
+  g_autoptr(GnnTensor) value = g_object_ref (input);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GnnTransform) t = g_list_model_get_item (self->transforms, i);
+      GnnTensor *next = gnn_transform_apply (t, value, error);
+
+      if (next == NULL)
+        return NULL;
+      g_object_unref (value);
+      value = next;
+    }
+  return g_steal_pointer (&value);
+}
+
+static void
+gnn_compose_class_init (GnnComposeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GnnTransformClass *transform_class = GNN_TRANSFORM_CLASS (klass);
+
+  transform_class->apply = gnn_compose_apply;
+  transform_class->validate = gnn_compose_validate;
+
+  /**
+   * GnnCompose:transforms:
+   *
+   * The transforms, in the order they are applied: a #GListModel of
+   * [class@Gnn.Transform] (none: the identity).
+   *
+   * Since: 0.1
+   */
+  gnn_vision_class_install_property (object_class, PROP_TRANSFORMS,
+    g_param_spec_object ("transforms", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnCompose, transforms));
+}
+
+static void
+gnn_compose_init (GnnCompose *self)
+{
+}
+
+/**
+ * gnn_compose_new:
+ * @transforms: (array length=n_transforms): the transforms, in order
+ * @n_transforms: the number of transforms
+ *
+ * Creates the composition, like `transforms.Compose([...])`.
+ *
+ * Returns: (transfer full): the transform
+ *
+ * Since: 0.1
+ */
+GnnCompose *
+gnn_compose_new (GnnTransform **transforms,
+                 guint          n_transforms)
+{
+  g_autoptr(GListStore) store = g_list_store_new (GNN_TYPE_TRANSFORM);
+
+  g_return_val_if_fail (transforms != NULL || n_transforms == 0, NULL);
+  for (guint i = 0; i < n_transforms; i++)
+    {
+      g_return_val_if_fail (GNN_IS_TRANSFORM (transforms[i]), NULL);
+      g_list_store_append (store, transforms[i]);
+    }
+  return g_object_new (GNN_TYPE_COMPOSE, "transforms", store, NULL);
+}
+
+/**
+ * gnn_compose_get_transforms:
+ * @self: a #GnnCompose
+ *
+ * Gets the transforms (torchvision's `compose.transforms`).
+ *
+ * Returns: (transfer none) (nullable): the list of transforms
+ *
+ * Since: 0.1
+ */
+GListModel *
+gnn_compose_get_transforms (GnnCompose *self)
+{
+  g_return_val_if_fail (GNN_IS_COMPOSE (self), NULL);
+  return self->transforms;
+}

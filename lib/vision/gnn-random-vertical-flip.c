@@ -1,0 +1,74 @@
+/* gnn-random-vertical-flip.c: a flip upside down with probability p
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vision/gnn-vision-private.h"
+
+/**
+ * GnnRandomVerticalFlip:
+ *
+ * torchvision's `transforms.RandomVerticalFlip(p=0.5)`: [func@Gnn.vision_vflip]
+ * when a uniform draw is below [property@Gnn.RandomVerticalFlip:p], else the
+ * input itself (see [class@Gnn.Transform] for the generator).
+ *
+ * Since: 0.1
+ */
+struct _GnnRandomVerticalFlip
+{
+  GnnTransform parent_instance;
+  double       p;
+};
+
+enum { PROP_0, PROP_P, N_PROPS };
+
+G_DEFINE_FINAL_TYPE (GnnRandomVerticalFlip, gnn_random_vertical_flip, GNN_TYPE_TRANSFORM)
+
+static GnnTensor *
+gnn_random_vertical_flip_apply (GnnTransform  *transform,
+                                GnnTensor     *input,
+                                GError       **error)
+{
+  if (!gnn_vision_draw_below (GNN_RANDOM_VERTICAL_FLIP (transform)->p))
+    return g_object_ref (input);
+  return gnn_vision_vflip (input, error);
+}
+
+static void
+gnn_random_vertical_flip_class_init (GnnRandomVerticalFlipClass *klass)
+{
+  GNN_TRANSFORM_CLASS (klass)->apply = gnn_random_vertical_flip_apply;
+
+  /**
+   * GnnRandomVerticalFlip:p:
+   *
+   * The probability of the flip.
+   *
+   * Since: 0.1
+   */
+  gnn_vision_class_install_property (G_OBJECT_CLASS (klass), PROP_P,
+    g_param_spec_double ("p", NULL, NULL, 0.0, 1.0, 0.5,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS),
+    G_STRUCT_OFFSET (GnnRandomVerticalFlip, p));
+}
+
+static void
+gnn_random_vertical_flip_init (GnnRandomVerticalFlip *self)
+{
+  self->p = 0.5;
+}
+
+/**
+ * gnn_random_vertical_flip_new:
+ * @p: the probability of the flip, in [0, 1]
+ *
+ * Creates the transform, like `transforms.RandomVerticalFlip(p)`.
+ *
+ * Returns: (transfer full): the transform
+ *
+ * Since: 0.1
+ */
+GnnRandomVerticalFlip *
+gnn_random_vertical_flip_new (double p)
+{
+  return g_object_new (GNN_TYPE_RANDOM_VERTICAL_FLIP, "p", p, NULL);
+}
