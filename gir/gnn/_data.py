@@ -24,7 +24,8 @@ from gi.repository import GLib, GObject
 
 from ._gi import (OVERRIDE_MODULE, Gnn, call_c, gobject_created, np, override, park_pending,
                   take_data_exception, trampoline)
-from ._signature import Post, ignore, none_or, torch_class, torch_factory, torch_signature
+from ._signature import (Post, ignore, initable_init, none_or, torch_class, torch_factory,
+                         torch_signature)
 from ._dtype import tensor_from_numpy
 from ._spawn import reduce_gobject, snapshot_classes
 
@@ -880,3 +881,19 @@ torch_factory('ConcatDataset', _concat, 'datasets')
 torch_factory('SubsetRandomSampler', _subset_random_sampler, 'indices, generator=None')
 torch_factory('WeightedRandomSampler', _weighted_random_sampler,
               'weights, num_samples, replacement=True, generator=None')
+
+
+class IdxDataset(Gnn.IdxDataset):
+    """Gnn.IdxDataset(images_path=..., labels_path=...) or (images=...,
+    labels=...): the files are read (or the tensors checked) at
+    construction, and a bad input raises (PyGObject alone never runs
+    GInitable.init, which would leave an empty dataset)."""
+
+    __module__ = OVERRIDE_MODULE
+
+    def __init__(self, **kwargs):
+        Gnn.IdxDataset.__init__(self, **kwargs)
+        initable_init(self)
+
+
+IdxDataset = override(IdxDataset)

@@ -20,22 +20,6 @@ from ._vision_transforms import TargetLambda, _as_transform, _to_result
 datasets = EXPORTS['vision'].datasets
 
 
-class IdxDataset(Gnn.IdxDataset):
-    """Gnn.IdxDataset(images_path=..., labels_path=...) or (images=...,
-    labels=...): the files are read (or the tensors checked) at
-    construction, and a bad input raises (PyGObject alone never runs
-    GInitable.init, which would leave an empty dataset)."""
-
-    __module__ = OVERRIDE_MODULE
-
-    def __init__(self, **kwargs):
-        Gnn.IdxDataset.__init__(self, **kwargs)
-        initable_init(self)
-
-
-IdxDataset = override(IdxDataset)
-
-
 def _transform_props(transform, target_transform):
     props = {}
     if transform is not None:

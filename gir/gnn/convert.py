@@ -164,6 +164,51 @@ def _by_signature(m, ctx):
     return gnn_module, []
 
 
+# -- transformer layers ----------------------------------------------------------------
+
+def _activation_of(m):
+    """torch keeps a transformer layer's activation as the function F.relu /
+    F.gelu or a module; Gnn's property is the name ('relu', 'gelu')."""
+    act = m.activation
+    name = getattr(act, '__name__', None) or type(act).__name__.lower()
+    if name in ('relu', 'gelu') and getattr(act, 'approximate', 'none') == 'none':
+        return name
+    raise NotImplementedError('%s with activation %r' % (type(m).__name__, act))
+
+
+def _checked(gnn_module, m):
+    """The built module's repr must be torch's (no option silently lost);
+    its training flags follow torch's."""
+    if _same_sizes(repr(gnn_module)) != _same_sizes(repr(m)):
+        raise NotImplementedError('%s: Gnn builds %r for torch\'s %r'
+                                  % (type(m).__name__, gnn_module, m))
+    gnn_module.train(m.training)
+    return gnn_module
+
+
+@converts('TransformerEncoderLayer', 'TransformerDecoderLayer')
+def _transformer_layer(m, ctx):
+    """The layer builds its children (self_attn, linear1, ..., norm2)."""
+    cls = getattr(Gnn, type(m).__name__)
+    layer = cls(d_model=m.self_attn.embed_dim, nhead=m.self_attn.num_heads,
+                dim_feedforward=m.linear1.out_features, dropout=m.dropout.p,
+                activation=_activation_of(m), layer_norm_eps=m.norm1.eps,
+                batch_first=m.self_attn.batch_first, norm_first=m.norm_first)
+    return _checked(layer, m), []
+
+
+@converts('TransformerEncoder', 'TransformerDecoder')
+def _transformer_stack(m, ctx):
+    """A stack of copies of its first layer (torch deep-copies it too; the
+    weights of each copy come with the state dict) and an optional norm."""
+    if len(m.layers) == 0:
+        raise NotImplementedError('%s without layers' % type(m).__name__)
+    layer, _ = _transformer_layer(m.layers[0], ctx)
+    norm = _layer_norm(m.norm, ctx)[0] if m.norm is not None else None
+    cls = getattr(Gnn, type(m).__name__)
+    return _checked(cls(layer, len(m.layers), norm=norm), m), []
+
+
 # -- containers and models ----------------------------------------------------------
 
 @converts('Sequential')

@@ -326,6 +326,13 @@ create_parameters (GnnMultiheadAttention  *self,
                            "embed_dim must be divisible by num_heads");
       return FALSE;
     }
+  if (E > G_MAXINT64 / 3)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
+                   "embed_dim %" G_GINT64_FORMAT " is too large: in_proj_weight would have "
+                   "more than 2**63 rows", E);
+      return FALSE;
+    }
   if (same)
     {
       if (!register_new (self, "in_proj_weight", TRUE, 3 * E, E, 0, 2, error) ||

@@ -130,10 +130,14 @@ check_settings (GnnRNNBasePrivate  *priv,
     }
   if (priv->input_size < 0)
     {
+      gint64 rows;
+
+      if (__builtin_mul_overflow (gnn_rnn_gate_count (priv->mode), priv->hidden_size, &rows))
+        rows = G_MAXINT64;   /* refused below as too large anyway */
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
                    "Trying to create tensor with negative dimension %" G_GINT64_FORMAT
                    ": [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]", priv->input_size,
-                   gnn_rnn_gate_count (priv->mode) * priv->hidden_size, priv->input_size);
+                   rows, priv->input_size);
       return FALSE;
     }
   if (priv->num_layers > MAX_LAYERS)

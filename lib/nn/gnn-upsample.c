@@ -139,7 +139,8 @@ take_array (GVariant *v,
   gsize n = 0;
   const guint8 *src = v != NULL ? g_variant_get_fixed_array (v, &n, size) : NULL;
 
-  memcpy (dst, src, size * MIN (n, 3));
+  if (src != NULL && n > 0)
+    memcpy (dst, src, size * MIN (n, 3));
   return (guint) MIN (n, 4);
 }
 

@@ -31,7 +31,9 @@ gnn_vexpf (float x)
   y = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
         + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f;
   y = y * z + r + 1.0f;
-  pow2.i = (kb.i - 0x4B400000 + 127) << 23;       /* 2^round (xc / ln 2) */
+  /* 2^round (xc / ln 2); shifted unsigned: for a NaN x the exponent is
+   * garbage (the result is x) and a signed shift would be undefined */
+  pow2.i = (gint32) ((guint32) (kb.i - 0x4B400000 + 127) << 23);
   y *= pow2.f;
   y = x < -87.3365447504f ? 0.0f : y;
   return x != x ? x : y;

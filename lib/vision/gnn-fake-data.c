@@ -55,7 +55,7 @@ check (GnnFakeData  *self,
       s[1] = s[2] = 224;
       n = 3;
     }
-  else
+  else if (n > 0)
     memcpy (s, given, MIN (n, 3) * sizeof (gint64));
   if (n != 3 || s[0] < 1 || s[0] > 4 || s[1] < 1 || s[2] < 1 || s[1] > G_MAXINT32 ||
       s[2] > G_MAXINT32)

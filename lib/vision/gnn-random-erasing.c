@@ -127,12 +127,16 @@ gnn_random_erasing_apply (GnnTransform  *transform,
     {
       double erase_area = area * gnn_vision_uniform (g, self->scale_min, self->scale_max);
       double aspect = exp (gnn_vision_uniform (g, lr0, lr1));
-      gint64 h = (gint64) nearbyint (sqrt (erase_area * aspect));
-      gint64 w = (gint64) nearbyint (sqrt (erase_area / aspect));
-      gint64 i, j;
+      double hd = nearbyint (sqrt (erase_area * aspect));
+      double wd = nearbyint (sqrt (erase_area / aspect));
+      gint64 h, w, i, j;
 
-      if (!(h < ih && w < iw))
+      /* torchvision's `h < img_h and w < img_w`; a NaN or a negative
+       * size (from a fuzzed scale or ratio) is no fit either */
+      if (!(hd >= 0 && wd >= 0 && hd < (double) ih && wd < (double) iw))
         continue;
+      h = (gint64) hd;
+      w = (gint64) wd;
       v = erase_values (self, g, c, h, w, error);
       if (v == NULL)
         {

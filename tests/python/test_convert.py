@@ -1,9 +1,9 @@
 # gnn.convert and gnn-convert side by side with torch 1.13: torchvision's
-# ResNet-18 converted from the module (from_torch), from a .pt of the whole
+# ResNet-18 and a Transformer encoder converted from the module (from_torch), from a .pt of the whole
 # module (python3 -m gnn.convert) and from a state dict plus the Gnn
 # architecture (the C tool gnn-convert): the same outputs within 1e-5, and
 # the model file loads in C with nothing but the file. Layers without a
-# table entry (the Transformer layers, pending) are named in the error.
+# table entry are named in the error.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -144,13 +144,40 @@ class Convert(unittest.TestCase):
         with self.assertRaisesRegex(NotImplementedError, 'Gnn builds'):
             convert.from_torch(tnn.Sequential(shuffle))
 
+    def test_transformer_encoder_then_c(self):
+        # a Transformer encoder built in torch: same outputs within 1e-5,
+        # then rebuilt in C from the model file alone
+        torch.manual_seed(3)
+        layer = tnn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64,
+                                            batch_first=True, norm_first=True)
+        encoder = tnn.TransformerEncoder(layer, num_layers=3, norm=tnn.LayerNorm(32))
+        x = torch.randn(2, 7, 32)
+        model, diff = convert.from_torch(encoder, x)
+        self.assertLess(diff, 1e-5)
+        self.assertIsInstance(model, Gnn.TransformerEncoder)
+        self.assertEqual(list(model.state_dict().keys()), list(encoder.state_dict().keys()))
+        self.assertEqual(repr(model), repr(encoder))
+        out = self.path('encoder.safetensors')
+        Gnn.Module.save_model(model, out, None)
+        again = Gnn.Module.load_model(out, Gnn.LoadFlags.NONE)
+        encoder.eval()
+        with torch.no_grad():
+            expected = encoder(x).numpy()
+        np.testing.assert_allclose(gnn_output(again, x), expected, atol=1e-5, rtol=0)
+        # decoder layers with gelu convert too; an activation Gnn lacks is named
+        decoder = tnn.TransformerDecoder(
+            tnn.TransformerDecoderLayer(16, 2, 32, activation='gelu'), num_layers=2)
+        converted, _ = convert.from_torch(decoder)
+        self.assertEqual(list(converted.state_dict().keys()), list(decoder.state_dict().keys()))
+        odd = tnn.TransformerEncoderLayer(8, 2, 16, activation=torch.tanh)
+        with self.assertRaisesRegex(NotImplementedError, 'TransformerEncoderLayer with activation'):
+            convert.from_torch(odd)
+
     def test_layers_without_an_entry(self):
-        layer = tnn.TransformerEncoderLayer(d_model=8, nhead=2, batch_first=True)
-        encoder = tnn.TransformerEncoder(layer, num_layers=2)
         with self.assertRaisesRegex(NotImplementedError,
-                                    "no converter for torch's torch.nn.modules.transformer."
-                                    "TransformerEncoder"):
-            convert.from_torch(encoder)
+                                    "no converter for torch's torch.nn.modules.channelshuffle."
+                                    "ChannelShuffle"):
+            convert.from_torch(tnn.ChannelShuffle(2))
 
         class Custom(tnn.Module):
             def forward(self, x):

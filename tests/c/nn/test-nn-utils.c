@@ -28,7 +28,8 @@ test_clip_grad_norm (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnParameter) a = param_with_grad ((const double[]) { 0, 0 }, (const double[]) { 3, 4 }, 2);
   g_autoptr(GnnParameter) b = param_with_grad ((const double[]) { 0 }, (const double[]) { 12 }, 1);
-  g_autoptr(GnnParameter) none = gnn_parameter_new (nn_doubles ((const double[]) { 1 }, (const gint64[]) { 1 }, 1), TRUE);
+  g_autoptr(GnnTensor) none_value = nn_doubles ((const double[]) { 1 }, (const gint64[]) { 1 }, 1);
+  g_autoptr(GnnParameter) none = gnn_parameter_new (none_value, TRUE);
   GnnTensor *params[3] = { GNN_TENSOR (a), GNN_TENSOR (none), GNN_TENSOR (b) };
   g_autoptr(GnnTensor) total = gnn_clip_grad_norm_ (params, 3, 6.5, 2.0, FALSE, &error);
   g_autoptr(GnnTensor) inf = NULL;
