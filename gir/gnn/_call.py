@@ -10,7 +10,8 @@ import re as _re
 from gi.repository import GLib as _GLib
 from gi.repository import GObject as _GObject
 
-from ._gi import GNN_ERROR_DOMAIN, OVERRIDE_MODULE, Gnn, as_torch_error, call_c, override, trampoline
+from ._gi import (GNN_ERROR_DOMAIN, OVERRIDE_MODULE, Gnn, as_torch_error, call_c,
+                  is_dimension_error, override, trampoline)
 
 _Value = Gnn.Value
 _Tensor = Gnn.Tensor
@@ -157,11 +158,16 @@ Value = override(Value)
 def as_type_error(error):
     """The exception to raise for a GLib.Error out of the call path: a
     GNN_ERROR_TYPE error (wrong arguments, a pre-hook's junk reaching
-    forward) is torch's TypeError too, and still the GLib.Error C reported."""
-    if type(error) is not _GLib.Error or error.domain != GNN_ERROR_DOMAIN \
-            or error.code != Gnn.Error.TYPE:
+    forward) is torch's TypeError too, a dimension out of range (a layer's
+    dim= property) torch's IndexError; either is still the GLib.Error C
+    reported."""
+    if type(error) is not _GLib.Error:
         return error
-    return as_torch_error(error, TypeError)
+    if error.domain == GNN_ERROR_DOMAIN and error.code == Gnn.Error.TYPE:
+        return as_torch_error(error, TypeError)
+    if is_dimension_error(error):
+        return as_torch_error(error, IndexError)
+    return error
 
 
 def call(func, *args):

@@ -82,6 +82,15 @@ def as_torch_error(error, kind):
     return cls(error.message, error.domain, error.code)
 
 
+def is_dimension_error(error):
+    """Whether `error` is the C library's "Dimension out of range (...)"
+    (Gnn.Error.INDEX, from the dim check every C operation makes), which
+    torch raises as IndexError; other INDEX errors (an index value out of
+    bounds) are RuntimeErrors in torch."""
+    return error.domain == GNN_ERROR_DOMAIN and error.code == Gnn.Error.INDEX \
+        and error.message.startswith('Dimension out of range')
+
+
 def call_as_torch(kind, func, *args, **kwargs):
     """func(*args, **kwargs), its argument errors (Gnn.Error.INVALID_ARGUMENT)
     raised as torch's `kind` (ValueError, RuntimeError ...) and still

@@ -385,8 +385,8 @@ class Tensor(Gnn.Tensor):
         if Gnn.Tensor.is_meta(self):
             raise gnn_error(Gnn.Error.NOT_SUPPORTED, 'tolist: tensor has no storage (meta)')
         t = Gnn.Tensor.detach(self)
-        if t.get_dtype() == Gnn.DType.BF16:
-            t = t.to_dtype(Gnn.DType.F32)
+        if t.get_dtype() in (Gnn.DType.BF16, Gnn.DType.F16):
+            t = t.to_dtype(Gnn.DType.F32)   # exact; memoryview casts no 'e' before 3.12
         data = Gnn.Tensor.get_bytes(t).get_data() or b''
         flat = memoryview(data).cast(_STRUCT_FORMATS[int(t.get_dtype())]).tolist()
         return _nest(flat, list(t.get_shape()))

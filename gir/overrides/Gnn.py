@@ -25,6 +25,8 @@ for _name in gnn.CORE + tuple(sorted(
 # Strings with a NUL are refused at the C boundary (gnn/_names.py), once
 # every override class is registered.
 importlib.import_module('gnn._names').guard_all()
+# A dimension out of range is torch's IndexError (gnn/_dims.py).
+importlib.import_module('gnn._dims').guard_all()
 importlib.import_module('gnn._public').publish()
 globals().update(_gi.EXPORTS)
 __all__ = list(_gi.EXPORTS)

@@ -232,7 +232,7 @@ fill_pattern (GnnTensorPrivate *p,
  * @error: return location for a #GError
  *
  * Sets every element of @self (which may be a view) to @value. In the
- * autograd graph the values before get no gradient (`FillBackward0`). As
+ * autograd graph the values before get no gradient (`FillBackward2`). As
  * in PyTorch a value that @self's dtype cannot hold is refused, not
  * wrapped: NaN, ±inf or an out-of-range value for an integer dtype, a
  * finite value beyond a float dtype's range (1e39 for float32); fractions
