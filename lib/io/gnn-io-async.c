@@ -11,8 +11,18 @@
  */
 #include <gnn/gnn.h>
 
+/* Which synchronous function a task runs. */
+typedef enum
+{
+  LOAD_STATE_DICT,
+  SAVE_STATE_DICT,
+  LOAD_MODEL,
+  SAVE_MODEL,
+} JobKind;
+
 typedef struct
 {
+  JobKind       kind;
   char         *path;
   GnnLoadFlags  flags;
   GHashTable   *metadata;
@@ -26,30 +36,67 @@ file_job_free (FileJob *job)
   g_free (job);
 }
 
-/* A task for @source (may be NULL) running @func on a job for @path. */
+/* The task's thread: the synchronous function, after a last look at the
+ * cancellable. */
 static void
-run_file_job (gpointer             source,
+file_job_thread (GTask        *task,
+                 gpointer      source,
+                 gpointer      data,
+                 GCancellable *cancellable)
+{
+  FileJob *job = data;
+  GError *error = NULL;
+  gpointer object = NULL;
+  gboolean ok;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  switch (job->kind)
+    {
+    case LOAD_STATE_DICT:
+      ok = (object = gnn_state_dict_load_with_flags (job->path, job->flags, &error)) != NULL;
+      break;
+    case SAVE_STATE_DICT:
+      ok = gnn_state_dict_save (GNN_STATE_DICT (source), job->path, job->metadata, &error);
+      break;
+    case LOAD_MODEL:
+      ok = (object = gnn_module_load_model (job->path, job->flags, &error)) != NULL;
+      break;
+    default:
+      ok = gnn_module_save_model (GNN_MODULE (source), job->path, job->metadata, &error);
+    }
+  if (!ok)
+    g_task_return_error (task, error);
+  else if (object != NULL)
+    g_task_return_pointer (task, object, g_object_unref);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Runs @kind on @path for @source (NULL for loads) in a GTask thread. */
+static void
+run_file_job (JobKind              kind,
+              gpointer             source,
               gpointer             tag,
               const char          *path,
               GnnLoadFlags         flags,
               GHashTable          *metadata,
-              gboolean             is_save,
               GCancellable        *cancellable,
               GAsyncReadyCallback  callback,
-              gpointer             user_data,
-              GTaskThreadFunc      func)
+              gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (source, cancellable, callback, user_data);
   FileJob *job = g_new0 (FileJob, 1);
 
   g_task_set_source_tag (task, tag);
+  job->kind = kind;
   job->path = g_strdup (path);
   job->flags = flags;
   job->metadata = metadata != NULL ? g_hash_table_ref (metadata) : NULL;
   g_task_set_task_data (task, job, (GDestroyNotify) file_job_free);
   /* a started save reports its own outcome (see above) */
-  g_task_set_check_cancellable (task, !is_save);
-  g_task_run_in_thread (task, func);
+  g_task_set_check_cancellable (task, kind == LOAD_STATE_DICT || kind == LOAD_MODEL);
+  g_task_run_in_thread (task, file_job_thread);
 }
 
 static gboolean
@@ -61,25 +108,6 @@ check_task (GAsyncResult *result,
 }
 
 /* --- state dicts ---------------------------------------------------------- */
-
-static void
-state_dict_load_thread (GTask        *task,
-                        gpointer      source,
-                        gpointer      data,
-                        GCancellable *cancellable)
-{
-  FileJob *job = data;
-  GError *error = NULL;
-  GnnStateDict *sd;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  sd = gnn_state_dict_load_with_flags (job->path, job->flags, &error);
-  if (sd == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, sd, g_object_unref);
-}
 
 /**
  * gnn_state_dict_load_async:
@@ -104,8 +132,8 @@ gnn_state_dict_load_async (const char          *path,
 {
   g_return_if_fail (path != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-  run_file_job (NULL, gnn_state_dict_load_async, path, flags, NULL, FALSE, cancellable,
-                callback, user_data, state_dict_load_thread);
+  run_file_job (LOAD_STATE_DICT, NULL, gnn_state_dict_load_async, path, flags, NULL,
+                cancellable, callback, user_data);
 }
 
 /**
@@ -126,23 +154,6 @@ gnn_state_dict_load_finish (GAsyncResult  *result,
 {
   g_return_val_if_fail (check_task (result, NULL, gnn_state_dict_load_async), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-state_dict_save_thread (GTask        *task,
-                        gpointer      source,
-                        gpointer      data,
-                        GCancellable *cancellable)
-{
-  FileJob *job = data;
-  GError *error = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  if (gnn_state_dict_save (GNN_STATE_DICT (source), job->path, job->metadata, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
 }
 
 /**
@@ -173,8 +184,8 @@ gnn_state_dict_save_async (GnnStateDict        *self,
   g_return_if_fail (GNN_IS_STATE_DICT (self));
   g_return_if_fail (path != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-  run_file_job (self, gnn_state_dict_save_async, path, 0, metadata, TRUE, cancellable,
-                callback, user_data, state_dict_save_thread);
+  run_file_job (SAVE_STATE_DICT, self, gnn_state_dict_save_async, path, 0, metadata,
+                cancellable, callback, user_data);
 }
 
 /**
@@ -200,25 +211,6 @@ gnn_state_dict_save_finish (GnnStateDict  *self,
 
 /* --- model files ---------------------------------------------------------- */
 
-static void
-model_load_thread (GTask        *task,
-                   gpointer      source,
-                   gpointer      data,
-                   GCancellable *cancellable)
-{
-  FileJob *job = data;
-  GError *error = NULL;
-  GnnModule *model;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  model = gnn_module_load_model (job->path, job->flags, &error);
-  if (model == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, model, g_object_unref);
-}
-
 /**
  * gnn_module_load_model_async:
  * @path: the model file
@@ -243,8 +235,8 @@ gnn_module_load_model_async (const char          *path,
 {
   g_return_if_fail (path != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-  run_file_job (NULL, gnn_module_load_model_async, path, flags, NULL, FALSE, cancellable,
-                callback, user_data, model_load_thread);
+  run_file_job (LOAD_MODEL, NULL, gnn_module_load_model_async, path, flags, NULL,
+                cancellable, callback, user_data);
 }
 
 /**
@@ -265,23 +257,6 @@ gnn_module_load_model_finish (GAsyncResult  *result,
 {
   g_return_val_if_fail (check_task (result, NULL, gnn_module_load_model_async), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-model_save_thread (GTask        *task,
-                   gpointer      source,
-                   gpointer      data,
-                   GCancellable *cancellable)
-{
-  FileJob *job = data;
-  GError *error = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  if (gnn_module_save_model (GNN_MODULE (source), job->path, job->metadata, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
 }
 
 /**
@@ -314,8 +289,8 @@ gnn_module_save_model_async (GnnModule           *self,
   g_return_if_fail (GNN_IS_MODULE (self));
   g_return_if_fail (path != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-  run_file_job (self, gnn_module_save_model_async, path, 0, metadata, TRUE, cancellable,
-                callback, user_data, model_save_thread);
+  run_file_job (SAVE_MODEL, self, gnn_module_save_model_async, path, 0, metadata,
+                cancellable, callback, user_data);
 }
 
 /**

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "data-test-util.h"
+#include "gnn-test-util.h"
 
 typedef struct
 {
@@ -60,23 +61,6 @@ test_whole_pass (void)
     g_assert_cmpint (g_array_index (order, gint64, i), ==, i);
 }
 
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-store_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  Wait *w = user_data;
-
-  w->result = g_object_ref (result);
-  g_main_loop_quit (w->loop);
-}
-
 static gboolean
 cancel_cb (gpointer data)
 {
@@ -94,38 +78,34 @@ test_pending_and_cancel (void)
   g_autoptr(GnnDataLoader) loader = NULL;
   g_autoptr(GnnDataLoaderIter) iter = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(GPtrArray) batch = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) first = NULL;
   g_autoptr(GAsyncResult) second = NULL;
-  Wait w = { loop, NULL };
-  Wait w2;
+  GnnTestAsync w, w2;
 
   ds->sleep_us = 500 * 1000;
   loader = loader_new (GNN_DATASET (ds), 1, FALSE, 1, GNN_WORKER_MODE_THREADS);
   iter = gnn_data_loader_iter (loader, NULL);
-  gnn_data_loader_iter_next_async (iter, cancellable, store_cb, &w);
+  gnn_test_async_init (&w);
+  gnn_data_loader_iter_next_async (iter, cancellable, gnn_test_async_done, &w);
 
   g_assert_false (gnn_data_loader_iter_next (iter, &batch, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
   g_clear_error (&error);
-  w2.loop = g_main_loop_new (NULL, FALSE);
-  w2.result = NULL;
-  gnn_data_loader_iter_next_async (iter, NULL, store_cb, &w2);
-  g_main_loop_run (w2.loop);
-  g_main_loop_unref (w2.loop);
-  second = w2.result;
+  gnn_test_async_init (&w2);
+  gnn_data_loader_iter_next_async (iter, NULL, gnn_test_async_done, &w2);
+  second = gnn_test_async_run (&w2);
   g_assert_false (gnn_data_loader_iter_next_finish (iter, second, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
   g_clear_error (&error);
 
   g_timeout_add (20, cancel_cb, cancellable);
-  g_main_loop_run (loop);
-  g_assert_false (gnn_data_loader_iter_next_finish (iter, w.result, &batch, &error));
+  first = gnn_test_async_run (&w);
+  g_assert_false (gnn_data_loader_iter_next_finish (iter, first, &batch, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (batch);
   g_clear_error (&error);
-  g_object_unref (w.result);
 
   g_assert_true (gnn_data_loader_iter_next (iter, &batch, &error));
   g_assert_no_error (error);

@@ -8,39 +8,6 @@
 
 static char *tmp_dir;
 
-/* What a callback saw; the loop quits when it is called. */
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-done_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *w = user_data;
-
-  w->result = g_object_ref (result);
-  g_main_loop_quit (w->loop);
-}
-
-static void
-wait_init (Wait *w)
-{
-  w->loop = g_main_loop_new (NULL, FALSE);
-  w->result = NULL;
-}
-
-static GAsyncResult *
-wait_run (Wait *w)
-{
-  g_main_loop_run (w->loop);
-  g_main_loop_unref (w->loop);
-  return w->result;
-}
-
 static char *
 tmp_path (const char *name)
 {
@@ -65,17 +32,17 @@ test_state_dict_round_trip (void)
   g_autoptr(GAsyncResult) saved = NULL;
   g_autoptr(GAsyncResult) read = NULL;
   g_autoptr(GError) error = NULL;
-  Wait w;
+  GnnTestAsync w;
 
-  wait_init (&w);
-  gnn_state_dict_save_async (sd, path, NULL, NULL, done_cb, &w);
-  saved = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_state_dict_save_async (sd, path, NULL, NULL, gnn_test_async_done, &w);
+  saved = gnn_test_async_run (&w);
   g_assert_true (gnn_state_dict_save_finish (sd, saved, &error));
   g_assert_no_error (error);
 
-  wait_init (&w);
-  gnn_state_dict_load_async (path, GNN_LOAD_FLAGS_NONE, NULL, done_cb, &w);
-  read = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_state_dict_load_async (path, GNN_LOAD_FLAGS_NONE, NULL, gnn_test_async_done, &w);
+  read = gnn_test_async_run (&w);
   loaded = gnn_state_dict_load_finish (read, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (gnn_state_dict_get_length (loaded), ==, 2);
@@ -92,17 +59,17 @@ test_model_round_trip (void)
   g_autoptr(GAsyncResult) saved = NULL;
   g_autoptr(GAsyncResult) read = NULL;
   g_autoptr(GError) error = NULL;
-  Wait w;
+  GnnTestAsync w;
 
-  wait_init (&w);
-  gnn_module_save_model_async (model, path, NULL, NULL, done_cb, &w);
-  saved = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_module_save_model_async (model, path, NULL, NULL, gnn_test_async_done, &w);
+  saved = gnn_test_async_run (&w);
   g_assert_true (gnn_module_save_model_finish (model, saved, &error));
   g_assert_no_error (error);
 
-  wait_init (&w);
-  gnn_module_load_model_async (path, GNN_LOAD_FLAGS_NONE, NULL, done_cb, &w);
-  read = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_module_load_model_async (path, GNN_LOAD_FLAGS_NONE, NULL, gnn_test_async_done, &w);
+  read = gnn_test_async_run (&w);
   loaded = gnn_module_load_model_finish (read, &error);
   g_assert_no_error (error);
   g_assert_true (GNN_IS_LINEAR (loaded));
@@ -118,18 +85,18 @@ test_errors (void)
   g_autoptr(GAsyncResult) r1 = NULL;
   g_autoptr(GAsyncResult) r2 = NULL;
   g_autoptr(GError) error = NULL;
-  Wait w;
+  GnnTestAsync w;
 
-  wait_init (&w);
-  gnn_state_dict_load_async (missing, GNN_LOAD_FLAGS_NONE, NULL, done_cb, &w);
-  r1 = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_state_dict_load_async (missing, GNN_LOAD_FLAGS_NONE, NULL, gnn_test_async_done, &w);
+  r1 = gnn_test_async_run (&w);
   g_assert_null (gnn_state_dict_load_finish (r1, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
-  wait_init (&w);
-  gnn_module_load_model_async (tmp_dir, GNN_LOAD_FLAGS_NONE, NULL, done_cb, &w);
-  r2 = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_module_load_model_async (tmp_dir, GNN_LOAD_FLAGS_NONE, NULL, gnn_test_async_done, &w);
+  r2 = gnn_test_async_run (&w);
   g_assert_null (gnn_module_load_model_finish (r2, &error));
   g_assert_nonnull (error);
 }
@@ -148,28 +115,28 @@ test_cancelled (void)
   g_autoptr(GAsyncResult) r2 = NULL;
   g_autoptr(GAsyncResult) r3 = NULL;
   g_autoptr(GError) error = NULL;
-  Wait w;
+  GnnTestAsync w;
 
   g_cancellable_cancel (cancellable);
-  wait_init (&w);
-  gnn_state_dict_save_async (sd, path, NULL, cancellable, done_cb, &w);
-  r1 = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_state_dict_save_async (sd, path, NULL, cancellable, gnn_test_async_done, &w);
+  r1 = gnn_test_async_run (&w);
   g_assert_false (gnn_state_dict_save_finish (sd, r1, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 
-  wait_init (&w);
-  gnn_module_save_model_async (model, model_path, NULL, cancellable, done_cb, &w);
-  r2 = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_module_save_model_async (model, model_path, NULL, cancellable, gnn_test_async_done, &w);
+  r2 = gnn_test_async_run (&w);
   g_assert_false (gnn_module_save_model_finish (model, r2, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
   g_assert_false (g_file_test (model_path, G_FILE_TEST_EXISTS));
 
-  wait_init (&w);
-  gnn_module_load_model_async (model_path, GNN_LOAD_FLAGS_NONE, cancellable, done_cb, &w);
-  r3 = wait_run (&w);
+  gnn_test_async_init (&w);
+  gnn_module_load_model_async (model_path, GNN_LOAD_FLAGS_NONE, cancellable, gnn_test_async_done, &w);
+  r3 = gnn_test_async_run (&w);
   g_assert_null (gnn_module_load_model_finish (r3, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
