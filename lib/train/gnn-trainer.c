@@ -138,7 +138,17 @@ report_progress (Epoch *e)
            : (double) (e->batches_total - e->batches) * elapsed / (double) MAX (e->batches, 1);
   p->loss = e->loss_sum / (double) MAX (e->samples, 1);
   if (e->context != NULL)
-    g_main_context_invoke_full (e->context, G_PRIORITY_DEFAULT, emit_progress, p, progress_free);
+    {
+      /* always through a source: g_main_context_invoke() would run it
+       * right here when this thread manages to acquire the context */
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, emit_progress, p, progress_free);
+      g_source_set_static_name (source, "[gnn] Trainer progress");
+      g_source_attach (source, e->context);
+      g_source_unref (source);
+    }
   else
     {
       emit_progress (p);

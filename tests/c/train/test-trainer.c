@@ -85,7 +85,10 @@ typedef struct
   gint64        cancel_at;      /* cancel when this many batches are done; 0: never */
   GCancellable *cancellable;
   gboolean      in_order;
+  gboolean      in_main_thread;   /* every report in the thread that ran the test */
 } Seen;
+
+static GThread *main_thread;
 
 static void
 on_progress (GnnTrainer *trainer,
@@ -100,6 +103,7 @@ on_progress (GnnTrainer *trainer,
   Seen *seen = user_data;
 
   seen->in_order = seen->in_order && batches == seen->last_batches + 1;
+  seen->in_main_thread = seen->in_main_thread && g_thread_self () == main_thread;
   seen->calls++;
   seen->last_batches = batches;
   seen->last_total = total;
@@ -123,6 +127,7 @@ test_epoch_equals_loop (void)
   setup_init (&a, 0);
   setup_init (&b, 0);
   seen.in_order = TRUE;
+  seen.in_main_thread = TRUE;
   g_signal_connect (a.trainer, "progress", G_CALLBACK (on_progress), &seen);
   g_assert_true (gnn_trainer_train_epoch (a.trainer, NULL, &mean, &error));
   g_assert_no_error (error);
@@ -155,6 +160,7 @@ test_cancel_sync (void)
   setup_init (&a, 0);
   setup_init (&b, 0);
   seen.in_order = TRUE;
+  seen.in_main_thread = TRUE;
   seen.cancel_at = 3;
   seen.cancellable = cancellable;
   g_signal_connect (a.trainer, "progress", G_CALLBACK (on_progress), &seen);
@@ -211,6 +217,7 @@ test_async_epoch (void)
   setup_init (&a, 2);
   setup_init (&b, 0);
   seen.in_order = TRUE;
+  seen.in_main_thread = TRUE;
   g_signal_connect (a.trainer, "progress", G_CALLBACK (on_progress), &seen);
   gnn_trainer_train_epoch_async (a.trainer, NULL, done_cb, &w);
   g_assert_false (gnn_trainer_train_epoch (a.trainer, NULL, NULL, &error));
@@ -222,6 +229,7 @@ test_async_epoch (void)
   g_object_unref (w.result);
   g_assert_cmpint (w.calls_at_end, ==, N_BATCHES);
   g_assert_true (seen.in_order);
+  g_assert_true (seen.in_main_thread);
   g_assert_cmpfloat (seen.last_loss, ==, mean);
   train_by_hand (&b, N_BATCHES);
   gnn_test_assert_same_state (a.model, b.model);
@@ -246,6 +254,7 @@ test_async_cancel (void)
   setup_init (&a, 0);
   setup_init (&b, 0);
   seen.in_order = TRUE;
+  seen.in_main_thread = TRUE;
   seen.cancel_at = 2;
   seen.cancellable = cancellable;
   g_signal_connect (a.trainer, "progress", G_CALLBACK (on_progress), &seen);
@@ -260,6 +269,7 @@ test_async_cancel (void)
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
     }
   g_assert_true (seen.in_order);
+  g_assert_true (seen.in_main_thread);
   train_by_hand (&b, w.calls_at_end);
   gnn_test_assert_same_state (a.model, b.model);
   setup_clear (&a);
@@ -298,6 +308,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  main_thread = g_thread_self ();
   g_test_add_func ("/train/trainer/epoch-equals-loop", test_epoch_equals_loop);
   g_test_add_func ("/train/trainer/cancel", test_cancel_sync);
   g_test_add_func ("/train/trainer/async-epoch", test_async_epoch);
