@@ -208,6 +208,7 @@ def general_forward(func):
             result = func(self, *args_from_value(args), **from_value(kwargs))
         return _Value.new_tensor(result) if isinstance(result, _Tensor) else to_value(result)
     guarded = trampoline(forward_args, lambda self, *rest: 'forward of %s' % type(self).__name__)
+    guarded._gnn_forward = func
     return guarded
 
 
@@ -226,7 +227,8 @@ def c_forward_type(cls):
         last = max((i for i, c in enumerate(mro)
                     if getattr(c.__dict__.get('do_forward_args'), '_gnn_guarded', False)),
                    default=-1)
-        gtype = _c_types[cls] = mro[last + 1].__gtype__
+        # the next GObject class: a mixin holding the forward has no GType
+        gtype = _c_types[cls] = next(c for c in mro[last + 1:] if issubclass(c, _GObject.Object)).__gtype__
     return gtype
 
 

@@ -153,13 +153,75 @@ def _adaptive(n, maximum):
 _POOLS = [_adaptive(n, m) for m in (False, True) for n in (1, 2, 3)]
 
 
+def _pool_stride(stride):
+    """torch's stride=None (or an empty list): the kernel size, 0 in C."""
+    return 0 if stride is None or (hasattr(stride, '__len__') and len(stride) == 0) else stride
+
+
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
+    args = (input, _ints(kernel_size)[0], _ints(_pool_stride(stride))[0], _ints(padding)[0],
+            _ints(dilation)[0], bool(ceil_mode))
     if return_indices:
-        raise NotImplementedError('max_pool1d(return_indices=True) is not supported by Gnn yet')
-    stride = 0 if stride is None or (hasattr(stride, '__len__') and len(stride) == 0) else stride
-    return Gnn.Tensor.max_pool1d(input, _ints(kernel_size)[0], _ints(stride)[0], _ints(padding)[0],
-                                 _ints(dilation)[0], bool(ceil_mode))
+        return tuple(Gnn.Tensor.max_pool1d_with_indices(*args))
+    return Gnn.Tensor.max_pool1d(*args)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    kernel = _ints(kernel_size, 2)
+    stride = _pool_stride(stride)
+    args = ((input,) + tuple(kernel) + tuple(_ints(stride, 2)) + tuple(_ints(padding, 2)) +
+            tuple(_ints(dilation, 2)) + (bool(ceil_mode),))
+    if return_indices:
+        return tuple(Gnn.Tensor.max_pool2d_with_indices(*args))
+    return Gnn.Tensor.max_pool2d(*args)
+
+
+def max_pool1d_with_indices(*args, **kwargs):
+    return max_pool1d(*args, **dict(kwargs, return_indices=True))
+
+
+def max_pool2d_with_indices(*args, **kwargs):
+    return max_pool2d(*args, **dict(kwargs, return_indices=True))
+
+
+def _max_unpool(n):
+    def unpool(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+        kernel = _ints(kernel_size, n)
+        strides = kernel if stride is None else _ints(stride, n)
+        size = None if output_size is None else [int(v) for v in output_size]
+        return Gnn.Tensor.max_unpool_with_geometry(input, indices, kernel, strides, _ints(padding, n), size)
+    unpool.__name__ = 'max_unpool%dd' % n
+    return unpool
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    out, indices = Gnn.Tensor.max_pool3d(input, _ints(kernel_size, 3), _ints(_pool_stride(stride), 3),
+                                         _ints(padding, 3), _ints(dilation, 3), bool(ceil_mode))
+    return (out, indices) if return_indices else out
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return Gnn.Tensor.avg_pool3d(input, _ints(kernel_size, 3), _ints(_pool_stride(stride), 3),
+                                 _ints(padding, 3), bool(ceil_mode), bool(count_include_pad),
+                                 0 if divisor_override is None else int(divisor_override))
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return Gnn.Tensor.lp_pool1d(input, float(norm_type), _ints(kernel_size)[0],
+                                _ints(_pool_stride(stride))[0], bool(ceil_mode))
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return Gnn.Tensor.lp_pool2d(input, float(norm_type), *_ints(kernel_size, 2),
+                                *_ints(_pool_stride(stride), 2), bool(ceil_mode))
+
+
+def channel_shuffle(input, groups):
+    return Gnn.Tensor.channel_shuffle(input, int(groups))
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
@@ -170,7 +232,8 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                                  bool(ceil_mode), bool(count_include_pad))
 
 
-_POOLS += [max_pool1d, avg_pool1d]
+_POOLS += [max_pool1d, avg_pool1d, max_pool2d, max_pool1d_with_indices, max_pool2d_with_indices,
+           max_pool3d, avg_pool3d, lp_pool1d, lp_pool2d, channel_shuffle] + [_max_unpool(n) for n in (1, 2, 3)]
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
@@ -217,7 +280,18 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                                      bool(scale_grad_by_freq))
 
 
-_POOLS += [embedding]
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode='mean', sparse=False, per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None):
+    if sparse:
+        raise NotImplementedError('sparse=True is not supported by Gnn')
+    return Gnn.Tensor.embedding_bag(input, weight, offsets, float('inf') if max_norm is None else float(max_norm),
+                                    float(norm_type), bool(scale_grad_by_freq), mode, per_sample_weights,
+                                    bool(include_last_offset), padding_idx is not None,
+                                    0 if padding_idx is None else int(padding_idx))
+
+
+_POOLS += [embedding, embedding_bag]
 
 
 def _pair(value):

@@ -118,6 +118,17 @@ def _check_attribute_free(module, name, kind_has):
         raise _torch_kind(_gnn_error(Gnn.Error.NAME, "attribute '%s' already exists" % name))
 
 
+def _inherited_python_forward(cls):
+    """A forward `cls` inherits from a class that is no Module (a mixin
+    listed before the built-in base, `class Net(Mixin, nn.Sequential)`),
+    which no do_forward_args wraps yet; None otherwise."""
+    forward = getattr(cls, 'forward', None)
+    if forward is None or forward is Module.forward:
+        return None
+    wrapped = getattr(getattr(cls, 'do_forward_args', None), '_gnn_forward', None)
+    return None if forward is wrapped else forward
+
+
 class Module(Gnn.Module):
     """A Gnn.Module with PyTorch's nn.Module protocol.
 
@@ -133,8 +144,9 @@ class Module(Gnn.Module):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         ns = cls.__dict__
-        if 'forward' in ns and 'do_forward_args' not in ns:
-            cls.do_forward_args = general_forward(ns['forward'])
+        forward = ns.get('forward', _inherited_python_forward(cls))
+        if forward is not None and 'do_forward_args' not in ns:
+            cls.do_forward_args = general_forward(forward)
         if 'extra_repr' in ns and 'do_extra_repr' not in ns:
             cls.do_extra_repr = ns['extra_repr']
         if 'do_forward' in ns and not getattr(ns['do_forward'], '_gnn_guarded', False):

@@ -21,7 +21,7 @@ torch_class('Bilinear', 'in1_features, in2_features, out_features, bias=True, de
 torch_class('MaxPool2d', 'kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
             'ceil_mode=False',
             {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
-             'dilation': pair('dilation'), 'return_indices': only(False, 'return_indices')})
+             'dilation': pair('dilation')})
 torch_class('AvgPool2d', 'kernel_size, stride=None, padding=0, ceil_mode=False, '
             'count_include_pad=True, divisor_override=None',
             {'kernel_size': pair('kernel'), 'stride': pool_stride, 'padding': pair('padding'),
@@ -33,6 +33,11 @@ torch_class('Dropout', 'p=0.5, inplace=False')
 torch_class('Embedding', 'num_embeddings, embedding_dim, padding_idx=None, max_norm=None, '
             'norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, '
             'device=None, dtype=None',
+            dict(DEVICE_DTYPE, padding_idx=none_or('padding_idx'), max_norm=none_or('max_norm'),
+                 sparse=only(False, 'sparse'), _weight=only(None, '_weight')))
+torch_class('EmbeddingBag', 'num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, '
+            "scale_grad_by_freq=False, mode='mean', sparse=False, _weight=None, include_last_offset=False, "
+            'padding_idx=None, device=None, dtype=None',
             dict(DEVICE_DTYPE, padding_idx=none_or('padding_idx'), max_norm=none_or('max_norm'),
                  sparse=only(False, 'sparse'), _weight=only(None, '_weight')))
 torch_class('LayerNorm', 'normalized_shape, eps=1e-05, elementwise_affine=True, device=None, '

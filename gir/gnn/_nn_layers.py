@@ -140,14 +140,6 @@ def _sizes(value):
     return [int(v) for v in value]
 
 
-def only_false(what):
-    def convert(value):
-        if value:
-            raise ValueError('%s=%r is not supported by Gnn' % (what, value))
-        return {}
-    return convert
-
-
 # --- convolutions ----------------------------------------------------------------
 
 for _n in (1, 2, 3):
@@ -180,7 +172,26 @@ for _n in (1, 2, 3):
     torch_class('AdaptiveMaxPool%dd' % _n, 'output_size, return_indices=False',
                 {'output_size': output_size(_n)})
 torch_class('MaxPool1d', 'kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
-            'ceil_mode=False', {'stride': none_or('stride'), 'return_indices': only_false('return_indices')})
+            'ceil_mode=False', {'stride': none_or('stride')})
+for _n in (1, 2, 3):
+    torch_class('MaxUnpool%dd' % _n, 'kernel_size, stride=None, padding=0',
+                {'kernel_size': axes('kernel', _n), 'padding': axes('padding', _n),
+                 'stride': lambda value, _n=_n: {} if value is None else axes('stride', _n)(value)})
+torch_class('LPPool1d', 'norm_type, kernel_size, stride=None, ceil_mode=False',
+            {'norm_type': lambda value: {'norm_type': float(value)}, 'stride': none_or('stride')})
+torch_class('LPPool2d', 'norm_type, kernel_size, stride=None, ceil_mode=False',
+            {'norm_type': lambda value: {'norm_type': float(value)}, 'kernel_size': axes('kernel', 2),
+             'stride': lambda value: {} if value is None else axes('stride', 2)(value)})
+torch_class('ChannelShuffle', 'groups')
+torch_class('MaxPool3d', 'kernel_size, stride=None, padding=0, dilation=1, return_indices=False, '
+            'ceil_mode=False',
+            {'kernel_size': axes('kernel', 3), 'padding': axes('padding', 3), 'dilation': axes('dilation', 3),
+             'stride': lambda value: {} if value is None else axes('stride', 3)(value)})
+torch_class('AvgPool3d', 'kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, '
+            'divisor_override=None',
+            {'kernel_size': axes('kernel', 3), 'padding': axes('padding', 3),
+             'stride': lambda value: {} if value is None else axes('stride', 3)(value),
+             'divisor_override': none_or('divisor_override')})
 torch_class('AvgPool1d', 'kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True',
             {'kernel_size': one_int('kernel_size'), 'stride': one_int('stride'),
              'padding': one_int('padding')})

@@ -44,17 +44,71 @@ struct _GnnBatchNormBaseClass
 #define GNN_TYPE_BATCH_NORM1D (gnn_batch_norm1d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN, BATCH_NORM1D, GnnBatchNormBase)
+G_DECLARE_DERIVABLE_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN, BATCH_NORM1D, GnnBatchNormBase)
+
+/**
+ * GnnBatchNorm1dClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.BatchNorm1d], derivable as `torch.nn.BatchNorm1d` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnBatchNorm1dClass
+{
+  GnnBatchNormBaseClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 #define GNN_TYPE_BATCH_NORM2D (gnn_batch_norm2d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnBatchNorm2d, gnn_batch_norm2d, GNN, BATCH_NORM2D, GnnBatchNormBase)
+G_DECLARE_DERIVABLE_TYPE (GnnBatchNorm2d, gnn_batch_norm2d, GNN, BATCH_NORM2D, GnnBatchNormBase)
+
+/**
+ * GnnBatchNorm2dClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.BatchNorm2d], derivable as `torch.nn.BatchNorm2d` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnBatchNorm2dClass
+{
+  GnnBatchNormBaseClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 #define GNN_TYPE_BATCH_NORM3D (gnn_batch_norm3d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN, BATCH_NORM3D, GnnBatchNormBase)
+G_DECLARE_DERIVABLE_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN, BATCH_NORM3D, GnnBatchNormBase)
+
+/**
+ * GnnBatchNorm3dClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.BatchNorm3d], derivable as `torch.nn.BatchNorm3d` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnBatchNorm3dClass
+{
+  GnnBatchNormBaseClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 GnnBatchNorm1d *gnn_batch_norm1d_new (gint64     num_features,

@@ -18,7 +18,25 @@ G_BEGIN_DECLS
 #define GNN_TYPE_CONV1D (gnn_conv1d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnConv1d, gnn_conv1d, GNN, CONV1D, GnnConvNd)
+G_DECLARE_DERIVABLE_TYPE (GnnConv1d, gnn_conv1d, GNN, CONV1D, GnnConvNd)
+
+/**
+ * GnnConv1dClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.Conv1d], derivable as `torch.nn.Conv1d` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnConv1dClass
+{
+  GnnConvNdClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 GnnConv1d *gnn_conv1d_new (gint64       in_channels,

@@ -18,7 +18,25 @@ G_BEGIN_DECLS
 #define GNN_TYPE_CONV2D (gnn_conv2d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN, CONV2D, GnnConvNd)
+G_DECLARE_DERIVABLE_TYPE (GnnConv2d, gnn_conv2d, GNN, CONV2D, GnnConvNd)
+
+/**
+ * GnnConv2dClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.Conv2d], derivable as `torch.nn.Conv2d` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnConv2dClass
+{
+  GnnConvNdClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 GnnConv2d *gnn_conv2d_new      (gint64         in_channels,

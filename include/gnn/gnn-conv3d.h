@@ -18,7 +18,25 @@ G_BEGIN_DECLS
 #define GNN_TYPE_CONV3D (gnn_conv3d_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnConv3d, gnn_conv3d, GNN, CONV3D, GnnConvNd)
+G_DECLARE_DERIVABLE_TYPE (GnnConv3d, gnn_conv3d, GNN, CONV3D, GnnConvNd)
+
+/**
+ * GnnConv3dClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.Conv3d], derivable as `torch.nn.Conv3d` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnConv3dClass
+{
+  GnnConvNdClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 GnnConv3d *gnn_conv3d_new (gint64       in_channels,

@@ -18,7 +18,25 @@ G_BEGIN_DECLS
 #define GNN_TYPE_EMBEDDING (gnn_embedding_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnEmbedding, gnn_embedding, GNN, EMBEDDING, GnnModule)
+G_DECLARE_DERIVABLE_TYPE (GnnEmbedding, gnn_embedding, GNN, EMBEDDING, GnnModule)
+
+/**
+ * GnnEmbeddingClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.Embedding], derivable as `torch.nn.Embedding` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnEmbeddingClass
+{
+  GnnModuleClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 GnnEmbedding *gnn_embedding_new (gint64         num_embeddings,

@@ -17,7 +17,25 @@ G_BEGIN_DECLS
 #define GNN_TYPE_LAYER_NORM (gnn_layer_norm_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnLayerNorm, gnn_layer_norm, GNN, LAYER_NORM, GnnModule)
+G_DECLARE_DERIVABLE_TYPE (GnnLayerNorm, gnn_layer_norm, GNN, LAYER_NORM, GnnModule)
+
+/**
+ * GnnLayerNormClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.LayerNorm], derivable as `torch.nn.LayerNorm` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnLayerNormClass
+{
+  GnnModuleClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 GnnLayerNorm *gnn_layer_norm_new                  (const gint64  *normalized_shape,

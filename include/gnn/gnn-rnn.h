@@ -39,17 +39,71 @@ struct _GnnRNNBaseClass
 #define GNN_TYPE_RNN (gnn_rnn_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnRNN, gnn_rnn, GNN, RNN, GnnRNNBase)
+G_DECLARE_DERIVABLE_TYPE (GnnRNN, gnn_rnn, GNN, RNN, GnnRNNBase)
+
+/**
+ * GnnRNNClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.RNN], derivable as `torch.nn.RNN` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnRNNClass
+{
+  GnnRNNBaseClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 #define GNN_TYPE_LSTM (gnn_lstm_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnLSTM, gnn_lstm, GNN, LSTM, GnnRNNBase)
+G_DECLARE_DERIVABLE_TYPE (GnnLSTM, gnn_lstm, GNN, LSTM, GnnRNNBase)
+
+/**
+ * GnnLSTMClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.LSTM], derivable as `torch.nn.LSTM` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnLSTMClass
+{
+  GnnRNNBaseClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 #define GNN_TYPE_GRU (gnn_gru_get_type ())
 
 GNN_AVAILABLE_IN_ALL
-G_DECLARE_FINAL_TYPE (GnnGRU, gnn_gru, GNN, GRU, GnnRNNBase)
+G_DECLARE_DERIVABLE_TYPE (GnnGRU, gnn_gru, GNN, GRU, GnnRNNBase)
+
+/**
+ * GnnGRUClass:
+ * @parent_class: the parent class
+ *
+ * The class of [class@Gnn.GRU], derivable as `torch.nn.GRU` is: a
+ * subclass (in C, Python or JavaScript) may override the forward and
+ * chain up to this one's.
+ *
+ * Since: 0.1
+ */
+struct _GnnGRUClass
+{
+  GnnRNNBaseClass parent_class;
+
+  /*< private >*/
+  gpointer padding[8];
+};
 
 GNN_AVAILABLE_IN_ALL
 gint64      gnn_rnn_base_get_input_size       (GnnRNNBase    *self);

@@ -19,6 +19,7 @@
 #include <gnn/gnn-tensor.h>
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
+#include <gnn/gnn-tensor-pool.h>
 #include <gnn/gnn-tensor-activation.h>
 #include <gnn/gnn-tensor-math.h>
 #include <gnn/gnn-tensor-indexing.h>
@@ -80,6 +81,7 @@
 #include <gnn/gnn-instance-norm3d.h>
 #include <gnn/gnn-local-response-norm.h>
 #include <gnn/gnn-embedding.h>
+#include <gnn/gnn-embedding-bag.h>
 #include <gnn/gnn-conv-nd.h>
 #include <gnn/gnn-conv1d.h>
 #include <gnn/gnn-conv2d.h>
@@ -90,6 +92,10 @@
 #include <gnn/gnn-max-pool1d.h>
 #include <gnn/gnn-avg-pool1d.h>
 #include <gnn/gnn-max-pool2d.h>
+#include <gnn/gnn-max-unpool.h>
+#include <gnn/gnn-pool3d.h>
+#include <gnn/gnn-lp-pool.h>
+#include <gnn/gnn-channel-shuffle.h>
 #include <gnn/gnn-avg-pool2d.h>
 #include <gnn/gnn-packed-sequence.h>
 #include <gnn/gnn-rnn.h>

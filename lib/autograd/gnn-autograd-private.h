@@ -221,6 +221,10 @@ const char *gnn_backward_pad_name (GnnPaddingMode mode, guint k);
 gboolean gnn_backward_interpolate (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_fold        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_pixel_shuffle (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_max_unpool  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_max_pool3d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_avg_pool3d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_embedding_bag (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_adaptive_avg_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_adaptive_max_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 /* torch's node names of interpolation and adaptive pooling (by mode and

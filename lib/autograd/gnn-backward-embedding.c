@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "autograd/gnn-autograd-private.h"
+#include "tensor/gnn-embedding-bag-private.h"
 
 /* dst[0 .. dim) += scale · src[0 .. dim), in @dtype (float32 or float64). */
 static inline void
@@ -111,4 +112,84 @@ gnn_backward_embedding (GnnNode    *node,
     }
   grads[0] = work == wm->dtype ? g_steal_pointer (&gw) : gnn_tensor_to_dtype (gw, wm->dtype, error);
   return grads[0] != NULL;
+}
+
+/* embedding_bag (gnn-embedding-bag-private.h): each bag's gradient row to
+ * the rows it summed (scaled by the sample weight, divided by the bag's
+ * size for a mean, by the row's lookups with scale_grad_by_freq), or, for
+ * max, each feature to the row that won it; a sample weight's gradient is
+ * its row dotted with its bag's gradient. In doubles. */
+gboolean
+gnn_backward_embedding_bag (GnnNode    *node,
+                            GnnTensor  *grad,
+                            GnnTensor **grads,
+                            GError    **error)
+{
+  const GnnMeta *wm = &node->inputs[0];
+  int mode = (int) node->params.ints[0];
+  gint64 rows = wm->shape[0], dim = wm->shape[1], n_bags = node->params.ints[2];
+  GnnTensor *flat = node->params.extra[0], *aux = node->params.extra[1];
+  const gint64 *iv = gnn_tensor_get_data (flat), *av = gnn_tensor_get_data (aux);
+  gint64 n = gnn_tensor_get_numel (flat);
+  g_autofree double *g = gnn_ag_doubles (grad);
+  g_autofree gint64 *count = NULL;
+  g_autofree gint64 *freq = NULL;
+
+  if (gnn_node_needs_grad (node, 0))
+    {
+      double *gw = g_new0 (double, MAX (rows * dim, 1));
+
+      if (mode == GNN_EMBEDDING_BAG_MAX)
+        {
+          for (gint64 k = 0; k < n_bags * dim; k++)
+            if (av[k] >= 0)
+              gw[av[k] * dim + k % dim] += g[k];
+        }
+      else
+        {
+          g_autofree double *psw = node->n_inputs > 1 && node->saved != NULL && node->saved[1] != NULL
+                                   ? gnn_ag_doubles (node->saved[1]) : NULL;
+
+          count = g_new0 (gint64, MAX (n_bags, 1));
+          for (gint64 i = 0; i < n; i++)
+            if (av[i] >= 0)
+              count[av[i]]++;
+          if (node->params.flag)
+            {
+              freq = g_new0 (gint64, MAX (rows, 1));
+              for (gint64 i = 0; i < n; i++)
+                if (av[i] >= 0)
+                  freq[iv[i]]++;
+            }
+          for (gint64 i = 0; i < n; i++)
+            {
+              gint64 b = av[i];
+              double k = 1.0;
+
+              if (b < 0)
+                continue;
+              if (psw != NULL)
+                k *= psw[i];
+              if (mode == GNN_EMBEDDING_BAG_MEAN)
+                k /= (double) count[b];
+              if (freq != NULL)
+                k /= (double) freq[iv[i]];
+              for (gint64 j = 0; j < dim; j++)
+                gw[iv[i] * dim + j] += k * g[b * dim + j];
+            }
+        }
+      grads[0] = gnn_ag_from_doubles (gw, wm);
+    }
+  if (node->n_inputs > 1 && gnn_node_needs_grad (node, 1))
+    {
+      g_autofree double *w = gnn_ag_doubles (node->saved[0]);
+      double *gp = g_new0 (double, MAX (n, 1));
+
+      for (gint64 i = 0; i < n; i++)
+        if (av[i] >= 0)
+          for (gint64 j = 0; j < dim; j++)
+            gp[i] += g[av[i] * dim + j] * w[iv[i] * dim + j];
+      grads[1] = gnn_ag_from_doubles (gp, &node->inputs[1]);
+    }
+  return TRUE;
 }

@@ -15,6 +15,7 @@
 #include "tensor/gnn-gather-tables-private.h"
 #include "tensor/gnn-resample-private.h"
 #include "tensor/gnn-shuffle-private.h"
+#include "tensor/gnn-unpool-private.h"
 
 /* The packed output gradient in input 0's dtype, and a new tensor for the
  * input gradient, which the caller's loop writes whole. */
@@ -236,4 +237,34 @@ gnn_backward_pixel_shuffle (GnnNode    *node,
 {
   grads[0] = gnn_pixel_shuffle_copy (grad, node->params.ints[0], !node->params.flag, error);
   return grads[0] != NULL;
+}
+
+/* max_unpool's gradient gathers the output gradient at the indices (torch's
+ * max_pool_double_backward). */
+gboolean
+gnn_backward_max_unpool (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+  guint n = (guint) node->params.dim;
+  g_autoptr(GnnTensor) go = NULL;
+  g_autoptr(GnnTensor) gx = NULL;
+  g_autoptr(GnnTensor) ic = gnn_tensor_contiguous_checked (node->params.extra[0], error);
+  gint64 planes = 1, n_small = 1, n_large = 1;
+
+  if (ic == NULL || !prepare (node, grad, &go, &gx, error))
+    return FALSE;
+  for (guint d = 0; d < im->ndim; d++)
+    {
+      if (d < im->ndim - n)
+        planes *= im->shape[d];
+      else
+        n_small *= im->shape[d], n_large *= node->out.shape[d];
+    }
+  gnn_unpool_move (FALSE, planes, n_small, n_large, gnn_tensor_data_or_null (ic),
+                   gnn_tensor_data_or_null (go), gnn_tensor_data_or_null (gx), gnn_dtype_get_size (im->dtype));
+  grads[0] = g_steal_pointer (&gx);
+  return TRUE;
 }

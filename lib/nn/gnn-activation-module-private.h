@@ -11,7 +11,7 @@
 
 G_BEGIN_DECLS
 
-#define GNN_ACTIVATION_MAX_SETTINGS 4
+#define GNN_ACTIVATION_MAX_SETTINGS 6
 
 /* The instance layout of such a module: its struct's first member. Setting
  * k (property id k + 1) is values[k]; booleans and integers are stored as

@@ -98,19 +98,21 @@ gnn_adaptive_pool_nd_forward_with_indices (GnnAdaptivePoolNd  *self,
 }
 
 static GnnTensor *
+forward_with_indices (GnnModule   *module,
+                      GnnTensor   *input,
+                      GnnTensor  **indices,
+                      GError     **error)
+{
+  return gnn_adaptive_pool_nd_forward_with_indices (GNN_ADAPTIVE_POOL_ND (module), input, indices, error);
+}
+
+static GnnTensor *
 gnn_adaptive_pool_nd_forward (GnnModule  *module,
                               GnnTensor  *input,
                               GError    **error)
 {
-  if (PRIV (module)->return_indices)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
-                   "%s(return_indices=True): a module call returns one tensor; use "
-                   "gnn_adaptive_pool_nd_forward_with_indices() (forward_with_indices) for the "
-                   "(output, indices) pair", gnn_module_get_name (module));
-      return NULL;
-    }
-  return gnn_adaptive_pool_nd_forward_with_indices (GNN_ADAPTIVE_POOL_ND (module), input, NULL, error);
+  return gnn_nn_forward_without_indices (module, input, PRIV (module)->return_indices,
+                                         forward_with_indices, error);
 }
 
 /* A max layer's call: torch's `(output, indices)` with return_indices. */
@@ -120,21 +122,8 @@ gnn_adaptive_max_pool_forward_args (GnnModule  *module,
                                     GnnValue   *kwargs,
                                     GError    **error)
 {
-  g_autofree char *function = g_strconcat (gnn_module_get_name (module), ".forward", NULL);
-  g_autoptr(GnnTensor) indices = NULL;
-  GnnTensor *input, *output;
-
-  if (!gnn_args_parse (args, kwargs, function, error, "input", GNN_ARG_TENSOR, &input, NULL))
-    return NULL;
-  output = gnn_adaptive_pool_nd_forward_with_indices (GNN_ADAPTIVE_POOL_ND (module), input,
-                                                      PRIV (module)->return_indices ? &indices : NULL,
-                                                      error);
-  if (output == NULL)
-    return NULL;
-  if (indices == NULL)
-    return gnn_value_take_tensor (output);
-  return gnn_value_new_tuple_take (2, gnn_value_take_tensor (output),
-                                   gnn_value_take_tensor (g_steal_pointer (&indices)));
+  return gnn_nn_forward_with_indices (module, args, kwargs, PRIV (module)->return_indices,
+                                      forward_with_indices, error);
 }
 
 static char *

@@ -291,12 +291,7 @@ check_config (gint64   num_features,
  *
  * Since: 0.1
  */
-struct _GnnBatchNorm1d
-{
-  GnnBatchNormBase parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN_TYPE_BATCH_NORM_BASE)
+G_DEFINE_TYPE (GnnBatchNorm1d, gnn_batch_norm1d, GNN_TYPE_BATCH_NORM_BASE)
 
 /* torch's _check_input_dim: @lo to @hi dimensions, with its message. */
 static gboolean
@@ -394,12 +389,7 @@ gnn_batch_norm1d_new (gint64    num_features,
  *
  * Since: 0.1
  */
-struct _GnnBatchNorm2d
-{
-  GnnBatchNormBase parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnBatchNorm2d, gnn_batch_norm2d, GNN_TYPE_BATCH_NORM_BASE)
+G_DEFINE_TYPE (GnnBatchNorm2d, gnn_batch_norm2d, GNN_TYPE_BATCH_NORM_BASE)
 
 static gboolean
 gnn_batch_norm2d_check_input_dim (GnnBatchNormBase  *self,
@@ -460,12 +450,7 @@ gnn_batch_norm2d_new (gint64    num_features,
  *
  * Since: 0.1
  */
-struct _GnnBatchNorm3d
-{
-  GnnBatchNormBase parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN_TYPE_BATCH_NORM_BASE)
+G_DEFINE_TYPE (GnnBatchNorm3d, gnn_batch_norm3d, GNN_TYPE_BATCH_NORM_BASE)
 
 static gboolean
 gnn_batch_norm3d_check_input_dim (GnnBatchNormBase  *self,

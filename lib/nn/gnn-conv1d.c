@@ -16,12 +16,7 @@
  *
  * Since: 0.1
  */
-struct _GnnConv1d
-{
-  GnnConvNd parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnConv1d, gnn_conv1d, GNN_TYPE_CONV_ND)
+G_DEFINE_TYPE (GnnConv1d, gnn_conv1d, GNN_TYPE_CONV_ND)
 
 static void
 gnn_conv1d_class_init (GnnConv1dClass *klass)

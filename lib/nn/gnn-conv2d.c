@@ -19,12 +19,7 @@
  *
  * Since: 0.1
  */
-struct _GnnConv2d
-{
-  GnnConvNd parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnConv2d, gnn_conv2d, GNN_TYPE_CONV_ND)
+G_DEFINE_TYPE (GnnConv2d, gnn_conv2d, GNN_TYPE_CONV_ND)
 
 static void
 gnn_conv2d_class_init (GnnConv2dClass *klass)

@@ -16,12 +16,7 @@
  *
  * Since: 0.1
  */
-struct _GnnConv3d
-{
-  GnnConvNd parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnConv3d, gnn_conv3d, GNN_TYPE_CONV_ND)
+G_DEFINE_TYPE (GnnConv3d, gnn_conv3d, GNN_TYPE_CONV_ND)
 
 static void
 gnn_conv3d_class_init (GnnConv3dClass *klass)

@@ -26,9 +26,8 @@
  *
  * Since: 0.1
  */
-struct _GnnEmbedding
+typedef struct
 {
-  GnnModule     parent_instance;
   gint64        num_embeddings;
   gint64        embedding_dim;
   gint64        padding_idx;
@@ -36,10 +35,13 @@ struct _GnnEmbedding
   double        norm_type;
   gboolean      scale_grad_by_freq;
   GnnGenerator *generator;
-};
+} GnnEmbeddingPrivate;
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (GnnEmbedding, gnn_embedding, GNN_TYPE_MODULE,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
+G_DEFINE_TYPE_WITH_CODE (GnnEmbedding, gnn_embedding, GNN_TYPE_MODULE,
+                         G_ADD_PRIVATE (GnnEmbedding)
+                         G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
+
+#define PRIV(obj) ((GnnEmbeddingPrivate *) gnn_embedding_get_instance_private ((GnnEmbedding *) (obj)))
 
 enum
 {
@@ -56,25 +58,25 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-/* torch's _fill_padding_idx_with_zero. */
+/* torch's _fill_padding_idx_with_zero (@padding_row -1: none). */
 static gboolean
-zero_padding_row (GnnEmbedding  *self,
-                  GnnTensor     *weight,
-                  GError       **error)
+zero_padding_row (GnnTensor  *weight,
+                  gint64      padding_row,
+                  GError    **error)
 {
   g_autoptr(GnnNoGradGuard) guard = NULL;
   g_autoptr(GnnTensor) row = NULL;
 
-  if (self->padding_idx == NO_PADDING_IDX || self->embedding_dim == 0)
+  if (padding_row < 0 || gnn_tensor_get_shape (weight, NULL)[1] == 0)
     return TRUE;
   guard = gnn_no_grad_guard_new ();
-  row = gnn_tensor_select (weight, 0, self->padding_idx, error);
+  row = gnn_tensor_select (weight, 0, padding_row, error);
   return row != NULL && gnn_tensor_fill_ (row, 0.0, error);
 }
 
-/* N(0, 1) from the default generator, as PyTorch's reset_parameters. */
-static gboolean
-reset_parameters_vfunc (GnnModule  *module,
+gboolean
+gnn_nn_embedding_reset (GnnModule  *module,
+                        gint64      padding_row,
                         GError    **error)
 {
   g_autoptr(GnnNoGradGuard) guard = gnn_no_grad_guard_new ();   /* writes into the weight */
@@ -87,17 +89,49 @@ reset_parameters_vfunc (GnnModule  *module,
     return FALSE;
   ok = gnn_tensor_normal_ (GNN_TENSOR (w), 0.0, 1.0, gnn_nn_default_generator_lock (), error);
   gnn_nn_default_generator_unlock ();
-  return ok && zero_padding_row (GNN_EMBEDDING (module), GNN_TENSOR (w), error);
+  return ok && zero_padding_row (GNN_TENSOR (w), padding_row, error);
+}
+
+GnnParameter *
+gnn_nn_embedding_weight_new (gint64         num_embeddings,
+                             gint64         embedding_dim,
+                             gint64         padding_row,
+                             GnnGenerator  *generator,
+                             GError       **error)
+{
+  gint64 shape[2] = { num_embeddings, embedding_dim };
+  g_autoptr(GnnTensor) w = gnn_tensor_empty (shape, 2, GNN_DTYPE_F32, error);
+  GnnGenerator *gen = generator;
+  gboolean ok;
+
+  if (w == NULL)
+    return NULL;
+  if (gen == NULL)
+    gen = gnn_nn_default_generator_lock ();
+  ok = gnn_tensor_normal_ (w, 0.0, 1.0, gen, error);
+  if (generator == NULL)
+    gnn_nn_default_generator_unlock ();
+  if (!ok || !zero_padding_row (w, padding_row, error))
+    return NULL;
+  return gnn_parameter_new (w, TRUE);
+}
+
+/* N(0, 1) from the default generator, as PyTorch's reset_parameters. */
+static gboolean
+reset_parameters_vfunc (GnnModule  *module,
+                        GError    **error)
+{
+  gint64 padding = PRIV (module)->padding_idx;
+
+  return gnn_nn_embedding_reset (module, padding == NO_PADDING_IDX ? -1 : padding, error);
 }
 
 static void
 gnn_embedding_constructed (GObject *object)
 {
-  GnnEmbedding *self = GNN_EMBEDDING (object);
-  gint64 shape[2] = { self->num_embeddings, self->embedding_dim };
-  GnnGenerator *gen = self->generator;
+  GnnEmbeddingPrivate *self = PRIV (object);
   GError *error = NULL;
-  g_autoptr(GnnTensor) w = NULL;
+  g_autoptr(GnnParameter) p = NULL;
   gboolean ok;
 
   G_OBJECT_CLASS (gnn_embedding_parent_class)->constructed (object);
@@ -112,27 +146,12 @@ gnn_embedding_constructed (GObject *object)
   /* A size whose bytes overflow or out of memory: an empty weight slot and
    * the error for GInitable and forward. */
   if (ok)
-    w = gnn_tensor_empty (shape, 2, GNN_DTYPE_F32, &error);
-  ok = w != NULL;
-  if (ok)
+    p = gnn_nn_embedding_weight_new (self->num_embeddings, self->embedding_dim,
+                                     self->padding_idx == NO_PADDING_IDX ? -1 : self->padding_idx,
+                                     self->generator, &error);
+  gnn_module_register_parameter (GNN_MODULE (object), "weight", p, NULL);
+  if (p == NULL)
     {
-      if (gen == NULL)
-        gen = gnn_nn_default_generator_lock ();
-      ok = gnn_tensor_normal_ (w, 0.0, 1.0, gen, &error);
-      if (self->generator == NULL)
-        gnn_nn_default_generator_unlock ();
-    }
-  if (ok)
-    ok = zero_padding_row (self, w, &error);
-  if (ok)
-    {
-      g_autoptr(GnnParameter) p = gnn_parameter_new (w, TRUE);
-
-      gnn_module_register_parameter (GNN_MODULE (self), "weight", p, NULL);
-    }
-  else
-    {
-      gnn_module_register_parameter (GNN_MODULE (self), "weight", NULL, NULL);
       if (!g_error_matches (error, GNN_ERROR, GNN_ERROR_INDEX))
         g_prefix_error (&error, "Embedding: ");
       gnn_nn_set_construct_error (object, error);
@@ -145,7 +164,7 @@ gnn_embedding_forward (GnnModule  *module,
                        GnnTensor  *input,
                        GError    **error)
 {
-  GnnEmbedding *self;
+  GnnEmbeddingPrivate *self;
   GnnTensor *weight;
 
   if (!gnn_nn_check_constructed (module, error))
@@ -153,7 +172,7 @@ gnn_embedding_forward (GnnModule  *module,
   weight = gnn_nn_weight (module, "weight", error);
   if (weight == NULL)
     return NULL;
-  self = GNN_EMBEDDING (module);
+  self = PRIV (module);
   if (isfinite (self->max_norm) &&
       !gnn_tensor_embedding_renorm_ (weight, input, self->max_norm, self->norm_type, error))
     return NULL;
@@ -164,7 +183,7 @@ gnn_embedding_forward (GnnModule  *module,
 static char *
 gnn_embedding_extra_repr (GnnModule *module)
 {
-  GnnEmbedding *self = GNN_EMBEDDING (module);
+  GnnEmbeddingPrivate *self = PRIV (module);
   GString *s = g_string_new (NULL);
 
   g_string_append_printf (s, "%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT, self->num_embeddings,
@@ -194,7 +213,7 @@ gnn_embedding_get_property (GObject    *object,
                             GValue     *value,
                             GParamSpec *pspec)
 {
-  GnnEmbedding *self = GNN_EMBEDDING (object);
+  GnnEmbeddingPrivate *self = PRIV (object);
 
   switch (prop_id)
     {
@@ -227,7 +246,7 @@ gnn_embedding_set_property (GObject      *object,
                             const GValue *value,
                             GParamSpec   *pspec)
 {
-  GnnEmbedding *self = GNN_EMBEDDING (object);
+  GnnEmbeddingPrivate *self = PRIV (object);
 
   switch (prop_id)
     {
@@ -260,7 +279,7 @@ gnn_embedding_set_property (GObject      *object,
 static void
 gnn_embedding_dispose (GObject *object)
 {
-  g_clear_object (&GNN_EMBEDDING (object)->generator);
+  g_clear_object (&PRIV (object)->generator);
 
   G_OBJECT_CLASS (gnn_embedding_parent_class)->dispose (object);
 }
@@ -361,8 +380,10 @@ gnn_embedding_class_init (GnnEmbeddingClass *klass)
 }
 
 static void
-gnn_embedding_init (GnnEmbedding *self)
+gnn_embedding_init (GnnEmbedding *object)
 {
+  GnnEmbeddingPrivate *self = PRIV (object);
+
   self->num_embeddings = 1;
   self->embedding_dim = 1;
   self->padding_idx = NO_PADDING_IDX;

@@ -16,18 +16,20 @@
  *
  * Since: 0.1
  */
-struct _GnnLayerNorm
+typedef struct
 {
-  GnnModule parent_instance;
   gint64    shape[GNN_MAX_DIMS];
   guint     n;
   double    eps;
   gboolean  elementwise_affine;
   gboolean  invalid_shape;   /* normalized-shape was refused: see constructed */
-};
+} GnnLayerNormPrivate;
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (GnnLayerNorm, gnn_layer_norm, GNN_TYPE_MODULE,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
+G_DEFINE_TYPE_WITH_CODE (GnnLayerNorm, gnn_layer_norm, GNN_TYPE_MODULE,
+                         G_ADD_PRIVATE (GnnLayerNorm)
+                         G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, gnn_nn_initable_iface_init))
+
+#define PRIV(obj) ((GnnLayerNormPrivate *) gnn_layer_norm_get_instance_private ((GnnLayerNorm *) (obj)))
 
 enum
 {
@@ -43,7 +45,7 @@ static GParamSpec *properties[N_PROPS];
 static void
 gnn_layer_norm_constructed (GObject *object)
 {
-  GnnLayerNorm *self = GNN_LAYER_NORM (object);
+  GnnLayerNormPrivate *self = PRIV (object);
   g_autoptr(GnnParameter) wp = NULL;
   g_autoptr(GnnParameter) bp = NULL;
   GError *error = NULL;
@@ -70,8 +72,8 @@ gnn_layer_norm_constructed (GObject *object)
     }
   if (error != NULL)
     gnn_nn_set_construct_error (object, error);
-  gnn_module_register_parameter (GNN_MODULE (self), "weight", wp, NULL);
-  gnn_module_register_parameter (GNN_MODULE (self), "bias", bp, NULL);
+  gnn_module_register_parameter (GNN_MODULE (object), "weight", wp, NULL);
+  gnn_module_register_parameter (GNN_MODULE (object), "bias", bp, NULL);
 }
 
 /* Ones and zeros, as PyTorch's reset_parameters. */
@@ -88,7 +90,7 @@ gnn_layer_norm_forward (GnnModule  *module,
                         GnnTensor  *input,
                         GError    **error)
 {
-  GnnLayerNorm *self = GNN_LAYER_NORM (module);
+  GnnLayerNormPrivate *self = PRIV (module);
   GObject *weight = gnn_module_get_child (module, "weight", NULL);
   GObject *bias = gnn_module_get_child (module, "bias", NULL);
 
@@ -103,7 +105,7 @@ gnn_layer_norm_forward (GnnModule  *module,
 static char *
 gnn_layer_norm_extra_repr (GnnModule *module)
 {
-  GnnLayerNorm *self = GNN_LAYER_NORM (module);
+  GnnLayerNormPrivate *self = PRIV (module);
   g_autofree char *eps = gnn_nn_format_float (self->eps);
   GString *s = g_string_new ("(");
 
@@ -122,7 +124,7 @@ gnn_layer_norm_get_property (GObject    *object,
                              GValue     *value,
                              GParamSpec *pspec)
 {
-  GnnLayerNorm *self = GNN_LAYER_NORM (object);
+  GnnLayerNormPrivate *self = PRIV (object);
 
   switch (prop_id)
     {
@@ -147,7 +149,7 @@ gnn_layer_norm_set_property (GObject      *object,
                              const GValue *value,
                              GParamSpec   *pspec)
 {
-  GnnLayerNorm *self = GNN_LAYER_NORM (object);
+  GnnLayerNormPrivate *self = PRIV (object);
 
   switch (prop_id)
     {
@@ -229,8 +231,10 @@ gnn_layer_norm_class_init (GnnLayerNormClass *klass)
 }
 
 static void
-gnn_layer_norm_init (GnnLayerNorm *self)
+gnn_layer_norm_init (GnnLayerNorm *object)
 {
+  GnnLayerNormPrivate *self = PRIV (object);
+
   self->eps = 1e-5;
   self->elementwise_affine = TRUE;
 }
@@ -307,6 +311,6 @@ gnn_layer_norm_get_normalized_shape (GnnLayerNorm *self,
   g_return_val_if_fail (GNN_IS_LAYER_NORM (self), NULL);
   g_return_val_if_fail (n != NULL, NULL);
 
-  *n = self->n;
-  return self->shape;
+  *n = PRIV (self)->n;
+  return PRIV (self)->shape;
 }

@@ -553,3 +553,43 @@ gnn_nn_optional_tensor (GnnModule  *module,
 
   return child != NULL && GNN_IS_TENSOR (child) ? GNN_TENSOR (child) : NULL;
 }
+
+GnnValue *
+gnn_nn_forward_with_indices (GnnModule            *module,
+                             GnnValue             *args,
+                             GnnValue             *kwargs,
+                             gboolean              return_indices,
+                             GnnNnIndicesForward   forward,
+                             GError              **error)
+{
+  g_autofree char *function = g_strconcat (gnn_module_get_name (module), ".forward", NULL);
+  g_autoptr(GnnTensor) indices = NULL;
+  GnnTensor *input, *output;
+
+  if (!gnn_args_parse (args, kwargs, function, error, "input", GNN_ARG_TENSOR, &input, NULL))
+    return NULL;
+  output = forward (module, input, return_indices ? &indices : NULL, error);
+  if (output == NULL)
+    return NULL;
+  if (!return_indices)
+    return gnn_value_take_tensor (output);
+  return gnn_value_new_tuple_take (2, gnn_value_take_tensor (output),
+                                   gnn_value_take_tensor (g_steal_pointer (&indices)));
+}
+
+GnnTensor *
+gnn_nn_forward_without_indices (GnnModule            *module,
+                                GnnTensor            *input,
+                                gboolean              return_indices,
+                                GnnNnIndicesForward   forward,
+                                GError              **error)
+{
+  if (return_indices)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
+                   "%s(return_indices=True): a module call returns one tensor; call it with "
+                   "gnn_module_call_args for the (output, indices) pair", gnn_module_get_name (module));
+      return NULL;
+    }
+  return forward (module, input, NULL, error);
+}

@@ -157,4 +157,41 @@ GnnTensor    *gnn_nn_optional_tensor          (GnnModule  *module,
 /* Wraps a plain tensor into a parameter (shares its storage). */
 GnnParameter *gnn_nn_as_parameter             (GnnTensor *value);
 
+/* torch's embedding table (Embedding, EmbeddingBag): N(0, 1) from
+ * @generator (NULL: the default one), the padding row (-1: none) zeroed;
+ * NULL with @error when it cannot be allocated. */
+GnnParameter *gnn_nn_embedding_weight_new     (gint64          num_embeddings,
+                                               gint64          embedding_dim,
+                                               gint64          padding_row,
+                                               GnnGenerator   *generator,
+                                               GError        **error);
+/* reset_parameters of such a table: the "weight" of @module drawn again. */
+gboolean      gnn_nn_embedding_reset          (GnnModule      *module,
+                                               gint64          padding_row,
+                                               GError        **error);
+
+/* A max pooling layer's forward with its indices: @indices is NULL when
+ * they are not wanted. */
+typedef GnnTensor *(*GnnNnIndicesForward)     (GnnModule   *module,
+                                               GnnTensor   *input,
+                                               GnnTensor  **indices,
+                                               GError     **error);
+
+/* The general forward of a max pooling layer with `return_indices`:
+ * torch's `(output, indices)` when @return_indices, else the output. */
+GnnValue     *gnn_nn_forward_with_indices     (GnnModule            *module,
+                                               GnnValue             *args,
+                                               GnnValue             *kwargs,
+                                               gboolean              return_indices,
+                                               GnnNnIndicesForward   forward,
+                                               GError              **error);
+
+/* The one-tensor forward of such a layer: the output, or with
+ * @return_indices an error pointing to the general call. */
+GnnTensor    *gnn_nn_forward_without_indices  (GnnModule            *module,
+                                               GnnTensor            *input,
+                                               gboolean              return_indices,
+                                               GnnNnIndicesForward   forward,
+                                               GError              **error);
+
 G_END_DECLS

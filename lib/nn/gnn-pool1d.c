@@ -37,13 +37,14 @@ enum
   PROP_DILATION,           /* max only */
   PROP_CEIL_MODE,
   PROP_COUNT_INCLUDE_PAD,  /* avg only */
+  PROP_RETURN_INDICES,     /* max only */
   N_PROPS
 };
 
 typedef struct
 {
   gint64   kernel_size, stride, padding, dilation;
-  gboolean ceil_mode, count_include_pad;
+  gboolean ceil_mode, count_include_pad, return_indices;
 } Pool1d;
 
 struct _GnnMaxPool1d
@@ -70,6 +71,20 @@ pool_of (gpointer object)
 }
 
 static GnnTensor *
+max_forward (GnnModule   *module,
+             GnnTensor   *input,
+             GnnTensor  **indices,
+             GError     **error)
+{
+  Pool1d *p = pool_of (module);
+
+  if (indices != NULL)
+    return gnn_tensor_max_pool1d_with_indices (input, p->kernel_size, p->stride, p->padding, p->dilation,
+                                               p->ceil_mode, indices, error);
+  return gnn_tensor_max_pool1d (input, p->kernel_size, p->stride, p->padding, p->dilation, p->ceil_mode, error);
+}
+
+static GnnTensor *
 pool_forward (GnnModule  *module,
               GnnTensor  *input,
               GError    **error)
@@ -79,7 +94,18 @@ pool_forward (GnnModule  *module,
   if (GNN_IS_AVG_POOL1D (module))
     return gnn_tensor_avg_pool1d (input, p->kernel_size, p->stride, p->padding, p->ceil_mode,
                                   p->count_include_pad, error);
-  return gnn_tensor_max_pool1d (input, p->kernel_size, p->stride, p->padding, p->dilation, p->ceil_mode, error);
+  return gnn_nn_forward_without_indices (module, input, p->return_indices, max_forward, error);
+}
+
+/* torch's `(output, indices)` with return_indices. */
+static GnnValue *
+max_forward_args (GnnModule  *module,
+                  GnnValue   *args,
+                  GnnValue   *kwargs,
+                  GError    **error)
+{
+  return gnn_nn_forward_with_indices (module, args, kwargs, pool_of (module)->return_indices, max_forward,
+                                      error);
 }
 
 static char *
@@ -116,7 +142,8 @@ bool_field (Pool1d *p,
             guint   prop_id)
 {
   return prop_id == PROP_CEIL_MODE ? &p->ceil_mode
-         : prop_id == PROP_COUNT_INCLUDE_PAD ? &p->count_include_pad : NULL;
+         : prop_id == PROP_COUNT_INCLUDE_PAD ? &p->count_include_pad
+         : prop_id == PROP_RETURN_INDICES ? &p->return_indices : NULL;
 }
 
 static void
@@ -167,7 +194,13 @@ pool_class_init (GObjectClass *object_class,
   g_object_class_install_property (object_class, PROP_STRIDE, gnn_nn_int_property ("stride", -G_MAXINT32, 0));
   g_object_class_install_property (object_class, PROP_PADDING, gnn_nn_int_property ("padding", -G_MAXINT32, 0));
   if (!avg)
-    g_object_class_install_property (object_class, PROP_DILATION, gnn_nn_int_property ("dilation", -G_MAXINT32, 1));
+    {
+      g_object_class_install_property (object_class, PROP_DILATION,
+                                       gnn_nn_int_property ("dilation", -G_MAXINT32, 1));
+      g_object_class_install_property (object_class, PROP_RETURN_INDICES,
+                                       gnn_nn_bool_property ("return-indices", FALSE));
+      module_class->forward_args = max_forward_args;
+    }
   g_object_class_install_property (object_class, PROP_CEIL_MODE, gnn_nn_bool_property ("ceil-mode", FALSE));
   if (avg)
     g_object_class_install_property (object_class, PROP_COUNT_INCLUDE_PAD,
@@ -216,6 +249,15 @@ gnn_max_pool1d_class_init (GnnMaxPool1dClass *klass)
    * GnnMaxPool1d:ceil-mode:
    *
    * Whether to round the output size up instead of down (`ceil_mode`).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnMaxPool1d:return-indices:
+   *
+   * Whether a call returns torch's `(output, indices)`, the indices as
+   * [method@Gnn.Tensor.max_unpool] takes them (`return_indices`); the
+   * one-tensor [method@Gnn.Module.call] then fails.
    *
    * Since: 0.1
    */

@@ -40,6 +40,7 @@ enum
   PROP_CEIL_MODE,
   PROP_COUNT_INCLUDE_PAD,  /* avg only */
   PROP_DIVISOR_OVERRIDE,   /* avg only */
+  PROP_RETURN_INDICES,     /* max only */
   N_PROPS
 };
 
@@ -51,6 +52,7 @@ typedef struct
   gboolean ceil_mode;
   gboolean count_include_pad;
   gint64   divisor_override;
+  gboolean return_indices;
 } Pool2d;
 
 #define CFG(pool, prop) ((pool)->cfg[(prop) - 1])
@@ -81,6 +83,29 @@ pool_of (gpointer object)
 }
 
 static GnnTensor *
+max_forward (GnnModule   *module,
+             GnnTensor   *input,
+             GnnTensor  **indices,
+             GError     **error)
+{
+  Pool2d *p = pool_of (module);
+
+  if (!gnn_nn_check_constructed (module, error))
+    return NULL;
+  if (indices != NULL)
+    return gnn_tensor_max_pool2d_with_indices (input, CFG (p, PROP_KERNEL_H), CFG (p, PROP_KERNEL_W),
+                                               CFG (p, PROP_STRIDE_H), CFG (p, PROP_STRIDE_W),
+                                               CFG (p, PROP_PADDING_H), CFG (p, PROP_PADDING_W),
+                                               CFG (p, PROP_DILATION_H), CFG (p, PROP_DILATION_W),
+                                               p->ceil_mode, indices, error);
+  return gnn_tensor_max_pool2d (input, CFG (p, PROP_KERNEL_H), CFG (p, PROP_KERNEL_W),
+                                CFG (p, PROP_STRIDE_H), CFG (p, PROP_STRIDE_W),
+                                CFG (p, PROP_PADDING_H), CFG (p, PROP_PADDING_W),
+                                CFG (p, PROP_DILATION_H), CFG (p, PROP_DILATION_W),
+                                p->ceil_mode, error);
+}
+
+static GnnTensor *
 pool_forward (GnnModule  *module,
               GnnTensor  *input,
               GError    **error)
@@ -94,11 +119,18 @@ pool_forward (GnnModule  *module,
                                   CFG (p, PROP_STRIDE_H), CFG (p, PROP_STRIDE_W),
                                   CFG (p, PROP_PADDING_H), CFG (p, PROP_PADDING_W),
                                   p->ceil_mode, p->count_include_pad, p->divisor_override, error);
-  return gnn_tensor_max_pool2d (input, CFG (p, PROP_KERNEL_H), CFG (p, PROP_KERNEL_W),
-                                CFG (p, PROP_STRIDE_H), CFG (p, PROP_STRIDE_W),
-                                CFG (p, PROP_PADDING_H), CFG (p, PROP_PADDING_W),
-                                CFG (p, PROP_DILATION_H), CFG (p, PROP_DILATION_W),
-                                p->ceil_mode, error);
+  return gnn_nn_forward_without_indices (module, input, p->return_indices, max_forward, error);
+}
+
+/* torch's `(output, indices)` with return_indices. */
+static GnnValue *
+max_forward_args (GnnModule  *module,
+                  GnnValue   *args,
+                  GnnValue   *kwargs,
+                  GError    **error)
+{
+  return gnn_nn_forward_with_indices (module, args, kwargs, pool_of (module)->return_indices, max_forward,
+                                      error);
 }
 
 static char *
@@ -156,6 +188,8 @@ pool_get_property (GObject    *object,
     g_value_set_boolean (value, p->count_include_pad);
   else if (prop_id == PROP_DIVISOR_OVERRIDE)
     g_value_set_int64 (value, p->divisor_override);
+  else if (prop_id == PROP_RETURN_INDICES)
+    g_value_set_boolean (value, p->return_indices);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -176,6 +210,8 @@ pool_set_property (GObject      *object,
     p->count_include_pad = g_value_get_boolean (value);
   else if (prop_id == PROP_DIVISOR_OVERRIDE)
     p->divisor_override = g_value_get_int64 (value);
+  else if (prop_id == PROP_RETURN_INDICES)
+    p->return_indices = g_value_get_boolean (value);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -206,6 +242,11 @@ pool_class_init (GObjectClass *object_class,
       properties[PROP_DIVISOR_OVERRIDE] =
         g_param_spec_int64 ("divisor-override", NULL, NULL, G_MININT32, G_MAXINT32, 0,
                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    }
+  else
+    {
+      properties[PROP_RETURN_INDICES] = gnn_nn_bool_property ("return-indices", FALSE);
+      module_class->forward_args = max_forward_args;
     }
   for (guint id = 1; id < N_PROPS; id++)
     if (properties[id] != NULL)
@@ -284,6 +325,15 @@ gnn_max_pool2d_class_init (GnnMaxPool2dClass *klass)
    * GnnMaxPool2d:ceil-mode:
    *
    * Whether the output size is rounded up instead of down (`ceil_mode`).
+   *
+   * Since: 0.1
+   */
+  /**
+   * GnnMaxPool2d:return-indices:
+   *
+   * Whether a call returns torch's `(output, indices)`, the indices as
+   * [method@Gnn.Tensor.max_unpool] takes them (`return_indices`); the
+   * one-tensor [method@Gnn.Module.call] then fails.
    *
    * Since: 0.1
    */

@@ -18,12 +18,10 @@
  *
  * Since: 0.1
  */
-struct _GnnRNN
+typedef struct
 {
-  GnnRNNBase parent_instance;
-
   char *nonlinearity;
-};
+} GnnRNNPrivate;
 
 enum {
   PROP_0,
@@ -33,17 +31,20 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (GnnRNN, gnn_rnn, GNN_TYPE_RNN_BASE)
+G_DEFINE_TYPE_WITH_PRIVATE (GnnRNN, gnn_rnn, GNN_TYPE_RNN_BASE)
+
+#define RNN_PRIV(obj) ((GnnRNNPrivate *) gnn_rnn_get_instance_private (GNN_RNN (obj)))
 
 static void
 set_nonlinearity (GnnRNN     *self,
                   const char *name)
 {
+  GnnRNNPrivate *priv = RNN_PRIV (self);
   gboolean relu = g_strcmp0 (name, "relu") == 0;
   gboolean known = relu || g_strcmp0 (name, "tanh") == 0;
 
-  g_free (self->nonlinearity);
-  self->nonlinearity = g_strdup (name);
+  g_free (priv->nonlinearity);
+  priv->nonlinearity = g_strdup (name);
   gnn_rnn_base_set_mode (GNN_RNN_BASE (self), relu ? GNN_RNN_MODE_RELU : GNN_RNN_MODE_TANH,
                          known ? NULL : name != NULL ? name : "None");
 }
@@ -51,7 +52,7 @@ set_nonlinearity (GnnRNN     *self,
 static void
 gnn_rnn_finalize (GObject *object)
 {
-  g_free (GNN_RNN (object)->nonlinearity);
+  g_free (RNN_PRIV (object)->nonlinearity);
   G_OBJECT_CLASS (gnn_rnn_parent_class)->finalize (object);
 }
 
@@ -62,7 +63,7 @@ gnn_rnn_get_property (GObject    *object,
                       GParamSpec *pspec)
 {
   if (prop_id == PROP_NONLINEARITY)
-    g_value_set_string (value, GNN_RNN (object)->nonlinearity);
+    g_value_set_string (value, RNN_PRIV (object)->nonlinearity);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -121,12 +122,7 @@ gnn_rnn_init (GnnRNN *self)
  *
  * Since: 0.1
  */
-struct _GnnLSTM
-{
-  GnnRNNBase parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnLSTM, gnn_lstm, GNN_TYPE_RNN_BASE)
+G_DEFINE_TYPE (GnnLSTM, gnn_lstm, GNN_TYPE_RNN_BASE)
 
 static void
 gnn_lstm_class_init (GnnLSTMClass *klass)
@@ -152,12 +148,7 @@ gnn_lstm_init (GnnLSTM *self)
  *
  * Since: 0.1
  */
-struct _GnnGRU
-{
-  GnnRNNBase parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (GnnGRU, gnn_gru, GNN_TYPE_RNN_BASE)
+G_DEFINE_TYPE (GnnGRU, gnn_gru, GNN_TYPE_RNN_BASE)
 
 static void
 gnn_gru_class_init (GnnGRUClass *klass)

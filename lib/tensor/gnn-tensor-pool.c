@@ -300,6 +300,94 @@ max_pool_range (gint64   p0,
                job->idx != NULL ? job->idx + (gsize) (p0 * out_plane) * job->idx_size : NULL);
 }
 
+/* max_pool2d, with the winners' indices returned when @indices is given
+ * (int64 positions in the plane, torch's return_indices=True: the vector
+ * loop's lanes are then not enough). */
+static GnnTensor *
+max_pool2d (GnnTensor  *input,
+            gint64      kernel_h,
+            gint64      kernel_w,
+            gint64      stride_h,
+            gint64      stride_w,
+            gint64      padding_h,
+            gint64      padding_w,
+            gint64      dilation_h,
+            gint64      dilation_w,
+            gboolean    ceil_mode,
+            GnnTensor **indices,
+            GError    **error)
+{
+  g_autoptr(GnnTensor) xc = NULL;
+  g_autoptr(GnnTensor) idx_tensor = NULL;
+  gint64 out_shape[4];
+  PoolGeom g;
+  GnnTensor *out;
+  const guint8 *x;
+  guint8 *o, *idx = NULL;
+  gboolean inside, f32, two_by_two, lanes;
+  MaxPoolKernel kernel;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  GNN_CHECK_STORAGE ("max_pool2d", input, error, NULL);
+
+  if (!pool_setup ("max_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
+                   padding_h, padding_w, dilation_h, dilation_w, ceil_mode, &g, out_shape, error))
+    return NULL;
+  inside = g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
+           (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width;
+  two_by_two = inside && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2;
+  f32 = gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32;
+  /* 2×2/2 float32 windows save the winning lane (uint8, which the backward
+   * recognizes), all others the winner's index in the plane */
+  lanes = two_by_two && f32 && indices == NULL;
+  out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (input)->dtype, out_shape,
+                                           gnn_tensor_priv (input)->ndim, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  /* The winners, for backward when it will run, or for the caller. */
+  if (indices != NULL || (!gnn_grad_mode_off && gnn_tensor_priv (input)->requires_grad))
+    {
+      idx_tensor = gnn_tensor_new_contiguous_checked (lanes ? GNN_DTYPE_U8 : GNN_DTYPE_I64, out_shape,
+                                                      gnn_tensor_priv (input)->ndim, FALSE, error);
+      if (idx_tensor == NULL)
+        {
+          g_object_unref (out);
+          return NULL;
+        }
+      idx = gnn_tensor_priv_data (gnn_tensor_priv (idx_tensor));
+    }
+  xc = gnn_tensor_contiguous_checked (input, error);
+  if (xc == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
+  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
+  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
+  /* 2×2/2 float32 windows: the vector loop, with lanes or without. Other
+   * windows all inside the input: no indices wanted (no backward), the loop
+   * without bounds checks; with indices, float64's branch-free 2×2/2 loop.
+   * Anything else takes the general loop, which records indices too. */
+  if (lanes)
+    kernel = max_pool_2x2_lanes_f32;
+  else if (inside && idx == NULL)
+    kernel = f32 ? max_pool_dense_f32 : max_pool_dense_f64;
+  else if (two_by_two && !f32)
+    kernel = max_pool_2x2_f64;
+  else
+    kernel = f32 ? max_pool_f32 : max_pool_f64;
+  gnn_parallel_for (g.planes, gnn_parallel_grain (g.height * g.width), max_pool_range,
+                    &(MaxPoolJob) { kernel, &g, f32 ? sizeof (float) : sizeof (double),
+                                    lanes ? sizeof (guint8) : sizeof (gint64), x, o, idx });
+  out = gnn_tensor_record (GNN_OP_MAX_POOL2D, out, &input, 1,
+                           &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
+                                                      padding_w, dilation_h, dilation_w }, .n_ints = 8,
+                                            .extra = { idx_tensor } });
+  if (indices != NULL)
+    *indices = g_steal_pointer (&idx_tensor);
+  return out;
+}
+
 /**
  * gnn_tensor_max_pool2d:
  * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
@@ -338,72 +426,53 @@ gnn_tensor_max_pool2d (GnnTensor *input,
                        gboolean   ceil_mode,
                        GError   **error)
 {
-  g_autoptr(GnnTensor) xc = NULL;
-  g_autoptr(GnnTensor) indices = NULL;
-  gint64 out_shape[4];
-  PoolGeom g;
-  GnnTensor *out;
-  const guint8 *x;
-  guint8 *o, *idx = NULL;
-  gboolean inside, f32, two_by_two, lanes;
-  MaxPoolKernel kernel;
+  return max_pool2d (input, kernel_h, kernel_w, stride_h, stride_w, padding_h, padding_w,
+                     dilation_h, dilation_w, ceil_mode, NULL, error);
+}
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  GNN_CHECK_STORAGE ("max_pool2d", input, error, NULL);
+/**
+ * gnn_tensor_max_pool2d_with_indices:
+ * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
+ * @kernel_h: the window height (> 0)
+ * @kernel_w: the window width (> 0)
+ * @stride_h: the vertical stride; 0 (with @stride_w 0) means @kernel_h
+ * @stride_w: the horizontal stride; 0 (with @stride_h 0) means @kernel_w
+ * @padding_h: the implicit -inf padding on the top and bottom
+ * @padding_w: the implicit -inf padding on the left and right
+ * @dilation_h: the vertical spacing between window taps (> 0)
+ * @dilation_w: the horizontal spacing between window taps (> 0)
+ * @ceil_mode: whether to round the output size up instead of down
+ * @indices: (out) (transfer full): the position of each maximum in its
+ *   `H × W` plane (int64, the output's shape), as [method@Gnn.Tensor.max_unpool]
+ *   takes them
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Tensor.max_pool2d] with torch's `return_indices=True`
+ * (`torch.nn.functional.max_pool2d_with_indices`).
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_max_pool2d_with_indices (GnnTensor  *input,
+                                    gint64      kernel_h,
+                                    gint64      kernel_w,
+                                    gint64      stride_h,
+                                    gint64      stride_w,
+                                    gint64      padding_h,
+                                    gint64      padding_w,
+                                    gint64      dilation_h,
+                                    gint64      dilation_w,
+                                    gboolean    ceil_mode,
+                                    GnnTensor **indices,
+                                    GError    **error)
+{
+  g_return_val_if_fail (indices != NULL, NULL);
 
-  if (!pool_setup ("max_pool2d", input, kernel_h, kernel_w, &stride_h, &stride_w,
-                   padding_h, padding_w, dilation_h, dilation_w, ceil_mode, &g, out_shape, error))
-    return NULL;
-  inside = g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
-           (g.out_h - 1) * g.sh + g.kh <= g.height && (g.out_w - 1) * g.sw + g.kw <= g.width;
-  two_by_two = inside && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2;
-  f32 = gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32;
-  /* 2×2/2 float32 windows save the winning lane (uint8, which the backward
-   * recognizes), all others the winner's index in the plane */
-  lanes = two_by_two && f32;
-  out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (input)->dtype, out_shape,
-                                           gnn_tensor_priv (input)->ndim, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  /* The winners, for backward, only when it will run. */
-  if (!gnn_grad_mode_off && gnn_tensor_priv (input)->requires_grad)
-    {
-      indices = gnn_tensor_new_contiguous_checked (lanes ? GNN_DTYPE_U8 : GNN_DTYPE_I64, out_shape,
-                                                   gnn_tensor_priv (input)->ndim, FALSE, error);
-      if (indices == NULL)
-        {
-          g_object_unref (out);
-          return NULL;
-        }
-      idx = gnn_tensor_priv_data (gnn_tensor_priv (indices));
-    }
-  xc = gnn_tensor_contiguous_checked (input, error);
-  if (xc == NULL)
-    {
-      g_object_unref (out);
-      return NULL;
-    }
-  x = gnn_tensor_priv_data (gnn_tensor_priv (xc));
-  o = gnn_tensor_priv_data (gnn_tensor_priv (out));
-  /* 2×2/2 float32 windows: the vector loop, with lanes or without. Other
-   * windows all inside the input: no indices wanted (no backward), the loop
-   * without bounds checks; with indices, float64's branch-free 2×2/2 loop.
-   * Anything else takes the general loop, which records indices too. */
-  if (lanes)
-    kernel = max_pool_2x2_lanes_f32;
-  else if (inside && idx == NULL)
-    kernel = f32 ? max_pool_dense_f32 : max_pool_dense_f64;
-  else if (two_by_two)
-    kernel = max_pool_2x2_f64;
-  else
-    kernel = f32 ? max_pool_f32 : max_pool_f64;
-  gnn_parallel_for (g.planes, gnn_parallel_grain (g.height * g.width), max_pool_range,
-                    &(MaxPoolJob) { kernel, &g, f32 ? sizeof (float) : sizeof (double),
-                                    lanes ? sizeof (guint8) : sizeof (gint64), x, o, idx });
-  return gnn_tensor_record (GNN_OP_MAX_POOL2D, out, &input, 1,
-                            &(GnnOpParams) { .ints = { kernel_h, kernel_w, stride_h, stride_w, padding_h,
-                                                       padding_w, dilation_h, dilation_w }, .n_ints = 8,
-                                             .extra = { indices } });
+  *indices = NULL;
+  return max_pool2d (input, kernel_h, kernel_w, stride_h, stride_w, padding_h, padding_w,
+                     dilation_h, dilation_w, ceil_mode, indices, error);
 }
 
 /* Mean over each window with PyTorch's divisor rules. */
@@ -536,8 +605,9 @@ through_2d (GnnTensor  *input,
 
 typedef struct
 {
-  gint64   kernel, stride, padding, dilation;
-  gboolean ceil_mode, count_include_pad;
+  gint64      kernel, stride, padding, dilation;
+  gboolean    ceil_mode, count_include_pad;
+  GnnTensor **indices;   /* max: the winners' [N, C, 1, L] positions, or NULL */
 } Pool1dArgs;
 
 static GnnTensor *
@@ -547,8 +617,8 @@ max_pool2d_of (GnnTensor *x,
 {
   const Pool1dArgs *a = data;
 
-  return gnn_tensor_max_pool2d (x, 1, a->kernel, 1, a->stride, 0, a->padding, 1, a->dilation, a->ceil_mode,
-                                error);
+  return max_pool2d (x, 1, a->kernel, 1, a->stride, 0, a->padding, 1, a->dilation, a->ceil_mode,
+                     a->indices, error);
 }
 
 static GnnTensor *
@@ -562,43 +632,23 @@ avg_pool2d_of (GnnTensor *x,
                                 a->count_include_pad, 0, error);
 }
 
-/**
- * gnn_tensor_max_pool1d:
- * @input: the input, `[N, C, L]` or `[C, L]`, float32 or float64
- * @kernel_size: the window length (> 0)
- * @stride: the stride, or 0 for @kernel_size
- * @padding: the implicit -inf padding on both sides (at most half of
- *   @kernel_size)
- * @dilation: the spacing between window taps (> 0)
- * @ceil_mode: whether to round the output size up instead of down
- * @error: return location for a #GError
- *
- * 1-d max pooling, `torch.nn.functional.max_pool1d`; see
- * [method@Gnn.Tensor.max_pool2d]. A window longer than the input gives an
- * empty output, as torch's.
- *
- * Returns: (transfer full): the pooled tensor, or %NULL on error (with
- *   PyTorch's messages, e.g. "max_pool1d() padding should be at most half of
- *   kernel size, but got padding=2 and kernel_size=3")
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_max_pool1d (GnnTensor *input,
-                       gint64     kernel_size,
-                       gint64     stride,
-                       gint64     padding,
-                       gint64     dilation,
-                       gboolean   ceil_mode,
-                       GError   **error)
+static GnnTensor *
+max_pool1d (GnnTensor  *input,
+            gint64      kernel_size,
+            gint64      stride,
+            gint64      padding,
+            gint64      dilation,
+            gboolean    ceil_mode,
+            GnnTensor **indices,
+            GError    **error)
 {
   GnnTensorPrivate *p;
-  Pool1dArgs a = { kernel_size, stride == 0 ? kernel_size : stride, padding, dilation, ceil_mode, FALSE };
+  Pool1dArgs a = { kernel_size, stride == 0 ? kernel_size : stride, padding, dilation, ceil_mode, FALSE,
+                   indices };
+  GnnTensor *out;
   gboolean empty = FALSE;
-  gint64 out;
+  gint64 out_len;
 
-  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
-  GNN_CHECK_STORAGE ("max_pool1d", input, error, NULL);
   p = gnn_tensor_priv (input);
   for (guint d = p->ndim == 3 ? 1 : 0; d < p->ndim; d++)
     empty = empty || p->shape[d] == 0;
@@ -632,24 +682,112 @@ gnn_tensor_max_pool1d (GnnTensor *input,
                    G_GINT64_FORMAT " and kernel_size=%" G_GINT64_FORMAT, padding, kernel_size);
       return NULL;
     }
-  out = pool_out_size (p->shape[p->ndim - 1], kernel_size, padding, a.stride, dilation, ceil_mode);
-  if (out < 0)
+  out_len = pool_out_size (p->shape[p->ndim - 1], kernel_size, padding, a.stride, dilation, ceil_mode);
+  if (out_len < 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "max_pool1d() Invalid computed output size: %" G_GINT64_FORMAT, out);
+                   "max_pool1d() Invalid computed output size: %" G_GINT64_FORMAT, out_len);
       return NULL;
     }
   if (!gnn_check_float_dtype ("max_pool1d_impl", input, error))
     return NULL;
-  if (out == 0)
+  if (out_len == 0)
     {
       gint64 shape[3];
 
       memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
       shape[p->ndim - 1] = 0;
+      if (indices != NULL &&
+          (*indices = gnn_tensor_new_contiguous_checked (GNN_DTYPE_I64, shape, p->ndim, FALSE, error)) == NULL)
+        return NULL;
       return gnn_tensor_new_contiguous_checked (p->dtype, shape, p->ndim, FALSE, error);
     }
-  return through_2d (input, max_pool2d_of, &a, error);
+  out = through_2d (input, max_pool2d_of, &a, error);
+  if (out != NULL && indices != NULL)
+    {
+      /* [N, C, 1, L] -> [N, C, L]: the positions in a plane of height 1 are torch's 1-d ones */
+      GnnTensor *flat = gnn_tensor_squeeze (*indices, (gint) p->ndim - 1, NULL);
+
+      g_object_unref (*indices);
+      *indices = flat;
+    }
+  else if (indices != NULL)
+    g_clear_object (indices);
+  return out;
+}
+
+/**
+ * gnn_tensor_max_pool1d:
+ * @input: the input, `[N, C, L]` or `[C, L]`, float32 or float64
+ * @kernel_size: the window length (> 0)
+ * @stride: the stride, or 0 for @kernel_size
+ * @padding: the implicit -inf padding on both sides (at most half of
+ *   @kernel_size)
+ * @dilation: the spacing between window taps (> 0)
+ * @ceil_mode: whether to round the output size up instead of down
+ * @error: return location for a #GError
+ *
+ * 1-d max pooling, `torch.nn.functional.max_pool1d`; see
+ * [method@Gnn.Tensor.max_pool2d]. A window longer than the input gives an
+ * empty output, as torch's.
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error (with
+ *   PyTorch's messages, e.g. "max_pool1d() padding should be at most half of
+ *   kernel size, but got padding=2 and kernel_size=3")
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_max_pool1d (GnnTensor *input,
+                       gint64     kernel_size,
+                       gint64     stride,
+                       gint64     padding,
+                       gint64     dilation,
+                       gboolean   ceil_mode,
+                       GError   **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  GNN_CHECK_STORAGE ("max_pool1d", input, error, NULL);
+
+  return max_pool1d (input, kernel_size, stride, padding, dilation, ceil_mode, NULL, error);
+}
+
+/**
+ * gnn_tensor_max_pool1d_with_indices:
+ * @input: the input, `[N, C, L]` or `[C, L]`, float32 or float64
+ * @kernel_size: the window length (> 0)
+ * @stride: the stride, or 0 for @kernel_size
+ * @padding: the implicit -inf padding on both sides (at most half of
+ *   @kernel_size)
+ * @dilation: the spacing between window taps (> 0)
+ * @ceil_mode: whether to round the output size up instead of down
+ * @indices: (out) (transfer full): the position of each maximum along
+ *   its row (int64, the output's shape)
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.Tensor.max_pool1d] with torch's `return_indices=True`
+ * (`torch.nn.functional.max_pool1d_with_indices`).
+ *
+ * Returns: (transfer full): the pooled tensor, or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_max_pool1d_with_indices (GnnTensor  *input,
+                                    gint64      kernel_size,
+                                    gint64      stride,
+                                    gint64      padding,
+                                    gint64      dilation,
+                                    gboolean    ceil_mode,
+                                    GnnTensor **indices,
+                                    GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (indices != NULL, NULL);
+  GNN_CHECK_STORAGE ("max_pool1d", input, error, NULL);
+
+  *indices = NULL;
+  return max_pool1d (input, kernel_size, stride, padding, dilation, ceil_mode, indices, error);
 }
 
 /**
@@ -681,7 +819,8 @@ gnn_tensor_avg_pool1d (GnnTensor *input,
                        GError   **error)
 {
   GnnTensorPrivate *p;
-  Pool1dArgs a = { kernel_size, stride == 0 ? kernel_size : stride, padding, 1, ceil_mode, count_include_pad };
+  Pool1dArgs a = { kernel_size, stride == 0 ? kernel_size : stride, padding, 1, ceil_mode, count_include_pad,
+                   NULL };
 
   g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
   GNN_CHECK_STORAGE ("avg_pool1d", input, error, NULL);

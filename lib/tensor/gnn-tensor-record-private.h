@@ -198,6 +198,10 @@ typedef enum
   GNN_OP_UNIFORM,       /* uniform_ / normal_ of a tensor in the graph, as fill_ */
   GNN_OP_NORMAL,
   GNN_OP_CUSTOM,        /* a GnnAutogradFunction (its node is made by lib/autograd) */
+  GNN_OP_MAX_UNPOOL,    /* dim: 2 or 3 spatial dims; extra[0]: the indices */
+  GNN_OP_MAX_POOL3D,    /* gnn-pool3d-private.h's ints; extra[0]: the indices */
+  GNN_OP_AVG_POOL3D,
+  GNN_OP_EMBEDDING_BAG, /* gnn-embedding-bag-private.h */
   GNN_N_OPS
 } GnnOpKind;
 

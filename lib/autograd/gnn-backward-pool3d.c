@@ -1,0 +1,85 @@
+/* gnn-backward-pool3d.c: gradients of 3-d max and average pooling, in
+ * doubles (as the 2-d average pool's)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "autograd/gnn-autograd-private.h"
+#include "tensor/gnn-pool3d-private.h"
+
+static void
+geometry (GnnNode       *node,
+          GnnPool3dGeom *g)
+{
+  gnn_pool3d_geom_from_params (g, node->params.ints, node->inputs[0].shape, node->inputs[0].ndim,
+                               node->out.shape);
+}
+
+/* Each window's gradient to the winner forward saved (windows overlap:
+ * accumulated). */
+gboolean
+gnn_backward_max_pool3d (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  GnnPool3dGeom g;
+  g_autoptr(GnnTensor) ic = gnn_tensor_contiguous_checked (node->params.extra[0], error);
+  g_autofree double *go = NULL;
+  const gint64 *idx;
+  gint64 vol, n_out;
+  double *gx;
+
+  if (ic == NULL)
+    return FALSE;
+  geometry (node, &g);
+  idx = gnn_tensor_data_or_null (ic);
+  go = gnn_ag_doubles (grad);
+  vol = g.in[0] * g.in[1] * g.in[2];
+  n_out = g.out[0] * g.out[1] * g.out[2];
+  gx = g_new0 (double, MAX (g.planes * vol, 1));
+  for (gint64 pl = 0; pl < g.planes; pl++)
+    for (gint64 o = 0; o < n_out; o++)
+      {
+        gint64 at = idx[pl * n_out + o];
+
+        if (at >= 0)
+          gx[pl * vol + at] += go[pl * n_out + o];
+      }
+  grads[0] = gnn_ag_from_doubles (gx, &node->inputs[0]);
+  return TRUE;
+}
+
+/* Each window's gradient, divided by its divisor, to every input element
+ * inside it. */
+gboolean
+gnn_backward_avg_pool3d (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  GnnPool3dGeom g;
+  g_autofree double *go = gnn_ag_doubles (grad);
+  const double *o;
+  gint64 vol;
+  double *gx;
+
+  geometry (node, &g);
+  vol = g.in[0] * g.in[1] * g.in[2];
+  gx = g_new0 (double, MAX (g.planes * vol, 1));
+  o = go;
+  for (gint64 pl = 0; pl < g.planes; pl++)
+    for (gint64 ot = 0; ot < g.out[0]; ot++)
+      for (gint64 oh = 0; oh < g.out[1]; oh++)
+        for (gint64 ow = 0; ow < g.out[2]; ow++)
+          {
+            gint64 lo[3], hi[3], divisor = gnn_pool3d_avg_divisor (&g, ot, oh, ow, lo, hi);
+            double share = *o++ / (double) divisor;
+
+            for (gint64 t = lo[0]; t < hi[0]; t++)
+              for (gint64 h = lo[1]; h < hi[1]; h++)
+                for (gint64 w = lo[2]; w < hi[2]; w++)
+                  gx[pl * vol + (t * g.in[1] + h) * g.in[2] + w] += share;
+          }
+  grads[0] = gnn_ag_from_doubles (gx, &node->inputs[0]);
+  return TRUE;
+}
