@@ -233,6 +233,9 @@ gboolean gnn_backward_remainder   (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_pow_tensor  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_atan2       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_maximum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_nan_to_num  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_hypot       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_fmax        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_clamp       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_lerp        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_addcmul     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
@@ -263,5 +266,13 @@ gboolean gnn_backward_repeat     (GnnNode *, GnnTensor *, GnnTensor **, GError *
 /* gnn-backward-scan.c */
 gboolean gnn_backward_cumsum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_cumprod    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_cummax     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_logcumsumexp (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* gnn-backward-blocks.c */
+gboolean gnn_backward_block_diag  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_diag_embed  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_rot90       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_take        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_masked_scatter (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

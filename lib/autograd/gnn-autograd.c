@@ -193,6 +193,25 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_UNIFORM]      = { gnn_backward_zero,         0,         FALSE, "UniformBackward0" },
   [GNN_OP_NORMAL]       = { gnn_backward_zero,         0,         FALSE, "NormalBackward0" },
   [GNN_OP_CUSTOM]       = { NULL,                      0,         FALSE, "CustomBackward" },
+  [GNN_OP_ERFC]         = { gnn_backward_unary,        IN0,       FALSE, "ErfcBackward0" },
+  [GNN_OP_ERFINV]       = { gnn_backward_unary,        IN0,       FALSE, "ErfinvBackward0" },
+  [GNN_OP_LGAMMA]       = { gnn_backward_unary,        IN0,       FALSE, "LgammaBackward0" },
+  [GNN_OP_DIGAMMA]      = { gnn_backward_unary,        IN0,       FALSE, "DigammaBackward0" },
+  [GNN_OP_LOGIT]        = { gnn_backward_unary,        IN0,       FALSE, "LogitBackward0" },
+  [GNN_OP_NAN_TO_NUM]   = { gnn_backward_nan_to_num,   IN0,       FALSE, "NanToNumBackward0" },
+  [GNN_OP_HYPOT]        = { gnn_backward_hypot,        IN0 | IN1, TRUE,  "HypotBackward0" },
+  [GNN_OP_FMAX]         = { gnn_backward_fmax,         IN0 | IN1, FALSE, "FmaxBackward0" },
+  [GNN_OP_FMIN]         = { gnn_backward_fmax,         IN0 | IN1, FALSE, "FminBackward0" },
+  [GNN_OP_COMPARE_]     = { gnn_backward_zero,         0,         FALSE, NULL },
+  [GNN_OP_MODE]         = { gnn_backward_select_indices, 0,       FALSE, "ModeBackward0" },
+  [GNN_OP_CUMMAX]       = { gnn_backward_cummax,       0,         FALSE, "CummaxBackward0" },
+  [GNN_OP_CUMMIN]       = { gnn_backward_cummax,       0,         FALSE, "CumminBackward0" },
+  [GNN_OP_LOGCUMSUMEXP] = { gnn_backward_logcumsumexp, IN0,       TRUE,  "LogcumsumexpBackward0" },
+  [GNN_OP_BLOCK_DIAG]   = { gnn_backward_block_diag,   0,         FALSE, "BlockDiagBackward0" },
+  [GNN_OP_DIAG_EMBED_ND] = { gnn_backward_diag_embed,  0,         FALSE, "DiagEmbedBackward0" },
+  [GNN_OP_ROT90]        = { gnn_backward_rot90,        0,         FALSE, "Rot90Backward0" },
+  [GNN_OP_TAKE]         = { gnn_backward_take,         0,         FALSE, "TakeBackward0" },
+  [GNN_OP_MASKED_SCATTER] = { gnn_backward_masked_scatter, 0,     FALSE, "MaskedScatterBackward0" },
 };
 
 static gboolean
@@ -233,6 +252,16 @@ node_name (GnnOpKind          op,
       return is_wrapped (inputs, 2) ? "LerpBackward0" : "LerpBackward1";
     case GNN_OP_MASKED_FILL:
       return is_wrapped (inputs, 1) ? "MaskedFillBackward0" : "MaskedFillBackward1";
+    case GNN_OP_COMPARE_:
+      {
+        static const char *const names[][2] = {
+          { "EqBackward0", "EqBackward1" }, { "NeBackward0", "NeBackward1" },
+          { "LtBackward0", "LtBackward1" }, { "LeBackward0", "LeBackward1" },
+          { "GtBackward0", "GtBackward1" }, { "GeBackward0", "GeBackward1" },
+        };
+
+        return names[params->start][is_wrapped (inputs, 1) ? 0 : 1];
+      }
     case GNN_OP_PROD:
       return params->n_dims == 0 ? "ProdBackward0" : "ProdBackward1";
     case GNN_OP_NORM:
