@@ -351,6 +351,7 @@ gnn_node_unref (GnnNode *node)
       if (n->custom_free != NULL)
         n->custom_free (n->custom);
       g_clear_pointer (&n->retainers, g_ptr_array_unref);
+      g_clear_pointer (&n->tensor_hooks, g_ptr_array_unref);
       g_free (n->grads_out);
       g_free (n->owned_name);
       g_free (n->saved);
@@ -975,6 +976,7 @@ run_graph (GnnNode   *root,
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) stack = g_ptr_array_new ();
   g_autoptr(GPtrArray) ready = g_ptr_array_new ();
+  g_autoptr(GHashTable) leaf_hooks = NULL;   /* leaves with Tensor.register_hook hooks */
   GHashTableIter iter;
   gpointer key;
   gboolean ok = TRUE;
@@ -1003,7 +1005,10 @@ run_graph (GnnNode   *root,
           GnnNode *next = n->edges[i].node;
 
           if (n->edges[i].leaf != NULL)
-            gnn_grad_hooks_count_edge (n->edges[i].leaf);   /* DDP: grad-ready hooks */
+            {
+              gnn_grad_hooks_count_edge (n->edges[i].leaf);   /* DDP: grad-ready hooks */
+              gnn_leaf_hooks_count (&leaf_hooks, n->edges[i].leaf);
+            }
           if (next == NULL)
             continue;
           if (g_hash_table_add (seen, next))
@@ -1022,8 +1027,8 @@ run_graph (GnnNode   *root,
       GnnNode *n = g_ptr_array_steal_index_fast (ready, ready->len - 1);
       g_autofree GnnTensor **grads = g_new0 (GnnTensor *, n->n_inputs);
 
-      if (n->retainers != NULL)
-        gnn_node_retain_outputs (n);
+      if (n->tensor_hooks != NULL || n->retainers != NULL)
+        gnn_node_run_output_hooks (n);
       if (has_output_grad (n) && n->has_saved)
         ok = gnn_node_check_saved (n, error);
       if (ok && has_output_grad (n))
@@ -1042,6 +1047,18 @@ run_graph (GnnNode   *root,
               g_object_unref (grads[i]);
               grads[i] = cast;
               ok = cast != NULL;
+            }
+          if (e->leaf != NULL && leaf_hooks != NULL)
+            {
+              g_autoptr(GnnTensor) hooked = NULL;
+
+              /* a hooked leaf gets its summed gradient through its hooks */
+              if (gnn_leaf_hooks_edge (leaf_hooks, e->leaf, ok ? grads[i] : NULL, &hooked))
+                {
+                  if (ok && hooked != NULL)
+                    accumulate_leaf (e->leaf, hooked);
+                  g_clear_object (&grads[i]);
+                }
             }
           if (ok && grads[i] != NULL)
             {
@@ -1151,7 +1168,9 @@ gnn_tensor_backward (GnnTensor  *self,
   gnn_no_grad_push ();
   if (p->grad_fn == NULL)
     {
-      accumulate_leaf (self, grad);
+      g_autoptr(GnnTensor) hooked = gnn_leaf_run_tensor_hooks (self, grad);
+
+      accumulate_leaf (self, hooked);
       ok = TRUE;
     }
   else
