@@ -1,5 +1,5 @@
 /* gnn-tensor-search.c: searching sorted data and membership —
- * searchsorted, bucketize, isin — and unique_consecutive
+ * searchsorted, bucketize, isin
  *
  * Values are compared as doubles with torch's bound searches (a NaN value
  * goes past every boundary, as in torch). None of these is differentiable.
@@ -287,69 +287,4 @@ gnn_tensor_isin (GnnTensor *elements,
       found[i] = (at < nt && td[at] == ed[i]) != invert;
     }
   return gnn_tensor_new_from_data (found, (gsize) ne, GNN_DTYPE_BOOL, e->shape, e->ndim, error);
-}
-
-/**
- * gnn_tensor_unique_consecutive:
- * @self: a #GnnTensor
- * @inverse: (out) (optional) (transfer full): for each element of @self,
- *   the position of its run in the result (int64, @self's shape)
- * @counts: (out) (optional) (transfer full): the length of each run (int64)
- * @error: return location for a #GError
- *
- * The first element of every run of equal consecutive elements of @self
- * flattened (like `torch.unique_consecutive (self)` without `dim`).
- *
- * Returns: (transfer full): a 1-d tensor of @self's dtype, or %NULL with
- *   @error set
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_unique_consecutive (GnnTensor  *self,
-                               GnnTensor **inverse,
-                               GnnTensor **counts,
-                               GError    **error)
-{
-  GnnTensorPrivate *p;
-  g_autoptr(GnnTensor) packed = NULL;
-  g_autofree gint64 *inv = NULL;
-  g_autofree gint64 *cnt = NULL;
-  g_autofree gint64 *first = NULL;
-  gint64 n, runs = 0;
-  gsize size;
-  const guint8 *x;
-  GnnTensor *out;
-
-  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  GNN_CHECK_STORAGE ("unique_consecutive", self, error, NULL);
-  p = gnn_tensor_priv (self);
-  n = p->numel;
-  size = gnn_dtype_get_size (p->dtype);
-  if ((packed = gnn_tensor_contiguous_checked (self, error)) == NULL)
-    return NULL;
-  x = gnn_tensor_priv_data (gnn_tensor_priv (packed));
-  inv = g_new (gint64, MAX (n, 1));
-  cnt = g_new0 (gint64, MAX (n, 1));
-  first = g_new (gint64, MAX (n, 1));
-  for (gint64 i = 0; i < n; i++)
-    {
-      /* a run is of equal values (torch compares with ==: -0.0 == 0.0) */
-      if (i == 0 || gnn_dtype_read (p->dtype, x + i * (gint64) size) !=
-                    gnn_dtype_read (p->dtype, x + (i - 1) * (gint64) size))
-        first[runs++] = i;
-      inv[i] = runs - 1;
-      cnt[runs - 1]++;
-    }
-  out = gnn_tensor_new_contiguous_checked (p->dtype, &runs, 1, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  for (gint64 r = 0; r < runs; r++)
-    memcpy (gnn_tensor_priv_data (gnn_tensor_priv (out)) + r * (gint64) size,
-            x + first[r] * (gint64) size, size);
-  if (inverse != NULL)
-    *inverse = gnn_tensor_new_from_int64s (inv, (gsize) n, p->shape, p->ndim, NULL);
-  if (counts != NULL)
-    *counts = gnn_tensor_new_from_int64s (cnt, (gsize) runs, &runs, 1, NULL);
-  return out;
 }
