@@ -212,6 +212,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_ROT90]        = { gnn_backward_rot90,        0,         FALSE, "Rot90Backward0" },
   [GNN_OP_TAKE]         = { gnn_backward_take,         0,         FALSE, "TakeBackward0" },
   [GNN_OP_MASKED_SCATTER] = { gnn_backward_masked_scatter, 0,     FALSE, "MaskedScatterBackward0" },
+  [GNN_OP_BERNOULLI_TENSOR] = { gnn_backward_zero,     0,         FALSE, "BernoulliBackward1" },
 };
 
 static gboolean

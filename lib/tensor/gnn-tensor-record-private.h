@@ -218,6 +218,7 @@ typedef enum
   GNN_OP_ROT90,         /* start: k; dims[0..1] */
   GNN_OP_TAKE,          /* extra[0]: the flat positions */
   GNN_OP_MASKED_SCATTER, /* inputs: self, source; extra[0]: the mask (self's shape) */
+  GNN_OP_BERNOULLI_TENSOR, /* bernoulli_ (p tensor): zero gradients */
   GNN_N_OPS
 } GnnOpKind;
 
