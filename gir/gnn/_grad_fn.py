@@ -89,3 +89,35 @@ Tensor.grad_fn = property(_grad_fn)
 Tensor.detach_ = _detach_
 Tensor.retain_grad = Gnn.Tensor.retain_grad
 Tensor.retains_grad = property(Gnn.Tensor.get_retains_grad)
+
+
+class _TensorHookHandle(object):
+    """torch's RemovableHandle for Tensor.register_hook."""
+
+    __slots__ = ('_tensor', '_id')
+
+    def __init__(self, tensor, hook_id):
+        self._tensor, self._id = weakref.ref(tensor), hook_id
+
+    def remove(self):
+        tensor = self._tensor()
+        if tensor is not None and self._id:
+            Gnn.Tensor.remove_hook(tensor, self._id)
+        self._id = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _register_hook(self, hook):
+    """t.register_hook(hook): hook(grad) during backward, its result (if not
+    None) used instead of grad; returns a handle with remove()."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    return _TensorHookHandle(self, Gnn.Tensor.register_hook(self, hook))
+
+
+Tensor.register_hook = _register_hook

@@ -1,4 +1,4 @@
-# _tensor_order.py: torch's order statistics (kthvalue, median, nanmedian)
+# _tensor_order.py: torch's order statistics (kthvalue, median, nanmedian, mode)
 # as Tensor methods and torch.* functions over gnn-tensor-order.c, with
 # torch's named tuples. Argument mapping only.
 #
@@ -12,6 +12,7 @@ from ._tensor import Tensor
 _KthvalueResult = collections.namedtuple('kthvalue', ['values', 'indices'])
 _MedianResult = collections.namedtuple('median', ['values', 'indices'])
 _NanmedianResult = collections.namedtuple('nanmedian', ['values', 'indices'])
+_ModeResult = collections.namedtuple('mode', ['values', 'indices'])
 
 
 def kthvalue(self, k, dim=-1, keepdim=False):
@@ -32,7 +33,13 @@ def nanmedian(self, dim=None, keepdim=False):
     return _NanmedianResult(*Gnn.Tensor.nanmedian_dim(self, int(dim), bool(keepdim)))
 
 
-for _f in (kthvalue, median, nanmedian):
+def mode(self, dim=-1, keepdim=False):
+    """The most frequent value along dim (the smallest among ties) and its
+    last position."""
+    return _ModeResult(*Gnn.Tensor.mode(self, int(dim), bool(keepdim)))
+
+
+for _f in (kthvalue, median, nanmedian, mode):
     setattr(Tensor, _f.__name__, _f)
 
 
@@ -53,5 +60,5 @@ def _function(name):
     return function
 
 
-for _name in ('kthvalue', 'median', 'nanmedian'):
+for _name in ('kthvalue', 'median', 'nanmedian', 'mode'):
     export(_function(_name), _name)

@@ -27,9 +27,9 @@ def bernoulli(self, p=None, *, generator=None):
 
 def bernoulli_(self, p=0.5, *, generator=None):
     if isinstance(p, Gnn.Tensor):
-        raise NotImplementedError('bernoulli_ with a tensor of probabilities is not supported '
-                                  'by Gnn (torch.bernoulli(p) is)')
-    Gnn.Tensor.bernoulli_(self, float(p), generator)
+        Gnn.Tensor.bernoulli_tensor_(self, p, generator)
+    else:
+        Gnn.Tensor.bernoulli_(self, float(p), generator)
     return self
 
 

@@ -65,4 +65,16 @@ void        gnn_tensor_retain_grad     (GnnTensor  *self);
 GNN_AVAILABLE_IN_ALL
 gboolean    gnn_tensor_get_retains_grad (GnnTensor *self);
 
+typedef GnnTensor *(*GnnTensorHookFunc) (GnnTensor *grad, gpointer user_data);
+
+GNN_AVAILABLE_IN_ALL
+guint       gnn_tensor_register_hook   (GnnTensor         *self,
+                                        GnnTensorHookFunc  func,
+                                        gpointer           user_data,
+                                        GDestroyNotify     notify,
+                                        GError           **error);
+GNN_AVAILABLE_IN_ALL
+void        gnn_tensor_remove_hook     (GnnTensor         *self,
+                                        guint              id);
+
 G_END_DECLS

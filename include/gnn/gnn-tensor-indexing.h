@@ -74,6 +74,19 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_unique       (GnnTensor *self, GnnTensor **inverse, GnnTensor **counts,
                                     GError **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_unique_consecutive (GnnTensor *self, GnnTensor **inverse,
+                                          GnnTensor **counts, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_searchsorted (GnnTensor *sorted_sequence, GnnTensor *values,
+                                    gboolean right, gboolean out_int32, GnnTensor *sorter,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_bucketize    (GnnTensor *self, GnnTensor *boundaries, gboolean out_int32,
+                                    gboolean right, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_isin         (GnnTensor *elements, GnnTensor *test_elements,
+                                    gboolean assume_unique, gboolean invert, GError **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_bincount     (GnnTensor *self, GnnTensor *weights, gint64 minlength,
                                     GError **error);
 GNN_AVAILABLE_IN_ALL
@@ -105,6 +118,24 @@ GnnTensor *gnn_tensor_flip         (GnnTensor *self, const gint *dims, guint n_d
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_roll         (GnnTensor *self, const gint64 *shifts, guint n_shifts,
                                     const gint *dims, guint n_dims, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rot90        (GnnTensor *self, gint64 k, const gint *dims, guint n_dims,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_kron         (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_block_diag   (GnnTensor **tensors, guint n_tensors, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_diag_embed   (GnnTensor *self, gint64 offset, gint dim1, gint dim2,
+                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_take         (GnnTensor *self, GnnTensor *index, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_masked_scatter (GnnTensor *self, GnnTensor *mask, GnnTensor *source,
+                                      GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_masked_scatter_ (GnnTensor *self, GnnTensor *mask, GnnTensor *source,
+                                       GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_tril         (GnnTensor *self, gint64 diagonal, GError **error);
 GNN_AVAILABLE_IN_ALL

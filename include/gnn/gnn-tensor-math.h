@@ -93,6 +93,26 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_maximum        (GnnTensor *a, GnnTensor *b, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_minimum        (GnnTensor *a, GnnTensor *b, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_hypot          (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_hypot_         (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_fmax           (GnnTensor *a, GnnTensor *b, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_fmin           (GnnTensor *a, GnnTensor *b, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_eq_            (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_ne_            (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_lt_            (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_le_            (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_gt_            (GnnTensor *self, GnnTensor *other, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_ge_            (GnnTensor *self, GnnTensor *other, GError **error);
 
 /* --- bitwise and logical -------------------------------------------------------- */
 
@@ -223,6 +243,32 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_erf            (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_erf_           (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_erfc           (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_erfc_          (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_erfinv         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_erfinv_        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_lgamma         (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_lgamma_        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_digamma        (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_digamma_       (GnnTensor *self, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logit          (GnnTensor *self, double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_logit_         (GnnTensor *self, double eps, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_nan_to_num     (GnnTensor *self, double nan, double posinf, double neginf,
+                                      GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_nan_to_num_    (GnnTensor *self, double nan, double posinf, double neginf,
+                                      GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_square         (GnnTensor *self, GError **error);
 GNN_AVAILABLE_IN_ALL

@@ -67,6 +67,12 @@ GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_cumsum_     (GnnTensor *self, gint dim, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_cumprod     (GnnTensor *self, gint dim, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cummax      (GnnTensor *self, gint dim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_cummin      (GnnTensor *self, gint dim, GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_logcumsumexp (GnnTensor *self, gint dim, GError **error);
 
 /* --- order statistics (gnn-tensor-order.c) ------------------------------------ */
 
@@ -78,6 +84,9 @@ GnnTensor *gnn_tensor_median_dim    (GnnTensor *self, gint dim, gboolean keepdim
                                      GnnTensor **indices, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_nanmedian_dim (GnnTensor *self, gint dim, gboolean keepdim,
+                                     GnnTensor **indices, GError **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_mode          (GnnTensor *self, gint dim, gboolean keepdim,
                                      GnnTensor **indices, GError **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_median        (GnnTensor *self, GError **error);

@@ -24,5 +24,8 @@ GnnTensor *gnn_tensor_bernoulli   (GnnTensor *self, GnnGenerator *generator, GEr
 GNN_AVAILABLE_IN_ALL
 gboolean   gnn_tensor_bernoulli_  (GnnTensor *self, double p, GnnGenerator *generator,
                                    GError **error);
+GNN_AVAILABLE_IN_ALL
+gboolean   gnn_tensor_bernoulli_tensor_ (GnnTensor *self, GnnTensor *p, GnnGenerator *generator,
+                                         GError **error);
 
 G_END_DECLS

@@ -61,6 +61,7 @@ struct _GnnNode
   GDestroyNotify  custom_free;
   gpointer        wrapper;        /* the GnnGradFn standing for it, if one is alive */
   GPtrArray      *retainers;      /* tensors whose .grad keeps an output's gradient */
+  GPtrArray      *tensor_hooks;   /* Tensor.register_hook on its outputs (gnn-tensor-hooks.c) */
   /* scratch for one backward pass */
   guint           deps;
   GnnTensor     **grads_out;      /* n_outputs gradients of the outputs */
@@ -128,7 +129,24 @@ gboolean gnn_record_inplace_on_view (GnnOpKind          op,
  * gets that output's gradient in its .grad during backward. */
 void     gnn_node_add_retainer    (GnnNode *node, GnnTensor *t, guint output_nr);
 /* Called by the engine before @node's backward runs. */
-void     gnn_node_retain_outputs  (GnnNode *node);
+/* retain_grad's copies of output @output_nr's gradient for the retainers
+ * registered in [@lo, @hi) of the hook sequence */
+void     gnn_node_retain_range    (GnnNode *node, guint output_nr, guint lo, guint hi);
+/* gnn-tensor-hooks.c: the hooks and retain_grad copies of @node's outputs
+ * in the order they were registered (as torch 1.13 runs them), on
+ * node->grads_out before its backward; a leaf's hooks, run on the gradient
+ * it is about to accumulate (returns it, or the hooks' replacement, a new
+ * reference). */
+guint      gnn_tensor_hook_next_seq  (void);
+void       gnn_node_run_output_hooks (GnnNode *node);
+GnnTensor *gnn_leaf_run_tensor_hooks (GnnTensor *leaf, GnnTensor *grad);
+/* During one pass: counts an edge into @leaf when it has hooks (*@pending
+ * created on the first), then at each processed edge sums @grad (nullable)
+ * and, at the leaf's last edge, gives the hooked sum in *@ready; FALSE for
+ * a leaf without hooks (accumulate as usual). */
+void       gnn_leaf_hooks_count      (GHashTable **pending, GnnTensor *leaf);
+gboolean   gnn_leaf_hooks_edge       (GHashTable *pending, GnnTensor *leaf, GnnTensor *grad,
+                                      GnnTensor **ready);
 
 /* Sums @grad over the broadcast dims so it gets the shape of @meta. */
 GnnTensor *gnn_ag_sum_to (GnnTensor *grad, const GnnMeta *meta, GError **error);
@@ -237,6 +255,9 @@ gboolean gnn_backward_remainder   (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_pow_tensor  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_atan2       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_maximum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_nan_to_num  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_hypot       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_fmax        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_clamp       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_lerp        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_addcmul     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
@@ -267,5 +288,13 @@ gboolean gnn_backward_repeat     (GnnNode *, GnnTensor *, GnnTensor **, GError *
 /* gnn-backward-scan.c */
 gboolean gnn_backward_cumsum     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_cumprod    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_cummax     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_logcumsumexp (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* gnn-backward-blocks.c */
+gboolean gnn_backward_block_diag  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_diag_embed  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_rot90       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_take        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_masked_scatter (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

@@ -10,6 +10,7 @@ typedef struct
 {
   GWeakRef tensor;
   guint    output_nr;
+  guint    seq;        /* ordered with the tensor hooks (gnn-tensor-hooks.c) */
 } Retainer;
 
 static void
@@ -42,19 +43,26 @@ gnn_node_add_retainer (GnnNode   *node,
   r = g_new0 (Retainer, 1);
   g_weak_ref_init (&r->tensor, t);
   r->output_nr = output_nr;
+  r->seq = gnn_tensor_hook_next_seq ();
   g_ptr_array_add (node->retainers, r);
 }
 
 void
-gnn_node_retain_outputs (GnnNode *node)
+gnn_node_retain_range (GnnNode *node,
+                       guint    output_nr,
+                       guint    lo,
+                       guint    hi)
 {
-  for (guint i = 0; i < node->retainers->len; i++)
+  for (guint i = 0; node->retainers != NULL && i < node->retainers->len; i++)
     {
       Retainer *r = g_ptr_array_index (node->retainers, i);
-      g_autoptr(GnnTensor) t = g_weak_ref_get (&r->tensor);
+      g_autoptr(GnnTensor) t = NULL;
       GnnTensor *grad = r->output_nr < node->n_outputs ? node->grads_out[r->output_nr] : NULL;
       GnnTensor *current;
 
+      if (r->output_nr != output_nr || r->seq < lo || r->seq >= hi)
+        continue;
+      t = g_weak_ref_get (&r->tensor);
       /* only while @t is still this output (not rebased by an in-place op) */
       if (t == NULL || grad == NULL || gnn_tensor_priv (t)->grad_fn != node)
         continue;

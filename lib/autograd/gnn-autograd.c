@@ -197,6 +197,26 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_MAX_POOL3D]   = { gnn_backward_max_pool3d,   0,         FALSE, "MaxPool3DWithIndicesBackward0" },
   [GNN_OP_AVG_POOL3D]   = { gnn_backward_avg_pool3d,   0,         FALSE, "AvgPool3DBackward0" },
   [GNN_OP_EMBEDDING_BAG] = { gnn_backward_embedding_bag, IN0 | IN1, FALSE, "EmbeddingBagBackward0", { IN1, IN0 } },
+  [GNN_OP_ERFC]         = { gnn_backward_unary,        IN0,       FALSE, "ErfcBackward0" },
+  [GNN_OP_ERFINV]       = { gnn_backward_unary,        IN0,       FALSE, "ErfinvBackward0" },
+  [GNN_OP_LGAMMA]       = { gnn_backward_unary,        IN0,       FALSE, "LgammaBackward0" },
+  [GNN_OP_DIGAMMA]      = { gnn_backward_unary,        IN0,       FALSE, "DigammaBackward0" },
+  [GNN_OP_LOGIT]        = { gnn_backward_unary,        IN0,       FALSE, "LogitBackward0" },
+  [GNN_OP_NAN_TO_NUM]   = { gnn_backward_nan_to_num,   IN0,       FALSE, "NanToNumBackward0" },
+  [GNN_OP_HYPOT]        = { gnn_backward_hypot,        IN0 | IN1, TRUE,  "HypotBackward0" },
+  [GNN_OP_FMAX]         = { gnn_backward_fmax,         IN0 | IN1, FALSE, "FmaxBackward0" },
+  [GNN_OP_FMIN]         = { gnn_backward_fmax,         IN0 | IN1, FALSE, "FminBackward0" },
+  [GNN_OP_COMPARE_]     = { gnn_backward_zero,         0,         FALSE, NULL },
+  [GNN_OP_MODE]         = { gnn_backward_select_indices, 0,       FALSE, "ModeBackward0" },
+  [GNN_OP_CUMMAX]       = { gnn_backward_cummax,       0,         FALSE, "CummaxBackward0" },
+  [GNN_OP_CUMMIN]       = { gnn_backward_cummax,       0,         FALSE, "CumminBackward0" },
+  [GNN_OP_LOGCUMSUMEXP] = { gnn_backward_logcumsumexp, IN0,       TRUE,  "LogcumsumexpBackward0" },
+  [GNN_OP_BLOCK_DIAG]   = { gnn_backward_block_diag,   0,         FALSE, "BlockDiagBackward0" },
+  [GNN_OP_DIAG_EMBED_ND] = { gnn_backward_diag_embed,  0,         FALSE, "DiagEmbedBackward0" },
+  [GNN_OP_ROT90]        = { gnn_backward_rot90,        0,         FALSE, "Rot90Backward0" },
+  [GNN_OP_TAKE]         = { gnn_backward_take,         0,         FALSE, "TakeBackward0" },
+  [GNN_OP_MASKED_SCATTER] = { gnn_backward_masked_scatter, 0,     FALSE, "MaskedScatterBackward0" },
+  [GNN_OP_BERNOULLI_TENSOR] = { gnn_backward_zero,     0,         FALSE, "BernoulliBackward1" },
 };
 
 static gboolean
@@ -237,6 +257,16 @@ node_name (GnnOpKind          op,
       return is_wrapped (inputs, 2) ? "LerpBackward0" : "LerpBackward1";
     case GNN_OP_MASKED_FILL:
       return is_wrapped (inputs, 1) ? "MaskedFillBackward0" : "MaskedFillBackward1";
+    case GNN_OP_COMPARE_:
+      {
+        static const char *const names[][2] = {
+          { "EqBackward0", "EqBackward1" }, { "NeBackward0", "NeBackward1" },
+          { "LtBackward0", "LtBackward1" }, { "LeBackward0", "LeBackward1" },
+          { "GtBackward0", "GtBackward1" }, { "GeBackward0", "GeBackward1" },
+        };
+
+        return names[params->start][is_wrapped (inputs, 1) ? 0 : 1];
+      }
     case GNN_OP_PROD:
       return params->n_dims == 0 ? "ProdBackward0" : "ProdBackward1";
     case GNN_OP_NORM:
@@ -328,6 +358,7 @@ gnn_node_unref (GnnNode *node)
       if (n->custom_free != NULL)
         n->custom_free (n->custom);
       g_clear_pointer (&n->retainers, g_ptr_array_unref);
+      g_clear_pointer (&n->tensor_hooks, g_ptr_array_unref);
       g_free (n->grads_out);
       g_free (n->owned_name);
       g_free (n->saved);
@@ -952,6 +983,7 @@ run_graph (GnnNode   *root,
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) stack = g_ptr_array_new ();
   g_autoptr(GPtrArray) ready = g_ptr_array_new ();
+  g_autoptr(GHashTable) leaf_hooks = NULL;   /* leaves with Tensor.register_hook hooks */
   GHashTableIter iter;
   gpointer key;
   gboolean ok = TRUE;
@@ -980,7 +1012,10 @@ run_graph (GnnNode   *root,
           GnnNode *next = n->edges[i].node;
 
           if (n->edges[i].leaf != NULL)
-            gnn_grad_hooks_count_edge (n->edges[i].leaf);   /* DDP: grad-ready hooks */
+            {
+              gnn_grad_hooks_count_edge (n->edges[i].leaf);   /* DDP: grad-ready hooks */
+              gnn_leaf_hooks_count (&leaf_hooks, n->edges[i].leaf);
+            }
           if (next == NULL)
             continue;
           if (g_hash_table_add (seen, next))
@@ -999,8 +1034,8 @@ run_graph (GnnNode   *root,
       GnnNode *n = g_ptr_array_steal_index_fast (ready, ready->len - 1);
       g_autofree GnnTensor **grads = g_new0 (GnnTensor *, n->n_inputs);
 
-      if (n->retainers != NULL)
-        gnn_node_retain_outputs (n);
+      if (n->tensor_hooks != NULL || n->retainers != NULL)
+        gnn_node_run_output_hooks (n);
       if (has_output_grad (n) && n->has_saved)
         ok = gnn_node_check_saved (n, error);
       if (ok && has_output_grad (n))
@@ -1019,6 +1054,18 @@ run_graph (GnnNode   *root,
               g_object_unref (grads[i]);
               grads[i] = cast;
               ok = cast != NULL;
+            }
+          if (e->leaf != NULL && leaf_hooks != NULL)
+            {
+              g_autoptr(GnnTensor) hooked = NULL;
+
+              /* a hooked leaf gets its summed gradient through its hooks */
+              if (gnn_leaf_hooks_edge (leaf_hooks, e->leaf, ok ? grads[i] : NULL, &hooked))
+                {
+                  if (ok && hooked != NULL)
+                    accumulate_leaf (e->leaf, hooked);
+                  g_clear_object (&grads[i]);
+                }
             }
           if (ok && grads[i] != NULL)
             {
@@ -1128,7 +1175,9 @@ gnn_tensor_backward (GnnTensor  *self,
   gnn_no_grad_push ();
   if (p->grad_fn == NULL)
     {
-      accumulate_leaf (self, grad);
+      g_autoptr(GnnTensor) hooked = gnn_leaf_run_tensor_hooks (self, grad);
+
+      accumulate_leaf (self, hooked);
       ok = TRUE;
     }
   else

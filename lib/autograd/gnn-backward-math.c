@@ -1,8 +1,8 @@
 /* gnn-backward-math.c: gradients of the promoted binary ops and the fused
  * pointwise ops — add/sub with alpha, rounded division, remainder, fmod,
- * pow by a tensor, atan2, maximum/minimum, clamp, lerp, addcmul, addcdiv,
- * masked_fill — written with the differentiable tensor ops (the engine
- * runs backward with recording off)
+ * pow by a tensor, atan2, maximum/minimum, fmax/fmin, hypot, clamp, lerp,
+ * addcmul, addcdiv, masked_fill, nan_to_num — written with the
+ * differentiable tensor ops (the engine runs backward with recording off)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -361,5 +361,61 @@ gnn_backward_masked_fill (GnnNode    *node,
       TRY (picked = gnn_tensor_where (mask, grad, zero, error));
       return give (node, 1, gnn_tensor_sum (picked, NULL, 0, FALSE, error), grads, error);
     }
+  return TRUE;
+}
+
+/* grad · isfinite (self): the replaced values get none */
+gboolean
+gnn_backward_nan_to_num (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  g_autoptr(GnnTensor) finite = NULL;
+
+  TRY (finite = gnn_tensor_isfinite (node->saved[0], error));
+  return give (node, 0, gnn_tensor_mul (grad, finite, error), grads, error);
+}
+
+/* d hypot (a, b) = (a da + b db) / hypot (a, b) */
+gboolean
+gnn_backward_hypot (GnnNode    *node,
+                    GnnTensor  *grad,
+                    GnnTensor **grads,
+                    GError    **error)
+{
+  g_autoptr(GnnTensor) gr = NULL;
+
+  TRY (gr = gnn_tensor_div (grad, node->saved_out, error));
+  for (guint i = 0; i < 2; i++)
+    if (gnn_node_needs_grad (node, i) &&
+        !give (node, i, gnn_tensor_mul (gr, node->saved[i], error), grads, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* fmax: self keeps the gradient where self >= other or other is NaN, other
+ * everywhere else (fmin: <=), as torch's FmaxBackward0 */
+gboolean
+gnn_backward_fmax (GnnNode    *node,
+                   GnnTensor  *grad,
+                   GnnTensor **grads,
+                   GError    **error)
+{
+  GnnTensor *a = node->saved[0], *b = node->saved[1];
+  g_autoptr(GnnTensor) zero = num (0.0);
+  g_autoptr(GnnTensor) wins = NULL;
+  g_autoptr(GnnTensor) b_nan = NULL;
+  g_autoptr(GnnTensor) self_wins = NULL;
+
+  TRY (wins = node->op == GNN_OP_FMAX ? gnn_tensor_ge (a, b, error) : gnn_tensor_le (a, b, error));
+  TRY (b_nan = gnn_tensor_isnan (b, error));
+  TRY (self_wins = gnn_tensor_logical_or (wins, b_nan, error));
+  if (gnn_node_needs_grad (node, 0) &&
+      !give (node, 0, gnn_tensor_where (self_wins, grad, zero, error), grads, error))
+    return FALSE;
+  if (gnn_node_needs_grad (node, 1) &&
+      !give (node, 1, gnn_tensor_where (self_wins, zero, grad, error), grads, error))
+    return FALSE;
   return TRUE;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "autograd/gnn-autograd-private.h"
+#include "core/gnn-special-math-private.h"
 
 #define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
 
@@ -176,6 +177,24 @@ unary_derivative (GnnOpKind op,
       return -1.0 / (v * v);
     case GNN_OP_ERF:
       return M_2_SQRTPI * exp (-v * v);
+    case GNN_OP_ERFC:
+      return -M_2_SQRTPI * exp (-v * v);
+    case GNN_OP_ERFINV:
+      {
+        double y = gnn_erfinv (v);
+
+        return 0.5 * sqrt (G_PI) * exp (y * y);
+      }
+    case GNN_OP_LGAMMA:
+      return gnn_digamma (v);
+    case GNN_OP_DIGAMMA:
+      return gnn_trigamma (v);
+    case GNN_OP_LOGIT:
+      /* torch's logit_backward: NaN outside [0, 1] without eps, 0 outside
+       * [eps, 1 - eps] with it */
+      if (param < 0)
+        return v < 0 || v > 1 ? NAN : 1.0 / (v * (1.0 - v));
+      return v < param || v > 1.0 - param ? 0.0 : 1.0 / (v * (1.0 - v));
     default:
       g_assert_not_reached ();
     }

@@ -78,6 +78,11 @@ typedef enum {
   GNN_UNARY_ISNAN,
   GNN_UNARY_ISINF,
   GNN_UNARY_ISFINITE,
+  GNN_UNARY_ERFC,
+  GNN_UNARY_ERFINV,
+  GNN_UNARY_LGAMMA,
+  GNN_UNARY_DIGAMMA,
+  GNN_UNARY_LOGIT,        /* param: eps, or < 0 for none */
   GNN_N_UNARY
 } GnnUnaryId;
 

@@ -1,5 +1,6 @@
-/* gnn-tensor-binary-math.c: pow (by a number or a tensor), atan2, and the
- * elementwise maximum / minimum (NaN-propagating, as torch's)
+/* gnn-tensor-binary-math.c: pow (by a number or a tensor), atan2, hypot,
+ * and the elementwise maximum / minimum (NaN-propagating, as torch's) and
+ * fmax / fmin (NaN-ignoring)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -336,4 +337,132 @@ gnn_tensor_minimum (GnnTensor *a,
   GNN_CHECK_STORAGE ("minimum", b, error, NULL);
   return gnn_tensor_record (GNN_OP_MINIMUM, gnn_ew_binary (&gnn_op_minimum, a, b, error),
                             (GnnTensor *[]) { a, b }, 2, NULL);
+}
+
+/* --- hypot, fmax, fmin ---------------------------------------------------------------- */
+
+/* fmax/fmin ignore a NaN operand (NaN only when both are), as C's fmax */
+#define FMAX_32(T, W, x, y) fmaxf ((x), (y))
+#define FMAX_64(T, W, x, y) fmax ((x), (y))
+#define FMIN_32(T, W, x, y) fminf ((x), (y))
+#define FMIN_64(T, W, x, y) fmin ((x), (y))
+#define HYPOT_32(T, W, x, y) hypotf ((x), (y))
+#define HYPOT_64(T, W, x, y) hypot ((x), (y))
+
+GNN_GEN_F32_F64 (GNN_GEN_BINARY, fmax, FMAX_32, FMAX_64)
+GNN_FOR_INTEGRAL (GNN_GEN_BINARY, fmax, MAX_I)
+GNN_FOR_BOOL (GNN_GEN_BINARY, fmax, MAX_I)
+GNN_GEN_F32_F64 (GNN_GEN_BINARY, fmin, FMIN_32, FMIN_64)
+GNN_FOR_INTEGRAL (GNN_GEN_BINARY, fmin, MIN_I)
+GNN_FOR_BOOL (GNN_GEN_BINARY, fmin, MIN_I)
+GNN_GEN_F32_F64 (GNN_GEN_BINARY, hypot, HYPOT_32, HYPOT_64)
+
+static const GnnBinaryOp op_fmax = {
+  "fmax", "fmax_cpu", 0, { GNN_TABLE_NUMERIC (fmax), GNN_TABLE_BOOL (fmax) }, { NULL }
+};
+static const GnnBinaryOp op_fmin = {
+  "fmin", "fmin_cpu", 0, { GNN_TABLE_NUMERIC (fmin), GNN_TABLE_BOOL (fmin) }, { NULL }
+};
+static const GnnBinaryOp op_hypot = {
+  "hypot", "hypot_cpu", 0, { GNN_TABLE_FLOATS (hypot) }, { NULL }
+};
+
+static GnnTensor *
+binary_recorded (const GnnBinaryOp *op,
+                 GnnOpKind          kind,
+                 GnnTensor         *a,
+                 GnnTensor         *b,
+                 GError           **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (a) && GNN_IS_TENSOR (b), NULL);
+  GNN_CHECK_STORAGE (op->name, a, error, NULL);
+  GNN_CHECK_STORAGE (op->name, b, error, NULL);
+  return gnn_tensor_record (kind, gnn_ew_binary (op, a, b, error), (GnnTensor *[]) { a, b }, 2, NULL);
+}
+
+/**
+ * gnn_tensor_hypot:
+ * @self: a floating-point #GnnTensor
+ * @other: a floating-point #GnnTensor (or a wrapped number), broadcastable
+ *   with @self
+ * @error: return location for a #GError
+ *
+ * `sqrt (self² + other²)` elementwise without overflow (like `torch.hypot`),
+ * in torch's result dtype; integer operands are refused as in torch.
+ *
+ * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_hypot (GnnTensor *self,
+                  GnnTensor *other,
+                  GError   **error)
+{
+  return binary_recorded (&op_hypot, GNN_OP_HYPOT, self, other, error);
+}
+
+/**
+ * gnn_tensor_hypot_:
+ * @self: updated in place
+ * @other: broadcastable to the shape of @self
+ * @error: return location for a #GError
+ *
+ * In-place [method@Gnn.Tensor.hypot] (like `self.hypot_(other)`).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_hypot_ (GnnTensor *self,
+                   GnnTensor *other,
+                   GError   **error)
+{
+  GNN_CHECK_STORAGE ("hypot_", self, error, FALSE);
+  GNN_CHECK_STORAGE ("hypot_", other, error, FALSE);
+  return gnn_ew_binary_ (&op_hypot, self, other, GNN_OP_HYPOT, NULL, error);
+}
+
+/**
+ * gnn_tensor_fmax:
+ * @a: a #GnnTensor
+ * @b: a #GnnTensor (or a wrapped number) broadcastable with @a
+ * @error: return location for a #GError
+ *
+ * The elementwise maximum ignoring NaN (like `torch.fmax`): where one
+ * operand is NaN the other is taken; NaN only where both are. In torch's
+ * result dtype.
+ *
+ * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_fmax (GnnTensor *a,
+                 GnnTensor *b,
+                 GError   **error)
+{
+  return binary_recorded (&op_fmax, GNN_OP_FMAX, a, b, error);
+}
+
+/**
+ * gnn_tensor_fmin:
+ * @a: a #GnnTensor
+ * @b: a #GnnTensor (or a wrapped number) broadcastable with @a
+ * @error: return location for a #GError
+ *
+ * The elementwise minimum ignoring NaN (like `torch.fmin`); see
+ * [method@Gnn.Tensor.fmax].
+ *
+ * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_fmin (GnnTensor *a,
+                 GnnTensor *b,
+                 GError   **error)
+{
+  return binary_recorded (&op_fmin, GNN_OP_FMIN, a, b, error);
 }

@@ -1,12 +1,16 @@
-/* gnn-tensor-order.c: order statistics along a dim — kthvalue, median and
- * nanmedian (values and positions), and median/nanmedian over all elements
+/* gnn-tensor-order.c: order statistics along a dim — kthvalue, median,
+ * nanmedian and mode (values and positions), and median/nanmedian over
+ * all elements
  *
  * Each slice is sorted (NaN last, as gnn-tensor-sort.c) and the wanted
  * rank picked per slice: k - 1 for kthvalue; for median the lower middle
  * element, or the first NaN when the slice has one (torch propagates NaN);
- * for nanmedian the lower middle of the slice's non-NaN elements. The
- * gradient goes to the picked element (torch's KthvalueBackward0,
- * MedianBackward0/1, NanmedianBackward0/1).
+ * for nanmedian the lower middle of the slice's non-NaN elements; for mode
+ * the end of the longest run of equal values (the smallest value among
+ * equally long runs; the sort is stable, so the run's end is the value's
+ * last position, as torch's). The gradient goes to the picked element
+ * (torch's KthvalueBackward0, MedianBackward0/1, NanmedianBackward0/1,
+ * ModeBackward0).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -21,7 +25,56 @@ typedef enum
   RANK_KTH,
   RANK_MEDIAN,
   RANK_NANMEDIAN,
+  RANK_MODE,
 } RankKind;
+
+/* mode's rank in each sorted slice of @sorted along @d (keepdim shape,
+ * int64): the end of the first longest run of equal values. */
+static GnnTensor *
+mode_ranks (GnnTensor *sorted,
+            guint      d,
+            GError   **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (sorted);
+  g_autoptr(GnnTensor) v = gnn_tensor_to_dtype (sorted, GNN_DTYPE_F64, error);
+  g_autoptr(GnnTensor) vc = v != NULL ? gnn_tensor_contiguous_checked (v, error) : NULL;
+  gint64 shape[GNN_MAX_DIMS], n = p->shape[d], inner = 1, outer = 1;
+  const double *x;
+  GnnTensor *out;
+  gint64 *r;
+
+  if (vc == NULL)
+    return NULL;
+  memcpy (shape, p->shape, sizeof (gint64) * p->ndim);
+  shape[d] = 1;
+  for (guint i = 0; i < p->ndim; i++)
+    if (i < d)
+      outer *= p->shape[i];
+    else if (i > d)
+      inner *= p->shape[i];
+  out = gnn_tensor_new_contiguous (GNN_DTYPE_I64, shape, p->ndim, FALSE);
+  x = (const double *) gnn_tensor_priv_data (gnn_tensor_priv (vc));
+  r = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (out));
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        const double *row = x + o * n * inner + i;
+        gint64 best = 0, best_len = 0, start = 0;
+
+        for (gint64 k = 1; k <= n; k++)
+          if (k == n || !(row[k * inner] == row[(k - 1) * inner]))
+            {
+              if (k - start > best_len)
+                {
+                  best_len = k - start;
+                  best = k - 1;
+                }
+              start = k;
+            }
+        r[o * inner + i] = best;
+      }
+  return out;
+}
 
 /* The rank to pick in each sorted slice of @sorted along @d (keepdim
  * shape, int64), from the slices' NaN counts. */
@@ -61,6 +114,8 @@ ranks (GnnTensor *sorted,
         case RANK_NANMEDIAN:
           r[i] = m > 0 ? (m - 1) / 2 : 0;
           break;
+        case RANK_MODE:
+          g_assert_not_reached ();
         }
     }
   return out;
@@ -114,7 +169,8 @@ order_statistic (const char  *name,
     }
   gnn_no_grad_push ();
   sorted = gnn_tensor_sort (input, (gint) d, FALSE, TRUE, &order, error);
-  rank = sorted ? ranks (sorted, d, kind, k, error) : NULL;
+  if (sorted != NULL)
+    rank = kind == RANK_MODE ? mode_ranks (sorted, d, error) : ranks (sorted, d, kind, k, error);
   picked = rank ? gnn_tensor_gather (sorted, (gint) d, rank, error) : NULL;
   index = picked ? gnn_tensor_gather (order, (gint) d, rank, error) : NULL;
   gnn_no_grad_pop ();
@@ -286,4 +342,29 @@ gnn_tensor_nanmedian (GnnTensor *self,
                       GError   **error)
 {
   return median_all ("nanmedian", GNN_OP_NANMEDIAN_ALL, self, RANK_NANMEDIAN, error);
+}
+
+/**
+ * gnn_tensor_mode:
+ * @self: a #GnnTensor
+ * @dim: the dim (may be negative; torch's default is -1)
+ * @keepdim: keep @dim with size 1
+ * @indices: (out) (optional) (transfer full): the positions (int64)
+ * @error: return location for a #GError
+ *
+ * The most frequent value of each slice along @dim and its last position
+ * (like `torch.mode`); among equally frequent values the smallest.
+ *
+ * Returns: (transfer full): the values, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_mode (GnnTensor  *self,
+                 gint        dim,
+                 gboolean    keepdim,
+                 GnnTensor **indices,
+                 GError    **error)
+{
+  return order_statistic ("mode", GNN_OP_MODE, self, dim, RANK_MODE, 0, keepdim, indices, error);
 }

@@ -202,6 +202,27 @@ typedef enum
   GNN_OP_MAX_POOL3D,    /* gnn-pool3d-private.h's ints; extra[0]: the indices */
   GNN_OP_AVG_POOL3D,
   GNN_OP_EMBEDDING_BAG, /* gnn-embedding-bag-private.h */
+  /* special functions (gradients from the saved input) */
+  GNN_OP_ERFC,
+  GNN_OP_ERFINV,
+  GNN_OP_LGAMMA,
+  GNN_OP_DIGAMMA,
+  GNN_OP_LOGIT,         /* scalar: eps, or < 0 for none */
+  GNN_OP_NAN_TO_NUM,
+  GNN_OP_HYPOT,
+  GNN_OP_FMAX,
+  GNN_OP_FMIN,
+  GNN_OP_COMPARE_,      /* eq_ ... ge_ (start: which): zero gradients */
+  GNN_OP_MODE,          /* as KTHVALUE */
+  GNN_OP_CUMMAX,        /* dim; extra[0]: the positions */
+  GNN_OP_CUMMIN,
+  GNN_OP_LOGCUMSUMEXP,  /* dim */
+  GNN_OP_BLOCK_DIAG,    /* n inputs */
+  GNN_OP_DIAG_EMBED_ND, /* start: offset; dims[0..1] */
+  GNN_OP_ROT90,         /* start: k; dims[0..1] */
+  GNN_OP_TAKE,          /* extra[0]: the flat positions */
+  GNN_OP_MASKED_SCATTER, /* inputs: self, source; extra[0]: the mask (self's shape) */
+  GNN_OP_BERNOULLI_TENSOR, /* bernoulli_ (p tensor): zero gradients */
   GNN_N_OPS
 } GnnOpKind;
 

@@ -16,6 +16,7 @@
 #include "tensor/gnn-tensor-record-private.h"
 #include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-nditer-private.h"
+#include "tensor/gnn-elementwise-private.h"
 
 typedef struct
 {
@@ -353,4 +354,45 @@ gnn_tensor_bernoulli_ (GnnTensor    *self,
     return FALSE;
   fill_bernoulli (self, NULL, p, generator);
   return TRUE;
+}
+
+/**
+ * gnn_tensor_bernoulli_tensor_:
+ * @self: a #GnnTensor, overwritten
+ * @p: the probabilities of a 1 (floating-point, in [0, 1]), broadcastable
+ *   to @self's shape
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator
+ * @error: return location for a #GError
+ *
+ * Fills @self with 1 at the probability of the matching element of @p,
+ * else 0 (like `Tensor.bernoulli_ (p)` with a tensor; in the graph a
+ * BernoulliBackward1 whose gradients are zero).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_tensor_bernoulli_tensor_ (GnnTensor    *self,
+                              GnnTensor    *p,
+                              GnnGenerator *generator,
+                              GError      **error)
+{
+  GnnTensorPrivate *sp;
+  g_autoptr(GnnTensor) expanded = NULL;
+  g_autoptr(GnnTensor) draws = NULL;
+  g_autoptr(GnnTensor) cast = NULL;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self) && GNN_IS_TENSOR (p), FALSE);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), FALSE);
+  GNN_CHECK_STORAGE ("bernoulli_", self, error, FALSE);
+  GNN_CHECK_STORAGE ("bernoulli_", p, error, FALSE);
+  sp = gnn_tensor_priv (self);
+  gnn_no_grad_push ();
+  expanded = gnn_tensor_expand (p, sp->shape, sp->ndim, error);
+  draws = expanded != NULL ? gnn_tensor_bernoulli (expanded, generator, error) : NULL;
+  cast = draws != NULL ? gnn_tensor_to_dtype (draws, sp->dtype, error) : NULL;
+  gnn_no_grad_pop ();
+  return cast != NULL && gnn_ew_assign_ (self, cast, GNN_OP_BERNOULLI_TENSOR, &p, 1, NULL, error);
 }

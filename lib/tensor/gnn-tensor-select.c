@@ -1,5 +1,6 @@
 /* gnn-tensor-select.c: ops whose result size depends on the values —
- * nonzero, masked_select, unique — and the counting ops bincount and histc
+ * nonzero, masked_select, unique, unique_consecutive — and the counting
+ * ops bincount and histc
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -186,6 +187,36 @@ compare_entries (const void *a,
   return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* The distinct values of @self: the elements of @packed (@self's data,
+ * contiguous) at the @n_distinct positions @first, with the optional
+ * inverse (@inv, @self's shape) and counts (@cnt); takes nothing. */
+static GnnTensor *
+distinct_result (GnnTensorPrivate *p,
+                 GnnTensor        *packed,
+                 const gint64     *first,
+                 gint64            n_distinct,
+                 const gint64     *inv,
+                 const gint64     *cnt,
+                 GnnTensor       **inverse,
+                 GnnTensor       **counts,
+                 GError          **error)
+{
+  gsize size = gnn_dtype_get_size (p->dtype);
+  const guint8 *x = gnn_tensor_priv_data (gnn_tensor_priv (packed));
+  GnnTensor *out = gnn_tensor_new_contiguous_checked (p->dtype, &n_distinct, 1, FALSE, error);
+
+  if (out == NULL)
+    return NULL;
+  for (gint64 k = 0; k < n_distinct; k++)
+    memcpy (gnn_tensor_priv_data (gnn_tensor_priv (out)) + k * (gint64) size,
+            x + first[k] * (gint64) size, size);
+  if (inverse != NULL)
+    *inverse = gnn_tensor_new_from_int64s (inv, (gsize) p->numel, p->shape, p->ndim, NULL);
+  if (counts != NULL)
+    *counts = gnn_tensor_new_from_int64s (cnt, (gsize) n_distinct, &n_distinct, 1, NULL);
+  return out;
+}
+
 /**
  * gnn_tensor_unique:
  * @self: a #GnnTensor
@@ -213,10 +244,10 @@ gnn_tensor_unique (GnnTensor  *self,
   g_autofree Entry *entries = NULL;
   g_autofree gint64 *inv = NULL;
   g_autofree gint64 *cnt = NULL;
+  g_autofree gint64 *first = NULL;
   gint64 n, distinct = 0;
   gsize size;
   const guint8 *x;
-  GnnTensor *out;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   GNN_CHECK_STORAGE ("unique", self, error, NULL);
@@ -240,17 +271,64 @@ gnn_tensor_unique (GnnTensor  *self,
       inv[entries[i].pos] = distinct - 1;
       cnt[distinct - 1]++;
     }
-  out = gnn_tensor_new_contiguous_checked (p->dtype, &distinct, 1, FALSE, error);
-  if (out == NULL)
-    return NULL;
+  first = g_new (gint64, MAX (distinct, 1));
   for (gint64 k = 0; k < distinct; k++)
-    memcpy (gnn_tensor_priv_data (gnn_tensor_priv (out)) + k * (gint64) size,
-            x + entries[k].pos * (gint64) size, size);
-  if (inverse != NULL)
-    *inverse = gnn_tensor_new_from_int64s (inv, (gsize) n, p->shape, p->ndim, NULL);
-  if (counts != NULL)
-    *counts = gnn_tensor_new_from_int64s (cnt, (gsize) distinct, &distinct, 1, NULL);
-  return out;
+    first[k] = entries[k].pos;
+  return distinct_result (p, packed, first, distinct, inv, cnt, inverse, counts, error);
+}
+
+/**
+ * gnn_tensor_unique_consecutive:
+ * @self: a #GnnTensor
+ * @inverse: (out) (optional) (transfer full): for each element of @self,
+ *   the position of its run in the result (int64, @self's shape)
+ * @counts: (out) (optional) (transfer full): the length of each run (int64)
+ * @error: return location for a #GError
+ *
+ * The first element of every run of equal consecutive elements of @self
+ * flattened (like `torch.unique_consecutive (self)` without `dim`).
+ *
+ * Returns: (transfer full): a 1-d tensor of @self's dtype, or %NULL with
+ *   @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_unique_consecutive (GnnTensor  *self,
+                               GnnTensor **inverse,
+                               GnnTensor **counts,
+                               GError    **error)
+{
+  GnnTensorPrivate *p;
+  g_autoptr(GnnTensor) packed = NULL;
+  g_autofree gint64 *inv = NULL;
+  g_autofree gint64 *cnt = NULL;
+  g_autofree gint64 *first = NULL;
+  gint64 n, runs = 0;
+  gsize size;
+  const guint8 *x;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  GNN_CHECK_STORAGE ("unique_consecutive", self, error, NULL);
+  p = gnn_tensor_priv (self);
+  n = p->numel;
+  size = gnn_dtype_get_size (p->dtype);
+  if ((packed = gnn_tensor_contiguous_checked (self, error)) == NULL)
+    return NULL;
+  x = gnn_tensor_priv_data (gnn_tensor_priv (packed));
+  inv = g_new (gint64, MAX (n, 1));
+  cnt = g_new0 (gint64, MAX (n, 1));
+  first = g_new (gint64, MAX (n, 1));
+  for (gint64 i = 0; i < n; i++)
+    {
+      /* a run is of equal values (torch compares with ==: -0.0 == 0.0) */
+      if (i == 0 || gnn_dtype_read (p->dtype, x + i * (gint64) size) !=
+                    gnn_dtype_read (p->dtype, x + (i - 1) * (gint64) size))
+        first[runs++] = i;
+      inv[i] = runs - 1;
+      cnt[runs - 1]++;
+    }
+  return distinct_result (p, packed, first, runs, inv, cnt, inverse, counts, error);
 }
 
 /* --- bincount, histc ---------------------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include "tensor/gnn-elementwise-private.h"
 #include "tensor/gnn-pointwise-private.h"
 #include "tensor/gnn-nditer-private.h"
+#include "core/gnn-special-math-private.h"
 
 /* relu keeps NaN and -0.0 as PyTorch does (x < 0 is false for both). */
 #define RELU_S(T, W, x, p) ((x) < 0 ? (T) 0 : (x))
@@ -99,6 +100,42 @@
 #define TRUNC_64(T, W, x, p) trunc (x)
 #define ERF_32(T, W, x, p)   erff (x)
 #define ERF_64(T, W, x, p)   erf (x)
+#define ERFC_32(T, W, x, p)  erfcf (x)
+#define ERFC_64(T, W, x, p)  erfc (x)
+#define LGAMMA_32(T, W, x, p) lgammaf_r_value (x)
+#define LGAMMA_64(T, W, x, p) lgamma_r_value (x)
+/* erfinv and digamma in double (torch's algorithms, core/gnn-special-math) */
+#define ERFINV_E(T, W, x, p)  ((T) gnn_erfinv (x))
+#define DIGAMMA_E(T, W, x, p) ((T) gnn_digamma (x))
+/* logit: log (x / (1 - x)), x clamped to [eps, 1 - eps] when eps >= 0 */
+#define LOGIT_E(T, W, x, p)   logit_value ((x), (p))
+
+/* the reentrant lgamma: lgamma () writes the global signgam from every
+ * thread of a parallel loop */
+static inline float
+lgammaf_r_value (float x)
+{
+  int sign;
+
+  return lgammaf_r (x, &sign);
+}
+
+static inline double
+lgamma_r_value (double x)
+{
+  int sign;
+
+  return lgamma_r (x, &sign);
+}
+
+static inline double
+logit_value (double x,
+             double eps)
+{
+  if (eps >= 0)
+    x = x < eps ? eps : x > 1 - eps ? 1 - eps : x;
+  return log (x / (1 - x));
+}
 
 #define FLOAT_FN(op, E32, E64) GNN_GEN_F32_F64 (GNN_GEN_UNARY, op, E32, E64)
 
@@ -146,6 +183,11 @@ FLOAT_FN (round, ROUND_32, ROUND_64)
 FLOAT_FN (trunc, TRUNC_32, TRUNC_64)
 FLOAT_FN (frac, FRAC_32, FRAC_64)
 FLOAT_FN (erf, ERF_32, ERF_64)
+FLOAT_FN (erfc, ERFC_32, ERFC_64)
+FLOAT_FN (lgamma, LGAMMA_32, LGAMMA_64)
+GNN_FOR_FLOATS (GNN_GEN_UNARY, erfinv, ERFINV_E)
+GNN_FOR_FLOATS (GNN_GEN_UNARY, digamma, DIGAMMA_E)
+GNN_FOR_FLOATS (GNN_GEN_UNARY, logit, LOGIT_E)
 GNN_FOR_FLOATS (GNN_GEN_UNARY_TO_BOOL, isnan, ISNAN_F)
 GNN_FOR_INTEGRAL (GNN_GEN_UNARY_TO_BOOL, isnan, FALSE_E)
 GNN_FOR_BOOL (GNN_GEN_UNARY_TO_BOOL, isnan, FALSE_E)
@@ -231,6 +273,11 @@ static const GnnUnaryOp unary_ops[GNN_N_UNARY] = {
   TEST (GNN_UNARY_ISNAN, isnan),
   TEST (GNN_UNARY_ISINF, isinf),
   TEST (GNN_UNARY_ISFINITE, isfinite),
+  FLOATS (GNN_UNARY_ERFC, erfc, F),
+  FLOATS (GNN_UNARY_ERFINV, erfinv, F),
+  FLOATS (GNN_UNARY_LGAMMA, lgamma, F),
+  FLOATS (GNN_UNARY_DIGAMMA, digamma, F),
+  FLOATS (GNN_UNARY_LOGIT, logit, F),
 };
 
 #undef F

@@ -1,6 +1,6 @@
 // test_autograd.js: the GJS bindings test for autograd: backward from JS,
 // reading .grad of leaves and of a module's parameters, grad_fn names,
-// no-grad scopes and the errors PyTorch raises.
+// no-grad scopes, tensor gradient hooks and the errors PyTorch raises.
 // Run as `gjs -m test_autograd.js` with GI_TYPELIB_PATH/LD_LIBRARY_PATH
 // pointing at the build tree; exits non-zero on the first failure.
 //
@@ -85,6 +85,23 @@ check('retain_graph allows a second backward', () => {
     y.backward(null, true);
     y.backward(null, false);
     assertClose(x.get_grad().to_floats(), [12], 'x.grad');
+});
+
+check('register_hook sees and replaces gradients (leaf and non-leaf)', () => {
+    const x = leaf([1, -2, 3], [3]);
+    const seen = [];
+    const id = x.register_hook(g => { seen.push(g.to_floats()); return null; });
+    const y = x.mul(x);
+    y.register_hook(g => g.mul(Gnn.Tensor.new_wrapped_number(10)));
+    y.sum(null, false).backward(null, false);
+    assertClose(x.get_grad().to_floats(), [20, -40, 60], 'x.grad through the hooked y');
+    assertClose(seen[0], [20, -40, 60], 'leaf hook sees the gradient');
+    x.remove_hook(id);
+    x.mul(x).sum(null, false).backward(null, false);
+    assert(seen.length === 1, 'removed hook not called');
+    assertThrows(() => Gnn.Tensor.new_from_floats([1], [1]).register_hook(() => null),
+        Gnn.Error.AUTOGRAD, "cannot register a hook on a tensor that doesn't require gradient",
+        'no requires_grad');
 });
 
 finish();

@@ -22,6 +22,9 @@ import torch_spelling_composite
 import torch_spelling_ops
 import torch_spelling_order
 import torch_spelling_sample
+import torch_spelling_blocks
+import torch_spelling_search
+import torch_spelling_special
 import torch.nn.functional
 import torch.utils.data
 
@@ -320,6 +323,9 @@ CASES += torch_spelling_ops.CASES
 CASES += torch_spelling_composite.CASES
 CASES += torch_spelling_sample.CASES
 CASES += torch_spelling_order.CASES
+CASES += torch_spelling_special.CASES
+CASES += torch_spelling_search.CASES
+CASES += torch_spelling_blocks.CASES
 
 
 def construct_props(type_name, prop):

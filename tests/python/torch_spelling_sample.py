@@ -74,4 +74,10 @@ CASES = [
     e('bernoulli p range', lambda T: T.bernoulli(T.tensor([1.5]))),
     e('bernoulli int', lambda T: T.bernoulli(T.tensor([1, 0]))),
     e('bernoulli_ p range', lambda T: T.ones(2).bernoulli_(2.)),
+    v('bernoulli_ tensor p forced', lambda s: s.T.zeros(2, 3).bernoulli_(
+        s.T.tensor([0.0, 1.0, 1.0]))),
+    v('bernoulli_ tensor p seeded', lambda s: _seeded_twice(s.T, lambda T: T.zeros(50).bernoulli_(
+        T.full((50,), 0.5)))),
+    v('bernoulli_ tensor p grad', lambda s: _zero_grad(s.T, lambda T, x: (x * 1).bernoulli_(
+        T.tensor([0.2, 0.4, 0.6, 0.8])))),
 ]
