@@ -171,6 +171,11 @@
 #include <gnn/gnn-basic-block.h>
 #include <gnn/gnn-bottleneck.h>
 #include <gnn/gnn-resnet.h>
+#include <gnn/gnn-vgg.h>
+#include <gnn/gnn-alex-net.h>
+#include <gnn/gnn-squeeze-net.h>
+#include <gnn/gnn-mobile-net-v2.h>
+#include <gnn/gnn-dense-net.h>
 
 /* data */
 #include <gnn/gnn-dataset.h>

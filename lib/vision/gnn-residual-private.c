@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "vision/gnn-residual-private.h"
+#include "vision/gnn-vision-model-private.h"
 
 gboolean
 gnn_residual_add_conv_bn (GnnModule   *parent,
@@ -67,19 +68,12 @@ gnn_residual_forward (GnnModule          *self,
                       GnnTensor          *input,
                       GError            **error)
 {
-  g_autoptr(GnnTensor) out = g_object_ref (input);
+  g_autoptr(GnnTensor) out = gnn_vision_model_run (self, owner, path, n_path, input, error);
   g_autoptr(GnnTensor) identity = NULL;
   g_autoptr(GnnTensor) sum = NULL;
 
-  for (guint i = 0; i < n_path; i++)
-    {
-      GnnTensor *t = gnn_residual_call_child (self, owner, path[i], out, error);
-
-      if (t == NULL)
-        return NULL;
-      g_object_unref (out);
-      out = t;
-    }
+  if (out == NULL)
+    return NULL;
   identity = gnn_module_has_child (self, "downsample") &&
              gnn_module_get_child (self, "downsample", NULL) != NULL ?
              gnn_residual_call_child (self, owner, "downsample", input, error) :

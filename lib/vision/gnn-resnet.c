@@ -6,6 +6,7 @@
 
 #include "nn/gnn-nn-private.h"
 #include "vision/gnn-residual-private.h"
+#include "vision/gnn-vision-model-private.h"
 #include "vision/gnn-vision-private.h"
 
 /**
@@ -57,27 +58,11 @@ gnn_res_net_forward (GnnModule  *module,
                      GError    **error)
 {
   static const char *const path[] = {
-    "conv1", "bn1", "relu", "maxpool", "layer1", "layer2", "layer3", "layer4", "avgpool"
+    "conv1", "bn1", "relu", "maxpool", "layer1", "layer2", "layer3", "layer4", "avgpool",
+    "flatten", "fc"
   };
-  g_autoptr(GnnTensor) out = NULL;
-  g_autoptr(GnnTensor) flat = NULL;
 
-  if (!gnn_nn_check_constructed (module, error))
-    return NULL;
-  out = g_object_ref (input);
-  for (guint i = 0; i < G_N_ELEMENTS (path); i++)
-    {
-      GnnTensor *t = gnn_residual_call_child (module, "ResNet", path[i], out, error);
-
-      if (t == NULL)
-        return NULL;
-      g_object_unref (out);
-      out = t;
-    }
-  flat = gnn_tensor_flatten (out, 1, -1, error);   /* torch.flatten(x, 1) */
-  if (flat == NULL)
-    return NULL;
-  return gnn_residual_call_child (module, "ResNet", "fc", flat, error);
+  return gnn_vision_model_run (module, "ResNet", path, G_N_ELEMENTS (path), input, error);
 }
 
 static GnnModule *

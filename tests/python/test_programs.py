@@ -18,8 +18,10 @@ programs are written. Each runs twice in this process: as written (torch
 random number generators, the runner (not the program) gives both the same
 randomness:
 
-  * the initial weights: when the program builds its optimizer, torch's
-    parameters are recorded, and Gnn's are set to them (same order);
+  * the initial weights: when the program builds an optimizer, torch's
+    parameters are recorded, and Gnn's are set to them (same order; a
+    program with several optimizers, a GAN's, has them matched in the
+    order it builds them);
   * the data order: a DataLoader with shuffle=True gets the same permutation
     of indices each epoch on both sides (drawn by numpy);
   * dropout: nn.Dropout and F.dropout draw their masks from numpy, the same
@@ -104,6 +106,7 @@ class SharedRandomness(object):
         self.name = name
         self.initial = initial          # parameters to give the model (gnn run)
         self.recorded = None            # torch's initial parameters (torch run)
+        self.optimizers = 0             # optimizers built so far
         self.losses = []
         self.rng = np.random.default_rng(SEED)
 
@@ -185,14 +188,21 @@ class SharedRandomness(object):
 
     def set_or_record(self, params):
         tensors = [p['params'] if isinstance(p, dict) else p for p in params]
+        index = self.optimizers
+        self.optimizers += 1
         if self.initial is None:
-            self.recorded = [p.detach().numpy().copy() for p in tensors]
+            self.recorded = (self.recorded or []) + [[p.detach().numpy().copy()
+                                                      for p in tensors]]
             return
-        if len(tensors) != len(self.initial):
+        if index >= len(self.initial):
+            raise AssertionError('%s builds optimizer %d, torch built %d'
+                                 % (self.name, index + 1, len(self.initial)))
+        initial = self.initial[index]
+        if len(tensors) != len(initial):
             raise AssertionError('%s builds %d parameters, torch %d'
-                                 % (self.name, len(tensors), len(self.initial)))
+                                 % (self.name, len(tensors), len(initial)))
         with self.T.no_grad():
-            for p, value in zip(tensors, self.initial):
+            for p, value in zip(tensors, initial):
                 if list(p.shape) != list(value.shape):
                     raise AssertionError('parameter of shape %s, torch\'s is %s'
                                          % (list(p.shape), list(value.shape)))
