@@ -40,6 +40,13 @@ DenseNet = torch_class(
     'bn_size=4, drop_rate=0, num_classes=1000, memory_efficient=False',
     {'block_config': _ints('block_config'),
      'memory_efficient': only(False, 'memory_efficient')})
+# torchvision's private _DenseLayer / _DenseBlock, with their signatures
+DenseLayer = torch_class('DenseLayer', 'num_input_features, growth_rate, bn_size, drop_rate, '
+                         'memory_efficient=False',
+                         {'memory_efficient': only(False, 'memory_efficient')})
+DenseBlock = torch_class('DenseBlock', 'num_layers, num_input_features, bn_size, growth_rate, '
+                         'drop_rate, memory_efficient=False',
+                         {'memory_efficient': only(False, 'memory_efficient')})
 VGG = torch_class('VGG', 'cfg, batch_norm=False, num_classes=1000, init_weights=True, '
                   'dropout=0.5', {'cfg': lambda value: {'cfg': GLib.Variant(
                       'ax', [-1 if v == 'M' else int(v) for v in value])}})
