@@ -836,6 +836,15 @@ iter_from (GnnDataLoader  *self,
       !gnn_workers_check_runnable (G_OBJECT (self->dataset), "dataset", self->num_workers, error) ||
       !gnn_workers_check_runnable (G_OBJECT (self->collate), "collate", self->num_workers, error))
     return NULL;
+  /* gnn_dataset_get_length() reads a negative length as 0: an empty epoch
+   * instead of the error len() gives in torch */
+  if (!GNN_IS_ITERABLE_DATASET (self->dataset) &&
+      GNN_DATASET_GET_CLASS (self->dataset)->get_length (self->dataset) < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: __len__() should return >= 0", G_OBJECT_TYPE_NAME (self->dataset));
+      return NULL;
+    }
   state = g_variant_ref_sink (start_state (self));
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
   if (GNN_IS_ITERABLE_DATASET (self->dataset))
