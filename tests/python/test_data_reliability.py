@@ -331,7 +331,33 @@ def drain_in_threads(it, n_threads=2):
     return got, errors
 
 
+class Reentering(Gnn.Dataset):
+    """Calls next() on the pass that is loading it."""
+
+    def __init__(self):
+        super().__init__()
+        self.it = None
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        if self.it is not None:
+            next(self.it)
+        return i
+
+
 class SharedIterator(unittest.TestCase):
+    def test_next_from_inside_its_own_next_is_refused(self):
+        ds = Reentering()
+        it = iter(Gnn.DataLoader(ds, batch_size=2))
+        ds.it = it
+        with self.assertRaises(GLib.Error) as cm:
+            next(it)
+        self.assertIn('called on a pass from inside its own next()', str(cm.exception))
+        ds.it = None
+
+
     def test_every_item_once(self):
         for mode in MODES:
             for workers in (0, 2):
