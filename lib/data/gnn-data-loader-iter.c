@@ -59,6 +59,8 @@ struct _GnnDataLoaderIter
   guint            cursor;       /* next worker to try, round-robin */
   gint64          *delivered;    /* batches handed out from each stream */
   guint            next_stream;  /* whose batch the caller gets next */
+
+  gint             busy;         /* atomic: a next() or next_async() is under way */
 };
 
 G_DEFINE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, G_TYPE_OBJECT)
@@ -393,13 +395,16 @@ iter_next (GnnDataLoaderIter  *self,
 }
 
 /* iter_next() for one thread at a time; the iterator is kept alive until
- * it returns. A next() from inside the batch it is loading (a dataset
- * calling next() on its own loader's pass) would wait for itself. */
+ * it returns. With @claim (next(), next_timeout()), refused while
+ * next_async() holds the claim. A next() from inside the batch it is
+ * loading (a dataset calling next() on its own loader's pass) would wait
+ * for itself: refused. */
 static gboolean
 iter_next_exclusive (GnnDataLoaderIter  *self,
                      gint64              slice_end,
                      gboolean           *timed_out_slice,
                      GPtrArray         **batch,
+                     gboolean            claim,
                      GError            **error)
 {
   gboolean ok;
@@ -416,7 +421,14 @@ iter_next_exclusive (GnnDataLoaderIter  *self,
   g_object_ref (self);
   g_mutex_lock (&self->lock);
   g_atomic_pointer_set (&self->owner, g_thread_self ());
-  ok = iter_next (self, slice_end, timed_out_slice, batch, error);
+  if (claim && !gnn_data_loader_iter_claim (self, error))
+    ok = FALSE;
+  else
+    {
+      ok = iter_next (self, slice_end, timed_out_slice, batch, error);
+      if (claim)
+        gnn_data_loader_iter_release (self);
+    }
   g_atomic_pointer_set (&self->owner, NULL);
   leave (self);
   g_object_unref (self);
@@ -451,7 +463,40 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   gboolean unused;
 
-  return iter_next_exclusive (self, 0, &unused, batch, error);
+  return iter_next_exclusive (self, 0, &unused, batch, TRUE, error);
+}
+
+/* One async caller at a time: next_async() claims the iterator for its
+ * slices (which run in a GTask thread); a next() meanwhile is refused
+ * rather than racing on the reorder buffer. Synchronous callers wait for
+ * each other on the lock instead (see iter_next_exclusive). */
+gboolean
+gnn_data_loader_iter_claim (GnnDataLoaderIter  *self,
+                            GError            **error)
+{
+  if (g_atomic_int_compare_and_exchange (&self->busy, 0, 1))
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                       "DataLoader iterator: another next() is already under way");
+  return FALSE;
+}
+
+void
+gnn_data_loader_iter_release (GnnDataLoaderIter *self)
+{
+  g_atomic_int_set (&self->busy, 0);
+}
+
+gboolean
+gnn_data_loader_iter_next_claimed (GnnDataLoaderIter  *self,
+                                   gint64              timeout_usec,
+                                   gboolean           *timed_out,
+                                   GPtrArray         **batch,
+                                   GError            **error)
+{
+  *timed_out = FALSE;
+  return iter_next_exclusive (self, g_get_monotonic_time () + timeout_usec, timed_out, batch,
+                              FALSE, error);
 }
 
 /**
@@ -492,7 +537,7 @@ gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   *timed_out = FALSE;
   return iter_next_exclusive (self, g_get_monotonic_time () + timeout_usec, timed_out, batch,
-                              error);
+                              TRUE, error);
 }
 
 /**
