@@ -25,23 +25,9 @@ from gi.repository import GLib, Gnn  # noqa: E402
 import torch  # noqa: E402
 import torch.utils.data as tud  # noqa: E402
 
+from data_streams import children  # noqa: E402
+
 MODES = ('threads', 'processes', 'spawn')
-
-
-def children():
-    """Process ids whose parent is this process (zombies included)."""
-    me = str(os.getpid())
-    found = []
-    for entry in os.listdir('/proc'):
-        if entry.isdigit():
-            try:
-                with open('/proc/%s/stat' % entry) as f:
-                    fields = f.read().rsplit(')', 1)[1].split()
-            except OSError:
-                continue
-            if fields[1] == me:
-                found.append(int(entry))
-    return found
 
 
 # --- item 6: a collate_fn's dict with keys that are not strings --------------------
