@@ -19,6 +19,7 @@
 import json
 import numbers
 import os
+import pickle
 
 from gi.repository import GLib, GObject
 
@@ -50,14 +51,20 @@ def _field(value, where, position):
 
 
 # A dict item or batch crosses C (and worker processes) as its values plus
-# one last field naming the keys: a uint8 tensor of this marker and the keys
-# as JSON. The default collation stacks the items' tags into rows, so a batch
-# of dict items carries it too, whatever the worker mode.
+# one last field naming the keys: a uint8 tensor of a marker and the keys —
+# as JSON when they are all strings, else pickled (torch keeps any key:
+# {1: a, 2: b} stays a dict). The default collation stacks the items' tags
+# into rows, so a batch of dict items carries it too, whatever the worker
+# mode.
 _KEY_TAG = b'\x00gnn-dict-keys\x00'
+_PICKLED_KEY_TAG = b'\x00gnn-dict-pkeys\x00'
 
 
 def _key_tag(keys):
-    data = _KEY_TAG + json.dumps(list(keys)).encode('utf-8')
+    if all(isinstance(k, str) for k in keys):
+        data = _KEY_TAG + json.dumps(list(keys)).encode('utf-8')
+    else:
+        data = _PICKLED_KEY_TAG + pickle.dumps(list(keys), pickle.HIGHEST_PROTOCOL)
     return Gnn.Tensor.new_from_bytes(GLib.Bytes.new(data), Gnn.DType.U8, [len(data)])
 
 
@@ -68,9 +75,11 @@ def key_tag_keys(t):
         return None
     row = t if t.get_ndim() == 1 else Gnn.Tensor.select(t, 0, 0)
     data = bytes(Gnn.Tensor.get_bytes(row).get_data() or b'')
-    if not data.startswith(_KEY_TAG):
-        return None
-    return json.loads(data[len(_KEY_TAG):].decode('utf-8'))
+    if data.startswith(_KEY_TAG):
+        return json.loads(data[len(_KEY_TAG):].decode('utf-8'))
+    if data.startswith(_PICKLED_KEY_TAG):
+        return pickle.loads(data[len(_PICKLED_KEY_TAG):])
+    return None
 
 
 # A bare item (a tensor or a number, not a tuple): one field and a tag of
@@ -107,18 +116,12 @@ def rebuilt(values):
     return None if value is values else value
 
 
-def fields(value, where, owner=None):
-    """An item or batch as a list of tensors; a dict with string keys gets a
-    last field naming them (see _KEY_TAG); other keys are sorted, and
-    remembered on `owner` so items can be rebuilt as dicts."""
+def fields(value, where):
+    """An item or batch as a list of tensors; a dict gets a last field
+    naming its keys, in its order (see _KEY_TAG)."""
     if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value):
-            keys = list(value)
-            return [_field(value[k], where, i) for i, k in enumerate(keys)] + [_key_tag(keys)]
-        keys = sorted(value)
-        if owner is not None:
-            owner._gnn_item_keys = tuple(keys)
-        value = [value[k] for k in keys]
+        keys = list(value)
+        return [_field(value[k], where, i) for i, k in enumerate(keys)] + [_key_tag(keys)]
     if isinstance(value, (list, tuple)):
         return [_field(v, where, i) for i, v in enumerate(value)]
     return [_field(value, where, 0), _bare_tag()]
@@ -142,6 +145,9 @@ def _get_length_vfunc(func):
         if isinstance(n, bool) or not isinstance(n, numbers.Integral):
             park_pending(TypeError("'%s' object cannot be interpreted as an integer"
                                    % type(n).__name__))
+            return 0
+        if n < 0:   # what len() raises, as torch's loader reaches it
+            park_pending(ValueError('__len__() should return >= 0'))
             return 0
         return int(n)
     do_get_length.__wrapped__ = func
@@ -206,7 +212,7 @@ class Dataset(Gnn.Dataset):
         if length is not None and not getattr(length, '_gnn_guarded', False):
             cls.do_get_length = _get_length_vfunc(length)
         _guard_vfunc(cls, 'do_get_item',
-                     lambda value, self, index: fields(value, where=None, owner=self),
+                     lambda value, self, index: fields(value, where=None),
                      lambda self, index: None)
         snapshot_classes(cls)   # class attributes as the class statement left them
 
@@ -230,14 +236,11 @@ class Dataset(Gnn.Dataset):
         if get_item is not None:
             # a Python subclass read directly: its own exception, of its own
             # type (a KeyError stays one), as torch's ds[i] gives it
-            item = tuple(fields(get_item(self, i), where=None, owner=self))
+            item = tuple(fields(get_item(self, i), where=None))
         else:
             item = tuple(call_c(Gnn.Dataset.get_item, self, i))
         value = rebuilt(list(item))
-        if value is not None:
-            return value
-        keys = getattr(self, '_gnn_item_keys', None)
-        return dict(zip(keys, item)) if keys else item
+        return value if value is not None else item
 
 
 Dataset = override(Dataset)
@@ -401,6 +404,9 @@ class Sampler(Gnn.Sampler):
         if owner is not None:
             cls.do_get_length = owner.__dict__['__len__']
             cls.__len__ = Sampler.__len__
+        length = cls.__dict__.get('do_get_length')
+        if length is not None and not getattr(length, '_gnn_guarded', False):
+            cls.do_get_length = _get_length_vfunc(length)   # its exception reaches len()
         _guard_vfunc(cls, 'do_sample', None, None)
 
     def __len__(self):
@@ -771,10 +777,7 @@ class DataLoaderIter(Gnn.DataLoaderIter):
         if isinstance(collate, FunctionCollate):
             return collate.unpack(batch)
         value = rebuilt(batch)
-        if value is not None:
-            return value
-        keys = getattr(loader.dataset, '_gnn_item_keys', None)
-        return dict(zip(keys, batch)) if keys and len(keys) == len(batch) else batch
+        return value if value is not None else batch
 
     def _next_batch(self):
         # The wait runs in slices: between two, Python runs its signal

@@ -37,7 +37,7 @@ import weakref
 
 from gi.repository import GLib, GObject
 
-from ._gi import Gnn, gnn_error
+from ._gi import Gnn, gnn_error, park
 
 # Modules whose classes are the library's, not the user's.
 _LIBRARY_MODULES = ('gi', 'gnn', 'builtins', 'abc', 'typing')
@@ -58,11 +58,25 @@ _worker = {}
 def _rebuild_python_object(cls, props, state):
     """A Python-defined GObject without running its __init__ (as pickle
     rebuilds plain objects): the GObject from its properties, then its
-    instance __dict__."""
+    state through __setstate__ if the class has one, else its __dict__."""
     obj = cls.__new__(cls)
     GObject.Object.__init__(obj, **props)
-    obj.__dict__.update(state)
+    setstate = getattr(obj, '__setstate__', None)
+    if setstate is not None:
+        setstate(state)
+    else:
+        obj.__dict__.update(state)
     return obj
+
+
+def _instance_state(obj):
+    """pickle's state of a Python object: what its class's __getstate__
+    returns (torch's idiom of dropping an open file), else its __dict__."""
+    getstate = getattr(type(obj), '__getstate__', None)
+    if getstate is None or getstate in (getattr(object, '__getstate__', None),
+                                        getattr(GObject.Object, '__getstate__', None)):
+        return dict(obj.__dict__)
+    return obj.__getstate__()
 
 
 def _rebuild_c_object(type_name, props):
@@ -130,7 +144,7 @@ def reduce_gobject(obj):
         items = [obj.get_item(i) for i in range(obj.get_n_items())]
         return (_rebuild_list_store, (obj.get_item_type().name, items))
     if _is_python_class(cls):
-        return (_rebuild_python_object, (cls, _properties(obj), dict(obj.__dict__)))
+        return (_rebuild_python_object, (cls, _properties(obj), _instance_state(obj)))
     # the library's datasets whose contents are not properties
     if isinstance(obj, Gnn.TensorDataset):
         return (_rebuild_tensor_dataset, (list(obj.get_tensors()),))
@@ -289,6 +303,10 @@ _BOOT = ('import json, sys; sys.path[:0] = json.loads(sys.argv[1])["sys_path"]; 
          'from gnn._spawn import worker_main; worker_main()')
 
 
+def _worker_argv():
+    return [sys.executable, '-c', _BOOT, json.dumps(_preparation_data())]
+
+
 class SpawnHost(Gnn.WorkerSpawnHost):
     __gtype_name__ = 'GnnPySpawnHost'
 
@@ -298,6 +316,9 @@ class SpawnHost(Gnn.WorkerSpawnHost):
                             'a spawned DataLoader worker started spawned workers itself while '
                             'importing the main script: guard the entry point of the program '
                             "with `if __name__ == '__main__':`")
+        # first: a save that fails (or a Ctrl-C before the try) must not
+        # leave the default argv, which would re-run this script as a worker
+        self.set_argv(_worker_argv())
         init_fn = getattr(loader, '_gnn_worker_init_fn', None)
         try:
             classes = _user_classes(type(dataset))
@@ -314,7 +335,10 @@ class SpawnHost(Gnn.WorkerSpawnHost):
                 exc = culprit
             raise _start_error(dataset, '%s does not pickle (%s: %s)' % (
                 what or 'the dataset', type(exc).__name__, exc)) from None
-        self.set_argv([sys.executable, '-c', _BOOT, json.dumps(_preparation_data())])
+        except BaseException as exc:
+            # Ctrl-C, SystemExit: the loader's start fails in C with no
+            # worker started, and iter() raises the exception itself
+            raise park(exc, 'pickling the dataset for spawned workers') from None
         return GLib.Bytes.new(payload)
 
     def do_rebuild(self, payload):
@@ -384,4 +408,8 @@ def worker_main():
     sys.exit('gnn: this is the entry point of spawned DataLoader workers')
 
 
-Gnn.set_worker_spawn_host(SpawnHost())
+_host = SpawnHost()
+# never the default argv (this program again, which for Python re-runs the
+# main script): a save() interrupted before it sets its own still has this
+_host.set_argv(_worker_argv())
+Gnn.set_worker_spawn_host(_host)

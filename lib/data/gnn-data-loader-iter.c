@@ -20,12 +20,23 @@
  * the rest of the pass; unless they are persistent, they are joined and
  * pending batches freed before the drop returns.
  *
+ * An iterator may be shared by threads: next() calls run one at a time
+ * (each batch goes to one caller, none is lost), and disposing the
+ * iterator while another thread waits in next() stops the pass when that
+ * next() returns.
+ *
  * Since: 0.1
  */
 
 struct _GnnDataLoaderIter
 {
   GObject          parent_instance;
+
+  /* next() calls run one at a time under @lock; a dispose while one runs
+   * sets @stop_pending, for whoever holds @lock to stop the pass. */
+  GMutex           lock;
+  GThread         *owner;        /* the thread inside next(), or NULL */
+  gint             stop_pending;
 
   GnnDataLoader   *loader;
   GnnEpoch        *epoch;
@@ -113,10 +124,31 @@ stop (GnnDataLoaderIter *self)
   g_free (stop_full (self, FALSE));
 }
 
+/* Releases @lock, first stopping the pass if a dispose asked while it was
+ * held. A dispose that finds @lock taken sets the flag before its trylock
+ * fails, so the holder sees it after its unlock and takes @lock back. */
+static void
+leave (GnnDataLoaderIter *self)
+{
+  do
+    {
+      if (g_atomic_int_compare_and_exchange (&self->stop_pending, 1, 0))
+        stop (self);
+      g_mutex_unlock (&self->lock);
+    }
+  while (g_atomic_int_get (&self->stop_pending) && g_mutex_trylock (&self->lock));
+}
+
 static void
 gnn_data_loader_iter_dispose (GObject *object)
 {
-  stop (GNN_DATA_LOADER_ITER (object));
+  GnnDataLoaderIter *self = GNN_DATA_LOADER_ITER (object);
+
+  /* from another thread while next() waits: that next() stops the pass
+   * when it returns (waiting for it here could be forever) */
+  g_atomic_int_set (&self->stop_pending, 1);
+  if (g_mutex_trylock (&self->lock))
+    leave (self);
   G_OBJECT_CLASS (gnn_data_loader_iter_parent_class)->dispose (object);
 }
 
@@ -131,6 +163,7 @@ gnn_data_loader_iter_finalize (GObject *object)
   g_clear_pointer (&self->active, g_free);
   g_clear_pointer (&self->delivered, g_free);
   g_clear_object (&self->loader);
+  g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (gnn_data_loader_iter_parent_class)->finalize (object);
 }
 
@@ -146,6 +179,7 @@ gnn_data_loader_iter_class_init (GnnDataLoaderIterClass *klass)
 static void
 gnn_data_loader_iter_init (GnnDataLoaderIter *self)
 {
+  g_mutex_init (&self->lock);
 }
 
 GnnDataLoaderIter *
@@ -360,6 +394,47 @@ iter_next (GnnDataLoaderIter  *self,
   return TRUE;
 }
 
+/* iter_next() for one thread at a time; the iterator is kept alive until
+ * it returns. With @claim (next(), next_timeout()), refused while
+ * next_async() holds the claim. A next() from inside the batch it is
+ * loading (a dataset calling next() on its own loader's pass) would wait
+ * for itself: refused. */
+static gboolean
+iter_next_exclusive (GnnDataLoaderIter  *self,
+                     gint64              slice_end,
+                     gboolean           *timed_out_slice,
+                     GPtrArray         **batch,
+                     gboolean            claim,
+                     GError            **error)
+{
+  gboolean ok;
+
+  if (batch != NULL)
+    *batch = NULL;
+  if (g_atomic_pointer_get (&self->owner) == (gpointer) g_thread_self ())
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "DataLoader: next() called on a pass from inside its own next() "
+                           "(by the dataset or collate_fn)");
+      return FALSE;
+    }
+  g_object_ref (self);
+  g_mutex_lock (&self->lock);
+  g_atomic_pointer_set (&self->owner, g_thread_self ());
+  if (claim && !gnn_data_loader_iter_claim (self, error))
+    ok = FALSE;
+  else
+    {
+      ok = iter_next (self, slice_end, timed_out_slice, batch, error);
+      if (claim)
+        gnn_data_loader_iter_release (self);
+    }
+  g_atomic_pointer_set (&self->owner, NULL);
+  leave (self);
+  g_object_unref (self);
+  return ok;
+}
+
 /**
  * gnn_data_loader_iter_next:
  * @self: a #GnnDataLoaderIter
@@ -386,17 +461,15 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
 {
   g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  gboolean unused, ok;
+  gboolean unused;
 
-  if (!gnn_data_loader_iter_claim (self, error))
-    return FALSE;
-  ok = iter_next (self, 0, &unused, batch, error);
-  gnn_data_loader_iter_release (self);
-  return ok;
+  return iter_next_exclusive (self, 0, &unused, batch, TRUE, error);
 }
 
-/* One caller at a time (a second thread, or next() while next_async()
- * runs, is refused rather than racing on the reorder buffer). */
+/* One async caller at a time: next_async() claims the iterator for its
+ * slices (which run in a GTask thread); a next() meanwhile is refused
+ * rather than racing on the reorder buffer. Synchronous callers wait for
+ * each other on the lock instead (see iter_next_exclusive). */
 gboolean
 gnn_data_loader_iter_claim (GnnDataLoaderIter  *self,
                             GError            **error)
@@ -422,7 +495,8 @@ gnn_data_loader_iter_next_claimed (GnnDataLoaderIter  *self,
                                    GError            **error)
 {
   *timed_out = FALSE;
-  return iter_next (self, g_get_monotonic_time () + timeout_usec, timed_out, batch, error);
+  return iter_next_exclusive (self, g_get_monotonic_time () + timeout_usec, timed_out, batch,
+                              FALSE, error);
 }
 
 /**
@@ -461,14 +535,9 @@ gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
   g_return_val_if_fail (timeout_usec > 0, FALSE);
   g_return_val_if_fail (timed_out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  gboolean ok;
-
   *timed_out = FALSE;
-  if (!gnn_data_loader_iter_claim (self, error))
-    return FALSE;
-  ok = gnn_data_loader_iter_next_claimed (self, timeout_usec, timed_out, batch, error);
-  gnn_data_loader_iter_release (self);
-  return ok;
+  return iter_next_exclusive (self, g_get_monotonic_time () + timeout_usec, timed_out, batch,
+                              TRUE, error);
 }
 
 /**

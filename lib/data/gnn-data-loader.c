@@ -689,10 +689,34 @@ bytes_variant (GBytes *bytes)
   return g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, bytes, TRUE);
 }
 
-/* The loader's state before a pass: what sampling it will consume. */
+static GnnLoaderConfig
+config_of (GnnDataLoader *self)
+{
+  GnnLoaderConfig c = { self->dataset, self->sampler, self->batch_sampler,
+                        self->batch_size, self->shuffle, self->drop_last };
+
+  return c;
+}
+
+/* Refuses a state this loader cannot have produced (see gnn-data-loader-state.c). */
+static gboolean
+check_state (GnnDataLoader  *self,
+             GVariant       *state,
+             GError        **error)
+{
+  GnnLoaderConfig c = config_of (self);
+
+  if (!gnn_data_loader_validate (self, error))
+    return FALSE;
+  return gnn_loader_state_check (&c, state, gnn_data_loader_get_length (self), error);
+}
+
+/* The loader's state before a pass: what sampling it will consume, and
+ * the configuration that cuts it into batches. */
 static GVariant *
 start_state (GnnDataLoader *self)
 {
+  GnnLoaderConfig c = config_of (self);
   g_autoptr(GnnGenerator) sg = sampler_generator (self);
   g_autoptr(GBytes) state = gnn_generator_get_state (self->generator);
   GVariantDict dict;
@@ -700,6 +724,7 @@ start_state (GnnDataLoader *self)
   g_variant_dict_init (&dict, NULL);
   g_variant_dict_insert (&dict, "pass", "x", self->passes);
   g_variant_dict_insert_value (&dict, "generator", bytes_variant (state));
+  gnn_loader_state_add_config (&c, &dict);
   if (sg != NULL)
     {
       g_autoptr(GBytes) s2 = gnn_generator_get_state (sg);
@@ -811,6 +836,15 @@ iter_from (GnnDataLoader  *self,
       !gnn_workers_check_runnable (G_OBJECT (self->dataset), "dataset", self->num_workers, error) ||
       !gnn_workers_check_runnable (G_OBJECT (self->collate), "collate", self->num_workers, error))
     return NULL;
+  /* gnn_dataset_get_length() reads a negative length as 0: an empty epoch
+   * instead of the error len() gives in torch */
+  if (!GNN_IS_ITERABLE_DATASET (self->dataset) &&
+      GNN_DATASET_GET_CLASS (self->dataset)->get_length (self->dataset) < 0)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "%s: __len__() should return >= 0", G_OBJECT_TYPE_NAME (self->dataset));
+      return NULL;
+    }
   state = g_variant_ref_sink (start_state (self));
   collate = self->collate != NULL ? g_object_ref (self->collate) : gnn_collate_new ();
   if (GNN_IS_ITERABLE_DATASET (self->dataset))
@@ -833,7 +867,8 @@ iter_from (GnnDataLoader  *self,
   /* drawn for every pass, persistent workers or not: each pass draws
    * other per-sample randomness, and a resumed pass the same again */
   epoch->sample_seed = base_seed;
-  self->passes++;
+  if (self->passes < G_MAXINT64)   /* a loaded state's "pass" is below it */
+    self->passes++;
   /* Persistent workers keep the seeds of the pass that started them: a
    * resumed pass starts its workers from those, as the uninterrupted run
    * still has them. */
@@ -905,7 +940,9 @@ gnn_data_loader_iter (GnnDataLoader  *self,
  * batches already handed out, so the iterator yields exactly the batches
  * the interrupted pass would have yielded next, and later passes follow as
  * they would have. The loader must be configured as the one the state came
- * from (dataset, sampler, batch size, seed); the worker mode and count may
+ * from (dataset length, sampler kind and seed, batch size, drop_last: a
+ * mismatch is a %GNN_ERROR_INVALID_ARGUMENT naming the field, see
+ * [method@Gnn.DataLoader.load_state]); the worker mode and count may
  * differ. Worker seeds are the same; random state a dataset keeps inside
  * its workers restarts from those seeds. Over an iterable dataset each
  * worker's stream skips what it delivered (see
@@ -938,6 +975,8 @@ gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
                            "(int64, non-negative)");
       return NULL;
     }
+  if (!check_state (loader, state, error))
+    return NULL;
   /* Nothing changes unless every part restores. */
   saved = gnn_generator_get_state (loader->generator);
   if (!restore_generator (loader->generator, state, "generator", error))
@@ -1005,7 +1044,13 @@ gnn_data_loader_get_state (GnnDataLoader *self)
  * Makes the next [method@Gnn.DataLoader.iter] resume from @state, like
  * `StatefulDataLoader.load_state_dict()`.
  *
- * Returns: %TRUE, or %FALSE if @state is not a loader state
+ * A state records what its batches depend on (dataset length, batch size,
+ * sampler kind and seed, drop_last): a state this loader cannot have
+ * produced — another of those, an iterable pass for a map-style loader,
+ * `batches` past the end of the pass — is refused with a
+ * %GNN_ERROR_INVALID_ARGUMENT naming the field.
+ *
+ * Returns: %TRUE, or %FALSE if @state is not a state of this loader
  *
  * Since: 0.1
  */
@@ -1023,6 +1068,8 @@ gnn_data_loader_load_state (GnnDataLoader  *self,
                            "DataLoader state: expected an a{sv} with \"pass\" and \"batches\"");
       return FALSE;
     }
+  if (!check_state (self, state, error))
+    return FALSE;
   g_clear_pointer (&self->pending_state, g_variant_unref);
   self->pending_state = g_variant_ref_sink (state);
   return TRUE;

@@ -179,4 +179,23 @@ GnnDataLoaderIter *gnn_data_loader_iter_new_internal (GnnDataLoader    *loader,
                                                       GVariant         *start_state,
                                                       gsize             skip);
 
+/* What a loader state depends on (gnn-data-loader-state.c). */
+typedef struct
+{
+  GnnDataset      *dataset;
+  GnnSampler      *sampler;
+  GnnBatchSampler *batch_sampler;
+  gint64           batch_size;
+  gboolean         shuffle;
+  gboolean         drop_last;
+} GnnLoaderConfig;
+
+/* Records in @dict the configuration a pass's batches depend on. */
+void     gnn_loader_state_add_config (const GnnLoaderConfig *config, GVariantDict *dict);
+/* Refuses (GNN_ERROR_INVALID_ARGUMENT naming the field) a state whose
+ * recorded configuration is not @config's, whose "pass" cannot be counted
+ * on from, or whose "batches" is past the @n_batches of a map-style pass. */
+gboolean gnn_loader_state_check      (const GnnLoaderConfig *config, GVariant *state,
+                                      gint64 n_batches, GError **error);
+
 G_END_DECLS

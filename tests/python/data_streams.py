@@ -1,8 +1,11 @@
 # A sharded stream shared by the data tests: 0..n-1, worker w of W yielding
 # the values v with v % W == w, one field per item. Module-level, so that
-# spawned workers import it by name.
+# spawned workers import it by name. Also children(), the processes a test
+# may leave behind.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
 
 import gi
 gi.require_version('Gnn', '1.0')
@@ -43,3 +46,19 @@ class Stream(Gnn.IterableDataset):
         info = Gnn.get_worker_info()
         start, step = (info.get_id(), info.get_num_workers()) if info else (0, 1)
         return Counter(start, self.n, step, self.seeks)
+
+
+def children():
+    """Process ids whose parent is this process (zombies included)."""
+    me = str(os.getpid())
+    found = []
+    for entry in os.listdir('/proc'):
+        if entry.isdigit():
+            try:
+                with open('/proc/%s/stat' % entry) as f:
+                    fields = f.read().rsplit(')', 1)[1].split()
+            except OSError:
+                continue
+            if fields[1] == me:
+                found.append(int(entry))
+    return found

@@ -22,7 +22,7 @@ import gi
 gi.require_version('Gnn', '1.0')
 from gi.repository import GLib, Gnn  # noqa: E402
 
-from data_streams import Stream  # noqa: E402
+from data_streams import Stream, children  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -89,22 +89,6 @@ def run_main_script(name, text):
 
 def as_lists(loader):
     return [[t.numpy().tolist() if hasattr(t, 'numpy') else t for t in batch] for batch in loader]
-
-
-def children():
-    """Process ids whose parent is this process (zombies included)."""
-    me = str(os.getpid())
-    found = []
-    for entry in os.listdir('/proc'):
-        if entry.isdigit():
-            try:
-                with open('/proc/%s/stat' % entry) as f:
-                    fields = f.read().rsplit(')', 1)[1].split()
-            except OSError:
-                continue
-            if fields[1] == me:
-                found.append(int(entry))
-    return found
 
 
 def shm_entries():

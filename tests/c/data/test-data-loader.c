@@ -506,6 +506,26 @@ test_tensor_dataset_batches_gather_rows (void)
       }
 }
 
+/* Issue 31 item 7: a negative length is an error, not an empty epoch. */
+static void
+test_negative_dataset_length (void)
+{
+  g_autoptr(Probe) ds = probe_new (-1, FALSE);
+
+  for (gint workers = 0; workers <= 2; workers += 2)
+    {
+      g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 2, workers == 0, workers,
+                                               GNN_WORKER_MODE_THREADS);
+      g_autoptr(GnnDataLoaderIter) it = NULL;
+      g_autoptr(GError) error = NULL;
+
+      it = gnn_data_loader_iter (l, &error);
+      g_assert_null (it);
+      g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "__len__() should return >= 0"));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -534,5 +554,6 @@ main (int argc, char **argv)
   g_test_add_func ("/data/loader/sampler-index-out-of-range", test_sampler_index_out_of_range);
   g_test_add_func ("/data/loader/persistent-workers-serve-every-epoch", test_persistent_workers_serve_every_epoch);
   g_test_add_func ("/data/loader/persistent-workers-after-drop-mid-epoch", test_persistent_workers_after_drop_mid_epoch);
+  g_test_add_func ("/data/loader/negative-dataset-length", test_negative_dataset_length);
   return g_test_run ();
 }

@@ -376,6 +376,127 @@ test_resume_iterable_needs_same_workers (void)
   g_assert_true (g_variant_equal (before, after));
 }
 
+/* Issue 31 item 12: a state records what its batches depend on, and a
+ * loader configured otherwise refuses it naming the field (and is left as
+ * it was), instead of skipping or repeating samples. */
+static GVariant *
+state_after_one_batch (GnnDataLoader *l)
+{
+  g_autoptr(GnnDataLoaderIter) it = gnn_data_loader_iter (l, NULL);
+  GPtrArray *batch = NULL;
+
+  g_assert_true (gnn_data_loader_iter_next (it, &batch, NULL));
+  g_ptr_array_unref (batch);
+  return gnn_data_loader_get_state (l);
+}
+
+static void
+assert_refused (GnnDataLoader *l, GVariant *state, const char *field)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) before = gnn_data_loader_get_state (l);
+  g_autoptr(GVariant) after = NULL;
+  g_autofree char *quoted = g_strdup_printf ("\"%s\"", field);
+
+  g_assert_false (gnn_data_loader_load_state (l, state, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, quoted));
+  g_clear_error (&error);
+  g_assert_null (gnn_data_loader_iter_new_from_state (l, state, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, quoted));
+  after = gnn_data_loader_get_state (l);
+  g_assert_true (g_variant_equal (before, after));
+}
+
+static GVariant *
+with_int64 (GVariant *state, const char *key, gint64 value)
+{
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, state);
+  g_variant_dict_insert (&dict, key, "x", value);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+static void
+test_refuses_other_loaders_state (void)
+{
+  g_autoptr(Probe) ds = probe_new (23, FALSE);
+  g_autoptr(Probe) longer = probe_new (24, FALSE);
+  g_autoptr(Counter) stream = counter_new (23, FALSE);
+  g_autoptr(GnnDataLoader) a = loader_new (GNN_DATASET (ds), 4, TRUE, 0, GNN_WORKER_MODE_THREADS);
+  g_autoptr(GVariant) state = state_after_one_batch (a);
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (longer), 4, TRUE, 0, GNN_WORKER_MODE_THREADS);
+    assert_refused (l, state, "dataset-length");
+  }
+  {
+    g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 5, TRUE, 0, GNN_WORKER_MODE_THREADS);
+    assert_refused (l, state, "batch-size");
+  }
+  {
+    g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, FALSE, 0, GNN_WORKER_MODE_THREADS);
+    assert_refused (l, state, "sampler");
+  }
+  {
+    g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, TRUE, 0, GNN_WORKER_MODE_THREADS);
+    g_object_set (l, "drop-last", TRUE, NULL);
+    assert_refused (l, state, "drop-last");
+  }
+  {
+    /* an iterable pass into a map-style loader, and the other way */
+    g_autoptr(GnnDataLoader) it = loader_new (GNN_DATASET (stream), 4, FALSE, 0, GNN_WORKER_MODE_THREADS);
+    g_autoptr(GVariant) istate = state_after_one_batch (it);
+    g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, FALSE, 0, GNN_WORKER_MODE_THREADS);
+
+    assert_refused (l, istate, "dataset-length");
+    assert_refused (it, state, "dataset-length");
+  }
+  {
+    /* a DistributedSampler's seed decides its shuffle */
+    g_autoptr(GnnDataLoader) l0 = loader_new (GNN_DATASET (ds), 4, FALSE, 0, GNN_WORKER_MODE_THREADS);
+    g_autoptr(GnnDataLoader) l1 = loader_new (GNN_DATASET (ds), 4, FALSE, 0, GNN_WORKER_MODE_THREADS);
+    g_autoptr(GnnSampler) s0 = g_object_new (GNN_TYPE_DISTRIBUTED_SAMPLER, "dataset", ds,
+                                             "num-replicas", (gint64) 1, "rank", (gint64) 0,
+                                             "seed", (guint64) 0, NULL);
+    g_autoptr(GnnSampler) s1 = g_object_new (GNN_TYPE_DISTRIBUTED_SAMPLER, "dataset", ds,
+                                             "num-replicas", (gint64) 1, "rank", (gint64) 0,
+                                             "seed", (guint64) 1, NULL);
+    g_autoptr(GVariant) dstate = NULL;
+
+    g_object_set (l0, "sampler", s0, NULL);
+    g_object_set (l1, "sampler", s1, NULL);
+    dstate = state_after_one_batch (l0);
+    assert_refused (l1, dstate, "sampler-seed");
+  }
+  {
+    /* batches past the end of the pass (6 of 4 items: 23 items) */
+    g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, TRUE, 0, GNN_WORKER_MODE_THREADS);
+    g_autoptr(GVariant) past = with_int64 (state, "batches", 7);
+    g_autoptr(GVariant) end = with_int64 (state, "batches", 6);
+    g_autoptr(GVariant) last = with_int64 (state, "pass", G_MAXINT64);
+    g_autoptr(GnnDataLoaderIter) it = NULL;
+    GPtrArray *batch = NULL;
+
+    assert_refused (l, past, "batches");
+    assert_refused (l, last, "pass");
+    it = gnn_data_loader_iter_new_from_state (l, end, &error);   /* the end: an empty rest */
+    g_assert_no_error (error);
+    g_assert_false (gnn_data_loader_iter_next (it, &batch, &error));
+    g_assert_no_error (error);
+  }
+  {
+    /* the same configuration resumes */
+    g_autoptr(GnnDataLoader) l = loader_new (GNN_DATASET (ds), 4, TRUE, 2, GNN_WORKER_MODE_THREADS);
+
+    g_assert_true (gnn_data_loader_load_state (l, state, &error));
+    g_assert_no_error (error);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -392,5 +513,6 @@ main (int argc, char **argv)
   g_test_add_func ("/data/resume/iterable", test_resume_iterable);
   g_test_add_func ("/data/resume/iterable-seeking", test_resume_iterable_seeking);
   g_test_add_func ("/data/resume/iterable-needs-same-workers", test_resume_iterable_needs_same_workers);
+  g_test_add_func ("/data/resume/refuses-other-loaders-state", test_refuses_other_loaders_state);
   return g_test_run ();
 }
