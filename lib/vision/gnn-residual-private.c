@@ -69,7 +69,6 @@ gnn_residual_forward (GnnModule          *self,
 {
   g_autoptr(GnnTensor) out = g_object_ref (input);
   g_autoptr(GnnTensor) identity = NULL;
-  g_autoptr(GnnTensor) sum = NULL;
 
   for (guint i = 0; i < n_path; i++)
     {
@@ -86,8 +85,9 @@ gnn_residual_forward (GnnModule          *self,
              g_object_ref (input);
   if (identity == NULL)
     return NULL;
-  sum = gnn_tensor_add (out, identity, error);
-  if (sum == NULL)
+  /* torchvision's `out += identity`: in place, into the last batch norm's
+   * output (its backward does not read it), no new activation-sized tensor */
+  if (!gnn_tensor_add_ (out, identity, error))
     return NULL;
-  return gnn_residual_call_child (self, owner, "relu", sum, error);
+  return gnn_residual_call_child (self, owner, "relu", out, error);
 }
