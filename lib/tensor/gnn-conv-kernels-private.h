@@ -137,8 +137,10 @@ gnn_conv_free (gpointer buffer)
  * are too short for the transforms to pay off) and output maps of at least
  * WINOGRAD_MIN_L positions (a 2×2 map, ResNet-18's layer4 at 64×64, uses a
  * quarter of each 4×4 tile while every weight is still transformed: the
- * training step at batch 16 took 0.34 s with it, 0.18 s without), im2col +
- * GEMM otherwise
+ * training step at batch 16 took 0.34 s with it, 0.18 s without), and
+ * batches of at least WINOGRAD_MIN_N images (F(2×2, 3×3) alone lost to
+ * im2col on every layer of a batch-1 ResNet-18: 88.6 ms against 52.8 ms),
+ * im2col + GEMM otherwise
  * (measured: bench/README.md, CNN section).
  * GNN_CONV_ALGO=im2col|winograd|direct|auto in the environment, read once,
  * forces one wherever it applies. float64 always takes im2col. A Winograd
@@ -146,6 +148,7 @@ gnn_conv_free (gpointer buffer)
  * NaN operand would otherwise spread through its tiles). */
 #define WINOGRAD_MIN_CIN 4
 #define WINOGRAD_MIN_L 16
+#define WINOGRAD_MIN_N 8
 
 typedef enum
 {
