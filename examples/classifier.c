@@ -217,23 +217,24 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (ExClassifier, ex_classifier, GNN_TYPE_MODULE,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
                                                       ex_classifier_initable_iface_init))
 
-/* Typed accessors over the registry (transfer none): what a slot holds. */
+/* Typed accessors over the registry (transfer none): what a slot holds,
+ * checked by GNN_MODULE_CHILD (NULL, not a bad cast, if it were empty). */
 static GnnLinear *
 ex_classifier_get_fc1 (ExClassifier *self)
 {
-  return GNN_LINEAR (gnn_module_get_child (GNN_MODULE (self), "fc1", NULL));
+  return GNN_MODULE_CHILD (self, "fc1", GNN, LINEAR, NULL);
 }
 
 static GnnLinear *
 ex_classifier_get_fc2 (ExClassifier *self)
 {
-  return GNN_LINEAR (gnn_module_get_child (GNN_MODULE (self), "fc2", NULL));
+  return GNN_MODULE_CHILD (self, "fc2", GNN, LINEAR, NULL);
 }
 
 static GnnParameter *
 ex_classifier_get_temperature (ExClassifier *self)
 {
-  return GNN_PARAMETER (gnn_module_get_child (GNN_MODULE (self), "temperature", NULL));
+  return GNN_MODULE_CHILD (self, "temperature", GNN, PARAMETER, NULL);
 }
 
 static GnnModule *

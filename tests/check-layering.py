@@ -24,6 +24,7 @@ DEPENDS = {
     'data': ['tensor', 'io'],
     'distributed': ['module', 'autograd', 'data'],
     'vision': ['nn', 'data', 'io'],
+    'train': ['optim', 'data'],
 }
 
 

@@ -3,6 +3,7 @@
  *   gnn-train [--model mlp|cnn] [--epochs N] [--batch-size 64] [--lr LR]
  *             [--optimizer sgd|adam] [--workers 2] [--seed 0] [--limit N]
  *             [--data-dir DIR] [--checkpoint FILE] [--resume FILE]
+ *             [--checkpoint-every N] [--progress-interval S]
  *
  * What PyTorch's classic MNIST example does, with Gnn's public API only:
  *
@@ -41,6 +42,15 @@
  * run continues with exactly the batches the interrupted one would have
  * had and prints the same losses.
  *
+ * Progress: on a terminal a bar redrawn every --progress-interval (0.1 s),
+ * elsewhere (a log file, a pipe) one plain line every --progress-interval
+ * (10 s); both with samples/s and the epoch's ETA.
+ *
+ * Stopping: the first SIGINT (Ctrl-C) or SIGTERM lets the current batch
+ * finish, writes a mid-epoch checkpoint (as --checkpoint-every does) and
+ * exits with 128 + the signal's number; --resume continues with the next
+ * batch, exactly. A second signal kills at once.
+ *
  * Threads: --workers loader threads, and --blas-threads for Gnn's compute
  * (gnn_set_num_threads: the kernels' loops and the matrix products on one
  * pool, OpenBLAS single-threaded inside; default 1 unless
@@ -55,6 +65,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -64,6 +75,7 @@
 #include <gnn/gnn.h>
 
 #include "gnn-train-distributed.h"   /* --distributed */
+#include "gnn-train-progress.h"      /* progress lines, SIGINT/SIGTERM */
 
 #define DEFAULT_DATA_DIR   "/usr/share/datasets/fashion-mnist"
 #define DEFAULT_CHECKPOINT "gnn-train.safetensors"
@@ -89,6 +101,8 @@ typedef struct
   gint     workers;
   gint64   checkpoint_every;  /* batches; 0: at epoch ends only */
   gint64   max_batches;       /* stop after this many batches (a test's interruption); 0: never */
+  gint64   pause_after;       /* wait for a stop signal after this many batches (tests); 0: never */
+  double   progress_interval; /* seconds between progress reports */
 } Options;
 
 /* Where a mid-epoch checkpoint stood: the loader's state (a printed
@@ -494,29 +508,29 @@ epoch_seed (gint64 seed,
   return z ^ (z >> 31);
 }
 
-static void
-print_progress (gint64  epoch,
-                gint64  epochs,
-                gint64  done,
-                gint64  total,
-                double  loss,
-                double  rate)
+/* A SIGINT or SIGTERM mid-epoch: the checkpoint of the batches done, so
+ * that --resume continues with the next batch. */
+static gboolean
+checkpoint_interrupted (const Options     *opt,
+                        GnnModule         *bare,
+                        GnnOptimizer      *optimizer,
+                        GnnDataLoaderIter *iter,
+                        gint64             epoch,
+                        const MidEpoch    *mid,
+                        GError           **error)
 {
-  const int width = 30;
-  int filled = total > 0 ? (int) (width * done / total) : width;
-  char bar[64];
+  g_autoptr (GVariant) state = gnn_data_loader_iter_get_state (iter);
+  g_autofree char *text = g_variant_print (state, TRUE);
+  MidEpoch here = *mid;
 
-  memset (bar, '=', filled);
-  memset (bar + filled, '.', width - filled);
-  bar[width] = '\0';
-  printf ("\repoch %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT " [%s] %5" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
-          " loss %.4f %8.0f samples/s", epoch, epochs, bar, done, total, loss, rate);
-  fflush (stdout);
+  here.loader_state = text;
+  return !gnn_train_is_main_rank () || save_checkpoint (opt, bare, optimizer, epoch - 1, &here, error);
 }
 
 /* One epoch of @model (the model, or DDP around @bare, whose keys the
  * checkpoints hold); @resume (consumed) continues an interrupted one. Sets
- * *@stopped when --max-batches ends the run. */
+ * *@stopped when --max-batches or a stop signal ends the run (a signal
+ * after a checkpoint of the batches done). */
 static gboolean
 train_epoch (const Options       *opt,
              GnnModule           *model,
@@ -533,8 +547,8 @@ train_epoch (const Options       *opt,
 {
   g_autoptr (GnnDataLoaderIter) iter = NULL;
   GPtrArray *batch = NULL;
-  gint64 epochs = opt->epochs, n_batches, done = 0, samples = 0;
-  double start = now_seconds (), last_print = 0.0, loss_sum = 0.0, elapsed;
+  gint64 epochs = opt->epochs, n_batches, done = 0, samples = 0, done_at_start, samples_at_start;
+  double start = now_seconds (), last_print = start, loss_sum = 0.0, elapsed;
   gint64 loss_count = 0;
 
   gnn_module_train (model, TRUE);
@@ -556,6 +570,8 @@ train_epoch (const Options       *opt,
   if (iter == NULL)
     return FALSE;
   n_batches = gnn_data_loader_iter_get_length (iter);
+  done_at_start = done;
+  samples_at_start = samples;
   while (gnn_data_loader_iter_next (iter, &batch, error))
     {
       g_autoptr (GPtrArray) owned = batch;
@@ -601,16 +617,44 @@ train_epoch (const Options       *opt,
           *stopped = TRUE;
           return TRUE;
         }
-      if (tty)
-        {
-          double now = now_seconds ();
+      {
+        double now = now_seconds ();
 
-          if (now - last_print >= 0.1 || done == n_batches)
-            {
-              print_progress (epoch, epochs, done, n_batches, loss_sum / MAX (loss_count, 1),
-                              samples / MAX (now - start, 1e-9));
-              last_print = now;
-            }
+        if (now - last_print >= opt->progress_interval || (tty && done == n_batches))
+          {
+            double run = MAX (now - start, 1e-9);
+            GnnTrainProgress p = {
+              epoch, epochs, done, n_batches, samples, loss_sum / MAX (loss_count, 1),
+              (double) (samples - samples_at_start) / run,
+              n_batches > 0 ? (double) (n_batches - done) * run / (double) (done - done_at_start) : -1,
+            };
+
+            gnn_train_print_progress (&p, tty);
+            last_print = now;
+          }
+      }
+      if (opt->pause_after > 0 && *total_batches == opt->pause_after)
+        {
+          printf ("%spaused after %" G_GINT64_FORMAT " batches (--pause-after)\n", tty ? "\n" : "",
+                  *total_batches);
+          fflush (stdout);
+          gnn_train_wait_for_signal ();
+        }
+      /* Ctrl-C or SIGTERM: keep the batches done (at the epoch's end, the
+       * epoch's own checkpoint does) */
+      if (gnn_train_stop_signal () != 0 && done < n_batches)
+        {
+          MidEpoch mid = { NULL, loss_sum, loss_count, samples };
+
+          if (!checkpoint_interrupted (opt, bare, optimizer, iter, epoch, &mid, error))
+            return FALSE;
+          printf ("%sinterrupted by %s after batch %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
+                  " of epoch %" G_GINT64_FORMAT ": checkpoint %s (continue with --resume %s)\n",
+                  tty ? "\n" : "", gnn_train_stop_signal () == SIGINT ? "SIGINT" : "SIGTERM",
+                  done, n_batches, epoch, opt->checkpoint, opt->checkpoint);
+          fflush (stdout);
+          *stopped = TRUE;
+          return TRUE;
         }
     }
   if (error != NULL && *error != NULL)
@@ -702,6 +746,8 @@ main (int argc, char **argv)
   gint64 batch_given = no_value, seed_given = no_value, limit_given = no_value;
   gint blas_threads = -1;
   gboolean distributed = FALSE;
+  double progress_interval = NAN;
+  int stop_signal;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &opt.model, "mlp (784-256-128-10) or cnn (default mlp)", "NAME" },
     { "epochs", 0, 0, G_OPTION_ARG_INT64, &opt.epochs, "Total number of epochs (default 1)", "N" },
@@ -718,7 +764,9 @@ main (int argc, char **argv)
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &opt.resume, "Continue the run saved in FILE", "FILE" },
     { "distributed", 0, 0, G_OPTION_ARG_NONE, &distributed, "Data-parallel over the ranks of mpirun (DDP; --batch-size per rank)", NULL },
     { "checkpoint-every", 0, 0, G_OPTION_ARG_INT64, &opt.checkpoint_every, "Also checkpoint every N batches, mid-epoch (default 0: at epoch ends only)", "N" },
+    { "progress-interval", 0, 0, G_OPTION_ARG_DOUBLE, &progress_interval, "Seconds between progress reports (default 0.1 on a terminal, 10 otherwise; 0: every batch)", "S" },
     { "max-batches", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &opt.max_batches, "Stop after N batches (an interruption, for tests)", "N" },
+    { "pause-after", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &opt.pause_after, "Wait for SIGINT/SIGTERM after N batches (for tests)", "N" },
     G_OPTION_ENTRY_NULL
   };
 
@@ -755,8 +803,11 @@ main (int argc, char **argv)
     return usage_error ("--momentum must be in [0, 1)");
   if (opt.workers < 0)
     return usage_error ("--workers must be 0 or more");
-  if (opt.checkpoint_every < 0 || opt.max_batches < 0)
+  if (opt.checkpoint_every < 0 || opt.max_batches < 0 || opt.pause_after < 0)
     return usage_error ("--checkpoint-every and --max-batches must be 0 or more");
+  if (!isnan (progress_interval) && !(progress_interval >= 0 && isfinite (progress_interval)))
+    return usage_error ("--progress-interval must be 0 or more seconds");
+  opt.progress_interval = !isnan (progress_interval) ? progress_interval : tty ? 0.1 : 10.0;
   if (blas_threads == 0 || blas_threads < -1)
     return usage_error ("--blas-threads must be at least 1");
   /* one pool for Gnn's loops and its products (OpenBLAS single-threaded
@@ -861,6 +912,7 @@ main (int argc, char **argv)
             epochs_done, epochs_done == 1 ? "" : "s");
   fflush (stdout);
 
+  gnn_train_signals_install ();
   for (gint64 epoch = epochs_done + 1; epoch <= opt.epochs; epoch++)
     {
       gint64 correct = 0;
@@ -873,7 +925,7 @@ main (int argc, char **argv)
                         &stopped, tty, &error))
         return fail ("training", error);
       if (stopped)
-        return 0;
+        return (stop_signal = gnn_train_stop_signal ()) != 0 ? 128 + stop_signal : 0;
       if (!gnn_train_is_main_rank ())
         continue;
       eval_start = now_seconds ();
@@ -886,6 +938,12 @@ main (int argc, char **argv)
         return fail ("saving the checkpoint", error);
       printf ("checkpoint: %s (epoch %" G_GINT64_FORMAT ")\n", opt.checkpoint, epoch);
       fflush (stdout);
+      if ((stop_signal = gnn_train_stop_signal ()) != 0 && epoch < opt.epochs)
+        {
+          printf ("interrupted by %s after epoch %" G_GINT64_FORMAT " (continue with --resume %s)\n",
+                  stop_signal == SIGINT ? "SIGINT" : "SIGTERM", epoch, opt.checkpoint);
+          return 128 + stop_signal;
+        }
     }
   return 0;
 }

@@ -10,6 +10,7 @@ exit status 1.
 import json
 import os
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -105,6 +106,52 @@ with tempfile.TemporaryDirectory() as tmp:
     a, _ = read_safetensors(ck2)
     b, _ = read_safetensors(ck_straight)
     check(a.keys() == b.keys() and all(a[k] == b[k] for k in a), "resuming mid-epoch is exact")
+
+    # on a pipe: plain progress lines (every batch with --progress-interval 0)
+    # with samples/s and the epoch's ETA; none in a short run by default
+    ck_tmp = os.path.join(tmp, "progress.safetensors")
+    r = run("--limit", LIMIT, "--epochs", "1", "--checkpoint", ck_tmp, "--seed", "3",
+            "--progress-interval", "0")
+    lines = re.findall(r"^epoch 1/1: batch (\d+)/10 \((\d+)%\), (\d+) samples, loss [0-9.]+, "
+                       r"\d+ samples/s, ETA (\d+:\d\d)$", r.stdout, re.M)
+    check(r.returncode == 0 and [int(b) for b, _, _, _ in lines] == list(range(1, 11)),
+          "a progress line per batch when stdout is a pipe (%d lines)" % len(lines))
+    check(lines and lines[-1][1] == "100" and lines[-1][2] == LIMIT and lines[-1][3] == "0:00",
+          "the last line: 100%, every sample, ETA 0:00")
+    check("\r" not in r.stdout, "no terminal redraws on a pipe")
+    r = run("--limit", LIMIT, "--epochs", "1", "--checkpoint", ck_tmp, "--seed", "3")
+    check(r.returncode == 0 and "batch 1/10" not in r.stdout, "default interval: 10 s")
+    r = run("--progress-interval", "-1")
+    check(r.returncode == 1 and "--progress-interval" in r.stderr, "bad --progress-interval: exit 1")
+
+    # SIGINT / SIGTERM mid-epoch (after batch 3, held there by --pause-after):
+    # a checkpoint of the 3 batches, exit 128 + signal, and the resumed run
+    # ends with the weights of the uninterrupted one, bit for bit
+    for sig, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM")):
+        ck_sig = os.path.join(tmp, "signal-%s.safetensors" % name)
+        proc = subprocess.Popen([TRAIN, "--limit", LIMIT, "--epochs", "2", "--checkpoint", ck_sig,
+                                 "--seed", "3", "--pause-after", "3"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for line in proc.stdout:
+            if "paused after 3 batches" in line:
+                proc.send_signal(sig)
+                break
+        out, err = proc.communicate(timeout=120)
+        check(proc.returncode == 128 + sig, "%s: exit %d (got %s, stderr: %s)"
+              % (name, 128 + sig, proc.returncode, err.strip()))
+        check("interrupted by %s after batch 3/10 of epoch 1: checkpoint %s" % (name, ck_sig) in out,
+              "%s: says where it stopped and where the checkpoint is" % name)
+        _, meta = read_safetensors(ck_sig)
+        check(meta.get("gnn-train.epoch") == "0"
+              and "'batches': <int64 3>" in meta.get("gnn-train.loader-state", ""),
+              "%s: the checkpoint holds the 3 batches done" % name)
+        ck_after = os.path.join(tmp, "after-%s.safetensors" % name)
+        r = run("--resume", ck_sig, "--epochs", "2", "--checkpoint", ck_after)
+        check(r.returncode == 0, "%s: resuming exits 0 (stderr: %s)" % (name, r.stderr.strip()))
+        a, _ = read_safetensors(ck_after)
+        b, _ = read_safetensors(ck_straight)
+        check(a.keys() == b.keys() and all(a[k] == b[k] for k in a),
+              "%s: resuming after the signal is exact" % name)
 
     # errors: one line on stderr, exit 1
     r = run("--data-dir", os.path.join(tmp, "nowhere"), "--limit", "64")

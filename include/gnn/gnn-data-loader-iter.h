@@ -8,7 +8,7 @@
 # error "Only <gnn/gnn.h> can be included directly."
 #endif
 
-#include <glib-object.h>
+#include <gio/gio.h>
 #include <gnn/gnn-version-macros.h>
 
 G_BEGIN_DECLS
@@ -28,6 +28,16 @@ gboolean gnn_data_loader_iter_next_timeout  (GnnDataLoaderIter  *self,
                                              gboolean           *timed_out,
                                              GPtrArray         **batch,
                                              GError            **error);
+GNN_AVAILABLE_IN_ALL
+void     gnn_data_loader_iter_next_async    (GnnDataLoaderIter   *self,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_data_loader_iter_next_finish   (GnnDataLoaderIter   *self,
+                                             GAsyncResult        *result,
+                                             GPtrArray          **batch,
+                                             GError             **error);
 GNN_AVAILABLE_IN_ALL
 gint64   gnn_data_loader_iter_get_length    (GnnDataLoaderIter  *self);
 GNN_AVAILABLE_IN_ALL

@@ -9,6 +9,7 @@
 #endif
 
 #include <glib-object.h>
+#include <gio/gio.h>
 #include <gnn/gnn-version-macros.h>
 #include <gnn/gnn-state-dict.h>
 #include <gnn/gnn-module.h>
@@ -108,5 +109,47 @@ GNN_AVAILABLE_IN_ALL
 GnnModule     *gnn_module_new_from_state_dict (GnnStateDict *state_dict,
                                                GnnLoadFlags  flags,
                                                GError      **error);
+
+/* asynchronous forms (GTask) */
+GNN_AVAILABLE_IN_ALL
+void           gnn_state_dict_load_async     (const char          *path,
+                                              GnnLoadFlags         flags,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+GNN_AVAILABLE_IN_ALL
+GnnStateDict  *gnn_state_dict_load_finish    (GAsyncResult        *result,
+                                              GError             **error);
+GNN_AVAILABLE_IN_ALL
+void           gnn_state_dict_save_async     (GnnStateDict        *self,
+                                              const char          *path,
+                                              GHashTable          *metadata,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_state_dict_save_finish    (GnnStateDict        *self,
+                                              GAsyncResult        *result,
+                                              GError             **error);
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_load_model_async   (const char          *path,
+                                              GnnLoadFlags         flags,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+GNN_AVAILABLE_IN_ALL
+GnnModule     *gnn_module_load_model_finish  (GAsyncResult        *result,
+                                              GError             **error);
+GNN_AVAILABLE_IN_ALL
+void           gnn_module_save_model_async   (GnnModule           *self,
+                                              const char          *path,
+                                              GHashTable          *metadata,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_module_save_model_finish  (GnnModule           *self,
+                                              GAsyncResult        *result,
+                                              GError             **error);
 
 G_END_DECLS

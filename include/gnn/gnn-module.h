@@ -234,6 +234,11 @@ GObject       *gnn_module_get_child          (GnnModule    *self,
                                               const char   *name,
                                               GError      **error);
 GNN_AVAILABLE_IN_ALL
+GObject       *gnn_module_get_child_of_type  (GnnModule    *self,
+                                              const char   *name,
+                                              GType         type,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
 char         **gnn_module_get_registered_names (GnnModule   *self,
                                               GnnChildKind  kind);
 GNN_AVAILABLE_IN_ALL
@@ -273,6 +278,35 @@ GNN_AVAILABLE_IN_ALL
 void           gnn_module_class_install_child_slot (GnnModuleClass *klass,
                                                     const char     *name,
                                                     GType           child_type);
+
+/**
+ * GNN_MODULE_CHILD:
+ * @self: a module (any pointer GNN_MODULE() accepts)
+ * @name: the child's name
+ * @PREFIX: the child type's prefix in G_DECLARE_*_TYPE's spelling (`GNN`)
+ * @OBJ: the child type's name in that spelling (`LINEAR`)
+ * @error: return location for a #GError
+ *
+ * The child @name of @self as a pointer of its type, checked:
+ * `GNN_MODULE_CHILD (self, "fc1", GNN, LINEAR, error)` is a `GnnLinear *`,
+ * or %NULL with @error set when @name is not registered, is empty or
+ * holds another type (see [method@Gnn.Module.get_child_of_type]). The
+ * pointer is borrowed, as from [method@Gnn.Module.get_child]. A class
+ * wraps it in its own accessors:
+ *
+ * ```c
+ * static GnnLinear *
+ * my_net_get_fc1 (MyNet *self, GError **error)
+ * {
+ *   return GNN_MODULE_CHILD (self, "fc1", GNN, LINEAR, error);
+ * }
+ * ```
+ *
+ * Since: 0.1
+ */
+#define GNN_MODULE_CHILD(self, name, PREFIX, OBJ, error)                        \
+  (PREFIX##_##OBJ (gnn_module_get_child_of_type (GNN_MODULE (self), (name),    \
+                                                 PREFIX##_TYPE_##OBJ, (error))))
 
 /* --- traversal ----------------------------------------------------------- */
 
@@ -374,6 +408,16 @@ GNN_AVAILABLE_IN_ALL
 GnnTensor     *gnn_module_call_one           (GnnModule    *self,
                                               GnnTensor    *input,
                                               GnnValue    **other_output,
+                                              GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_call_tensors       (GnnModule         *self,
+                                              GnnTensor * const *inputs,
+                                              guint              n_inputs,
+                                              GError           **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_module_call2              (GnnModule    *self,
+                                              GnnTensor    *input,
+                                              GnnTensor    *other,
                                               GError      **error);
 GNN_AVAILABLE_IN_ALL
 gboolean       gnn_module_has_forward_hooks  (GnnModule    *self);

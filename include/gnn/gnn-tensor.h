@@ -322,6 +322,22 @@ GnnTensor     *gnn_tensor_mul_scalar       (GnnTensor     *self,
                                             double         value,
                                             GError       **error);
 GNN_AVAILABLE_IN_ALL
+gboolean       gnn_tensor_add_scalar_      (GnnTensor     *self,
+                                            double         value,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_tensor_sub_scalar_      (GnnTensor     *self,
+                                            double         value,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_tensor_mul_scalar_      (GnnTensor     *self,
+                                            double         value,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean       gnn_tensor_div_scalar_      (GnnTensor     *self,
+                                            double         value,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
 GnnTensor     *gnn_tensor_pow              (GnnTensor     *self,
                                             double         exponent,
                                             GError       **error);

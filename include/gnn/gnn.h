@@ -228,6 +228,9 @@
 /* io: training checkpoints (model + optimizer + scheduler) */
 #include <gnn/gnn-checkpoint.h>
 
+/* train: one epoch of forward/loss/backward/step, async and cancellable */
+#include <gnn/gnn-trainer.h>
+
 /* distributed */
 #include <gnn/gnn-process-group.h>
 #include <gnn/gnn-distributed-data-parallel.h>

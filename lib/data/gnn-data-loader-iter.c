@@ -48,6 +48,8 @@ struct _GnnDataLoaderIter
   guint            cursor;       /* next worker to try, round-robin */
   gint64          *delivered;    /* batches handed out from each stream */
   guint            next_stream;  /* whose batch the caller gets next */
+
+  gint             busy;         /* atomic: a next() or next_async() is under way */
 };
 
 G_DEFINE_FINAL_TYPE (GnnDataLoaderIter, gnn_data_loader_iter, G_TYPE_OBJECT)
@@ -384,9 +386,43 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
 {
   g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  gboolean unused;
+  gboolean unused, ok;
 
-  return iter_next (self, 0, &unused, batch, error);
+  if (!gnn_data_loader_iter_claim (self, error))
+    return FALSE;
+  ok = iter_next (self, 0, &unused, batch, error);
+  gnn_data_loader_iter_release (self);
+  return ok;
+}
+
+/* One caller at a time (a second thread, or next() while next_async()
+ * runs, is refused rather than racing on the reorder buffer). */
+gboolean
+gnn_data_loader_iter_claim (GnnDataLoaderIter  *self,
+                            GError            **error)
+{
+  if (g_atomic_int_compare_and_exchange (&self->busy, 0, 1))
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                       "DataLoader iterator: another next() is already under way");
+  return FALSE;
+}
+
+void
+gnn_data_loader_iter_release (GnnDataLoaderIter *self)
+{
+  g_atomic_int_set (&self->busy, 0);
+}
+
+gboolean
+gnn_data_loader_iter_next_claimed (GnnDataLoaderIter  *self,
+                                   gint64              timeout_usec,
+                                   gboolean           *timed_out,
+                                   GPtrArray         **batch,
+                                   GError            **error)
+{
+  *timed_out = FALSE;
+  return iter_next (self, g_get_monotonic_time () + timeout_usec, timed_out, batch, error);
 }
 
 /**
@@ -425,8 +461,14 @@ gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
   g_return_val_if_fail (timeout_usec > 0, FALSE);
   g_return_val_if_fail (timed_out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  gboolean ok;
+
   *timed_out = FALSE;
-  return iter_next (self, g_get_monotonic_time () + timeout_usec, timed_out, batch, error);
+  if (!gnn_data_loader_iter_claim (self, error))
+    return FALSE;
+  ok = gnn_data_loader_iter_next_claimed (self, timeout_usec, timed_out, batch, error);
+  gnn_data_loader_iter_release (self);
+  return ok;
 }
 
 /**

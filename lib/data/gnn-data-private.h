@@ -116,4 +116,17 @@ GnnTensor *gnn_shared_tensor_map    (int fd, gsize offset, GnnDType dtype,
 gboolean gnn_workers_check_runnable (GObject *object, const char *what, gint num_workers,
                                      GError **error);
 
+/* The iterator's one-caller guard (gnn-data-loader-iter.c): claim fails
+ * with G_IO_ERROR_PENDING while another next() or next_async() runs;
+ * next_claimed is next_timeout for the holder of the claim
+ * (gnn-data-loader-async.c holds it across its slices). */
+gboolean gnn_data_loader_iter_claim        (GnnDataLoaderIter  *self,
+                                            GError            **error);
+void     gnn_data_loader_iter_release      (GnnDataLoaderIter  *self);
+gboolean gnn_data_loader_iter_next_claimed (GnnDataLoaderIter  *self,
+                                            gint64              timeout_usec,
+                                            gboolean           *timed_out,
+                                            GPtrArray         **batch,
+                                            GError            **error);
+
 G_END_DECLS

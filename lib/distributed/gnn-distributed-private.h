@@ -81,10 +81,6 @@ GnnWork   *gnn_process_group_all_reduce_unverified (GnnProcessGroup *self,
                                                     GnnReduceOp      op,
                                                     GError         **error);
 
-/* gnn-process-group.c: the default group's rank for DistributedSampler. */
-gboolean   gnn_distributed_default_rank (gint64 *rank,
-                                         gint64 *world_size);
-
 G_END_DECLS
 
 G_BEGIN_DECLS

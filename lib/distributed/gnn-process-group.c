@@ -856,19 +856,6 @@ gnn_destroy_process_group (void)
   g_clear_object (&group);
 }
 
-gboolean
-gnn_distributed_default_rank (gint64 *rank,
-                              gint64 *world_size)
-{
-  GnnProcessGroup *group = gnn_get_default_process_group ();
-
-  if (group == NULL)
-    return FALSE;
-  *rank = group->rank;
-  *world_size = group->world_size;
-  return TRUE;
-}
-
 /**
  * gnn_distributed_sampler_new_for_group:
  * @dataset: the dataset to shard

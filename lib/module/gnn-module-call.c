@@ -660,3 +660,73 @@ gnn_module_call_one (GnnModule  *self,
   *other_output = output_finish_value (&out);
   return NULL;
 }
+
+/**
+ * gnn_module_call_tensors:
+ * @self: a module
+ * @inputs: (array length=n_inputs): the positional arguments, tensors
+ * @n_inputs: the number of @inputs (at least 1)
+ * @error: return location for a #GError
+ *
+ * Calls the module with several tensors and returns one tensor: PyTorch's
+ * `criterion(input, target)` or `bilinear(x1, x2)`. This is
+ * [method@Gnn.Module.call_args] with the tuple of @inputs and no keywords
+ * (hooks run, a wrong number of arguments fails with Python's words, "
+ * MSELoss.forward() missing 1 required positional argument: 'target'"),
+ * and an output that is not one tensor fails with %GNN_ERROR_TYPE as in
+ * [method@Gnn.Module.call].
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_module_call_tensors (GnnModule         *self,
+                         GnnTensor * const *inputs,
+                         guint              n_inputs,
+                         GError           **error)
+{
+  g_autoptr(GnnValue) args = NULL;
+  GnnCallInput in;
+  GnnCallOutput out = { NULL, NULL };
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (inputs != NULL && n_inputs > 0, NULL);
+  for (guint i = 0; i < n_inputs; i++)
+    g_return_val_if_fail (GNN_IS_TENSOR (inputs[i]), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  args = gnn_value_new_tensor_tuple (inputs, n_inputs);
+  gnn_call_input_init_args (&in, args, NULL);
+  if (!call_any (self, &in, FALSE, &out, error))
+    return NULL;
+  return output_finish_tensor (self, &out, error);
+}
+
+/**
+ * gnn_module_call2:
+ * @self: a module
+ * @input: the first argument
+ * @other: the second argument (a loss's target)
+ * @error: return location for a #GError
+ *
+ * Calls the module with two tensors, PyTorch's `loss_fn(pred, y)`: see
+ * [method@Gnn.Module.call_tensors]. Any loss module
+ * ([class@Gnn.CrossEntropyLoss], [class@Gnn.MSELoss], …) is called this
+ * way, like any other module; its `_compute` method is the same
+ * computation without the call path (no hooks).
+ *
+ * Returns: (transfer full): the output, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_module_call2 (GnnModule  *self,
+                  GnnTensor  *input,
+                  GnnTensor  *other,
+                  GError    **error)
+{
+  g_return_val_if_fail (GNN_IS_TENSOR (input), NULL);
+  g_return_val_if_fail (GNN_IS_TENSOR (other), NULL);
+  return gnn_module_call_tensors (self, (GnnTensor *[]) { input, other }, 2, error);
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "module/gnn-module-private.h"
+#include "core/gnn-format-private.h"
 
 /* get_submodule's walk; @path_len bytes of @path. */
 static GnnModule *
@@ -166,3 +167,58 @@ gnn_module_get_buffer (GnnModule  *self,
   return (GnnTensor *) entry->value;
 }
 
+
+/**
+ * gnn_module_get_child_of_type:
+ * @self: a module
+ * @name: the child's name
+ * @type: the type the child must have (a #GnnModule, #GnnParameter or
+ *   #GnnTensor type, or one derived from them)
+ * @error: return location for a #GError
+ *
+ * Looks @name up as [method@Gnn.Module.get_child] does and checks that it
+ * holds an object of @type: the checked, typed access to a child. C code
+ * uses it through `GNN_MODULE_CHILD()`, which also casts:
+ *
+ * ```c
+ * GnnLinear *fc1 = GNN_MODULE_CHILD (self, "fc1", GNN, LINEAR, error);
+ * ```
+ *
+ * An empty slot (PyTorch's `None`) is an error here; use
+ * [method@Gnn.Module.get_child] for optional children.
+ *
+ * Returns: (transfer none): the child, or %NULL with @error set:
+ *   %GNN_ERROR_KEY if @name is not registered, %GNN_ERROR_TYPE if it is
+ *   empty or holds another type
+ *
+ * Since: 0.1
+ */
+GObject *
+gnn_module_get_child_of_type (GnnModule   *self,
+                              const char  *name,
+                              GType        type,
+                              GError     **error)
+{
+  GError *local = NULL;
+  GObject *child;
+
+  g_return_val_if_fail (GNN_IS_MODULE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (G_TYPE_IS_OBJECT (type) || G_TYPE_IS_INTERFACE (type), NULL);
+
+  child = gnn_module_get_child (self, name, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  if (child == NULL || !g_type_is_a (G_OBJECT_TYPE (child), type))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                   "%s.%s is %s, not a %s", gnn_module_get_name (self), name,
+                   child == NULL ? "None" : gnn_format_type_name (G_OBJECT_TYPE (child)),
+                   gnn_format_type_name (type));
+      return NULL;
+    }
+  return child;
+}

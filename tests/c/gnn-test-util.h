@@ -213,3 +213,38 @@ gnn_test_assert_same_state (GnnModule *a,
         g_error ("%s differs", ka[i]);
     }
 }
+
+/* One asynchronous call awaited in a main loop: gnn_test_async_init(), start
+ * the call with gnn_test_async_done and the struct as callback and data,
+ * then gnn_test_async_run() returns its result (transfer full). */
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} GnnTestAsync;
+
+static inline void
+gnn_test_async_done (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  GnnTestAsync *w = user_data;
+
+  w->result = g_object_ref (result);
+  g_main_loop_quit (w->loop);
+}
+
+static inline void
+gnn_test_async_init (GnnTestAsync *w)
+{
+  w->loop = g_main_loop_new (NULL, FALSE);
+  w->result = NULL;
+}
+
+static inline GAsyncResult *
+gnn_test_async_run (GnnTestAsync *w)
+{
+  g_main_loop_run (w->loop);
+  g_clear_pointer (&w->loop, g_main_loop_unref);
+  return w->result;
+}

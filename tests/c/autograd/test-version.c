@@ -430,6 +430,69 @@ test_fill_in_graph (void)
   g_assert_cmpfloat (g[0], ==, 3.0);
 }
 
+/* add_scalar_ & co.: torch's x.add_(2) — values, the version counter, the
+ * leaf check, the graph (MulBackward0 through the in-place op) and torch's
+ * dtype refusals. */
+static void
+test_scalar_inplace (void)
+{
+  g_autoptr(GnnTensor) x = ramp (SHAPE (3), FALSE);   /* 1 2 3 */
+  g_autoptr(GnnTensor) w = ramp (SHAPE (3), TRUE);
+  g_autoptr(GnnTensor) i = gnn_test_arange (GNN_DTYPE_I64, 1.0, SHAPE (3));
+  g_autoptr(GnnTensor) h = NULL;
+  g_autofree float *v = NULL;
+  GError *error = NULL;
+
+  g_assert_true (gnn_tensor_add_scalar_ (x, 1.0, NULL));   /* 2 3 4 */
+  g_assert_true (gnn_tensor_mul_scalar_ (x, 3.0, NULL));   /* 6 9 12 */
+  g_assert_true (gnn_tensor_sub_scalar_ (x, 2.0, NULL));   /* 4 7 10 */
+  g_assert_true (gnn_tensor_div_scalar_ (x, 2.0, NULL));   /* 2 3.5 5 */
+  g_assert_cmpuint (gnn_tensor_get_version (x), ==, 4);
+  v = gnn_tensor_to_floats (x, NULL);
+  g_assert_cmpfloat (v[0], ==, 2.0f);
+  g_assert_cmpfloat (v[1], ==, 3.5f);
+  g_assert_cmpfloat (v[2], ==, 5.0f);
+
+  /* integers: whole numbers are Python ints; division and fractions are
+   * refused as in torch */
+  g_assert_true (gnn_tensor_add_scalar_ (i, 2.0, NULL));
+  g_assert_true (gnn_tensor_mul_scalar_ (i, -1.0, NULL));
+  g_assert_cmpfloat (gnn_tensor_get_element (i, (gint64[]) { 2 }, 1, NULL), ==, -5.0);
+  g_assert_false (gnn_tensor_add_scalar_ (i, 0.5, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_DTYPE);
+  g_assert_cmpstr (error->message, ==, "result type Float can't be cast to the desired output type Long");
+  g_clear_error (&error);
+  g_assert_false (gnn_tensor_div_scalar_ (i, 2.0, &error));
+  g_assert_cmpstr (error->message, ==, "result type Float can't be cast to the desired output type Long");
+  g_clear_error (&error);
+  g_assert_cmpuint (gnn_tensor_get_version (i), ==, 2);
+
+  /* a leaf that requires grad: refused, unchanged; allowed under no_grad */
+  g_assert_false (gnn_tensor_mul_scalar_ (w, 2.0, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD);
+  g_assert_cmpstr (error->message, ==,
+                   "a leaf Variable that requires grad is being used in an in-place operation.");
+  g_clear_error (&error);
+  g_assert_cmpuint (gnn_tensor_get_version (w), ==, 0);
+
+  /* in the graph: (w * 1).mul_(3) has gradient 3; a tanh output modified
+   * after being saved fails backward with torch's message */
+  h = gnn_tensor_mul_scalar (w, 1.0, NULL);
+  g_assert_true (gnn_tensor_mul_scalar_ (h, 3.0, NULL));
+  g_assert_cmpstr (gnn_tensor_get_grad_fn_name (h), ==, "MulBackward0");
+  g_assert_null (backward_sum (h, FALSE));
+  g_assert_cmpfloat (gnn_tensor_get_element (gnn_tensor_get_grad (w), (gint64[]) { 1 }, 1, NULL),
+                     ==, 3.0);
+  {
+    g_autoptr(GnnTensor) t = gnn_tensor_tanh (w, NULL);
+
+    g_assert_true (gnn_tensor_add_scalar_ (t, 1.0, NULL));
+    assert_modified (backward_sum (t, FALSE),
+                     "[torch.FloatTensor [3]], which is output 0 of TanhBackward0, is at version 1; "
+                     "expected version 0 instead.");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -449,5 +512,6 @@ main (int argc, char **argv)
   g_test_add_func ("/autograd/version/training-loop", test_training_loop_unaffected);
   g_test_add_func ("/autograd/leaf-inplace/refused-everywhere", test_leaf_refused_everywhere);
   g_test_add_func ("/autograd/leaf-inplace/fill-in-graph", test_fill_in_graph);
+  g_test_add_func ("/autograd/version/scalar-inplace", test_scalar_inplace);
   return g_test_run ();
 }

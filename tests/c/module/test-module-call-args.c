@@ -881,12 +881,56 @@ test_sequential_takes_one_argument (void)
   g_assert_cmpstr (error->message, ==, "Sequential.forward() takes 2 positional arguments but 3 were given");
 }
 
+static GnnValue *
+double_output_hook (GnnModule *module, GnnValue *args, GnnValue *kwargs, GnnValue *output,
+                    gpointer user_data, GError **error)
+{
+  return gnn_value_take_tensor (gnn_tensor_mul_scalar (gnn_value_get_tensor (output), 2.0, error));
+}
+
+/* A loss is called like any module, loss_fn(pred, y): the call path (hooks
+ * run) with the same value as its _compute; the argument count and a
+ * tuple output are Python's and the one-tensor API's errors. */
+static void
+test_call_tensors_loss (void)
+{
+  g_autoptr(GnnMSELoss) mse = gnn_mse_loss_new (GNN_REDUCTION_SUM);
+  g_autoptr(GnnTensor) pred = gnn_tensor_new_from_floats ((float[]) { 1, 2, 3 }, 3,
+                                                          (gint64[]) { 3 }, 1, NULL);
+  g_autoptr(GnnTensor) y = gnn_tensor_new_from_floats ((float[]) { 1, 0, 0 }, 3,
+                                                       (gint64[]) { 3 }, 1, NULL);
+  g_autoptr(GnnTensor) direct = gnn_mse_loss_compute (mse, pred, y, NULL);
+  g_autoptr(GnnTensor) called = gnn_module_call2 (GNN_MODULE (mse), pred, y, NULL);
+  g_autoptr(GnnTensor) hooked = NULL;
+  g_autoptr(GnnHookHandle) handle = NULL;
+  g_autoptr(GnnModule) toy = g_object_new (TEST_TYPE_TOY, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpfloat (gnn_tensor_item (direct, NULL), ==, 13.0);
+  g_assert_cmpfloat (gnn_tensor_item (called, NULL), ==, 13.0);
+  handle = gnn_module_register_forward_hook_args (GNN_MODULE (mse), double_output_hook, NULL,
+                                                  NULL, GNN_HOOK_FLAGS_NONE);
+  hooked = gnn_module_call_tensors (GNN_MODULE (mse), (GnnTensor *[]) { pred, y }, 2, NULL);
+  g_assert_cmpfloat (gnn_tensor_item (hooked, NULL), ==, 26.0);
+
+  g_assert_null (gnn_module_call_tensors (GNN_MODULE (mse), &pred, 1, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TYPE);
+  g_assert_cmpstr (error->message, ==,
+                   "MSELoss.forward() missing 1 required positional argument: 'target'");
+  g_clear_error (&error);
+  /* TestToy returns a tuple: the one-tensor API refuses it */
+  g_assert_null (gnn_module_call2 (toy, pred, y, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TYPE);
+  g_assert_nonnull (strstr (error->message, "not a Tensor"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/module/call-args/toy", test_toy_call_args);
+  g_test_add_func ("/module/call-args/call-tensors-loss", test_call_tensors_loss);
   g_test_add_func ("/module/call-args/errors-are-pythons", test_toy_errors_are_pythons);
   g_test_add_func ("/module/call-args/bad-args-kinds", test_bad_args_kinds);
   g_test_add_func ("/module/call-args/tensor-call-of-args-module", test_tensor_call_of_args_module);

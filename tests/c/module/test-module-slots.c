@@ -315,6 +315,38 @@ test_construct_with_slot (void)
   g_assert_true (gnn_module_get_child (net, "fc1", NULL) == G_OBJECT (leaf));
 }
 
+/* GNN_MODULE_CHILD: the child cast to its type; absent, empty or of
+ * another type is a GError, never a bad cast. */
+static void
+test_typed_child (void)
+{
+  g_autoptr(GnnModule) leaf = test_leaf_new ();
+  g_autoptr(GnnModule) net = g_object_new (TEST_TYPE_SLOTTED, "fc1", leaf, NULL);
+  g_autoptr(GError) error = NULL;
+  TestLeaf *fc1 = GNN_MODULE_CHILD (net, "fc1", TEST, LEAF, &error);
+  GnnParameter *weight = GNN_MODULE_CHILD (leaf, "weight", GNN, PARAMETER, &error);
+  GnnTensor *as_tensor = GNN_MODULE_CHILD (leaf, "weight", GNN, TENSOR, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (fc1 == TEST_LEAF (leaf));
+  g_assert_nonnull (weight);
+  g_assert_true (as_tensor == GNN_TENSOR (weight));
+
+  g_assert_null (GNN_MODULE_CHILD (net, "fc1", GNN, LINEAR, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TYPE);
+  g_assert_cmpstr (error->message, ==, "TestSlotted.fc1 is TestLeaf, not a Linear");
+  g_clear_error (&error);
+  g_object_set (net, "scale", NULL, NULL);   /* registered empty: torch's None */
+  g_assert_null (GNN_MODULE_CHILD (net, "scale", GNN, PARAMETER, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_TYPE);
+  g_assert_cmpstr (error->message, ==, "TestSlotted.scale is None, not a Parameter");
+  g_clear_error (&error);
+  g_assert_null (GNN_MODULE_CHILD (net, "fc9", TEST, LEAF, &error));
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_KEY);
+  g_clear_error (&error);
+  g_assert_null (gnn_module_get_child_of_type (net, "fc1", GNN_TYPE_PARAMETER, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -330,6 +362,7 @@ main (int argc, char **argv)
   g_test_add_func ("/module/slots/own-property-after-slots", test_own_property_after_slots);
   g_test_add_func ("/module/slots/subclass-own-property-before-slot", test_subclass_own_property_before_slot);
   g_test_add_func ("/module/slots/construct-with-slot", test_construct_with_slot);
+  g_test_add_func ("/module/slots/typed-child", test_typed_child);
   g_test_add_func ("/module/slots/first-instances-from-threads", test_first_instances_from_threads);
 
   return g_test_run ();

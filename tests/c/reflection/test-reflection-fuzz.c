@@ -281,9 +281,22 @@ fuzz_once (GType     type,
   call_main_method (object);
 }
 
+/* rm -rf @path (a scratch directory this test made). */
+static void
+remove_tree (const char *path)
+{
+  const char *argv[] = { "rm", "-rf", "--", path, NULL };
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
 static void
 fuzz_body (GType type)
 {
+  g_autofree char *scratch = NULL;
   const char *seed_env = g_getenv ("GNN_FUZZ_SEED");
   const char *iter_env = g_getenv ("GNN_FUZZ_ITERATIONS");
   guint32 seed = seed_env != NULL ? (guint32) g_ascii_strtoull (seed_env, NULL, 10) : 20260;
@@ -303,6 +316,13 @@ fuzz_body (GType type)
   signal (SIGALRM, on_fatal_signal);
   g_test_log_set_fatal_handler (on_fatal_log, NULL);
 
+  /* Random `root` strings with download=TRUE create dataset directories
+   * where they point: relative ones land in a scratch directory, not in
+   * the directory the suite runs from. */
+  scratch = g_dir_make_tmp ("gnn-reflection-fuzz-XXXXXX", NULL);
+  g_assert_nonnull (scratch);
+  g_assert_cmpint (chdir (scratch), ==, 0);
+
   fixtures_init (&fixtures);
   /* A hang is a failure too. The alarm bounds each attempt, not the whole
    * type: 100 ResNet-50s take 7 s on a quiet machine and more while the
@@ -318,6 +338,7 @@ fuzz_body (GType type)
     }
   fixtures_clear (&fixtures);
   alarm (0);
+  remove_tree (scratch);
   signal (SIGABRT, SIG_DFL);
   if (violations > 0)
     g_test_fail_printf ("%u log messages other than GObject's validation", violations);
