@@ -21,6 +21,9 @@
  *                forward cases run in a no-grad scope;
  *   mlp          gnn_module_call() on Sequential(Linear(64,64), ReLU,
  *                Linear(64,10)) with a 1×64 input (tiny-MLP inference);
+ *   lstm_cell    gnn_module_call_args() of LSTMCell(1, 51) on (x, (h, c)) at
+ *                batch 1;
+ *   encoder_layer  TransformerEncoderLayer(512, 8) in eval on (16, 1, 512);
  *   forward_<m>  gnn_module_forward() on the same module; each call_ case
  *                also times forward, its repetitions interleaved with the
  *                calls', and prints {"type": "overhead", ...}: the call
@@ -467,6 +470,96 @@ bench_mlp (guint    reps,
   return TRUE;
 }
 
+/* --- real layers at batch 1 (issue 30 item 3) -------------------------------- */
+
+typedef struct
+{
+  GnnModule *module;
+  GnnValue  *args;
+} LayerCall;
+
+static gboolean
+op_call_args (gpointer data, GError **error)
+{
+  LayerCall *d = data;
+  g_autoptr(GnnValue) out = gnn_module_call_args (d->module, d->args, NULL, error);
+
+  return out != NULL;
+}
+
+/* The output's first tensor (the item itself, or the first of a tuple) has
+ * @numel elements. */
+static gboolean
+check_layer (LayerCall  *d,
+             gint64      numel,
+             const char *what,
+             GError    **error)
+{
+  g_autoptr(GnnValue) out = gnn_module_call_args (d->module, d->args, NULL, error);
+  GnnValue *first = out;
+
+  if (out == NULL)
+    return FALSE;
+  if (gnn_value_get_kind (out) == GNN_VALUE_TUPLE)
+    first = gnn_value_get_item (out, 0);
+  if (gnn_value_get_kind (first) != GNN_VALUE_TENSOR ||
+      gnn_tensor_get_numel (gnn_value_get_tensor (first)) != numel)
+    return fail_check (error, what, "output shape");
+  return TRUE;
+}
+
+/* lstm_cell: LSTMCell(1, 51) (the sine-wave predictor's cell) on (x, (h, c))
+ * at batch 1; encoder_layer: TransformerEncoderLayer(512, 8) (2048, dropout
+ * 0.1) in eval on (seq 16, batch 1, 512), bench/transformer.py's layer-b1.
+ * No gradient recording, as torch's side. */
+static gboolean
+bench_layer (const char *name,
+             guint       reps,
+             double      min_time,
+             GError    **error)
+{
+  g_autoptr(GnnGenerator) gen = gnn_generator_new (2468);
+  g_autoptr(GnnNoGradGuard) no_grad = gnn_no_grad_guard_new ();
+  g_autoptr(GnnModule) module = NULL;
+  g_autoptr(GnnValue) args = NULL;
+  gboolean lstm = g_str_equal (name, "lstm_cell");
+  const gint64 xs[2] = { 1, 1 }, hs[2] = { 1, 51 }, src_shape[3] = { 16, 1, 512 };
+  LayerCall d;
+  Timing t;
+
+  if (lstm)
+    {
+      g_autoptr(GnnTensor) x = gnn_tensor_zeros (xs, 2, GNN_DTYPE_F32, error);
+      g_autoptr(GnnTensor) h = gnn_tensor_zeros (hs, 2, GNN_DTYPE_F32, error);
+      g_autoptr(GnnTensor) c = gnn_tensor_zeros (hs, 2, GNN_DTYPE_F32, error);
+
+      module = (GnnModule *) gnn_lstm_cell_new (1, 51, TRUE, gen, error);
+      if (module == NULL)
+        return FALSE;
+      args = gnn_value_new_tuple_take (2, gnn_value_new_tensor (x),
+                                       gnn_value_new_tuple_take (2, gnn_value_new_tensor (h),
+                                                                 gnn_value_new_tensor (c)));
+    }
+  else
+    {
+      g_autoptr(GnnTensor) src = gnn_tensor_empty (src_shape, 3, GNN_DTYPE_F32, error);
+
+      if (src == NULL || !gnn_tensor_normal_ (src, 0.0, 1.0, gen, error))
+        return FALSE;
+      module = (GnnModule *) gnn_transformer_encoder_layer_new (512, 8, error);
+      if (module == NULL)
+        return FALSE;
+      gnn_module_eval (module);
+      args = gnn_value_new_tuple_take (1, gnn_value_new_tensor (src));
+    }
+  d = (LayerCall) { module, args };
+  if (!check_layer (&d, lstm ? 51 : 16 * 512, name, error) ||
+      !measure (op_call_args, &d, reps, min_time, &t, error))
+    return FALSE;
+  print_result (name, lstm ? 51 : 512, &t);
+  return TRUE;
+}
+
 /* --- state_dict ---------------------------------------------------------- */
 
 static gboolean
@@ -662,7 +755,8 @@ op_gobject_floor_data (gpointer data, GError **error)
 
 static const char *all_cases =
   "build,walk,build_walk,call_identity_0,call_identity_2,forward_identity,"
-  "call_linear_0,call_linear_2,forward_linear,mlp,state_dict,gobject_floor,gobject_floor_data";
+  "call_linear_0,call_linear_2,forward_linear,mlp,lstm_cell,encoder_layer,state_dict,gobject_floor,"
+  "gobject_floor_data";
 
 int
 main (int argc, char **argv)
@@ -747,6 +841,8 @@ main (int argc, char **argv)
         ok = bench_call (c + strlen ("forward_"), 0, TRUE, (guint) reps, min_time, &error);
       else if (g_str_equal (c, "mlp"))
         ok = bench_mlp ((guint) reps, min_time, &error);
+      else if (g_str_equal (c, "lstm_cell") || g_str_equal (c, "encoder_layer"))
+        ok = bench_layer (c, (guint) reps, min_time, &error);
       else if (g_str_equal (c, "state_dict"))
         {
           g_autoptr(GnnModule) model = build_model ((guint) sd_modules, &error);

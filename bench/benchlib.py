@@ -27,6 +27,20 @@ def driver_path(args, driver, script):
     return exe
 
 
+def libtorch_driver(args):
+    """Path of build/bench/bench-libtorch (the libtorch C++ side), rebuilt
+    unless --no-build; None when it was not configured (no libtorch-dev)."""
+    exe = os.path.join(args.build_dir, 'bench', 'bench-libtorch')
+    configured = subprocess.run(['ninja', '-C', args.build_dir, '-t', 'query', 'bench/bench-libtorch'],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    if not configured:
+        return None
+    if not args.no_build:
+        subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-libtorch'],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=True)
+    return exe if os.access(exe, os.X_OK) else None
+
+
 def measure(fn, reps, min_time, max_inner):
     """Seconds per call of fn: (best, median, inner calls per repetition),
     `inner` calibrated to min_time and capped at max_inner."""

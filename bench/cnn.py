@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Gnn vs PyTorch: the CNN of gnn-train --model cnn, training and forward-only.
+"""Gnn vs libtorch C++ vs PyTorch: the CNN of gnn-train --model cnn, training and forward-only.
 
-Runs build/bench/bench-cnn (Gnn) and the same model, data, batch size, loss
-and optimizer in PyTorch (torch 1.13: its convolutions go through oneDNN),
+Runs build/bench/bench-cnn (Gnn), build/bench/bench-libtorch cnn (the same in
+torch's C++ API, when libtorch-dev was installed at configure time) and the
+same model, data, batch size, loss and optimizer in PyTorch (torch 1.13: its convolutions go through oneDNN),
 each in a child process with the same thread count (OPENBLAS_NUM_THREADS,
 OMP_NUM_THREADS and torch.set_num_threads all set to --threads; bench-cnn
 calls gnn_set_num_threads with it unless --openblas-pool), and prints
@@ -147,6 +148,15 @@ def run_gnn(args, exe):
             'openblas_threads': info['openblas_threads']}
 
 
+def run_libtorch(args, exe):
+    records = run([exe, 'cnn', '--batches', str(args.batches), '--batch-size', str(args.batch_size),
+                   '--data-dir', args.data_dir], child_env(args))
+    info = next(r for r in records if r['type'] == 'info')
+    result = {r['case']: r for r in records if r['type'] == 'result'}
+    return {'train': result['train']['seconds'], 'forward': result['forward']['seconds'],
+            'loss': result['train']['loss'], 'threads': info['threads']}
+
+
 def run_torch(args):
     cmd = [sys.executable, os.path.abspath(__file__), '--torch-child', '--batches', str(args.batches),
            '--batch-size', str(args.batch_size), '--threads', str(args.threads), '--data-dir', args.data_dir]
@@ -171,12 +181,15 @@ def main():
         os.environ[name] = str(args.threads)
     peak = benchlib.bench_tensor(args.build_dir, args.threads, 'sgemm').get('sgemm', {}).get('best')
 
+    cpp_exe = benchlib.libtorch_driver(args)
     load_before = os.getloadavg()
-    runs = {'gnn': [], 'torch': []}
+    sides = ['gnn'] + (['libtorch'] if cpp_exe else []) + ['torch']
+    runs = {side: [] for side in sides}
     for rep in range(args.repeats):
-        # alternate which side goes first, so load drift hits both alike
-        for side in (('gnn', 'torch') if rep % 2 == 0 else ('torch', 'gnn')):
-            runs[side].append(run_gnn(args, exe) if side == 'gnn' else run_torch(args))
+        # alternate which side goes first, so load drift hits all alike
+        for side in (sides if rep % 2 == 0 else sides[::-1]):
+            runs[side].append(run_gnn(args, exe) if side == 'gnn' else
+                              run_libtorch(args, cpp_exe) if side == 'libtorch' else run_torch(args))
     load_after = os.getloadavg()
 
     med = {side: {case: statistics.median(r[case] for r in runs[side]) for case in ('train', 'forward')}
@@ -190,15 +203,19 @@ def main():
           + ("OpenBLAS's own threads for products" if args.openblas_pool else 'gnn_set_num_threads: one pool')
           + f', OpenBLAS {gnn_run["openblas_threads"]}), torch {runs["torch"][0]["threads"]} '
           f'(OPENBLAS_NUM_THREADS=OMP_NUM_THREADS={args.threads})')
+    print('# libtorch C++: ' + (f'{cpp_exe}, torch.get_num_threads() {runs["libtorch"][0]["threads"]}'
+                                if cpp_exe else 'not built (install libtorch-dev and reconfigure)'))
     print(f'# load average {load_before[0]:.2f} before, {load_after[0]:.2f} after; '
           f'{args.repeats} run(s) per side, medians')
-    for side, name in (('gnn', 'Gnn'), ('torch', 'PyTorch')):
+    for side, name in (('gnn', 'Gnn'), ('libtorch', 'libtorch C++'), ('torch', 'PyTorch')):
+        if side not in runs:
+            continue
         print(f'# {name} runs: ' + ', '.join(f'train {r["train"]:.2f} s forward {r["forward"]:.2f} s '
                                              f'loss {r["loss"]:.4f}' for r in runs[side]))
     print()
-    print('| pass | Gnn s | PyTorch s | Gnn epoch s | PyTorch epoch s | Gnn / PyTorch | FLOP floor epoch s | '
-          'target | |')
-    print('|---|---|---|---|---|---|---|---|---|')
+    print('| pass | Gnn s | libtorch C++ s | PyTorch s | Gnn epoch s | PyTorch epoch s | Gnn / PyTorch | '
+          'Gnn / C++ | FLOP floor epoch s | target | |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
     floors = {}
     for case, name, flops in (('forward', 'forward only (eval, no grad)', FORWARD_FLOPS),
                               ('train', 'training', TRAIN_FLOPS)):
@@ -208,8 +225,10 @@ def main():
         floor = f'{floors[case]:.2f}' if peak else '—'
         target = f'≤ {TARGET_TIME}' if case == 'train' else '—'
         verdict = ('pass' if ratio <= TARGET_TIME else 'MISS') if case == 'train' else ''
-        print(f'| {name} | {g:.3f} | {t:.3f} | {g * scale:.2f} | {t * scale:.2f} | {ratio:.2f} | {floor} | '
-              f'{target} | {verdict} |')
+        cpp = med['libtorch'][case] if 'libtorch' in med else None
+        cpp_s, cpp_ratio = (f'{cpp:.3f}', f'{g / cpp:.2f}') if cpp else ('—', '—')
+        print(f'| {name} | {g:.3f} | {cpp_s} | {t:.3f} | {g * scale:.2f} | {t * scale:.2f} | {ratio:.2f} | '
+              f'{cpp_ratio} | {floor} | {target} | {verdict} |')
     if peak:
         print()
         print(f'FLOP floor: {FORWARD_FLOPS / 1e6:.2f} MFLOP per sample forward, {TRAIN_FLOPS / 1e6:.2f} '

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Gnn vs PyTorch: the module object model (build, walk, call, state_dict).
+"""Gnn vs libtorch C++ vs PyTorch: the module object model (build, walk, call, state_dict).
 
-Times each case with the C driver (build/bench/bench-module) and with
-PyTorch's torch.nn in this process, by the same method, alternating the two
-sides, and prints a table of times with the speed-up and the targets.
+Times each case with the C driver (build/bench/bench-module), with the C++
+driver against libtorch (build/bench/bench-libtorch module, when it was built:
+libtorch-dev installed) and with PyTorch's torch.nn in this process, by the
+same method, alternating the sides, and prints a table of times with the
+speed-ups and the targets.
 
     /usr/bin/python3 bench/module.py [--build-dir build] [--json FILE]
 
@@ -37,7 +39,23 @@ CASES = {
     'call_linear_2':    ('call Linear(16,16) on 1x16, 2 hooks', None),
     'forward_linear':   ('forward Linear(16,16) (no call path)', None),
     'mlp':              ('tiny MLP 64-64-10 (ReLU) on 1x64, call', None),
+    'lstm_cell':        ('LSTMCell(1,51) step, batch 1', 3.0),
+    'encoder_layer':    ('TransformerEncoderLayer(512,8), (16,1,512)', 3.0),
     'state_dict':       ('state_dict of Sequential(100 x Linear)', None),
+}
+
+# case -> minimum libtorch C++ / Gnn speed-up (issue 30); the cases the C++
+# driver has (libtorch modules have no hooks: its call is the forward)
+LIBTORCH_TARGETS = {
+    'build':            None,
+    'walk':             None,
+    'build_walk':       3.0,
+    'call_identity_0':  None,
+    'call_linear_0':    10.0,
+    'mlp':              8.0,
+    'lstm_cell':        3.0,
+    'encoder_layer':    3.0,
+    'state_dict':       5.0,
 }
 
 # Call-path overhead = call - forward, per side, from one run of each call
@@ -80,9 +98,9 @@ def driver_path(args):
     return benchlib.driver_path(args, 'bench-module', 'module.py')
 
 
-def run_driver(exe, args, case):
-    """Runs bench-module on one case; returns (info dict, result dict)."""
-    cmd = [exe, '--cases', case, '--reps', str(args.reps), '--min-time', str(args.min_time),
+def run_driver(exe, args, case, libtorch=False):
+    """Runs bench-module (or bench-libtorch module) on one case; returns (info dict, result dict)."""
+    cmd = [exe] + (['module'] if libtorch else []) + ['--cases', case, '--reps', str(args.reps), '--min-time', str(args.min_time),
            '--layers', str(args.layers), '--sd-modules', str(args.sd_modules)]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
@@ -96,7 +114,7 @@ def run_driver(exe, args, case):
             result = record
         elif record['type'] == 'overhead':
             overhead = record
-    if case in CALL_CASES:
+    if case in CALL_CASES and not libtorch:
         result['overhead_seconds'] = overhead['call_best_seconds'] - overhead['forward_best_seconds']
         result['forward_best_seconds'] = overhead['forward_best_seconds']
     return info, result
@@ -171,6 +189,16 @@ class TorchCases:
                     + model[2].bias
                 check(torch.allclose(model(x), want, atol=1e-5), 'mlp output')
             return lambda: model(x)
+        if case == 'lstm_cell':
+            cell = nn.LSTMCell(1, 51)
+            x, h, c = torch.zeros(1, 1), torch.zeros(1, 51), torch.zeros(1, 51)
+            check(cell(x, (h, c))[0].shape == (1, 51), 'lstm cell output')
+            return lambda: cell(x, (h, c))
+        if case == 'encoder_layer':
+            layer = nn.TransformerEncoderLayer(512, 8).eval()
+            src = torch.randn(16, 1, 512)
+            check(layer(src).shape == src.shape, 'encoder layer output')
+            return lambda: layer(src)
         kind, rest = case.split('_', 1)
         linear = rest.startswith('linear')
         module = nn.Linear(FEATURES, FEATURES) if linear else nn.Identity()
@@ -224,19 +252,23 @@ def fmt_us(seconds):
 def main():
     args = parse_args()
     exe = driver_path(args)
+    libtorch_exe = benchlib.libtorch_driver(args)
     load_before = os.getloadavg()[0]
     import torch  # after the build: a failed build should not wait for torch to load
 
     torch_cases = TorchCases(torch, args)
-    gnn_info, gnn_best, torch_best = {}, {}, {}
+    gnn_info, gnn_best, torch_best, cpp_best = {}, {}, {}, {}
     for rnd in range(args.rounds):
         for case in args.cases:
             print(f'round {rnd + 1}/{args.rounds}: {case}', file=sys.stderr, flush=True)
-            sides = ['gnn', 'torch'] if rnd % 2 == 0 else ['torch', 'gnn']
-            for side in sides:
+            sides = ['gnn'] + (['libtorch'] if libtorch_exe and case in LIBTORCH_TARGETS else []) + ['torch']
+            for side in (sides if rnd % 2 == 0 else sides[::-1]):
                 if side == 'gnn':
                     gnn_info, result = run_driver(exe, args, case)
                     gnn_best[case] = better(gnn_best.get(case), result)
+                elif side == 'libtorch':
+                    result = run_driver(libtorch_exe, args, case, libtorch=True)[1]
+                    cpp_best[case] = better(cpp_best.get(case), result)
                 else:
                     result = torch_cases.run(case)
                     torch_best[case] = better(torch_best.get(case), result)
@@ -258,10 +290,16 @@ def main():
         elif case == 'state_dict':
             label = label.replace('100', str(args.sd_modules))
         speedup = t['best_seconds'] / g['best_seconds']
-        rows.append({'case': case, 'label': label, 'gnn': g, 'torch': t, 'speedup': speedup,
-                     'speedup_median': t['median_seconds'] / g['median_seconds'],
-                     'target': target,
-                     'status': None if target is None else ('pass' if speedup >= target else 'miss')})
+        cpp = cpp_best.get(case)
+        cpp_speedup = cpp['best_seconds'] / g['best_seconds'] if cpp else None
+        cpp_target = LIBTORCH_TARGETS.get(case) if cpp else None
+        status = [] if target is None else ['pass' if speedup >= target else 'miss']
+        if cpp_target is not None:
+            status.append('C++ ' + ('pass' if cpp_speedup >= cpp_target else 'miss'))
+        rows.append({'case': case, 'label': label, 'gnn': g, 'torch': t, 'libtorch': cpp,
+                     'speedup': speedup, 'speedup_median': t['median_seconds'] / g['median_seconds'],
+                     'cpp_speedup': cpp_speedup, 'target': target, 'cpp_target': cpp_target,
+                     'status': ', '.join(status) or None})
 
     overhead = []
     for call in CALL_CASES:
@@ -278,18 +316,24 @@ def main():
     print(f'best of {args.reps} repetitions (>= {args.min_time:g} s each, after warm-up) '
           f'and of {args.rounds} alternating rounds; results (models, outputs, dicts) '
           f'freed inside the timed loop on both sides')
+    print(f'libtorch C++: ' + (f'{libtorch_exe} (torch\'s C++ API, same threads, under NoGradGuard)'
+                               if libtorch_exe else 'not built (install libtorch-dev and reconfigure)'))
     print(f'load average (1 min): {load_before:.2f} before, {load_after:.2f} after\n')
 
-    header = f'{"case":<42} {"Gnn us":>10} {"PyTorch us":>11} {"speed-up":>9} ' \
-             f'{"median s.":>9} {"target":>7}  result'
+    header = f'{"case":<42} {"Gnn us":>10} {"C++ us":>10} {"PyTorch us":>11} {"speed-up":>9} ' \
+             f'{"median s.":>9} {"vs C++":>7} {"target":>7} {"C++ t.":>7}  result'
     print(header)
     print('-' * len(header))
     for r in rows:
         target = f'>={r["target"]:g}x' if r['target'] is not None else '-'
-        print(f'{r["label"]:<42} {fmt_us(r["gnn"]["best_seconds"]):>10} '
+        cpp_target = f'>={r["cpp_target"]:g}x' if r['cpp_target'] is not None else '-'
+        cpp_us = fmt_us(r['libtorch']['best_seconds']) if r['libtorch'] else '-'
+        cpp_x = f'{r["cpp_speedup"]:.1f}x' if r['cpp_speedup'] else '-'
+        print(f'{r["label"]:<42} {fmt_us(r["gnn"]["best_seconds"]):>10} {cpp_us:>10} '
               f'{fmt_us(r["torch"]["best_seconds"]):>11} {r["speedup"]:>8.1f}x '
-              f'{r["speedup_median"]:>8.1f}x {target:>7}  {r["status"] or ""}')
-    print('\nspeed-up = PyTorch time / Gnn time (higher is better); "median s." uses medians.')
+              f'{r["speedup_median"]:>8.1f}x {cpp_x:>7} {target:>7} {cpp_target:>7}  {r["status"] or ""}')
+    print('\nspeed-up = PyTorch time / Gnn time (higher is better); "median s." uses medians; '
+          '"vs C++" = libtorch C++ time / Gnn time.')
     if floor is not None:
         bw = gnn_best['build_walk']['best_seconds']
         tw = torch_best['build_walk']['best_seconds']

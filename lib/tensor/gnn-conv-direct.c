@@ -213,7 +213,7 @@ forward_range (gint64   t0,
       forward_image (xp, job->p.stride, job->p.blocks, g->oh, g->ow, g->cout, g->kh, g->kw,
                      job->wb, job->out + t * g->cout * g->oh * g->ow);
     }
-  g_free (xp);
+  gnn_conv_free (xp);
 }
 
 gboolean
@@ -237,7 +237,7 @@ gnn_conv2d_direct_forward_f32 (const GnnConvGeom *g,
           k < taps ? wt[o * taps + k] : bias != NULL ? bias[o] : 0.0f;
   gnn_parallel_for (g->n, gnn_parallel_grain (g->cout * g->oh * g->ow * taps),
                     forward_range, &job);
-  g_free (job.wb);
+  gnn_conv_free (job.wb);
   return !g_atomic_int_get (&no_memory);
 }
 
@@ -422,8 +422,8 @@ gnn_conv2d_direct_weight_grad_f32 (const GnnConvGeom *g,
   job.acc = gnn_conv_try_alloc (g->cout, (MAX_TAPS + 1) * VL, sizeof (float), TRUE);
   if (job.xp == NULL || job.acc == NULL)
     {
-      g_free (job.xp);
-      g_free (job.acc);
+      gnn_conv_free (job.xp);
+      gnn_conv_free (job.acc);
       return FALSE;
     }
   for (gint64 b0 = 0; b0 < g->n; b0 += chunk)
@@ -445,7 +445,7 @@ gnn_conv2d_direct_weight_grad_f32 (const GnnConvGeom *g,
       if (gb != NULL)
         gb[o] += lanes_sum (a + taps * VL);
     }
-  g_free (job.xp);
-  g_free (job.acc);
+  gnn_conv_free (job.xp);
+  gnn_conv_free (job.acc);
   return TRUE;
 }

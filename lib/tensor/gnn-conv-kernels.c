@@ -263,8 +263,8 @@ gnn_conv_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,
                                                                                          \
   if (cols == NULL || (res == NULL && !(l >= DIRECT_MIN_L && k > 0)))                    \
     {                                                                                    \
-      g_free (cols);                                                                     \
-      g_free (res);                                                                      \
+      gnn_conv_free (cols);                                                                     \
+      gnn_conv_free (res);                                                                      \
       return FALSE;                                                                      \
     }                                                                                    \
   for (gint64 b0 = 0; b0 < g->n; b0 += chunk)                                            \
@@ -297,8 +297,8 @@ gnn_conv_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,
           gnn_parallel_for (g->cout_g, gnn_parallel_grain (ld), to_output_range_##suffix, &job); \
         }                                                                                \
     }                                                                                    \
-  g_free (cols);                                                                         \
-  g_free (res);                                                                          \
+  gnn_conv_free (cols);                                                                         \
+  gnn_conv_free (res);                                                                          \
   return TRUE;                                                                           \
 }                                                                                        \
                                                                                          \
@@ -351,9 +351,9 @@ gnn_conv_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt
         }                                                                                \
     }                                                                                    \
 done:                                                                                    \
-  g_free (cols);                                                                         \
-  g_free (gcols);                                                                        \
-  g_free (got);                                                                          \
+  gnn_conv_free (cols);                                                                         \
+  gnn_conv_free (gcols);                                                                        \
+  gnn_conv_free (got);                                                                          \
   return ok;                                                                             \
 }                                                                                        \
                                                                                          \
@@ -469,7 +469,8 @@ gnn_conv2d_algo_f32 (const GnnConvGeom *g)
            (forced == GNN_CONV_ALGO_DIRECT && direct) ? forced : GNN_CONV_ALGO_IM2COL;
   if (direct)
     return GNN_CONV_ALGO_DIRECT;
-  return winograd && g->cin >= WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin
+  return winograd && g->cin >= WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin &&
+         g->oh * g->ow >= WINOGRAD_MIN_L && g->n >= WINOGRAD_MIN_N
          ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
 }
 

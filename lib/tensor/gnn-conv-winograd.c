@@ -103,7 +103,7 @@ work_init (Work        *wk,
 static void
 work_clear (Work *wk)
 {
-  g_free (wk->par[0]);
+  gnn_conv_free (wk->par[0]);
 }
 
 /* Copies @plane [h, w] into the parity planes at offset (ph, pw). The padding
@@ -426,8 +426,8 @@ winograd_conv (const Shape *s,
                                    ld + V_SLACK, 1.0f, m, s->cout * ld, ld);
       transform_planes (output_tiles_range, nb * s->cout, &out);
     }
-  g_free (v);
-  g_free (m);
+  gnn_conv_free (v);
+  gnn_conv_free (m);
   return !g_atomic_int_get (&no_memory);
 }
 
@@ -459,7 +459,7 @@ conv_with_weights (const Shape       *s,
     return FALSE;
   weight_tiles (g->cout, g->cin, wt, flip, u);
   ok = winograd_conv (s, in, u, flip, bias, out);
-  g_free (u);
+  gnn_conv_free (u);
   return ok;
 }
 
@@ -622,9 +622,9 @@ weight_grad (const GnnConvGeom *g,
         }
     }
 done:
-  g_free (v);
-  g_free (z);
-  g_free (du);
+  gnn_conv_free (v);
+  gnn_conv_free (z);
+  gnn_conv_free (du);
   return !g_atomic_int_get (&no_memory);
 }
 

@@ -513,7 +513,7 @@ input_range (gint64   c0,
                   width, buf);
       input_tiles (buf, width, ntr, s->tw, job->tiles + c * job->cols, job->kstride);
     }
-  g_free (buf);
+  gnn_conv_free (buf);
 }
 
 static void
@@ -542,7 +542,7 @@ grad_range (gint64   o0,
           job->bias_grad[o] += sum;
         }
     }
-  g_free (buf);
+  gnn_conv_free (buf);
 }
 
 /* The output transform, then its rows [4 · ty0, oh) of the block to the
@@ -570,7 +570,7 @@ output_range (gint64   o0,
         planes[image] = job->out + ((image * s->cout + o) * s->oh + y0) * s->ow;
       deinterleave_rows (buf, width * LANES, y1 - y0, s->ow, FALSE, planes, s->ow);
     }
-  g_free (buf);
+  gnn_conv_free (buf);
 }
 
 /* The input gradient's back transform of channels [c0, c1) of the block,
@@ -604,7 +604,7 @@ input_grad_range (gint64   c0,
       deinterleave_rows (buf + ((first - r0) * width + s->pw) * LANES, width * LANES, end - first,
                          s->w, TRUE, planes, s->w);
     }
-  g_free (buf);
+  gnn_conv_free (buf);
 }
 
 /* Channels per range: a channel's transform is a few microseconds, a
@@ -685,9 +685,9 @@ gnn_conv2d_winograd4_forward_f32 (const GnnConvGeom *g,
                                      u, uk, s.cin, v, vk, cols, 1.0f, m, mk, cols);
         gnn_parallel_for (s.cout, CHANNELS_GRAIN, output_range, &y);
       }
-  g_free (u);
-  g_free (v);
-  g_free (m);
+  gnn_conv_free (u);
+  gnn_conv_free (v);
+  gnn_conv_free (m);
   return !g_atomic_int_get (&no_memory);
 }
 
@@ -796,10 +796,10 @@ gnn_conv2d_winograd4_backward_f32 (const GnnConvGeom *g,
       }
   if (gw != NULL && !g_atomic_int_get (&no_memory))
     add_weight_grad (du, uk, plane_k, gw);
-  g_free (z);
-  g_free (u);
-  g_free (dv);
-  g_free (v);
-  g_free (du);
+  gnn_conv_free (z);
+  gnn_conv_free (u);
+  gnn_conv_free (dv);
+  gnn_conv_free (v);
+  gnn_conv_free (du);
   return !g_atomic_int_get (&no_memory);
 }

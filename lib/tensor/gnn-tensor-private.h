@@ -25,6 +25,7 @@ struct _GnnStorage
   GDestroyNotify  destroy;
   gpointer        destroy_data;
   gboolean        inline_block;   /* header and data allocated together */
+  gboolean        large_block;    /* data from gnn-storage.c's large-block cache */
   gboolean        meta;           /* no memory at all: data is NULL (device "meta") */
   /* torch's version counter, shared by every tensor viewing the storage:
    * bumped by each write into existing elements (gnn_tensor_priv_bump_version);
@@ -40,6 +41,10 @@ struct _GnnStorage
 GnnStorage *gnn_storage_new      (gsize nbytes, gboolean zeroed);
 GnnStorage *gnn_storage_new_wrap (gpointer data, gsize nbytes, GDestroyNotify destroy, gpointer destroy_data);
 GnnStorage *gnn_storage_new_meta (gsize nbytes);
+/* Kernel scratch memory: large blocks are reused across calls (gnn-storage.c);
+ * NULL when the memory is not there. Free with gnn_scratch_free(). */
+gpointer    gnn_scratch_try_alloc (gsize nbytes, gboolean zeroed);
+void        gnn_scratch_free      (gpointer data);
 GnnStorage *gnn_storage_ref      (GnnStorage *storage);
 void        gnn_storage_unref    (GnnStorage *storage);
 

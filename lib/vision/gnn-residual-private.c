@@ -70,7 +70,6 @@ gnn_residual_forward (GnnModule          *self,
 {
   g_autoptr(GnnTensor) out = gnn_vision_model_run (self, owner, path, n_path, input, error);
   g_autoptr(GnnTensor) identity = NULL;
-  g_autoptr(GnnTensor) sum = NULL;
 
   if (out == NULL)
     return NULL;
@@ -80,8 +79,9 @@ gnn_residual_forward (GnnModule          *self,
              g_object_ref (input);
   if (identity == NULL)
     return NULL;
-  sum = gnn_tensor_add (out, identity, error);
-  if (sum == NULL)
+  /* torchvision's `out += identity`: in place, into the last batch norm's
+   * output (its backward does not read it), no new activation-sized tensor */
+  if (!gnn_tensor_add_ (out, identity, error))
     return NULL;
-  return gnn_residual_call_child (self, owner, "relu", sum, error);
+  return gnn_residual_call_child (self, owner, "relu", out, error);
 }

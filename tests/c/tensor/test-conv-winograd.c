@@ -359,7 +359,9 @@ test_non_finite (void)
   g_autoptr(GRand) rng = g_rand_new_with_seed (31);
   const float values[] = { NAN, INFINITY, -INFINITY };
 
-  for (guint n = 3; n <= 8; n += 5)
+  /* 8: one F(4×4) group; 11: a group and an F(2×2) tail (the default rule
+   * takes Winograd from 8 images up) */
+  for (guint n = 8; n <= 11; n += 3)
     for (guint v = 0; v < G_N_ELEMENTS (values); v++)
       {
         Case c = { n, 4, 4, 8, 8, 1 };
@@ -563,6 +565,12 @@ test_default_rule (void)
   g_assert_cmpint (gnn_conv2d_algo_f32 (&wide), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&narrow), ==, GNN_CONV_ALGO_WINOGRAD);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&few), ==, GNN_CONV_ALGO_IM2COL);
+  /* Winograd needs WINOGRAD_MIN_N images and maps of WINOGRAD_MIN_L positions */
+  conv2.n = WINOGRAD_MIN_N - 1;
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_IM2COL);
+  conv2 = geom_of (&(Case) { 64, 32, 64, 3, 3, 1 });
+  g_assert_cmpint (conv2.oh * conv2.ow, <, WINOGRAD_MIN_L);
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&strided));
   g_assert_cmpint (gnn_conv2d_algo_f32 (&strided), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&padded));
