@@ -280,11 +280,12 @@ gnn_scratch_try_alloc (gsize    nbytes,
 void
 gnn_scratch_free (gpointer data)
 {
-  guint8 *block = (guint8 *) data - SCRATCH_HEADER;
+  guint8 *block;
   gsize total;
 
   if (data == NULL)
     return;
+  block = (guint8 *) data - SCRATCH_HEADER;   /* not before the check: NULL - n is UB */
   memcpy (&total, block, sizeof total);
   if (total < HUGE_THRESHOLD)
     g_free (block);

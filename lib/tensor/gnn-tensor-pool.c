@@ -8,24 +8,7 @@
 #include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-conv-kernels-private.h"
 #include "tensor/gnn-parallel-private.h"
-
-/* PyTorch's pooling_output_shape. */
-static gint64
-pool_out_size (gint64   in,
-               gint64   k,
-               gint64   pad,
-               gint64   stride,
-               gint64   dilation,
-               gboolean ceil_mode)
-{
-  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-
-  /* the last window must start inside the input or the left padding */
-  if (ceil_mode && (out - 1) * stride >= in + pad)
-    out--;
-  return out;
-}
+#include "tensor/gnn-pool-window-private.h"
 
 typedef struct
 {
@@ -107,8 +90,8 @@ pool_setup (const char *op,
   g->sh = *stride_h, g->sw = *stride_w;
   g->ph = padding_h, g->pw = padding_w;
   g->dh = dilation_h, g->dw = dilation_w;
-  g->out_h = pool_out_size (g->height, kernel_h, padding_h, *stride_h, dilation_h, ceil_mode);
-  g->out_w = pool_out_size (g->width, kernel_w, padding_w, *stride_w, dilation_w, ceil_mode);
+  g->out_h = gnn_pool_out_size (g->height, kernel_h, padding_h, *stride_h, dilation_h, ceil_mode);
+  g->out_w = gnn_pool_out_size (g->width, kernel_w, padding_w, *stride_w, dilation_w, ceil_mode);
   if (g->out_h < 1 || g->out_w < 1)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
@@ -123,21 +106,6 @@ pool_setup (const char *op,
   out_shape[ip->ndim - 2] = g->out_h;
   out_shape[ip->ndim - 1] = g->out_w;
   return TRUE;
-}
-
-/* The taps k in [*first, *end) of a window of @taps taps starting at @start
- * with spacing @step that fall inside [0, size): the window walk skips the
- * padding instead of testing every tap of a huge window. */
-static inline void
-window_taps (gint64  start,
-             gint64  step,
-             gint64  taps,
-             gint64  size,
-             gint64 *first,
-             gint64 *end)
-{
-  *first = start < 0 ? (-start + step - 1) / step : 0;
-  *end = start < size ? MIN (taps, (size - start + step - 1) / step) : 0;
 }
 
 /* Max over each window; padding never wins. PyTorch's rule picks the
@@ -165,13 +133,13 @@ max_pool_##suffix (const PoolGeom *geom,                                        
         {                                                                                \
           gint64 y0 = oy * g->sh - g->ph, i0, i1;                                        \
                                                                                          \
-          window_taps (y0, g->dh, g->kh, g->height, &i0, &i1);                           \
+          gnn_pool_window_taps (y0, g->dh, g->kh, g->height, &i0, &i1);                           \
           for (gint64 ox = 0; ox < g->out_w; ox++)                                       \
             {                                                                            \
               gint64 x0 = ox * g->sw - g->pw, j0, j1, best_i = -1;                       \
               T best = -INFINITY;                                                        \
                                                                                          \
-              window_taps (x0, g->dw, g->kw, g->width, &j0, &j1);                        \
+              gnn_pool_window_taps (x0, g->dw, g->kw, g->width, &j0, &j1);                        \
               for (gint64 i = i0; i < i1; i++)                                           \
                 for (gint64 j = j0; j < j1; j++)                                         \
                   {                                                                      \
@@ -682,7 +650,7 @@ max_pool1d (GnnTensor  *input,
                    G_GINT64_FORMAT " and kernel_size=%" G_GINT64_FORMAT, padding, kernel_size);
       return NULL;
     }
-  out_len = pool_out_size (p->shape[p->ndim - 1], kernel_size, padding, a.stride, dilation, ceil_mode);
+  out_len = gnn_pool_out_size (p->shape[p->ndim - 1], kernel_size, padding, a.stride, dilation, ceil_mode);
   if (out_len < 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,

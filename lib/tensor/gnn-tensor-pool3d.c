@@ -8,23 +8,7 @@
 
 #include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-pool3d-private.h"
-
-/* PyTorch's pooling_output_shape (as gnn-tensor-pool.c's). */
-static gint64
-out_size (gint64   in,
-          gint64   k,
-          gint64   pad,
-          gint64   stride,
-          gint64   dilation,
-          gboolean ceil_mode)
-{
-  gint64 num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  gint64 out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-
-  if (ceil_mode && (out - 1) * stride >= in + pad)
-    out--;
-  return out;
-}
+#include "tensor/gnn-pool-window-private.h"
 
 void
 gnn_pool3d_geom_from_params (GnnPool3dGeom *g,
@@ -121,7 +105,7 @@ setup (const char    *op,
     {
       g->in[a] = ip->shape[ip->ndim - 3 + a];
       g->k[a] = kernel[a], g->s[a] = stride[a], g->p[a] = padding[a], g->d[a] = dilation[a];
-      g->out[a] = out_size (g->in[a], kernel[a], padding[a], stride[a], dilation[a], ceil_mode);
+      g->out[a] = gnn_pool_out_size (g->in[a], kernel[a], padding[a], stride[a], dilation[a], ceil_mode);
     }
   if (avg && (g->in[0] < kernel[0] || g->in[1] < kernel[1] || g->in[2] < kernel[2]))
     {
@@ -148,20 +132,6 @@ setup (const char    *op,
   return TRUE;
 }
 
-/* The taps [*first, *end) of a window of @taps taps from @start, @step
- * apart, that fall inside [0, size) (a huge window is not walked). */
-static inline void
-window_taps (gint64  start,
-             gint64  step,
-             gint64  taps,
-             gint64  size,
-             gint64 *first,
-             gint64 *end)
-{
-  *first = start < 0 ? (-start + step - 1) / step : 0;
-  *end = start < size ? MIN (taps, (size - start + step - 1) / step) : 0;
-}
-
 /* The max over each window (padding never wins; the first maximum in scan
  * order, a NaN propagating), its flattened position in the volume to @idx. */
 #define DEFINE_MAX_POOL3D(T, suffix)                                                       \
@@ -179,9 +149,9 @@ max_pool3d_##suffix (const GnnPool3dGeom *g, const T *src, T *dst, gint64 *idx) 
             gint64 w0 = ow * g->s[2] - g->p[2], best_i = -1, i0, i1, j0, j1, l0, l1;       \
             T best = -INFINITY;                                                            \
                                                                                            \
-            window_taps (t0, g->d[0], g->k[0], g->in[0], &i0, &i1);                        \
-            window_taps (h0, g->d[1], g->k[1], g->in[1], &j0, &j1);                        \
-            window_taps (w0, g->d[2], g->k[2], g->in[2], &l0, &l1);                        \
+            gnn_pool_window_taps (t0, g->d[0], g->k[0], g->in[0], &i0, &i1);                        \
+            gnn_pool_window_taps (h0, g->d[1], g->k[1], g->in[1], &j0, &j1);                        \
+            gnn_pool_window_taps (w0, g->d[2], g->k[2], g->in[2], &l0, &l1);                        \
             for (gint64 i = i0; i < i1; i++)                                               \
               for (gint64 j = j0; j < j1; j++)                                             \
                 for (gint64 l = l0; l < l1; l++)                                           \

@@ -485,11 +485,12 @@ test_scalar_inplace (void)
                      ==, 3.0);
   {
     g_autoptr(GnnTensor) t = gnn_tensor_tanh (w, NULL);
+    g_autoptr(GError) error = NULL;
 
     g_assert_true (gnn_tensor_add_scalar_ (t, 1.0, NULL));
-    assert_modified (backward_sum (t, FALSE),
-                     "[torch.FloatTensor [3]], which is output 0 of TanhBackward0, is at version 1; "
-                     "expected version 0 instead.");
+    error = backward_sum (t, FALSE);
+    assert_modified (error, "[torch.FloatTensor [3]], which is output 0 of TanhBackward0, is at "
+                            "version 1; expected version 0 instead.");
   }
 }
 

@@ -447,6 +447,25 @@ reflection_test_type (gconstpointer data)
                 reflection_run.body);
 }
 
+/* Types whose default instance is large (VGG: 133 M parameters, AlexNet:
+ * 61 M; about a second each to build, several under ASan): the fuzz gives
+ * them this many attempts instead of 100, the model-file test saves only
+ * their bare instance (a varied one is built once per property). 0 for the
+ * other types. */
+G_GNUC_UNUSED static guint
+reflection_heavy_attempts (GType type)
+{
+  static const struct { const char *type; guint attempts; } heavy[] = {
+    { "GnnVGG", 6 },
+    { "GnnAlexNet", 20 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (heavy); i++)
+    if (g_str_equal (g_type_name (type), heavy[i].type))
+      return heavy[i].attempts;
+  return 0;
+}
+
 /* One test "/reflection/<name>/<GType name>" per instantiable Gnn type, each
  * running @body in a subprocess (see run_isolated()). */
 G_GNUC_UNUSED static int

@@ -281,22 +281,15 @@ fuzz_once (GType     type,
   call_main_method (object);
 }
 
-/* Types whose default instance is large (VGG: 133 M parameters, AlexNet:
- * 61 M; about a second each to build) get fewer attempts, so that the
+/* A heavy type (reflection-util.h) gets fewer attempts, so that the
  * suite's time stays that of the other types. */
-static const struct { const char *type; guint iterations; } heavy[] = {
-  { "GnnVGG", 6 },
-  { "GnnAlexNet", 20 },
-};
-
 static guint
 attempts_of (GType type,
              guint iterations)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (heavy); i++)
-    if (g_str_equal (g_type_name (type), heavy[i].type))
-      return MIN (iterations, heavy[i].iterations);
-  return iterations;
+  guint heavy = reflection_heavy_attempts (type);
+
+  return heavy > 0 ? MIN (iterations, heavy) : iterations;
 }
 
 /* rm -rf @path (a scratch directory this test made). */
