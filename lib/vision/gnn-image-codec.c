@@ -38,6 +38,26 @@ sniff_format (const guint8 *d,
   return NULL;
 }
 
+/* GdkPixbuf's BMP loader first grows its buffer to the header sizes the
+ * file declares (found by libFuzzer: a 2.5 GB realloc for a 180-byte
+ * file). The whole file is in memory, so a header that says it is longer
+ * than the data is corrupt: refused before the loader sees it. */
+static gboolean
+bmp_header_fits (const guint8 *d,
+                 gsize         n,
+                 const char   *format)
+{
+  guint32 pixels_at, info_size;
+
+  if (strcmp (format, "bmp") != 0)
+    return TRUE;
+  if (n < 18)
+    return FALSE;
+  pixels_at = (guint32) d[10] | (guint32) d[11] << 8 | (guint32) d[12] << 16 | (guint32) d[13] << 24;
+  info_size = (guint32) d[14] | (guint32) d[15] << 8 | (guint32) d[16] << 16 | (guint32) d[17] << 24;
+  return pixels_at <= n && info_size <= n - 14;
+}
+
 typedef struct
 {
   gint64 width, height;
@@ -129,6 +149,13 @@ gnn_image_new_from_bytes (GBytes      *data,
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
                    "%s: cannot identify image file (not PNG, JPEG, BMP, PNM, TIFF or GIF)", name);
+      return NULL;
+    }
+  if (!bmp_header_fits (bytes, n, format))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_FORMAT,
+                   "%s: cannot decode the bmp image: its header declares more bytes than the "
+                   "data holds", name);
       return NULL;
     }
   loader = gdk_pixbuf_loader_new_with_type (format, &local);
