@@ -69,6 +69,9 @@ struct _GnnNode
 
 GnnNode *gnn_node_ref   (GnnNode *node);
 void     gnn_node_unref (GnnNode *node);
+/* Drops the tensors @node saved for backward (after a pass without
+ * retain_graph, and when it dies). */
+void     gnn_node_release_saved (GnnNode *node);
 
 static inline gboolean
 gnn_node_needs_grad (GnnNode *node,
