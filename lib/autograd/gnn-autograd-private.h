@@ -184,7 +184,6 @@ gboolean gnn_backward_add         (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_sub         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_mul         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_div         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
-gboolean gnn_backward_add_scalar  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_mul_scalar  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_unary       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_neg         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
