@@ -217,7 +217,8 @@ gnn_module_register_buffer (GnnModule  *self,
   priv = gnn_module_priv (self);
 
   gnn_module_use_begin ();
-  if (!gnn_module_registry_validate (self, name, (GObject *) tensor, GNN_MAP_BUFFERS, &kind, &slot, error))
+  if (!gnn_module_registry_validate (self, name, (GObject *) tensor, GNN_MAP_BUFFERS, &kind, &slot,
+                                     error))
     {
       gnn_module_use_end ();
       return FALSE;
