@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "tensor/gnn-randperm-private.h"
 #include "tensor/gnn-tensor-private.h"
 
 G_BEGIN_DECLS
@@ -25,16 +26,15 @@ typedef gboolean (*GnnSamplerValidateFunc) (gpointer self, GError **error);
 void     gnn_sampler_class_set_validate (gpointer klass, GnnSamplerValidateFunc func);
 gboolean gnn_sampler_check_config       (gpointer self, GError **error);
 
-/* Fisher–Yates permutation of 0..n-1 into @out. */
-void gnn_randperm (GnnGenerator *generator, gint64 *out, gsize n);
+/* The "generator" property the random samplers share (construct-only),
+ * and its default: a generator seeded from the default one when the
+ * constructor was given none (call from constructed). */
+GParamSpec *gnn_sampler_generator_param_new (void);
+void        gnn_sampler_generator_ensure    (GnnGenerator **generator);
 
 /* get_item without the range check (the loader checks a whole epoch of
  * indices once, in the caller). */
 GPtrArray *gnn_dataset_get_item_unchecked (GnnDataset *self, gint64 index, GError **error);
-
-/* A generator seeded from a draw of the default generator, for samplers
- * given none (as torch's samplers draw their seed). */
-GnnGenerator *gnn_generator_new_unseeded (void);
 
 /* The sample generator of the calling thread, reseeded for the sample at
  * @index of a pass whose sample seed is @sample_seed (enter), and unset
