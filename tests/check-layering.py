@@ -7,7 +7,9 @@
 #  - every listed pair points down the dependency picture, never up;
 #  - no file calls a gnn_ function defined only in a subsystem above its own
 #    (public or private: an include of the public gnn.h hides nothing), but
-#    for the files KNOWN_UPCALLS lists until they move.
+#    for the files KNOWN_UPCALLS lists until they move;
+#  - the files of the folders in ACYCLIC call each other without a circle
+#    (file A -> file B when A calls a function B defines).
 # Usage: check-layering.py SOURCE_ROOT
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -39,14 +41,72 @@ KNOWN_UPCALLS = {
     'io/gnn-checkpoint-load.c',
     'io/gnn-model-read.c',
     'io/gnn-model-write.c',
-    'io/gnn-module-io.c',
 }
+
+# Folders whose files must call each other without a circle (issue 29:
+# lib/data was an 11-file circle).
+ACYCLIC = ['data']
 
 # Comments and string literals, where a function name is no call.
 NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
 # A definition: the name at the start of a line (GNU style, the type above).
 DEFINITION = re.compile(r'^(gnn_\w+)\s*\(', re.M)
 CALL = re.compile(r'\b(gnn_\w+)\s*\(')
+
+
+def circles_of_calls(texts):
+    """Problems for circles of calls between the files of an ACYCLIC folder."""
+    problems = []
+    for folder in ACYCLIC:
+        files = {name: code for (sub, name), code in texts.items()
+                 if sub == folder and name.endswith('.c')}
+        owner = {}
+        for name, code in files.items():
+            for fn in DEFINITION.findall(code):
+                owner.setdefault(fn, set()).add(name)
+        edges = {}
+        for name, code in files.items():
+            for fn in set(CALL.findall(code)):
+                owners = owner.get(fn, set())
+                if len(owners) == 1 and name not in owners:
+                    edges.setdefault(name, {}).setdefault(next(iter(owners)), []).append(fn)
+        for circle in strongly_connected(edges):
+            ties = [f'{a} -> {b} ({", ".join(sorted(fns)[:3])})'
+                    for a in circle for b, fns in sorted(edges.get(a, {}).items()) if b in circle]
+            problems.append(f'lib/{folder}/: a circle of calls between {len(circle)} files: '
+                            + '; '.join(ties))
+    return problems
+
+
+def strongly_connected(edges):
+    """The strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on_stack, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges.get(v, {})):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
 
 
 def upcalls(texts):
@@ -133,6 +193,7 @@ def main():
                                     f'lib/internal-api.txt does not allow for {sub}')
                 used.add((sub, header))
     problems += upcalls(texts)
+    problems += circles_of_calls(texts)
     for user, header in sorted(allowed - used):
         problems.append(f'internal-api.txt: "{user} {header}" is listed but unused')
     for p in problems:
