@@ -196,6 +196,8 @@ lu_solve_batch (const char *op,
  *
  * Returns: (transfer full): the inverses (column-major, as torch's), or
  *   %NULL with @error set
+ *
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_linalg_inv (GnnTensor  *self,
@@ -237,6 +239,8 @@ gnn_tensor_linalg_inv (GnnTensor  *self,
  * (LinalgSolveExBackward0).
  *
  * Returns: (transfer full): X, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_linalg_solve (GnnTensor  *self,
@@ -420,6 +424,8 @@ matrix_count (GnnTensor *self)
  * (LinalgDetBackward0) where A is invertible.
  *
  * Returns: (transfer full): a tensor of shape `[*]`, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_linalg_det (GnnTensor  *self,
@@ -454,6 +460,8 @@ gnn_tensor_linalg_det (GnnTensor  *self,
  * (LinalgSlogdetBackward0); the sign is not.
  *
  * Returns: (transfer full): logabsdet, shape `[*]`, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_linalg_slogdet (GnnTensor  *self,
@@ -492,6 +500,8 @@ gnn_tensor_linalg_slogdet (GnnTensor  *self,
  * order of the leading minor. Differentiable (LinalgCholeskyExBackward0).
  *
  * Returns: (transfer full): the triangular factors, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_linalg_cholesky (GnnTensor  *self,

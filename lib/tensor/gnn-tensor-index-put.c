@@ -164,6 +164,8 @@ flat_positions (GnnTensor     *self,
  * shapes) and leave @self unchanged.
  *
  * Returns: %TRUE on success
+ *
+ * Since: 0.1
  */
 gboolean
 gnn_tensor_index_put_ (GnnTensor  *self,
@@ -317,6 +319,8 @@ out:
  * @self with [method@Gnn.Tensor.index_put_] applied.
  *
  * Returns: (transfer full): the new tensor, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 GnnTensor *
 gnn_tensor_index_put (GnnTensor  *self,
