@@ -16,6 +16,7 @@
 
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-dtype-check-private.h"
+#include "tensor/gnn-tensor-record-private.h"
 
 #define MAX_INDICES GNN_MAX_DIMS
 
@@ -275,7 +276,7 @@ gnn_tensor_index_put_ (GnnTensor  *self,
   memcpy (merged + 1, sp->shape + n, sizeof (gint64) * (sp->ndim - n));
   if ((source = gnn_tensor_reshape (expanded, vshape, sp->ndim - n + 1, error)) == NULL)
     goto out;
-  if (gnn_is_grad_enabled () && sp->requires_grad && gnn_tensor_is_leaf (self))
+  if (!gnn_grad_mode_off && sp->requires_grad && sp->grad_fn == NULL)
     {
       /* refused as torch refuses it, not with the merged view's message */
       g_set_error (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
