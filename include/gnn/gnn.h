@@ -27,6 +27,8 @@
 #include <gnn/gnn-tensor-sample.h>
 #include <gnn/gnn-tensor-reduce.h>
 #include <gnn/gnn-tensor-linalg.h>
+#include <gnn/gnn-linalg.h>
+#include <gnn/gnn-tensor-index-put.h>
 #include <gnn/gnn-value.h>
 #include <gnn/gnn-args.h>
 

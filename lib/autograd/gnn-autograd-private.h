@@ -297,6 +297,12 @@ gboolean gnn_backward_block_diag  (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_diag_embed  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_rot90       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_take        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* gnn-backward-linalg.c */
+gboolean gnn_backward_linalg_solve    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_linalg_inv      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_linalg_det      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_linalg_slogdet  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_linalg_cholesky (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_masked_scatter (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

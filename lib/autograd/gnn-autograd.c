@@ -215,6 +215,11 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_ROT90]        = { gnn_backward_rot90,        0,         FALSE, "Rot90Backward0" },
   [GNN_OP_TAKE]         = { gnn_backward_take,         0,         FALSE, "TakeBackward0" },
   [GNN_OP_MASKED_SCATTER] = { gnn_backward_masked_scatter, 0,     FALSE, "MaskedScatterBackward0" },
+  [GNN_OP_LINALG_SOLVE] = { gnn_backward_linalg_solve, IN0,      TRUE,  "LinalgSolveExBackward0" },
+  [GNN_OP_LINALG_INV]   = { gnn_backward_linalg_inv,   0,         TRUE,  "LinalgInvExBackward0" },
+  [GNN_OP_LINALG_DET]   = { gnn_backward_linalg_det,   IN0,       TRUE,  "LinalgDetBackward0" },
+  [GNN_OP_LINALG_SLOGDET] = { gnn_backward_linalg_slogdet, IN0,   FALSE, "LinalgSlogdetBackward0" },
+  [GNN_OP_LINALG_CHOLESKY] = { gnn_backward_linalg_cholesky, 0,   TRUE,  "LinalgCholeskyExBackward0" },
   [GNN_OP_BERNOULLI_TENSOR] = { gnn_backward_zero,     0,         FALSE, "BernoulliBackward1" },
 };
 

@@ -223,6 +223,12 @@ typedef enum
   GNN_OP_TAKE,          /* extra[0]: the flat positions */
   GNN_OP_MASKED_SCATTER, /* inputs: self, source; extra[0]: the mask (self's shape) */
   GNN_OP_BERNOULLI_TENSOR, /* bernoulli_ (p tensor): zero gradients */
+  /* torch.linalg through LAPACK (gnn-linalg-lapack.c) */
+  GNN_OP_LINALG_SOLVE,  /* inputs: A, B; flag: B is a (batch of) vector(s) */
+  GNN_OP_LINALG_INV,
+  GNN_OP_LINALG_DET,
+  GNN_OP_LINALG_SLOGDET, /* output: logabsdet */
+  GNN_OP_LINALG_CHOLESKY, /* flag: upper */
   GNN_N_OPS
 } GnnOpKind;
 

@@ -1,0 +1,209 @@
+/* gnn-backward-linalg.c: gradients of torch.linalg's solve, inv, det,
+ * slogdet and cholesky (gnn-linalg-lapack.c)
+ *
+ * The formulas are torch's (FunctionsManual.cpp), written with Gnn's own
+ * differentiable ops so that the gradients are differentiable again:
+ *   X = A⁻¹B:    gB = A⁻ᵀ G,  gA = -gB Xᵀ
+ *   Y = A⁻¹:     gA = -Yᵀ G Yᵀ
+ *   d = det A:   gA = g d A⁻ᵀ;  log|det A|: gA = g A⁻ᵀ
+ *   A = L Lᵀ:    gA = sym (L⁻ᵀ Φ(Lᵀ G) L⁻¹), Φ the lower triangle with
+ *                half the diagonal (Murray 2016)
+ * The determinant's gradient needs A⁻¹: at an exactly singular A it fails
+ * with the inversion's message (torch 1.13 falls back to an SVD there).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "autograd/gnn-autograd-private.h"
+
+#define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
+
+static GnnTensor *
+mT (GnnTensor  *t,
+    GError    **error)
+{
+  return gnn_tensor_transpose (t, -1, -2, error);
+}
+
+/* @g of shape [*] as [*, 1, 1] times @m. */
+static GnnTensor *
+scale_matrices (GnnTensor  *g,
+                GnnTensor  *m,
+                GError    **error)
+{
+  g_autoptr(GnnTensor) g1 = NULL;
+  g_autoptr(GnnTensor) g2 = NULL;
+
+  TRY (g1 = gnn_tensor_unsqueeze (g, -1, error));
+  TRY (g2 = gnn_tensor_unsqueeze (g1, -1, error));
+  return gnn_tensor_mul (g2, m, error);
+}
+
+gboolean
+gnn_backward_linalg_solve (GnnNode    *node,
+                           GnnTensor  *grad,
+                           GnnTensor **grads,
+                           GError    **error)
+{
+  g_autoptr(GnnTensor) g = NULL;
+  g_autoptr(GnnTensor) x = NULL;
+  g_autoptr(GnnTensor) at = NULL;
+  g_autoptr(GnnTensor) gb = NULL;
+  GnnMeta bm = node->inputs[1];
+
+  if (node->params.flag)
+    {
+      /* B was a (batch of) vector(s): work on [*, n, 1] */
+      TRY (g = gnn_tensor_unsqueeze (grad, -1, error));
+      TRY (x = gnn_tensor_unsqueeze (node->saved_out, -1, error));
+      bm.shape[bm.ndim++] = 1;
+    }
+  else
+    {
+      g = g_object_ref (grad);
+      x = g_object_ref (node->saved_out);
+    }
+  TRY (at = mT (node->saved[0], error));
+  TRY (gb = gnn_tensor_linalg_solve (at, g, error));
+  if (gnn_node_needs_grad (node, 0))
+    {
+      g_autoptr(GnnTensor) xt = NULL;
+      g_autoptr(GnnTensor) prod = NULL;
+      g_autoptr(GnnTensor) neg = NULL;
+
+      TRY (xt = mT (x, error));
+      TRY (prod = gnn_tensor_matmul (gb, xt, error));
+      TRY (neg = gnn_tensor_neg (prod, error));
+      TRY (grads[0] = gnn_ag_sum_to (neg, &node->inputs[0], error));
+    }
+  if (gnn_node_needs_grad (node, 1))
+    {
+      g_autoptr(GnnTensor) summed = NULL;
+
+      TRY (summed = gnn_ag_sum_to (gb, &bm, error));
+      TRY (grads[1] = gnn_tensor_reshape (summed, node->inputs[1].shape, node->inputs[1].ndim,
+                                          error));
+    }
+  return TRUE;
+}
+
+gboolean
+gnn_backward_linalg_inv (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  g_autoptr(GnnTensor) yt = NULL;
+  g_autoptr(GnnTensor) left = NULL;
+  g_autoptr(GnnTensor) both = NULL;
+
+  TRY (yt = mT (node->saved_out, error));
+  TRY (left = gnn_tensor_matmul (yt, grad, error));
+  TRY (both = gnn_tensor_matmul (left, yt, error));
+  TRY (grads[0] = gnn_tensor_neg (both, error));
+  return TRUE;
+}
+
+/* A⁻ᵀ of the saved input. */
+static GnnTensor *
+inverse_transposed (GnnNode  *node,
+                    GError  **error)
+{
+  g_autoptr(GnnTensor) inv = gnn_tensor_linalg_inv (node->saved[0], error);
+
+  return inv == NULL ? NULL : mT (inv, error);
+}
+
+gboolean
+gnn_backward_linalg_det (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  g_autoptr(GnnTensor) invt = NULL;
+  g_autoptr(GnnTensor) gd = NULL;
+
+  TRY (invt = inverse_transposed (node, error));
+  TRY (gd = gnn_tensor_mul (grad, node->saved_out, error));
+  TRY (grads[0] = scale_matrices (gd, invt, error));
+  return TRUE;
+}
+
+gboolean
+gnn_backward_linalg_slogdet (GnnNode    *node,
+                             GnnTensor  *grad,
+                             GnnTensor **grads,
+                             GError    **error)
+{
+  g_autoptr(GnnTensor) invt = NULL;
+
+  TRY (invt = inverse_transposed (node, error));
+  TRY (grads[0] = scale_matrices (grad, invt, error));
+  return TRUE;
+}
+
+/* [n, n]: 1 below the diagonal, 0.5 on it, 0 above (Φ as one product). */
+static GnnTensor *
+phi_mask (GnnDType dtype,
+          gint64   n,
+          GError **error)
+{
+  gint64 shape[2] = { n, n };
+  GnnTensor *m = gnn_tensor_new_contiguous_checked (dtype, shape, 2, TRUE, error);
+  gsize es = gnn_dtype_get_size (dtype);
+  guint8 *data;
+
+  if (m == NULL)
+    return NULL;
+  data = gnn_tensor_priv_data (gnn_tensor_priv (m));
+  for (gint64 r = 0; r < n; r++)
+    for (gint64 c = 0; c <= r; c++)
+      gnn_dtype_write (dtype, data + (gsize) (r * n + c) * es, r == c ? 0.5 : 1.0);
+  return m;
+}
+
+gboolean
+gnn_backward_linalg_cholesky (GnnNode    *node,
+                              GnnTensor  *grad,
+                              GnnTensor **grads,
+                              GError    **error)
+{
+  const GnnMeta *out = &node->out;
+  g_autoptr(GnnTensor) l = NULL;
+  g_autoptr(GnnTensor) gl = NULL;
+  g_autoptr(GnnTensor) lt = NULL;
+  g_autoptr(GnnTensor) phi = NULL;
+  g_autoptr(GnnTensor) mask = NULL;
+  g_autoptr(GnnTensor) phi_l = NULL;
+  g_autoptr(GnnTensor) linv = NULL;
+  g_autoptr(GnnTensor) linvt = NULL;
+  g_autoptr(GnnTensor) left = NULL;
+  g_autoptr(GnnTensor) ga = NULL;
+  g_autoptr(GnnTensor) gat = NULL;
+  g_autoptr(GnnTensor) sum = NULL;
+
+  if (node->params.flag)
+    {
+      /* U = Lᵀ: the lower form's gradient of the transposes */
+      TRY (l = mT (node->saved_out, error));
+      TRY (gl = mT (grad, error));
+    }
+  else
+    {
+      l = g_object_ref (node->saved_out);
+      gl = g_object_ref (grad);
+    }
+  TRY (lt = mT (l, error));
+  TRY (phi = gnn_tensor_matmul (lt, gl, error));
+  TRY (mask = phi_mask (out->dtype, out->shape[out->ndim - 1], error));
+  TRY (phi_l = gnn_tensor_mul (phi, mask, error));
+  TRY (linv = gnn_tensor_linalg_inv (l, error));
+  TRY (linvt = mT (linv, error));
+  TRY (left = gnn_tensor_matmul (linvt, phi_l, error));
+  TRY (ga = gnn_tensor_matmul (left, linv, error));
+  TRY (gat = mT (ga, error));
+  TRY (sum = gnn_tensor_add (ga, gat, error));
+  TRY (grads[0] = gnn_tensor_mul_scalar (sum, 0.5, error));
+  return TRUE;
+}
