@@ -196,6 +196,21 @@ def _max_unpool(n):
     return unpool
 
 
+def _fractional_max_pool(n, with_indices):
+    def pool(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+             _random_samples=None):
+        size = None if output_size is None else _ints(output_size, n)
+        ratio = None
+        if output_ratio is not None:
+            ratio = ([float(output_ratio)] * n if isinstance(output_ratio, numbers.Real)
+                     else [float(v) for v in output_ratio][:n])
+        out, indices = getattr(Gnn.Tensor, 'fractional_max_pool%dd' % n)(
+            input, _ints(kernel_size, n), size, ratio, _random_samples)
+        return (out, indices) if return_indices or with_indices else out
+    pool.__name__ = 'fractional_max_pool%dd%s' % (n, '_with_indices' if with_indices else '')
+    return pool
+
+
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     out, indices = Gnn.Tensor.max_pool3d(input, _ints(kernel_size, 3), _ints(_pool_stride(stride), 3),
@@ -207,6 +222,13 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                divisor_override=None):
     return Gnn.Tensor.avg_pool3d(input, _ints(kernel_size, 3), _ints(_pool_stride(stride), 3),
                                  _ints(padding, 3), bool(ceil_mode), bool(count_include_pad),
+                                 0 if divisor_override is None else int(divisor_override))
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return Gnn.Tensor.avg_pool2d(input, *_ints(kernel_size, 2), *_ints(_pool_stride(stride), 2),
+                                 *_ints(padding, 2), bool(ceil_mode), bool(count_include_pad),
                                  0 if divisor_override is None else int(divisor_override))
 
 
@@ -232,8 +254,9 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                                  bool(ceil_mode), bool(count_include_pad))
 
 
-_POOLS += [max_pool1d, avg_pool1d, max_pool2d, max_pool1d_with_indices, max_pool2d_with_indices,
+_POOLS += [max_pool1d, avg_pool1d, max_pool2d, avg_pool2d, max_pool1d_with_indices, max_pool2d_with_indices,
            max_pool3d, avg_pool3d, lp_pool1d, lp_pool2d, channel_shuffle] + [_max_unpool(n) for n in (1, 2, 3)]
+_POOLS += [_fractional_max_pool(n, w) for n in (2, 3) for w in (False, True)]
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):

@@ -177,6 +177,26 @@ for _n in (1, 2, 3):
     torch_class('MaxUnpool%dd' % _n, 'kernel_size, stride=None, padding=0',
                 {'kernel_size': axes('kernel', _n), 'padding': axes('padding', _n),
                  'stride': lambda value, _n=_n: {} if value is None else axes('stride', _n)(value)})
+def output_ratios(n):
+    """FractionalMaxPool's output_ratio: a number or a tuple as per-axis
+    float properties (torch reads the first n)."""
+    names = ['output_ratio_' + axis for axis in 'dhw'[3 - n:]]
+
+    def convert(value):
+        if value is None:
+            return {}
+        values = [float(value)] * n if isinstance(value, numbers.Real) else [float(v) for v in value]
+        return dict(zip(names, values))
+    return convert
+
+
+for _n in (2, 3):
+    torch_class('FractionalMaxPool%dd' % _n,
+                'kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None',
+                {'kernel_size': axes('kernel', _n), 'output_ratio': output_ratios(_n),
+                 'output_size': lambda value, _n=_n: {} if value is None else axes('output', _n)(value),
+                 '_random_samples': none_or('random_samples')})
+
 torch_class('LPPool1d', 'norm_type, kernel_size, stride=None, ceil_mode=False',
             {'norm_type': lambda value: {'norm_type': float(value)}, 'stride': none_or('stride')})
 torch_class('LPPool2d', 'norm_type, kernel_size, stride=None, ceil_mode=False',

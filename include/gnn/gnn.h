@@ -20,6 +20,7 @@
 #include <gnn/gnn-parameter.h>
 #include <gnn/gnn-tensor-nn.h>
 #include <gnn/gnn-tensor-pool.h>
+#include <gnn/gnn-tensor-fractional-pool.h>
 #include <gnn/gnn-tensor-activation.h>
 #include <gnn/gnn-tensor-math.h>
 #include <gnn/gnn-tensor-indexing.h>
@@ -95,6 +96,7 @@
 #include <gnn/gnn-avg-pool1d.h>
 #include <gnn/gnn-max-pool2d.h>
 #include <gnn/gnn-max-unpool.h>
+#include <gnn/gnn-fractional-max-pool.h>
 #include <gnn/gnn-pool3d.h>
 #include <gnn/gnn-lp-pool.h>
 #include <gnn/gnn-channel-shuffle.h>

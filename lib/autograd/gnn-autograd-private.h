@@ -242,6 +242,7 @@ gboolean gnn_backward_interpolate (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_fold        (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_pixel_shuffle (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_max_unpool  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_fractional_max_pool (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_max_pool3d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_avg_pool3d  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_embedding_bag (GnnNode *, GnnTensor *, GnnTensor **, GError **);

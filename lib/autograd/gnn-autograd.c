@@ -195,6 +195,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_MAX_UNPOOL]   = { gnn_backward_max_unpool,   0,         FALSE, "MaxUnpool2DBackward0" },
   [GNN_OP_MAX_POOL3D]   = { gnn_backward_max_pool3d,   0,         FALSE, "MaxPool3DWithIndicesBackward0" },
   [GNN_OP_AVG_POOL3D]   = { gnn_backward_avg_pool3d,   0,         FALSE, "AvgPool3DBackward0" },
+  [GNN_OP_FRACTIONAL_MAX_POOL] = { gnn_backward_fractional_max_pool, 0, FALSE, "FractionalMaxPool2DBackward0" },
   [GNN_OP_EMBEDDING_BAG] = { gnn_backward_embedding_bag, IN0 | IN1, FALSE, "EmbeddingBagBackward0", { IN1, IN0 } },
   [GNN_OP_ERFC]         = { gnn_backward_unary,        IN0,       FALSE, "ErfcBackward0" },
   [GNN_OP_ERFINV]       = { gnn_backward_unary,        IN0,       FALSE, "ErfinvBackward0" },
@@ -297,6 +298,8 @@ node_name (GnnOpKind          op,
       return params->flag ? "PixelUnshuffleBackward0" : "PixelShuffleBackward0";
     case GNN_OP_MAX_UNPOOL:
       return params->dim == 3 ? "MaxUnpool3DBackward0" : "MaxUnpool2DBackward0";
+    case GNN_OP_FRACTIONAL_MAX_POOL:
+      return params->dim == 3 ? "FractionalMaxPool3DBackward0" : "FractionalMaxPool2DBackward0";
     case GNN_OP_GROUP_NORM:
       /* torch runs instance norm as a batch norm of a view */
       return params->flag ? "ViewBackward0" : op_info[op].name;

@@ -1,4 +1,5 @@
-/* gnn-backward-pool3d.c: gradients of 3-d max and average pooling, in
+/* gnn-backward-pool3d.c: gradients of 3-d max and average pooling (and
+ * of fractional max pooling), in
  * doubles (as the 2-d average pool's)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -14,30 +15,28 @@ geometry (GnnNode       *node,
                                node->out.shape);
 }
 
-/* Each window's gradient to the winner forward saved (windows overlap:
- * accumulated). */
-gboolean
-gnn_backward_max_pool3d (GnnNode    *node,
-                         GnnTensor  *grad,
-                         GnnTensor **grads,
-                         GError    **error)
+/* Each output's gradient to the winner forward saved in extra[0] (its
+ * position in a plane of @vol elements; windows overlap: accumulated). */
+static gboolean
+scatter_to_winners (GnnNode    *node,
+                    GnnTensor  *grad,
+                    gint64      planes,
+                    gint64      vol,
+                    gint64      n_out,
+                    GnnTensor **grads,
+                    GError    **error)
 {
-  GnnPool3dGeom g;
   g_autoptr(GnnTensor) ic = gnn_tensor_contiguous_checked (node->params.extra[0], error);
   g_autofree double *go = NULL;
   const gint64 *idx;
-  gint64 vol, n_out;
   double *gx;
 
   if (ic == NULL)
     return FALSE;
-  geometry (node, &g);
   idx = gnn_tensor_data_or_null (ic);
   go = gnn_ag_doubles (grad);
-  vol = g.in[0] * g.in[1] * g.in[2];
-  n_out = g.out[0] * g.out[1] * g.out[2];
-  gx = g_new0 (double, MAX (g.planes * vol, 1));
-  for (gint64 pl = 0; pl < g.planes; pl++)
+  gx = g_new0 (double, MAX (planes * vol, 1));
+  for (gint64 pl = 0; pl < planes; pl++)
     for (gint64 o = 0; o < n_out; o++)
       {
         gint64 at = idx[pl * n_out + o];
@@ -47,6 +46,40 @@ gnn_backward_max_pool3d (GnnNode    *node,
       }
   grads[0] = gnn_ag_from_doubles (gx, &node->inputs[0]);
   return TRUE;
+}
+
+gboolean
+gnn_backward_max_pool3d (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  GnnPool3dGeom g;
+
+  geometry (node, &g);
+  return scatter_to_winners (node, grad, g.planes, g.in[0] * g.in[1] * g.in[2], g.out[0] * g.out[1] * g.out[2],
+                             grads, error);
+}
+
+/* Fractional max pooling's: params.dim spatial dims, the rest planes. */
+gboolean
+gnn_backward_fractional_max_pool (GnnNode    *node,
+                                  GnnTensor  *grad,
+                                  GnnTensor **grads,
+                                  GError    **error)
+{
+  const GnnMeta *im = &node->inputs[0];
+  guint n = (guint) node->params.dim;
+  gint64 planes = 1, vol = 1, n_out = 1;
+
+  for (guint d = 0; d < im->ndim; d++)
+    {
+      if (d < im->ndim - n)
+        planes *= im->shape[d];
+      else
+        vol *= im->shape[d], n_out *= node->out.shape[d];
+    }
+  return scatter_to_winners (node, grad, planes, vol, n_out, grads, error);
 }
 
 /* Each window's gradient, divided by its divisor, to every input element

@@ -47,7 +47,8 @@ pool_setup (const char *op,
                    is);
       return FALSE;
     }
-  if (!gnn_check_float_dtype (op, input, error))
+  /* torch's avg_pool2d also takes int64 (a truncating mean) */
+  if (!(ip->dtype == GNN_DTYPE_I64 && g_str_equal (op, "avg_pool2d")) && !gnn_check_float_dtype (op, input, error))
     return FALSE;
   if (kernel_h <= 0 || kernel_w <= 0)
     {
@@ -443,8 +444,9 @@ gnn_tensor_max_pool2d_with_indices (GnnTensor  *input,
                      dilation_h, dilation_w, ceil_mode, indices, error);
 }
 
-/* Mean over each window with PyTorch's divisor rules. */
-#define DEFINE_AVG_POOL(T, suffix)                                                       \
+/* Mean over each window with PyTorch's divisor rules (an integer mean
+ * truncates, as C++'s division; @ZERO_DIV for a window with no divisor). */
+#define DEFINE_AVG_POOL(T, suffix, ZERO_DIV)                                                       \
 static void                                                                              \
 avg_pool_##suffix (const PoolGeom *g,                                                    \
                    gboolean        count_include_pad,                                    \
@@ -476,17 +478,19 @@ avg_pool_##suffix (const PoolGeom *g,                                           
               divisor = pool_size;                                                       \
             else                                                                         \
               divisor = (y1 - y0) * (x1 - x0);                                           \
-            *dst++ = divisor != 0 ? sum / (T) divisor : (T) NAN;                         \
+            *dst++ = divisor != 0 ? sum / (T) divisor : (ZERO_DIV);                      \
           }                                                                              \
     }                                                                                    \
 }
 
-DEFINE_AVG_POOL (float, f32)
-DEFINE_AVG_POOL (double, f64)
+DEFINE_AVG_POOL (float, f32, NAN)
+DEFINE_AVG_POOL (double, f64, NAN)
+DEFINE_AVG_POOL (gint64, i64, 0)
 
 /**
  * gnn_tensor_avg_pool2d:
- * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32 or float64
+ * @input: the input, `[N, C, H, W]` or `[C, H, W]`, float32, float64 or
+ *   int64 (whose mean truncates toward zero, as torch's)
  * @kernel_h: the window height (> 0)
  * @kernel_w: the window width (> 0)
  * @stride_h: the vertical stride; 0 (with @stride_w 0) means @kernel_h
@@ -546,6 +550,8 @@ gnn_tensor_avg_pool2d (GnnTensor *input,
   o = gnn_tensor_priv_data (gnn_tensor_priv (out));
   if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_F32)
     avg_pool_f32 (&g, count_include_pad, divisor_override, (const float *) x, (float *) o);
+  else if (gnn_tensor_priv (input)->dtype == GNN_DTYPE_I64)
+    avg_pool_i64 (&g, count_include_pad, divisor_override, (const gint64 *) x, (gint64 *) o);
   else
     avg_pool_f64 (&g, count_include_pad, divisor_override, (const double *) x, (double *) o);
   return gnn_tensor_record (GNN_OP_AVG_POOL2D, out, &input, 1,

@@ -60,7 +60,9 @@ setup (const char    *op,
                      avg ? "avg_pool3d" : "max_pool3d_with_indices", is, d - (ip->ndim - 4));
         return FALSE;
       }
-  if (!gnn_check_float_dtype (avg ? "avg_pool3d_out_frame" : "max_pool3d_with_indices_cpu", input, error))
+  /* torch's avg_pool3d also takes int64 (a truncating mean) */
+  if (!(avg && ip->dtype == GNN_DTYPE_I64) &&
+      !gnn_check_float_dtype (avg ? "avg_pool3d_out_frame" : "max_pool3d_with_indices_cpu", input, error))
     return FALSE;
   if (stride[0] == 0 && stride[1] == 0 && stride[2] == 0)
     memcpy (stride, kernel, sizeof (gint64) * 3);
@@ -197,7 +199,9 @@ gnn_pool3d_avg_divisor (const GnnPool3dGeom *g,
   return g->count_include_pad ? pool_size : inside;
 }
 
-#define DEFINE_AVG_POOL3D(T, suffix)                                                       \
+/* An integer mean truncates, as C++'s division; @ZERO_DIV for a window
+ * with no divisor. */
+#define DEFINE_AVG_POOL3D(T, suffix, ZERO_DIV)                                                       \
 static void                                                                                \
 avg_pool3d_##suffix (const GnnPool3dGeom *g, const T *src, T *dst)                         \
 {                                                                                          \
@@ -215,12 +219,13 @@ avg_pool3d_##suffix (const GnnPool3dGeom *g, const T *src, T *dst)              
               for (gint64 h = lo[1]; h < hi[1]; h++)                                       \
                 for (gint64 w = lo[2]; w < hi[2]; w++)                                     \
                   sum += src[pl * vol + (t * g->in[1] + h) * g->in[2] + w];                \
-            *dst++ = divisor != 0 ? sum / (T) divisor : (T) NAN;                           \
+            *dst++ = divisor != 0 ? sum / (T) divisor : (ZERO_DIV);                        \
           }                                                                                \
 }
 
-DEFINE_AVG_POOL3D (float, f32)
-DEFINE_AVG_POOL3D (double, f64)
+DEFINE_AVG_POOL3D (float, f32, NAN)
+DEFINE_AVG_POOL3D (double, f64, NAN)
+DEFINE_AVG_POOL3D (gint64, i64, 0)
 
 static GnnTensor *
 pool3d (gboolean       avg,
@@ -270,6 +275,8 @@ pool3d (gboolean       avg,
     }
   if (avg && f32)
     avg_pool3d_f32 (&g, gnn_tensor_data_or_null (xc), gnn_tensor_data_or_null (out));
+  else if (avg && gnn_tensor_priv (input)->dtype == GNN_DTYPE_I64)
+    avg_pool3d_i64 (&g, gnn_tensor_data_or_null (xc), gnn_tensor_data_or_null (out));
   else if (avg)
     avg_pool3d_f64 (&g, gnn_tensor_data_or_null (xc), gnn_tensor_data_or_null (out));
   else if (f32)
@@ -329,7 +336,8 @@ gnn_tensor_max_pool3d (GnnTensor     *input,
 
 /**
  * gnn_tensor_avg_pool3d:
- * @input: the input, `[N, C, D, H, W]` or `[C, D, H, W]`, float32 or float64
+ * @input: the input, `[N, C, D, H, W]` or `[C, D, H, W]`, float32, float64
+ *   or int64 (whose mean truncates toward zero, as torch's)
  * @kernel_size: (array fixed-size=3): the window (depth, height, width), > 0
  * @stride: (array fixed-size=3): the strides; all 0 means @kernel_size
  * @padding: (array fixed-size=3): the implicit zero padding (at most half

@@ -201,6 +201,7 @@ typedef enum
   GNN_OP_MAX_UNPOOL,    /* dim: 2 or 3 spatial dims; extra[0]: the indices */
   GNN_OP_MAX_POOL3D,    /* gnn-pool3d-private.h's ints; extra[0]: the indices */
   GNN_OP_AVG_POOL3D,
+  GNN_OP_FRACTIONAL_MAX_POOL, /* dim: 2 or 3 spatial dims; extra[0]: the indices in each plane's volume */
   GNN_OP_EMBEDDING_BAG, /* gnn-embedding-bag-private.h */
   /* special functions (gradients from the saved input) */
   GNN_OP_ERFC,

@@ -36,6 +36,15 @@ def assert_close(test, got, want, what, rtol=RTOL):
     test.assertLessEqual(err, rtol * scale, '%s: max error %g (scale %g)' % (what, err, scale))
 
 
+def backward_both(test, gout, tout, gx, tx, what):
+    """The same random output gradient through both graphs: the same input
+    gradient."""
+    grad = torch.randn_like(tout)
+    tout.backward(grad)
+    gout.backward(to_gnn(grad), False)
+    assert_close(test, gx.grad, tx.grad, what + ' gradient')
+
+
 def load_torch_into_gnn(gmod, tmod):
     """torch's state dict into the Gnn layer (strict: same keys)."""
     gmod.load_state_dict({k: to_gnn(v) for k, v in tmod.state_dict().items()})

@@ -13,16 +13,9 @@ import torch
 import torch.nn as tnn
 import torch.nn.functional as TF
 
-from layer_parity import Gnn, assert_close, check_layer, check_same_error, to_gnn
+from layer_parity import Gnn, assert_close, backward_both, check_layer, check_same_error, to_gnn
 
 F = Gnn.functional
-
-
-def backward_both(test, gout, tout, gx, tx, what):
-    grad = torch.randn_like(tout)
-    tout.backward(grad)
-    gout.backward(to_gnn(grad), False)
-    assert_close(test, gx.grad, tx.grad, what + ' gradient')
 
 
 class TestReturnIndices(unittest.TestCase):
