@@ -46,6 +46,15 @@ static const struct
   { "torch", "int8", GNN_PK_GLOBAL_DTYPE, GNN_DTYPE_I8 },
   { "torch", "uint8", GNN_PK_GLOBAL_DTYPE, GNN_DTYPE_U8 },
   { "torch", "bool", GNN_PK_GLOBAL_DTYPE, GNN_DTYPE_BOOL },
+  /* numpy (1.x's module names, then 2.x's) */
+  { "numpy.core.multiarray", "_reconstruct", GNN_PK_GLOBAL_NP_RECONSTRUCT, 0 },
+  { "numpy._core.multiarray", "_reconstruct", GNN_PK_GLOBAL_NP_RECONSTRUCT, 0 },
+  { "numpy.core.multiarray", "scalar", GNN_PK_GLOBAL_NP_SCALAR, 0 },
+  { "numpy._core.multiarray", "scalar", GNN_PK_GLOBAL_NP_SCALAR, 0 },
+  { "numpy.core.numeric", "_frombuffer", GNN_PK_GLOBAL_NP_FROMBUFFER, 0 },
+  { "numpy._core.numeric", "_frombuffer", GNN_PK_GLOBAL_NP_FROMBUFFER, 0 },
+  { "numpy", "ndarray", GNN_PK_GLOBAL_NP_NDARRAY, 0 },
+  { "numpy", "dtype", GNN_PK_GLOBAL_NP_DTYPE, 0 },
 };
 
 /* torch globals that weights_only allows but Gnn has no tensors for. */
@@ -95,8 +104,8 @@ gnn_pickle_make_global (GnnPickleMachine *m,
       }
   g_set_error (m->error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                "unsupported global %s.%s: the checkpoint names a Python object Gnn will not "
-               "load (only tensors, storages, torch.Size, Parameter, OrderedDict and bytes are allowed, "
-               "as in torch.load(weights_only=True); nothing in a file is ever run)",
+               "load (only tensors, storages, torch.Size, Parameter, OrderedDict, bytes and numpy arrays "
+               "are allowed, as in torch.load(weights_only=True); nothing in a file is ever run)",
                escaped_module, escaped_name);
   return NULL;
 }
@@ -346,6 +355,13 @@ gnn_pickle_op_reduce (GnnPickleMachine *m)
         return gnn_pickle_fail (m, "torch.Size is called with something other than a tuple");
       result = g_ptr_array_index (args->v.items, 0);
       break;
+    case GNN_PK_GLOBAL_NP_RECONSTRUCT:
+    case GNN_PK_GLOBAL_NP_DTYPE:
+    case GNN_PK_GLOBAL_NP_SCALAR:
+    case GNN_PK_GLOBAL_NP_FROMBUFFER:
+    case GNN_PK_GLOBAL_NP_NDARRAY:
+      result = gnn_pickle_numpy_reduce (m, callable->v.global.which, args->v.items);
+      break;
     default:
       return gnn_pickle_fail (m, "REDUCE calls %s, which is not callable", callable->v.global.name);
     }
@@ -362,11 +378,13 @@ gnn_pickle_op_build (GnnPickleMachine *m)
 
   if (object == NULL)
     return FALSE;
+  if (object->kind == GNN_PK_NP_DTYPE || object->kind == GNN_PK_NDARRAY)
+    return gnn_pickle_numpy_build (m, object, state);
   if (is_empty_state (state))
     return TRUE;
   if (object->kind == GNN_PK_DICT && object->v.dict.ordered && state->kind == GNN_PK_DICT)
     return TRUE;
-  return gnn_pickle_fail (m, "BUILD sets state on an object that is not an OrderedDict ");
+  return gnn_pickle_fail (m, "BUILD sets state on an object that is not an OrderedDict or a numpy array");
 }
 
 /* BINPERSID: ('storage', storage type, key, location, numel). */

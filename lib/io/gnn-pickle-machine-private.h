@@ -64,6 +64,12 @@ gboolean    gnn_pickle_op_reduce        (GnnPickleMachine *m);
 gboolean    gnn_pickle_op_newobj        (GnnPickleMachine *m);
 gboolean    gnn_pickle_op_build         (GnnPickleMachine *m);
 gboolean    gnn_pickle_op_persistent_id (GnnPickleMachine *m);
+
+/* numpy's arrays, dtypes and scalars (gnn-pickle-numpy.c): REDUCE of a
+ * numpy global, BUILD on a numpy dtype or array. */
+GnnPkValue *gnn_pickle_numpy_reduce     (GnnPickleMachine *m,
+                                         GnnPkGlobal       which,
+                                         GPtrArray        *args);
 gboolean    gnn_pickle_numpy_build      (GnnPickleMachine *m,
                                          GnnPkValue       *object,
                                          GnnPkValue       *state);

@@ -100,6 +100,9 @@ value_free (GnnPkValue *v)
     case GNN_PK_TENSOR:
       g_free (v->v.tensor);
       break;
+    case GNN_PK_NDARRAY:
+      g_free (v->v.array);
+      break;
     default:
       break;
     }
