@@ -18,4 +18,9 @@ GnnMNIST  *gnn_mnist_new_of_type          (GType type, const char *root, gboolea
                                            gboolean download, GnnTransform *transform,
                                            GnnTransform *target_transform, GError **error);
 
+/* A dataset of the CIFAR family (@type derives GnnCIFAR10). */
+GnnCIFAR10 *gnn_cifar10_new_of_type       (GType type, const char *root, gboolean train,
+                                           gboolean download, GnnTransform *transform,
+                                           GnnTransform *target_transform, GError **error);
+
 G_END_DECLS
