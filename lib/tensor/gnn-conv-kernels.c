@@ -469,8 +469,8 @@ gnn_conv2d_algo_f32 (const GnnConvGeom *g)
            (forced == GNN_CONV_ALGO_DIRECT && direct) ? forced : GNN_CONV_ALGO_IM2COL;
   if (direct)
     return GNN_CONV_ALGO_DIRECT;
-  return winograd && g->cin >= WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin &&
-         g->oh * g->ow >= WINOGRAD_MIN_L && g->n >= WINOGRAD_MIN_N
+  return winograd && g->cin >= GNN_WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin &&
+         g->oh * g->ow >= GNN_WINOGRAD_MIN_L && g->n >= GNN_WINOGRAD_MIN_N
          ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
 }
 
