@@ -1,5 +1,5 @@
 # _vision_datasets.py: torchvision.datasets over the C datasets — MNIST,
-# FashionMNIST, KMNIST, FakeData, ImageFolder and DatasetFolder with
+# FashionMNIST, KMNIST, CIFAR10, CIFAR100, FakeData, ImageFolder and DatasetFolder with
 # torchvision's signatures and attributes (data, targets, classes,
 # class_to_idx, samples, imgs), items as (image or tensor, int label), and
 # transforms that may be any callables (run in C when they are Gnn's).
@@ -80,6 +80,8 @@ class VisionDataset(Gnn.VisionDataset):
         body = ['Number of datapoints: %d' % len(self)]
         if self.get_root() is not None:
             body.append('Root location: %s' % self.get_root())
+        if hasattr(self, 'extra_repr'):
+            body += self.extra_repr().splitlines()
         lines = [head] + [' ' * 4 + line for line in body]
         return '\n'.join(lines)
 
@@ -88,8 +90,9 @@ VisionDataset = override(VisionDataset)
 VisionDataset.__getitem__ = _get_item
 
 
-class _MNISTProtocol(object):
-    """What MNIST, FashionMNIST and KMNIST add to their C classes."""
+class _SplitProtocol(object):
+    """torchvision's (root, train, transform, target_transform, download)
+    datasets over a C class with get_data()."""
 
     def __init__(self, root=None, train=True, transform=None, target_transform=None,
                  download=False, **props):
@@ -108,6 +111,10 @@ class _MNISTProtocol(object):
     def data(self):
         return self.get_data()
 
+
+class _MNISTProtocol(_SplitProtocol):
+    """What MNIST, FashionMNIST and KMNIST add to their C classes."""
+
     @property
     def targets(self):
         return self.get_targets()
@@ -117,19 +124,49 @@ class _MNISTProtocol(object):
         return os.path.join(self.get_root(), type(self).__name__, 'raw')
 
 
-def _mnist_class(base):
-    doc = ('torchvision.datasets.%s(root, train=True, transform=None, target_transform=None, '
-           'download=False): items (a 28x28 L image, int label); download=True copies the '
-           'files of an installed Debian dataset package (Gnn downloads nothing).'
-           % base.__name__)
-    bases = (base,) if issubclass(base, _MNISTProtocol) else (_MNISTProtocol, base)
+def _split_class(base, protocol, doc):
+    bases = (base,) if issubclass(base, protocol) else (protocol, base)
     return override(type(base.__name__, bases,
-                         {'__module__': OVERRIDE_MODULE, '__doc__': doc, '_c_base': base}))
+                         {'__module__': OVERRIDE_MODULE, '__doc__': doc % base.__name__,
+                          '_c_base': base}))
+
+
+def _mnist_class(base):
+    return _split_class(base, _MNISTProtocol,
+                        'torchvision.datasets.%s(root, train=True, transform=None, '
+                        'target_transform=None, download=False): items (a 28x28 L image, int '
+                        'label); download=True copies the files of an installed Debian dataset '
+                        'package (Gnn downloads nothing).')
 
 
 MNIST = _mnist_class(Gnn.MNIST)
 FashionMNIST = _mnist_class(Gnn.FashionMNIST)
 KMNIST = _mnist_class(Gnn.KMNIST)
+
+
+class _CIFARProtocol(_SplitProtocol):
+    """What CIFAR10 and CIFAR100 add to their C classes: `targets` as a list
+    of ints, as torchvision keeps them."""
+
+    @property
+    def targets(self):
+        targets = self.get_targets()
+        return [] if targets is None else [int(t) for t in targets.tolist()]
+
+    def extra_repr(self):
+        return 'Split: %s' % ('Train' if self.train else 'Test')
+
+
+def _cifar_class(base):
+    return _split_class(base, _CIFARProtocol,
+                        'torchvision.datasets.%s(root, train=True, transform=None, '
+                        'target_transform=None, download=False): items (a 32x32 RGB image, int '
+                        'label) from the pickled batches, read without running pickle (Gnn '
+                        'downloads nothing).')
+
+
+CIFAR10 = _cifar_class(Gnn.CIFAR10)
+CIFAR100 = _cifar_class(Gnn.CIFAR100)
 
 
 @override
@@ -296,6 +333,7 @@ _PythonDatasetFolder = _python_folder(DatasetFolder, 'GnnPyDatasetFolder')
 _PythonImageFolder = _python_folder(ImageFolder, 'GnnPyImageFolder')
 
 for _name, _value in (('MNIST', MNIST), ('FashionMNIST', FashionMNIST), ('KMNIST', KMNIST),
+                      ('CIFAR10', CIFAR10), ('CIFAR100', CIFAR100),
                       ('FakeData', FakeData), ('ImageFolder', ImageFolder),
                       ('DatasetFolder', DatasetFolder), ('VisionDataset', VisionDataset)):
     setattr(datasets, _name, _value)

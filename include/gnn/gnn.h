@@ -276,6 +276,8 @@
 #include <gnn/gnn-fashion-mnist.h>
 #include <gnn/gnn-kmnist.h>
 #include <gnn/gnn-fake-data.h>
+#include <gnn/gnn-cifar10.h>
+#include <gnn/gnn-cifar100.h>
 #include <gnn/gnn-dataset-folder.h>
 #include <gnn/gnn-image-folder.h>
 #include <gnn/gnn-vision-utils.h>

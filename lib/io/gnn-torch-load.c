@@ -425,7 +425,9 @@ walk (Loader     *l,
     g_set_error (l->error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                  "the checkpoint's entry '%s' is a %s, which Gnn cannot load", display,
                  v->kind == GNN_PK_STORAGE ? "storage outside a tensor" :
-                 v->kind == GNN_PK_GLOBAL ? v->v.global.name : "string with a NUL character");
+                 v->kind == GNN_PK_GLOBAL ? v->v.global.name :
+                 v->kind == GNN_PK_NDARRAY || v->kind == GNN_PK_NP_DTYPE ? "numpy value" :
+                 "string with a NUL character");
   }
   return NULL;
 }

@@ -57,6 +57,8 @@ typedef enum
   GNN_PK_GLOBAL,
   GNN_PK_STORAGE,
   GNN_PK_TENSOR,
+  GNN_PK_NP_DTYPE,    /* numpy.dtype('u1') & co, little-endian or single-byte */
+  GNN_PK_NDARRAY,     /* a numpy array: C-order bytes, dtype, shape */
 } GnnPkKind;
 
 /* The globals a pickle may name (anything else is an error at once). */
@@ -72,6 +74,11 @@ typedef enum
   GNN_PK_GLOBAL_STORAGE_TYPE,   /* torch.FloatStorage & co: dtype in the value */
   GNN_PK_GLOBAL_DTYPE,          /* torch.float32 & co: a value only */
   GNN_PK_GLOBAL_CODECS_ENCODE,  /* _codecs.encode(str, 'latin1'): bytes in protocol 2 */
+  GNN_PK_GLOBAL_NP_RECONSTRUCT, /* numpy.core.multiarray._reconstruct: an empty array to BUILD */
+  GNN_PK_GLOBAL_NP_NDARRAY,     /* numpy.ndarray: _reconstruct's first argument only */
+  GNN_PK_GLOBAL_NP_DTYPE,       /* numpy.dtype(typestr, align, copy) */
+  GNN_PK_GLOBAL_NP_SCALAR,      /* numpy.core.multiarray.scalar(dtype, bytes) */
+  GNN_PK_GLOBAL_NP_FROMBUFFER,  /* numpy.core.numeric._frombuffer(bytes, dtype, shape, order): protocol 5 */
 } GnnPkGlobal;
 
 typedef struct _GnnPkValue GnnPkValue;
@@ -88,6 +95,16 @@ typedef struct
   gboolean    parameter;
 } GnnPkTensor;
 
+/* A numpy array: @data is a BYTES value of exactly numel × itemsize bytes
+ * in C order (Fortran-order arrays are reordered when built). */
+typedef struct
+{
+  GnnDType    dtype;
+  guint       ndim;
+  gint64      size[GNN_MAX_DIMS];
+  GnnPkValue *data;         /* NULL until BUILD gives the state */
+} GnnPkArray;
+
 struct _GnnPkValue
 {
   GnnPkKind kind;
@@ -102,6 +119,8 @@ struct _GnnPkValue
     struct { GnnPkGlobal which; GnnDType dtype; const char *name; } global;
     struct { char *key; GnnDType dtype; gint64 numel; } storage;
     GnnPkTensor *tensor;
+    struct { GnnDType dtype; guint itemsize; gboolean built; } np_dtype;
+    GnnPkArray *array;
   } v;
 };
 
@@ -124,5 +143,9 @@ GnnPkValue   *gnn_pickle_get_root     (GnnPickle     *pickle);
 /* The number of values made (a bound for walks over shared values). */
 guint         gnn_pickle_get_n_values (GnnPickle     *pickle);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GnnPickle, gnn_pickle_free)
+
+/* A new tensor holding a copy of the numpy array @v (an NDARRAY value). */
+GnnTensor    *gnn_pickle_array_to_tensor (GnnPkValue  *v,
+                                          GError     **error);
 
 G_END_DECLS

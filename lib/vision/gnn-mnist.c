@@ -290,9 +290,7 @@ gnn_mnist_new_of_type (GType          type,
                        GnnTransform  *target_transform,
                        GError       **error)
 {
-  g_return_val_if_fail (root != NULL, NULL);
-  return g_initable_new (type, NULL, error, "root", root, "train", train, "download", download,
-                         "transform", transform, "target-transform", target_transform, NULL);
+  return gnn_vision_split_dataset_new (type, root, train, download, transform, target_transform, error);
 }
 
 /**

@@ -146,6 +146,20 @@ gnn_vision_dataset_set_classes (GnnVisionDataset *self,
   priv->classes = classes;
 }
 
+gpointer
+gnn_vision_split_dataset_new (GType          type,
+                              const char    *root,
+                              gboolean       train,
+                              gboolean       download,
+                              GnnTransform  *transform,
+                              GnnTransform  *target_transform,
+                              GError       **error)
+{
+  g_return_val_if_fail (root != NULL, NULL);
+  return g_initable_new (type, NULL, error, "root", root, "train", train, "download", download,
+                         "transform", transform, "target-transform", target_transform, NULL);
+}
+
 GnnTensor *
 gnn_vision_label_new (gint64 label)
 {

@@ -123,6 +123,13 @@ pickles = {
     'deep': b'\x80\x02' + b'(' * 100 + b'l' * 100 + b'.',
     'protocol-5': pickle.dumps({'a': [1, 2.5, 'x', b'y', None, True, (1,), {3}]}, protocol=5),
     'ordered-dict': b'\x80\x02ccollections\nOrderedDict\n)R}(X\x01\x00\x00\x00aK\x01ub.',
+    # numpy arrays (the unpickler rebuilds them; a torch file refuses them)
+    'numpy-array-p2': pickle.dumps({'a': np.arange(6, dtype=np.float32).reshape(2, 3)}, protocol=2),
+    'numpy-array-p5': pickle.dumps([np.arange(4, dtype=np.int64), np.float64(1.5)], protocol=5),
+    'numpy-fortran': pickle.dumps(np.asfortranarray(np.ones((2, 3), dtype=np.uint8)), protocol=4),
+    'numpy-big-endian': pickle.dumps(np.zeros(2, dtype='>f4'), protocol=4),
+    'numpy-short-data': pickle.dumps(np.arange(6, dtype=np.uint8), protocol=3).replace(
+        b'C\x06\x00\x01\x02\x03\x04\x05', b'C\x05\x00\x01\x02\x03\x04'),
 }
 for name, data in pickles.items():
     put('pickle-corpus', name + '.pkl', data)

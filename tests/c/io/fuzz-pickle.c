@@ -1,5 +1,5 @@
 /* libFuzzer harness for the restricted unpickler alone
- * (lib/io/gnn-pickle.c and the conversion of its values in
+ * (lib/io/gnn-pickle*.c and the conversion of its values in
  * gnn-torch-load.c): each input is the data.pkl of a torch file whose
  * archive also holds storages "0" to "3" of 64 bytes, so that persistent
  * ids and tensor views can be reached without the fuzzer having to build a
