@@ -156,6 +156,7 @@ typedef enum
   GNN_CONV_ALGO_IM2COL,
   GNN_CONV_ALGO_WINOGRAD,
   GNN_CONV_ALGO_DIRECT,
+  GNN_CONV_ALGO_WINOGRAD_STRIPS,
 } GnnConvAlgo;
 
 GnnConvAlgo gnn_conv2d_algo_f32 (const GnnConvGeom *g);
@@ -222,6 +223,22 @@ gboolean gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
                                              float             *gx,
                                              float             *gw,
                                              float             *gb);
+
+/* Fewer than WINOGRAD_MIN_N images (batch-1 inference): the forward as
+ * F(4×4, 3×3) over eight horizontal strips of each image
+ * (gnn-conv-winograd-strips.c), the default for maps of at least
+ * WINOGRAD_STRIPS_MIN_OH rows: on smaller maps (ResNet-18's 14×14 and 7×7
+ * at 224×224) a strip is less than a tile high and the weights' transform,
+ * which every call repeats, outweighs the products saved (measured in
+ * bench/README.md, ResNet-18). Gradients of such a convolution are
+ * im2col's. */
+#define WINOGRAD_STRIPS_MIN_OH 24
+gboolean gnn_conv2d_winograd_strips_fits       (const GnnConvGeom *g);
+gboolean gnn_conv2d_winograd_strips_forward_f32 (const GnnConvGeom *g,
+                                                 const float       *x,
+                                                 const float       *wt,
+                                                 const float       *bias,
+                                                 float             *out);
 
 /* Whether @g has one input channel, no groups, stride and dilation 1 and at
  * most 9 taps: the convolutions gnn-conv-direct.c computes directly (the
