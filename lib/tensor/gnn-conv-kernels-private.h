@@ -274,6 +274,31 @@ void     gnn_max_pool2d_2x2_backward_f32 (gint64        planes,
                                           const float  *grad,
                                           float        *gx);
 
+/* Max pooling of float32 @planes planes [h, w] → [oh, ow] without indices,
+ * any window (gnn-max-pool-rows.c): one output row at a time, each tap a
+ * vector select over a padded, stride-phase-split copy of its input row,
+ * which must fit GNN_MAX_POOL_ROW_FLOATS (gnn_max_pool2d_rows_fits). */
+#define GNN_MAX_POOL_ROW_FLOATS 4096
+gboolean gnn_max_pool2d_rows_fits (gint64 kw,
+                                   gint64 sw,
+                                   gint64 dw,
+                                   gint64 ow);
+void     gnn_max_pool2d_rows_f32  (gint64       planes,
+                                   gint64       h,
+                                   gint64       w,
+                                   gint64       kh,
+                                   gint64       kw,
+                                   gint64       sh,
+                                   gint64       sw,
+                                   gint64       ph,
+                                   gint64       pw,
+                                   gint64       dh,
+                                   gint64       dw,
+                                   gint64       oh,
+                                   gint64       ow,
+                                   const float *src,
+                                   float       *dst);
+
 /* Max pooling of @planes planes [h, w] → [oh, ow] when every window lies
  * inside the input (no padding, dilation 1, floor windows); max_pool2d's
  * semantics (the last NaN of a window wins). */
