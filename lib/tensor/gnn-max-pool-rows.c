@@ -109,10 +109,23 @@ gnn_max_pool2d_rows_f32 (gint64       planes,
             {
               const float *row = plane + (y0 + i * dh) * w;
 
-              /* padded position k = x + pw goes to buf[(k % sw) · lq + k / sw] */
+              /* padded position k = x + pw goes to buf[(k % sw) · lq + k / sw]:
+               * per phase q, -inf, then the columns inside [pw, lim), -inf */
               for (gint64 q = 0; q < sw; q++)
-                for (gint64 t = 0, k = q; t < lq; t++, k += sw)
-                  buf[q * lq + t] = k < wp && k - pw >= 0 && k - pw < w ? row[k - pw] : -INFINITY;
+                {
+                  float *phase = buf + q * lq;
+                  gint64 lim = MIN (w + pw, wp);
+                  gint64 t1 = lim > q ? MIN ((lim - q + sw - 1) / sw, lq) : 0;
+                  gint64 t0 = MIN (pw > q ? (pw - q + sw - 1) / sw : 0, t1);
+                  const float *col = row + q - pw;
+
+                  for (gint64 t = 0; t < t0; t++)
+                    phase[t] = -INFINITY;
+                  for (gint64 t = t0; t < t1; t++)
+                    phase[t] = col[t * sw];
+                  for (gint64 t = t1; t < lq; t++)
+                    phase[t] = -INFINITY;
+                }
               for (gint64 j = 0; j < kw; j++)
                 {
                   const float *tap = buf + (j * dw % sw) * lq + j * dw / sw;
