@@ -69,6 +69,9 @@ struct _GnnNode
 
 GnnNode *gnn_node_ref   (GnnNode *node);
 void     gnn_node_unref (GnnNode *node);
+/* Drops the tensors @node saved for backward (after a pass without
+ * retain_graph, and when it dies). */
+void     gnn_node_release_saved (GnnNode *node);
 
 static inline gboolean
 gnn_node_needs_grad (GnnNode *node,
@@ -181,7 +184,6 @@ gboolean gnn_backward_add         (GnnNode *, GnnTensor *, GnnTensor **, GError 
 gboolean gnn_backward_sub         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_mul         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_div         (GnnNode *, GnnTensor *, GnnTensor **, GError **);
-gboolean gnn_backward_add_scalar  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_mul_scalar  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_unary       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_neg         (GnnNode *, GnnTensor *, GnnTensor **, GError **);

@@ -4,7 +4,7 @@
  * grad_in = grad_out × f'(x), x the saved input widened to double and
  * p the op's settings (GnnOpParams.args); one loop per activation and
  * dtype over contiguous memory, compiled for every CPU level
- * (DISPATCH_KERNEL). Built with -O3.
+ * (GNN_DISPATCH_KERNEL). Built with -O3.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -15,10 +15,8 @@
 
 #pragma GCC optimize ("no-trapping-math")
 
-#define KERNEL_INLINE static inline __attribute__ ((always_inline))
-
 #define DERIVATIVE_LOOP_T(NAME, TAG, T, DERIV)                                  \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 NAME##_##TAG##_typed (gint64 n, T *restrict o, const T *restrict g,             \
                       const T *restrict v, const double *args)                  \
 {                                                                               \
@@ -30,7 +28,7 @@ NAME##_##TAG##_typed (gint64 n, T *restrict o, const T *restrict g,             
       o[i] = (T) ((double) g[i] * (DERIV));                                     \
     }                                                                           \
 }                                                                               \
-DISPATCH_KERNEL (NAME##_##TAG, (gint64 n, T *o, const T *g, const T *v,         \
+GNN_DISPATCH_KERNEL (NAME##_##TAG, (gint64 n, T *o, const T *g, const T *v,     \
                                 const double *args), (n, o, g, v, args))
 
 #define DERIVATIVE_LOOPS(NAME, DERIV)                                           \

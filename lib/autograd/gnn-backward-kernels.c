@@ -6,15 +6,13 @@
  * gnn-backward-pointwise.c computes (the operands widened to double, one
  * product, rounded once), so results do not depend on the path; the
  * loops are written without calls or a switch so that gcc vectorizes them,
- * and DISPATCH_KERNEL compiles them for every CPU level. Built with -O3
+ * and GNN_DISPATCH_KERNEL compiles them for every CPU level. Built with -O3
  * (a kernel source of lib/autograd/meson.build).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "autograd/gnn-autograd-private.h"
 #include "tensor/gnn-cpu-private.h"
-
-#define KERNEL_INLINE static inline __attribute__ ((always_inline))
 
 /* gcc turns g * (x > 0) into a branch (g, or g * 0 for the sign of zero)
  * and under the default -ftrapping-math will not if-convert that product
@@ -23,7 +21,7 @@
 
 /* One loop per dtype; x is the saved value widened to double. */
 #define DERIVATIVE_LOOP(NAME, TAG, T, DERIV)                                    \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 NAME##_##TAG##_typed (gint64 n, T *restrict o, const T *restrict g,             \
                       const T *restrict v)                                      \
 {                                                                               \
@@ -33,7 +31,7 @@ NAME##_##TAG##_typed (gint64 n, T *restrict o, const T *restrict g,             
       o[i] = (T) ((double) g[i] * (DERIV));                                     \
     }                                                                           \
 }                                                                               \
-DISPATCH_KERNEL (NAME##_##TAG, (gint64 n, T *o, const T *g, const T *v), (n, o, g, v))
+GNN_DISPATCH_KERNEL (NAME##_##TAG, (gint64 n, T *o, const T *g, const T *v), (n, o, g, v))
 
 #define DERIVATIVE_LOOPS(NAME, DERIV)                                           \
   DERIVATIVE_LOOP (NAME, f32, float, DERIV)                                     \

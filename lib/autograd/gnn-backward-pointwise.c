@@ -83,16 +83,6 @@ gnn_backward_div (GnnNode    *node,
 }
 
 gboolean
-gnn_backward_add_scalar (GnnNode    *node,
-                         GnnTensor  *grad,
-                         GnnTensor **grads,
-                         GError    **error)
-{
-  grads[0] = g_object_ref (grad);
-  return TRUE;
-}
-
-gboolean
 gnn_backward_mul_scalar (GnnNode    *node,
                          GnnTensor  *grad,
                          GnnTensor **grads,

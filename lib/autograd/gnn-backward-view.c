@@ -143,7 +143,7 @@ gnn_backward_index_select (GnnNode    *node,
   return TRUE;
 }
 
-/* clone, contiguous */
+/* clone, contiguous, frac, add of a scalar: the gradient passes unchanged */
 gboolean
 gnn_backward_identity (GnnNode    *node,
                        GnnTensor  *grad,

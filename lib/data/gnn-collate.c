@@ -241,36 +241,19 @@ gnn_default_collate_source (const GnnBatchSource  *src,
   return g_steal_pointer (&batch);
 }
 
-/* Columns whose rows are the items: contiguous, at least 1-d, of the
- * dataset's length (the types whose get_item is exactly that). */
+/* Columns whose rows are the items (gnn_dataset_peek_columns): contiguous,
+ * at least 1-d, of the dataset's length. */
 gboolean
 gnn_batch_source_rows (GnnDataset      *dataset,
                        const gint64    *indices,
                        gsize            count,
                        GnnBatchSource  *src)
 {
-  GPtrArray *tensors = NULL;
   gint64 length = gnn_dataset_get_length (dataset);
-  GType type = G_OBJECT_TYPE (dataset);
 
-  if (type == GNN_TYPE_TENSOR_DATASET)
-    tensors = gnn_tensor_dataset_peek_tensors (GNN_TENSOR_DATASET (dataset));
-  else if (type == GNN_TYPE_IDX_DATASET)
-    {
-      src->columns[0] = gnn_idx_dataset_get_images (GNN_IDX_DATASET (dataset));
-      src->columns[1] = gnn_idx_dataset_get_labels (GNN_IDX_DATASET (dataset));
-      src->n_fields = 2;
-    }
-  else
+  src->n_fields = gnn_dataset_peek_columns (dataset, src->columns);
+  if (src->n_fields == 0)
     return FALSE;
-  if (tensors != NULL)
-    {
-      if (tensors->len == 0 || tensors->len > GNN_BATCH_SOURCE_MAX_COLUMNS)
-        return FALSE;
-      for (guint f = 0; f < tensors->len; f++)
-        src->columns[f] = g_ptr_array_index (tensors, f);
-      src->n_fields = tensors->len;
-    }
   for (guint f = 0; f < src->n_fields; f++)
     {
       GnnTensorPrivate *c = gnn_tensor_priv (src->columns[f]);

@@ -136,3 +136,86 @@ gnn_loader_state_check (const GnnLoaderConfig  *c,
     }
   return TRUE;
 }
+
+gboolean
+gnn_loader_state_restore_generator (GnnGenerator  *g,
+                                    GVariant      *state,
+                                    const char    *key,
+                                    GError       **error)
+{
+  g_autoptr(GVariant) v = g_variant_lookup_value (state, key, G_VARIANT_TYPE_BYTESTRING);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (v == NULL && g == NULL)
+    return TRUE;
+  if (v == NULL || g == NULL)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+                   "DataLoader state: \"%s\" %s", key,
+                   v == NULL ? "is missing" : "has no generator to restore in this loader");
+      return FALSE;
+    }
+  bytes = g_variant_get_data_as_bytes (v);
+  if (!gnn_generator_set_state (g, bytes, error))
+    {
+      g_prefix_error (error, "DataLoader state: \"%s\": ", key);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A resumed pass over an iterable dataset: the items each stream skips
+ * and whose turn is first, from @resume's "stream-batches" and
+ * "next-stream". */
+gboolean
+gnn_loader_state_resume_streams (GnnEpoch   *epoch,
+                                 GVariant   *resume,
+                                 gsize       batches,
+                                 GError    **error)
+{
+  g_autoptr(GVariant) counts = NULL;
+  const gint64 *per_stream;
+  gsize n = 0;
+  guint32 next = 0;
+
+  if (resume != NULL)
+    counts = g_variant_lookup_value (resume, "stream-batches", G_VARIANT_TYPE ("ax"));
+  if (counts == NULL)
+    {
+      if (batches == 0)
+        return TRUE;
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_KEY,
+                           "DataLoader state: resuming a pass over an IterableDataset needs "
+                           "\"stream-batches\"");
+      return FALSE;
+    }
+  per_stream = g_variant_get_fixed_array (counts, &n, sizeof (gint64));
+  if (n != epoch->n_streams)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "DataLoader state: the pass over an IterableDataset had %" G_GSIZE_FORMAT
+                   " streams (one per worker), this loader makes %u: resume it with the same "
+                   "num_workers", n, epoch->n_streams);
+      return FALSE;
+    }
+  if (!g_variant_lookup (resume, "next-stream", "u", &next) || next >= n)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_KEY,
+                           "DataLoader state: \"next-stream\" is missing or out of range");
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      if (per_stream[i] < 0 || (epoch->batch_size > 0 &&
+                                per_stream[i] > G_MAXINT64 / (gint64) epoch->batch_size))
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "DataLoader state: stream %" G_GSIZE_FORMAT " has a bad batch count "
+                       "(%" G_GINT64_FORMAT ")", i, per_stream[i]);
+          return FALSE;
+        }
+      epoch->skip[i] = per_stream[i] * (gint64) epoch->batch_size;
+    }
+  epoch->first_stream = next;
+  return TRUE;
+}

@@ -2,11 +2,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <string.h>
-#include <unistd.h>
 
-#include "core/gnn-fork-private.h"
-#include "data/gnn-process-private.h"
+#include "data/gnn-worker-private.h"
 
 /**
  * GnnDataLoader:
@@ -334,11 +331,12 @@ gnn_data_loader_class_init (GnnDataLoaderClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, GNN_TYPE_WORKER_INFO);
 }
 
-void
-gnn_data_loader_emit_worker_init (GnnDataLoader *self,
-                                  GnnWorkerInfo *info)
+/* The workers' start hook (GnnWorkerInitFunc): they get this, not the loader. */
+static void
+emit_worker_init (GnnWorkerInfo *info,
+                  gpointer       data)
 {
-  g_signal_emit (self, signals[WORKER_INIT], 0, info);
+  g_signal_emit (data, signals[WORKER_INIT], 0, info);
 }
 
 static void
@@ -582,53 +580,6 @@ sample_epoch (GnnDataLoader  *self,
   return indices;
 }
 
-/* Forking a process with other live threads can deadlock the child on a
- * lock one of them held (malloc arenas, GLib's slice allocator, BLAS
- * pools, an MPI library's progress threads after MPI_Init): spawn the
- * workers instead when the program serves spawned workers and the dataset
- * can be rebuilt, else run them as threads; warning once either way. */
-static GnnWorkerBackend *
-fork_backend_new (const GnnWorkerSetup  *setup,
-                  GError               **error)
-{
-  static gint warned;
-  g_autoptr(GString) names = g_string_new (NULL);
-  guint threads = gnn_fork_count_other_threads (names);
-  GnnWorkerBackend *backend = NULL;
-  const char *instead = NULL;
-
-  if (threads == 0)
-    return gnn_process_backend_new (setup, FALSE, error);
-  if (gnn_spawn_is_available ())
-    {
-      backend = gnn_process_backend_new (setup, TRUE, NULL);
-      instead = "spawned instead (worker mode SPAWN)";
-    }
-  if (backend == NULL)
-    {
-      backend = gnn_thread_backend_new (setup, error);
-      instead = "run as threads instead (worker mode THREADS)";
-    }
-  if (backend != NULL && g_atomic_int_compare_and_exchange (&warned, 0, 1))
-    g_warning ("DataLoader: this process runs %u other threads (%s); forking it could "
-               "deadlock the workers, so they are %s", threads, names->str, instead);
-  return backend;
-}
-
-static GnnWorkerBackend *
-spawn_backend_new (const GnnWorkerSetup  *setup,
-                   GError               **error)
-{
-  return gnn_process_backend_new (setup, TRUE, error);
-}
-
-/* One constructor per worker mode: the only place modes differ. */
-static const GnnWorkerBackendNew backend_new[] = {
-  [GNN_WORKER_MODE_THREADS] = gnn_thread_backend_new,
-  [GNN_WORKER_MODE_PROCESSES] = fork_backend_new,
-  [GNN_WORKER_MODE_SPAWN] = spawn_backend_new,
-};
-
 /* The workers of a pass: a persistent backend is reused while it fits
  * (same mode, size, dataset and collation, nothing broken). *@base_seed:
  * the pass's seed, replaced by the one the workers were seeded from (a
@@ -639,8 +590,11 @@ get_backend (GnnDataLoader  *self,
              guint64        *base_seed,
              GError        **error)
 {
-  GnnWorkerSetup setup = { self, self->dataset, collate, (guint) self->num_workers, *base_seed,
-                           self->timeout };
+  GnnWorkerSetup setup = {
+    emit_worker_init, self,
+    g_signal_has_handler_pending (self, signals[WORKER_INIT], 0, FALSE),
+    self, self->dataset, collate, (guint) self->num_workers, *base_seed, self->timeout
+  };
   GnnWorkerMode mode = self->worker_mode;
   GnnWorkerBackend *backend;
 
@@ -654,7 +608,7 @@ get_backend (GnnDataLoader  *self,
       *base_seed = self->persistent_seed;
       return gnn_worker_backend_ref (self->persistent);
     }
-  backend = backend_new[mode] (&setup, error);
+  backend = gnn_worker_backend_new (mode, &setup, error);
   if (backend != NULL && self->persistent_workers)
     {
       self->persistent = gnn_worker_backend_ref (backend);
@@ -734,89 +688,6 @@ start_state (GnnDataLoader *self)
   return g_variant_dict_end (&dict);
 }
 
-static gboolean
-restore_generator (GnnGenerator  *g,
-                   GVariant      *state,
-                   const char    *key,
-                   GError       **error)
-{
-  g_autoptr(GVariant) v = g_variant_lookup_value (state, key, G_VARIANT_TYPE_BYTESTRING);
-  g_autoptr(GBytes) bytes = NULL;
-
-  if (v == NULL && g == NULL)
-    return TRUE;
-  if (v == NULL || g == NULL)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
-                   "DataLoader state: \"%s\" %s", key,
-                   v == NULL ? "is missing" : "has no generator to restore in this loader");
-      return FALSE;
-    }
-  bytes = g_variant_get_data_as_bytes (v);
-  if (!gnn_generator_set_state (g, bytes, error))
-    {
-      g_prefix_error (error, "DataLoader state: \"%s\": ", key);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* A resumed pass over an iterable dataset: the items each stream skips
- * and whose turn is first, from @resume's "stream-batches" and
- * "next-stream". */
-static gboolean
-resume_streams (GnnEpoch   *epoch,
-                GVariant   *resume,
-                gsize       batches,
-                GError    **error)
-{
-  g_autoptr(GVariant) counts = NULL;
-  const gint64 *per_stream;
-  gsize n = 0;
-  guint32 next = 0;
-
-  if (resume != NULL)
-    counts = g_variant_lookup_value (resume, "stream-batches", G_VARIANT_TYPE ("ax"));
-  if (counts == NULL)
-    {
-      if (batches == 0)
-        return TRUE;
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_KEY,
-                           "DataLoader state: resuming a pass over an IterableDataset needs "
-                           "\"stream-batches\"");
-      return FALSE;
-    }
-  per_stream = g_variant_get_fixed_array (counts, &n, sizeof (gint64));
-  if (n != epoch->n_streams)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                   "DataLoader state: the pass over an IterableDataset had %" G_GSIZE_FORMAT
-                   " streams (one per worker), this loader makes %u: resume it with the same "
-                   "num_workers", n, epoch->n_streams);
-      return FALSE;
-    }
-  if (!g_variant_lookup (resume, "next-stream", "u", &next) || next >= n)
-    {
-      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_KEY,
-                           "DataLoader state: \"next-stream\" is missing or out of range");
-      return FALSE;
-    }
-  for (gsize i = 0; i < n; i++)
-    {
-      if (per_stream[i] < 0 || (epoch->batch_size > 0 &&
-                                per_stream[i] > G_MAXINT64 / (gint64) epoch->batch_size))
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "DataLoader state: stream %" G_GSIZE_FORMAT " has a bad batch count "
-                       "(%" G_GINT64_FORMAT ")", i, per_stream[i]);
-          return FALSE;
-        }
-      epoch->skip[i] = per_stream[i] * (gint64) epoch->batch_size;
-    }
-  epoch->first_stream = next;
-  return TRUE;
-}
-
 static GnnDataLoaderIter *
 iter_from (GnnDataLoader  *self,
            gsize           skip,
@@ -852,7 +723,7 @@ iter_from (GnnDataLoader  *self,
       epoch = gnn_epoch_new_iterable (GNN_ITERABLE_DATASET (self->dataset), collate,
                                       (gsize) self->batch_size, self->drop_last,
                                       MAX ((guint) self->num_workers, 1));
-      if (!resume_streams (epoch, resume, skip, error))
+      if (!gnn_loader_state_resume_streams (epoch, resume, skip, error))
         return NULL;
       skip = 0;   /* sequence numbers start afresh: the streams skip instead */
     }
@@ -979,11 +850,11 @@ gnn_data_loader_iter_new_from_state (GnnDataLoader  *loader,
     return NULL;
   /* Nothing changes unless every part restores. */
   saved = gnn_generator_get_state (loader->generator);
-  if (!restore_generator (loader->generator, state, "generator", error))
+  if (!gnn_loader_state_restore_generator (loader->generator, state, "generator", error))
     return NULL;
   sg = sampler_generator (loader);
   saved_sg = sg != NULL ? gnn_generator_get_state (sg) : NULL;
-  if (!restore_generator (sg, state, "sampler-generator", error))
+  if (!gnn_loader_state_restore_generator (sg, state, "sampler-generator", error))
     {
       gnn_generator_set_state (loader->generator, saved, NULL);
       return NULL;

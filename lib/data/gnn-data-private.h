@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "tensor/gnn-randperm-private.h"
 #include "tensor/gnn-tensor-private.h"
 
 G_BEGIN_DECLS
@@ -25,19 +26,15 @@ typedef gboolean (*GnnSamplerValidateFunc) (gpointer self, GError **error);
 void     gnn_sampler_class_set_validate (gpointer klass, GnnSamplerValidateFunc func);
 gboolean gnn_sampler_check_config       (gpointer self, GError **error);
 
-/* Fisher–Yates permutation of 0..n-1 into @out. */
-void gnn_randperm (GnnGenerator *generator, gint64 *out, gsize n);
+/* The "generator" property the random samplers share (construct-only),
+ * and its default: a generator seeded from the default one when the
+ * constructor was given none (call from constructed). */
+GParamSpec *gnn_sampler_generator_param_new (void);
+void        gnn_sampler_generator_ensure    (GnnGenerator **generator);
 
 /* get_item without the range check (the loader checks a whole epoch of
  * indices once, in the caller). */
 GPtrArray *gnn_dataset_get_item_unchecked (GnnDataset *self, gint64 index, GError **error);
-
-/* Emits GnnDataLoader::worker-init (from a worker thread). */
-void gnn_data_loader_emit_worker_init (GnnDataLoader *self, GnnWorkerInfo *info);
-
-/* A generator seeded from a draw of the default generator, for samplers
- * given none (as torch's samplers draw their seed). */
-GnnGenerator *gnn_generator_new_unseeded (void);
 
 /* The sample generator of the calling thread, reseeded for the sample at
  * @index of a pass whose sample seed is @sample_seed (enter), and unset
@@ -62,15 +59,22 @@ typedef struct
   gsize    n_bytes;
 } GnnFieldPlan;
 
+#define GNN_BATCH_SOURCE_MAX_COLUMNS 16
+
+/* A dataset whose item @i is row @i of each of a few whole tensors (a
+ * TensorDataset, an IdxDataset) puts them in @columns (up to
+ * GNN_BATCH_SOURCE_MAX_COLUMNS, not copied) and returns how many: then the
+ * default collation stacks a batch straight from the columns. 0: items
+ * only through get_item. A private vfunc, registered for exactly one type
+ * (a subclass may change get_item, so it does not inherit it). */
+typedef guint (*GnnDatasetColumnsFunc) (GnnDataset *self, GnnTensor **columns);
+void  gnn_dataset_class_set_columns (gpointer klass, GnnDatasetColumnsFunc func);
+guint gnn_dataset_peek_columns      (GnnDataset *self, GnnTensor **columns);
+
 /* What one batch is collated from: the fetched items' tensors, or — for a
  * dataset whose item i is row i of contiguous tensors (TensorDataset,
  * IdxDataset) — those rows, gathered straight into the batch without a
  * tensor per item (the memcpy floor's loop). */
-/* The dataset's own array of tensors (no copy: for the per-batch path). */
-GPtrArray *gnn_tensor_dataset_peek_tensors (GnnTensorDataset *self);
-
-#define GNN_BATCH_SOURCE_MAX_COLUMNS 16
-
 typedef struct
 {
   guint          n_fields;

@@ -22,6 +22,25 @@
 
 G_DEFINE_ABSTRACT_TYPE (GnnDataset, gnn_dataset, G_TYPE_OBJECT)
 
+G_DEFINE_QUARK (gnn-dataset-columns-func, columns_func)
+
+void
+gnn_dataset_class_set_columns (gpointer              klass,
+                               GnnDatasetColumnsFunc func)
+{
+  g_type_set_qdata (G_TYPE_FROM_CLASS (klass), columns_func_quark (), (gpointer) func);
+}
+
+guint
+gnn_dataset_peek_columns (GnnDataset *self,
+                          GnnTensor **columns)
+{
+  GnnDatasetColumnsFunc func =
+    (GnnDatasetColumnsFunc) g_type_get_qdata (G_OBJECT_TYPE (self), columns_func_quark ());
+
+  return func != NULL ? func (self, columns) : 0;
+}
+
 static void
 gnn_dataset_class_init (GnnDatasetClass *klass)
 {

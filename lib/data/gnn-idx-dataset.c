@@ -116,6 +116,18 @@ gnn_idx_dataset_set_property (GObject *object, guint prop_id, const GValue *valu
     }
 }
 
+/* Its items are the rows of its images and labels (GnnDatasetColumnsFunc). */
+static guint
+gnn_idx_dataset_peek_columns (GnnDataset *dataset,
+                              GnnTensor **columns)
+{
+  GnnIdxDataset *self = GNN_IDX_DATASET (dataset);
+
+  columns[0] = self->images;
+  columns[1] = self->labels;
+  return 2;
+}
+
 static void
 gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
 {
@@ -127,6 +139,7 @@ gnn_idx_dataset_class_init (GnnIdxDatasetClass *klass)
   object_class->set_property = gnn_idx_dataset_set_property;
   dataset_class->get_length = gnn_idx_dataset_get_length_impl;
   dataset_class->get_item = gnn_idx_dataset_get_item_impl;
+  gnn_dataset_class_set_columns (klass, gnn_idx_dataset_peek_columns);
 
   /**
    * GnnIdxDataset:images-path:

@@ -35,29 +35,8 @@
 
 #include "data/gnn-process-private.h"
 
-/* The shared page, refcounted: batches still alive keep it mapped. */
-typedef struct
-{
-  gatomicrefcount ref_count;
-  Control        *control;
-  gsize           size;
-} Shared;
-
-static Shared *
-shared_ref (Shared *sh)
-{
-  g_atomic_ref_count_inc (&sh->ref_count);
-  return sh;
-}
-
-static void
-shared_unref (Shared *sh)
-{
-  if (!g_atomic_ref_count_dec (&sh->ref_count))
-    return;
-  munmap (sh->control, sh->size);
-  g_free (sh);
-}
+/* How long stopping children waits before it kills them. */
+#define GNN_PROCESS_SHUTDOWN_GRACE_USEC (500 * 1000)
 
 typedef struct
 {
@@ -73,201 +52,24 @@ typedef struct
 typedef struct
 {
   GnnWorkerBackend parent;
-  GnnDataLoader  *loader;     /* not owned: only the children emit worker-init */
+  GnnWorkerInitFunc worker_init;   /* only the children run it */
+  gpointer        worker_init_data;
   GnnDataset     *dataset;
   GnnCollate     *collate;
   guint           num_workers;
   Proc           *procs;
-  Control        *control;    /* MAP_SHARED page */
-  Shared         *shared;
-  struct _Segment **cache;    /* num_workers × SLOTS: the parent's mappings of the slots */
+  GnnWireControl        *control;    /* MAP_SHARED page */
+  GnnProcessShared *shared;
+  GnnProcessSegment **cache;    /* num_workers × GNN_WIRE_SLOTS: the parent's mappings of the slots */
   guint           last_epoch;
   guint           cursor;     /* fairness of receive */
   gboolean        broken;     /* a worker died */
   GError         *lost_task;  /* a task that could not be sent: receive reports it */
-  guint8         *buffer;     /* MAX_MESSAGE bytes for receiving */
+  guint8         *buffer;     /* GNN_WIRE_MAX_MESSAGE bytes for receiving */
 } GnnProcessPool;
 
-/* --- the fork function ---------------------------------------------------- */
-
-G_LOCK_DEFINE_STATIC (fork_func);
-static GnnWorkerForkFunc fork_func;
-static gpointer fork_func_data;
-static GDestroyNotify fork_func_notify;
-
-/**
- * gnn_set_worker_fork_func:
- * @func: (nullable) (scope notified) (closure user_data) (destroy notify):
- *   the function that forks worker processes, or %NULL for fork()
- * @user_data: data for @func
- * @notify: (nullable): frees @user_data when the function is replaced
- *
- * Sets how [class@Gnn.DataLoader] forks its worker processes
- * (%GNN_WORKER_MODE_PROCESSES). A plain fork() skips the bookkeeping of
- * language runtimes: the Python binding installs `os.fork()` here when it
- * is imported, so that datasets written in Python work in worker processes.
- * The child returns from @func into the library, runs the worker loop and
- * ends with _exit(); it never returns to the caller's code.
- *
- * Since: 0.1
- */
-void
-gnn_set_worker_fork_func (GnnWorkerForkFunc func,
-                          gpointer          user_data,
-                          GDestroyNotify    notify)
-{
-  GDestroyNotify old_notify;
-  gpointer old_data;
-
-  G_LOCK (fork_func);
-  old_notify = fork_func_notify;
-  old_data = fork_func_data;
-  fork_func = func;
-  fork_func_data = user_data;
-  fork_func_notify = notify;
-  G_UNLOCK (fork_func);
-  if (old_notify != NULL)
-    old_notify (old_data);
-}
-
-GPid
-gnn_worker_fork (void)
-{
-  GnnWorkerForkFunc func;
-  gpointer data;
-
-  /* Never fork with the lock held: the child would inherit it locked. */
-  G_LOCK (fork_func);
-  func = fork_func;
-  data = fork_func_data;
-  G_UNLOCK (fork_func);
-  return func != NULL ? func (data) : fork ();
-}
-
 /* --- the parent ----------------------------------------------------------- */
-
-typedef struct _Segment
-{
-  gatomicrefcount ref_count;
-  gpointer        map;
-  gsize           size;
-} Segment;
-
-/* One batch in a slot: frees the slot when its last tensor goes. */
-typedef struct
-{
-  gatomicrefcount ref_count;
-  Segment        *segment;
-  Shared         *shared;
-  gint           *busy;
-} Hold;
-
-static void segment_unref (gpointer data);
-
-static void
-hold_unref (gpointer data)
-{
-  Hold *h = data;
-
-  if (!g_atomic_ref_count_dec (&h->ref_count))
-    return;
-  g_atomic_int_set (h->busy, 0);
-  segment_unref (h->segment);
-  shared_unref (h->shared);
-  g_free (h);
-}
-
-static void
-segment_unref (gpointer data)
-{
-  Segment *s = data;
-
-  if (!g_atomic_ref_count_dec (&s->ref_count))
-    return;
-  munmap (s->map, s->size);
-  g_free (s);
-}
-
-/* Maps a received segment (takes @fd). */
-static Segment *
-segment_map (int      fd,
-             gsize    size,
-             GError **error)
-{
-  Segment *seg;
-  gpointer map = MAP_FAILED;
-  struct stat st;
-
-  /* The size comes from the child: pages past the file's end would raise
-   * SIGBUS in the parent when the batch is read. */
-  if (fstat (fd, &st) != 0)
-    ;
-  else if (size < sizeof (SegmentHeader) || st.st_size < 0 || size > (guint64) st.st_size)
-    errno = EPROTO;
-  else
-    map = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-  close (fd);
-  if (map == MAP_FAILED)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
-                   "DataLoader: cannot map a batch from a worker process: %s", g_strerror (errno));
-      return NULL;
-    }
-  seg = g_new (Segment, 1);
-  g_atomic_ref_count_init (&seg->ref_count);
-  seg->map = map;
-  seg->size = size;
-  return seg;
-}
-
-/* Wraps the tensors of the batch in @seg (takes a reference: @hold's, or
- * @seg's own for a one-off segment). */
-static GPtrArray *
-map_batch (Segment *seg,
-           Hold    *hold,
-           GError **error)
-{
-  g_autoptr(GPtrArray) batch = NULL;
-  const SegmentHeader *h;
-  const SegmentTensor *ts;
-  gpointer map = seg->map, owner = hold != NULL ? (gpointer) hold : (gpointer) seg;
-  GDestroyNotify owner_unref = hold != NULL ? hold_unref : segment_unref;
-  gsize size = seg->size;
-
-  h = map;
-  ts = (const SegmentTensor *) (h + 1);
-  if (h->magic != SEGMENT_MAGIC ||
-      h->n_tensors > (size - sizeof *h) / sizeof (SegmentTensor))
-    goto bad;
-  batch = g_ptr_array_new_full (h->n_tensors, g_object_unref);
-  for (guint i = 0; i < h->n_tensors; i++)
-    {
-      GnnTensor *t;
-
-      if (ts[i].ndim > GNN_MAX_DIMS || ts[i].offset > size || ts[i].n_bytes > size - ts[i].offset)
-        goto bad;
-      t = gnn_tensor_new_wrap ((guint8 *) map + ts[i].offset, ts[i].n_bytes, ts[i].dtype,
-                               ts[i].shape, ts[i].ndim, owner_unref, owner, error);
-      if (t == NULL)
-        {
-          owner_unref (owner);
-          return NULL;
-        }
-      if (hold != NULL)
-        g_atomic_ref_count_inc (&hold->ref_count);
-      else
-        g_atomic_ref_count_inc (&seg->ref_count);
-      g_ptr_array_add (batch, t);
-    }
-  owner_unref (owner);   /* the tensors hold it now */
-  return g_steal_pointer (&batch);
-
-bad:
-  owner_unref (owner);
-  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
-                       "DataLoader: a worker process sent a malformed batch");
-  return NULL;
-}
+/* --- the parent ----------------------------------------------------------- */
 
 static void
 close_fd (int *fd)
@@ -308,8 +110,8 @@ reap (Proc   *p,
 static void
 stop_children (GnnProcessPool *pool)
 {
-  gint64 deadline = g_get_monotonic_time () + SHUTDOWN_GRACE_USEC;
-  Message m = { GNN_MSG_SHUTDOWN, 0, 0, 0, 0, 0, 0 };
+  gint64 deadline = g_get_monotonic_time () + GNN_PROCESS_SHUTDOWN_GRACE_USEC;
+  GnnWireMessage m = { GNN_MSG_SHUTDOWN, 0, 0, 0, 0, 0, 0 };
 
   g_atomic_int_set (&pool->control->current_epoch, 0);
   for (guint i = 0; i < pool->num_workers; i++)
@@ -317,7 +119,7 @@ stop_children (GnnProcessPool *pool)
       Proc *p = &pool->procs[i];
 
       if (p->fd >= 0)
-        gnn_process_send_message (p->fd, &m, NULL, 0, -1, FALSE);
+        gnn_wire_send (p->fd, &m, NULL, 0, -1, FALSE);
       close_fd (&p->fd);
     }
   for (;;)
@@ -444,7 +246,8 @@ child_main (GnnProcessPool *pool,
             guint           id)
 {
   GnnProcessWorker w = { id, pool->procs[id].child_fd, pool->control, pool->dataset,
-                         pool->collate, pool->procs[id].info, pool->loader };
+                         pool->collate, pool->procs[id].info, pool->worker_init,
+                         pool->worker_init_data };
 
   for (guint i = 0; i < pool->num_workers; i++)
     {
@@ -468,7 +271,6 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
                          GError               **error)
 {
   GnnProcessPool *pool = g_new0 (GnnProcessPool, 1);
-  GnnDataLoader *loader = setup->loader;
   GnnDataset *dataset = setup->dataset;
   GnnCollate *collate = setup->collate;
   guint num_workers = setup->num_workers;
@@ -483,7 +285,7 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
     {
       /* A dataset that cannot be rebuilt fails here, before any process. */
       spawn_fds = gnn_spawn_fds_new ();
-      spawn_setup = gnn_spawn_setup_new (loader, dataset, collate, spawn_fds, error);
+      spawn_setup = gnn_spawn_setup_new (setup, spawn_fds, error);
       if (spawn_setup == NULL)
         {
           g_free (pool);
@@ -491,20 +293,21 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
         }
     }
   gnn_worker_backend_init (&pool->parent, &process_vtable, num_workers);
-  pool->loader = loader;
+  pool->worker_init = setup->worker_init;
+  pool->worker_init_data = setup->worker_init_data;
   pool->dataset = g_object_ref (dataset);
   pool->collate = g_object_ref (collate);
   pool->num_workers = num_workers;
   pool->procs = g_new0 (Proc, num_workers);
-  pool->buffer = g_malloc (MAX_MESSAGE);
+  pool->buffer = g_malloc (GNN_WIRE_MAX_MESSAGE);
   for (guint i = 0; i < num_workers; i++)
     {
       pool->procs[i].fd = pool->procs[i].child_fd = pool->procs[i].pidfd = -1;
       pool->procs[i].info = gnn_worker_info_new (i, num_workers, base_seed + i, dataset);
     }
   /* The control page is a memfd, so that a spawned worker can map it too. */
-  control_size = sizeof (Control) + num_workers * SLOTS * sizeof (gint);
-  control_fd = gnn_process_memfd_new ("gnn-control", control_size, (guint8 **) &control);
+  control_size = sizeof (GnnWireControl) + num_workers * GNN_WIRE_SLOTS * sizeof (gint);
+  control_fd = gnn_wire_memfd_new ("gnn-control", control_size, (guint8 **) &control);
   if (control_fd < 0)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
@@ -513,11 +316,8 @@ gnn_process_backend_new (const GnnWorkerSetup  *setup,
       return NULL;
     }
   pool->control = control;
-  pool->shared = g_new (Shared, 1);
-  g_atomic_ref_count_init (&pool->shared->ref_count);
-  pool->shared->control = control;
-  pool->shared->size = control_size;
-  pool->cache = g_new0 (Segment *, num_workers * SLOTS);
+  pool->shared = gnn_process_shared_new (control, control_size);
+  pool->cache = g_new0 (GnnProcessSegment *, num_workers * GNN_WIRE_SLOTS);
   for (guint i = 0; i < num_workers; i++)
     {
       int sv[2];
@@ -587,11 +387,11 @@ process_free (GnnWorkerBackend *backend)
       close_fd (&p->pidfd);
       g_object_unref (p->info);
     }
-  for (guint i = 0; pool->cache != NULL && i < pool->num_workers * SLOTS; i++)
-    g_clear_pointer (&pool->cache[i], segment_unref);
+  for (guint i = 0; pool->cache != NULL && i < pool->num_workers * GNN_WIRE_SLOTS; i++)
+    g_clear_pointer (&pool->cache[i], gnn_process_segment_unref);
   g_free (pool->cache);
   if (pool->shared != NULL)
-    shared_unref (pool->shared);
+    gnn_process_shared_unref (pool->shared);
   for (guint i = 0; pool->procs != NULL && i < pool->num_workers; i++)
     {
       g_queue_clear (&pool->procs[i].pending);
@@ -671,7 +471,7 @@ send_task (GnnProcessPool *pool,
            gsize           seq)
 {
   Proc *p = &pool->procs[worker];
-  Message m = { GNN_MSG_TASK, epoch_id, seq, epoch->iterable ? -1 - epoch->skip[worker] : -1,
+  GnnWireMessage m = { GNN_MSG_TASK, epoch_id, seq, epoch->iterable ? -1 - epoch->skip[worker] : -1,
                 epoch->batch_size, epoch->drop_last, 0, epoch->sample_seed };
   const gint64 *indices = NULL;
   gsize count = 0;
@@ -688,18 +488,18 @@ send_task (GnnProcessPool *pool,
       indices = epoch->indices + start;
       m.n = (gint64) count;
     }
-  if (count <= INLINE_INDICES)
-    sent = gnn_process_send_message (p->fd, &m, indices, count * sizeof (gint64), -1, FALSE);
+  if (count <= GNN_WIRE_INLINE_INDICES)
+    sent = gnn_wire_send (p->fd, &m, indices, count * sizeof (gint64), -1, FALSE);
   else
     {
       guint8 *map;
-      int fd = gnn_process_segment_new (count * sizeof (gint64), &map);
+      int fd = gnn_wire_segment_new (count * sizeof (gint64), &map);
 
       if (fd >= 0)
         {
           memcpy (map, indices, count * sizeof (gint64));
           munmap (map, count * sizeof (gint64));
-          sent = gnn_process_send_message (p->fd, &m, NULL, 0, fd, FALSE);
+          sent = gnn_wire_send (p->fd, &m, NULL, 0, fd, FALSE);
           saved = errno;
           close (fd);
           errno = saved;
@@ -773,10 +573,10 @@ read_result (GnnProcessPool  *pool,
              gboolean        *unreadable,
              GError         **error)
 {
-  const Message *m = (const Message *) pool->buffer;
+  const GnnWireMessage *m = (const GnnWireMessage *) pool->buffer;
   GnnBatchResult *r;
   int fd = -1;
-  ssize_t n = gnn_process_receive_message (pool->procs[i].fd, pool->buffer, &fd);
+  ssize_t n = gnn_wire_receive (pool->procs[i].fd, pool->buffer, &fd);
 
   if (n <= 0)
     {
@@ -785,15 +585,15 @@ read_result (GnnProcessPool  *pool,
       *dead = !*unreadable;
       return NULL;
     }
-  if (m->type == GNN_MSG_BATCH && m->extra > 0 && m->extra <= SLOTS)
+  if (m->type == GNN_MSG_BATCH && m->extra > 0 && m->extra <= GNN_WIRE_SLOTS)
     {
-      guint k = i * SLOTS + m->extra - 1;
+      guint k = i * GNN_WIRE_SLOTS + m->extra - 1;
 
       if (m->drop_last)   /* a new segment in this slot */
         {
-          g_clear_pointer (&pool->cache[k], segment_unref);
+          g_clear_pointer (&pool->cache[k], gnn_process_segment_unref);
           if (fd >= 0)
-            pool->cache[k] = segment_map (fd, (gsize) m->n, NULL);
+            pool->cache[k] = gnn_process_segment_map (fd, (gsize) m->n, NULL);
           fd = -1;
         }
       if (m->epoch != epoch_id || pool->cache[k] == NULL)   /* stale: free the slot */
@@ -812,25 +612,20 @@ read_result (GnnProcessPool  *pool,
   switch (m->type)
     {
     case GNN_MSG_BATCH:
-      if (m->extra > 0 && m->extra <= SLOTS && pool->cache[i * SLOTS + m->extra - 1] != NULL)
+      if (m->extra > 0 && m->extra <= GNN_WIRE_SLOTS && pool->cache[i * GNN_WIRE_SLOTS + m->extra - 1] != NULL)
         {
-          Hold *hold = g_new (Hold, 1);
-          guint k = i * SLOTS + m->extra - 1;
+          guint k = i * GNN_WIRE_SLOTS + m->extra - 1;
 
-          g_atomic_ref_count_init (&hold->ref_count);
-          hold->segment = pool->cache[k];
-          g_atomic_ref_count_inc (&hold->segment->ref_count);
-          hold->shared = shared_ref (pool->shared);
-          hold->busy = &pool->control->busy[k];
-          r->batch = map_batch (hold->segment, hold, &r->error);
+          r->batch = gnn_process_segment_wrap_slot (pool->cache[k], pool->shared,
+                                                    &pool->control->busy[k], &r->error);
         }
       else if (m->extra == 0 && fd >= 0)
         {
-          Segment *seg = segment_map (fd, (gsize) m->n, &r->error);
+          GnnProcessSegment *seg = gnn_process_segment_map (fd, (gsize) m->n, &r->error);
 
           fd = -1;
           if (seg != NULL)
-            r->batch = map_batch (seg, NULL, &r->error);
+            r->batch = gnn_process_segment_wrap (seg, &r->error);
         }
       else
         r->error = g_error_new (GNN_ERROR, GNN_ERROR_WORKER,

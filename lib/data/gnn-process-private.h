@@ -1,66 +1,16 @@
-/* gnn-process-private.h: what the parent and a worker process share
- * (private): the messages on a worker's socket, the batch segments and
- * the control page
+/* gnn-process-private.h: the worker processes of a data loader (private):
+ * a worker's serving loop and the spawned workers' setup (the wire
+ * protocol they speak is gnn-worker-wire-private.h)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
 #include "data/gnn-worker-private.h"
+#include "data/gnn-worker-wire-private.h"
 
 G_BEGIN_DECLS
 
-#define SEGMENT_MAGIC 0x474e4e42u   /* "GNNB" */
-#define ALIGN 64
-#define MAX_MESSAGE (64 * 1024)
-#define INLINE_INDICES ((MAX_MESSAGE - (gsize) sizeof (Message)) / sizeof (gint64))
-#define SHUTDOWN_GRACE_USEC (500 * 1000)
-
-enum { GNN_MSG_TASK = 1, GNN_MSG_SHUTDOWN, GNN_MSG_BATCH, GNN_MSG_ERROR, GNN_MSG_END,
-       GNN_MSG_SETUP,     /* to a spawned worker: its setup (a GVariant in a memfd of n bytes) */
-       GNN_MSG_READY };   /* from a spawned worker: rebuilt, serving */
-
-typedef struct
-{
-  guint32 type;
-  guint32 epoch;
-  guint64 seq;
-  gint64  n;           /* TASK: indices (inline or in the memfd), or < 0: the next batch of
-                          the stream, which first skips -1 - n items (a resumed pass);
-                          BATCH: segment size; ERROR: error code */
-  guint64 batch_size;  /* TASK, streams */
-  guint32 drop_last;   /* TASK, streams */
-  guint32 extra;       /* ERROR: bytes of the domain name (with its NUL) before the message;
-                          SETUP: number of shared-tensor memfds that follow, one a message */
-  guint64 sample_seed; /* TASK: the pass's seed of per-sample generators */
-} Message;
-
-typedef struct
-{
-  guint32 magic;
-  guint32 n_tensors;
-} SegmentHeader;
-
-typedef struct
-{
-  gint32  dtype;
-  guint32 ndim;
-  gint64  shape[GNN_MAX_DIMS];
-  guint64 offset;
-  guint64 n_bytes;
-} SegmentTensor;
-
-/* Reusable segments: each worker keeps SLOTS memfds mapped; a slot is busy
- * from the moment the child fills it until the parent frees the last tensor
- * of the batch in it. A child without a free slot of the right size makes
- * a one-off segment. */
-#define SLOTS 8
-
-typedef struct
-{
-  gint current_epoch;   /* 0: none */
-  gint busy[];          /* num_workers × SLOTS */
-} Control;
 
 /* One worker process's side: set up by the fork or by the spawned
  * program, then gnn_process_worker_main() serves until shutdown. */
@@ -68,28 +18,35 @@ typedef struct
 {
   guint          id;
   int            sock;
-  Control       *control;
+  GnnWireControl       *control;
   GnnDataset    *dataset;
   GnnCollate    *collate;
   GnnWorkerInfo *info;
-  GnnDataLoader *loader;    /* emits worker-init; NULL in a spawned worker */
+  GnnWorkerInitFunc worker_init;   /* NULL in a spawned worker */
+  gpointer       worker_init_data;
 } GnnProcessWorker;
 
 void     gnn_process_worker_main     (GnnProcessWorker *w);
 
-gboolean gnn_process_send_message    (int sock, const Message *m, const void *payload,
-                                      gsize payload_len, int fd, gboolean block);
-/* One message into @buf (MAX_MESSAGE bytes); *@fd gets an attached
- * descriptor or -1. Returns the size, 0 at end of stream, -1 on error. */
-ssize_t  gnn_process_receive_message (int sock, guint8 *buf, int *fd);
-/* A new memfd of @size bytes mapped read-write, or -1. */
-int      gnn_process_segment_new     (gsize size, guint8 **map);
-/* The same with another name (control page, setup). */
-int      gnn_process_memfd_new       (const char *name, gsize size, guint8 **map);
-gsize    gnn_process_align_up        (gsize n);
-/* An error report for @task ("DataLoader worker ID (pid P): …"); FALSE if
- * it could not be sent. */
-gboolean gnn_process_send_error      (guint id, int sock, const Message *task, GError *error);
+/* --- the loader's side of batch segments (gnn-process-segment.c) --------- */
+
+/* The control page, refcounted: batches still alive keep it mapped. */
+typedef struct _GnnProcessShared GnnProcessShared;
+/* A received segment mapped in the loader, refcounted. */
+typedef struct _GnnProcessSegment GnnProcessSegment;
+
+/* Takes @control (@size bytes, unmapped when the last reference goes). */
+GnnProcessShared  *gnn_process_shared_new    (GnnWireControl *control, gsize size);
+void               gnn_process_shared_unref  (GnnProcessShared *shared);
+/* Maps a received segment of @size bytes (takes @fd). */
+GnnProcessSegment *gnn_process_segment_map   (int fd, gsize size, GError **error);
+void               gnn_process_segment_unref (gpointer segment);
+/* The batch in the reusable slot whose busy flag is *@busy: its tensors keep
+ * @segment and @shared mapped, and the last of them frees the slot. */
+GPtrArray *gnn_process_segment_wrap_slot (GnnProcessSegment *segment, GnnProcessShared *shared,
+                                          gint *busy, GError **error);
+/* The batch in a one-off segment (takes @segment). */
+GPtrArray *gnn_process_segment_wrap      (GnnProcessSegment *segment, GError **error);
 
 /* --- spawned workers (gnn-spawn.c) ---------------------------------------- */
 
@@ -98,8 +55,7 @@ gboolean gnn_process_send_error      (guint id, int sock, const Message *task, G
  * collation as their type names and properties (tensor-valued ones as
  * descriptors appended to @fds). Fails naming the type and the property
  * that does not serialize (or with the host's error). */
-GVariant *gnn_spawn_setup_new   (GnnDataLoader *loader, GnnDataset *dataset, GnnCollate *collate,
-                                 GArray *fds, GError **error);
+GVariant *gnn_spawn_setup_new   (const GnnWorkerSetup *setup, GArray *fds, GError **error);
 /* The descriptors of a setup's shared tensors (closed when freed). */
 GArray   *gnn_spawn_fds_new     (void);
 /* Starts a fresh process of the program serving on @sock with the control

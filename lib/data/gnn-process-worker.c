@@ -1,5 +1,5 @@
 /* gnn-process-worker.c: the serving loop of a worker process (forked or
- * spawned) and the wire protocol both ends speak
+ * spawned): runs tasks and writes their batches into segments
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,122 +13,10 @@
 #include "data/gnn-process-private.h"
 #include "tensor/gnn-parallel-private.h"
 
-/* --- messages ------------------------------------------------------------- */
-
-/* Sends a message, with @fd attached unless it is -1. */
-gboolean
-gnn_process_send_message (int            sock,
-              const Message *m,
-              const void    *payload,
-              gsize          payload_len,
-              int            fd,
-              gboolean       block)
-{
-  struct iovec iov[2] = {
-    { (void *) m, sizeof *m },
-    { (void *) payload, payload_len },
-  };
-  union { char buf[CMSG_SPACE (sizeof (int))]; struct cmsghdr align; } control;
-  struct msghdr msg = { 0 };
-  ssize_t r;
-
-  msg.msg_iov = iov;
-  msg.msg_iovlen = payload_len > 0 ? 2 : 1;
-  if (fd >= 0)
-    {
-      struct cmsghdr *c;
-
-      memset (&control, 0, sizeof control);
-      msg.msg_control = control.buf;
-      msg.msg_controllen = sizeof control.buf;
-      c = CMSG_FIRSTHDR (&msg);
-      c->cmsg_level = SOL_SOCKET;
-      c->cmsg_type = SCM_RIGHTS;
-      c->cmsg_len = CMSG_LEN (sizeof (int));
-      memcpy (CMSG_DATA (c), &fd, sizeof (int));
-    }
-  do
-    r = sendmsg (sock, &msg, MSG_NOSIGNAL | (block ? 0 : MSG_DONTWAIT));
-  while (r < 0 && errno == EINTR);
-  return r == (ssize_t) (sizeof *m + payload_len);
-}
-
-/* Receives one message into @buf (MAX_MESSAGE bytes); *@fd gets an attached
- * descriptor or -1. Returns the size, 0 at end of stream, -1 on error. */
-ssize_t
-gnn_process_receive_message (int    sock,
-                 guint8 *buf,
-                 int    *fd)
-{
-  struct iovec iov = { buf, MAX_MESSAGE };
-  union { char buf[CMSG_SPACE (sizeof (int))]; struct cmsghdr align; } control;
-  struct msghdr msg = { 0 };
-  ssize_t r;
-
-  *fd = -1;
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control.buf;
-  msg.msg_controllen = sizeof control.buf;
-  do
-    r = recvmsg (sock, &msg, MSG_CMSG_CLOEXEC);
-  while (r < 0 && errno == EINTR);
-  if (r > 0)
-    for (struct cmsghdr *c = CMSG_FIRSTHDR (&msg); c != NULL; c = CMSG_NXTHDR (&msg, c))
-      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-        memcpy (fd, CMSG_DATA (c), sizeof (int));
-  if (r > 0 && ((msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || r < (ssize_t) sizeof (Message)))
-    {
-      if (*fd >= 0)
-        close (*fd);
-      *fd = -1;
-      errno = EPROTO;
-      return -1;
-    }
-  return r;
-}
-
-/* A new memfd of @size bytes mapped read-write, or -1. */
-int
-gnn_process_segment_new (gsize    size,
-                         guint8 **map)
-{
-  return gnn_process_memfd_new ("gnn-batch", size, map);
-}
-
-int
-gnn_process_memfd_new (const char  *name,
-                       gsize        size,
-                       guint8     **map)
-{
-  int fd = memfd_create (name, MFD_CLOEXEC);
-
-  if (fd < 0)
-    return -1;
-  if (ftruncate (fd, (off_t) size) != 0)
-    {
-      close (fd);
-      return -1;
-    }
-  *map = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (*map == MAP_FAILED)
-    {
-      close (fd);
-      return -1;
-    }
-  return fd;
-}
-
-gsize
-gnn_process_align_up (gsize n)
-{
-  return (n + ALIGN - 1) & ~(gsize) (ALIGN - 1);
-}
-
 /* --- the child ------------------------------------------------------------ */
 
 /* The worker's slots (only ever used in a child process). */
-static struct { int fd; guint8 *map; gsize size; } child_slots[SLOTS];
+static struct { int fd; guint8 *map; gsize size; } child_slots[GNN_WIRE_SLOTS];
 
 /* A segment of at least @size bytes: a free slot (*@slot >= 0, *@fresh when
  * it had to be (re)made) or a one-off segment (*@slot = -1). Returns the fd
@@ -141,11 +29,11 @@ child_segment (GnnProcessWorker *w,
                int            *slot,
                gboolean       *fresh)
 {
-  gint *busy = &w->control->busy[id * SLOTS];
+  gint *busy = &w->control->busy[id * GNN_WIRE_SLOTS];
   int best = -1;
 
   *fresh = FALSE;
-  for (int k = 0; k < SLOTS; k++)
+  for (int k = 0; k < GNN_WIRE_SLOTS; k++)
     if (!g_atomic_int_get (&busy[k]))
       {
         if (child_slots[k].size == size)
@@ -158,7 +46,7 @@ child_segment (GnnProcessWorker *w,
       }
   *slot = best;
   if (best < 0)
-    return gnn_process_segment_new (size, map);
+    return gnn_wire_segment_new (size, map);
   if (child_slots[best].size != size)
     {
       if (child_slots[best].size > 0)
@@ -167,7 +55,7 @@ child_segment (GnnProcessWorker *w,
           close (child_slots[best].fd);
           child_slots[best].size = 0;
         }
-      child_slots[best].fd = gnn_process_segment_new (size, &child_slots[best].map);
+      child_slots[best].fd = gnn_wire_segment_new (size, &child_slots[best].map);
       if (child_slots[best].fd < 0)
         return -1;
       child_slots[best].size = size;
@@ -201,24 +89,24 @@ write_items (GnnProcessWorker     *w,
   guint n_fields = src->n_fields;
   g_autofree GnnFieldPlan *plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
   gsize offset, size;
-  SegmentHeader *h;
-  SegmentTensor *ts;
+  GnnWireSegmentHeader *h;
+  GnnWireSegmentTensor *ts;
   guint8 *map;
   int fd;
 
   if (!gnn_default_collate_plan (src, plans, error))
     return -1;
-  size = gnn_process_align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
+  size = gnn_wire_segment_data_start (n_fields);
   for (guint f = 0; f < n_fields; f++)
-    size += gnn_process_align_up (MAX (plans[f].n_bytes, 1));
+    size += gnn_wire_align_up (MAX (plans[f].n_bytes, 1));
   fd = child_segment (w, id, size, &map, slot, fresh);
   if (fd < 0)
     return segment_error (error);
-  h = (SegmentHeader *) map;
-  ts = (SegmentTensor *) (h + 1);
-  h->magic = SEGMENT_MAGIC;
+  h = (GnnWireSegmentHeader *) map;
+  ts = (GnnWireSegmentTensor *) (h + 1);
+  h->magic = GNN_WIRE_SEGMENT_MAGIC;
   h->n_tensors = n_fields;
-  offset = gnn_process_align_up (sizeof (SegmentHeader) + n_fields * sizeof (SegmentTensor));
+  offset = gnn_wire_segment_data_start (n_fields);
   for (guint f = 0; f < n_fields; f++)
     {
       ts[f].dtype = plans[f].dtype;
@@ -227,7 +115,7 @@ write_items (GnnProcessWorker     *w,
       ts[f].offset = offset;
       ts[f].n_bytes = plans[f].n_bytes;
       gnn_default_collate_fill (src, f, &plans[f], map + offset);
-      offset += gnn_process_align_up (MAX (plans[f].n_bytes, 1));
+      offset += gnn_wire_align_up (MAX (plans[f].n_bytes, 1));
     }
   if (*slot < 0)
     munmap (map, size);
@@ -246,26 +134,26 @@ write_batch (GnnProcessWorker *w,
              GError    **error)
 {
   gsize offset, size;
-  SegmentHeader *h;
-  SegmentTensor *ts;
+  GnnWireSegmentHeader *h;
+  GnnWireSegmentTensor *ts;
   guint8 *map;
   int fd;
 
-  size = gnn_process_align_up (sizeof (SegmentHeader) + batch->len * sizeof (SegmentTensor));
+  size = gnn_wire_segment_data_start (batch->len);
   for (guint i = 0; i < batch->len; i++)
     {
       GnnTensorPrivate *p = gnn_tensor_priv (g_ptr_array_index (batch, i));
 
-      size += gnn_process_align_up (MAX ((gsize) p->numel * gnn_dtype_get_size (p->dtype), 1));
+      size += gnn_wire_align_up (MAX ((gsize) p->numel * gnn_dtype_get_size (p->dtype), 1));
     }
   fd = child_segment (w, id, size, &map, slot, fresh);
   if (fd < 0)
     return segment_error (error);
-  h = (SegmentHeader *) map;
-  ts = (SegmentTensor *) (h + 1);
-  h->magic = SEGMENT_MAGIC;
+  h = (GnnWireSegmentHeader *) map;
+  ts = (GnnWireSegmentTensor *) (h + 1);
+  h->magic = GNN_WIRE_SEGMENT_MAGIC;
   h->n_tensors = batch->len;
-  offset = gnn_process_align_up (sizeof (SegmentHeader) + batch->len * sizeof (SegmentTensor));
+  offset = gnn_wire_segment_data_start (batch->len);
   for (guint i = 0; i < batch->len; i++)
     {
       GnnTensor *t = g_ptr_array_index (batch, i);
@@ -287,30 +175,12 @@ write_batch (GnnProcessWorker *w,
           gnn_strided_copy (p->dtype, map + offset, strides, p->dtype,
                             gnn_tensor_priv_data (p), p->strides, p->shape, p->ndim);
         }
-      offset += gnn_process_align_up (MAX (n_bytes, 1));
+      offset += gnn_wire_align_up (MAX (n_bytes, 1));
     }
   if (*slot < 0)
     munmap (map, size);
   *size_out = size;
   return fd;
-}
-
-gboolean
-gnn_process_send_error (guint          id,
-                        int            sock,
-                        const Message *task,
-                        GError        *error)
-{
-  const char *domain = g_quark_to_string (error->domain);
-  g_autofree char *text = g_strdup_printf ("DataLoader worker %u (pid %d): %s", id,
-                                           (int) getpid (), error->message);
-  gsize dlen = strlen (domain) + 1, mlen = MIN (strlen (text), MAX_MESSAGE - sizeof (Message) - dlen - 1);
-  g_autofree char *payload = g_malloc (dlen + mlen);
-  Message m = { GNN_MSG_ERROR, task->epoch, task->seq, error->code, 0, 0, (guint32) dlen };
-
-  memcpy (payload, domain, dlen);
-  memcpy (payload + dlen, text, mlen);
-  return gnn_process_send_message (sock, &m, payload, dlen + mlen, -1, TRUE);
 }
 
 /* The default collation's stacking straight into a segment, for
@@ -340,7 +210,7 @@ stack_into_segment (gpointer              data,
  * of waiting for a batch that never comes. */
 static gboolean
 child_run_task (GnnProcessWorker  *w,
-                const Message     *task,
+                const GnnWireMessage     *task,
                 const gint64      *indices,
                 GnnEpoch         **stream,
                 guint             *stream_epoch_id)
@@ -377,20 +247,20 @@ child_run_task (GnnProcessWorker  *w,
     st.fd = write_batch (w, w->id, batch, &st.size, &st.slot, &st.fresh, &error);
 
   if (error != NULL)
-    sent = gnn_process_send_error (w->id, w->sock, task, error);
+    sent = gnn_wire_send_error (w->id, w->sock, task, error);
   else if (end)
     {
-      Message m = { GNN_MSG_END, task->epoch, task->seq, 0, 0, 0, 0 };
+      GnnWireMessage m = { GNN_MSG_END, task->epoch, task->seq, 0, 0, 0, 0 };
 
-      sent = gnn_process_send_message (w->sock, &m, NULL, 0, -1, TRUE);
+      sent = gnn_wire_send (w->sock, &m, NULL, 0, -1, TRUE);
     }
   else
     {
       /* extra: the slot + 1 (0: one-off); drop_last: a new segment in the slot */
-      Message m = { GNN_MSG_BATCH, task->epoch, task->seq, (gint64) st.size, 0, st.fresh,
+      GnnWireMessage m = { GNN_MSG_BATCH, task->epoch, task->seq, (gint64) st.size, 0, st.fresh,
                     (guint32) (st.slot + 1) };
 
-      sent = gnn_process_send_message (w->sock, &m, NULL, 0, st.slot < 0 || st.fresh ? st.fd : -1,
+      sent = gnn_wire_send (w->sock, &m, NULL, 0, st.slot < 0 || st.fresh ? st.fd : -1,
                                        TRUE);
     }
   if (st.fd >= 0 && st.slot < 0)
@@ -401,7 +271,7 @@ child_run_task (GnnProcessWorker  *w,
 void
 gnn_process_worker_main (GnnProcessWorker *w)
 {
-  guint8 *buf = g_malloc (MAX_MESSAGE);
+  guint8 *buf = g_malloc (GNN_WIRE_MAX_MESSAGE);
   GnnEpoch *stream = NULL;
   guint stream_epoch_id = 0;
 
@@ -419,18 +289,18 @@ gnn_process_worker_main (GnnProcessWorker *w)
    * (worker_init may raise it). Gnn's count only: calling OpenBLAS here
    * would restart its pool in every worker. */
   gnn_parallel_set_threads (1);
-  if (w->loader != NULL)
-    gnn_data_loader_emit_worker_init (w->loader, w->info);
+  if (w->worker_init != NULL)
+    w->worker_init (w->info, w->worker_init_data);
 
   for (;;)
     {
-      const Message *m = (const Message *) buf;
-      const gint64 *indices = (const gint64 *) (buf + sizeof (Message));
+      const GnnWireMessage *m = (const GnnWireMessage *) buf;
+      const gint64 *indices = (const gint64 *) (buf + sizeof (GnnWireMessage));
       gpointer mapped = NULL;
       gsize mapped_size = 0;
       gboolean sent;
       int fd = -1;
-      ssize_t r = gnn_process_receive_message (w->sock, buf, &fd);
+      ssize_t r = gnn_wire_receive (w->sock, buf, &fd);
 
       if (r <= 0 || m->type == GNN_MSG_SHUTDOWN)
         break;
@@ -449,7 +319,7 @@ gnn_process_worker_main (GnnProcessWorker *w)
             break;
           indices = mapped;
         }
-      else if (m->n >= 0 && (gsize) r < sizeof (Message) + (gsize) m->n * sizeof (gint64))
+      else if (m->n >= 0 && (gsize) r < sizeof (GnnWireMessage) + (gsize) m->n * sizeof (gint64))
         break;
       sent = child_run_task (w, m, indices, &stream, &stream_epoch_id);
       if (mapped != NULL)

@@ -66,6 +66,20 @@ gnn_sampler_initable_iface_init (GInitableIface *iface)
   iface->init = gnn_sampler_initable_init;
 }
 
+GParamSpec *
+gnn_sampler_generator_param_new (void)
+{
+  return g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
+                              G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+}
+
+void
+gnn_sampler_generator_ensure (GnnGenerator **generator)
+{
+  if (*generator == NULL)
+    *generator = gnn_generator_new_unseeded ();
+}
+
 GArray *
 gnn_index_garray_try_new (gsize        n,
                           const char  *owner,

@@ -19,7 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "data/gnn-process-private.h"
+#include "data/gnn-data-private.h"
+#include "data/gnn-worker-wire-private.h"
 
 typedef struct
 {
@@ -98,7 +99,7 @@ gnn_shared_tensor_new (GnnDType       dtype,
 
   if (!checked_nbytes (dtype, shape, ndim, &nbytes, error))
     return NULL;
-  fd = gnn_process_memfd_new ("gnn-shared-tensor", MAX (nbytes, 1), &map);
+  fd = gnn_wire_memfd_new ("gnn-shared-tensor", MAX (nbytes, 1), &map);
   if (fd < 0)
     {
       gnn_set_alloc_error (error, nbytes, shape, ndim);

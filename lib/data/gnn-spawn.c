@@ -418,12 +418,12 @@ gnn_spawn_fds_new (void)
 }
 
 GVariant *
-gnn_spawn_setup_new (GnnDataLoader  *loader,
-                     GnnDataset     *dataset,
-                     GnnCollate     *collate,
-                     GArray         *fds,
-                     GError        **error)
+gnn_spawn_setup_new (const GnnWorkerSetup  *setup,
+                     GArray                *fds,
+                     GError               **error)
 {
+  GnnDataset *dataset = setup->dataset;
+  GnnCollate *collate = setup->collate;
   g_autoptr(GnnWorkerSpawnHost) host = gnn_worker_spawn_host_dup_default ();
   g_autoptr(GVariant) ds = NULL;
   g_autoptr(GVariant) co = NULL;
@@ -433,7 +433,8 @@ gnn_spawn_setup_new (GnnDataLoader  *loader,
   if (host != NULL)
     {
       g_autoptr(GError) local = NULL;
-      g_autoptr(GBytes) payload = gnn_worker_spawn_host_save (host, loader, dataset, collate, &local);
+      g_autoptr(GBytes) payload = gnn_worker_spawn_host_save (host, setup->loader, dataset,
+                                                              collate, &local);
 
       if (local != NULL)
         {
@@ -448,9 +449,7 @@ gnn_spawn_setup_new (GnnDataLoader  *loader,
     }
   /* Signal handlers are functions and data of this process: a rebuilt
    * worker has no loader to emit them on. Refused rather than skipped. */
-  if (loader != NULL &&
-      g_signal_has_handler_pending (loader, g_signal_lookup ("worker-init", GNN_TYPE_DATA_LOADER),
-                                    0, FALSE))
+  if (setup->worker_init_connected)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_NOT_SUPPORTED,
                            "DataLoader: worker-init handlers cannot run in spawned workers (they "
@@ -483,9 +482,9 @@ gnn_spawn_send_setup (int        sock,
                                                                 seed, setup));
   g_autoptr(GBytes) data = g_variant_get_data_as_bytes (all);
   gsize size = g_bytes_get_size (data);
-  Message m = { GNN_MSG_SETUP, 0, 0, (gint64) size, 0, 0, fds->len };
+  GnnWireMessage m = { GNN_MSG_SETUP, 0, 0, (gint64) size, 0, 0, fds->len };
   guint8 *map;
-  int fd = gnn_process_memfd_new ("gnn-setup", MAX (size, 1), &map);
+  int fd = gnn_wire_memfd_new ("gnn-setup", MAX (size, 1), &map);
   gboolean ok;
 
   if (fd < 0)
@@ -496,14 +495,14 @@ gnn_spawn_send_setup (int        sock,
     }
   memcpy (map, g_bytes_get_data (data, NULL), size);
   munmap (map, MAX (size, 1));
-  ok = gnn_process_send_message (sock, &m, NULL, 0, fd, TRUE);
+  ok = gnn_wire_send (sock, &m, NULL, 0, fd, TRUE);
   close (fd);
   /* then the shared tensors' memfds, one a message, in index order */
   for (guint i = 0; ok && i < fds->len; i++)
     {
-      Message t = { GNN_MSG_SETUP, 0, i, 0, 0, 0, 0 };
+      GnnWireMessage t = { GNN_MSG_SETUP, 0, i, 0, 0, 0, 0 };
 
-      ok = gnn_process_send_message (sock, &t, NULL, 0, g_array_index (fds, int, i), TRUE);
+      ok = gnn_wire_send (sock, &t, NULL, 0, g_array_index (fds, int, i), TRUE);
     }
   if (!ok)
     g_set_error (error, GNN_ERROR, GNN_ERROR_WORKER,
@@ -580,8 +579,8 @@ worker_setup (int                  sock,
               GnnWorkerSpawnHost **host,
               GError             **error)
 {
-  g_autofree guint8 *buf = g_malloc (MAX_MESSAGE);
-  const Message *m = (const Message *) buf;
+  g_autofree guint8 *buf = g_malloc (GNN_WIRE_MAX_MESSAGE);
+  const GnnWireMessage *m = (const GnnWireMessage *) buf;
   g_autoptr(GVariant) all = NULL, setup = NULL, ds = NULL, co = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GArray) fds = gnn_spawn_fds_new ();
@@ -592,7 +591,7 @@ worker_setup (int                  sock,
   gpointer map;
   int fd = -1;
 
-  if (gnn_process_receive_message (sock, buf, &fd) <= 0 || m->type != GNN_MSG_SETUP || fd < 0)
+  if (gnn_wire_receive (sock, buf, &fd) <= 0 || m->type != GNN_MSG_SETUP || fd < 0)
     {
       g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER, "no setup from the parent");
       return FALSE;
@@ -609,7 +608,7 @@ worker_setup (int                  sock,
   munmap (map, MAX ((gsize) m->n, 1));
   for (guint i = 0; i < n_fds; i++)
     {
-      if (gnn_process_receive_message (sock, buf, &fd) <= 0 || m->type != GNN_MSG_SETUP ||
+      if (gnn_wire_receive (sock, buf, &fd) <= 0 || m->type != GNN_MSG_SETUP ||
           m->seq != i || fd < 0)
         {
           if (fd >= 0)
@@ -700,8 +699,8 @@ gnn_worker_main_if_worker (void)
   const char *spec = g_getenv (SPAWN_ENV);
   g_autoptr(GError) error = NULL;
   g_autoptr(GnnWorkerSpawnHost) host = NULL;
-  GnnProcessWorker w = { 0, SOCK_FD, NULL, NULL, NULL, NULL, NULL };
-  Message ready = { GNN_MSG_READY, 0, 0, 0, 0, 0, 0 };
+  GnnProcessWorker w = { 0, SOCK_FD, NULL, NULL, NULL, NULL, NULL, NULL };
+  GnnWireMessage ready = { GNN_MSG_READY, 0, 0, 0, 0, 0, 0 };
   struct stat st;
   gpointer control;
 
@@ -723,10 +722,10 @@ gnn_worker_main_if_worker (void)
                         gnn_manual_seed (gnn_worker_info_get_seed (w.info)),
                         !gnn_worker_spawn_host_worker_init (host, w.info, &error))))
     {
-      gnn_process_send_error (w.id, SOCK_FD, &ready, error);
+      gnn_wire_send_error (w.id, SOCK_FD, &ready, error);
       _exit (1);
     }
-  gnn_process_send_message (SOCK_FD, &ready, NULL, 0, -1, TRUE);
+  gnn_wire_send (SOCK_FD, &ready, NULL, 0, -1, TRUE);
   gnn_process_worker_main (&w);
   _exit (0);
 }

@@ -60,6 +60,20 @@ gnn_tensor_dataset_finalize (GObject *object)
   G_OBJECT_CLASS (gnn_tensor_dataset_parent_class)->finalize (object);
 }
 
+/* Its items are the rows of its tensors (GnnDatasetColumnsFunc). */
+static guint
+gnn_tensor_dataset_peek_columns (GnnDataset *dataset,
+                                 GnnTensor **columns)
+{
+  GPtrArray *tensors = GNN_TENSOR_DATASET (dataset)->tensors;
+
+  if (tensors->len > GNN_BATCH_SOURCE_MAX_COLUMNS)
+    return 0;
+  for (guint f = 0; f < tensors->len; f++)
+    columns[f] = g_ptr_array_index (tensors, f);
+  return tensors->len;
+}
+
 static void
 gnn_tensor_dataset_class_init (GnnTensorDatasetClass *klass)
 {
@@ -69,6 +83,7 @@ gnn_tensor_dataset_class_init (GnnTensorDatasetClass *klass)
   object_class->finalize = gnn_tensor_dataset_finalize;
   dataset_class->get_length = gnn_tensor_dataset_get_length_impl;
   dataset_class->get_item = gnn_tensor_dataset_get_item_impl;
+  gnn_dataset_class_set_columns (klass, gnn_tensor_dataset_peek_columns);
 }
 
 static void
@@ -148,12 +163,6 @@ gnn_tensor_dataset_new (GnnTensor **tensors,
  *
  * Since: 0.1
  */
-GPtrArray *
-gnn_tensor_dataset_peek_tensors (GnnTensorDataset *self)
-{
-  return self->tensors;
-}
-
 GPtrArray *
 gnn_tensor_dataset_get_tensors (GnnTensorDataset *self)
 {

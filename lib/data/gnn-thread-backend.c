@@ -26,8 +26,8 @@ typedef struct
   GThread        *thread;
   GAsyncQueue    *tasks;
   GnnWorkerInfo  *info;
-  GnnDataLoader  *loader;     /* not owned: emits worker-init at start, when the
-                                 loader waits for the thread (busy until then) */
+  GnnWorkerInitFunc worker_init;  /* at start, while the loader waits for the thread */
+  gpointer        worker_init_data; /* (busy until then) */
   gint            busy;       /* atomic: 1 working on a task, 2 in worker-init */
   gint64          busy_index; /* its first sample index (-1: a stream batch) */
 } Worker;
@@ -58,7 +58,8 @@ worker_main (gpointer data)
   Task *task;
 
   gnn_worker_info_set_current (w->info);
-  gnn_data_loader_emit_worker_init (w->loader, w->info);
+  if (w->worker_init != NULL)
+    w->worker_init (w->info, w->worker_init_data);
   g_atomic_int_set (&w->busy, 0);
   while ((task = g_async_queue_pop (w->tasks)) != STOP_TASK)
     {
@@ -223,11 +224,12 @@ gnn_thread_backend_new (const GnnWorkerSetup  *setup,
 
       g_atomic_ref_count_init (&w->ref_count);
       g_atomic_ref_count_inc (&w->ref_count);   /* the thread's */
-      w->busy = 2;   /* in worker-init: never abandoned (it uses the loader) */
+      w->busy = 2;   /* in worker-init: never abandoned (it may use the loader) */
       w->busy_index = -1;
       w->tasks = g_async_queue_new_full (task_free);
       w->info = gnn_worker_info_new (i, setup->num_workers, setup->base_seed + i, setup->dataset);
-      w->loader = setup->loader;
+      w->worker_init = setup->worker_init;
+      w->worker_init_data = setup->worker_init_data;
       w->thread = g_thread_new (name, worker_main, w);
       self->workers[i] = w;
     }

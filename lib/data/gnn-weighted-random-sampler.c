@@ -174,8 +174,7 @@ gnn_weighted_random_sampler_constructed (GObject *object)
   GnnWeightedRandomSampler *self = GNN_WEIGHTED_RANDOM_SAMPLER (object);
 
   G_OBJECT_CLASS (gnn_weighted_random_sampler_parent_class)->constructed (object);
-  if (self->generator == NULL)
-    self->generator = gnn_generator_new_unseeded ();
+  gnn_sampler_generator_ensure (&self->generator);
 }
 
 /* PyTorch's checks (torch.multinomial's messages for the weights). */
@@ -284,8 +283,7 @@ gnn_weighted_random_sampler_class_init (GnnWeightedRandomSamplerClass *klass)
    * Since: 0.1
    */
   properties[PROP_GENERATOR] =
-    g_param_spec_object ("generator", NULL, NULL, GNN_TYPE_GENERATOR,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    gnn_sampler_generator_param_new ();
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -124,15 +124,23 @@ struct _GnnWorkerBackend
   guint                         num_workers;
 };
 
+/* A worker's start hook (the loader's worker-init): runs in the worker
+ * thread or process once it is seeded, before it loads anything. Workers
+ * get this callback, never the loader itself. */
+typedef void (*GnnWorkerInitFunc) (GnnWorkerInfo *info, gpointer data);
+
 /* What every backend is made from. */
 typedef struct
 {
-  GnnDataLoader *loader;       /* not owned: worker-init only */
-  GnnDataset    *dataset;
-  GnnCollate    *collate;
-  guint          num_workers;
-  guint64        base_seed;
-  double         timeout;      /* the loader's (s, 0: none): bounds a spawned worker's start too */
+  GnnWorkerInitFunc worker_init;           /* NULL: none */
+  gpointer          worker_init_data;      /* not owned */
+  gboolean          worker_init_connected; /* it has handlers: spawned workers refuse them */
+  GnnDataLoader    *loader;                /* not owned: handed as is to a spawn host's save */
+  GnnDataset       *dataset;
+  GnnCollate       *collate;
+  guint             num_workers;
+  guint64           base_seed;
+  double            timeout;  /* the loader's (s, 0: none): bounds a spawned worker's start too */
 } GnnWorkerSetup;
 
 typedef GnnWorkerBackend *(*GnnWorkerBackendNew) (const GnnWorkerSetup *setup, GError **error);
@@ -140,6 +148,10 @@ typedef GnnWorkerBackend *(*GnnWorkerBackendNew) (const GnnWorkerSetup *setup, G
 GnnWorkerBackend *gnn_thread_backend_new  (const GnnWorkerSetup *setup, GError **error);
 /* Worker processes, forked or (@spawn) started fresh from the program. */
 GnnWorkerBackend *gnn_process_backend_new (const GnnWorkerSetup *setup, gboolean spawn,
+                                           GError **error);
+
+/* The workers of @mode, made from @setup. */
+GnnWorkerBackend *gnn_worker_backend_new  (GnnWorkerMode mode, const GnnWorkerSetup *setup,
                                            GError **error);
 
 static inline void
@@ -197,5 +209,12 @@ void     gnn_loader_state_add_config (const GnnLoaderConfig *config, GVariantDic
  * on from, or whose "batches" is past the @n_batches of a map-style pass. */
 gboolean gnn_loader_state_check      (const GnnLoaderConfig *config, GVariant *state,
                                       gint64 n_batches, GError **error);
+/* Restores generator @g from @state's bytestring @key (both absent: TRUE). */
+gboolean gnn_loader_state_restore_generator (GnnGenerator *g, GVariant *state, const char *key,
+                                             GError **error);
+/* A resumed pass over an iterable dataset: the items each stream of
+ * @epoch skips, from @resume's "stream-batches" (@batches: the pass's). */
+gboolean gnn_loader_state_resume_streams    (GnnEpoch *epoch, GVariant *resume, gsize batches,
+                                             GError **error);
 
 G_END_DECLS

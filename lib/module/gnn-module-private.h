@@ -258,4 +258,22 @@ void              gnn_module_remove_hook       (GnnModule *module,
                                                 int        list_kind,
                                                 GnnHook   *hook);
 
+/* gnn-module-registry-checks.c: the one validation of a registration.
+ * @request is the map the caller asked for (register_*), or GNN_MAP_NONE
+ * for set_child, which sorts @value like Module.__setattr__. On success
+ * @kind and @slot say where it goes. */
+gboolean gnn_module_registry_validate (GnnModule   *self,
+                                       const char  *name,
+                                       GObject     *value,
+                                       GnnMapKind   request,
+                                       GnnMapKind  *kind,
+                                       GParamSpec **slot,
+                                       GError     **error);
+
+/* gnn-module-use-windows.c: changes to any registry are serialized by one
+ * lock; the unlock frees @garbage (nullable) at once when no thread is
+ * inside a use window, else leaves it in the graveyard. */
+void gnn_module_registry_lock   (void);
+void gnn_module_registry_unlock (GnnGarbage *garbage);
+
 G_END_DECLS

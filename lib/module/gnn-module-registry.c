@@ -3,26 +3,21 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Every registration goes through registry_validate(), which decides the map
- * and runs the name, kind, slot and cycle checks once, in PyTorch's order,
- * and then registry_put(), the unchecked insert that emits the signals.
+ * Every registration goes through gnn_module_registry_validate()
+ * (gnn-module-registry-checks.c), which decides the map and runs the name,
+ * kind, slot and cycle checks once, in PyTorch's order, and then
+ * registry_put(), the unchecked insert that emits the signals.
  *
  * Threads: changes are serialized by one registry lock; reads take none
  * (see gnn-ordered-map-private.h) but happen inside use windows, and what a
  * change takes out waits in the graveyard until no thread is inside one.
  * So a thread may append to or delete from a Sequential while others run
  * its forward, walk named_parameters or build a state_dict: each of those
- * sees the children as they were when it reached them.
+ * sees the children as they were when it reached them. The lock, the
+ * windows and the graveyard are gnn-module-use-windows.c.
  */
-#include <pthread.h>
 #include <string.h>
-#if defined(__linux__)
-# include <linux/membarrier.h>
-# include <sys/syscall.h>
-# include <unistd.h>
-#endif
 
-#include "core/gnn-fork-private.h"
 #include "module/gnn-module-private.h"
 
 enum {
@@ -32,215 +27,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static const char *const kind_words[GNN_N_MAPS] = { "parameter", "buffer", "module" };
-
-/* --- the lock, the use windows and the graveyard --------------------------- */
-
-GNN_FORK_SAFE_MUTEX (registry_lock);
-
-/* One per thread that ever opened a window; @active is what changes read. */
-typedef struct
-{
-  gint active;
-} UseRecord;
-
-static GPtrArray *use_records;     /* UseRecord*, under registry_lock */
-static GArray *graveyard;          /* GnnGarbageItem, under registry_lock */
-static gint graveyard_pending;     /* atomic: the graveyard is not empty */
-
-#if defined(__GNUC__) && defined(__ELF__)
-# define GNN_TLS __attribute__ ((tls_model ("initial-exec")))
-#else
-# define GNN_TLS
-#endif
-static _Thread_local UseRecord *tls_record GNN_TLS;
-_Thread_local guint gnn_module_use_depth GNN_TLS;
-
-static void
-use_record_free (gpointer data)
-{
-  g_mutex_lock (&registry_lock);
-  g_ptr_array_remove_fast (use_records, data);
-  g_mutex_unlock (&registry_lock);
-  tls_record = NULL;
-  g_free (data);
-}
-
-static GPrivate use_record_key = G_PRIVATE_INIT (use_record_free);
-
-/* In a forked child only the forking thread exists: the others' windows
- * are closed for good. */
-static void
-use_records_after_fork (void)
-{
-  if (use_records == NULL)
-    return;
-  for (guint i = 0; i < use_records->len; i++)
-    {
-      UseRecord *record = g_ptr_array_index (use_records, i);
-
-      if (record != tls_record)
-        record->active = 0;
-    }
-}
-
-/* Whether readers may open a window with a plain store (the membarrier
- * flavour of user-space RCU): a change that frees something then makes
- * every running thread of the process execute a full barrier
- * (membarrier(2)) before it reads the windows, which orders each reader's
- * store before its reads as a fence of its own would, at no cost to the
- * reader. Without membarrier (not Linux, a kernel or sandbox refusing it)
- * readers fence. Registration is inherited across fork. */
-static gboolean light_readers;
-
-static gboolean
-membarrier_all_threads (void)
-{
-#if defined(__linux__) && defined(__NR_membarrier)
-  return syscall (__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
-#else
-  return FALSE;
-#endif
-}
-
-__attribute__ ((constructor)) static void
-use_records_register_fork_handler (void)
-{
-  pthread_atfork (NULL, NULL, use_records_after_fork);
-#if defined(__linux__) && defined(__NR_membarrier)
-  light_readers = syscall (__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 &&
-                  membarrier_all_threads ();
-#endif
-}
-
-static UseRecord *
-use_record_register (void)
-{
-  UseRecord *record = g_new0 (UseRecord, 1);
-
-  g_mutex_lock (&registry_lock);
-  if (use_records == NULL)
-    use_records = g_ptr_array_new ();
-  g_ptr_array_add (use_records, record);
-  g_mutex_unlock (&registry_lock);
-  g_private_set (&use_record_key, record);
-  tls_record = record;
-  return record;
-}
-
-/* Under registry_lock: whether some thread is inside a window. */
-static gboolean
-anyone_inside (void)
-{
-  if (use_records == NULL)
-    return FALSE;
-  for (guint i = 0; i < use_records->len; i++)
-    if (__atomic_load_n (&((UseRecord *) g_ptr_array_index (use_records, i))->active,
-                         __ATOMIC_SEQ_CST))
-      return TRUE;
-  return FALSE;
-}
-
-/* Under registry_lock: whether no other thread has a use record, so none
- * can be reading (a thread that registers later takes the lock first, and
- * sees what this change unlinked). */
-static gboolean
-barrier_needless (void)
-{
-  return use_records == NULL || use_records->len == 0 ||
-         (use_records->len == 1 && g_ptr_array_index (use_records, 0) == tls_record);
-}
-
-/* Under registry_lock: what may be freed now (transfer full, nullable). */
-static GArray *
-take_graveyard_if_idle (void)
-{
-  GArray *dead = NULL;
-
-  if (graveyard != NULL && !anyone_inside ())
-    {
-      dead = g_steal_pointer (&graveyard);
-      __atomic_store_n (&graveyard_pending, 0, __ATOMIC_RELAXED);
-    }
-  return dead;
-}
-
-/* The outermost window of this thread begins (gnn_module_use_begin()). */
-void
-gnn_module_use_begin_outer (void)
-{
-  UseRecord *record = tls_record != NULL ? tls_record : use_record_register ();
-
-  /* The reads that follow must not pass the store (a change reads @active
-   * after taking out what it changed): a full fence, or, with light
-   * readers, the change's membarrier makes one for us. */
-  if (G_LIKELY (light_readers))
-    {
-      __atomic_store_n (&record->active, 1, __ATOMIC_RELAXED);
-      __atomic_signal_fence (__ATOMIC_SEQ_CST);
-    }
-  else
-    __atomic_store_n (&record->active, 1, __ATOMIC_SEQ_CST);
-}
-
-void
-gnn_module_use_end_outer (void)
-{
-  GArray *dead;
-
-  __atomic_store_n (&tls_record->active, 0, __ATOMIC_RELEASE);
-  if (G_LIKELY (!__atomic_load_n (&graveyard_pending, __ATOMIC_RELAXED)))
-    return;
-  g_mutex_lock (&registry_lock);
-  dead = take_graveyard_if_idle ();
-  g_mutex_unlock (&registry_lock);
-  gnn_garbage_free_array (dead);
-}
-
-static void
-registry_lock_acquire (void)
-{
-  g_mutex_lock (&registry_lock);
-}
-
-/* Ends a change: its @garbage (nullable) is freed at once when no thread is
- * inside a window (this one included: it may be walking what changed),
- * else it waits in the graveyard. Frees outside the lock: a value's last
- * unref may dispose a module, which changes registries. */
-static void
-registry_lock_release (GnnGarbage *garbage)
-{
-  GArray *dead = NULL;
-  gboolean now = FALSE;
-
-  if (garbage != NULL && !gnn_garbage_is_empty (garbage))
-    {
-      /* what was taken out is unlinked before the windows are read */
-      __atomic_thread_fence (__ATOMIC_SEQ_CST);
-      if (light_readers && !barrier_needless () && !membarrier_all_threads ())
-        {
-          /* cannot happen once registered; freeing could be unsafe: keep it */
-          g_debug ("membarrier failed: %u registry items not freed", garbage->n_inline);
-          garbage->n_inline = 0;
-          g_clear_pointer (&garbage->more, g_array_unref);
-          g_mutex_unlock (&registry_lock);
-          return;
-        }
-      now = !anyone_inside ();
-      if (!now)
-        {
-          gnn_garbage_move (&graveyard, garbage);
-          __atomic_store_n (&graveyard_pending, 1, __ATOMIC_RELAXED);
-        }
-      else
-        dead = take_graveyard_if_idle ();
-    }
-  g_mutex_unlock (&registry_lock);
-  if (now)
-    gnn_garbage_free (garbage);
-  gnn_garbage_free_array (dead);
-}
 
 /* The entry under @name in @map, for a reader inside a window. */
 static GnnMapEntry *
@@ -252,9 +38,9 @@ reader_lookup (GnnOrderedMap *map,
   if (G_LIKELY (!gnn_ordered_map_has_index (map)))
     return gnn_ordered_map_lookup (map, name);
   /* a large map: its hash index changes under the lock */
-  g_mutex_lock (&registry_lock);
+  gnn_module_registry_lock ();
   entry = gnn_ordered_map_lookup (map, name);
-  g_mutex_unlock (&registry_lock);
+  gnn_module_registry_unlock (NULL);
   return entry;
 }
 
@@ -302,7 +88,7 @@ registry_put (GnnModule  *self,
   GObject *replaced;
   GnnGarbage garbage = GNN_GARBAGE_INIT;
 
-  registry_lock_acquire ();
+  gnn_module_registry_lock ();
   /* A name lives in at most one map, so at most one steal finds it. */
   for (int k = 0; k < GNN_N_MAPS; k++)
     {
@@ -331,7 +117,7 @@ registry_put (GnnModule  *self,
     }
   if (old_kind == GNN_MAP_MODULES && old != NULL)
     g_atomic_int_add (&gnn_module_priv (GNN_MODULE (old))->n_parents, -1);
-  registry_lock_release (&garbage);
+  gnn_module_registry_unlock (&garbage);
 
   if (old == value)
     return;
@@ -341,228 +127,6 @@ registry_put (GnnModule  *self,
     g_signal_emit (self, signals[SIGNAL_CHILD_ADDED], 0, key, value);
   if (slot != NULL)
     gnn_module_slot_changed (self, slot);
-}
-
-/* PyTorch lets a module contain itself and then overflows the stack in
- * state_dict() or repr(); Gnn refuses the cycle up front. The walk uses an
- * explicit stack: the tree may be arbitrarily deep. */
-gboolean
-gnn_module_registry_check_no_cycle (GnnModule  *self,
-                                    const char *name,
-                                    GnnModule  *child,
-                                    GError    **error)
-{
-  g_autoptr(GHashTable) visited = NULL;
-  g_autoptr(GPtrArray) stack = NULL;
-
-  gboolean ok = TRUE;
-
-  if (child == NULL)
-    return TRUE;
-  /* Only a module that is some module's child can be below @child; and a
-   * leaf (the common case: a layer) reaches only itself. Both keep building
-   * a tree bottom-up linear. */
-  if (child != self && (g_atomic_int_get (&gnn_module_priv (self)->n_parents) == 0 ||
-                        gnn_ordered_map_len (&gnn_module_priv (child)->maps[GNN_MAP_MODULES]) == 0))
-    return TRUE;
-  gnn_module_use_begin ();
-  visited = g_hash_table_new (NULL, NULL);
-  stack = g_ptr_array_new ();
-  g_ptr_array_add (stack, child);
-  while (stack->len > 0)
-    {
-      GnnModule *module = g_ptr_array_steal_index_fast (stack, stack->len - 1);
-      GPtrArray *entries;
-
-      if (module == self)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "cannot assign '%s' as child module '%s': it contains this module "
-                       "(a cycle)", G_OBJECT_TYPE_NAME (child), name);
-          ok = FALSE;
-          break;
-        }
-      if (!g_hash_table_add (visited, module))
-        continue;
-      entries = gnn_ordered_map_entries (&gnn_module_priv (module)->maps[GNN_MAP_MODULES]);
-      for (guint i = 0, n = gnn_entries_len (entries); i < n; i++)
-        {
-          GnnMapEntry *entry = gnn_entries_get (entries, i);
-          if (entry->value != NULL)
-            g_ptr_array_add (stack, entry->value);
-        }
-    }
-  gnn_module_use_end ();
-  return ok;
-}
-
-/* The name rules of register_parameter / register_buffer / add_module, in
- * PyTorch's order (add_module checks "already exists" first). @current: the
- * map holding @name; @plain_property: a property (not a slot) has that name. */
-static gboolean
-check_name (const char  *name,
-            GnnMapKind   kind,
-            GnnMapKind   current,
-            gboolean     plain_property,
-            GError     **error)
-{
-  gboolean taken = (current != GNN_MAP_NONE && current != kind) || plain_property;
-
-  if (kind == GNN_MAP_MODULES && taken)
-    goto taken;
-  if (strchr (name, '.') != NULL)
-    {
-      if (kind == GNN_MAP_MODULES)
-        g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
-                     "module name can't contain \".\", got: %s", name);
-      else
-        g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
-                     "%s name can't contain \".\"", kind_words[kind]);
-      return FALSE;
-    }
-  if (name[0] == '\0')
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_NAME,
-                   "%s name can't be empty string \"\"", kind_words[kind]);
-      return FALSE;
-    }
-  if (!taken)
-    return TRUE;
-taken:
-  g_set_error (error, GNN_ERROR, GNN_ERROR_NAME, "attribute '%s' already exists", name);
-  return FALSE;
-}
-
-/* register_*'s type check: @value (nullable) must be of map @kind's type. */
-static gboolean
-check_value_type (GObject     *value,
-                  GnnMapKind   kind,
-                  const char  *name,
-                  GError     **error)
-{
-  if (value == NULL)
-    return TRUE;
-  if (kind == GNN_MAP_MODULES && !GNN_IS_MODULE (value))
-    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                 "%s is not a Module subclass", G_OBJECT_TYPE_NAME (value));
-  else if (kind == GNN_MAP_PARAMETERS && !GNN_IS_PARAMETER (value))
-    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                 "cannot assign '%s' object to parameter '%s' (GnnParameter or NULL required)",
-                 G_OBJECT_TYPE_NAME (value), name);
-  else if (kind == GNN_MAP_BUFFERS && !GNN_IS_TENSOR (value))
-    g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                 "cannot assign '%s' object to buffer '%s' (GnnTensor or NULL required)",
-                 G_OBJECT_TYPE_NAME (value), name);
-  else
-    return TRUE;
-  return FALSE;
-}
-
-/* @value (nullable) must fit the declared slot @slot (nullable). */
-static gboolean
-check_slot_type (GnnModule   *self,
-                 const char  *name,
-                 GObject     *value,
-                 GParamSpec  *slot,
-                 GError     **error)
-{
-  if (value == NULL || slot == NULL || g_type_is_a (G_OBJECT_TYPE (value), slot->value_type))
-    return TRUE;
-  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-               "cannot assign '%s' as child slot '%s' of '%s' (%s or NULL expected)",
-               G_OBJECT_TYPE_NAME (value), name, gnn_module_get_name (self),
-               g_type_name (slot->value_type));
-  return FALSE;
-}
-
-/* PyTorch's "cannot assign '<type>' as parameter '<name>' (... or None
- * expected)" for a value of the wrong kind into a registered name. */
-static gboolean
-wrong_kind_error (GObject    *value,
-                  const char *what,
-                  const char *name,
-                  const char *expected,
-                  GError    **error)
-{
-  g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-               "cannot assign '%s' as %s '%s' (%s or NULL expected)",
-               G_OBJECT_TYPE_NAME (value), what, name, expected);
-  return FALSE;
-}
-
-/* Module.__setattr__'s choice of map for @value (nullable) under a name held
- * by map @current, or GNN_MAP_NONE if it is not a child at all. */
-static GnnMapKind
-sort_value (GObject    *value,
-            GnnMapKind  current,
-            GParamSpec *slot)
-{
-  if (value != NULL && GNN_IS_PARAMETER (value))
-    return GNN_MAP_PARAMETERS;
-  if (value != NULL && GNN_IS_MODULE (value))
-    return GNN_MAP_MODULES;
-  if (current != GNN_MAP_NONE)
-    return current;
-  return slot != NULL ? gnn_module_slot_kind (slot) : GNN_MAP_NONE;
-}
-
-/* The one validation of a registration. @request is the map the caller
- * asked for (register_*), or GNN_MAP_NONE for set_child, which sorts @value
- * like Module.__setattr__. On success @kind and @slot say where it goes. */
-static gboolean
-registry_validate (GnnModule   *self,
-                   const char  *name,
-                   GObject     *value,
-                   GnnMapKind   request,
-                   GnnMapKind  *kind,
-                   GParamSpec **slot,
-                   GError     **error)
-{
-  GnnMapKind current = gnn_module_find_kind (gnn_module_priv (self), name);
-  GnnNameProperty property = gnn_module_lookup_property (self, name);
-
-  *slot = property.slot;
-  *kind = request;
-  if (request == GNN_MAP_NONE)
-    {
-      /* PyTorch's messages come first where PyTorch has one. */
-      if (value != NULL && current == GNN_MAP_PARAMETERS && !GNN_IS_PARAMETER (value))
-        return wrong_kind_error (value, "parameter", name, "GnnParameter", error);
-      if (value != NULL && current == GNN_MAP_MODULES && !GNN_IS_MODULE (value) &&
-          !GNN_IS_PARAMETER (value))   /* torch: a Parameter may replace a module */
-        return wrong_kind_error (value, "child module", name, "GnnModule", error);
-      if (!check_slot_type (self, name, value, *slot, error))
-        return FALSE;
-      *kind = sort_value (value, current, *slot);
-      if (*kind == GNN_MAP_NONE)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
-                       "cannot assign '%s' to new attribute '%s' of '%s': only a GnnParameter "
-                       "or a GnnModule registers a new child (use gnn_module_register_buffer() "
-                       "for buffers)", value != NULL ? G_OBJECT_TYPE_NAME (value) : "NULL",
-                       name, gnn_module_get_name (self));
-          return FALSE;
-        }
-      if (*kind == GNN_MAP_BUFFERS && value != NULL && !GNN_IS_TENSOR (value))
-        return wrong_kind_error (value, "buffer", name, "GnnTensor", error);
-      /* PyTorch removes a registered name from the other maps before
-       * registering it again, so only a new name meets the name rules. */
-      if (current == GNN_MAP_NONE && !check_name (name, *kind, current, property.plain, error))
-        return FALSE;
-    }
-  else
-    {
-      if (request == GNN_MAP_MODULES && !check_value_type (value, request, name, error))
-        return FALSE;
-      if (!check_name (name, request, current, property.plain, error))
-        return FALSE;
-      if (request != GNN_MAP_MODULES && !check_value_type (value, request, name, error))
-        return FALSE;
-      if (!check_slot_type (self, name, value, *slot, error))
-        return FALSE;
-    }
-  return *kind != GNN_MAP_MODULES ||
-         gnn_module_registry_check_no_cycle (self, name, (GnnModule *) value, error);
 }
 
 gboolean
@@ -576,7 +140,7 @@ gnn_module_registry_insert (GnnModule   *self,
   gboolean ok;
 
   gnn_module_use_begin ();
-  ok = registry_validate (self, name, value, kind, &kind, &slot, error);
+  ok = gnn_module_registry_validate (self, name, value, kind, &kind, &slot, error);
   if (ok)
     registry_put (self, kind, name, value, slot);
   gnn_module_use_end ();
@@ -653,12 +217,13 @@ gnn_module_register_buffer (GnnModule  *self,
   priv = gnn_module_priv (self);
 
   gnn_module_use_begin ();
-  if (!registry_validate (self, name, (GObject *) tensor, GNN_MAP_BUFFERS, &kind, &slot, error))
+  if (!gnn_module_registry_validate (self, name, (GObject *) tensor, GNN_MAP_BUFFERS, &kind, &slot,
+                                     error))
     {
       gnn_module_use_end ();
       return FALSE;
     }
-  registry_lock_acquire ();
+  gnn_module_registry_lock ();
   if (persistent)
     {
       if (priv->non_persistent != NULL)
@@ -670,7 +235,7 @@ gnn_module_register_buffer (GnnModule  *self,
         priv->non_persistent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       g_hash_table_add (priv->non_persistent, g_strdup (name));
     }
-  registry_lock_release (NULL);
+  gnn_module_registry_unlock (NULL);
   registry_put (self, kind, name, (GObject *) tensor, slot);
   gnn_module_use_end ();
   return TRUE;
@@ -898,7 +463,7 @@ gnn_module_registry_remove (GnnModule  *self,
   GParamSpec *slot;
   gboolean found;
 
-  registry_lock_acquire ();
+  gnn_module_registry_lock ();
   kind = find_kind (priv, key, TRUE);
   if (kind != GNN_MAP_NONE)
     {
@@ -908,7 +473,7 @@ gnn_module_registry_remove (GnnModule  *self,
       if (priv->non_persistent != NULL)
         g_hash_table_remove (priv->non_persistent, key);
     }
-  registry_lock_release (&garbage);
+  gnn_module_registry_unlock (&garbage);
   if (kind == GNN_MAP_NONE)
     {
       set_no_attribute_error (self, key, error);
@@ -975,10 +540,10 @@ gnn_module_is_buffer_persistent (GnnModule  *self,
   g_return_val_if_fail (name != NULL, FALSE);
   priv = gnn_module_priv (self);
 
-  registry_lock_acquire ();
+  gnn_module_registry_lock ();
   persistent = gnn_ordered_map_lookup (&priv->maps[GNN_MAP_BUFFERS], name) != NULL &&
                (priv->non_persistent == NULL || !g_hash_table_contains (priv->non_persistent, name));
-  registry_lock_release (NULL);
+  gnn_module_registry_unlock (NULL);
   return persistent;
 }
 
@@ -1020,13 +585,13 @@ gnn_module_registry_dispose (GnnModule *self)
    * inside its maps: what they held is freed here (after the lock: a
    * tensor's finalize may take locks of its own), not through the
    * graveyard. Tensors go first: they hold no modules. */
-  registry_lock_acquire ();
+  gnn_module_registry_lock ();
   for (int k = 0; k < GNN_N_MAPS; k++)
     {
       old[k] = priv->maps[k];
       gnn_ordered_map_init (&priv->maps[k]);
     }
-  g_mutex_unlock (&registry_lock);
+  gnn_module_registry_unlock (NULL);
   gnn_ordered_map_clear (&old[GNN_MAP_PARAMETERS]);
   gnn_ordered_map_clear (&old[GNN_MAP_BUFFERS]);
   modules = old[GNN_MAP_MODULES].entries;

@@ -25,7 +25,7 @@
  * [property@Gnn.Bilinear:generator] or the default generator.
  *
  * Forward is torch's `forward(input1, input2)` through
- * [method@Gnn.Module.call_args]; [func@Gnn.Tensor.bilinear] is the
+ * [method@Gnn.Module.call_args]; [method@Gnn.Tensor.bilinear] is the
  * function.
  *
  * Since: 0.1

@@ -84,7 +84,7 @@ adadelta_##suffix##_typed (T *p, const T *grad, T *sq, T *acc, gint64 n,       \
       p[j] = GNN_FMA (T, neg_lr, delta, p[j]);                                 \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (adadelta_##suffix, (T *p, const T *grad, T *sq, T *acc,       \
+GNN_DISPATCH_KERNEL (adadelta_##suffix, (T *p, const T *grad, T *sq, T *acc,   \
                  gint64 n, double lr_d, double rho_d, double eps_d,            \
                  double wd_d, gboolean maximize),                              \
                  (p, grad, sq, acc, n, lr_d, rho_d, eps_d, wd_d, maximize))

@@ -95,7 +95,7 @@ adagrad_##suffix##_typed (T *p, const T *grad, T *sum, gint64 n, double clr,   \
       p[j] = p[j] + neg_clr * g / (SQRT (sum[j]) + eps);                       \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (adagrad_##suffix, (T *p, const T *grad, T *sum, gint64 n,     \
+GNN_DISPATCH_KERNEL (adagrad_##suffix, (T *p, const T *grad, T *sum, gint64 n, \
                  double clr, double eps_d, double wd_d, gboolean maximize),    \
                  (p, grad, sum, n, clr, eps_d, wd_d, maximize))
 

@@ -79,7 +79,7 @@ adam_##suffix##_typed (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,        \
     default: adam_##suffix##_loop (p, g, m, v, vmax, n, k, DECOUPLED, TRUE); break; \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (adam_##suffix,                                                \
+GNN_DISPATCH_KERNEL (adam_##suffix,                                            \
                  (T *p, const T *g, T *m, T *v, T *vmax, gint64 n,             \
                   const GnnAdamHyper *h, double step_size, double bc2_sqrt_d), \
                  (p, g, m, v, vmax, n, h, step_size, bc2_sqrt_d))

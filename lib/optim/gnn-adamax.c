@@ -87,7 +87,7 @@ adamax_##suffix##_typed (T *p, const T *grad, T *m, T *u, gint64 n,            \
       p[j] = p[j] + neg_clr * m[j] / u[j];                                     \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (adamax_##suffix, (T *p, const T *grad, T *m, T *u, gint64 n,  \
+GNN_DISPATCH_KERNEL (adamax_##suffix, (T *p, const T *grad, T *m, T *u, gint64 n,  \
                  double clr, double b1_d, double b2_d, double eps_d,           \
                  double wd_d, gboolean maximize),                              \
                  (p, grad, m, u, n, clr, b1_d, b2_d, eps_d, wd_d, maximize))

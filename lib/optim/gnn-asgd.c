@@ -78,7 +78,7 @@ asgd_##suffix##_typed (T *p, const T *grad, T *ax, gint64 n, double decay_d,   \
       ax[j] = mu != 1 ? ax[j] + (p[j] - ax[j]) * m : p[j];                     \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (asgd_##suffix, (T *p, const T *grad, T *ax, gint64 n,         \
+GNN_DISPATCH_KERNEL (asgd_##suffix, (T *p, const T *grad, T *ax, gint64 n,     \
                  double decay_d, double neg_eta_d, float mu, double wd_d,      \
                  gboolean maximize),                                           \
                  (p, grad, ax, n, decay_d, neg_eta_d, mu, wd_d, maximize))

@@ -125,7 +125,7 @@ nadam_##suffix##_typed (T *p, const T *grad, T *m, T *v, gint64 n,             \
       p[j] = p[j] + ca * m[j] / denom;                                         \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (nadam_##suffix, (T *p, const T *grad, T *m, T *v, gint64 n,   \
+GNN_DISPATCH_KERNEL (nadam_##suffix, (T *p, const T *grad, T *m, T *v, gint64 n,   \
                  double b1_d, double b2_d, double eps_d, double wd_d,          \
                  double bc2_d, double c_grad, double c_avg),                   \
                  (p, grad, m, v, n, b1_d, b2_d, eps_d, wd_d, bc2_d, c_grad, c_avg))
@@ -198,7 +198,7 @@ radam_##suffix##_typed (T *p, const T *grad, T *m, T *v, gint64 n,             \
         p[j] = p[j] + (T) -1 * (corrected * lr);                               \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (radam_##suffix, (T *p, const T *grad, T *m, T *v, gint64 n,   \
+GNN_DISPATCH_KERNEL (radam_##suffix, (T *p, const T *grad, T *m, T *v, gint64 n,   \
                  double lr_d, double b1_d, double b2_d, double eps_d,          \
                  double wd_d, double bc1_d, double bc2_sqrt_d, double rect_d,  \
                  gboolean rectified),                                          \

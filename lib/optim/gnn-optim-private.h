@@ -96,7 +96,7 @@ void     gnn_optimizer_class_set_update (GnnOptimizerClass *klass, GnnOptimUpdat
                                 : (T) fma ((a), (b), (c)))
 
 /* An update loop: always inlined into the per-CPU-level copies that
- * DISPATCH_KERNEL (tensor/gnn-cpu-private.h) makes of it, so fma is one
+ * GNN_DISPATCH_KERNEL (tensor/gnn-cpu-private.h) makes of it, so fma is one
  * instruction where the CPU has it. */
 #define GNN_OPTIM_KERNEL static inline __attribute__ ((always_inline)) void
 

@@ -104,7 +104,7 @@ rmsprop_##suffix##_typed (T *p, const T *grad, T *sq, T *gavg, T *buf,         \
         p[j] = p[j] + neg_lr * g / avg;                                        \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (rmsprop_##suffix, (T *p, const T *grad, T *sq, T *gavg,       \
+GNN_DISPATCH_KERNEL (rmsprop_##suffix, (T *p, const T *grad, T *sq, T *gavg,   \
                  T *buf, gint64 n, double lr_d, double momentum_d,             \
                  double alpha_d, double eps_d, double wd_d,                    \
                  gboolean maximize),                                           \

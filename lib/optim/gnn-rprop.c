@@ -93,7 +93,7 @@ rprop_##suffix##_typed (T *p, const T *grad, T *prev, T *size, gint64 n,       \
       prev[j] = g;                                                             \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (rprop_##suffix, (T *p, const T *grad, T *prev, T *size,       \
+GNN_DISPATCH_KERNEL (rprop_##suffix, (T *p, const T *grad, T *prev, T *size,   \
                  gint64 n, double minus_d, double plus_d, double min_d,        \
                  double max_d, gboolean maximize),                             \
                  (p, grad, prev, size, n, minus_d, plus_d, min_d, max_d, maximize))

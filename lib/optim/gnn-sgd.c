@@ -97,7 +97,7 @@ sgd_##suffix##_typed (T *restrict p, const T *restrict g, T *restrict buf,     \
       p[j] = GNN_FMA (T, neg_lr, d, p[j]);                                     \
     }                                                                          \
 }                                                                              \
-DISPATCH_KERNEL (sgd_##suffix,                                                 \
+GNN_DISPATCH_KERNEL (sgd_##suffix,                                             \
                  (T *restrict p, const T *restrict g, T *restrict buf,         \
                   gint64 n, double lr_d, double momentum_d,                    \
                   double dampening_d, double wd_d, gboolean nesterov,          \

@@ -7,7 +7,7 @@
  * type T (float32 computed in float, as PyTorch does) and the op's
  * settings p (GnnOpParams.args, converted to T once per call). One
  * generator makes, per dtype, an out-of-place loop and an in-place loop
- * over contiguous memory, compiled for every CPU level (DISPATCH_KERNEL);
+ * over contiguous memory, compiled for every CPU level (GNN_DISPATCH_KERNEL);
  * strided operands are packed first. Built with -O3.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -35,10 +35,8 @@
 typedef struct { float v[4]; } ArgsF32;
 typedef struct { double v[4]; } ArgsF64;
 
-#define KERNEL_INLINE static inline __attribute__ ((always_inline))
-
 #define ACTIVATION_LOOPS_T(NAME, TAG, T, ARGS, EXPR)                           \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 NAME##_##TAG##_typed (gint64 n, T *restrict o, const T *restrict a,             \
                       const ARGS *args)                                         \
 {                                                                               \
@@ -50,9 +48,9 @@ NAME##_##TAG##_typed (gint64 n, T *restrict o, const T *restrict a,             
       o[i] = (EXPR);                                                            \
     }                                                                           \
 }                                                                               \
-DISPATCH_KERNEL (NAME##_##TAG, (gint64 n, T *o, const T *a, const ARGS *args),  \
+GNN_DISPATCH_KERNEL (NAME##_##TAG, (gint64 n, T *o, const T *a, const ARGS *args),  \
                  (n, o, a, args))                                               \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 NAME##_ip_##TAG##_typed (gint64 n, T *restrict s, const ARGS *args)             \
 {                                                                               \
   const T p0 = args->v[0], p1 = args->v[1], p2 = args->v[2], p3 = args->v[3];   \
@@ -63,7 +61,7 @@ NAME##_ip_##TAG##_typed (gint64 n, T *restrict s, const ARGS *args)             
       s[i] = (EXPR);                                                            \
     }                                                                           \
 }                                                                               \
-DISPATCH_KERNEL (NAME##_ip_##TAG, (gint64 n, T *s, const ARGS *args), (n, s, args))
+GNN_DISPATCH_KERNEL (NAME##_ip_##TAG, (gint64 n, T *s, const ARGS *args), (n, s, args))
 
 #define ACTIVATION_LOOPS(NAME, EXPR)                                            \
   ACTIVATION_LOOPS_T (NAME, f32, float, ArgsF32, EXPR)                          \

@@ -7,7 +7,7 @@
  * split among the intra-op threads; while OpenBLAS runs threads of its own
  * (no gnn_set_num_threads () call) they run in turn, each GEMM on
  * OpenBLAS's threads, as gnn-gemm-parallel.c does. The row loops are
- * compiled per CPU level (DISPATCH_KERNEL): the same bits at every level.
+ * compiled per CPU level (GNN_DISPATCH_KERNEL): the same bits at every level.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -21,9 +21,8 @@
 #include "tensor/gnn-parallel-private.h"
 #include "tensor/gnn-vexpf-private.h"
 
-#define KERNEL_INLINE static inline __attribute__ ((always_inline))
-/* DISPATCH_KERNEL pastes its name: expand SFX () first. */
-#define DISPATCH_KERNEL_NAMED(name, PARAMS, ARGS) DISPATCH_KERNEL (name, PARAMS, ARGS)
+/* GNN_DISPATCH_KERNEL pastes its name: expand SFX () first. */
+#define DISPATCH_KERNEL_NAMED(name, PARAMS, ARGS) GNN_DISPATCH_KERNEL (name, PARAMS, ARGS)
 
 /* The row loops select with ?: on floats: let gcc if-convert them (no FP
  * traps are ever enabled; the results are the same). */

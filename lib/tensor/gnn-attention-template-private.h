@@ -3,7 +3,7 @@
  *
  *   T        the element type (float, double)
  *   SFX(x)   x suffixed with the type's tag (x##_f32)
- *   SFX_TYPED(x)  x##_f32_typed (the loop DISPATCH_KERNEL copies)
+ *   SFX_TYPED(x)  x##_f32_typed (the loop GNN_DISPATCH_KERNEL copies)
  *   GEMM     cblas_sgemm / cblas_dgemm
  *   EXP      the row's exp (gnn_vexpf / exp)
  *   SMALL    whether gnn_sgemm_small applies (float only)
@@ -47,7 +47,7 @@ SFX (mat_at) (const GnnAttnMat *m, gint64 b, gint64 h)
 }
 
 /* One row of scores: scale, masks, causal cut, then softmax in place. */
-KERNEL_INLINE void
+GNN_KERNEL_INLINE void
 SFX_TYPED (softmax_row) (T *x, gint64 n, T scale, const guint8 *const *mrow,
                          const GnnAttnMaskView *masks, guint n_masks, gint64 n_valid)
 {
@@ -253,7 +253,7 @@ SFX (apply_backward_range) (gint64 i0, gint64 i1, gpointer data)
 }
 
 /* One row of dS = P ∘ (dP - Σ dP ∘ P), dP from the dropped gradient. */
-KERNEL_INLINE void
+GNN_KERNEL_INLINE void
 SFX_TYPED (softmax_backward_row) (const T *p, const T *pd, const T *dpd, T *ds, gint64 n,
                                   T inv_keep)
 {

@@ -176,7 +176,7 @@ forward_image_typed (const float *xp, gint64 stride, gint64 blocks, gint64 oh, g
   forward_image_body (xp, stride, blocks, oh, ow, cout, kh, kw, wb, out);
 }
 
-DISPATCH_KERNEL (forward_image,
+GNN_DISPATCH_KERNEL (forward_image,
                  (const float *xp, gint64 stride, gint64 blocks, gint64 oh, gint64 ow,
                   gint64 cout, gint64 kh, gint64 kw, const float *wb, float *out),
                  (xp, stride, blocks, oh, ow, cout, kh, kw, wb, out))
@@ -359,7 +359,7 @@ weight_grad_typed (const float *xp, gint64 stride, gint64 plane, gint64 blocks, 
     weight_grad_body (xp, stride, plane, blocks, nb, oh, ow, kh, kw, go, go_image, acc);
 }
 
-DISPATCH_KERNEL (weight_grad,
+GNN_DISPATCH_KERNEL (weight_grad,
                  (const float *xp, gint64 stride, gint64 plane, gint64 blocks, gint64 nb,
                   gint64 oh, gint64 ow, gint64 kh, gint64 kw, const float *go, gint64 go_image,
                   float *acc),

@@ -132,13 +132,13 @@ gnn_conv_free (gpointer buffer)
  * most 9 taps (gnn_conv2d_direct_fits), Winograd (F(4×4, 3×3) for groups of
  * 8 images, F(2×2, 3×3) for the rest of a batch) for 3×3,
  * stride-1, undilated, ungrouped convolutions with at least
- * WINOGRAD_MIN_CIN input channels and at most twice as many output channels
+ * GNN_WINOGRAD_MIN_CIN input channels and at most twice as many output channels
  * as input channels (with few input channels per output channel the GEMMs
  * are too short for the transforms to pay off) and output maps of at least
- * WINOGRAD_MIN_L positions (a 2×2 map, ResNet-18's layer4 at 64×64, uses a
+ * GNN_WINOGRAD_MIN_L positions (a 2×2 map, ResNet-18's layer4 at 64×64, uses a
  * quarter of each 4×4 tile while every weight is still transformed: the
  * training step at batch 16 took 0.34 s with it, 0.18 s without), and
- * batches of at least WINOGRAD_MIN_N images (F(2×2, 3×3) alone lost to
+ * batches of at least GNN_WINOGRAD_MIN_N images (F(2×2, 3×3) alone lost to
  * im2col on every layer of a batch-1 ResNet-18: 88.6 ms against 52.8 ms),
  * im2col + GEMM otherwise
  * (measured: bench/README.md, CNN section).
@@ -146,9 +146,9 @@ gnn_conv_free (gpointer buffer)
  * forces one wherever it applies. float64 always takes im2col. A Winograd
  * result that is not all finite is computed again by im2col (an infinity or
  * NaN operand would otherwise spread through its tiles). */
-#define WINOGRAD_MIN_CIN 4
-#define WINOGRAD_MIN_L 16
-#define WINOGRAD_MIN_N 8
+#define GNN_WINOGRAD_MIN_CIN 4
+#define GNN_WINOGRAD_MIN_L 16
+#define GNN_WINOGRAD_MIN_N 8
 
 typedef enum
 {
@@ -224,15 +224,15 @@ gboolean gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
                                              float             *gw,
                                              float             *gb);
 
-/* Fewer than WINOGRAD_MIN_N images (batch-1 inference): the forward as
+/* Fewer than GNN_WINOGRAD_MIN_N images (batch-1 inference): the forward as
  * F(4×4, 3×3) over eight horizontal strips of each image
  * (gnn-conv-winograd-strips.c), the default for maps of at least
- * WINOGRAD_STRIPS_MIN_OH rows: on smaller maps (ResNet-18's 14×14 and 7×7
+ * GNN_WINOGRAD_STRIPS_MIN_OH rows: on smaller maps (ResNet-18's 14×14 and 7×7
  * at 224×224) a strip is less than a tile high and the weights' transform,
  * which every call repeats, outweighs the products saved (measured in
  * bench/README.md, ResNet-18). Gradients of such a convolution are
  * im2col's. */
-#define WINOGRAD_STRIPS_MIN_OH 24
+#define GNN_WINOGRAD_STRIPS_MIN_OH 24
 gboolean gnn_conv2d_winograd_strips_fits       (const GnnConvGeom *g);
 gboolean gnn_conv2d_winograd_strips_forward_f32 (const GnnConvGeom *g,
                                                  const float       *x,

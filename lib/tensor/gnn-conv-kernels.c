@@ -469,11 +469,11 @@ gnn_conv2d_algo_f32 (const GnnConvGeom *g)
            (forced == GNN_CONV_ALGO_DIRECT && direct) ? forced : GNN_CONV_ALGO_IM2COL;
   if (direct)
     return GNN_CONV_ALGO_DIRECT;
-  if (!winograd || g->cin < WINOGRAD_MIN_CIN || g->cout > 2 * g->cin || g->oh * g->ow < WINOGRAD_MIN_L)
+  if (!winograd || g->cin < GNN_WINOGRAD_MIN_CIN || g->cout > 2 * g->cin || g->oh * g->ow < GNN_WINOGRAD_MIN_L)
     return GNN_CONV_ALGO_IM2COL;
-  if (g->n >= WINOGRAD_MIN_N)
+  if (g->n >= GNN_WINOGRAD_MIN_N)
     return GNN_CONV_ALGO_WINOGRAD;
-  return g->oh >= WINOGRAD_STRIPS_MIN_OH && gnn_conv2d_winograd_strips_fits (g)
+  return g->oh >= GNN_WINOGRAD_STRIPS_MIN_OH && gnn_conv2d_winograd_strips_fits (g)
          ? GNN_CONV_ALGO_WINOGRAD_STRIPS : GNN_CONV_ALGO_IM2COL;
 }
 

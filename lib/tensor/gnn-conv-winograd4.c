@@ -425,25 +425,25 @@ sum_vectors_typed (const float *buf,
   *sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
 }
 
-DISPATCH_KERNEL (sum_vectors, (const float *buf, gint64 n, float *sum), (buf, n, sum))
-DISPATCH_KERNEL (back_tiles,
+GNN_DISPATCH_KERNEL (sum_vectors, (const float *buf, gint64 n, float *sum), (buf, n, sum))
+GNN_DISPATCH_KERNEL (back_tiles,
                  (float *m, gint64 kstride, gint64 ntr, gint64 tw, float bias, float *buf, gint64 width),
                  (m, kstride, ntr, tw, bias, buf, width))
-DISPATCH_KERNEL (input_tiles,
+GNN_DISPATCH_KERNEL (input_tiles,
                  (const float *buf, gint64 width, gint64 ntr, gint64 tw, float *v, gint64 kstride),
                  (buf, width, ntr, tw, v, kstride))
-DISPATCH_KERNEL (output_tiles,
+GNN_DISPATCH_KERNEL (output_tiles,
                  (float *m, gint64 kstride, gint64 ntr, gint64 tw, float bias, float *buf, gint64 width),
                  (m, kstride, ntr, tw, bias, buf, width))
-DISPATCH_KERNEL (interleave_rows,
+GNN_DISPATCH_KERNEL (interleave_rows,
                  (const float *const *src, gint64 rows, gint64 stride, gint64 n, float *dst,
                   gint64 dst_stride),
                  (src, rows, stride, n, dst, dst_stride))
-DISPATCH_KERNEL (deinterleave_rows,
+GNN_DISPATCH_KERNEL (deinterleave_rows,
                  (const float *src, gint64 src_stride, gint64 rows, gint64 n, gboolean add,
                   float *const *dst, gint64 stride),
                  (src, src_stride, rows, n, add, dst, stride))
-DISPATCH_KERNEL (grad_tiles,
+GNN_DISPATCH_KERNEL (grad_tiles,
                  (const float *buf, gint64 width, gint64 ntr, gint64 tw, float *z, gint64 kstride),
                  (buf, width, ntr, tw, z, kstride))
 

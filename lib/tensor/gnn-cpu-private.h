@@ -1,7 +1,7 @@
 /* gnn-cpu-private.h: run-time CPU dispatch for the kernels built per level
  *
  * lib/meson.build compiles some kernel files again with -mavx2 and
- * -mavx512f under other names, and DISPATCH_KERNEL below makes per-level
+ * -mavx512f under other names, and GNN_DISPATCH_KERNEL below makes per-level
  * copies of a loop inside one file; the dispatchers call the best variant
  * this CPU runs. The environment variable GNN_CPU_LEVEL = baseline | avx2 |
  * avx512, read once, lowers the level (never above what the CPU has), so
@@ -31,7 +31,11 @@ GnnCpuLevel gnn_cpu_level (void);
 /* "baseline", "avx2", "avx512". */
 const char *gnn_cpu_level_name (GnnCpuLevel level);
 
-/* DISPATCH_KERNEL (name, (params), (args)) defines `static void name
+/* Marks the loops of the dispatched kernels, inlined into each CPU level's
+ * copy. */
+#define GNN_KERNEL_INLINE static inline __attribute__ ((always_inline))
+
+/* GNN_DISPATCH_KERNEL (name, (params), (args)) defines `static void name
  * (params)` that runs name##_typed (args) — a static inline loop, marked
  * always_inline — compiled three times: for the x86-64 baseline and,
  * with GCC's target attribute, for AVX2 and AVX-512, picking the copy for
@@ -39,7 +43,7 @@ const char *gnn_cpu_level_name (GnnCpuLevel level);
  * ISO C mode, no reassociation): every copy gives the same bits, only
  * wider. Used by the elementwise kernels (gnn-tensor-pointwise.c). */
 #if defined(GNN_HAVE_CPU_VARIANTS) && defined(__x86_64__)
-# define DISPATCH_KERNEL(name, PARAMS, ARGS)                                    \
+# define GNN_DISPATCH_KERNEL(name, PARAMS, ARGS)                                \
 static __attribute__ ((target ("avx2,fma"))) void                               \
 name##_avx2 PARAMS                                                              \
 {                                                                               \
@@ -66,7 +70,7 @@ name PARAMS                                                                     
     }                                                                           \
 }
 #else
-# define DISPATCH_KERNEL(name, PARAMS, ARGS)                                    \
+# define GNN_DISPATCH_KERNEL(name, PARAMS, ARGS)                                \
 static void                                                                     \
 name PARAMS                                                                     \
 {                                                                               \

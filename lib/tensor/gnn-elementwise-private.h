@@ -10,7 +10,7 @@
  * is undefined in C; PyTorch wraps, so do we). Each kernel branches once on
  * the stride pattern so the common cases (all contiguous; one operand a
  * broadcast scalar) are plain loops over restrict pointers that gcc -O3
- * vectorizes, and DISPATCH_KERNEL compiles every loop for each CPU level.
+ * vectorizes, and GNN_DISPATCH_KERNEL compiles every loop for each CPU level.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -55,7 +55,7 @@ name##_typed (gint64 n, OT *restrict o, gint64 os,                              
     for (gint64 i = 0; i < n; i++)                                              \
       o[i * os] = EXPR (T, W, a[i * as], b[i * bs]);                            \
 }                                                                               \
-DISPATCH_KERNEL (name, (gint64 n, void *o, gint64 os, const void *a, gint64 as,  \
+GNN_DISPATCH_KERNEL (name, (gint64 n, void *o, gint64 os, const void *a, gint64 as,  \
                          const void *b, gint64 bs), (n, o, os, a, as, b, bs))
 
 /* s = s op b; @b never aliases @s (drivers copy it first if it might). */
@@ -76,7 +76,7 @@ name##_typed (gint64 n, T *restrict s, gint64 ss, const T *restrict b, gint64 bs
     for (gint64 i = 0; i < n; i++)                                              \
       s[i * ss] = EXPR (T, W, s[i * ss], b[i * bs]);                            \
 }                                                                               \
-DISPATCH_KERNEL (name, (gint64 n, void *s, gint64 ss, const void *b, gint64 bs), \
+GNN_DISPATCH_KERNEL (name, (gint64 n, void *s, gint64 ss, const void *b, gint64 bs), \
                  (n, s, ss, b, bs))
 
 /* Unary expressions are EXPR (T, W, x, param); @param is the op's scalar
@@ -94,7 +94,7 @@ name##_typed (gint64 n, OT *restrict o, gint64 os, const T *restrict a, gint64 a
     for (gint64 i = 0; i < n; i++)                                              \
       o[i * os] = EXPR (T, W, a[i * as], param);                                \
 }                                                                               \
-DISPATCH_KERNEL (name, (gint64 n, void *o, gint64 os, const void *a, gint64 as,  \
+GNN_DISPATCH_KERNEL (name, (gint64 n, void *o, gint64 os, const void *a, gint64 as,  \
                          double param), (n, o, os, a, as, param))
 
 #define GNN_DEFINE_UNARY_KERNEL(name, T, W, EXPR) \

@@ -185,10 +185,10 @@ backward_typed (gint64        planes,
     }
 }
 
-DISPATCH_KERNEL (forward,
+GNN_DISPATCH_KERNEL (forward,
                  (gint64 planes, gint64 h, gint64 w, const float *src, float *dst, guint8 *lane),
                  (planes, h, w, src, dst, lane))
-DISPATCH_KERNEL (backward,
+GNN_DISPATCH_KERNEL (backward,
                  (gint64 planes, gint64 h, gint64 w, const guint8 *lane, const float *grad, float *gx),
                  (planes, h, w, lane, grad, gx))
 

@@ -119,11 +119,11 @@ fill_f64_typed (guint64 key,
     }
 }
 
-DISPATCH_KERNEL (fill_f32,
+GNN_DISPATCH_KERNEL (fill_f32,
                  (guint64 key, guint64 first, float *dst, gint64 n, double a, double width,
                   float top, float below_top),
                  (key, first, dst, n, a, width, top, below_top))
-DISPATCH_KERNEL (fill_f64,
+GNN_DISPATCH_KERNEL (fill_f64,
                  (guint64 key, guint64 first, double *dst, gint64 n, double a, double width,
                   double top, double below_top),
                  (key, first, dst, n, a, width, top, below_top))

@@ -11,9 +11,6 @@
 
 G_BEGIN_DECLS
 
-/* Inlined into each CPU level's copy of the dispatched kernels. */
-#define KERNEL_INLINE static inline __attribute__ ((always_inline))
-
 #define GNN_ISNAN(v) ((v) != (v))
 #define GNN_LOAD_PLAIN(v) (v)
 #define GNN_LOAD_HALF(v) ((double) gnn_half_to_float (v))
@@ -22,7 +19,7 @@ G_BEGIN_DECLS
 /* gnn_hsum_TAG (x, stride, n): the sum of a run in 8 independent lanes, so
  * that it vectorizes and gives the same bits at every CPU level. */
 #define GNN_DEFINE_HSUM(TAG, CTYPE, ATYPE, LOAD)                                \
-KERNEL_INLINE ATYPE                                                             \
+GNN_KERNEL_INLINE ATYPE                                                         \
 hsum_##TAG (const CTYPE *x, gint64 s, gint64 n)                                 \
 {                                                                               \
   ATYPE a[8] = { 0 };                                                           \

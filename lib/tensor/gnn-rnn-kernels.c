@@ -6,7 +6,7 @@
  * float32 loops call no libm function: exp is a Cephes-style polynomial
  * (2^n · p(r), within 2 ulp) and tanh a polynomial near 0 with
  * 1 - 2 / (exp (2x) + 1) beyond, so gcc vectorizes them, and
- * DISPATCH_KERNEL builds them per CPU level (the same bits on each: no FMA
+ * GNN_DISPATCH_KERNEL builds them per CPU level (the same bits on each: no FMA
  * contraction, no reassociation). Float64 uses libm (tests and the rare
  * double model). Built with -O3 (a kernel source).
  *
@@ -18,15 +18,13 @@
 #include "tensor/gnn-rnn-private.h"
 #include "tensor/gnn-cpu-private.h"
 
-#define KERNEL_INLINE static inline __attribute__ ((always_inline))
-
 /* Selects between both computed branches (tanh's two forms, relu) without
  * a conditional branch: allow if-conversion (no code here enables traps). */
 #pragma GCC optimize ("no-trapping-math")
 
 /* --- float32 math -------------------------------------------------------- */
 
-KERNEL_INLINE float
+GNN_KERNEL_INLINE float
 bits_to_float (gint32 bits)
 {
   union { gint32 i; float f; } u = { .i = bits };
@@ -35,7 +33,7 @@ bits_to_float (gint32 bits)
 }
 
 /* exp (x) for x clamped to [-87, 88], so that 2^n stays a normal float. */
-KERNEL_INLINE float
+GNN_KERNEL_INLINE float
 exp_f32 (float x)
 {
   const float shifter = 12582912.0f;   /* 1.5 · 2^23: adding it rounds to an integer */
@@ -60,14 +58,14 @@ exp_f32 (float x)
   return p * bits_to_float ((ni + 127) << 23);
 }
 
-KERNEL_INLINE float
+GNN_KERNEL_INLINE float
 sigmoid_f32 (float x)
 {
   return 1.0f / (1.0f + exp_f32 (-x));
 }
 
 /* Cephes tanhf: an odd polynomial for |x| < 0.625, else from exp. */
-KERNEL_INLINE float
+GNN_KERNEL_INLINE float
 tanh_f32 (float x)
 {
   float a = x < 0 ? -x : x;
@@ -80,7 +78,7 @@ tanh_f32 (float x)
   return a < 0.625f ? small : large;
 }
 
-KERNEL_INLINE double
+GNN_KERNEL_INLINE double
 sigmoid_f64 (double x)
 {
   return 1.0 / (1.0 + exp (-x));
@@ -94,7 +92,7 @@ sigmoid_f64 (double x)
  * operands are restrict parameters: gcc vectorizes that inner loop, where
  * restrict pointers declared inside the row loop left it scalar. */
 #define DEFINE_RNN_KERNELS(T, TAG, SIGMOID, TANH)                                              \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 lstm_forward_row_##TAG (gint64 hidden, T *restrict gi, T *restrict gf, T *restrict gg,         \
                         T *restrict go, T *restrict c, T *restrict tanh_c, T *restrict h)      \
 {                                                                                              \
@@ -111,7 +109,7 @@ lstm_forward_row_##TAG (gint64 hidden, T *restrict gi, T *restrict gf, T *restri
     }                                                                                          \
 }                                                                                              \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 lstm_forward_##TAG##_typed (gint64 rows, gint64 hidden, T *gates, T *c, T *tanh_c, T *h)       \
 {                                                                                              \
   for (gint64 r = 0; r < rows; r++)                                                            \
@@ -122,10 +120,10 @@ lstm_forward_##TAG##_typed (gint64 rows, gint64 hidden, T *gates, T *c, T *tanh_
                               c + r * hidden, tanh_c + r * hidden, h + r * hidden);            \
     }                                                                                          \
 }                                                                                              \
-DISPATCH_KERNEL (lstm_forward_##TAG, (gint64 rows, gint64 hidden, T *gates, T *c, T *tanh_c,   \
+GNN_DISPATCH_KERNEL (lstm_forward_##TAG, (gint64 rows, gint64 hidden, T *gates, T *c, T *tanh_c,   \
                                       T *h), (rows, hidden, gates, c, tanh_c, h))               \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 lstm_backward_row_##TAG (gint64 hidden, const T *restrict gi, const T *restrict gf,            \
                          const T *restrict gg, const T *restrict go, const T *restrict cp,     \
                          const T *restrict tc, const T *restrict dh, T *restrict dc,           \
@@ -144,7 +142,7 @@ lstm_backward_row_##TAG (gint64 hidden, const T *restrict gi, const T *restrict 
     }                                                                                          \
 }                                                                                              \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 lstm_backward_##TAG##_typed (gint64 rows, gint64 hidden, const T *gates, const T *c_prev,      \
                              const T *tanh_c, const T *dh, T *dc, T *dgates)                   \
 {                                                                                              \
@@ -158,12 +156,12 @@ lstm_backward_##TAG##_typed (gint64 rows, gint64 hidden, const T *gates, const T
                                dc + r * hidden, d, d + hidden, d + 2 * hidden, d + 3 * hidden); \
     }                                                                                          \
 }                                                                                              \
-DISPATCH_KERNEL (lstm_backward_##TAG, (gint64 rows, gint64 hidden, const T *gates,             \
+GNN_DISPATCH_KERNEL (lstm_backward_##TAG, (gint64 rows, gint64 hidden, const T *gates,         \
                                        const T *c_prev, const T *tanh_c, const T *dh, T *dc,   \
                                        T *dgates),                                             \
                  (rows, hidden, gates, c_prev, tanh_c, dh, dc, dgates))                        \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 gru_forward_row_##TAG (gint64 hidden, T *restrict xr, T *restrict xz, T *restrict xn,          \
                        const T *restrict hr, const T *restrict hz, const T *restrict hn,       \
                        const T *restrict hp, T *restrict h)                                    \
@@ -178,7 +176,7 @@ gru_forward_row_##TAG (gint64 hidden, T *restrict xr, T *restrict xz, T *restric
     }                                                                                          \
 }                                                                                              \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 gru_forward_##TAG##_typed (gint64 rows, gint64 hidden, T *xg, const T *hg, const T *h_prev,    \
                            T *h)                                                               \
 {                                                                                              \
@@ -191,10 +189,10 @@ gru_forward_##TAG##_typed (gint64 rows, gint64 hidden, T *xg, const T *hg, const
                              hh + 2 * hidden, h_prev + r * hidden, h + r * hidden);            \
     }                                                                                          \
 }                                                                                              \
-DISPATCH_KERNEL (gru_forward_##TAG, (gint64 rows, gint64 hidden, T *xg, const T *hg,           \
+GNN_DISPATCH_KERNEL (gru_forward_##TAG, (gint64 rows, gint64 hidden, T *xg, const T *hg,       \
                                      const T *h_prev, T *h), (rows, hidden, xg, hg, h_prev, h)) \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 gru_backward_row_##TAG (gint64 hidden, const T *restrict gr, const T *restrict gz,             \
                         const T *restrict gn, const T *restrict hn, const T *restrict hp,      \
                         T *restrict dh, T *restrict dxr, T *restrict dxz, T *restrict dxn,     \
@@ -213,7 +211,7 @@ gru_backward_row_##TAG (gint64 hidden, const T *restrict gr, const T *restrict g
     }                                                                                          \
 }                                                                                              \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 gru_backward_##TAG##_typed (gint64 rows, gint64 hidden, const T *gates, const T *hg,           \
                             const T *h_prev, T *dh, T *dxg, T *dhg)                            \
 {                                                                                              \
@@ -228,11 +226,11 @@ gru_backward_##TAG##_typed (gint64 rows, gint64 hidden, const T *gates, const T 
                               dhh + hidden, dhh + 2 * hidden);                                 \
     }                                                                                          \
 }                                                                                              \
-DISPATCH_KERNEL (gru_backward_##TAG, (gint64 rows, gint64 hidden, const T *gates, const T *hg, \
+GNN_DISPATCH_KERNEL (gru_backward_##TAG, (gint64 rows, gint64 hidden, const T *gates, const T *hg, \
                                       const T *h_prev, T *dh, T *dxg, T *dhg),                 \
                  (rows, hidden, gates, hg, h_prev, dh, dxg, dhg))                              \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 simple_forward_##TAG##_typed (gboolean relu, gint64 n, T *restrict gates)                      \
 {                                                                                              \
   if (relu)                                                                                    \
@@ -242,9 +240,9 @@ simple_forward_##TAG##_typed (gboolean relu, gint64 n, T *restrict gates)       
     for (gint64 i = 0; i < n; i++)                                                             \
       gates[i] = TANH (gates[i]);                                                              \
 }                                                                                              \
-DISPATCH_KERNEL (simple_forward_##TAG, (gboolean relu, gint64 n, T *gates), (relu, n, gates))  \
+GNN_DISPATCH_KERNEL (simple_forward_##TAG, (gboolean relu, gint64 n, T *gates), (relu, n, gates))  \
                                                                                                \
-KERNEL_INLINE void                                                                             \
+GNN_KERNEL_INLINE void                                                                         \
 simple_backward_##TAG##_typed (gboolean relu, gint64 n, const T *restrict gates,               \
                                const T *restrict dh, T *restrict dgates)                       \
 {                                                                                              \
@@ -255,7 +253,7 @@ simple_backward_##TAG##_typed (gboolean relu, gint64 n, const T *restrict gates,
     for (gint64 i = 0; i < n; i++)                                                             \
       dgates[i] = dh[i] * ((T) 1 - gates[i] * gates[i]);                                       \
 }                                                                                              \
-DISPATCH_KERNEL (simple_backward_##TAG, (gboolean relu, gint64 n, const T *gates, const T *dh, \
+GNN_DISPATCH_KERNEL (simple_backward_##TAG, (gboolean relu, gint64 n, const T *gates, const T *dh, \
                                          T *dgates), (relu, n, gates, dh, dgates))
 
 DEFINE_RNN_KERNELS (float, f32, sigmoid_f32, tanh_f32)

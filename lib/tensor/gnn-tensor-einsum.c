@@ -189,7 +189,7 @@ arrange (Labeled     *x,
          guint        n_groups,
          GError     **error)
 {
-  gint perm[GNN_MAX_DIMS];
+  gint perm[GNN_MAX_DIMS] = { 0 };
   gint64 shape[GNN_MAX_DIMS];
   guint at = 0;
 

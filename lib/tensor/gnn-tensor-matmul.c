@@ -233,18 +233,6 @@ store_int (GnnDType dtype,
     }
 }
 
-static const char *
-torch_type_name (GnnDType dtype)
-{
-  switch (dtype)
-    {
-    case GNN_DTYPE_F16: return "Half";
-    case GNN_DTYPE_BF16: return "BFloat16";
-    case GNN_DTYPE_BOOL: return "Bool";
-    default: return gnn_dtype_get_name (dtype);
-    }
-}
-
 static GnnTensor *
 dot (GnnTensor  *a,
      GnnTensor  *b,
@@ -374,7 +362,7 @@ gnn_matmul_values (GnnTensor *a,
   if (dtype == GNN_DTYPE_BOOL)
     {
       g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "\"matmul\" not implemented for '%s'", torch_type_name (dtype));
+                   "\"matmul\" not implemented for '%s'", gnn_torch_scalar_name (dtype));
       return NULL;
     }
 

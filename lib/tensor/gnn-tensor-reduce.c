@@ -5,7 +5,7 @@
  * Built with -O3 (see lib/meson.build): the run kernels below are written so
  * that gcc vectorizes them (unit-stride loops, independent partial sums).
  * The sum/max/min runs and softmax are compiled for every CPU level by
- * DISPATCH_KERNEL (gnn-cpu-private.h): their partial sums live in 8 fixed
+ * GNN_DISPATCH_KERNEL (gnn-cpu-private.h): their partial sums live in 8 fixed
  * lanes, so a wider vector changes how many lanes one instruction updates,
  * never the order of the additions; every level gives the same bits.
  *
@@ -37,7 +37,7 @@ static const char *const red_names[] = { "sum", "mean", "max", "min", "prod" };
 /* Max or min of a run. The horizontal case keeps 8 independent lanes so it
  * vectorizes; NaN is tracked with a flag and the first NaN is the result. */
 #define EXTREMUM_RUN(TAG, CTYPE, ATYPE, LOAD, NAME, CMP)                         \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 NAME##_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)   \
 {                                                                               \
   if (as == 0)                                                                  \
@@ -100,7 +100,7 @@ NAME##_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)   
 #define DEFINE_RUN_KERNELS(TAG, CTYPE, ATYPE, LOAD)                              \
 GNN_DEFINE_HSUM (TAG, CTYPE, ATYPE, LOAD)                                       \
                                                                                 \
-KERNEL_INLINE ATYPE                                                             \
+GNN_KERNEL_INLINE ATYPE                                                         \
 hprod_##TAG (const CTYPE *x, gint64 s, gint64 n)                                \
 {                                                                               \
   ATYPE a[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };                                      \
@@ -118,7 +118,7 @@ hprod_##TAG (const CTYPE *x, gint64 s, gint64 n)                                
   return t;                                                                     \
 }                                                                               \
                                                                                 \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 prod_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)     \
 {                                                                               \
   if (as == 0)                                                                  \
@@ -128,7 +128,7 @@ prod_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)     
       acc[i * as] = PROD_STEP (ATYPE, acc[i * as], (ATYPE) LOAD (x[i * xs]));   \
 }                                                                               \
                                                                                 \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 sum_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)      \
 {                                                                               \
   if (as == 0)                                                                  \
@@ -144,7 +144,7 @@ sum_run_##TAG (ATYPE *acc, gint64 as, const CTYPE *x, gint64 xs, gint64 n)      
 EXTREMUM_RUN (TAG, CTYPE, ATYPE, LOAD, max, >)                                  \
 EXTREMUM_RUN (TAG, CTYPE, ATYPE, LOAD, min, <)                                  \
                                                                                 \
-KERNEL_INLINE void                                                              \
+GNN_KERNEL_INLINE void                                                          \
 reduce_runs_##TAG##_typed (GnnRedOp op, ATYPE *acc, const gint64 *acc_strides,     \
                    const CTYPE *x, const gint64 *x_strides,                     \
                    const gint64 *shape, guint ndim)                             \
@@ -173,7 +173,7 @@ reduce_runs_##TAG##_typed (GnnRedOp op, ATYPE *acc, const gint64 *acc_strides,  
     }                                                                           \
 }                                                                               \
                                                                                 \
-DISPATCH_KERNEL (reduce_runs_##TAG,                                             \
+GNN_DISPATCH_KERNEL (reduce_runs_##TAG,                                         \
                  (GnnRedOp op, ATYPE *acc, const gint64 *acc_strides,              \
                   const CTYPE *x, const gint64 *x_strides,                      \
                   const gint64 *shape, guint ndim),                             \

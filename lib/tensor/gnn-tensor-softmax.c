@@ -2,7 +2,7 @@
  * row over the contiguous [outer, n, inner] view), and logsumexp
  *
  * Built with -O3 (see lib/meson.build) and compiled for every CPU level by
- * DISPATCH_KERNEL; row sums in 8 fixed lanes, so every level gives the
+ * GNN_DISPATCH_KERNEL; row sums in 8 fixed lanes, so every level gives the
  * same bits.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -31,7 +31,7 @@ GNN_DEFINE_HSUM (f64, double, double, GNN_LOAD_PLAIN)
  * combined element-wise with a row of running maxima and sums, so every
  * loop is unit-stride. */
 #define DEFINE_SOFTMAX(TAG, CTYPE, EXP, LOG)                                    \
-KERNEL_INLINE void                                                             \
+GNN_KERNEL_INLINE void                                                         \
 softmax_##TAG##_typed (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n,       \
                        gint64 inner, gboolean log_softmax)                     \
 {                                                                              \
@@ -120,7 +120,7 @@ softmax_##TAG##_typed (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n,       \
   }                                                                            \
 }                                                                              \
                                                                                \
-DISPATCH_KERNEL (softmax_##TAG,                                                \
+GNN_DISPATCH_KERNEL (softmax_##TAG,                                            \
                  (const CTYPE *x, CTYPE *y, gint64 outer, gint64 n,            \
                   gint64 inner, gboolean log_softmax),                         \
                  (x, y, outer, n, inner, log_softmax))

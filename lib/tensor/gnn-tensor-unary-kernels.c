@@ -309,7 +309,7 @@ name##_typed (gint64 n, T *restrict s, gint64 ss)                               
     for (gint64 i = 0; i < n; i++)                                              \
       s[i * ss] = EXPR (T, W, s[i * ss], 0);                                    \
 }                                                                               \
-DISPATCH_KERNEL (name, (gint64 n, void *s, gint64 ss), (n, s, ss))
+GNN_DISPATCH_KERNEL (name, (gint64 n, void *s, gint64 ss), (n, s, ss))
 
 GNN_FOR_FLOATS (RELU_IP_LOOP, relu_ip, RELU_S)
 GNN_FOR_SIGNED (RELU_IP_LOOP, relu_ip, RELU_S)

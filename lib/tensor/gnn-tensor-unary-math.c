@@ -1,28 +1,30 @@
 /* gnn-tensor-unary-math.c: the public functions of torch's unary math —
- * trigonometric, hyperbolic, logarithms and exponentials, rounding, sign —
- * out of place and in place (their kernels are in gnn-tensor-unary-kernels.c)
+ * logarithms and exponentials, rounding, sign (the trigonometric and
+ * hyperbolic ones are gnn-tensor-unary-trig.c) — out of place and in place
+ * (their kernels are in gnn-tensor-unary-kernels.c)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "tensor/gnn-elementwise-private.h"
 #include "tensor/gnn-pointwise-private.h"
+#include "tensor/gnn-tensor-unary-math-private.h"
 
-static GnnTensor *
-unary (GnnUnaryId   id,
-       GnnOpKind    kind,
-       GnnTensor   *self,
-       GError     **error)
+GnnTensor *
+gnn_unary_math (GnnUnaryId   id,
+                GnnOpKind    kind,
+                GnnTensor   *self,
+                GError     **error)
 {
   GNN_CHECK_STORAGE (gnn_unary_op (id)->name, self, error, NULL);
   return gnn_tensor_record (kind, gnn_tensor_unary_op (id, self, error), &self, 1,
                             kind == GNN_OP_POW ? &(GnnOpParams) { .scalar = 2.0 } : NULL);
 }
 
-static gboolean
-unary_ (GnnUnaryId   id,
-        GnnOpKind    kind,
-        GnnTensor   *self,
-        GError     **error)
+gboolean
+gnn_unary_math_ (GnnUnaryId   id,
+                 GnnOpKind    kind,
+                 GnnTensor   *self,
+                 GError     **error)
 {
   g_autoptr(GnnTensor) values = NULL;
 
@@ -31,438 +33,6 @@ unary_ (GnnUnaryId   id,
   return values != NULL &&
          gnn_ew_assign_ (self, values, kind, NULL, 0,
                          kind == GNN_OP_POW ? &(GnnOpParams) { .scalar = 2.0 } : NULL, error);
-}
-
-/**
- * gnn_tensor_sin:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the sine elementwise (like `torch.sin`). Integer and bool tensors
- * are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_sin (GnnTensor *self,
-                GError   **error)
-{
-  return unary (GNN_UNARY_SIN, GNN_OP_SIN, self, error);
-}
-
-/**
- * gnn_tensor_sin_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.sin] (like `self.sin_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_sin_ (GnnTensor *self,
-                 GError   **error)
-{
-  return unary_ (GNN_UNARY_SIN, GNN_OP_SIN, self, error);
-}
-
-/**
- * gnn_tensor_cos:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the cosine elementwise (like `torch.cos`). Integer and bool
- * tensors are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_cos (GnnTensor *self,
-                GError   **error)
-{
-  return unary (GNN_UNARY_COS, GNN_OP_COS, self, error);
-}
-
-/**
- * gnn_tensor_cos_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.cos] (like `self.cos_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_cos_ (GnnTensor *self,
-                 GError   **error)
-{
-  return unary_ (GNN_UNARY_COS, GNN_OP_COS, self, error);
-}
-
-/**
- * gnn_tensor_tan:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the tangent elementwise (like `torch.tan`). Integer and bool
- * tensors are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_tan (GnnTensor *self,
-                GError   **error)
-{
-  return unary (GNN_UNARY_TAN, GNN_OP_TAN, self, error);
-}
-
-/**
- * gnn_tensor_tan_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.tan] (like `self.tan_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_tan_ (GnnTensor *self,
-                 GError   **error)
-{
-  return unary_ (GNN_UNARY_TAN, GNN_OP_TAN, self, error);
-}
-
-/**
- * gnn_tensor_asin:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the arcsine (NaN outside [-1, 1]) elementwise (like `torch.asin`).
- * Integer and bool tensors are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_asin (GnnTensor *self,
-                 GError   **error)
-{
-  return unary (GNN_UNARY_ASIN, GNN_OP_ASIN, self, error);
-}
-
-/**
- * gnn_tensor_asin_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.asin] (like `self.asin_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_asin_ (GnnTensor *self,
-                  GError   **error)
-{
-  return unary_ (GNN_UNARY_ASIN, GNN_OP_ASIN, self, error);
-}
-
-/**
- * gnn_tensor_acos:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the arccosine (NaN outside [-1, 1]) elementwise (like
- * `torch.acos`). Integer and bool tensors are computed in float32, as in
- * torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_acos (GnnTensor *self,
-                 GError   **error)
-{
-  return unary (GNN_UNARY_ACOS, GNN_OP_ACOS, self, error);
-}
-
-/**
- * gnn_tensor_acos_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.acos] (like `self.acos_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_acos_ (GnnTensor *self,
-                  GError   **error)
-{
-  return unary_ (GNN_UNARY_ACOS, GNN_OP_ACOS, self, error);
-}
-
-/**
- * gnn_tensor_atan:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the arctangent elementwise (like `torch.atan`). Integer and bool
- * tensors are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_atan (GnnTensor *self,
-                 GError   **error)
-{
-  return unary (GNN_UNARY_ATAN, GNN_OP_ATAN, self, error);
-}
-
-/**
- * gnn_tensor_atan_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.atan] (like `self.atan_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_atan_ (GnnTensor *self,
-                  GError   **error)
-{
-  return unary_ (GNN_UNARY_ATAN, GNN_OP_ATAN, self, error);
-}
-
-/**
- * gnn_tensor_sinh:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the hyperbolic sine elementwise (like `torch.sinh`). Integer and
- * bool tensors are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_sinh (GnnTensor *self,
-                 GError   **error)
-{
-  return unary (GNN_UNARY_SINH, GNN_OP_SINH, self, error);
-}
-
-/**
- * gnn_tensor_sinh_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.sinh] (like `self.sinh_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_sinh_ (GnnTensor *self,
-                  GError   **error)
-{
-  return unary_ (GNN_UNARY_SINH, GNN_OP_SINH, self, error);
-}
-
-/**
- * gnn_tensor_cosh:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the hyperbolic cosine elementwise (like `torch.cosh`). Integer and
- * bool tensors are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_cosh (GnnTensor *self,
-                 GError   **error)
-{
-  return unary (GNN_UNARY_COSH, GNN_OP_COSH, self, error);
-}
-
-/**
- * gnn_tensor_cosh_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.cosh] (like `self.cosh_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_cosh_ (GnnTensor *self,
-                  GError   **error)
-{
-  return unary_ (GNN_UNARY_COSH, GNN_OP_COSH, self, error);
-}
-
-/**
- * gnn_tensor_asinh:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the inverse hyperbolic sine elementwise (like `torch.asinh`).
- * Integer and bool tensors are computed in float32, as in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_asinh (GnnTensor *self,
-                  GError   **error)
-{
-  return unary (GNN_UNARY_ASINH, GNN_OP_ASINH, self, error);
-}
-
-/**
- * gnn_tensor_asinh_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.asinh] (like `self.asinh_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_asinh_ (GnnTensor *self,
-                   GError   **error)
-{
-  return unary_ (GNN_UNARY_ASINH, GNN_OP_ASINH, self, error);
-}
-
-/**
- * gnn_tensor_acosh:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the inverse hyperbolic cosine (NaN below 1) elementwise (like
- * `torch.acosh`). Integer and bool tensors are computed in float32, as in
- * torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_acosh (GnnTensor *self,
-                  GError   **error)
-{
-  return unary (GNN_UNARY_ACOSH, GNN_OP_ACOSH, self, error);
-}
-
-/**
- * gnn_tensor_acosh_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.acosh] (like `self.acosh_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_acosh_ (GnnTensor *self,
-                   GError   **error)
-{
-  return unary_ (GNN_UNARY_ACOSH, GNN_OP_ACOSH, self, error);
-}
-
-/**
- * gnn_tensor_atanh:
- * @self: a #GnnTensor
- * @error: return location for a #GError
- *
- * Computes the inverse hyperbolic tangent (NaN outside [-1, 1]) elementwise
- * (like `torch.atanh`). Integer and bool tensors are computed in float32, as
- * in torch.
- *
- * Returns: (transfer full): a new contiguous tensor, or %NULL with @error set
- *   for a dtype the op does not take
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_atanh (GnnTensor *self,
-                  GError   **error)
-{
-  return unary (GNN_UNARY_ATANH, GNN_OP_ATANH, self, error);
-}
-
-/**
- * gnn_tensor_atanh_:
- * @self: the tensor to update, possibly a view
- * @error: return location for a #GError
- *
- * In-place [method@Gnn.Tensor.atanh] (like `self.atanh_()`). An integer @self
- * cannot hold the float result and is refused, as in torch.
- *
- * Returns: %TRUE, or %FALSE with @error set (@self unchanged)
- *
- * Since: 0.1
- */
-gboolean
-gnn_tensor_atanh_ (GnnTensor *self,
-                   GError   **error)
-{
-  return unary_ (GNN_UNARY_ATANH, GNN_OP_ATANH, self, error);
 }
 
 /**
@@ -482,7 +52,7 @@ GnnTensor *
 gnn_tensor_log2 (GnnTensor *self,
                  GError   **error)
 {
-  return unary (GNN_UNARY_LOG2, GNN_OP_LOG2, self, error);
+  return gnn_unary_math (GNN_UNARY_LOG2, GNN_OP_LOG2, self, error);
 }
 
 /**
@@ -501,7 +71,7 @@ gboolean
 gnn_tensor_log2_ (GnnTensor *self,
                   GError   **error)
 {
-  return unary_ (GNN_UNARY_LOG2, GNN_OP_LOG2, self, error);
+  return gnn_unary_math_ (GNN_UNARY_LOG2, GNN_OP_LOG2, self, error);
 }
 
 /**
@@ -521,7 +91,7 @@ GnnTensor *
 gnn_tensor_log10 (GnnTensor *self,
                   GError   **error)
 {
-  return unary (GNN_UNARY_LOG10, GNN_OP_LOG10, self, error);
+  return gnn_unary_math (GNN_UNARY_LOG10, GNN_OP_LOG10, self, error);
 }
 
 /**
@@ -540,7 +110,7 @@ gboolean
 gnn_tensor_log10_ (GnnTensor *self,
                    GError   **error)
 {
-  return unary_ (GNN_UNARY_LOG10, GNN_OP_LOG10, self, error);
+  return gnn_unary_math_ (GNN_UNARY_LOG10, GNN_OP_LOG10, self, error);
 }
 
 /**
@@ -561,7 +131,7 @@ GnnTensor *
 gnn_tensor_log1p (GnnTensor *self,
                   GError   **error)
 {
-  return unary (GNN_UNARY_LOG1P, GNN_OP_LOG1P, self, error);
+  return gnn_unary_math (GNN_UNARY_LOG1P, GNN_OP_LOG1P, self, error);
 }
 
 /**
@@ -580,7 +150,7 @@ gboolean
 gnn_tensor_log1p_ (GnnTensor *self,
                    GError   **error)
 {
-  return unary_ (GNN_UNARY_LOG1P, GNN_OP_LOG1P, self, error);
+  return gnn_unary_math_ (GNN_UNARY_LOG1P, GNN_OP_LOG1P, self, error);
 }
 
 /**
@@ -601,7 +171,7 @@ GnnTensor *
 gnn_tensor_expm1 (GnnTensor *self,
                   GError   **error)
 {
-  return unary (GNN_UNARY_EXPM1, GNN_OP_EXPM1, self, error);
+  return gnn_unary_math (GNN_UNARY_EXPM1, GNN_OP_EXPM1, self, error);
 }
 
 /**
@@ -620,7 +190,7 @@ gboolean
 gnn_tensor_expm1_ (GnnTensor *self,
                    GError   **error)
 {
-  return unary_ (GNN_UNARY_EXPM1, GNN_OP_EXPM1, self, error);
+  return gnn_unary_math_ (GNN_UNARY_EXPM1, GNN_OP_EXPM1, self, error);
 }
 
 /**
@@ -640,7 +210,7 @@ GnnTensor *
 gnn_tensor_exp2 (GnnTensor *self,
                  GError   **error)
 {
-  return unary (GNN_UNARY_EXP2, GNN_OP_EXP2, self, error);
+  return gnn_unary_math (GNN_UNARY_EXP2, GNN_OP_EXP2, self, error);
 }
 
 /**
@@ -659,7 +229,7 @@ gboolean
 gnn_tensor_exp2_ (GnnTensor *self,
                   GError   **error)
 {
-  return unary_ (GNN_UNARY_EXP2, GNN_OP_EXP2, self, error);
+  return gnn_unary_math_ (GNN_UNARY_EXP2, GNN_OP_EXP2, self, error);
 }
 
 /**
@@ -679,7 +249,7 @@ GnnTensor *
 gnn_tensor_rsqrt (GnnTensor *self,
                   GError   **error)
 {
-  return unary (GNN_UNARY_RSQRT, GNN_OP_RSQRT, self, error);
+  return gnn_unary_math (GNN_UNARY_RSQRT, GNN_OP_RSQRT, self, error);
 }
 
 /**
@@ -698,7 +268,7 @@ gboolean
 gnn_tensor_rsqrt_ (GnnTensor *self,
                    GError   **error)
 {
-  return unary_ (GNN_UNARY_RSQRT, GNN_OP_RSQRT, self, error);
+  return gnn_unary_math_ (GNN_UNARY_RSQRT, GNN_OP_RSQRT, self, error);
 }
 
 /**
@@ -718,7 +288,7 @@ GnnTensor *
 gnn_tensor_reciprocal (GnnTensor *self,
                        GError   **error)
 {
-  return unary (GNN_UNARY_RECIPROCAL, GNN_OP_RECIPROCAL, self, error);
+  return gnn_unary_math (GNN_UNARY_RECIPROCAL, GNN_OP_RECIPROCAL, self, error);
 }
 
 /**
@@ -737,7 +307,7 @@ gboolean
 gnn_tensor_reciprocal_ (GnnTensor *self,
                         GError   **error)
 {
-  return unary_ (GNN_UNARY_RECIPROCAL, GNN_OP_RECIPROCAL, self, error);
+  return gnn_unary_math_ (GNN_UNARY_RECIPROCAL, GNN_OP_RECIPROCAL, self, error);
 }
 
 /**
@@ -757,7 +327,7 @@ GnnTensor *
 gnn_tensor_erf (GnnTensor *self,
                 GError   **error)
 {
-  return unary (GNN_UNARY_ERF, GNN_OP_ERF, self, error);
+  return gnn_unary_math (GNN_UNARY_ERF, GNN_OP_ERF, self, error);
 }
 
 /**
@@ -776,7 +346,7 @@ gboolean
 gnn_tensor_erf_ (GnnTensor *self,
                  GError   **error)
 {
-  return unary_ (GNN_UNARY_ERF, GNN_OP_ERF, self, error);
+  return gnn_unary_math_ (GNN_UNARY_ERF, GNN_OP_ERF, self, error);
 }
 
 /**
@@ -796,7 +366,7 @@ GnnTensor *
 gnn_tensor_sign (GnnTensor *self,
                  GError   **error)
 {
-  return unary (GNN_UNARY_SIGN, GNN_OP_SIGN, self, error);
+  return gnn_unary_math (GNN_UNARY_SIGN, GNN_OP_SIGN, self, error);
 }
 
 /**
@@ -814,7 +384,7 @@ gboolean
 gnn_tensor_sign_ (GnnTensor *self,
                   GError   **error)
 {
-  return unary_ (GNN_UNARY_SIGN, GNN_OP_SIGN, self, error);
+  return gnn_unary_math_ (GNN_UNARY_SIGN, GNN_OP_SIGN, self, error);
 }
 
 /**
@@ -834,7 +404,7 @@ GnnTensor *
 gnn_tensor_floor (GnnTensor *self,
                   GError   **error)
 {
-  return unary (GNN_UNARY_FLOOR, GNN_OP_FLOOR, self, error);
+  return gnn_unary_math (GNN_UNARY_FLOOR, GNN_OP_FLOOR, self, error);
 }
 
 /**
@@ -852,7 +422,7 @@ gboolean
 gnn_tensor_floor_ (GnnTensor *self,
                    GError   **error)
 {
-  return unary_ (GNN_UNARY_FLOOR, GNN_OP_FLOOR, self, error);
+  return gnn_unary_math_ (GNN_UNARY_FLOOR, GNN_OP_FLOOR, self, error);
 }
 
 /**
@@ -872,7 +442,7 @@ GnnTensor *
 gnn_tensor_ceil (GnnTensor *self,
                  GError   **error)
 {
-  return unary (GNN_UNARY_CEIL, GNN_OP_CEIL, self, error);
+  return gnn_unary_math (GNN_UNARY_CEIL, GNN_OP_CEIL, self, error);
 }
 
 /**
@@ -890,7 +460,7 @@ gboolean
 gnn_tensor_ceil_ (GnnTensor *self,
                   GError   **error)
 {
-  return unary_ (GNN_UNARY_CEIL, GNN_OP_CEIL, self, error);
+  return gnn_unary_math_ (GNN_UNARY_CEIL, GNN_OP_CEIL, self, error);
 }
 
 /**
@@ -910,7 +480,7 @@ GnnTensor *
 gnn_tensor_round (GnnTensor *self,
                   GError   **error)
 {
-  return unary (GNN_UNARY_ROUND, GNN_OP_ROUND, self, error);
+  return gnn_unary_math (GNN_UNARY_ROUND, GNN_OP_ROUND, self, error);
 }
 
 /**
@@ -928,7 +498,7 @@ gboolean
 gnn_tensor_round_ (GnnTensor *self,
                    GError   **error)
 {
-  return unary_ (GNN_UNARY_ROUND, GNN_OP_ROUND, self, error);
+  return gnn_unary_math_ (GNN_UNARY_ROUND, GNN_OP_ROUND, self, error);
 }
 
 /**
@@ -948,7 +518,7 @@ GnnTensor *
 gnn_tensor_trunc (GnnTensor *self,
                   GError   **error)
 {
-  return unary (GNN_UNARY_TRUNC, GNN_OP_TRUNC, self, error);
+  return gnn_unary_math (GNN_UNARY_TRUNC, GNN_OP_TRUNC, self, error);
 }
 
 /**
@@ -966,7 +536,7 @@ gboolean
 gnn_tensor_trunc_ (GnnTensor *self,
                    GError   **error)
 {
-  return unary_ (GNN_UNARY_TRUNC, GNN_OP_TRUNC, self, error);
+  return gnn_unary_math_ (GNN_UNARY_TRUNC, GNN_OP_TRUNC, self, error);
 }
 
 /**
@@ -986,7 +556,7 @@ GnnTensor *
 gnn_tensor_frac (GnnTensor *self,
                  GError   **error)
 {
-  return unary (GNN_UNARY_FRAC, GNN_OP_FRAC, self, error);
+  return gnn_unary_math (GNN_UNARY_FRAC, GNN_OP_FRAC, self, error);
 }
 
 /**
@@ -1004,7 +574,7 @@ gboolean
 gnn_tensor_frac_ (GnnTensor *self,
                   GError   **error)
 {
-  return unary_ (GNN_UNARY_FRAC, GNN_OP_FRAC, self, error);
+  return gnn_unary_math_ (GNN_UNARY_FRAC, GNN_OP_FRAC, self, error);
 }
 
 /**
@@ -1023,7 +593,7 @@ GnnTensor *
 gnn_tensor_square (GnnTensor *self,
                    GError   **error)
 {
-  return unary (GNN_UNARY_SQUARE, GNN_OP_POW, self, error);
+  return gnn_unary_math (GNN_UNARY_SQUARE, GNN_OP_POW, self, error);
 }
 
 /**
@@ -1041,5 +611,5 @@ gboolean
 gnn_tensor_square_ (GnnTensor *self,
                     GError   **error)
 {
-  return unary_ (GNN_UNARY_SQUARE, GNN_OP_POW, self, error);
+  return gnn_unary_math_ (GNN_UNARY_SQUARE, GNN_OP_POW, self, error);
 }

@@ -209,11 +209,11 @@ pil_vertical_typed (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c,
 }
 
 /* both passes compiled per CPU level (AVX2's 32-bit multiplies) */
-DISPATCH_KERNEL (pil_horizontal,
+GNN_DISPATCH_KERNEL (pil_horizontal,
                  (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c, guint8 *dst,
                   gint64 rows, gint64 cols, gint64 c, const Coeffs *co, const gint32 *kk),
                  (src, s_row, s_col, s_c, dst, rows, cols, c, co, kk))
-DISPATCH_KERNEL (pil_vertical,
+GNN_DISPATCH_KERNEL (pil_vertical,
                  (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c, guint8 *dst,
                   gint64 rows, gint64 cols, gint64 c, const Coeffs *co, const gint32 *kk,
                   gint32 *acc),

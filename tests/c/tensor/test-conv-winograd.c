@@ -567,20 +567,20 @@ test_default_rule (void)
   g_assert_cmpint (gnn_conv2d_algo_f32 (&wide), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&narrow), ==, GNN_CONV_ALGO_WINOGRAD);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&few), ==, GNN_CONV_ALGO_IM2COL);
-  /* Winograd needs WINOGRAD_MIN_N images and maps of WINOGRAD_MIN_L positions */
-  conv2.n = WINOGRAD_MIN_N - 1;
+  /* Winograd needs GNN_WINOGRAD_MIN_N images and maps of GNN_WINOGRAD_MIN_L positions */
+  conv2.n = GNN_WINOGRAD_MIN_N - 1;
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_IM2COL);
   conv2 = geom_of (&(Case) { 64, 32, 64, 3, 3, 1 });
-  g_assert_cmpint (conv2.oh * conv2.ow, <, WINOGRAD_MIN_L);
+  g_assert_cmpint (conv2.oh * conv2.ow, <, GNN_WINOGRAD_MIN_L);
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&strided));
   g_assert_cmpint (gnn_conv2d_algo_f32 (&strided), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&padded));
-  /* fewer images: F(4×4) over strips on maps of WINOGRAD_STRIPS_MIN_OH
+  /* fewer images: F(4×4) over strips on maps of GNN_WINOGRAD_STRIPS_MIN_OH
    * rows (ResNet-18's layer1 at batch 1), im2col on smaller ones */
   conv2 = geom_of (&(Case) { 1, 64, 64, 56, 56, 1 });
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD_STRIPS);
-  conv2 = geom_of (&(Case) { WINOGRAD_MIN_N - 1, 64, 64, WINOGRAD_STRIPS_MIN_OH, 30, 1 });
+  conv2 = geom_of (&(Case) { GNN_WINOGRAD_MIN_N - 1, 64, 64, GNN_WINOGRAD_STRIPS_MIN_OH, 30, 1 });
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD_STRIPS);
   conv2 = geom_of (&(Case) { 1, 256, 256, 14, 14, 1 });
   g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_IM2COL);
