@@ -23,6 +23,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import benchlib
@@ -94,13 +95,23 @@ def torch_child(args):
 
 
 def run(cmd, threads):
+    """One child's last JSON line, with its peak resident set (wait4's ru_maxrss, the
+    kernel's VmHWM: the model, the step's activations and every library the side loads,
+    Python and torch's for PyTorch) as 'peak_rss_mib'."""
     env = dict(os.environ)
     for name in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'):
         env[name] = str(threads)
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    if proc.returncode != 0:
-        sys.exit(f'resnet.py: {" ".join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr}')
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{')][-1]
+    with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode != 0:
+            sys.exit(f'resnet.py: {" ".join(cmd)} failed (exit {proc.returncode}):\n{err.read()}')
+        result = [json.loads(line) for line in out.read().splitlines() if line.startswith('{')][-1]
+    result['peak_rss_mib'] = usage.ru_maxrss / 1024
+    return result
 
 
 def side_cmd(side, args, case, threads, exes):
@@ -153,17 +164,32 @@ def main():
     print('| case | threads | Gnn ms | libtorch C++ ms | PyTorch ms | Gnn / PyTorch | Gnn / C++ | target | |')
     print('|---|---|---|---|---|---|---|---|---|')
     rows = []
+    peaks = []
     for (case, threads), runs in results.items():
         med = {side: statistics.median(r['median_seconds'] for r in runs[side]) for side in runs}
+        peak = {side: max(r['peak_rss_mib'] for r in runs[side]) for side in runs}
+        peaks.append((CASES[case][3], threads, peak))
         _, _, _, label, target = CASES[case]
         ratio = med['gnn'] / med['torch']
         cpp = med.get('libtorch')
         rows.append({'case': case, 'threads': threads, 'median_seconds': med, 'ratio': ratio,
-                     'runs': runs})
+                     'peak_rss_mib': peak, 'runs': runs})
         cpp_ms = f'{cpp * 1e3:.1f}' if cpp else '—'
         cpp_ratio = f'{med["gnn"] / cpp:.2f}' if cpp else '—'
         print(f'| {label} | {threads} | {med["gnn"] * 1e3:.1f} | {cpp_ms} | {med["torch"] * 1e3:.1f} | '
               f'{ratio:.2f} | {cpp_ratio} | ≤ {target} | {"pass" if ratio <= target else "MISS"} |')
+    print()
+    print('Peak resident set of each side\'s process (MiB, the largest of its runs; target for training: '
+          'Gnn ≤ 0.8× PyTorch)')
+    print()
+    print('| case | threads | Gnn MiB | libtorch C++ MiB | PyTorch MiB | Gnn / PyTorch | Gnn / C++ |')
+    print('|---|---|---|---|---|---|---|')
+    for label, threads, peak in peaks:
+        cpp = peak.get('libtorch')
+        cpp_mib = f'{cpp:.0f}' if cpp else '—'
+        cpp_ratio = f'{peak["gnn"] / cpp:.2f}' if cpp else '—'
+        print(f'| {label} | {threads} | {peak["gnn"]:.0f} | {cpp_mib} | {peak["torch"]:.0f} | '
+              f'{peak["gnn"] / peak["torch"]:.2f} | {cpp_ratio} |')
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rows': rows, 'load_before': load_before, 'load_after': load_after,

@@ -156,6 +156,7 @@ typedef enum
   GNN_CONV_ALGO_IM2COL,
   GNN_CONV_ALGO_WINOGRAD,
   GNN_CONV_ALGO_DIRECT,
+  GNN_CONV_ALGO_WINOGRAD_STRIPS,
 } GnnConvAlgo;
 
 GnnConvAlgo gnn_conv2d_algo_f32 (const GnnConvGeom *g);
@@ -223,6 +224,22 @@ gboolean gnn_conv2d_winograd4_backward_f32  (const GnnConvGeom *g,
                                              float             *gw,
                                              float             *gb);
 
+/* Fewer than GNN_WINOGRAD_MIN_N images (batch-1 inference): the forward as
+ * F(4×4, 3×3) over eight horizontal strips of each image
+ * (gnn-conv-winograd-strips.c), the default for maps of at least
+ * GNN_WINOGRAD_STRIPS_MIN_OH rows: on smaller maps (ResNet-18's 14×14 and 7×7
+ * at 224×224) a strip is less than a tile high and the weights' transform,
+ * which every call repeats, outweighs the products saved (measured in
+ * bench/README.md, ResNet-18). Gradients of such a convolution are
+ * im2col's. */
+#define GNN_WINOGRAD_STRIPS_MIN_OH 24
+gboolean gnn_conv2d_winograd_strips_fits       (const GnnConvGeom *g);
+gboolean gnn_conv2d_winograd_strips_forward_f32 (const GnnConvGeom *g,
+                                                 const float       *x,
+                                                 const float       *wt,
+                                                 const float       *bias,
+                                                 float             *out);
+
 /* Whether @g has one input channel, no groups, stride and dilation 1 and at
  * most 9 taps: the convolutions gnn-conv-direct.c computes directly (the
  * first layer of an image model), which the default rule prefers. */
@@ -256,6 +273,31 @@ void     gnn_max_pool2d_2x2_backward_f32 (gint64        planes,
                                           const guint8 *lane,
                                           const float  *grad,
                                           float        *gx);
+
+/* Max pooling of float32 @planes planes [h, w] → [oh, ow] without indices,
+ * any window (gnn-max-pool-rows.c): one output row at a time, each tap a
+ * vector select over a padded, stride-phase-split copy of its input row,
+ * which must fit GNN_MAX_POOL_ROW_FLOATS (gnn_max_pool2d_rows_fits). */
+#define GNN_MAX_POOL_ROW_FLOATS 4096
+gboolean gnn_max_pool2d_rows_fits (gint64 kw,
+                                   gint64 sw,
+                                   gint64 dw,
+                                   gint64 ow);
+void     gnn_max_pool2d_rows_f32  (gint64       planes,
+                                   gint64       h,
+                                   gint64       w,
+                                   gint64       kh,
+                                   gint64       kw,
+                                   gint64       sh,
+                                   gint64       sw,
+                                   gint64       ph,
+                                   gint64       pw,
+                                   gint64       dh,
+                                   gint64       dw,
+                                   gint64       oh,
+                                   gint64       ow,
+                                   const float *src,
+                                   float       *dst);
 
 /* Max pooling of @planes planes [h, w] → [oh, ow] when every window lies
  * inside the input (no padding, dilation 1, floor windows); max_pool2d's

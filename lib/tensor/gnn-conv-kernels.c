@@ -469,9 +469,12 @@ gnn_conv2d_algo_f32 (const GnnConvGeom *g)
            (forced == GNN_CONV_ALGO_DIRECT && direct) ? forced : GNN_CONV_ALGO_IM2COL;
   if (direct)
     return GNN_CONV_ALGO_DIRECT;
-  return winograd && g->cin >= GNN_WINOGRAD_MIN_CIN && g->cout <= 2 * g->cin &&
-         g->oh * g->ow >= GNN_WINOGRAD_MIN_L && g->n >= GNN_WINOGRAD_MIN_N
-         ? GNN_CONV_ALGO_WINOGRAD : GNN_CONV_ALGO_IM2COL;
+  if (!winograd || g->cin < GNN_WINOGRAD_MIN_CIN || g->cout > 2 * g->cin || g->oh * g->ow < GNN_WINOGRAD_MIN_L)
+    return GNN_CONV_ALGO_IM2COL;
+  if (g->n >= GNN_WINOGRAD_MIN_N)
+    return GNN_CONV_ALGO_WINOGRAD;
+  return g->oh >= GNN_WINOGRAD_STRIPS_MIN_OH && gnn_conv2d_winograd_strips_fits (g)
+         ? GNN_CONV_ALGO_WINOGRAD_STRIPS : GNN_CONV_ALGO_IM2COL;
 }
 
 /* Whether none of @v's @n floats is an infinity or a NaN: the exponent
@@ -544,6 +547,11 @@ gnn_conv_forward_f32 (const GnnConvGeom *g,
       break;
     case GNN_CONV_ALGO_DIRECT:
       ok = gnn_conv2d_direct_forward_f32 (g, x, wt, bias, out);
+      break;
+    case GNN_CONV_ALGO_WINOGRAD_STRIPS:
+      ok = gnn_conv2d_winograd_strips_forward_f32 (g, x, wt, bias, out);
+      if (ok && !winograd_results_finite (g, out, NULL, NULL))
+        ok = gnn_conv_im2col_forward_f32 (g, x, wt, bias, out);
       break;
     default:
       ok = gnn_conv_im2col_forward_f32 (g, x, wt, bias, out);

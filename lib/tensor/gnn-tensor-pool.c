@@ -241,6 +241,14 @@ max_pool_dense_##suffix (const PoolGeom *g, const void *src, void *dst, void *id
 DEFINE_MAX_POOL_DENSE (f32)
 DEFINE_MAX_POOL_DENSE (f64)
 
+/* float32 windows with padding, no indices: gnn-max-pool-rows.c's loop. */
+static void
+max_pool_rows_f32 (const PoolGeom *g, const void *src, void *dst, void *idx)
+{
+  gnn_max_pool2d_rows_f32 (g->planes, g->height, g->width, g->kh, g->kw, g->sh, g->sw, g->ph, g->pw,
+                           g->dh, g->dw, g->out_h, g->out_w, src, dst);
+}
+
 /* One max-pool loop over all planes, split among the threads by planes. */
 typedef void (*MaxPoolKernel) (const PoolGeom *g, const void *src, void *dst, void *idx);
 
@@ -336,11 +344,14 @@ max_pool2d (GnnTensor  *input,
   /* 2×2/2 float32 windows: the vector loop, with lanes or without. Other
    * windows all inside the input: no indices wanted (no backward), the loop
    * without bounds checks; with indices, float64's branch-free 2×2/2 loop.
+   * Other float32 windows without indices: the row loop (vector selects).
    * Anything else takes the general loop, which records indices too. */
   if (lanes)
     kernel = max_pool_2x2_lanes_f32;
   else if (inside && idx == NULL)
     kernel = f32 ? max_pool_dense_f32 : max_pool_dense_f64;
+  else if (f32 && idx == NULL && gnn_max_pool2d_rows_fits (g.kw, g.sw, g.dw, g.out_w))
+    kernel = max_pool_rows_f32;
   else if (two_by_two && !f32)
     kernel = max_pool_2x2_f64;
   else

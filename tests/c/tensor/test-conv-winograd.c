@@ -9,7 +9,9 @@
  * float32 tolerance relative to the largest magnitude of the result. Then
  * the public API (conv2d and its autograd backward) under GNN_CONV_ALGO=
  * winograd and =im2col, each in a subprocess (the variable is read once),
- * against the same kernels, and float64 through the public API. Infinite
+ * against the same kernels, and float64 through the public API. The
+ * forward over eight strips of one image (gnn-conv-winograd-strips.c)
+ * against im2col. Infinite
  * and NaN operands give im2col's results through the dispatching entry
  * points. */
 #include <math.h>
@@ -574,6 +576,48 @@ test_default_rule (void)
   g_assert_false (gnn_conv2d_winograd_fits (&strided));
   g_assert_cmpint (gnn_conv2d_algo_f32 (&strided), ==, GNN_CONV_ALGO_IM2COL);
   g_assert_false (gnn_conv2d_winograd_fits (&padded));
+  /* fewer images: F(4×4) over strips on maps of GNN_WINOGRAD_STRIPS_MIN_OH
+   * rows (ResNet-18's layer1 at batch 1), im2col on smaller ones */
+  conv2 = geom_of (&(Case) { 1, 64, 64, 56, 56, 1 });
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD_STRIPS);
+  conv2 = geom_of (&(Case) { GNN_WINOGRAD_MIN_N - 1, 64, 64, GNN_WINOGRAD_STRIPS_MIN_OH, 30, 1 });
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_WINOGRAD_STRIPS);
+  conv2 = geom_of (&(Case) { 1, 256, 256, 14, 14, 1 });
+  g_assert_cmpint (gnn_conv2d_algo_f32 (&conv2), ==, GNN_CONV_ALGO_IM2COL);
+}
+
+/* F(4×4) over eight strips of each image against im2col: map heights that
+ * are and are not multiples of 8 and of 4 strip rows, paddings 0-2, one and
+ * several images, with and without bias, and through the dispatching entry
+ * point (the default rule picks strips for the first case). */
+static void
+test_strips (void)
+{
+  static const Case cases[] = {
+    { 1, 16, 24, 56, 56, 1 }, { 1, 5, 7, 24, 9, 1 }, { 3, 8, 8, 30, 17, 0 },
+    { 2, 9, 4, 57, 20, 2 }, { 1, 4, 4, 8, 8, 1 }, { 1, 3, 6, 11, 5, 0 },
+  };
+  g_autoptr (GRand) rng = g_rand_new_with_seed (17);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Case *c = &cases[i];
+      g_auto(Operands) o = operands_new (rng, c);
+      g_autofree float *y_ref = g_new (float, o.ny), *y = g_new (float, o.ny);
+
+      g_assert_true (gnn_conv2d_winograd_strips_fits (&o.g));
+      gnn_conv_im2col_forward_f32 (&o.g, o.x, o.wt, o.bias, y_ref);
+      memset (y, 0xff, sizeof (float) * o.ny);
+      g_assert_true (gnn_conv2d_winograd_strips_forward_f32 (&o.g, o.x, o.wt, o.bias, y));
+      assert_close (y, y_ref, o.ny, "strips forward", c);
+      g_assert_true (gnn_conv2d_winograd_strips_forward_f32 (&o.g, o.x, o.wt, NULL, y));
+      for (gint64 k = 0; k < o.ny; k++)
+        y[k] += o.bias[(k / (o.g.oh * o.g.ow)) % c->cout];
+      assert_close (y, y_ref, o.ny, "strips forward without bias", c);
+      memset (y, 0xff, sizeof (float) * o.ny);
+      g_assert_true (gnn_conv_forward_f32 (&o.g, o.x, o.wt, o.bias, y, NULL));
+      assert_close (y, y_ref, o.ny, "dispatched forward", c);
+    }
 }
 
 int
@@ -584,6 +628,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/tensor/conv-winograd/kernels/random", test_kernels_random);
   g_test_add_func ("/tensor/conv-winograd/kernels/many-blocks", test_kernels_many_blocks);
   g_test_add_func ("/tensor/conv-winograd/default-rule", test_default_rule);
+  g_test_add_func ("/tensor/conv-winograd/strips", test_strips);
   g_test_add_func ("/tensor/conv-winograd/non-finite", test_non_finite);
   g_test_add_data_func ("/tensor/conv/out-of-memory/im2col", GINT_TO_POINTER (OOM_IM2COL),
                         test_out_of_memory);
