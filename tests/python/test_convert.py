@@ -175,11 +175,13 @@ class Convert(unittest.TestCase):
 
     def test_layers_without_an_entry(self):
         with self.assertRaisesRegex(NotImplementedError,
-                                    "no converter for torch's torch.nn.modules.pooling."
-                                    "FractionalMaxPool2d"):
-            convert.from_torch(tnn.FractionalMaxPool2d(2, output_size=2))
+                                    "no converter for torch's torch.nn.modules.activation."
+                                    "RReLU"):
+            convert.from_torch(tnn.RReLU())
         # a layer Gnn has converts from its declared signature
         self.assertEqual(repr(convert.from_torch(tnn.ChannelShuffle(2))[0]), 'ChannelShuffle(groups=2)')
+        self.assertEqual(repr(convert.from_torch(tnn.FractionalMaxPool2d(2, output_size=2))[0]),
+                         'FractionalMaxPool2d()')
 
         class Custom(tnn.Module):
             def forward(self, x):

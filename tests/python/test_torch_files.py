@@ -245,7 +245,7 @@ class TorchFiles(unittest.TestCase):
             self.assert_refused(f.read(), 'unsupported global torch.nn.modules.linear.Linear')
         torch.save({'acc': np.float64(0.5)}, path)
         with open(path, 'rb') as f:
-            self.assert_refused(f.read(), 'unsupported global numpy.')
+            self.assert_refused(f.read(), "the checkpoint's entry 'acc' is a numpy value")
         torch.save({'c': torch.ones(2, dtype=torch.complex64)}, path)
         with open(path, 'rb') as f:
             self.assert_refused(f.read(), 'complex tensors are not supported')
