@@ -38,10 +38,18 @@ sniff_format (const guint8 *d,
   return NULL;
 }
 
-/* GdkPixbuf's BMP loader first grows its buffer to the header sizes the
- * file declares (found by libFuzzer: a 2.5 GB realloc for a 180-byte
- * file). The whole file is in memory, so a header that says it is longer
- * than the data is corrupt: refused before the loader sees it. */
+static guint32
+read_le32 (const guint8 *p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+}
+
+/* GdkPixbuf's BMP loader first grows its buffer to the header and palette
+ * sizes the file declares (found by libFuzzer: a 2.5 GB realloc for a
+ * 180-byte file; a 3.7 GB one for a 59-byte file whose colour count
+ * overflows 32 bits when multiplied by 4). The whole file is in memory, so
+ * a header or palette that says it is longer than the data is corrupt:
+ * refused before the loader sees it. */
 static gboolean
 bmp_header_fits (const guint8 *d,
                  gsize         n,
@@ -53,9 +61,15 @@ bmp_header_fits (const guint8 *d,
     return TRUE;
   if (n < 18)
     return FALSE;
-  pixels_at = (guint32) d[10] | (guint32) d[11] << 8 | (guint32) d[12] << 16 | (guint32) d[13] << 24;
-  info_size = (guint32) d[14] | (guint32) d[15] << 8 | (guint32) d[16] << 16 | (guint32) d[17] << 24;
-  return pixels_at <= n && info_size <= n - 14;
+  pixels_at = read_le32 (d + 10);
+  info_size = read_le32 (d + 14);
+  if (pixels_at > n || info_size > n - 14)
+    return FALSE;
+  /* BITMAPINFOHEADER and later: biClrUsed palette entries of 4 bytes
+   * follow the header */
+  if (info_size >= 40)
+    return (guint64) 14 + info_size + (guint64) read_le32 (d + 46) * 4 <= n;
+  return TRUE;
 }
 
 typedef struct
