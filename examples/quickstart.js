@@ -33,7 +33,7 @@ const ACCURACY_TOLERANCE = 0.005, LOSS_TOLERANCE = 0.002;
 class NeuralNetwork extends Gnn.Module {
     static {
         GObject.registerClass({
-            GTypeName: 'QuickstartNeuralNetwork',
+            GTypeName: 'NeuralNetwork',  // the repr reads NeuralNetwork(...) as torch's
             Properties: {
                 'flatten': GObject.ParamSpec.object('flatten', '', '', GObject.ParamFlags.READWRITE,
                     Gnn.Module),
