@@ -161,6 +161,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_SCATTER_ADD]  = { gnn_backward_scatter,      0,         FALSE, "ScatterAddBackward0" },
   [GNN_OP_INDEX_ADD]    = { gnn_backward_index_add,    0,         FALSE, "IndexAddBackward0" },
   [GNN_OP_INDEX_COPY]   = { gnn_backward_index_copy,   0,         FALSE, "IndexCopyBackward0" },
+  [GNN_OP_INDEX_PUT]    = { gnn_backward_index_put,    0,         FALSE, "IndexPutBackward0" },
   [GNN_OP_INDEX_FILL]   = { gnn_backward_index_copy,   0,         FALSE, "IndexFillBackward1" },
   [GNN_OP_PROD]         = { gnn_backward_prod,         IN0,       TRUE,  "ProdBackward1" },
   [GNN_OP_LOGSUMEXP]    = { gnn_backward_logsumexp,    IN0,       TRUE,  "LogsumexpBackward0" },
