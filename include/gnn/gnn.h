@@ -148,9 +148,13 @@
 #include <gnn/gnn-margin-ranking-loss.h>
 #include <gnn/gnn-cosine-embedding-loss.h>
 #include <gnn/gnn-triplet-margin-loss.h>
+#include <gnn/gnn-triplet-margin-with-distance-loss.h>
+#include <gnn/gnn-multi-margin-loss.h>
+#include <gnn/gnn-multi-label-margin-loss.h>
 #include <gnn/gnn-ctc-loss.h>
 #include <gnn/gnn-relu6.h>
 #include <gnn/gnn-leaky-relu.h>
+#include <gnn/gnn-rrelu.h>
 #include <gnn/gnn-prelu.h>
 #include <gnn/gnn-elu.h>
 #include <gnn/gnn-selu.h>
