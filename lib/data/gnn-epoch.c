@@ -99,7 +99,8 @@ reserve_fields (gsize count)
 }
 
 /* The items at @indices, their fields flattened item-major in the first
- * item's order (*@layout, a reference). */
+ * item's order (*@layout, a reference); with @batches, the items
+ * themselves are kept there too (for a collation of its own). */
 static GPtrArray *
 fetch_items (GnnDataset    *dataset,
              const gint64  *indices,
@@ -108,6 +109,7 @@ fetch_items (GnnDataset    *dataset,
              gint           expected,
              guint64        sample_seed,
              GnnBatch     **layout,
+             GPtrArray     *batches,
              GError       **error)
 {
   g_autoptr(GPtrArray) items = g_ptr_array_new_full (reserve_fields (count), g_object_unref);
@@ -129,6 +131,8 @@ fetch_items (GnnDataset    *dataset,
           g_prefix_error (error, "sample index %" G_GINT64_FORMAT ": ", index);
           goto fail;
         }
+      if (batches != NULL)
+        g_ptr_array_add (batches, gnn_batch_ref (item));
       if (*layout == NULL)
         *layout = g_steal_pointer (&item);
     }
@@ -161,6 +165,7 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
                        GError       **error)
 {
   g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GPtrArray) batches = NULL;
   g_autoptr(GnnBatch) layout = NULL;
   GnnTensor *columns[GNN_BATCH_SOURCE_MAX_COLUMNS];
   GnnBatchSource src = { 0, NULL, columns, NULL, 0, NULL };
@@ -178,8 +183,10 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
     }
   else
     {
+      if (!default_collate)
+        batches = g_ptr_array_new_full (MIN (count, 4096), (GDestroyNotify) gnn_batch_unref);
       items = fetch_items (dataset, indices, count, stop_word, expected, sample_seed, &layout,
-                           error);
+                           batches, error);
       if (items == NULL)
         return NULL;
       src.items = items;
@@ -191,9 +198,9 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
       *stacked = stack (stack_data, &src, error);
       return NULL;
     }
-  batch = items == NULL ? gnn_default_collate_source (&src, error)
-                        : gnn_collate_collate_fields (collate, items, src.n_fields, layout,
-                                                      error);
+  /* a collation of its own sees the items, names and all (collate_batch) */
+  batch = batches != NULL ? gnn_collate_collate_batch (collate, batches, error)
+                          : gnn_default_collate_source (&src, error);
   if (batch == NULL)
     gnn_prefix_collate_error (error, indices[0]);
   return batch;
