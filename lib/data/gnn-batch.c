@@ -259,6 +259,8 @@ gnn_batch_unref (GnnBatch *self)
  * gnn_batch_get_kind:
  * @self: a #GnnBatch
  *
+ * Gets what the batch stands for: a tuple, a dict or one bare tensor.
+ *
  * Returns: what the batch stands for
  *
  * Since: 0.1
@@ -273,6 +275,8 @@ gnn_batch_get_kind (const GnnBatch *self)
 /**
  * gnn_batch_get_n_fields:
  * @self: a #GnnBatch
+ *
+ * Gets the number of fields (tensors).
  *
  * Returns: the number of fields
  *
@@ -289,6 +293,8 @@ gnn_batch_get_n_fields (const GnnBatch *self)
  * gnn_batch_get_field:
  * @self: a #GnnBatch
  * @index: a field index, below [method@Gnn.Batch.get_n_fields]
+ *
+ * Gets the tensor of a field by position.
  *
  * Returns: (transfer none): the tensor of field @index
  *
@@ -308,6 +314,8 @@ gnn_batch_get_field (const GnnBatch *self,
  * @self: a #GnnBatch
  * @index: a field index, below [method@Gnn.Batch.get_n_fields]
  *
+ * Gets the name of a field (a dict batch's key).
+ *
  * Returns: (nullable): the name of field @index, %NULL for a positional field
  *
  * Since: 0.1
@@ -325,6 +333,8 @@ gnn_batch_get_name (const GnnBatch *self,
  * gnn_batch_find_name:
  * @self: a #GnnBatch
  * @name: a field name
+ *
+ * Finds the position of the field called @name.
  *
  * Returns: the index of the field called @name, or -1
  *
@@ -366,6 +376,8 @@ gnn_batch_lookup (const GnnBatch *self,
 /**
  * gnn_batch_dup_names:
  * @self: a #GnnBatch
+ *
+ * Copies the field names (a dict batch's keys, in order).
  *
  * Returns: (transfer full) (array zero-terminated=1) (nullable): the field
  *   names in order (a dict's keys), or %NULL when the fields are positional
