@@ -351,6 +351,13 @@ class ItemIterator(Gnn.ItemIterator):
         super().__init_subclass__(**kwargs)
         _guard_vfunc(cls, 'do_next',
                      lambda value, self: None if value is None else fields(value, None), None)
+        # the same item with its keys and kind, what the loader collates
+        nxt = cls.__dict__.get('do_next')
+        if nxt is not None and 'do_next_batch' not in cls.__dict__:
+            cls.do_next_batch = trampoline(
+                getattr(nxt, '__wrapped__', nxt), None,
+                lambda value, self: None if value is None else batch_of(value, None),
+                control_flow_only=True)
 
     def __iter__(self):
         return self

@@ -124,7 +124,7 @@ batch_like (const GnnBatch *layout,
                              g_strdupv ((char **) gnn_batch_peek_names (layout)), tensors);
 }
 
-GnnBatch *
+static GnnBatch *
 gnn_collate_collate_fields (GnnCollate      *collate,
                             GPtrArray       *flat,
                             guint            n_fields,

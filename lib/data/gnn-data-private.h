@@ -105,10 +105,6 @@ GnnBatch  *gnn_default_collate_source (const GnnBatchSource *src, GError **error
  * fields to @flat (references) in @layout's order. */
 gboolean   gnn_batch_append_fields  (const GnnBatch *layout, const GnnBatch *item,
                                      GPtrArray *flat, GError **error);
-/* The batch @collate makes of @flat (item-major fields of items laid out
- * as @layout; NULL: a tuple of @n_fields). */
-GnnBatch  *gnn_collate_collate_fields (GnnCollate *collate, GPtrArray *flat, guint n_fields,
-                                       const GnnBatch *layout, GError **error);
 /* A row source for @dataset's items at @indices, if it is one (its
  * columns, n_fields, all indices in range); FALSE otherwise. */
 gboolean   gnn_batch_source_rows    (GnnDataset *dataset, const gint64 *indices, gsize count,

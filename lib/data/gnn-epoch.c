@@ -225,7 +225,9 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
                               GError   **error)
 {
   g_autoptr(GPtrArray) items = NULL;
-  guint n_fields = 0;
+  g_autoptr(GPtrArray) batches = NULL;
+  g_autoptr(GnnBatch) layout = NULL;
+  GnnBatchSource src = { 0 };
   gsize count = 0;
   GnnBatch *batch;
 
@@ -247,14 +249,16 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
         }
     }
   items = g_ptr_array_new_full (reserve_fields (epoch->batch_size), g_object_unref);
+  if (G_OBJECT_TYPE (epoch->collate) != GNN_TYPE_COLLATE)
+    batches = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_batch_unref);
   while (count < epoch->batch_size)
     {
       g_autoptr(GError) local = NULL;
-      GPtrArray *item = NULL;
+      g_autoptr(GnnBatch) item = NULL;
 
       if (stopped (&epoch->stop, 0, error))
         return NULL;
-      if (!gnn_item_iterator_next (epoch->streams[stream], &item, &local))
+      if (!gnn_item_iterator_next_batch (epoch->streams[stream], &item, &local))
         {
           if (local != NULL)
             {
@@ -266,18 +270,15 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
           epoch->ended[stream] = TRUE;
           break;
         }
-      if (count == 0)
-        n_fields = item->len;
-      else if (item->len != n_fields)
+      if (!gnn_batch_append_fields (layout != NULL ? layout : item, item, items, error))
         {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "each element in list of batch should be of equal size "
-                       "(item %" G_GSIZE_FORMAT " has %u fields, the first item of the batch has %u)",
-                       count, item->len, n_fields);
-          g_ptr_array_unref (item);
+          g_prefix_error (error, "item %" G_GSIZE_FORMAT " of the batch: ", count);
           return NULL;
         }
-      g_ptr_array_extend_and_steal (items, item);
+      if (batches != NULL)
+        g_ptr_array_add (batches, gnn_batch_ref (item));
+      if (layout == NULL)
+        layout = g_steal_pointer (&item);
       count++;
     }
   if (count == 0 || (count < epoch->batch_size && epoch->drop_last))
@@ -285,7 +286,11 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
       *end = TRUE;
       return NULL;
     }
-  batch = gnn_collate_collate_fields (epoch->collate, items, n_fields, NULL, error);
+  src.n_fields = gnn_batch_get_n_fields (layout);
+  src.items = items;
+  src.layout = layout;
+  batch = batches != NULL ? gnn_collate_collate_batch (epoch->collate, batches, error)
+                          : gnn_default_collate_source (&src, error);
   if (batch == NULL)
     g_prefix_error (error, "collate: ");
   return batch;
