@@ -195,20 +195,33 @@ large_take (guint i)
   return data;
 }
 
+/* A block of at least @size bytes; *@got is its real size. The smallest
+ * cached block that is large enough, and at most twice as large, serves
+ * (the most recently freed of equals): taking a larger one adds nothing to
+ * the memory held and wastes at most half of it, while a
+ * miss evicts, and with exact sizes alone a step whose sizes come in
+ * another order than they were freed missed every time — an LSTM language
+ * model step (28, 26, 14 and 8 MiB blocks) allocated all 18 of its large
+ * blocks fresh at every step, 22 % of its time the kernel zeroing pages. */
 static gpointer
-large_alloc (gsize size)
+large_alloc (gsize  size,
+             gsize *got)
 {
   gpointer data = NULL, evicted[LARGE_BLOCKS];
-  guint n_evicted = 0;
+  guint n_evicted = 0, best = G_MAXUINT;
   gsize freed = 0;
 
+  *got = size;
   large_lock ();
   for (guint i = large_n; i-- > 0;)
-    if (large_cache[i].size == size)
-      {
-        data = large_take (i);
-        break;
-      }
+    if (large_cache[i].size >= size && large_cache[i].size / 2 <= size &&
+        (best == G_MAXUINT || large_cache[i].size < large_cache[best].size))
+      best = i;
+  if (best != G_MAXUINT)
+    {
+      *got = large_cache[best].size;
+      data = large_take (best);
+    }
   while (data == NULL && large_n > 0 && freed < size)
     {
       freed += large_cache[0].size;
@@ -268,7 +281,7 @@ gnn_scratch_try_alloc (gsize    nbytes,
   if (total < HUGE_THRESHOLD)
     block = g_try_malloc (total);
   else
-    block = large_alloc (total = large_size (total));
+    block = large_alloc (large_size (total), &total);
   if (block == NULL)
     return NULL;
   memcpy (block, &total, sizeof total);
@@ -317,7 +330,7 @@ gnn_storage_new (gsize nbytes, gboolean zeroed)
     {
       storage = g_new0 (GnnStorage, 1);
       padded = large_size (nbytes);
-      storage->data = large_alloc (padded);
+      storage->data = large_alloc (padded, &storage->block_size);
       if (storage->data == NULL)
         {
           g_free (storage);
@@ -381,7 +394,7 @@ gnn_storage_unref (GnnStorage *storage)
       return;
     }
   if (storage->large_block)
-    large_free (storage->data, large_size (storage->nbytes));
+    large_free (storage->data, storage->block_size);
   if (storage->meta)
     g_atomic_int_add (&gnn_storage_meta_live, -1);
   if (storage->destroy != NULL)
