@@ -200,6 +200,7 @@
 #include <gnn/gnn-weighted-random-sampler.h>
 #include <gnn/gnn-batch-sampler.h>
 #include <gnn/gnn-distributed-sampler.h>
+#include <gnn/gnn-batch.h>
 #include <gnn/gnn-collate.h>
 #include <gnn/gnn-worker-mode.h>
 #include <gnn/gnn-worker-info.h>
