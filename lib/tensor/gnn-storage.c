@@ -282,6 +282,8 @@ large_trim (guint64 keep)
  * high-water mark, but after a peak (a large batch, an evaluation pass) it
  * keeps up to that much resident. This frees all of it, and the small blocks
  * cached by the calling thread. Tensors alive are not affected.
+ *
+ * Since: 0.1
  */
 void
 gnn_empty_cache (void)
@@ -303,6 +305,8 @@ gnn_empty_cache (void)
  * Caps the cache that gnn_empty_cache() empties (512 MiB by default). A block
  * larger than a quarter of the cap is never kept. Blocks beyond a lowered
  * cap are freed now.
+ *
+ * Since: 0.1
  */
 void
 gnn_set_cache_limit (guint64 bytes)
@@ -319,6 +323,8 @@ gnn_set_cache_limit (guint64 bytes)
  * The cap set by gnn_set_cache_limit().
  *
  * Returns: bytes
+ *
+ * Since: 0.1
  */
 guint64
 gnn_get_cache_limit (void)
@@ -337,6 +343,8 @@ gnn_get_cache_limit (void)
  * How much freed tensor memory the process-wide cache holds now.
  *
  * Returns: bytes
+ *
+ * Since: 0.1
  */
 guint64
 gnn_get_cache_size (void)
