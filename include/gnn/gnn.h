@@ -13,6 +13,7 @@
 #include <gnn/gnn-dtype.h>
 #include <gnn/gnn-device.h>
 #include <gnn/gnn-threads.h>
+#include <gnn/gnn-memory.h>
 
 /* tensor */
 #include <gnn/gnn-generator.h>

@@ -146,30 +146,66 @@ typedef struct                                                                  
   T *gx;          /* col2im: gcols in src; forward: out              */                  \
 } ConvJob_##suffix;                                                                      \
                                                                                          \
+/* The image loops run over (image, input channel) items, so that one   */              \
+/* image (batch-1 inference) splits too: each channel's rows of cols and */              \
+/* its plane of the image are its own. fn gets a geometry whose cin_g is */              \
+/* the run of channels [c0, c1) of image b.                              */              \
+static void                                                                              \
+channel_runs_##suffix (const ConvJob_##suffix *j, gint64 t0, gint64 t1,                  \
+                       void (*fn) (const ConvJob_##suffix *j, const GnnConvGeom *sub,    \
+                                   gint64 b, gint64 c0))                                 \
+{                                                                                        \
+  gint64 cin_g = j->g->cin_g;                                                            \
+                                                                                         \
+  for (gint64 t = t0; t < t1;)                                                           \
+    {                                                                                    \
+      gint64 b = t / cin_g, c0 = t % cin_g, c1 = MIN (cin_g, c0 + (t1 - t));            \
+      GnnConvGeom sub = *j->g;                                                           \
+                                                                                         \
+      sub.cin_g = c1 - c0;                                                               \
+      fn (j, &sub, b, c0);                                                               \
+      t += c1 - c0;                                                                      \
+    }                                                                                    \
+}                                                                                        \
+                                                                                         \
+static inline gint64                                                                     \
+image_offset_##suffix (const ConvJob_##suffix *j, gint64 b, gint64 c0)                   \
+{                                                                                        \
+  const GnnConvGeom *g = j->g;                                                           \
+                                                                                         \
+  return ((j->b0 + b) * g->cin + j->grp * g->cin_g + c0) * gnn_conv_in_size (g);         \
+}                                                                                        \
+                                                                                         \
+static void                                                                              \
+im2col_run_##suffix (const ConvJob_##suffix *j, const GnnConvGeom *sub, gint64 b, gint64 c0) \
+{                                                                                        \
+  im2col_##suffix (sub, j->src + image_offset_##suffix (j, b, c0), j->ld,                \
+                   j->dst + b * j->l + c0 * gnn_conv_taps (sub) * j->ld);                \
+}                                                                                        \
+                                                                                         \
+static void                                                                              \
+col2im_run_##suffix (const ConvJob_##suffix *j, const GnnConvGeom *sub, gint64 b, gint64 c0) \
+{                                                                                        \
+  col2im_##suffix (sub, j->src + b * j->l + c0 * gnn_conv_taps (sub) * j->ld, j->ld,     \
+                   j->gx + image_offset_##suffix (j, b, c0));                            \
+}                                                                                        \
+                                                                                         \
 static void                                                                              \
 im2col_range_##suffix (gint64 t0, gint64 t1, gpointer data)                              \
 {                                                                                        \
-  const ConvJob_##suffix *j = data;                                                      \
-  const GnnConvGeom *g = j->g;                                                           \
-                                                                                         \
-  for (gint64 t = t0; t < t1; t++)                                                       \
-    im2col_##suffix (g, j->src + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * gnn_conv_in_size (g), \
-                     j->ld, j->dst + t * j->l);                                          \
+  channel_runs_##suffix (data, t0, t1, im2col_run_##suffix);                             \
 }                                                                                        \
                                                                                          \
 static void                                                                              \
 col2im_range_##suffix (gint64 t0, gint64 t1, gpointer data)                              \
 {                                                                                        \
-  const ConvJob_##suffix *j = data;                                                      \
-  const GnnConvGeom *g = j->g;                                                           \
-                                                                                         \
-  for (gint64 t = t0; t < t1; t++)                                                       \
-    col2im_##suffix (g, j->src + t * j->l, j->ld,                                        \
-                     j->gx + ((j->b0 + t) * g->cin + j->grp * g->cin_g) * gnn_conv_in_size (g)); \
+  channel_runs_##suffix (data, t0, t1, col2im_run_##suffix);                             \
 }                                                                                        \
                                                                                          \
-/* The direct path's images: unfold each, and fill its output rows with  */              \
-/* the bias (or 0), which its GEMM then adds to (beta = 1).              */              \
+/* The direct path's items: unfold each, and fill the output rows of     */              \
+/* item (b, c)'s share of b's output channels, [c·cout_g/cin_g,          */              \
+/* (c+1)·cout_g/cin_g), with the bias (or 0), which its GEMM then adds   */              \
+/* to (beta = 1).                                                        */              \
 static void                                                                              \
 im2col_fill_range_##suffix (gint64 t0, gint64 t1, gpointer data)                         \
 {                                                                                        \
@@ -178,14 +214,18 @@ im2col_fill_range_##suffix (gint64 t0, gint64 t1, gpointer data)                
                                                                                          \
   im2col_range_##suffix (t0, t1, data);                                                  \
   for (gint64 t = t0; t < t1; t++)                                                       \
-    for (gint64 oc = 0; oc < g->cout_g; oc++)                                            \
-      {                                                                                  \
-        T bv = j->bias != NULL ? j->bias[j->grp * g->cout_g + oc] : ZERO;                \
-        T *row = j->gx + ((j->b0 + t) * g->cout + j->grp * g->cout_g + oc) * j->l; \
+    {                                                                                    \
+      gint64 b = t / g->cin_g, c = t % g->cin_g;                                         \
                                                                                          \
-        for (gint64 p = 0; p < j->l; p++)                                                \
-          row[p] = bv;                                                                   \
-      }                                                                                  \
+      for (gint64 oc = c * g->cout_g / g->cin_g; oc < (c + 1) * g->cout_g / g->cin_g; oc++) \
+        {                                                                                \
+          T bv = j->bias != NULL ? j->bias[j->grp * g->cout_g + oc] : ZERO;              \
+          T *row = j->gx + ((j->b0 + b) * g->cout + j->grp * g->cout_g + oc) * j->l;     \
+                                                                                         \
+          for (gint64 p = 0; p < j->l; p++)                                              \
+            row[p] = bv;                                                                 \
+        }                                                                                \
+    }                                                                                    \
 }                                                                                        \
                                                                                          \
 /* res [cout_g, nbL] back to out [nb, cout, L], adding the bias.       */                \
@@ -279,14 +319,14 @@ gnn_conv_im2col_forward_##suffix (const GnnConvGeom *g, const T *x, const T *wt,
             {                                                                            \
               /* per image, out_t [cout_g, L] = bias + W_g · cols_t: no res buffer, */   \
               /* no beta = 0 pass of OpenBLAS's, no copy back                       */   \
-              gnn_parallel_for (nb, gnn_parallel_grain ((k + g->cout_g) * l),           \
+              gnn_parallel_for (nb * g->cin_g, gnn_parallel_grain ((k + g->cout_g) * l / MAX (g->cin_g, 1)), \
                                 im2col_fill_range_##suffix, &job);                       \
               GEMM_BATCH (nb, CblasNoTrans, CblasNoTrans, g->cout_g, l, k, ONE,          \
                           wt + grp * g->cout_g * k, 0, k, cols, l, ld, ONE,              \
                           out + (b0 * g->cout + grp * g->cout_g) * l, g->cout * l, l);   \
               continue;                                                                  \
             }                                                                            \
-          gnn_parallel_for (nb, gnn_parallel_grain (k * l), im2col_range_##suffix, &job); \
+          gnn_parallel_for (nb * g->cin_g, gnn_parallel_grain (k * l / MAX (g->cin_g, 1)), im2col_range_##suffix, &job); \
           /* res [cout_g, nbL] = W_g [cout_g, K] · cols [K, nbL]; BLAS wants K > 0 */   \
           if (k == 0)                                                                    \
             memset (res, 0, sizeof (T) * (gsize) (g->cout_g * ld));                      \
@@ -335,7 +375,7 @@ gnn_conv_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt
           if (gw != NULL)                                                                \
             {                                                                            \
               job.src = x, job.dst = cols;                                               \
-              gnn_parallel_for (nb, gnn_parallel_grain (k * l), im2col_range_##suffix, &job); \
+              gnn_parallel_for (nb * g->cin_g, gnn_parallel_grain (k * l / MAX (g->cin_g, 1)), im2col_range_##suffix, &job); \
               /* gw_g [cout_g, K] += got [cout_g, nbL] · colsᵀ [nbL, K] */              \
               GEMM (CblasRowMajor, CblasNoTrans, CblasTrans, g->cout_g, k, ld, ONE,      \
                     got, ld, cols, ld, ONE, gw + grp * g->cout_g * k, k);                \
@@ -346,7 +386,7 @@ gnn_conv_im2col_backward_##suffix (const GnnConvGeom *g, const T *x, const T *wt
               GEMM (CblasRowMajor, CblasTrans, CblasNoTrans, k, ld, g->cout_g, ONE,      \
                     wt + grp * g->cout_g * k, k, got, ld, ZERO, gcols, ld);              \
               job.src = gcols;                                                           \
-              gnn_parallel_for (nb, gnn_parallel_grain (k * l), col2im_range_##suffix, &job); \
+              gnn_parallel_for (nb * g->cin_g, gnn_parallel_grain (k * l / MAX (g->cin_g, 1)), col2im_range_##suffix, &job); \
             }                                                                            \
         }                                                                                \
     }                                                                                    \
