@@ -145,7 +145,12 @@ gnn_backward_multilabel_margin_loss (GnnNode    *node,
   TRY (xc = gnn_tensor_contiguous_checked (node->saved[0], error));
   TRY (g = grad_values (grad, error));
   TRY (out = gnn_tensor_new_contiguous_checked (m->dtype, m->shape, m->ndim, TRUE, error));
-  acc = g_new (double, dim);
+  if ((acc = g_try_new (double, MAX (dim, 1))) == NULL)
+    {
+      g_object_unref (out);
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_MEMORY, "not enough memory for the multilabel margin gradient");
+      return FALSE;
+    }
   if (m->dtype == GNN_DTYPE_F32)
     MULTILABEL_GRAD (float);
   else

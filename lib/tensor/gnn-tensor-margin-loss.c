@@ -95,6 +95,20 @@ store (GnnTensor    *out,
                    reduction == GNN_REDUCTION_MEAN ? sum / (double) nframe : sum);
 }
 
+/* One value per frame, or NULL and a GError when memory is short. */
+static gpointer
+frame_buffer (gint64   nframe,
+              gsize    size,
+              GError **error)
+{
+  gpointer buffer = g_try_malloc_n (MAX (nframe, 1), size);
+
+  if (buffer == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
+                 "not enough memory for %" G_GINT64_FORMAT " loss values", nframe);
+  return buffer;
+}
+
 #define MULTI_MARGIN_LOOP(T)                                                    \
   G_STMT_START {                                                                \
     const T *x = (const T *) gnn_tensor_priv_data (gnn_tensor_priv (xc));       \
@@ -186,7 +200,11 @@ gnn_tensor_multi_margin_loss (GnnTensor    *input,
   per_sample = reduction == GNN_REDUCTION_NONE && tp->ndim > 0;
   if ((out = new_output (ip->dtype, per_sample, nframe, error)) == NULL)
     return NULL;
-  l = g_new (double, nframe);
+  if ((l = frame_buffer (nframe, sizeof *l, error)) == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   if (ip->dtype == GNN_DTYPE_F32)
     MULTI_MARGIN_LOOP (float);
   else
@@ -282,13 +300,18 @@ gnn_tensor_multilabel_margin_loss (GnnTensor    *input,
                              "argument #2 'target' is out of range");
         return NULL;
       }
-  n_targets = g_new (gint64, nframe);
+  if ((n_targets = frame_buffer (nframe, sizeof *n_targets, error)) == NULL)
+    return NULL;
   for (gint64 f = 0; f < nframe; f++)
     n_targets[f] = mark_targets (t + f * dim, dim, mask + f * dim);
   per_sample = reduction == GNN_REDUCTION_NONE && tp->ndim > 1;
   if ((out = new_output (ip->dtype, per_sample, nframe, error)) == NULL)
     return NULL;
-  l = g_new (double, nframe);
+  if ((l = frame_buffer (nframe, sizeof *l, error)) == NULL)
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   if (ip->dtype == GNN_DTYPE_F32)
     MULTILABEL_LOOP (float);
   else
