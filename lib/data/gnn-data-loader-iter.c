@@ -460,11 +460,8 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
                            GError            **error)
 {
   g_autoptr(GnnBatch) out = NULL;
-  gboolean unused, ok;
+  gboolean ok = gnn_data_loader_iter_next_batch (self, batch != NULL ? &out : NULL, error);
 
-  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  ok = iter_next_exclusive (self, 0, &unused, batch != NULL ? &out : NULL, TRUE, error);
   if (batch != NULL)
     *batch = out != NULL ? gnn_batch_get_tensors (out) : NULL;
   return ok;
