@@ -233,5 +233,4 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 _linalg = export(types.ModuleType('Gnn.linalg', "torch.linalg's vector norm."), 'linalg')
 _linalg.vector_norm = with_out(vector_norm)
-_linalg.norm = with_out(lambda x, ord=None, dim=None, keepdim=False, *, dtype=None:
-                        vector_norm(x, 2 if ord is None else ord, dim, keepdim, dtype=dtype))
+# torch.linalg.norm (vector or matrix): _linalg_decomp.py

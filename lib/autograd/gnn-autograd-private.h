@@ -308,6 +308,11 @@ gboolean gnn_backward_linalg_inv      (GnnNode *, GnnTensor *, GnnTensor **, GEr
 gboolean gnn_backward_linalg_det      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_linalg_slogdet  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_linalg_cholesky (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* gnn-backward-decomp.c */
+gboolean gnn_backward_linalg_qr       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_linalg_eigh     (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_linalg_svd      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_linalg_lstsq    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_masked_scatter (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 
 G_END_DECLS

@@ -226,6 +226,14 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_LINALG_DET]   = { gnn_backward_linalg_det,   IN0,       TRUE,  "LinalgDetBackward0" },
   [GNN_OP_LINALG_SLOGDET] = { gnn_backward_linalg_slogdet, IN0,   FALSE, "LinalgSlogdetBackward0" },
   [GNN_OP_LINALG_CHOLESKY] = { gnn_backward_linalg_cholesky, 0,   TRUE,  "LinalgCholeskyExBackward0" },
+  [GNN_OP_LINALG_QR_Q]  = { gnn_backward_linalg_qr,    0,         TRUE,  "LinalgQrBackward0" },
+  [GNN_OP_LINALG_QR_R]  = { gnn_backward_linalg_qr,    0,         TRUE,  "LinalgQrBackward0" },
+  [GNN_OP_LINALG_EIGH_L] = { gnn_backward_linalg_eigh, 0,         TRUE,  "LinalgEighBackward0" },
+  [GNN_OP_LINALG_EIGH_V] = { gnn_backward_linalg_eigh, 0,         TRUE,  "LinalgEighBackward0" },
+  [GNN_OP_LINALG_SVD_U] = { gnn_backward_linalg_svd,   0,         TRUE,  "LinalgSvdBackward0" },
+  [GNN_OP_LINALG_SVD_S] = { gnn_backward_linalg_svd,   0,         TRUE,  "LinalgSvdBackward0" },
+  [GNN_OP_LINALG_SVD_VH] = { gnn_backward_linalg_svd,  0,         TRUE,  "LinalgSvdBackward0" },
+  [GNN_OP_LINALG_LSTSQ] = { gnn_backward_linalg_lstsq, IN0 | IN1, FALSE, "LinalgLstsqBackward0" },
   [GNN_OP_BERNOULLI_TENSOR] = { gnn_backward_zero,     0,         FALSE, "BernoulliBackward1" },
 };
 

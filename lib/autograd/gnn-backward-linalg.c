@@ -8,8 +8,11 @@
  *   d = det A:   gA = g d A⁻ᵀ;  log|det A|: gA = g A⁻ᵀ
  *   A = L Lᵀ:    gA = sym (L⁻ᵀ Φ(Lᵀ G) L⁻¹), Φ the lower triangle with
  *                half the diagonal (Murray 2016)
- * The determinant's gradient needs A⁻¹: at an exactly singular A it fails
- * with the inversion's message (torch 1.13 falls back to an SVD there).
+ * The determinant's gradient needs A⁻¹. Where det A is exactly 0, torch
+ * 1.13 solves with an eps-perturbed LU for g det A = 0 in a plain backward,
+ * which gives zeros; a differentiable backward (grad mode on) takes the
+ * cofactor matrix from an SVD A = U S Vh instead: g det(U) det(Vh) U diag
+ * (∏_{j≠i} s_j) Vh. Both are done here.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -105,14 +108,103 @@ gnn_backward_linalg_inv (GnnNode    *node,
   return TRUE;
 }
 
-/* A⁻ᵀ of the saved input. */
+/* A⁻ᵀ */
 static GnnTensor *
-inverse_transposed (GnnNode  *node,
-                    GError  **error)
+inverse_transposed (GnnTensor  *a,
+                    GError    **error)
 {
-  g_autoptr(GnnTensor) inv = gnn_tensor_linalg_inv (node->saved[0], error);
+  g_autoptr(GnnTensor) inv = gnn_tensor_linalg_inv (a, error);
 
   return inv == NULL ? NULL : mT (inv, error);
+}
+
+/* ∏_{j≠i} s_j for every row of @s ([*, n]), without dividing (a plain
+ * tensor: the products of the other singular values). */
+static GnnTensor *
+other_products (GnnTensor *s)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (s);
+  g_autofree double *v = gnn_ag_doubles (s);
+  gint64 n = p->shape[p->ndim - 1], rows = n > 0 ? gnn_tensor_get_numel (s) / n : 0;
+  double *out = g_new (double, MAX (rows * n, 1));
+  GnnMeta meta = { p->dtype, p->ndim, { 0 } };
+
+  memcpy (meta.shape, p->shape, sizeof (gint64) * p->ndim);
+  for (gint64 r = 0; r < rows; r++)
+    {
+      const double *row = v + r * n;
+      double left = 1.0;
+
+      for (gint64 i = 0; i < n; i++)
+        {
+          out[r * n + i] = left;
+          left *= row[i];
+        }
+      left = 1.0;
+      for (gint64 i = n - 1; i >= 0; i--)
+        {
+          out[r * n + i] *= left;
+          left *= row[i];
+        }
+    }
+  return gnn_ag_from_doubles (out, &meta);
+}
+
+/* The cofactor gradient through the SVD of the saved A (torch's singular case). */
+static GnnTensor *
+det_grad_svd (GnnNode    *node,
+              GnnTensor  *grad,
+              GError    **error)
+{
+  g_autoptr(GnnTensor) u = NULL;
+  g_autoptr(GnnTensor) s = NULL;
+  g_autoptr(GnnTensor) vh = NULL;
+  g_autoptr(GnnTensor) du = NULL;
+  g_autoptr(GnnTensor) dv = NULL;
+  g_autoptr(GnnTensor) sign = NULL;
+  g_autoptr(GnnTensor) alpha = NULL;
+  g_autoptr(GnnTensor) alpha1 = NULL;
+  g_autoptr(GnnTensor) others = NULL;
+  g_autoptr(GnnTensor) d = NULL;
+  g_autoptr(GnnTensor) d_row = NULL;
+  g_autoptr(GnnTensor) scaled = NULL;
+
+  if ((u = gnn_tensor_linalg_svd (node->saved[0], FALSE, &s, &vh, error)) == NULL ||
+      (du = gnn_tensor_linalg_det (u, error)) == NULL ||
+      (dv = gnn_tensor_linalg_det (vh, error)) == NULL ||
+      (sign = gnn_tensor_mul (du, dv, error)) == NULL ||
+      (alpha = gnn_tensor_mul (sign, grad, error)) == NULL ||
+      (alpha1 = gnn_tensor_unsqueeze (alpha, -1, error)) == NULL ||
+      (others = other_products (s)) == NULL ||
+      (d = gnn_tensor_mul (alpha1, others, error)) == NULL ||
+      (d_row = gnn_tensor_unsqueeze (d, -2, error)) == NULL ||
+      (scaled = gnn_tensor_mul (u, d_row, error)) == NULL)
+    return NULL;
+  return gnn_tensor_matmul (scaled, vh, error);
+}
+
+/* [*] booleans: det == 0 (an exactly singular LU), and whether any / all are. */
+static GnnTensor *
+singular_mask (GnnNode  *node,
+               gboolean *any,
+               gboolean *all)
+{
+  GnnTensor *det = node->saved_out;
+  GnnTensorPrivate *p = gnn_tensor_priv (det);
+  g_autofree double *v = gnn_ag_doubles (det);
+  gint64 count = gnn_tensor_get_numel (det);
+  GnnTensor *mask = gnn_tensor_new_contiguous (GNN_DTYPE_BOOL, p->shape, p->ndim, TRUE);
+  guint8 *m = gnn_tensor_priv_data (gnn_tensor_priv (mask));
+
+  *any = FALSE;
+  *all = count > 0;
+  for (gint64 i = 0; i < count; i++)
+    {
+      m[i] = v[i] == 0.0;
+      *any = *any || m[i];
+      *all = *all && m[i];
+    }
+  return mask;
 }
 
 gboolean
@@ -123,9 +215,43 @@ gnn_backward_linalg_det (GnnNode    *node,
 {
   g_autoptr(GnnTensor) invt = NULL;
   g_autoptr(GnnTensor) gd = NULL;
+  g_autoptr(GnnTensor) mask = NULL;
+  g_autoptr(GnnTensor) sing = NULL;
+  gboolean any, all;
 
-  TRY (invt = inverse_transposed (node, error));
+  mask = singular_mask (node, &any, &all);
+  if (any && gnn_is_grad_enabled ())
+    TRY (sing = det_grad_svd (node, grad, error));
+  else if (any)
+    sing = gnn_ag_zeros (&node->inputs[0]);
+  if (all)
+    {
+      grads[0] = g_steal_pointer (&sing);
+      return TRUE;
+    }
   TRY (gd = gnn_tensor_mul (grad, node->saved_out, error));
+  if (!any)
+    TRY (invt = inverse_transposed (node->saved[0], error));
+  else
+    {
+      /* a mixed batch: the inverses of the regular matrices, identities
+       * standing in for the singular ones */
+      g_autoptr(GnnTensor) m1 = NULL;
+      g_autoptr(GnnTensor) m2 = NULL;
+      g_autoptr(GnnTensor) eye = NULL;
+      g_autoptr(GnnTensor) regular = NULL;
+      g_autoptr(GnnTensor) part = NULL;
+      const GnnMeta *in = &node->inputs[0];
+
+      TRY (m1 = gnn_tensor_unsqueeze (mask, -1, error));
+      TRY (m2 = gnn_tensor_unsqueeze (m1, -1, error));
+      TRY (eye = gnn_tensor_eye (in->shape[in->ndim - 1], in->shape[in->ndim - 1], in->dtype, error));
+      TRY (regular = gnn_tensor_where (m2, eye, node->saved[0], error));
+      TRY (invt = inverse_transposed (regular, error));
+      TRY (part = scale_matrices (gd, invt, error));
+      TRY (grads[0] = gnn_tensor_where (m2, sing, part, error));
+      return TRUE;
+    }
   TRY (grads[0] = scale_matrices (gd, invt, error));
   return TRUE;
 }
@@ -138,7 +264,7 @@ gnn_backward_linalg_slogdet (GnnNode    *node,
 {
   g_autoptr(GnnTensor) invt = NULL;
 
-  TRY (invt = inverse_transposed (node, error));
+  TRY (invt = inverse_transposed (node->saved[0], error));
   TRY (grads[0] = scale_matrices (grad, invt, error));
   return TRUE;
 }

@@ -16,115 +16,7 @@
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-tensor-record-private.h"
 #include "tensor/gnn-dtype-check-private.h"
-#include "tensor/gnn-lapack-private.h"
-
-/* torch's checks of a batch of square matrices A. */
-static gboolean
-check_square (const char *op,
-              GnnTensor  *a,
-              GError    **error)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (a);
-
-  if (!gnn_dtype_is_floating (p->dtype) || p->dtype == GNN_DTYPE_F16 ||
-      p->dtype == GNN_DTYPE_BF16)
-    {
-      if (gnn_dtype_is_floating (p->dtype))
-        g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                     "%s: Low precision dtypes not supported. Got %s", op,
-                     gnn_torch_scalar_name (p->dtype));
-      else
-        g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                     "%s: Expected a floating point or complex tensor as input. Got %s", op,
-                     gnn_torch_scalar_name (p->dtype));
-      return FALSE;
-    }
-  if (p->ndim < 2)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: The input tensor A must have at least 2 dimensions.", op);
-      return FALSE;
-    }
-  if (p->shape[p->ndim - 1] != p->shape[p->ndim - 2])
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: A must be batches of square matrices, but they are %" G_GINT64_FORMAT
-                   " by %" G_GINT64_FORMAT " matrices", op, p->shape[p->ndim - 2],
-                   p->shape[p->ndim - 1]);
-      return FALSE;
-    }
-  if (p->shape[p->ndim - 1] > G_MAXINT32)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_SHAPE,
-                   "%s: matrices of size %" G_GINT64_FORMAT " exceed LAPACK's int", op,
-                   p->shape[p->ndim - 1]);
-      return FALSE;
-    }
-  return gnn_check_storage (op, a, error);
-}
-
-/* A packed copy of @a's matrices broadcast to @batch (@nb dims), each
- * stored column-major: shape [batch..., cols, rows] row-major. Not recorded. */
-static GnnTensor *
-colmajor_copy (GnnTensor     *a,
-               const gint64  *batch,
-               guint          nb,
-               GError       **error)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (a);
-  gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS];
-  g_autoptr(GnnTensor) view = NULL;
-  gint64 rows = p->shape[p->ndim - 2], cols = p->shape[p->ndim - 1];
-
-  memcpy (shape, batch, sizeof (gint64) * nb);
-  shape[nb] = rows;
-  shape[nb + 1] = cols;
-  gnn_broadcast_strides (a, shape, nb + 2, strides);
-  shape[nb] = cols;
-  shape[nb + 1] = rows;
-  { gint64 s = strides[nb]; strides[nb] = strides[nb + 1]; strides[nb + 1] = s; }
-  view = gnn_tensor_new_view (a, shape, strides, nb + 2, p->offset);
-  return gnn_tensor_copy_checked (view, p->dtype, error);
-}
-
-/* @buf ([batch..., cols, rows] packed) as the [batch..., rows, cols] tensor
- * it holds column-major: torch's layout of linalg results. */
-static GnnTensor *
-as_matrices (GnnTensor *buf)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (buf);
-  gint64 shape[GNN_MAX_DIMS], strides[GNN_MAX_DIMS];
-  guint nd = p->ndim;
-
-  memcpy (shape, p->shape, sizeof (gint64) * nd);
-  memcpy (strides, p->strides, sizeof (gint64) * nd);
-  shape[nd - 2] = p->shape[nd - 1];
-  shape[nd - 1] = p->shape[nd - 2];
-  strides[nd - 2] = 1;
-  strides[nd - 1] = p->shape[nd - 1];
-  return gnn_tensor_new_with_storage (p->storage, p->dtype, shape, strides, nd, p->offset);
-}
-
-static gint64
-batch_count (const gint64 *batch,
-             guint         nb)
-{
-  gint64 count = 1;
-
-  for (guint i = 0; i < nb; i++)
-    count *= batch[i];
-  return count;
-}
-
-/* "(Batch element i): " when @a is a batch, else "". */
-static char *
-batch_prefix (guint  ndim,
-              gint64 index)
-{
-  if (ndim <= 2)
-    return g_strdup ("");
-  return g_strdup_printf ("(Batch element %" G_GINT64_FORMAT "): ", index);
-}
+#include "tensor/gnn-linalg-private.h"
 
 static void
 lu (GnnDType dtype, blasint n, void *a, blasint *ipiv, blasint *info)
@@ -163,7 +55,7 @@ lu_solve_batch (const char *op,
       lu (dtype, n, ai, ipiv, &info);
       if (info > 0)
         {
-          g_autofree char *prefix = batch_prefix (a_ndim, i);
+          g_autofree char *prefix = gnn_linalg_batch_prefix (a_ndim, i);
 
           if (message == NULL)
             g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
@@ -209,12 +101,12 @@ gnn_tensor_linalg_inv (GnnTensor  *self,
   gint64 n, count;
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  if (!check_square ("linalg.inv", self, error))
+  if (!gnn_linalg_check_square ("linalg.inv", self, error))
     return NULL;
   p = gnn_tensor_priv (self);
   n = p->shape[p->ndim - 1];
-  count = batch_count (p->shape, p->ndim - 2);
-  if ((a = colmajor_copy (self, p->shape, p->ndim - 2, error)) == NULL ||
+  count = gnn_linalg_batch_count (p->shape, p->ndim - 2);
+  if ((a = gnn_linalg_colmajor_copy (self, p->shape, p->ndim - 2, error)) == NULL ||
       (x = gnn_tensor_new_contiguous_checked (p->dtype, p->shape, p->ndim, TRUE, error)) == NULL)
     return NULL;
   for (gint64 i = 0; i < count; i++)
@@ -223,7 +115,7 @@ gnn_tensor_linalg_inv (GnnTensor  *self,
                        ((gsize) (i * n + j) * n + j) * gnn_dtype_get_size (p->dtype), 1.0);
   if (!lu_solve_batch ("linalg.inv", NULL, p->ndim, a, x, count, n, n, error))
     return NULL;
-  return gnn_tensor_record (GNN_OP_LINALG_INV, as_matrices (x), &self, 1, NULL);
+  return gnn_tensor_record (GNN_OP_LINALG_INV, gnn_linalg_as_matrices (x), &self, 1, NULL);
 }
 
 /**
@@ -259,7 +151,7 @@ gnn_tensor_linalg_solve (GnnTensor  *self,
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   g_return_val_if_fail (GNN_IS_TENSOR (other), NULL);
-  if (!check_square ("linalg.solve", self, error))
+  if (!gnn_linalg_check_square ("linalg.solve", self, error))
     return NULL;
   ap = gnn_tensor_priv (self);
   bp = gnn_tensor_priv (other);
@@ -317,13 +209,13 @@ gnn_tensor_linalg_solve (GnnTensor  *self,
     if (!gnn_broadcast_shapes (shape, nd - 2, ap->shape, ap->ndim - 2, batch, &nb, error))
       return NULL;
   }
-  if ((a = colmajor_copy (self, batch, nb, error)) == NULL ||
-      (x = colmajor_copy (b_mat, batch, nb, error)) == NULL)
+  if ((a = gnn_linalg_colmajor_copy (self, batch, nb, error)) == NULL ||
+      (x = gnn_linalg_colmajor_copy (b_mat, batch, nb, error)) == NULL)
     return NULL;
   if (!lu_solve_batch ("torch.linalg.solve", "The solver failed because the input matrix is singular.",
-                       nb + 2, a, x, batch_count (batch, nb), n, k, error))
+                       nb + 2, a, x, gnn_linalg_batch_count (batch, nb), n, k, error))
     return NULL;
-  out = as_matrices (x);
+  out = gnn_linalg_as_matrices (x);
   if (vector)
     {
       /* drop the unit column: [*, n, 1] -> [*, n] */
@@ -354,11 +246,11 @@ lu_logdet (const char *op,
   gsize es = gnn_dtype_get_size (p->dtype);
   guint8 *av;
 
-  if (!check_square (op, self, error) ||
-      (a = colmajor_copy (self, p->shape, p->ndim - 2, error)) == NULL)
+  if (!gnn_linalg_check_square (op, self, error) ||
+      (a = gnn_linalg_colmajor_copy (self, p->shape, p->ndim - 2, error)) == NULL)
     return FALSE;
   n = p->shape[p->ndim - 1];
-  count = batch_count (p->shape, p->ndim - 2);
+  count = gnn_linalg_batch_count (p->shape, p->ndim - 2);
   ipiv = g_new (blasint, MAX (n, 1));
   av = gnn_tensor_priv_data (gnn_tensor_priv (a));
   for (gint64 i = 0; i < count; i++)
@@ -395,7 +287,7 @@ batch_values (GnnTensor     *self,
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
   GnnTensor *out = gnn_tensor_new_contiguous_checked (p->dtype, p->shape, p->ndim - 2, FALSE, error);
-  gint64 count = batch_count (p->shape, p->ndim - 2);
+  gint64 count = gnn_linalg_batch_count (p->shape, p->ndim - 2);
   gsize es = gnn_dtype_get_size (p->dtype);
 
   if (out == NULL)
@@ -411,7 +303,7 @@ matrix_count (GnnTensor *self)
 {
   GnnTensorPrivate *p = gnn_tensor_priv (self);
 
-  return p->ndim < 2 ? 1 : batch_count (p->shape, p->ndim - 2);
+  return p->ndim < 2 ? 1 : gnn_linalg_batch_count (p->shape, p->ndim - 2);
 }
 
 /**
@@ -516,13 +408,13 @@ gnn_tensor_linalg_cholesky (GnnTensor  *self,
   GnnOpParams params = { 0 };
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  if (!check_square ("linalg.cholesky", self, error))
+  if (!gnn_linalg_check_square ("linalg.cholesky", self, error))
     return NULL;
   p = gnn_tensor_priv (self);
   n = p->shape[p->ndim - 1];
-  count = batch_count (p->shape, p->ndim - 2);
+  count = gnn_linalg_batch_count (p->shape, p->ndim - 2);
   es = gnn_dtype_get_size (p->dtype);
-  if ((a = colmajor_copy (self, p->shape, p->ndim - 2, error)) == NULL)
+  if ((a = gnn_linalg_colmajor_copy (self, p->shape, p->ndim - 2, error)) == NULL)
     return NULL;
   av = gnn_tensor_priv_data (gnn_tensor_priv (a));
   for (gint64 i = 0; i < count && n > 0; i++)
@@ -537,7 +429,7 @@ gnn_tensor_linalg_cholesky (GnnTensor  *self,
         dpotrf_ (uplo, &bn, (double *) ai, &bn, &info);
       if (info > 0)
         {
-          g_autofree char *prefix = batch_prefix (p->ndim, i);
+          g_autofree char *prefix = gnn_linalg_batch_prefix (p->ndim, i);
 
           g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
                        "linalg.cholesky: %sThe factorization could not be completed because the "
@@ -552,5 +444,5 @@ gnn_tensor_linalg_cholesky (GnnTensor  *self,
             memset (ai + (gsize) (c * n + r) * es, 0, es);
     }
   params.flag = upper;
-  return gnn_tensor_record (GNN_OP_LINALG_CHOLESKY, as_matrices (a), &self, 1, &params);
+  return gnn_tensor_record (GNN_OP_LINALG_CHOLESKY, gnn_linalg_as_matrices (a), &self, 1, &params);
 }

@@ -230,6 +230,16 @@ typedef enum
   GNN_OP_LINALG_DET,
   GNN_OP_LINALG_SLOGDET, /* output: logabsdet */
   GNN_OP_LINALG_CHOLESKY, /* flag: upper */
+  /* factorizations (gnn-linalg-decomp.c): one node per output, the sibling
+   * factors in extra[]; ints[0]: qr's mode (0 reduced, 1 complete, 2 r) */
+  GNN_OP_LINALG_QR_Q,   /* extra[0]: R */
+  GNN_OP_LINALG_QR_R,   /* extra[0]: Q (empty in mode r) */
+  GNN_OP_LINALG_EIGH_L, /* extra[0]: eigenvectors */
+  GNN_OP_LINALG_EIGH_V, /* extra[0]: eigenvalues */
+  GNN_OP_LINALG_SVD_U,  /* extra: S, Vh */
+  GNN_OP_LINALG_SVD_S,  /* extra: U, Vh */
+  GNN_OP_LINALG_SVD_VH, /* extra: U, S */
+  GNN_OP_LINALG_LSTSQ,  /* inputs: A, B; flag: B is a (batch of) vector(s) */
   /* multi-class hinge losses (gnn-tensor-margin-loss.c): ints[0] the
    * reduction; extra[0] the targets */
   GNN_OP_MULTI_MARGIN_LOSS, /* ints[1] p, ints[2] per-sample output; scalar: margin; extra[1]: weight */

@@ -116,6 +116,11 @@ const SPELLINGS = {
     'linalg.slogdet': a => a.linalg_slogdet()[0],
     'linalg.cholesky': a => a.linalg_cholesky(false),
     'linalg.cholesky_upper': a => a.linalg_cholesky(true),
+    'linalg.svdvals': a => a.linalg_svdvals(),
+    'linalg.eigvalsh': a => a.linalg_eigvalsh(null),
+    'linalg.qr_R': a => a.linalg_qr(null)[1],
+    'linalg.matrix_norm_nuc': a => a.linalg_matrix_norm('nuc', -2, -1, false),
+    'linalg.lstsq': (a, b) => a.linalg_lstsq(b, -1, null)[0],
     'index_put_accumulate': (a, v) =>
         a.index_put([int64s([0, 2, 0]), int64s([1, 3, 1])], v, true),
     'nn.FractionalMaxPool2d': (a, s) => initialized(new Gnn.FractionalMaxPool2d({

@@ -19,6 +19,7 @@ import unittest
 import numpy as np
 import torch
 import torch_spelling_composite
+import torch_spelling_linalg
 import torch_spelling_ops
 import torch_spelling_order
 import torch_spelling_sample
@@ -326,6 +327,7 @@ CASES += torch_spelling_order.CASES
 CASES += torch_spelling_special.CASES
 CASES += torch_spelling_search.CASES
 CASES += torch_spelling_blocks.CASES
+CASES += torch_spelling_linalg.CASES
 
 
 def construct_props(type_name, prop):

@@ -1,0 +1,542 @@
+/* gnn-backward-decomp.c: gradients of torch.linalg's qr, eigh and svd
+ * (gnn-linalg-decomp.c) and lstsq (gnn-linalg-lstsq.c)
+ *
+ * Each output of a factorization is its own node, so each backward here
+ * gets one output's gradient (the others are torch's "undefined"
+ * gradients); the formulas are linear in them, so the nodes' parts add up
+ * to torch's gradient. Written with Gnn's differentiable ops:
+ *   svd (torch's svd_backward): with E_ij = s_j² - s_i² (1 on the diagonal)
+ *     gS:  U diag (gS) Vh
+ *     gU:  U ((skew (Uᵀ gU) S) / E) Vh  + (I - U Uᵀ) gU S⁻¹ Vh  when m > n
+ *     gVh: U ((S skew (Vh gVhᵀ)) / E) Vh + U S⁻¹ gVh (I - Vhᵀ Vh) when m < n
+ *   eigh: gL: V diag (gL) Vᵀ;  gV: V ((Vᵀ gV - gVᵀ V) / 2 / E) Vᵀ, E_ij = λ_j - λ_i
+ *   qr, m >= n: (gQ + Q copyltu (R gRᵀ - gQᵀ Q)) R⁻ᵀ; m < n: the same on the
+ *     first m columns X (with gQ + Y gVᵀ for the rest Y = Q V), Q gV on Y
+ *   lstsq (torch's, through the pseudo-inverse): gB = A⁺ᵀ gX, gA =
+ *     pinv_backward (gX Bᵀ)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "autograd/gnn-autograd-private.h"
+
+#define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
+#define TRYN(expr) G_STMT_START { if ((expr) == NULL) return NULL; } G_STMT_END
+
+static GnnTensor *
+mT (GnnTensor  *t,
+    GError    **error)
+{
+  return gnn_tensor_transpose (t, -1, -2, error);
+}
+
+static GnnTensor *
+mm3 (GnnTensor  *a,
+     GnnTensor  *b,
+     GnnTensor  *c,
+     GError    **error)
+{
+  g_autoptr(GnnTensor) ab = gnn_tensor_matmul (a, b, error);
+
+  return ab == NULL ? NULL : gnn_tensor_matmul (ab, c, error);
+}
+
+static gint64
+last (GnnTensor *t,
+      guint      from_end)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+
+  return p->shape[p->ndim - from_end];
+}
+
+/* [*, k, k]: v_j - v_i off the diagonal, 1 on it (torch's E). */
+static GnnTensor *
+gaps (GnnTensor  *v,
+      GError    **error)
+{
+  g_autoptr(GnnTensor) row = NULL;
+  g_autoptr(GnnTensor) col = NULL;
+  g_autoptr(GnnTensor) diff = NULL;
+  g_autoptr(GnnTensor) eye = NULL;
+
+  TRYN (row = gnn_tensor_unsqueeze (v, -2, error));
+  TRYN (col = gnn_tensor_unsqueeze (v, -1, error));
+  TRYN (diff = gnn_tensor_sub (row, col, error));
+  TRYN (eye = gnn_tensor_eye (last (v, 1), last (v, 1), gnn_tensor_priv (v)->dtype, error));
+  return gnn_tensor_add (diff, eye, error);
+}
+
+/* X - Xᵀ */
+static GnnTensor *
+skew (GnnTensor  *x,
+      GError    **error)
+{
+  g_autoptr(GnnTensor) xt = mT (x, error);
+
+  return xt == NULL ? NULL : gnn_tensor_sub (x, xt, error);
+}
+
+/* --- svd ------------------------------------------------------------------------------ */
+
+gboolean
+gnn_backward_linalg_svd (GnnNode    *node,
+                         GnnTensor  *grad,
+                         GnnTensor **grads,
+                         GError    **error)
+{
+  GnnTensor *u, *s, *vh;
+  g_autoptr(GnnTensor) uk = NULL;
+  g_autoptr(GnnTensor) vhk = NULL;
+  g_autoptr(GnnTensor) s_row = NULL;
+  g_autoptr(GnnTensor) s_col = NULL;
+  g_autoptr(GnnTensor) inner = NULL;
+  gint64 k, m, n;
+
+  switch (node->op)
+    {
+    case GNN_OP_LINALG_SVD_U:
+      u = node->saved_out, s = node->params.extra[0], vh = node->params.extra[1];
+      break;
+    case GNN_OP_LINALG_SVD_S:
+      s = node->saved_out, u = node->params.extra[0], vh = node->params.extra[1];
+      break;
+    default:
+      vh = node->saved_out, u = node->params.extra[0], s = node->params.extra[1];
+      break;
+    }
+  k = last (s, 1);
+  m = last (u, 2);
+  n = last (vh, 1);
+  TRY (uk = gnn_tensor_narrow (u, -1, 0, k, error));
+  TRY (vhk = gnn_tensor_narrow (vh, -2, 0, k, error));
+  TRY (s_row = gnn_tensor_unsqueeze (s, -2, error));
+  TRY (s_col = gnn_tensor_unsqueeze (s, -1, error));
+  if (node->op == GNN_OP_LINALG_SVD_S)
+    {
+      g_autoptr(GnnTensor) g_row = NULL;
+      g_autoptr(GnnTensor) scaled = NULL;
+
+      /* U diag (gS) Vh, scaling the smaller factor */
+      if (m >= n)
+        {
+          TRY (g_row = gnn_tensor_unsqueeze (grad, -1, error));
+          TRY (scaled = gnn_tensor_mul (g_row, vhk, error));
+          TRY (grads[0] = gnn_tensor_matmul (uk, scaled, error));
+        }
+      else
+        {
+          TRY (g_row = gnn_tensor_unsqueeze (grad, -2, error));
+          TRY (scaled = gnn_tensor_mul (uk, g_row, error));
+          TRY (grads[0] = gnn_tensor_matmul (scaled, vhk, error));
+        }
+      return TRUE;
+    }
+  {
+    g_autoptr(GnnTensor) s2 = NULL;
+    g_autoptr(GnnTensor) e = NULL;
+    g_autoptr(GnnTensor) prod = NULL;
+    g_autoptr(GnnTensor) sk = NULL;
+    g_autoptr(GnnTensor) num = NULL;
+
+    TRY (s2 = gnn_tensor_mul (s, s, error));
+    TRY (e = gaps (s2, error));
+    if (node->op == GNN_OP_LINALG_SVD_U)
+      {
+        g_autoptr(GnnTensor) g = NULL;
+        g_autoptr(GnnTensor) ukt = NULL;
+
+        TRY (g = gnn_tensor_narrow (grad, -1, 0, k, error));
+        TRY (ukt = mT (uk, error));
+        TRY (prod = gnn_tensor_matmul (ukt, g, error));
+        TRY (sk = skew (prod, error));
+        TRY (num = gnn_tensor_mul (sk, s_row, error));
+        TRY (inner = gnn_tensor_div (num, e, error));
+        if (m > n)
+          {
+            /* [U inner + (I - U Uᵀ) gU S⁻¹] Vh */
+            g_autoptr(GnnTensor) a = NULL;
+            g_autoptr(GnnTensor) gus = NULL;
+            g_autoptr(GnnTensor) proj = NULL;
+            g_autoptr(GnnTensor) sum = NULL;
+            g_autoptr(GnnTensor) diff = NULL;
+
+            TRY (a = gnn_tensor_matmul (uk, inner, error));
+            TRY (gus = gnn_tensor_div (g, s_row, error));
+            TRY (proj = mm3 (uk, ukt, gus, error));
+            TRY (sum = gnn_tensor_add (a, gus, error));
+            TRY (diff = gnn_tensor_sub (sum, proj, error));
+            TRY (grads[0] = gnn_tensor_matmul (diff, vhk, error));
+            return TRUE;
+          }
+      }
+    else
+      {
+        g_autoptr(GnnTensor) g = NULL;
+        g_autoptr(GnnTensor) gt = NULL;
+        g_autoptr(GnnTensor) vk = NULL;
+
+        TRY (g = gnn_tensor_narrow (grad, -2, 0, k, error));
+        TRY (gt = mT (g, error));
+        TRY (prod = gnn_tensor_matmul (vhk, gt, error));
+        TRY (sk = skew (prod, error));
+        TRY (num = gnn_tensor_mul (s_col, sk, error));
+        TRY (inner = gnn_tensor_div (num, e, error));
+        if (m < n)
+          {
+            /* U [inner Vh + S⁻¹ gVh (I - Vhᵀ Vh)] */
+            g_autoptr(GnnTensor) a = NULL;
+            g_autoptr(GnnTensor) sg = NULL;
+            g_autoptr(GnnTensor) proj = NULL;
+            g_autoptr(GnnTensor) sum = NULL;
+            g_autoptr(GnnTensor) diff = NULL;
+
+            TRY (vk = mT (vhk, error));
+            TRY (a = gnn_tensor_matmul (inner, vhk, error));
+            TRY (sg = gnn_tensor_div (g, s_col, error));
+            TRY (proj = mm3 (sg, vk, vhk, error));
+            TRY (sum = gnn_tensor_add (a, sg, error));
+            TRY (diff = gnn_tensor_sub (sum, proj, error));
+            TRY (grads[0] = gnn_tensor_matmul (uk, diff, error));
+            return TRUE;
+          }
+      }
+  }
+  TRY (grads[0] = mm3 (uk, inner, vhk, error));
+  return TRUE;
+}
+
+/* --- eigh ----------------------------------------------------------------------------- */
+
+gboolean
+gnn_backward_linalg_eigh (GnnNode    *node,
+                          GnnTensor  *grad,
+                          GnnTensor **grads,
+                          GError    **error)
+{
+  gboolean values = node->op == GNN_OP_LINALG_EIGH_L;
+  GnnTensor *l = values ? node->saved_out : node->params.extra[0];
+  GnnTensor *v = values ? node->params.extra[0] : node->saved_out;
+  g_autoptr(GnnTensor) vt = NULL;
+  g_autoptr(GnnTensor) inner = NULL;
+
+  TRY (vt = mT (v, error));
+  if (values)
+    {
+      g_autoptr(GnnTensor) g_row = NULL;
+      g_autoptr(GnnTensor) scaled = NULL;
+
+      TRY (g_row = gnn_tensor_unsqueeze (grad, -2, error));
+      TRY (scaled = gnn_tensor_mul (v, g_row, error));
+      TRY (grads[0] = gnn_tensor_matmul (scaled, vt, error));
+      return TRUE;
+    }
+  {
+    g_autoptr(GnnTensor) prod = NULL;
+    g_autoptr(GnnTensor) sk = NULL;
+    g_autoptr(GnnTensor) half = NULL;
+    g_autoptr(GnnTensor) e = NULL;
+
+    TRY (prod = gnn_tensor_matmul (vt, grad, error));
+    TRY (sk = skew (prod, error));
+    TRY (half = gnn_tensor_mul_scalar (sk, 0.5, error));
+    TRY (e = gaps (l, error));
+    TRY (inner = gnn_tensor_div (half, e, error));
+  }
+  TRY (grads[0] = mm3 (v, inner, vt, error));
+  return TRUE;
+}
+
+/* --- qr ------------------------------------------------------------------------------- */
+
+/* X R⁻ᵀ (R square upper-triangular) as (R⁻¹ Xᵀ)ᵀ */
+static GnnTensor *
+times_inverse_transposed (GnnTensor  *x,
+                          GnnTensor  *r,
+                          GError    **error)
+{
+  g_autoptr(GnnTensor) xt = NULL;
+  g_autoptr(GnnTensor) sol = NULL;
+
+  TRYN (xt = mT (x, error));
+  TRYN (sol = gnn_tensor_linalg_solve (r, xt, error));
+  return mT (sol, error);
+}
+
+/* (gQ + Q copyltu (M)) R⁻ᵀ with M = R gRᵀ - gQᵀ Q, for a square R; @gq
+ * and @gr nullable (zero). */
+static GnnTensor *
+qr_square_grad (GnnTensor  *q,
+                GnnTensor  *r,
+                GnnTensor  *gq,
+                GnnTensor  *gr,
+                GError    **error)
+{
+  g_autoptr(GnnTensor) m = NULL;
+  g_autoptr(GnnTensor) lower = NULL;
+  g_autoptr(GnnTensor) strict = NULL;
+  g_autoptr(GnnTensor) strict_t = NULL;
+  g_autoptr(GnnTensor) sym = NULL;
+  g_autoptr(GnnTensor) x = NULL;
+
+  if (gr != NULL)
+    {
+      g_autoptr(GnnTensor) grt = NULL;
+
+      TRYN (grt = mT (gr, error));
+      TRYN (m = gnn_tensor_matmul (r, grt, error));
+    }
+  if (gq != NULL)
+    {
+      g_autoptr(GnnTensor) gqt = NULL;
+      g_autoptr(GnnTensor) p = NULL;
+
+      TRYN (gqt = mT (gq, error));
+      TRYN (p = gnn_tensor_matmul (gqt, q, error));
+      if (m == NULL)
+        TRYN (m = gnn_tensor_neg (p, error));
+      else
+        {
+          GnnTensor *d = gnn_tensor_sub (m, p, error);
+
+          TRYN (d);
+          g_object_unref (m);
+          m = d;
+        }
+    }
+  TRYN (lower = gnn_tensor_tril (m, 0, error));
+  TRYN (strict = gnn_tensor_tril (m, -1, error));
+  TRYN (strict_t = mT (strict, error));
+  TRYN (sym = gnn_tensor_add (lower, strict_t, error));
+  TRYN (x = gnn_tensor_matmul (q, sym, error));
+  if (gq != NULL)
+    {
+      GnnTensor *y = gnn_tensor_add (x, gq, error);
+
+      TRYN (y);
+      g_object_unref (x);
+      x = y;
+    }
+  return times_inverse_transposed (x, r, error);
+}
+
+gboolean
+gnn_backward_linalg_qr (GnnNode    *node,
+                        GnnTensor  *grad,
+                        GnnTensor **grads,
+                        GError    **error)
+{
+  gboolean is_q = node->op == GNN_OP_LINALG_QR_Q;
+  GnnTensor *q = is_q ? node->saved_out : node->params.extra[0];
+  GnnTensor *r = is_q ? node->params.extra[0] : node->saved_out;
+  GnnTensor *gq = is_q ? grad : NULL, *gr = is_q ? NULL : grad;
+  gint64 m, n;
+
+  if (node->params.ints[0] == 2)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "The derivative of linalg.qr depends on Q, which is not computed when "
+                           "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to "
+                           "differentiate through linalg.qr.");
+      return FALSE;
+    }
+  m = last (q, 2);
+  n = last (r, 1);
+  if (node->params.ints[0] == 1 && m > n)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_AUTOGRAD,
+                           "The QR decomposition is not differentiable when mode='complete' and "
+                           "nrows > ncols.");
+      return FALSE;
+    }
+  if (m >= n)
+    {
+      TRY (grads[0] = qr_square_grad (q, r, gq, gr, error));
+      return TRUE;
+    }
+  {
+    /* A = [X | Y], R = [U | V]: X = Q U, Y = Q V */
+    g_autoptr(GnnTensor) u = NULL;
+    g_autoptr(GnnTensor) gu = NULL;
+    g_autoptr(GnnTensor) gv = NULL;
+    g_autoptr(GnnTensor) gq2 = NULL;
+    g_autoptr(GnnTensor) gx = NULL;
+    g_autoptr(GnnTensor) gy = NULL;
+
+    TRY (u = gnn_tensor_narrow (r, -1, 0, m, error));
+    if (gr != NULL)
+      {
+        g_autoptr(GnnTensor) v = NULL;
+        g_autoptr(GnnTensor) gvt = NULL;
+
+        TRY (gu = gnn_tensor_narrow (gr, -1, 0, m, error));
+        TRY (gv = gnn_tensor_narrow (gr, -1, m, n - m, error));
+        TRY (v = gnn_tensor_narrow (r, -1, m, n - m, error));
+        TRY (gvt = mT (gv, error));
+        TRY (gq2 = mm3 (q, v, gvt, error));           /* Y gVᵀ */
+        TRY (gy = gnn_tensor_matmul (q, gv, error));
+      }
+    else
+      {
+        GnnMeta meta = node->inputs[0];
+
+        meta.shape[meta.ndim - 1] = n - m;
+        gq2 = g_object_ref (gq);
+        gy = gnn_ag_zeros (&meta);
+      }
+    TRY (gx = qr_square_grad (q, u, gq2, gu, error));
+    TRY (grads[0] = gnn_tensor_cat ((GnnTensor *[]) { gx, gy }, 2, -1, error));
+  }
+  return TRUE;
+}
+
+/* --- lstsq ---------------------------------------------------------------------------- */
+
+/* torch.linalg.pinv (A): V diag (1/s, 0 below max (m, n) eps s_max) Uᵀ */
+static GnnTensor *
+pinv (GnnTensor  *a,
+      GError    **error)
+{
+  g_autoptr(GnnTensor) u = NULL;
+  g_autoptr(GnnTensor) s = NULL;
+  g_autoptr(GnnTensor) vh = NULL;
+  g_autoptr(GnnTensor) smax = NULL;
+  g_autoptr(GnnTensor) cut = NULL;
+  g_autoptr(GnnTensor) keep = NULL;
+  g_autoptr(GnnTensor) inv = NULL;
+  g_autoptr(GnnTensor) zero = NULL;
+  g_autoptr(GnnTensor) sinv = NULL;
+  g_autoptr(GnnTensor) row = NULL;
+  g_autoptr(GnnTensor) v = NULL;
+  g_autoptr(GnnTensor) ut = NULL;
+  g_autoptr(GnnTensor) scaled = NULL;
+  GnnTensorPrivate *p = gnn_tensor_priv (a);
+  gint lastdim = -1;
+  double eps = p->dtype == GNN_DTYPE_F32 ? FLT_EPSILON : DBL_EPSILON;
+
+  TRYN (u = gnn_tensor_linalg_svd (a, FALSE, &s, &vh, error));
+  if (last (s, 1) == 0)
+    return gnn_tensor_transpose (a, -1, -2, error);   /* an empty A: its empty pinv */
+  TRYN (smax = gnn_tensor_max (s, &lastdim, 1, TRUE, error));
+  TRYN (cut = gnn_tensor_mul_scalar (smax, eps * MAX (last (a, 1), last (a, 2)), error));
+  TRYN (keep = gnn_tensor_gt (s, cut, error));
+  TRYN (inv = gnn_tensor_reciprocal (s, error));
+  TRYN (zero = gnn_tensor_new_wrapped_number (0.0));
+  TRYN (sinv = gnn_tensor_where (keep, inv, zero, error));
+  TRYN (row = gnn_tensor_unsqueeze (sinv, -2, error));
+  TRYN (v = mT (vh, error));
+  TRYN (scaled = gnn_tensor_mul (v, row, error));
+  TRYN (ut = mT (u, error));
+  return gnn_tensor_matmul (scaled, ut, error);
+}
+
+/* torch's pinv_backward (grad of A⁺ -> grad of A) */
+static GnnTensor *
+pinv_backward (GnnTensor  *g,
+               GnnTensor  *pa,
+               GnnTensor  *a,
+               GError    **error)
+{
+  g_autoptr(GnnTensor) pah = NULL;
+  g_autoptr(GnnTensor) gh = NULL;
+  g_autoptr(GnnTensor) k = NULL;
+  g_autoptr(GnnTensor) t1 = NULL;
+  g_autoptr(GnnTensor) t1h = NULL;
+  g_autoptr(GnnTensor) t2 = NULL;
+  g_autoptr(GnnTensor) t3 = NULL;
+  g_autoptr(GnnTensor) t4 = NULL;
+  g_autoptr(GnnTensor) inner = NULL;
+  g_autoptr(GnnTensor) s1 = NULL;
+  g_autoptr(GnnTensor) s2 = NULL;
+
+  TRYN (pah = mT (pa, error));
+  TRYN (gh = mT (g, error));
+  if (last (a, 2) <= last (a, 1))
+    {
+      /* -(A⁺ K)ᴴ + K A⁺ᴴ - A A⁺ K A⁺ᴴ + A⁺ᴴ A⁺ (gᴴ - K A), K = gᴴ A⁺ */
+      g_autoptr(GnnTensor) kpah = NULL;
+      g_autoptr(GnnTensor) ka = NULL;
+
+      TRYN (k = gnn_tensor_matmul (gh, pa, error));
+      TRYN (kpah = gnn_tensor_matmul (k, pah, error));
+      TRYN (t1 = gnn_tensor_matmul (pa, k, error));
+      TRYN (t1h = mT (t1, error));
+      TRYN (t3 = mm3 (a, pa, kpah, error));
+      TRYN (ka = gnn_tensor_matmul (k, a, error));
+      TRYN (inner = gnn_tensor_sub (gh, ka, error));
+      TRYN (t4 = mm3 (pah, pa, inner, error));
+      TRYN (s1 = gnn_tensor_sub (kpah, t1h, error));
+      TRYN (s2 = gnn_tensor_sub (s1, t3, error));
+      return gnn_tensor_add (s2, t4, error);
+    }
+  {
+    /* -(K A⁺)ᴴ + (gᴴ - A K) A⁺ A⁺ᴴ + A⁺ᴴ K - A⁺ᴴ K A⁺ A, K = A⁺ gᴴ */
+    g_autoptr(GnnTensor) pahk = NULL;
+    g_autoptr(GnnTensor) ak = NULL;
+
+    TRYN (k = gnn_tensor_matmul (pa, gh, error));
+    TRYN (pahk = gnn_tensor_matmul (pah, k, error));
+    TRYN (t1 = gnn_tensor_matmul (k, pa, error));
+    TRYN (t1h = mT (t1, error));
+    TRYN (ak = gnn_tensor_matmul (a, k, error));
+    TRYN (inner = gnn_tensor_sub (gh, ak, error));
+    TRYN (t2 = mm3 (inner, pa, pah, error));
+    TRYN (t3 = mm3 (pahk, pa, a, error));
+    TRYN (s1 = gnn_tensor_sub (t2, t1h, error));
+    TRYN (s2 = gnn_tensor_add (s1, pahk, error));
+    return gnn_tensor_sub (s2, t3, error);
+  }
+}
+
+gboolean
+gnn_backward_linalg_lstsq (GnnNode    *node,
+                           GnnTensor  *grad,
+                           GnnTensor **grads,
+                           GError    **error)
+{
+  GnnTensor *a = node->saved[0];
+  g_autoptr(GnnTensor) b = NULL;
+  g_autoptr(GnnTensor) g = NULL;
+  g_autoptr(GnnTensor) pa = NULL;
+  GnnMeta bm = node->inputs[1];
+
+  if (node->params.flag)
+    {
+      TRY (g = gnn_tensor_unsqueeze (grad, -1, error));
+      TRY (b = gnn_tensor_unsqueeze (node->saved[1], -1, error));
+      bm.shape[bm.ndim++] = 1;
+    }
+  else
+    {
+      g = g_object_ref (grad);
+      b = g_object_ref (node->saved[1]);
+    }
+  TRY (pa = pinv (a, error));
+  if (gnn_node_needs_grad (node, 0))
+    {
+      g_autoptr(GnnTensor) bt = NULL;
+      g_autoptr(GnnTensor) gp = NULL;
+      g_autoptr(GnnTensor) ga = NULL;
+
+      TRY (bt = mT (b, error));
+      TRY (gp = gnn_tensor_matmul (g, bt, error));
+      TRY (ga = pinv_backward (gp, pa, a, error));
+      TRY (grads[0] = gnn_ag_sum_to (ga, &node->inputs[0], error));
+    }
+  if (gnn_node_needs_grad (node, 1))
+    {
+      g_autoptr(GnnTensor) pat = NULL;
+      g_autoptr(GnnTensor) gb = NULL;
+      g_autoptr(GnnTensor) summed = NULL;
+
+      TRY (pat = mT (pa, error));
+      TRY (gb = gnn_tensor_matmul (pat, g, error));
+      TRY (summed = gnn_ag_sum_to (gb, &bm, error));
+      TRY (grads[1] = gnn_tensor_reshape (summed, node->inputs[1].shape, node->inputs[1].ndim,
+                                          error));
+    }
+  return TRUE;
+}
