@@ -403,7 +403,7 @@ svd_impl (GnnTensor   *self,
   g_autoptr(GnnTensor) sb = NULL;
   g_autofree gpointer work = NULL;
   g_autofree blasint *iwork = NULL;
-  guint nb = p->ndim - 2;
+  guint nb = p->ndim >= 2 ? p->ndim - 2 : 0;   /* refused below when < 2 */
   gint64 m = p->shape[nb], n = p->shape[nb + 1], k = MIN (m, n), count;
   gint64 ucols = jobz == 'A' ? m : k, vrows = jobz == 'A' ? n : k;
   blasint bm = (blasint) m, bn = (blasint) n, ldu = (blasint) MAX (m, 1), ldvt;

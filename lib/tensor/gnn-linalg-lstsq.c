@@ -180,6 +180,27 @@ padded_rhs (GnnTensor     *bmat,
   return out;
 }
 
+/* @t ([broadcast batch..., @tail dims]) with A's own batch dims (@ashape,
+ * @na dims) as torch shapes rank and singular_values: A repeats along the
+ * broadcast dims, so their first entries. */
+static GnnTensor *
+own_batch (GnnTensor     *t,
+           const gint64  *ashape,
+           guint          na,
+           guint          tail,
+           GError       **error)
+{
+  GnnTensorPrivate *p = gnn_tensor_priv (t);
+  g_autoptr(GnnTensor) view = NULL;
+  gint64 shape[GNN_MAX_DIMS];
+  guint skip = p->ndim - tail - na;
+
+  memcpy (shape, ashape, sizeof (gint64) * na);
+  memcpy (shape + na, p->shape + p->ndim - tail, sizeof (gint64) * tail);
+  view = gnn_tensor_new_view (t, shape, p->strides + skip, na + tail, p->offset);
+  return gnn_tensor_copy_checked (view, p->dtype, error);
+}
+
 /**
  * gnn_tensor_linalg_lstsq:
  * @self: the float32 or float64 matrices A, `[*, m, n]`
@@ -358,10 +379,12 @@ gnn_tensor_linalg_lstsq (GnnTensor   *self,
   if (residuals != NULL)
     *residuals = g_steal_pointer (&res);
   if (rank != NULL)
-    *rank = drv == GELS ? empty_of (GNN_DTYPE_I64, NULL) : g_steal_pointer (&ranks);
+    *rank = drv == GELS ? empty_of (GNN_DTYPE_I64, NULL)
+                        : own_batch (ranks, ap->shape, ap->ndim - 2, 0, NULL);
   if (singular_values != NULL)
-    *singular_values = drv == GELSD || drv == GELSS ? g_steal_pointer (&sv)
-                                                    : empty_of (ap->dtype, NULL);
+    *singular_values = drv == GELSD || drv == GELSS
+                       ? own_batch (sv, ap->shape, ap->ndim - 2, 1, NULL)
+                       : empty_of (ap->dtype, NULL);
   x = gnn_linalg_as_matrices (xbuf);
   if (vector)
     {

@@ -141,18 +141,19 @@ class DecompVsTorch(unittest.TestCase):
             for driver in (None, 'gelsd', 'gelss', 'gels'):
                 if driver == 'gels' and a.shape[-2] < a.shape[-1]:
                     continue
-                self.check(lambda lib, x, y: lib.linalg.lstsq(x, y, driver=driver).solution, a, b)
+                if b.ndim == a.ndim:   # torch 1.13's backward fails on vector B (IndexError)
+                    self.check(lambda lib, x, y: lib.linalg.lstsq(x, y, driver=driver).solution, a, b)
                 for dtype, tol in TOLS:
                     got = Gnn.linalg.lstsq(Gnn.tensor(a.astype(dtype)), Gnn.tensor(b.astype(dtype)),
                                            driver=driver)
                     want = torch.linalg.lstsq(torch.tensor(a.astype(dtype)),
                                               torch.tensor(b.astype(dtype)), driver=driver)
-                    for g, t in zip(got[1:], want[1:]):
+                    for g, t in zip(got, want):
                         self.assertEqual(tuple(g.shape), tuple(t.shape))
                         self.assertEqual(str(g.numpy().dtype), str(t.numpy().dtype))
                         np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=tol, atol=tol)
         # rank-deficient: gelsd's rank and its minimum-norm solution, no residuals
-        a = np.array([[1., 2, 3], [2, 4, 6], [1, 1, 1], [0, 1, 0]])
+        a = np.array([[1., 2, 3], [2, 0, 2], [1, 1, 2], [0, 1, 1]])   # column 3 = 1 + 2
         b = RNG.standard_normal((4, 2))
         for lib in (Gnn, torch):
             r = lib.linalg.lstsq(lib.tensor(a), lib.tensor(b), driver='gelsd')
