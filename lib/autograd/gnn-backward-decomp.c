@@ -8,7 +8,8 @@
  *   svd (torch's svd_backward): with E_ij = s_j² - s_i² (1 on the diagonal)
  *     gS:  U diag (gS) Vh
  *     gU:  U ((skew (Uᵀ gU) S) / E) Vh  + (I - U Uᵀ) gU S⁻¹ Vh  when m > n
- *     gVh: U ((S skew (Vh gVhᵀ)) / E) Vh + U S⁻¹ gVh (I - Vhᵀ Vh) when m < n
+ *     gVh: the same on Aᵀ = V S Uᵀ, transposed (torch's U ((S skew (Vh
+ *          gVhᵀ)) / E) Vh + U S⁻¹ gVh (I - Vhᵀ Vh) when m < n)
  *   eigh: gL: V diag (gL) Vᵀ;  gV: V ((Vᵀ gV - gVᵀ V) / 2 / E) Vᵀ, E_ij = λ_j - λ_i
  *   qr, m >= n: (gQ + Q copyltu (R gRᵀ - gQᵀ Q)) R⁻ᵀ; m < n: the same on the
  *     first m columns X (with gQ + Y gVᵀ for the rest Y = Q V), Q gV on Y
@@ -82,6 +83,50 @@ skew (GnnTensor  *x,
 
 /* --- svd ------------------------------------------------------------------------------ */
 
+/* A's gradient from U's (@g, [*, m, k] after the narrowing) for A = U
+ * diag (s) Vh, k = min (m, n): U ((skew (Uᵀ gU) S) / E) Vh, plus
+ * (I - U Uᵀ) gU S⁻¹ Vh when m > n. Vh's gradient is this one on Aᵀ = V S Uᵀ. */
+static GnnTensor *
+svd_grad_from_u (GnnTensor  *u,
+                 GnnTensor  *s,
+                 GnnTensor  *vh,
+                 GnnTensor  *g,
+                 GError    **error)
+{
+  g_autoptr(GnnTensor) ut = NULL;
+  g_autoptr(GnnTensor) prod = NULL;
+  g_autoptr(GnnTensor) sk = NULL;
+  g_autoptr(GnnTensor) s_row = NULL;
+  g_autoptr(GnnTensor) num = NULL;
+  g_autoptr(GnnTensor) s2 = NULL;
+  g_autoptr(GnnTensor) e = NULL;
+  g_autoptr(GnnTensor) inner = NULL;
+  g_autoptr(GnnTensor) left = NULL;
+
+  TRYN (ut = mT (u, error));
+  TRYN (prod = gnn_tensor_matmul (ut, g, error));
+  TRYN (sk = skew (prod, error));
+  TRYN (s_row = gnn_tensor_unsqueeze (s, -2, error));
+  TRYN (num = gnn_tensor_mul (sk, s_row, error));
+  TRYN (s2 = gnn_tensor_mul (s, s, error));
+  TRYN (e = gaps (s2, error));
+  TRYN (inner = gnn_tensor_div (num, e, error));
+  TRYN (left = gnn_tensor_matmul (u, inner, error));
+  if (last (u, 2) > last (vh, 1))
+    {
+      g_autoptr(GnnTensor) gus = NULL;
+      g_autoptr(GnnTensor) proj = NULL;
+      g_autoptr(GnnTensor) sum = NULL;
+
+      TRYN (gus = gnn_tensor_div (g, s_row, error));
+      TRYN (proj = mm3 (u, ut, gus, error));
+      TRYN (sum = gnn_tensor_add (left, gus, error));
+      g_object_unref (left);
+      TRYN (left = gnn_tensor_sub (sum, proj, error));
+    }
+  return gnn_tensor_matmul (left, vh, error);
+}
+
 gboolean
 gnn_backward_linalg_svd (GnnNode    *node,
                          GnnTensor  *grad,
@@ -91,10 +136,7 @@ gnn_backward_linalg_svd (GnnNode    *node,
   GnnTensor *u, *s, *vh;
   g_autoptr(GnnTensor) uk = NULL;
   g_autoptr(GnnTensor) vhk = NULL;
-  g_autoptr(GnnTensor) s_row = NULL;
-  g_autoptr(GnnTensor) s_col = NULL;
-  g_autoptr(GnnTensor) inner = NULL;
-  gint64 k, m, n;
+  gint64 k;
 
   switch (node->op)
     {
@@ -109,103 +151,40 @@ gnn_backward_linalg_svd (GnnNode    *node,
       break;
     }
   k = last (s, 1);
-  m = last (u, 2);
-  n = last (vh, 1);
   TRY (uk = gnn_tensor_narrow (u, -1, 0, k, error));
   TRY (vhk = gnn_tensor_narrow (vh, -2, 0, k, error));
-  TRY (s_row = gnn_tensor_unsqueeze (s, -2, error));
-  TRY (s_col = gnn_tensor_unsqueeze (s, -1, error));
   if (node->op == GNN_OP_LINALG_SVD_S)
     {
+      /* U diag (gS) Vh */
       g_autoptr(GnnTensor) g_row = NULL;
       g_autoptr(GnnTensor) scaled = NULL;
 
-      /* U diag (gS) Vh, scaling the smaller factor */
-      if (m >= n)
-        {
-          TRY (g_row = gnn_tensor_unsqueeze (grad, -1, error));
-          TRY (scaled = gnn_tensor_mul (g_row, vhk, error));
-          TRY (grads[0] = gnn_tensor_matmul (uk, scaled, error));
-        }
-      else
-        {
-          TRY (g_row = gnn_tensor_unsqueeze (grad, -2, error));
-          TRY (scaled = gnn_tensor_mul (uk, g_row, error));
-          TRY (grads[0] = gnn_tensor_matmul (scaled, vhk, error));
-        }
-      return TRUE;
+      TRY (g_row = gnn_tensor_unsqueeze (grad, -2, error));
+      TRY (scaled = gnn_tensor_mul (uk, g_row, error));
+      TRY (grads[0] = gnn_tensor_matmul (scaled, vhk, error));
     }
-  {
-    g_autoptr(GnnTensor) s2 = NULL;
-    g_autoptr(GnnTensor) e = NULL;
-    g_autoptr(GnnTensor) prod = NULL;
-    g_autoptr(GnnTensor) sk = NULL;
-    g_autoptr(GnnTensor) num = NULL;
+  else if (node->op == GNN_OP_LINALG_SVD_U)
+    {
+      g_autoptr(GnnTensor) g = NULL;
 
-    TRY (s2 = gnn_tensor_mul (s, s, error));
-    TRY (e = gaps (s2, error));
-    if (node->op == GNN_OP_LINALG_SVD_U)
-      {
-        g_autoptr(GnnTensor) g = NULL;
-        g_autoptr(GnnTensor) ukt = NULL;
+      TRY (g = gnn_tensor_narrow (grad, -1, 0, k, error));
+      TRY (grads[0] = svd_grad_from_u (uk, s, vhk, g, error));
+    }
+  else
+    {
+      g_autoptr(GnnTensor) g = NULL;
+      g_autoptr(GnnTensor) gt = NULL;
+      g_autoptr(GnnTensor) v = NULL;
+      g_autoptr(GnnTensor) ut = NULL;
+      g_autoptr(GnnTensor) gat = NULL;
 
-        TRY (g = gnn_tensor_narrow (grad, -1, 0, k, error));
-        TRY (ukt = mT (uk, error));
-        TRY (prod = gnn_tensor_matmul (ukt, g, error));
-        TRY (sk = skew (prod, error));
-        TRY (num = gnn_tensor_mul (sk, s_row, error));
-        TRY (inner = gnn_tensor_div (num, e, error));
-        if (m > n)
-          {
-            /* [U inner + (I - U Uᵀ) gU S⁻¹] Vh */
-            g_autoptr(GnnTensor) a = NULL;
-            g_autoptr(GnnTensor) gus = NULL;
-            g_autoptr(GnnTensor) proj = NULL;
-            g_autoptr(GnnTensor) sum = NULL;
-            g_autoptr(GnnTensor) diff = NULL;
-
-            TRY (a = gnn_tensor_matmul (uk, inner, error));
-            TRY (gus = gnn_tensor_div (g, s_row, error));
-            TRY (proj = mm3 (uk, ukt, gus, error));
-            TRY (sum = gnn_tensor_add (a, gus, error));
-            TRY (diff = gnn_tensor_sub (sum, proj, error));
-            TRY (grads[0] = gnn_tensor_matmul (diff, vhk, error));
-            return TRUE;
-          }
-      }
-    else
-      {
-        g_autoptr(GnnTensor) g = NULL;
-        g_autoptr(GnnTensor) gt = NULL;
-        g_autoptr(GnnTensor) vk = NULL;
-
-        TRY (g = gnn_tensor_narrow (grad, -2, 0, k, error));
-        TRY (gt = mT (g, error));
-        TRY (prod = gnn_tensor_matmul (vhk, gt, error));
-        TRY (sk = skew (prod, error));
-        TRY (num = gnn_tensor_mul (s_col, sk, error));
-        TRY (inner = gnn_tensor_div (num, e, error));
-        if (m < n)
-          {
-            /* U [inner Vh + S⁻¹ gVh (I - Vhᵀ Vh)] */
-            g_autoptr(GnnTensor) a = NULL;
-            g_autoptr(GnnTensor) sg = NULL;
-            g_autoptr(GnnTensor) proj = NULL;
-            g_autoptr(GnnTensor) sum = NULL;
-            g_autoptr(GnnTensor) diff = NULL;
-
-            TRY (vk = mT (vhk, error));
-            TRY (a = gnn_tensor_matmul (inner, vhk, error));
-            TRY (sg = gnn_tensor_div (g, s_col, error));
-            TRY (proj = mm3 (sg, vk, vhk, error));
-            TRY (sum = gnn_tensor_add (a, sg, error));
-            TRY (diff = gnn_tensor_sub (sum, proj, error));
-            TRY (grads[0] = gnn_tensor_matmul (uk, diff, error));
-            return TRUE;
-          }
-      }
-  }
-  TRY (grads[0] = mm3 (uk, inner, vhk, error));
+      TRY (g = gnn_tensor_narrow (grad, -2, 0, k, error));
+      TRY (gt = mT (g, error));
+      TRY (v = mT (vhk, error));
+      TRY (ut = mT (uk, error));
+      TRY (gat = svd_grad_from_u (v, s, ut, gt, error));
+      TRY (grads[0] = mT (gat, error));
+    }
   return TRUE;
 }
 
