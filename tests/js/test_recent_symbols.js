@@ -1,6 +1,6 @@
 // test_recent_symbols.js: recent public symbols reached from GJS beyond
-// their torch values in test_torch_spellings.js — torch.linalg's errors and
-// slogdet's sign, index_put_ in place with accumulate, fractional max
+// their torch values in test_torch_spellings.js — torch.linalg's errors,
+// slogdet's sign, the factorizations' extra outputs, index_put_ in place with accumulate, fractional max
 // pooling's indices and errors, CIFAR10/CIFAR100 over batch files written
 // here in the published format (pickle protocol 3: a dict holding a numpy
 // uint8 array of CHW rows and a list of labels), as tests/c/vision's
@@ -29,6 +29,33 @@ check('linalg: slogdet\'s sign, det of a singular matrix, torch\'s errors', () =
         'the inversion could not be completed because the input matrix is singular.', 'inv singular');
     assertThrows(() => doubles([1, 2, 2, 1], [2, 2]).linalg_cholesky(false), Gnn.Error.INVALID_ARGUMENT,
         'linalg.cholesky: The factorization could not be completed', 'cholesky not positive-definite');
+});
+
+check('linalg: qr, eigh, svd, lstsq and the matrix norms with their extra outputs', () => {
+    const a = doubles([1, 2, 3, 4, 5, 6], [3, 2]);
+    const [q, r] = a.linalg_qr('reduced');
+    assertClose(q.matmul(r).to_doubles(), [1, 2, 3, 4, 5, 6], 'Q R = A');
+    assertClose(a.linalg_qr('r')[0].to_doubles(), [], 'mode r: an empty Q');
+    const [l, v] = doubles([2, 1, 1, 2], [2, 2]).linalg_eigh(null);
+    assertClose(l.to_doubles(), [1, 3], 'eigenvalues');
+    assertClose(v.abs().to_doubles(), Array(4).fill(Math.SQRT1_2), 'eigenvectors up to sign');
+    const [u, s, vh] = a.linalg_svd(false);
+    assertClose(s.to_doubles(), [9.52551809156511, 0.5143005806586441], 'singular values');
+    assertClose(u.mul(s.unsqueeze(0)).matmul(vh).to_doubles(), [1, 2, 3, 4, 5, 6], 'U S Vh = A');
+    const [, , vOld] = a.svd(true, true);
+    assertClose(vOld.to_doubles(), vh.transpose(0, 1).to_doubles(), 'torch.svd gives V');
+    const [x, residuals, rank, sv] = a.linalg_lstsq(doubles([1, 2, 2], [3]), -1, 'gelsd');
+    assertClose(x.to_doubles(), [-0.6666666666666667, 0.9166666666666669], 'lstsq solution');
+    assertClose(residuals.to_doubles(), [0.16666666666666666], 'residuals');
+    assertClose(rank.to_doubles(), [2], 'rank');
+    assertClose(sv.to_doubles(), s.to_doubles(), 'gelsd\'s singular values');
+    assertClose(a.linalg_matrix_norm('nuc', -2, -1, false).to_doubles(), [10.039818672223753], 'nuc');
+    assertClose(a.linalg_norm('inf', [0, 1], false).to_doubles(), [11], 'norm dispatches to matrix_norm');
+    assertClose(a.linalg_norm(null, null, false).to_doubles(), [9.539392014169456], 'norm: 2 of all');
+    assertThrows(() => a.linalg_matrix_norm('3', -2, -1, false), Gnn.Error.INVALID_ARGUMENT,
+        'linalg.matrix_norm: Order 3 not supported.', 'order 3');
+    assertThrows(() => a.linalg_eigh(null), Gnn.Error.SHAPE,
+        'linalg.eigh: A must be batches of square matrices, but they are 3 by 2 matrices', 'eigh 3x2');
 });
 
 check('index_put_ accumulates repeated indices in place', () => {
