@@ -308,6 +308,11 @@ gboolean gnn_backward_linalg_inv      (GnnNode *, GnnTensor *, GnnTensor **, GEr
 gboolean gnn_backward_linalg_det      (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_linalg_slogdet  (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_linalg_cholesky (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+/* solve's and lstsq's right-hand side B (input 1; params.flag: B was a
+ * batch of vectors): @t (a gradient or a saved tensor) as matrices [*, n,
+ * k], and a gradient @gb of those matrices summed and shaped back to B. */
+GnnTensor *gnn_ag_rhs_matrices (GnnNode *node, GnnTensor *t, GError **error);
+GnnTensor *gnn_ag_rhs_grad     (GnnNode *node, GnnTensor *gb, GError **error);
 /* gnn-backward-decomp.c */
 gboolean gnn_backward_linalg_qr       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_linalg_eigh     (GnnNode *, GnnTensor *, GnnTensor **, GError **);

@@ -480,19 +480,9 @@ gnn_backward_linalg_lstsq (GnnNode    *node,
   g_autoptr(GnnTensor) b = NULL;
   g_autoptr(GnnTensor) g = NULL;
   g_autoptr(GnnTensor) pa = NULL;
-  GnnMeta bm = node->inputs[1];
 
-  if (node->params.flag)
-    {
-      TRY (g = gnn_tensor_unsqueeze (grad, -1, error));
-      TRY (b = gnn_tensor_unsqueeze (node->saved[1], -1, error));
-      bm.shape[bm.ndim++] = 1;
-    }
-  else
-    {
-      g = g_object_ref (grad);
-      b = g_object_ref (node->saved[1]);
-    }
+  TRY (g = gnn_ag_rhs_matrices (node, grad, error));
+  TRY (b = gnn_ag_rhs_matrices (node, node->saved[1], error));
   TRY (pa = pinv (a, error));
   if (gnn_node_needs_grad (node, 0))
     {
@@ -509,13 +499,10 @@ gnn_backward_linalg_lstsq (GnnNode    *node,
     {
       g_autoptr(GnnTensor) pat = NULL;
       g_autoptr(GnnTensor) gb = NULL;
-      g_autoptr(GnnTensor) summed = NULL;
 
       TRY (pat = mT (pa, error));
       TRY (gb = gnn_tensor_matmul (pat, g, error));
-      TRY (summed = gnn_ag_sum_to (gb, &bm, error));
-      TRY (grads[1] = gnn_tensor_reshape (summed, node->inputs[1].shape, node->inputs[1].ndim,
-                                          error));
+      TRY (grads[1] = gnn_ag_rhs_grad (node, gb, error));
     }
   return TRUE;
 }

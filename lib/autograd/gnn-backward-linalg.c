@@ -21,6 +21,7 @@
 #include "autograd/gnn-autograd-private.h"
 
 #define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
+#define TRYN(expr) G_STMT_START { if ((expr) == NULL) return NULL; } G_STMT_END
 
 static GnnTensor *
 mT (GnnTensor  *t,
@@ -43,6 +44,28 @@ scale_matrices (GnnTensor  *g,
   return gnn_tensor_mul (g2, m, error);
 }
 
+GnnTensor *
+gnn_ag_rhs_matrices (GnnNode    *node,
+                     GnnTensor  *t,
+                     GError    **error)
+{
+  return node->params.flag ? gnn_tensor_unsqueeze (t, -1, error) : g_object_ref (t);
+}
+
+GnnTensor *
+gnn_ag_rhs_grad (GnnNode    *node,
+                 GnnTensor  *gb,
+                 GError    **error)
+{
+  GnnMeta bm = node->inputs[1];
+  g_autoptr(GnnTensor) summed = NULL;
+
+  if (node->params.flag)
+    bm.shape[bm.ndim++] = 1;
+  TRYN (summed = gnn_ag_sum_to (gb, &bm, error));
+  return gnn_tensor_reshape (summed, node->inputs[1].shape, node->inputs[1].ndim, error);
+}
+
 gboolean
 gnn_backward_linalg_solve (GnnNode    *node,
                            GnnTensor  *grad,
@@ -53,20 +76,9 @@ gnn_backward_linalg_solve (GnnNode    *node,
   g_autoptr(GnnTensor) x = NULL;
   g_autoptr(GnnTensor) at = NULL;
   g_autoptr(GnnTensor) gb = NULL;
-  GnnMeta bm = node->inputs[1];
 
-  if (node->params.flag)
-    {
-      /* B was a (batch of) vector(s): work on [*, n, 1] */
-      TRY (g = gnn_tensor_unsqueeze (grad, -1, error));
-      TRY (x = gnn_tensor_unsqueeze (node->saved_out, -1, error));
-      bm.shape[bm.ndim++] = 1;
-    }
-  else
-    {
-      g = g_object_ref (grad);
-      x = g_object_ref (node->saved_out);
-    }
+  TRY (g = gnn_ag_rhs_matrices (node, grad, error));
+  TRY (x = gnn_ag_rhs_matrices (node, node->saved_out, error));
   TRY (at = mT (node->saved[0], error));
   TRY (gb = gnn_tensor_linalg_solve (at, g, error));
   if (gnn_node_needs_grad (node, 0))
@@ -81,13 +93,7 @@ gnn_backward_linalg_solve (GnnNode    *node,
       TRY (grads[0] = gnn_ag_sum_to (neg, &node->inputs[0], error));
     }
   if (gnn_node_needs_grad (node, 1))
-    {
-      g_autoptr(GnnTensor) summed = NULL;
-
-      TRY (summed = gnn_ag_sum_to (gb, &bm, error));
-      TRY (grads[1] = gnn_tensor_reshape (summed, node->inputs[1].shape, node->inputs[1].ndim,
-                                          error));
-    }
+    TRY (grads[1] = gnn_ag_rhs_grad (node, gb, error));
   return TRUE;
 }
 
