@@ -123,6 +123,12 @@ def _order(p):
 
 
 def norm(self, p='fro', dim=None, keepdim=False, dtype=None):
+    if p == 'nuc':   # torch.norm's nuclear norm is linalg.matrix_norm's
+        if dim is None and self.dim() != 2:
+            raise RuntimeError('Expected a tensor with 2 dimensions, but got a tensor with %d '
+                               'dimensions instead.' % self.dim())
+        d0, d1 = (0, 1) if dim is None else dim
+        return Gnn.Tensor.linalg_matrix_norm(_cast(self, dtype), 'nuc', int(d0), int(d1), keepdim)
     return Gnn.Tensor.norm(_cast(self, dtype), _order(p), dims_arg(dim), keepdim)
 
 
