@@ -47,6 +47,9 @@ def parse_args():
     parser.add_argument('--build-dir', default='build',
                         help='meson build directory holding bench/bench-tensor (default: build)')
     parser.add_argument('--json', metavar='FILE', help='also save the results as JSON')
+    parser.add_argument('--threads', type=int, default=None,
+                        help='threads on both sides: the driver\'s --threads (Gnn\'s loops and '
+                             'OpenBLAS) and torch.set_num_threads (default: each side\'s own)')
     parser.add_argument('--reps', type=int, default=5, help='timed repetitions (default 5)')
     parser.add_argument('--min-time', type=float, default=0.2,
                         help='minimum seconds per repetition (default 0.2)')
@@ -67,6 +70,8 @@ def driver_path(args):
 def run_driver(exe, args, op, size):
     """Runs bench-tensor on one case; returns (info dict, result dict)."""
     cmd = [exe, '--ops', op, '--reps', str(args.reps), '--min-time', str(args.min_time)]
+    if args.threads:
+        cmd += ['--threads', str(args.threads)]
     if op == 'sgemm':
         cmd += ['--sgemm-sizes', str(size)]
     elif op not in OP_ROWS:
@@ -170,6 +175,8 @@ def main():
     exe = driver_path(args)
     load_before = os.getloadavg()[0]
     import torch  # after the build: a failed build should not wait for torch to load
+    if args.threads:
+        torch.set_num_threads(args.threads)
 
     # Gnn and PyTorch alternate case by case (and swap order every round), so
     # load from other processes hits both sides alike; each side keeps its
@@ -206,7 +213,7 @@ def main():
            if k in os.environ}
     print(f'Gnn {gnn_info.get("gnn_version")} vs PyTorch {tinfo["torch_version"]} on '
           f'{platform.machine()}, {os.cpu_count()} CPUs ({gnn_info.get("openblas_core")})')
-    print(f'threads: Gnn OpenBLAS={gnn_info.get("openblas_threads")}; '
+    print(f'threads: Gnn {gnn_info.get("threads")}, OpenBLAS={gnn_info.get("openblas_threads")}; '
           f'PyTorch get_num_threads()={tinfo["torch_threads"]}, '
           f'OpenBLAS={tinfo["torch_openblas_threads"]}'
           + (f'; env {env}' if env else ''))

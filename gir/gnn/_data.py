@@ -127,6 +127,30 @@ def fields(value, where):
     return [_field(value, where, 0), _bare_tag()]
 
 
+def batch_of(value, where):
+    """An item or batch as a Gnn.Batch: a dict with string keys names its
+    fields (other keys travel as the key tag of a tuple, see _KEY_TAG), a
+    tensor or number is a bare batch, a tuple or list positional fields."""
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        keys = list(value)
+        return Gnn.Batch.new_dict(keys, [_field(value[k], where, i) for i, k in enumerate(keys)])
+    if isinstance(value, (dict, list, tuple)):
+        return Gnn.Batch.new_tuple(fields(value, where))
+    return Gnn.Batch.new_bare(_field(value, where, 0))
+
+
+def from_batch(batch):
+    """A Gnn.Batch as torch gives the value: a dict, one tensor, or a list
+    of tensors (a dict again when it carries a key tag)."""
+    kind = batch.get_kind()
+    tensors = list(batch.get_tensors())
+    if kind == Gnn.BatchKind.DICT:
+        return dict(zip(batch.dup_names(), tensors))
+    if kind == Gnn.BatchKind.BARE:
+        return tensors[0]
+    return as_dict(tensors)
+
+
 def _guard_vfunc(cls, name, convert, where):
     func = cls.__dict__.get(name)
     if func is not None and not getattr(func, '_gnn_guarded', False):
@@ -214,6 +238,16 @@ class Dataset(Gnn.Dataset):
         _guard_vfunc(cls, 'do_get_item',
                      lambda value, self, index: fields(value, where=None),
                      lambda self, index: None)
+        # the same item with its keys and kind, what the loader collates
+        get_item = cls.__dict__.get('do_get_item')
+        if get_item is not None and 'do_get_item_batch' not in cls.__dict__:
+            cls.do_get_item_batch = trampoline(
+                getattr(get_item, '__wrapped__', get_item), lambda self, index: None,
+                lambda value, self, index: batch_of(value, None), control_flow_only=True)
+        _guard_vfunc(cls, 'do_get_item_batch',
+                     lambda value, self, index: (value if isinstance(value, Gnn.Batch)
+                                                 else batch_of(value, None)),
+                     lambda self, index: None)
         snapshot_classes(cls)   # class attributes as the class statement left them
 
     def __reduce_ex__(self, protocol):
@@ -259,6 +293,9 @@ class Collate(Gnn.Collate):
         super().__init_subclass__(**kwargs)
         _guard_vfunc(cls, 'do_collate',
                      lambda value, self, items, n_fields: fields(value, None), None)
+        _guard_vfunc(cls, 'do_collate_batch',
+                     lambda value, self, items: (value if isinstance(value, Gnn.Batch)
+                                                 else batch_of(value, None)), None)
 
     def __reduce_ex__(self, protocol):
         return reduce_gobject(self)
@@ -290,6 +327,12 @@ class FunctionCollate(Collate):
         # value back however the batch crossed (threads or processes).
         return [batch, Gnn.Tensor.empty([0], Gnn.DType.U8)]
 
+    def do_collate_batch(self, items):
+        # items as torch gives them: dicts, bare values, tuples
+        grouped = [from_batch(item) for item in items]
+        grouped = [tuple(item) if isinstance(item, list) else item for item in grouped]
+        return batch_of(self.func(grouped), None)
+
     @staticmethod
     def unpack(batch):
         if len(batch) == 2 and batch[1].get_dtype() == Gnn.DType.U8 and \
@@ -308,6 +351,13 @@ class ItemIterator(Gnn.ItemIterator):
         super().__init_subclass__(**kwargs)
         _guard_vfunc(cls, 'do_next',
                      lambda value, self: None if value is None else fields(value, None), None)
+        # the same item with its keys and kind, what the loader collates
+        nxt = cls.__dict__.get('do_next')
+        if nxt is not None and 'do_next_batch' not in cls.__dict__:
+            cls.do_next_batch = trampoline(
+                getattr(nxt, '__wrapped__', nxt), None,
+                lambda value, self: None if value is None else batch_of(value, None),
+                control_flow_only=True)
 
     def __iter__(self):
         return self
@@ -772,12 +822,14 @@ class DataLoaderIter(Gnn.DataLoaderIter):
         if not ok:
             raise StopIteration
         if loader is None:
-            return batch
+            return list(batch.get_tensors())
+        value = from_batch(batch)
+        if not isinstance(value, list):
+            return value   # named (a dict) or bare
         collate = loader.get_property('collate')
         if isinstance(collate, FunctionCollate):
-            return collate.unpack(batch)
-        value = rebuilt(batch)
-        return value if value is not None else batch
+            return collate.unpack(value)
+        return value
 
     def _next_batch(self):
         # The wait runs in slices: between two, Python runs its signal
@@ -786,7 +838,7 @@ class DataLoaderIter(Gnn.DataLoaderIter):
         # the next call. (Not a GError for 'not yet': PyGObject turns one
         # converted while a signal is pending into a RuntimeError.)
         while True:
-            ok, timed_out, batch = call_c(self.next_timeout, _WAIT_SLICE_USEC)
+            ok, timed_out, batch = call_c(self.next_batch_timeout, _WAIT_SLICE_USEC)
             if not timed_out:
                 return ok, batch
 

@@ -3,7 +3,7 @@
 # torch.nn.functional's activations (leaky_relu, elu, selu, celu, silu,
 # mish, hardtanh, relu6, hardswish, hardsigmoid, softplus, softsign,
 # tanhshrink, threshold, gelu, glu, logsigmoid, softmin, prelu, hardshrink,
-# softshrink) with torch's
+# softshrink, rrelu) with torch's
 # signatures, each a call of the C tensor function (Gnn.Tensor.leaky_relu)
 # or, for inplace=True, of its in-place form (Gnn.Tensor.leaky_relu_), which
 # returns the input as torch's does.
@@ -22,7 +22,8 @@ for _name, _text in (('ReLU6', 'inplace=False'), ('LeakyReLU', 'negative_slope=0
                      ('Softsign', ''), ('Tanhshrink', ''),
                      ('Threshold', 'threshold, value, inplace=False'), ('GLU', 'dim=-1'),
                      ('LogSigmoid', ''), ('Softmax2d', ''), ('Hardshrink', 'lambd=0.5'),
-                     ('Softshrink', 'lambd=0.5')):
+                     ('Softshrink', 'lambd=0.5'),
+                     ('RReLU', 'lower=0.125, upper=0.3333333333333333, inplace=False')):
     setattr(EXPORTS['nn'], _name, torch_class(_name, _text))
 for _name, _text, _mapping in (
         ('PReLU', 'num_parameters=1, init=0.25, device=None, dtype=None', DEVICE_DTYPE),
@@ -115,6 +116,14 @@ def prelu(input, weight):
     return Gnn.Tensor.prelu(input, weight)
 
 
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    return _apply('rrelu', input, inplace, float(lower), float(upper), bool(training), None)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return _apply('rrelu', input, True, float(lower), float(upper), bool(training), None)
+
+
 def _inplace(name):
     def f(input, *args):
         return _apply(name, input, True, *(float(a) for a in args))
@@ -124,7 +133,7 @@ def _inplace(name):
 
 functional = EXPORTS['functional']
 for _f in (leaky_relu, elu, selu, celu, silu, mish, hardtanh, relu6, hardswish, hardsigmoid,
-           threshold, softplus, gelu, glu, softmin, prelu, hardshrink, softshrink):
+           threshold, softplus, gelu, glu, softmin, prelu, hardshrink, softshrink, rrelu, rrelu_):
     setattr(functional, _f.__name__, _f)
 for _name in ('leaky_relu', 'elu', 'celu', 'selu', 'hardtanh', 'threshold'):
     setattr(functional, _name + '_', _inplace(_name))

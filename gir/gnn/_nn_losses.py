@@ -8,8 +8,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 from ._creation import tensor
-from ._gi import EXPORTS, Gnn
-from ._signature import only, torch_class
+from ._gi import EXPORTS, Gnn, call_c, trampoline
+from ._signature import only, torch_class, torch_factory
 
 _REDUCTIONS = {'none': Gnn.Reduction.NONE, 'mean': Gnn.Reduction.MEAN,
                'sum': Gnn.Reduction.SUM, 'batchmean': Gnn.Reduction.BATCHMEAN}
@@ -133,8 +133,45 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                                    reduction_enum(reduction, size_average, reduce))
 
 
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction='mean'):
+    return Gnn.multi_margin_loss(input, target, p, float(margin), weight,
+                                 reduction_enum(reduction, size_average, reduce))
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
+    return Gnn.multilabel_margin_loss(input, target,
+                                      reduction_enum(reduction, size_average, reduce))
+
+
+def _distance(distance_function):
+    """A Python distance function as the C callback (its exceptions cross
+    the C call and are raised again by call_c)."""
+    if distance_function is None:
+        return None
+    return trampoline(lambda x1, x2, user_data: distance_function(x1, x2),
+                      'distance_function')
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction='mean'):
+    return call_c(Gnn.triplet_margin_with_distance_loss, anchor, positive, negative,
+                  _distance(distance_function), None, float(margin), bool(swap),
+                  reduction_enum(reduction))
+
+
+def _triplet_with_distance(*, distance_function=None, margin=1.0, swap=False, reduction='mean'):
+    """nn.TripletMarginWithDistanceLoss: the distance function is no
+    property (a callback of the C constructor)."""
+    reduction_enum(reduction)
+    return Gnn.TripletMarginWithDistanceLoss.new(_distance(distance_function), None,
+                                                 float(margin), bool(swap),
+                                                 reduction_enum(reduction))
+
+
 functional = EXPORTS['functional']
-for _f in (cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss,
+for _f in (multi_margin_loss, multilabel_margin_loss, triplet_margin_with_distance_loss,
+           cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss,
            binary_cross_entropy, binary_cross_entropy_with_logits, kl_div, poisson_nll_loss,
            gaussian_nll_loss, multilabel_soft_margin_loss, hinge_embedding_loss,
            margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss, ctc_loss,
@@ -171,7 +208,12 @@ for _name, _text in (
         ('TripletMarginLoss', 'margin=1.0, p=2.0, eps=1e-06, swap=False, ' + _LEGACY +
                               "reduction='mean'"),
         ('SoftMarginLoss', _LEGACY + "reduction='mean'"),
+        ('MultiMarginLoss', "p=1, margin=1.0, weight=None, " + _LEGACY + "reduction='mean'"),
+        ('MultiLabelMarginLoss', _LEGACY + "reduction='mean'"),
         ('CTCLoss', "blank=0, reduction='mean', zero_infinity=False")):
     # Gnn.nn (a CORE module's namespace) listed the first four before this
     # module overrode them
     setattr(EXPORTS['nn'], _name, torch_class(_name, _text, _LOSS))
+EXPORTS['nn'].TripletMarginWithDistanceLoss = torch_factory(
+    'TripletMarginWithDistanceLoss', _triplet_with_distance,
+    "*, distance_function=None, margin=1.0, swap=False, reduction='mean'")

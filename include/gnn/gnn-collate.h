@@ -10,6 +10,7 @@
 
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-batch.h>
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,10 @@ G_DECLARE_DERIVABLE_TYPE (GnnCollate, gnn_collate, GNN, COLLATE, GObject)
  * @parent_class: the parent class
  * @collate: turns items of @n_fields tensors each, given item-major in
  *   one flat array, into one batch (an array of tensors) stored in @batch
+ * @collate_batch: turns items (named, typed [struct@Gnn.Batch]es) into one
+ *   batch; the default checks that the items agree in kind and names,
+ *   calls `collate` on their fields and gives the result the items' names
+ *   and kind (positional when `collate` returns another number of fields)
  *
  * The virtual method of [class@Gnn.Collate]. The default implementation is
  * [func@Gnn.default_collate].
@@ -38,9 +43,13 @@ struct _GnnCollateClass
                    guint        n_fields,
                    GPtrArray  **batch,
                    GError     **error);
+  void (*collate_batch) (GnnCollate  *self,
+                         GPtrArray   *items,
+                         GnnBatch   **batch,
+                         GError     **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 /**
@@ -58,6 +67,18 @@ struct _GnnCollateClass
  * Since: 0.1
  */
 
+/**
+ * GnnCollateClass::collate_batch:
+ * @self: a #GnnCollate
+ * @items: (element-type Gnn.Batch): the items
+ * @batch: (out) (transfer full) (nullable): the batch
+ * @error: return location for a #GError
+ *
+ * Collates a batch of named, typed items.
+ *
+ * Since: 0.1
+ */
+
 GNN_AVAILABLE_IN_ALL
 GnnCollate *gnn_collate_new         (void);
 GNN_AVAILABLE_IN_ALL
@@ -65,6 +86,13 @@ GPtrArray  *gnn_collate_collate     (GnnCollate  *self,
                                      GPtrArray   *items,
                                      guint        n_fields,
                                      GError     **error);
+GNN_AVAILABLE_IN_ALL
+GnnBatch   *gnn_collate_collate_batch (GnnCollate  *self,
+                                       GPtrArray   *items,
+                                       GError     **error);
+GNN_AVAILABLE_IN_ALL
+GnnBatch   *gnn_default_collate_batch (GPtrArray   *items,
+                                       GError     **error);
 GNN_AVAILABLE_IN_ALL
 GPtrArray  *gnn_default_collate     (GPtrArray   *items,
                                      guint        n_fields,

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 #include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-batch.h>
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,16 @@ gboolean gnn_data_loader_iter_next_timeout  (GnnDataLoaderIter  *self,
                                              GPtrArray         **batch,
                                              GError            **error);
 GNN_AVAILABLE_IN_ALL
+gboolean gnn_data_loader_iter_next_batch    (GnnDataLoaderIter  *self,
+                                             GnnBatch          **batch,
+                                             GError            **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_data_loader_iter_next_batch_timeout (GnnDataLoaderIter  *self,
+                                                  gint64              timeout_usec,
+                                                  gboolean           *timed_out,
+                                                  GnnBatch          **batch,
+                                                  GError            **error);
+GNN_AVAILABLE_IN_ALL
 void     gnn_data_loader_iter_next_async    (GnnDataLoaderIter   *self,
                                              GCancellable        *cancellable,
                                              GAsyncReadyCallback  callback,
@@ -38,6 +49,11 @@ gboolean gnn_data_loader_iter_next_finish   (GnnDataLoaderIter   *self,
                                              GAsyncResult        *result,
                                              GPtrArray          **batch,
                                              GError             **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_data_loader_iter_next_batch_finish (GnnDataLoaderIter   *self,
+                                                 GAsyncResult        *result,
+                                                 GnnBatch           **batch,
+                                                 GError             **error);
 GNN_AVAILABLE_IN_ALL
 gint64   gnn_data_loader_iter_get_length    (GnnDataLoaderIter  *self);
 GNN_AVAILABLE_IN_ALL

@@ -10,6 +10,7 @@
 
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-batch.h>
 
 G_BEGIN_DECLS
 
@@ -24,8 +25,12 @@ G_DECLARE_DERIVABLE_TYPE (GnnDataset, gnn_dataset, GNN, DATASET, GObject)
  * @get_length: returns the number of items
  * @get_item: stores the item at an index (already checked to be in range)
  *   in its out argument, or sets an error
+ * @get_item_batch: stores the item at an index as a named, typed
+ *   [struct@Gnn.Batch] (a dict item, a bare tensor); optional: the default
+ *   calls `get_item` and makes a tuple of its tensors
  *
- * The virtual methods of [class@Gnn.Dataset]. Both must be implemented.
+ * The virtual methods of [class@Gnn.Dataset]. `get_length` and `get_item`
+ * must be implemented.
  *
  * Since: 0.1
  */
@@ -38,9 +43,13 @@ struct _GnnDatasetClass
                         gint64       index,
                         GPtrArray  **item,
                         GError     **error);
+  void   (*get_item_batch) (GnnDataset  *self,
+                            gint64       index,
+                            GnnBatch   **item,
+                            GError     **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 /**
@@ -60,11 +69,29 @@ struct _GnnDatasetClass
  * Since: 0.1
  */
 
+/**
+ * GnnDatasetClass::get_item_batch:
+ * @self: a #GnnDataset
+ * @index: the index, in `[0, length)`
+ * @item: (out) (transfer full) (nullable): the item
+ * @error: return location for a #GError
+ *
+ * Produces the item at @index with its field names and kind. In Python,
+ * the override implements it for datasets whose items are dicts or bare
+ * values.
+ *
+ * Since: 0.1
+ */
+
 GNN_AVAILABLE_IN_ALL
 gint64      gnn_dataset_get_length (GnnDataset  *self);
 GNN_AVAILABLE_IN_ALL
 GPtrArray  *gnn_dataset_get_item   (GnnDataset  *self,
                                     gint64       index,
                                     GError     **error);
+GNN_AVAILABLE_IN_ALL
+GnnBatch   *gnn_dataset_get_item_batch (GnnDataset  *self,
+                                        gint64       index,
+                                        GError     **error);
 
 G_END_DECLS

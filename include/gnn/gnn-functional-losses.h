@@ -1,7 +1,8 @@
 /* gnn-functional-losses.h: the losses of torch.nn.functional beyond
  * gnn-functional.h's — l1, smooth_l1, huber, binary_cross_entropy, kl_div,
  * poisson and gaussian negative log-likelihoods, the margin losses,
- * multilabel_soft_margin, ctc
+ * multilabel_soft_margin, ctc, multi_margin, multilabel_margin,
+ * triplet_margin_with_distance
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +18,28 @@
 #include <gnn/gnn-functional.h>
 
 G_BEGIN_DECLS
+
+/**
+ * GnnDistanceFunc:
+ * @x1: the first tensor
+ * @x2: the second tensor
+ * @user_data: the data given with the function
+ * @error: return location for a #GError
+ *
+ * A distance of two tensors (the `distance_function` of
+ * [func@Gnn.triplet_margin_with_distance_loss] and
+ * [class@Gnn.TripletMarginWithDistanceLoss]), built of differentiable
+ * ops so that gradients flow through it.
+ *
+ * Returns: (transfer full) (nullable): the distances, or %NULL with @error
+ *   set
+ *
+ * Since: 0.1
+ */
+typedef GnnTensor *(*GnnDistanceFunc) (GnnTensor  *x1,
+                                       GnnTensor  *x2,
+                                       gpointer    user_data,
+                                       GError    **error);
 
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_l1_loss                     (GnnTensor    *input,
@@ -104,6 +127,29 @@ GnnTensor *gnn_triplet_margin_loss         (GnnTensor    *anchor,
                                             gboolean      swap,
                                             GnnReduction  reduction,
                                             GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_multi_margin_loss           (GnnTensor    *input,
+                                            GnnTensor    *target,
+                                            gint64        p,
+                                            double        margin,
+                                            GnnTensor    *weight,
+                                            GnnReduction  reduction,
+                                            GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_multilabel_margin_loss      (GnnTensor    *input,
+                                            GnnTensor    *target,
+                                            GnnReduction  reduction,
+                                            GError      **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_triplet_margin_with_distance_loss (GnnTensor       *anchor,
+                                                  GnnTensor       *positive,
+                                                  GnnTensor       *negative,
+                                                  GnnDistanceFunc  distance_function,
+                                                  gpointer         user_data,
+                                                  double           margin,
+                                                  gboolean         swap,
+                                                  GnnReduction     reduction,
+                                                  GError         **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_ctc_loss                    (GnnTensor    *log_probs,
                                             GnnTensor    *targets,

@@ -10,6 +10,7 @@
 
 #include <glib-object.h>
 #include <gnn/gnn-version-macros.h>
+#include <gnn/gnn-batch.h>
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,9 @@ G_DECLARE_DERIVABLE_TYPE (GnnItemIterator, gnn_item_iterator, GNN, ITEM_ITERATOR
  * @skip: optional: moves past the next @n items without producing them
  *   (a file reader seeks); returns how many it skipped (fewer at the end
  *   of the stream) or -1 with an error. Without it, skipping calls @next.
+ * @next_batch: optional: the next item as a named, typed [struct@Gnn.Batch]
+ *   (a dict item, a bare tensor); the default calls @next and makes a
+ *   tuple of its tensors
  *
  * The virtual method of [class@Gnn.ItemIterator].
  *
@@ -41,9 +45,12 @@ struct _GnnItemIteratorClass
   gint64 (*skip) (GnnItemIterator  *self,
                   gint64            n,
                   GError          **error);
+  void   (*next_batch) (GnnItemIterator  *self,
+                        GnnBatch        **item,
+                        GError          **error);
 
   /*< private >*/
-  gpointer padding[7];
+  gpointer padding[6];
 };
 
 /**
@@ -60,6 +67,22 @@ struct _GnnItemIteratorClass
  * Since: 0.1
  */
 
+/**
+ * GnnItemIteratorClass::next_batch:
+ * @self: a #GnnItemIterator
+ * @item: (out) (transfer full) (nullable): the next item, or %NULL at the
+ *   end of the stream
+ * @error: return location for a #GError
+ *
+ * Produces the next item with its field names and kind.
+ *
+ * Since: 0.1
+ */
+
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_item_iterator_next_batch (GnnItemIterator  *self,
+                                       GnnBatch        **item,
+                                       GError          **error);
 GNN_AVAILABLE_IN_ALL
 gboolean gnn_item_iterator_next (GnnItemIterator  *self,
                                  GPtrArray       **item,

@@ -2,7 +2,7 @@
  * functions (leaky_relu, elu, selu, celu, silu, mish, hardtanh, relu6,
  * hardswish, hardsigmoid, softplus, softsign, tanhshrink, threshold,
  * hardshrink, softshrink,
- * logsigmoid, gelu's tanh form, glu, prelu, softmin), with their in-place
+ * logsigmoid, gelu's tanh form, glu, prelu, softmin, rrelu), with their in-place
  * forms where PyTorch has them
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -27,6 +27,20 @@ GNN_AVAILABLE_IN_ALL
 gboolean gnn_tensor_leaky_relu_ (GnnTensor  *self,
                                  double      negative_slope,
                                  GError    **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor *gnn_tensor_rrelu (GnnTensor     *self,
+                             double         lower,
+                             double         upper,
+                             gboolean       training,
+                             GnnGenerator  *generator,
+                             GError       **error);
+GNN_AVAILABLE_IN_ALL
+gboolean gnn_tensor_rrelu_ (GnnTensor     *self,
+                            double         lower,
+                            double         upper,
+                            gboolean       training,
+                            GnnGenerator  *generator,
+                            GError       **error);
 GNN_AVAILABLE_IN_ALL
 GnnTensor *gnn_tensor_elu (GnnTensor  *self,
                            double      alpha,

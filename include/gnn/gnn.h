@@ -13,6 +13,7 @@
 #include <gnn/gnn-dtype.h>
 #include <gnn/gnn-device.h>
 #include <gnn/gnn-threads.h>
+#include <gnn/gnn-memory.h>
 
 /* tensor */
 #include <gnn/gnn-generator.h>
@@ -148,9 +149,13 @@
 #include <gnn/gnn-margin-ranking-loss.h>
 #include <gnn/gnn-cosine-embedding-loss.h>
 #include <gnn/gnn-triplet-margin-loss.h>
+#include <gnn/gnn-triplet-margin-with-distance-loss.h>
+#include <gnn/gnn-multi-margin-loss.h>
+#include <gnn/gnn-multi-label-margin-loss.h>
 #include <gnn/gnn-ctc-loss.h>
 #include <gnn/gnn-relu6.h>
 #include <gnn/gnn-leaky-relu.h>
+#include <gnn/gnn-rrelu.h>
 #include <gnn/gnn-prelu.h>
 #include <gnn/gnn-elu.h>
 #include <gnn/gnn-selu.h>
@@ -196,6 +201,7 @@
 #include <gnn/gnn-weighted-random-sampler.h>
 #include <gnn/gnn-batch-sampler.h>
 #include <gnn/gnn-distributed-sampler.h>
+#include <gnn/gnn-batch.h>
 #include <gnn/gnn-collate.h>
 #include <gnn/gnn-worker-mode.h>
 #include <gnn/gnn-worker-info.h>

@@ -230,6 +230,10 @@ gboolean gnn_backward_pointwise_loss (GnnNode *, GnnTensor *, GnnTensor **, GErr
 gboolean gnn_backward_nll_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 /* ctc_loss (gnn-backward-ctc.c) */
 gboolean gnn_backward_ctc_loss    (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_multi_margin_loss (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_multilabel_margin_loss (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_rrelu       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
+gboolean gnn_backward_index_put   (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 /* PyTorch's node name of a loss op, which depends on its settings */
 const char *gnn_backward_loss_name (GnnOpKind op, const GnnOpParams *params);
 

@@ -102,6 +102,10 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_SOFT_MARGIN_LOSS] = { gnn_backward_pointwise_loss, IN0 | IN1, FALSE, NULL },
   [GNN_OP_NLL_LOSS]     = { gnn_backward_nll_loss,     0,         FALSE, NULL },
   [GNN_OP_CTC_LOSS]     = { gnn_backward_ctc_loss,     IN0,       FALSE, NULL },
+  [GNN_OP_MULTI_MARGIN_LOSS] = { gnn_backward_multi_margin_loss, IN0, FALSE, "MultiMarginLossBackward0" },
+  [GNN_OP_MULTILABEL_MARGIN_LOSS] = { gnn_backward_multilabel_margin_loss, IN0, FALSE,
+                                      "MultilabelMarginLossBackward0" },
+  [GNN_OP_RRELU]        = { gnn_backward_rrelu,        0,         FALSE, "RreluWithNoiseBackward0" },
   /* saves the input and the weights w_ih, w_hh, w_hr (inputs 0, 3, 4, 7) */
   [GNN_OP_RNN_LAYER]    = { gnn_backward_rnn_layer,    IN0 | 1u << 3 | 1u << 4 | 1u << 7,
                             FALSE, "RnnLayerBackward0" },
@@ -157,6 +161,7 @@ static const OpInfo op_info[GNN_N_OPS] = {
   [GNN_OP_SCATTER_ADD]  = { gnn_backward_scatter,      0,         FALSE, "ScatterAddBackward0" },
   [GNN_OP_INDEX_ADD]    = { gnn_backward_index_add,    0,         FALSE, "IndexAddBackward0" },
   [GNN_OP_INDEX_COPY]   = { gnn_backward_index_copy,   0,         FALSE, "IndexCopyBackward0" },
+  [GNN_OP_INDEX_PUT]    = { gnn_backward_index_put,    0,         FALSE, "IndexPutBackward0" },
   [GNN_OP_INDEX_FILL]   = { gnn_backward_index_copy,   0,         FALSE, "IndexFillBackward1" },
   [GNN_OP_PROD]         = { gnn_backward_prod,         IN0,       TRUE,  "ProdBackward1" },
   [GNN_OP_LOGSUMEXP]    = { gnn_backward_logsumexp,    IN0,       TRUE,  "LogsumexpBackward0" },
@@ -303,6 +308,8 @@ node_name (GnnOpKind          op,
     case GNN_OP_GROUP_NORM:
       /* torch runs instance norm as a batch norm of a view */
       return params->flag ? "ViewBackward0" : op_info[op].name;
+    case GNN_OP_RRELU:
+      return params->flag ? "RreluWithNoiseBackward1" : op_info[op].name;
     case GNN_OP_PAD:
       return gnn_backward_pad_name ((GnnPaddingMode) params->dim, params->n_ints);
     case GNN_OP_INTERPOLATE:

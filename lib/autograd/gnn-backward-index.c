@@ -139,6 +139,54 @@ gnn_backward_index_copy (GnnNode    *node,
   return TRUE;
 }
 
+/* index_put_ (lib/tensor/gnn-tensor-index-put.c), on self seen as [lead,
+ * rest...] with its indexed dims merged: self gets the gradient (the
+ * replaced positions none unless accumulating), the values what their
+ * positions got, summed to their shape where they were broadcast. */
+gboolean
+gnn_backward_index_put (GnnNode    *node,
+                        GnnTensor  *grad,
+                        GnnTensor **grads,
+                        GError    **error)
+{
+  const GnnMeta *m = &node->inputs[0];
+  GnnTensor *flat = node->params.extra[0];
+  guint n = (guint) node->params.dim, indim = node->params.n_ints;
+  gint64 merged[GNN_MAX_DIMS], rshape[GNN_MAX_DIMS];
+  g_autoptr(GnnTensor) gm = NULL;
+
+  merged[0] = 1;
+  for (guint d = 0; d < n; d++)
+    merged[0] *= m->shape[d];
+  memcpy (merged + 1, m->shape + n, sizeof (gint64) * (m->ndim - n));
+  memcpy (rshape, node->params.ints, sizeof (gint64) * indim);
+  memcpy (rshape + indim, m->shape + n, sizeof (gint64) * (m->ndim - n));
+  TRY (gm = gnn_tensor_reshape (grad, merged, m->ndim - n + 1, error));
+  if (gnn_node_needs_grad (node, 0))
+    {
+      if (node->params.flag)
+        grads[0] = g_object_ref (grad);
+      else
+        {
+          g_autoptr(GnnTensor) zero = gnn_tensor_new_wrapped_number (0.0);
+          g_autoptr(GnnTensor) kept = NULL;
+
+          TRY (kept = gnn_tensor_index_fill (gm, 0, flat, zero, error));
+          TRY (grads[0] = gnn_tensor_reshape (kept, m->shape, m->ndim, error));
+        }
+    }
+  if (gnn_node_needs_grad (node, 1))
+    {
+      g_autoptr(GnnTensor) picked = NULL;
+      g_autoptr(GnnTensor) shaped = NULL;
+
+      TRY (picked = gnn_tensor_index_select (gm, 0, flat, error));
+      TRY (shaped = gnn_tensor_reshape (picked, rshape, indim + m->ndim - n, error));
+      TRY (grads[1] = gnn_ag_sum_to (shaped, &node->inputs[1], error));
+    }
+  return TRUE;
+}
+
 /* max/min along a dim, sort, topk: the values were picked at the saved
  * positions; their gradient is scattered back there (torch's
  * value_selecting_reduction_backward). */

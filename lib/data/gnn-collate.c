@@ -31,10 +31,130 @@ gnn_collate_real_collate (GnnCollate  *self,
   *batch = gnn_default_collate (items, n_fields, error);
 }
 
+static const char *
+kind_name (GnnBatchKind kind)
+{
+  return kind == GNN_BATCH_KIND_DICT ? "dict" : kind == GNN_BATCH_KIND_BARE ? "bare value"
+                                                                            : "tuple";
+}
+
+gboolean
+gnn_batch_append_fields (const GnnBatch  *layout,
+                         const GnnBatch  *item,
+                         GPtrArray       *flat,
+                         GError         **error)
+{
+  GnnBatchKind kind = gnn_batch_get_kind (layout);
+  guint n_fields = gnn_batch_get_n_fields (layout);
+  GnnTensor * const *fields = gnn_batch_peek_tensors (item);
+
+  if (gnn_batch_get_kind (item) != kind)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_TYPE,
+                   "default_collate: the first element of the batch is a %s, this one a %s",
+                   kind_name (kind), kind_name (gnn_batch_get_kind (item)));
+      return FALSE;
+    }
+  if (kind != GNN_BATCH_KIND_DICT)
+    {
+      if (gnn_batch_get_n_fields (item) != n_fields)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                       "each element in list of batch should be of equal size "
+                       "(%u fields, the first item of the batch has %u)",
+                       gnn_batch_get_n_fields (item), n_fields);
+          return FALSE;
+        }
+      for (guint f = 0; f < n_fields; f++)
+        g_ptr_array_add (flat, g_object_ref (fields[f]));
+      return TRUE;
+    }
+  /* torch: {key: collate([d[key] for d in batch]) for key in batch[0]} —
+   * the first item's keys, in its order; extra keys of others are unused */
+  for (guint f = 0; f < n_fields; f++)
+    {
+      const char *key = gnn_batch_get_name (layout, f);
+      gint i = gnn_batch_find_name (item, key);
+
+      if (i < 0)
+        {
+          g_set_error (error, GNN_ERROR, GNN_ERROR_KEY,
+                       "KeyError: '%s' (a key of the first element of the batch)", key);
+          return FALSE;
+        }
+      g_ptr_array_add (flat, g_object_ref (fields[i]));
+    }
+  return TRUE;
+}
+
+/* Items that are batches, flattened item-major in the first one's order. */
+static GPtrArray *
+flatten_items (GPtrArray  *items,
+               GError    **error)
+{
+  const GnnBatch *layout = g_ptr_array_index (items, 0);
+  g_autoptr(GPtrArray) flat = NULL;
+
+  if ((guint64) gnn_batch_get_n_fields (layout) * items->len > G_MAXUINT)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
+                   "default_collate: %u items of %u fields are too many tensors", items->len,
+                   gnn_batch_get_n_fields (layout));
+      return NULL;
+    }
+  flat = g_ptr_array_new_full (gnn_batch_get_n_fields (layout) * items->len, g_object_unref);
+  for (guint i = 0; i < items->len; i++)
+    if (!gnn_batch_append_fields (layout, g_ptr_array_index (items, i), flat, error))
+      {
+        g_prefix_error (error, "entry %u: ", i);
+        return NULL;
+      }
+  return g_steal_pointer (&flat);
+}
+
+/* A batch of @tensors (stolen) laid out as @layout when they match its
+ * fields one to one, else a tuple. */
+static GnnBatch *
+batch_like (const GnnBatch *layout,
+            GPtrArray      *tensors)
+{
+  if (layout == NULL || tensors->len != gnn_batch_get_n_fields (layout))
+    return gnn_batch_new_take (GNN_BATCH_KIND_TUPLE, NULL, tensors);
+  return gnn_batch_new_take (gnn_batch_get_kind (layout),
+                             g_strdupv ((char **) gnn_batch_peek_names (layout)), tensors);
+}
+
+static GnnBatch *
+gnn_collate_collate_fields (GnnCollate      *collate,
+                            GPtrArray       *flat,
+                            guint            n_fields,
+                            const GnnBatch  *layout,
+                            GError         **error)
+{
+  GPtrArray *tensors = gnn_collate_collate (collate, flat, n_fields, error);
+
+  return tensors != NULL ? batch_like (layout, tensors) : NULL;
+}
+
+static void
+gnn_collate_real_collate_batch (GnnCollate  *self,
+                                GPtrArray   *items,
+                                GnnBatch   **batch,
+                                GError     **error)
+{
+  const GnnBatch *layout = g_ptr_array_index (items, 0);
+  g_autoptr(GPtrArray) flat = flatten_items (items, error);
+
+  if (flat != NULL)
+    *batch = gnn_collate_collate_fields (self, flat, gnn_batch_get_n_fields (layout), layout,
+                                         error);
+}
+
 static void
 gnn_collate_class_init (GnnCollateClass *klass)
 {
   klass->collate = gnn_collate_real_collate;
+  klass->collate_batch = gnn_collate_real_collate_batch;
 }
 
 static void
@@ -93,6 +213,89 @@ gnn_collate_collate (GnnCollate  *self,
     }
   g_ptr_array_set_free_func (batch, g_object_unref);
   return batch;
+}
+
+/* Items given as batches: at least one, each a GnnBatch. */
+static gboolean
+check_items (GPtrArray  *items,
+             GError    **error)
+{
+  if (items->len == 0)
+    {
+      g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                           "default_collate: a batch needs at least one item");
+      return FALSE;
+    }
+  for (guint i = 0; i < items->len; i++)
+    g_return_val_if_fail (g_ptr_array_index (items, i) != NULL, FALSE);
+  return TRUE;
+}
+
+/**
+ * gnn_collate_collate_batch:
+ * @self: a #GnnCollate
+ * @items: (element-type Gnn.Batch): the items, at least one
+ * @error: return location for a #GError
+ *
+ * Collates named, typed items with the `collate_batch` virtual method. By
+ * default the items must agree in kind and field count — a dict's keys are
+ * the first item's, looked up in every item (torch: "KeyError: 'label'";
+ * "each element in list of batch should be of equal size") — and the batch
+ * keeps the names and kind of the items: a batch of dict items is a dict
+ * of stacked tensors, as torch's `default_collate` gives it.
+ *
+ * Returns: (transfer full) (nullable): the batch, or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnBatch *
+gnn_collate_collate_batch (GnnCollate  *self,
+                           GPtrArray   *items,
+                           GError     **error)
+{
+  GnnBatch *batch = NULL;
+
+  g_return_val_if_fail (GNN_IS_COLLATE (self), NULL);
+  g_return_val_if_fail (items != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (!check_items (items, error))
+    return NULL;
+  GNN_COLLATE_GET_CLASS (self)->collate_batch (self, items, &batch, error);
+  if (batch == NULL && error != NULL && *error == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "%s.collate_batch returned no batch", G_OBJECT_TYPE_NAME (self));
+  return batch;
+}
+
+/**
+ * gnn_default_collate_batch:
+ * @items: (element-type Gnn.Batch): the items, at least one
+ * @error: return location for a #GError
+ *
+ * PyTorch's `default_collate` for named, typed items: field by field, the
+ * tensors of all items are stacked along a new first dimension, and the
+ * batch has the names and kind of the first item (see
+ * [method@Gnn.Collate.collate_batch] for what items must agree in).
+ *
+ * Returns: (transfer full) (nullable): the batch, or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnBatch *
+gnn_default_collate_batch (GPtrArray  *items,
+                           GError    **error)
+{
+  g_autoptr(GPtrArray) flat = NULL;
+  GnnBatchSource src = { 0 };
+
+  g_return_val_if_fail (items != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (!check_items (items, error) || (flat = flatten_items (items, error)) == NULL)
+    return NULL;
+  src.layout = g_ptr_array_index (items, 0);
+  src.n_fields = gnn_batch_get_n_fields (src.layout);
+  src.items = flat;
+  return gnn_default_collate_source (&src, error);
 }
 
 /* Checks that field @f agrees in dtype and shape across items and plans its
@@ -218,7 +421,7 @@ gnn_default_collate_fill (const GnnBatchSource *src,
     }
 }
 
-GPtrArray *
+GnnBatch *
 gnn_default_collate_source (const GnnBatchSource  *src,
                             GError               **error)
 {
@@ -238,7 +441,7 @@ gnn_default_collate_source (const GnnBatchSource  *src,
       gnn_default_collate_fill (src, f, &plans[f], gnn_tensor_priv_data (gnn_tensor_priv (t)));
       g_ptr_array_add (batch, t);
     }
-  return g_steal_pointer (&batch);
+  return batch_like (src->layout, g_steal_pointer (&batch));
 }
 
 /* Columns whose rows are the items (gnn_dataset_peek_columns): contiguous,
@@ -295,10 +498,17 @@ gnn_default_collate (GPtrArray  *items,
                      guint       n_fields,
                      GError    **error)
 {
-  GnnBatchSource src = { n_fields, items, NULL, NULL, 0 };
+  GnnBatchSource src = { n_fields, items, NULL, NULL, 0, NULL };
+  GnnBatch *batch;
+  GPtrArray *tensors;
 
   g_return_val_if_fail (items != NULL, NULL);
   for (guint i = 0; i < items->len; i++)
     g_return_val_if_fail (GNN_IS_TENSOR (g_ptr_array_index (items, i)), NULL);
-  return gnn_default_collate_source (&src, error);
+  batch = gnn_default_collate_source (&src, error);
+  if (batch == NULL)
+    return NULL;
+  tensors = gnn_batch_get_tensors (batch);
+  gnn_batch_unref (batch);
+  return tensors;
 }

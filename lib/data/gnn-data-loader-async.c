@@ -22,7 +22,7 @@ next_thread (GTask        *task,
              GCancellable *cancellable)
 {
   GnnDataLoaderIter *self = source;
-  GPtrArray *batch = NULL;
+  GnnBatch *batch = NULL;
   GError *error = NULL;
   gboolean timed_out = TRUE, ok = TRUE;
 
@@ -38,7 +38,7 @@ next_thread (GTask        *task,
   else if (!ok)
     g_task_return_pointer (task, NULL, NULL);   /* the end of the pass */
   else
-    g_task_return_pointer (task, batch, (GDestroyNotify) g_ptr_array_unref);
+    g_task_return_pointer (task, batch, (GDestroyNotify) gnn_batch_unref);
 }
 
 /**
@@ -110,7 +110,38 @@ gnn_data_loader_iter_next_finish (GnnDataLoaderIter  *self,
                                   GPtrArray         **batch,
                                   GError            **error)
 {
-  GPtrArray *out;
+  g_autoptr(GnnBatch) out = NULL;
+  gboolean ok = gnn_data_loader_iter_next_batch_finish (self, result, &out, error);
+
+  if (batch != NULL)
+    *batch = out != NULL ? gnn_batch_get_tensors (out) : NULL;
+  return ok;
+}
+
+/**
+ * gnn_data_loader_iter_next_batch_finish:
+ * @self: a #GnnDataLoaderIter
+ * @result: the #GAsyncResult given to the callback
+ * @batch: (out) (transfer full) (optional) (nullable): the batch, as from
+ *   [method@Gnn.DataLoaderIter.next_batch], or %NULL at the end of the pass
+ * @error: return location for a #GError
+ *
+ * Ends a wait started with [method@Gnn.DataLoaderIter.next_async], giving
+ * the named, typed batch.
+ *
+ * Returns: %TRUE with a batch, %FALSE at the end of the pass (without an
+ *   error) or with @error set (%G_IO_ERROR_CANCELLED when it was
+ *   cancelled)
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_data_loader_iter_next_batch_finish (GnnDataLoaderIter  *self,
+                                        GAsyncResult       *result,
+                                        GnnBatch          **batch,
+                                        GError            **error)
+{
+  GnnBatch *out;
   GError *local = NULL;
 
   g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
@@ -131,6 +162,6 @@ gnn_data_loader_iter_next_finish (GnnDataLoaderIter  *self,
   if (batch != NULL)
     *batch = out;
   else
-    g_ptr_array_unref (out);
+    gnn_batch_unref (out);
   return TRUE;
 }

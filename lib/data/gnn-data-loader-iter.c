@@ -270,11 +270,11 @@ static gboolean
 iter_next (GnnDataLoaderIter  *self,
            gint64              slice_end,
            gboolean           *timed_out_slice,
-           GPtrArray         **batch,
+           GnnBatch          **batch,
            GError            **error)
 {
   GnnBatchResult *r;
-  GPtrArray *out;
+  GnnBatch *out;
   gsize slot;
   gint64 deadline = 0;
 
@@ -310,7 +310,7 @@ iter_next (GnnDataLoaderIter  *self,
       if (batch != NULL)
         *batch = out;
       else
-        g_ptr_array_unref (out);
+        gnn_batch_unref (out);
       return TRUE;
     }
 
@@ -390,7 +390,7 @@ iter_next (GnnDataLoaderIter  *self,
   if (batch != NULL)
     *batch = out;
   else
-    g_ptr_array_unref (out);
+    gnn_batch_unref (out);
   return TRUE;
 }
 
@@ -403,7 +403,7 @@ static gboolean
 iter_next_exclusive (GnnDataLoaderIter  *self,
                      gint64              slice_end,
                      gboolean           *timed_out_slice,
-                     GPtrArray         **batch,
+                     GnnBatch          **batch,
                      gboolean            claim,
                      GError            **error)
 {
@@ -459,10 +459,38 @@ gnn_data_loader_iter_next (GnnDataLoaderIter  *self,
                            GPtrArray         **batch,
                            GError            **error)
 {
-  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  g_autoptr(GnnBatch) out = NULL;
+  gboolean ok = gnn_data_loader_iter_next_batch (self, batch != NULL ? &out : NULL, error);
+
+  if (batch != NULL)
+    *batch = out != NULL ? gnn_batch_get_tensors (out) : NULL;
+  return ok;
+}
+
+/**
+ * gnn_data_loader_iter_next_batch:
+ * @self: a #GnnDataLoaderIter
+ * @batch: (out) (transfer full) (optional) (nullable): the next batch, with
+ *   the field names and kind of the dataset's items (a batch of dict items
+ *   is a dict batch), or %NULL at the end
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.DataLoaderIter.next] with a named, typed batch: the names
+ * cross worker threads and processes (forked or spawned) with the tensors.
+ *
+ * Returns: %TRUE with a batch, %FALSE at the end of the epoch or on error
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_data_loader_iter_next_batch (GnnDataLoaderIter  *self,
+                                 GnnBatch          **batch,
+                                 GError            **error)
+{
   gboolean unused;
 
+  g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   return iter_next_exclusive (self, 0, &unused, batch, TRUE, error);
 }
 
@@ -491,7 +519,7 @@ gboolean
 gnn_data_loader_iter_next_claimed (GnnDataLoaderIter  *self,
                                    gint64              timeout_usec,
                                    gboolean           *timed_out,
-                                   GPtrArray         **batch,
+                                   GnnBatch          **batch,
                                    GError            **error)
 {
   *timed_out = FALSE;
@@ -530,6 +558,39 @@ gnn_data_loader_iter_next_timeout (GnnDataLoaderIter  *self,
                                    gboolean           *timed_out,
                                    GPtrArray         **batch,
                                    GError            **error)
+{
+  g_autoptr(GnnBatch) out = NULL;
+  gboolean ok;
+
+  ok = gnn_data_loader_iter_next_batch_timeout (self, timeout_usec, timed_out,
+                                                batch != NULL ? &out : NULL, error);
+  if (batch != NULL)
+    *batch = out != NULL ? gnn_batch_get_tensors (out) : NULL;
+  return ok;
+}
+
+/**
+ * gnn_data_loader_iter_next_batch_timeout:
+ * @self: a #GnnDataLoaderIter
+ * @timeout_usec: how long to wait for the batch at most, in microseconds (> 0)
+ * @timed_out: (out): set to %TRUE if no batch came within @timeout_usec
+ * @batch: (out) (transfer full) (optional) (nullable): the next batch, as
+ *   from [method@Gnn.DataLoaderIter.next_batch], or %NULL
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.DataLoaderIter.next_timeout] with a named, typed batch.
+ *
+ * Returns: %TRUE with a batch or on @timed_out, %FALSE at the end of the
+ *   epoch or on error
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_data_loader_iter_next_batch_timeout (GnnDataLoaderIter  *self,
+                                         gint64              timeout_usec,
+                                         gboolean           *timed_out,
+                                         GnnBatch          **batch,
+                                         GError            **error)
 {
   g_return_val_if_fail (GNN_IS_DATA_LOADER_ITER (self), FALSE);
   g_return_val_if_fail (timeout_usec > 0, FALSE);

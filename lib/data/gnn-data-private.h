@@ -32,9 +32,17 @@ gboolean gnn_sampler_check_config       (gpointer self, GError **error);
 GParamSpec *gnn_sampler_generator_param_new (void);
 void        gnn_sampler_generator_ensure    (GnnGenerator **generator);
 
+/* A batch of @tensors (stolen, its free function dropped) named by
+ * @names (stolen, NULL or one per tensor), unchecked. */
+GnnBatch *gnn_batch_new_take (GnnBatchKind kind, char **names, GPtrArray *tensors);
+GnnTensor * const  *gnn_batch_peek_tensors (const GnnBatch *self);
+const char * const *gnn_batch_peek_names   (const GnnBatch *self);
+
 /* get_item without the range check (the loader checks a whole epoch of
  * indices once, in the caller). */
 GPtrArray *gnn_dataset_get_item_unchecked (GnnDataset *self, gint64 index, GError **error);
+GnnBatch  *gnn_dataset_get_item_batch_unchecked (GnnDataset *self, gint64 index,
+                                                 GError **error);
 
 /* The sample generator of the calling thread, reseeded for the sample at
  * @index of a pass whose sample seed is @sample_seed (enter), and unset
@@ -83,14 +91,20 @@ typedef struct
                                (an array of GNN_BATCH_SOURCE_MAX_COLUMNS) */
   const gint64  *indices;
   gsize          count;
+  const GnnBatch *layout;   /* the first item: the batch's names and kind (NULL: a tuple) */
 } GnnBatchSource;
 
 gboolean   gnn_default_collate_plan (const GnnBatchSource *src, GnnFieldPlan *plans,
                                      GError **error);
 void       gnn_default_collate_fill (const GnnBatchSource *src, guint f,
                                      const GnnFieldPlan *plan, gpointer dest);
-/* Plan and fill into new batch tensors. */
-GPtrArray *gnn_default_collate_source (const GnnBatchSource *src, GError **error);
+/* Plan and fill into new batch tensors, named as @src's layout. */
+GnnBatch  *gnn_default_collate_source (const GnnBatchSource *src, GError **error);
+/* Checks that @item collates with @layout (the batch's first item: same
+ * kind, as many fields, the same keys — torch's messages) and appends its
+ * fields to @flat (references) in @layout's order. */
+gboolean   gnn_batch_append_fields  (const GnnBatch *layout, const GnnBatch *item,
+                                     GPtrArray *flat, GError **error);
 /* A row source for @dataset's items at @indices, if it is one (its
  * columns, n_fields, all indices in range); FALSE otherwise. */
 gboolean   gnn_batch_source_rows    (GnnDataset *dataset, const gint64 *indices, gsize count,
@@ -130,7 +144,7 @@ void     gnn_data_loader_iter_release      (GnnDataLoaderIter  *self);
 gboolean gnn_data_loader_iter_next_claimed (GnnDataLoaderIter  *self,
                                             gint64              timeout_usec,
                                             gboolean           *timed_out,
-                                            GPtrArray         **batch,
+                                            GnnBatch          **batch,
                                             GError            **error);
 
 G_END_DECLS

@@ -76,6 +76,21 @@ gnn_dataset_get_length (GnnDataset *self)
   return MAX (klass->get_length (self), 0);
 }
 
+static gboolean
+check_index (GnnDataset  *self,
+             gint64       index,
+             GError     **error)
+{
+  gint64 length = gnn_dataset_get_length (self);
+
+  if (index >= 0 && index < length)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+               "index %" G_GINT64_FORMAT " is out of range for %s of length %" G_GINT64_FORMAT,
+               index, G_OBJECT_TYPE_NAME (self), length);
+  return FALSE;
+}
+
 /**
  * gnn_dataset_get_item:
  * @self: a #GnnDataset
@@ -98,19 +113,59 @@ gnn_dataset_get_item (GnnDataset  *self,
                       gint64       index,
                       GError     **error)
 {
-  gint64 length;
-
   g_return_val_if_fail (GNN_IS_DATASET (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  length = gnn_dataset_get_length (self);
-  if (index < 0 || index >= length)
-    {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                   "index %" G_GINT64_FORMAT " is out of range for %s of length %" G_GINT64_FORMAT,
-                   index, G_OBJECT_TYPE_NAME (self), length);
-      return NULL;
-    }
+  if (!check_index (self, index, error))
+    return NULL;
   return gnn_dataset_get_item_unchecked (self, index, error);
+}
+
+/**
+ * gnn_dataset_get_item_batch:
+ * @self: a #GnnDataset
+ * @index: the index, in `[0, length)`
+ * @error: return location for a #GError
+ *
+ * Returns the item at @index with its field names and kind, like
+ * `dataset[index]` (a dict item has its keys, a tuple item positional
+ * fields). An index out of range is a %GNN_ERROR_INDEX error.
+ *
+ * Returns: (transfer full) (nullable): the item, or %NULL on error
+ *
+ * Since: 0.1
+ */
+GnnBatch *
+gnn_dataset_get_item_batch (GnnDataset  *self,
+                            gint64       index,
+                            GError     **error)
+{
+  g_return_val_if_fail (GNN_IS_DATASET (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (!check_index (self, index, error))
+    return NULL;
+  return gnn_dataset_get_item_batch_unchecked (self, index, error);
+}
+
+GnnBatch *
+gnn_dataset_get_item_batch_unchecked (GnnDataset  *self,
+                                      gint64       index,
+                                      GError     **error)
+{
+  GnnDatasetClass *klass = GNN_DATASET_GET_CLASS (self);
+  GnnBatch *item = NULL;
+  GPtrArray *fields;
+
+  if (klass->get_item_batch == NULL)
+    {
+      fields = gnn_dataset_get_item_unchecked (self, index, error);
+      return fields != NULL ? gnn_batch_new_take (GNN_BATCH_KIND_TUPLE, NULL, fields) : NULL;
+    }
+  klass->get_item_batch (self, index, &item, error);
+  if (item == NULL && error != NULL && *error == NULL)
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                 "%s.get_item_batch(%" G_GINT64_FORMAT ") returned no item",
+                 G_OBJECT_TYPE_NAME (self), index);
+  return item;
 }
 
 GPtrArray *

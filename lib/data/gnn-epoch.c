@@ -10,7 +10,7 @@ gnn_batch_result_free (GnnBatchResult *r)
 {
   if (r == NULL)
     return;
-  g_clear_pointer (&r->batch, g_ptr_array_unref);
+  g_clear_pointer (&r->batch, gnn_batch_unref);
   g_clear_error (&r->error);
   g_free (r);
 }
@@ -98,6 +98,9 @@ reserve_fields (gsize count)
   return (guint) MIN (count, 4096) * 2;
 }
 
+/* The items at @indices, their fields flattened item-major in the first
+ * item's order (*@layout, a reference); with @batches, the items
+ * themselves are kept there too (for a collation of its own). */
 static GPtrArray *
 fetch_items (GnnDataset    *dataset,
              const gint64  *indices,
@@ -105,41 +108,39 @@ fetch_items (GnnDataset    *dataset,
              const gint    *stop_word,
              gint           expected,
              guint64        sample_seed,
-             guint         *n_fields,
+             GnnBatch     **layout,
+             GPtrArray     *batches,
              GError       **error)
 {
   g_autoptr(GPtrArray) items = g_ptr_array_new_full (reserve_fields (count), g_object_unref);
 
-  *n_fields = 0;
+  *layout = NULL;
   for (gsize i = 0; i < count; i++)
     {
       gint64 index = indices[i];
-      GPtrArray *item;
+      g_autoptr(GnnBatch) item = NULL;
 
       if (stopped (stop_word, expected, error))
-        return NULL;
+        goto fail;
       gnn_sample_generator_enter (sample_seed, index);
-      item = gnn_dataset_get_item_unchecked (dataset, index, error);
+      item = gnn_dataset_get_item_batch_unchecked (dataset, index, error);
       gnn_sample_generator_leave ();
-      if (item == NULL)
+      if (item == NULL ||
+          !gnn_batch_append_fields (*layout != NULL ? *layout : item, item, items, error))
         {
           g_prefix_error (error, "sample index %" G_GINT64_FORMAT ": ", index);
-          return NULL;
+          goto fail;
         }
-      if (i == 0)
-        *n_fields = item->len;
-      else if (item->len != *n_fields)
-        {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "sample index %" G_GINT64_FORMAT ": each element in list of batch should "
-                       "be of equal size (%u fields, the first item of the batch has %u)",
-                       index, item->len, *n_fields);
-          g_ptr_array_unref (item);
-          return NULL;
-        }
-      g_ptr_array_extend_and_steal (items, item);
+      if (batches != NULL)
+        g_ptr_array_add (batches, gnn_batch_ref (item));
+      if (*layout == NULL)
+        *layout = g_steal_pointer (&item);
     }
   return g_steal_pointer (&items);
+
+fail:
+  g_clear_pointer (layout, gnn_batch_unref);
+  return NULL;
 }
 
 void
@@ -150,7 +151,7 @@ gnn_prefix_collate_error (GError **error,
                   first_index);
 }
 
-GPtrArray *
+GnnBatch *
 gnn_fetch_and_collate (GnnDataset    *dataset,
                        GnnCollate    *collate,
                        const gint64  *indices,
@@ -164,10 +165,12 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
                        GError       **error)
 {
   g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GPtrArray) batches = NULL;
+  g_autoptr(GnnBatch) layout = NULL;
   GnnTensor *columns[GNN_BATCH_SOURCE_MAX_COLUMNS];
-  GnnBatchSource src = { 0, NULL, columns, NULL, 0 };
+  GnnBatchSource src = { 0, NULL, columns, NULL, 0, NULL };
   gboolean default_collate = G_OBJECT_TYPE (collate) == GNN_TYPE_COLLATE;
-  GPtrArray *batch;
+  GnnBatch *batch;
 
   if (stacked != NULL)
     *stacked = FALSE;
@@ -180,25 +183,30 @@ gnn_fetch_and_collate (GnnDataset    *dataset,
     }
   else
     {
-      items = fetch_items (dataset, indices, count, stop_word, expected, sample_seed,
-                           &src.n_fields, error);
+      if (!default_collate)
+        batches = g_ptr_array_new_full (MIN (count, 4096), (GDestroyNotify) gnn_batch_unref);
+      items = fetch_items (dataset, indices, count, stop_word, expected, sample_seed, &layout,
+                           batches, error);
       if (items == NULL)
         return NULL;
       src.items = items;
+      src.layout = layout;
+      src.n_fields = gnn_batch_get_n_fields (layout);
     }
   if (stack != NULL && default_collate)
     {
       *stacked = stack (stack_data, &src, error);
       return NULL;
     }
-  batch = items == NULL ? gnn_default_collate_source (&src, error)
-                        : gnn_collate_collate (collate, items, src.n_fields, error);
+  /* a collation of its own sees the items, names and all (collate_batch) */
+  batch = batches != NULL ? gnn_collate_collate_batch (collate, batches, error)
+                          : gnn_default_collate_source (&src, error);
   if (batch == NULL)
     gnn_prefix_collate_error (error, indices[0]);
   return batch;
 }
 
-GPtrArray *
+GnnBatch *
 gnn_epoch_fetch_batch (GnnEpoch  *epoch,
                        gsize      seq,
                        GError   **error)
@@ -210,16 +218,18 @@ gnn_epoch_fetch_batch (GnnEpoch  *epoch,
                                 &epoch->stop, 0, epoch->sample_seed, NULL, NULL, NULL, error);
 }
 
-GPtrArray *
+GnnBatch *
 gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
                               guint      stream,
                               gboolean  *end,
                               GError   **error)
 {
   g_autoptr(GPtrArray) items = NULL;
-  guint n_fields = 0;
+  g_autoptr(GPtrArray) batches = NULL;
+  g_autoptr(GnnBatch) layout = NULL;
+  GnnBatchSource src = { 0 };
   gsize count = 0;
-  GPtrArray *batch;
+  GnnBatch *batch;
 
   *end = FALSE;
   if (epoch->ended[stream])
@@ -239,14 +249,16 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
         }
     }
   items = g_ptr_array_new_full (reserve_fields (epoch->batch_size), g_object_unref);
+  if (G_OBJECT_TYPE (epoch->collate) != GNN_TYPE_COLLATE)
+    batches = g_ptr_array_new_with_free_func ((GDestroyNotify) gnn_batch_unref);
   while (count < epoch->batch_size)
     {
       g_autoptr(GError) local = NULL;
-      GPtrArray *item = NULL;
+      g_autoptr(GnnBatch) item = NULL;
 
       if (stopped (&epoch->stop, 0, error))
         return NULL;
-      if (!gnn_item_iterator_next (epoch->streams[stream], &item, &local))
+      if (!gnn_item_iterator_next_batch (epoch->streams[stream], &item, &local))
         {
           if (local != NULL)
             {
@@ -258,18 +270,15 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
           epoch->ended[stream] = TRUE;
           break;
         }
-      if (count == 0)
-        n_fields = item->len;
-      else if (item->len != n_fields)
+      if (!gnn_batch_append_fields (layout != NULL ? layout : item, item, items, error))
         {
-          g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
-                       "each element in list of batch should be of equal size "
-                       "(item %" G_GSIZE_FORMAT " has %u fields, the first item of the batch has %u)",
-                       count, item->len, n_fields);
-          g_ptr_array_unref (item);
+          g_prefix_error (error, "item %" G_GSIZE_FORMAT " of the batch: ", count);
           return NULL;
         }
-      g_ptr_array_extend_and_steal (items, item);
+      if (batches != NULL)
+        g_ptr_array_add (batches, gnn_batch_ref (item));
+      if (layout == NULL)
+        layout = g_steal_pointer (&item);
       count++;
     }
   if (count == 0 || (count < epoch->batch_size && epoch->drop_last))
@@ -277,7 +286,11 @@ gnn_epoch_fetch_stream_batch (GnnEpoch  *epoch,
       *end = TRUE;
       return NULL;
     }
-  batch = gnn_collate_collate (epoch->collate, items, n_fields, error);
+  src.n_fields = gnn_batch_get_n_fields (layout);
+  src.items = items;
+  src.layout = layout;
+  batch = batches != NULL ? gnn_collate_collate_batch (epoch->collate, batches, error)
+                          : gnn_default_collate_source (&src, error);
   if (batch == NULL)
     g_prefix_error (error, "collate: ");
   return batch;

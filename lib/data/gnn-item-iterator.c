@@ -87,6 +87,61 @@ gnn_item_iterator_next (GnnItemIterator  *self,
 }
 
 /**
+ * gnn_item_iterator_next_batch:
+ * @self: a #GnnItemIterator
+ * @item: (out) (transfer full) (optional) (nullable): the next item with its
+ *   field names and kind, or %NULL at the end of the stream
+ * @error: return location for a #GError
+ *
+ * [method@Gnn.ItemIterator.next] for a named, typed item: the
+ * `next_batch` virtual method when the class has one, else the item of
+ * `next` as a tuple.
+ *
+ * Returns: %TRUE with an item, %FALSE at the end of the stream or on error
+ *
+ * Since: 0.1
+ */
+gboolean
+gnn_item_iterator_next_batch (GnnItemIterator  *self,
+                              GnnBatch        **item,
+                              GError          **error)
+{
+  GnnItemIteratorClass *klass;
+  GPtrArray *fields = NULL;
+  GnnBatch *out = NULL;
+  GError *local = NULL;
+
+  g_return_val_if_fail (GNN_IS_ITEM_ITERATOR (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (item != NULL)
+    *item = NULL;
+  klass = GNN_ITEM_ITERATOR_GET_CLASS (self);
+  if (klass->next_batch == NULL)
+    {
+      if (!gnn_item_iterator_next (self, &fields, error))
+        return FALSE;
+      out = gnn_batch_new_take (GNN_BATCH_KIND_TUPLE, NULL, fields);
+    }
+  else
+    {
+      klass->next_batch (self, &out, &local);
+      if (local != NULL)
+        {
+          g_clear_pointer (&out, gnn_batch_unref);
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      if (out == NULL)
+        return FALSE;
+    }
+  if (item != NULL)
+    *item = out;
+  else
+    gnn_batch_unref (out);
+  return TRUE;
+}
+
+/**
  * gnn_item_iterator_skip:
  * @self: a #GnnItemIterator
  * @n: how many items to move past

@@ -43,10 +43,10 @@ GnnProcessSegment *gnn_process_segment_map   (int fd, gsize size, GError **error
 void               gnn_process_segment_unref (gpointer segment);
 /* The batch in the reusable slot whose busy flag is *@busy: its tensors keep
  * @segment and @shared mapped, and the last of them frees the slot. */
-GPtrArray *gnn_process_segment_wrap_slot (GnnProcessSegment *segment, GnnProcessShared *shared,
+GnnBatch  *gnn_process_segment_wrap_slot (GnnProcessSegment *segment, GnnProcessShared *shared,
                                           gint *busy, GError **error);
 /* The batch in a one-off segment (takes @segment). */
-GPtrArray *gnn_process_segment_wrap      (GnnProcessSegment *segment, GError **error);
+GnnBatch  *gnn_process_segment_wrap      (GnnProcessSegment *segment, GError **error);
 
 /* --- spawned workers (gnn-spawn.c) ---------------------------------------- */
 

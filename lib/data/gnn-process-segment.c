@@ -121,7 +121,7 @@ gnn_process_segment_map (int      fd,
 
 /* Wraps the tensors of the batch in @seg (takes a reference: @hold's, or
  * @seg's own for a one-off segment). */
-static GPtrArray *
+static GnnBatch *
 map_batch (GnnProcessSegment *seg,
            Hold              *hold,
            GError           **error)
@@ -132,6 +132,7 @@ map_batch (GnnProcessSegment *seg,
   gpointer map = seg->map, owner = hold != NULL ? (gpointer) hold : (gpointer) seg;
   GDestroyNotify owner_unref = hold != NULL ? hold_unref : gnn_process_segment_unref;
   gsize size = seg->size;
+  GnnBatch *named;
 
   h = map;
   ts = (const GnnWireSegmentTensor *) (h + 1);
@@ -159,7 +160,14 @@ map_batch (GnnProcessSegment *seg,
       g_ptr_array_add (batch, t);
     }
   owner_unref (owner);   /* the tensors hold it now */
-  return g_steal_pointer (&batch);
+  owner = NULL;
+  named = gnn_wire_segment_batch (h, size - sizeof *h - h->n_tensors * sizeof *ts,
+                                  g_steal_pointer (&batch));
+  if (named != NULL)
+    return named;
+  g_set_error_literal (error, GNN_ERROR, GNN_ERROR_WORKER,
+                       "DataLoader: a worker process sent a malformed batch");
+  return NULL;
 
 bad:
   owner_unref (owner);
@@ -168,7 +176,7 @@ bad:
   return NULL;
 }
 
-GPtrArray *
+GnnBatch *
 gnn_process_segment_wrap_slot (GnnProcessSegment *seg,
                                GnnProcessShared  *shared,
                                gint              *busy,
@@ -184,7 +192,7 @@ gnn_process_segment_wrap_slot (GnnProcessSegment *seg,
   return map_batch (seg, hold, error);
 }
 
-GPtrArray *
+GnnBatch *
 gnn_process_segment_wrap (GnnProcessSegment *seg,
                           GError           **error)
 {

@@ -88,25 +88,22 @@ write_items (GnnProcessWorker     *w,
 {
   guint n_fields = src->n_fields;
   g_autofree GnnFieldPlan *plans = g_new (GnnFieldPlan, MAX (n_fields, 1));
-  gsize offset, size;
-  GnnWireSegmentHeader *h;
+  gsize offset, size, names_bytes;
   GnnWireSegmentTensor *ts;
   guint8 *map;
   int fd;
 
-  if (!gnn_default_collate_plan (src, plans, error))
+  if (!gnn_default_collate_plan (src, plans, error) ||
+      !gnn_wire_names_size (src->layout, n_fields, &names_bytes, error))
     return -1;
-  size = gnn_wire_segment_data_start (n_fields);
+  size = gnn_wire_segment_data_start (n_fields, names_bytes);
   for (guint f = 0; f < n_fields; f++)
     size += gnn_wire_align_up (MAX (plans[f].n_bytes, 1));
   fd = child_segment (w, id, size, &map, slot, fresh);
   if (fd < 0)
     return segment_error (error);
-  h = (GnnWireSegmentHeader *) map;
-  ts = (GnnWireSegmentTensor *) (h + 1);
-  h->magic = GNN_WIRE_SEGMENT_MAGIC;
-  h->n_tensors = n_fields;
-  offset = gnn_wire_segment_data_start (n_fields);
+  ts = gnn_wire_segment_header_write (map, n_fields, src->layout, names_bytes);
+  offset = gnn_wire_segment_data_start (n_fields, names_bytes);
   for (guint f = 0; f < n_fields; f++)
     {
       ts[f].dtype = plans[f].dtype;
@@ -127,36 +124,35 @@ write_items (GnnProcessWorker     *w,
 static int
 write_batch (GnnProcessWorker *w,
              guint       id,
-             GPtrArray  *batch,
+             GnnBatch   *batch,
              gsize      *size_out,
              int        *slot,
              gboolean   *fresh,
              GError    **error)
 {
-  gsize offset, size;
-  GnnWireSegmentHeader *h;
+  guint n_fields = gnn_batch_get_n_fields (batch);
+  gsize offset, size, names_bytes;
   GnnWireSegmentTensor *ts;
   guint8 *map;
   int fd;
 
-  size = gnn_wire_segment_data_start (batch->len);
-  for (guint i = 0; i < batch->len; i++)
+  if (!gnn_wire_names_size (batch, n_fields, &names_bytes, error))
+    return -1;
+  size = gnn_wire_segment_data_start (n_fields, names_bytes);
+  for (guint i = 0; i < n_fields; i++)
     {
-      GnnTensorPrivate *p = gnn_tensor_priv (g_ptr_array_index (batch, i));
+      GnnTensorPrivate *p = gnn_tensor_priv (gnn_batch_get_field (batch, i));
 
       size += gnn_wire_align_up (MAX ((gsize) p->numel * gnn_dtype_get_size (p->dtype), 1));
     }
   fd = child_segment (w, id, size, &map, slot, fresh);
   if (fd < 0)
     return segment_error (error);
-  h = (GnnWireSegmentHeader *) map;
-  ts = (GnnWireSegmentTensor *) (h + 1);
-  h->magic = GNN_WIRE_SEGMENT_MAGIC;
-  h->n_tensors = batch->len;
-  offset = gnn_wire_segment_data_start (batch->len);
-  for (guint i = 0; i < batch->len; i++)
+  ts = gnn_wire_segment_header_write (map, n_fields, batch, names_bytes);
+  offset = gnn_wire_segment_data_start (n_fields, names_bytes);
+  for (guint i = 0; i < n_fields; i++)
     {
-      GnnTensor *t = g_ptr_array_index (batch, i);
+      GnnTensor *t = gnn_batch_get_field (batch, i);
       GnnTensorPrivate *p = gnn_tensor_priv (t);
       gsize n_bytes = (gsize) p->numel * gnn_dtype_get_size (p->dtype);
       gint64 strides[GNN_MAX_DIMS];
@@ -216,7 +212,7 @@ child_run_task (GnnProcessWorker  *w,
                 guint             *stream_epoch_id)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) batch = NULL;
+  g_autoptr(GnnBatch) batch = NULL;
   Stacking st = { w, 0, -1, FALSE, -1 };
   gboolean end = FALSE, stacked = FALSE, sent = TRUE;
 

@@ -21,7 +21,7 @@ typedef struct
   gsize      seq;
   guint      worker;
   gboolean   end;       /* iterable datasets: the worker's stream is over */
-  GPtrArray *batch;
+  GnnBatch  *batch;
   GError    *error;
 } GnnBatchResult;
 
@@ -72,19 +72,19 @@ void       gnn_epoch_unref (GnnEpoch *epoch);
  * the sample generator seeded from @sample_seed and its index. */
 typedef gboolean (*GnnStackFunc) (gpointer data, const GnnBatchSource *src, GError **error);
 
-GPtrArray *gnn_fetch_and_collate (GnnDataset *dataset, GnnCollate *collate,
+GnnBatch  *gnn_fetch_and_collate (GnnDataset *dataset, GnnCollate *collate,
                                   const gint64 *indices, gsize count,
                                   const gint *stop_word, gint expected, guint64 sample_seed,
                                   GnnStackFunc stack, gpointer stack_data, gboolean *stacked,
                                   GError **error);
 
 /* Batch @seq of @epoch (map-style). */
-GPtrArray *gnn_epoch_fetch_batch (GnnEpoch *epoch, gsize seq, GError **error);
+GnnBatch  *gnn_epoch_fetch_batch (GnnEpoch *epoch, gsize seq, GError **error);
 
 /* Iterable datasets: the next batch of stream @stream (creating its
  * iterator on first use and skipping what a resumed pass already
  * delivered); NULL with *@end set when the stream is over. */
-GPtrArray *gnn_epoch_fetch_stream_batch (GnnEpoch *epoch, guint stream, gboolean *end,
+GnnBatch  *gnn_epoch_fetch_stream_batch (GnnEpoch *epoch, guint stream, gboolean *end,
                                          GError **error);
 
 /* The prefix of a collation error, written once for every backend. */

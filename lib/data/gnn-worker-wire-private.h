@@ -3,7 +3,7 @@
  * batch segments (memfds) and the control page, and sending and receiving
  * them. Both ends use it (gnn-process-backend.c on the loader's side,
  * gnn-process-worker.c and gnn-spawn.c on the worker's); it uses nothing
- * else of lib/data.
+ * else of lib/data (a batch's names through GnnBatch's public API).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -41,10 +41,15 @@ typedef struct
   guint64 sample_seed; /* TASK: the pass's seed of per-sample generators */
 } GnnWireMessage;
 
+/* A segment: this header, n_tensors descriptors, the names table
+ * (names_bytes: per field a guint32 byte count and the UTF-8 bytes; 0: the
+ * fields are positional), then the data from gnn_wire_segment_data_start. */
 typedef struct
 {
   guint32 magic;
   guint32 n_tensors;
+  guint32 kind;          /* GnnBatchKind */
+  guint32 names_bytes;
 } GnnWireSegmentHeader;
 
 typedef struct
@@ -85,13 +90,27 @@ gnn_wire_align_up (gsize n)
   return (n + GNN_WIRE_ALIGN - 1) & ~(gsize) (GNN_WIRE_ALIGN - 1);
 }
 
-/* Where the data of a segment of @n_tensors starts (after the header and
- * the tensors' descriptors). */
+/* Where the data of a segment of @n_tensors starts (after the header, the
+ * tensors' descriptors and @names_bytes of names). */
 static inline gsize
-gnn_wire_segment_data_start (guint n_tensors)
+gnn_wire_segment_data_start (guint n_tensors, gsize names_bytes)
 {
-  return gnn_wire_align_up (sizeof (GnnWireSegmentHeader) + n_tensors * sizeof (GnnWireSegmentTensor));
+  return gnn_wire_align_up (sizeof (GnnWireSegmentHeader) +
+                            n_tensors * sizeof (GnnWireSegmentTensor) + names_bytes);
 }
+/* The bytes of @layout's names table for a batch of @n_tensors (0 when
+ * @layout is NULL, positional or of another size); FALSE when they do not
+ * fit a segment header. */
+gboolean  gnn_wire_names_size   (const GnnBatch *layout, guint n_tensors, gsize *names_bytes,
+                                 GError **error);
+/* Writes a segment's header and names table (@names_bytes from
+ * gnn_wire_names_size); the descriptors follow the header. */
+GnnWireSegmentTensor *gnn_wire_segment_header_write (guint8 *map, guint n_tensors,
+                                                     const GnnBatch *layout, gsize names_bytes);
+/* The batch of @tensors (stolen) named as the segment header @h says
+ * (@avail bytes of the names table are mapped); NULL on a malformed table. */
+GnnBatch *gnn_wire_segment_batch (const GnnWireSegmentHeader *h, gsize avail,
+                                  GPtrArray *tensors);
 /* An error report for @task ("DataLoader worker ID (pid P): …"); FALSE if
  * it could not be sent. */
 gboolean gnn_wire_send_error  (guint id, int sock, const GnnWireMessage *task, GError *error);

@@ -138,3 +138,98 @@ gnn_wire_send_error (guint                 id,
   return gnn_wire_send (sock, &m, payload, dlen + mlen, -1, TRUE);
 }
 
+
+/* --- a segment's names ------------------------------------------------------ */
+
+static gboolean
+names_apply (const GnnBatch *layout,
+             guint           n_tensors)
+{
+  return layout != NULL && gnn_batch_get_n_fields (layout) == n_tensors &&
+         (n_tensors == 0 || gnn_batch_get_name (layout, 0) != NULL);
+}
+
+gboolean
+gnn_wire_names_size (const GnnBatch  *layout,
+                     guint            n_tensors,
+                     gsize           *names_bytes,
+                     GError         **error)
+{
+  guint64 total = 0;
+
+  *names_bytes = 0;
+  if (!names_apply (layout, n_tensors))
+    return TRUE;
+  for (guint i = 0; i < n_tensors; i++)
+    total += sizeof (guint32) + strlen (gnn_batch_get_name (layout, i));
+  /* the table must fit the header's count and a message-sized header area */
+  if (total > G_MAXUINT32 || total > (guint64) G_MAXSIZE / 2)
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
+                   "DataLoader: the %u field names of the batch take %" G_GUINT64_FORMAT
+                   " bytes, more than a batch segment holds", n_tensors, total);
+      return FALSE;
+    }
+  *names_bytes = (gsize) total;
+  return TRUE;
+}
+
+GnnWireSegmentTensor *
+gnn_wire_segment_header_write (guint8         *map,
+                               guint           n_tensors,
+                               const GnnBatch *layout,
+                               gsize           names_bytes)
+{
+  GnnWireSegmentHeader *h = (GnnWireSegmentHeader *) map;
+  GnnWireSegmentTensor *ts = (GnnWireSegmentTensor *) (h + 1);
+  guint8 *p = (guint8 *) (ts + n_tensors);
+
+  h->magic = GNN_WIRE_SEGMENT_MAGIC;
+  h->n_tensors = n_tensors;
+  h->kind = layout != NULL && gnn_batch_get_n_fields (layout) == n_tensors
+            ? (guint32) gnn_batch_get_kind (layout) : GNN_BATCH_KIND_TUPLE;
+  h->names_bytes = (guint32) names_bytes;
+  for (guint i = 0; names_bytes > 0 && i < n_tensors; i++)
+    {
+      const char *name = gnn_batch_get_name (layout, i);
+      guint32 len = (guint32) strlen (name);
+
+      memcpy (p, &len, sizeof len);
+      memcpy (p + sizeof len, name, len);
+      p += sizeof len + len;
+    }
+  return ts;
+}
+
+GnnBatch *
+gnn_wire_segment_batch (const GnnWireSegmentHeader *h,
+                        gsize                       avail,
+                        GPtrArray                  *tensors)
+{
+  const guint8 *p = (const guint8 *) ((const GnnWireSegmentTensor *) (h + 1) + h->n_tensors);
+  g_autoptr(GPtrArray) owned = tensors;
+  g_auto(GStrv) names = NULL;
+  gsize left = h->names_bytes;
+
+  if (h->kind > GNN_BATCH_KIND_BARE || left > avail)
+    return NULL;
+  if (left > 0)
+    {
+      names = g_new0 (char *, h->n_tensors + 1);
+      for (guint i = 0; i < h->n_tensors; i++)
+        {
+          guint32 len;
+
+          if (left < sizeof len)
+            return NULL;
+          memcpy (&len, p, sizeof len);
+          if (len > left - sizeof len)
+            return NULL;
+          names[i] = g_strndup ((const char *) p + sizeof len, len);
+          p += sizeof len + len;
+          left -= sizeof len + len;
+        }
+    }
+  /* checked as any new batch: unique UTF-8 names, a kind that fits */
+  return gnn_batch_new ((GnnBatchKind) h->kind, (const char * const *) names, owned, NULL);
+}

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "optim/gnn-optim-private.h"
+#include "tensor/gnn-parallel-private.h"
 
 /**
  * GnnSGD:
@@ -108,6 +109,37 @@ GNN_DISPATCH_KERNEL (sgd_##suffix,                                             \
 DEFINE_SGD_KERNEL (float, f32)
 DEFINE_SGD_KERNEL (double, f64)
 
+/* One call of the update loop, split by elements among the kernel threads
+ * (elementwise: the same bits at any split); at 2 threads the 11M
+ * parameters of a ResNet-18 step were 3 % of the step on the caller alone. */
+typedef struct
+{
+  gboolean f32;
+  gpointer p, g, buf;
+  double   lr, momentum, dampening, wd;
+  gboolean nesterov, maximize, first;
+} SgdJob;
+
+static void
+sgd_range (gint64   begin,
+           gint64   end,
+           gpointer data)
+{
+  const SgdJob *j = data;
+  gsize size = j->f32 ? sizeof (float) : sizeof (double);
+  guint8 *p = (guint8 *) j->p + begin * size, *buf = j->buf;
+  const guint8 *g = (const guint8 *) j->g + begin * size;
+
+  if (buf != NULL)
+    buf += begin * size;
+  if (j->f32)
+    sgd_f32 ((float *) p, (const float *) g, (float *) buf, end - begin, j->lr, j->momentum,
+             j->dampening, j->wd, j->nesterov, j->maximize, j->first);
+  else
+    sgd_f64 ((double *) p, (const double *) g, (double *) buf, end - begin, j->lr, j->momentum,
+             j->dampening, j->wd, j->nesterov, j->maximize, j->first);
+}
+
 static gboolean
 sgd_update (GnnOptimizer  *self,
             const GValue  *o,
@@ -133,8 +165,11 @@ sgd_update (GnnOptimizer  *self,
       first = gnn_state_dict_lookup (state, "momentum_buffer") == NULL;
       buf = gnn_optim_data (gnn_optim_state_like_param (state, "momentum_buffer", param, 0));
     }
-  GNN_OPTIM_DISPATCH (param, sgd, gnn_optim_data (param), gnn_optim_data (grad), buf, pp->numel,
-                      lr, momentum, dampening, weight_decay, nesterov, maximize, first);
+  SgdJob job = { gnn_tensor_get_dtype (param) == GNN_DTYPE_F32, gnn_optim_data (param),
+                 gnn_optim_data (grad), buf, lr, momentum, dampening, weight_decay, nesterov,
+                 maximize, first };
+
+  gnn_parallel_for (pp->numel, gnn_parallel_grain (1), sgd_range, &job);
   return TRUE;
 }
 

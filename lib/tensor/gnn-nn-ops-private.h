@@ -71,6 +71,23 @@ GnnTensor *gnn_tensor_nll_loss       (GnnTensor     *input,
                                       GnnReduction   reduction,
                                       GError       **error);
 
+/* multi_margin_loss / multilabel_margin_loss of [C], [N, C] or 0-d @input
+ * with int64 @target, checked in PyTorch's words; recorded with respect to
+ * @input (gnn-tensor-margin-loss.c). */
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_multi_margin_loss (GnnTensor    *input,
+                                         GnnTensor    *target,
+                                         gint64        p,
+                                         double        margin,
+                                         GnnTensor    *weight,
+                                         GnnReduction  reduction,
+                                         GError      **error);
+G_GNUC_INTERNAL
+GnnTensor *gnn_tensor_multilabel_margin_loss (GnnTensor    *input,
+                                              GnnTensor    *target,
+                                              GnnReduction  reduction,
+                                              GError      **error);
+
 /* ctc_loss of @log_probs ([T, N, C] or [T, C]) for @targets ([N, S] padded,
  * or the targets back to back), checked in PyTorch's words; recorded with
  * respect to @log_probs (gnn-tensor-ctc.c). */

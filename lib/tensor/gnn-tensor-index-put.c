@@ -283,23 +283,36 @@ gnn_tensor_index_put_ (GnnTensor  *self,
                    "a leaf Variable that requires grad is being used in an in-place operation.");
       goto out;
     }
-  target = gnn_tensor_view (self, merged, sp->ndim - n + 1, NULL);
-  if (target != NULL)
-    ok = accumulate ? gnn_tensor_index_add_ (target, 0, flat, source, 1.0, error)
-                    : gnn_tensor_index_copy_ (target, 0, flat, source, error);
-  else
-    {
-      /* leading dims that no view merges: written out of place, copied in */
-      g_autoptr(GnnTensor) packed = gnn_tensor_reshape (self, merged, sp->ndim - n + 1, error);
-      g_autoptr(GnnTensor) updated = NULL;
-      g_autoptr(GnnTensor) back = NULL;
+  {
+    /* one node on self, torch's IndexPutBackward0 (not the merged view's
+     * index_add_ / index_copy_, which would leave CopySlices on self) */
+    GnnOpParams params = { .dim = (gint) n, .flag = accumulate, .n_ints = indim };
+    gboolean grad_was_off = gnn_grad_mode_off;
 
-      ok = packed != NULL &&
-           (updated = accumulate ? gnn_tensor_index_add (packed, 0, flat, source, 1.0, error)
-                                 : gnn_tensor_index_copy (packed, 0, flat, source, error)) != NULL &&
-           (back = gnn_tensor_reshape (updated, sp->shape, sp->ndim, error)) != NULL &&
-           gnn_tensor_copy_ (self, back, error);
-    }
+    memcpy (params.ints, ishape, sizeof (gint64) * indim);
+    params.extra[0] = flat;
+    if (!gnn_tensor_record_inplace_full (GNN_OP_INDEX_PUT, self, &values, 1, &params, error))
+      goto out;
+    gnn_grad_mode_off = TRUE;
+    target = gnn_tensor_view (self, merged, sp->ndim - n + 1, NULL);
+    if (target != NULL)
+      ok = accumulate ? gnn_tensor_index_add_ (target, 0, flat, source, 1.0, error)
+                      : gnn_tensor_index_copy_ (target, 0, flat, source, error);
+    else
+      {
+        /* leading dims that no view merges: written out of place, copied in */
+        g_autoptr(GnnTensor) packed = gnn_tensor_reshape (self, merged, sp->ndim - n + 1, error);
+        g_autoptr(GnnTensor) updated = NULL;
+        g_autoptr(GnnTensor) back = NULL;
+
+        ok = packed != NULL &&
+             (updated = accumulate ? gnn_tensor_index_add (packed, 0, flat, source, 1.0, error)
+                                   : gnn_tensor_index_copy (packed, 0, flat, source, error)) != NULL &&
+             (back = gnn_tensor_reshape (updated, sp->shape, sp->ndim, error)) != NULL &&
+             gnn_tensor_copy_ (self, back, error);
+      }
+    gnn_grad_mode_off = grad_was_off;
+  }
 
 out:
   for (guint j = 0; j < n; j++)

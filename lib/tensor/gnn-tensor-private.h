@@ -26,6 +26,7 @@ struct _GnnStorage
   gpointer        destroy_data;
   gboolean        inline_block;   /* header and data allocated together */
   gboolean        large_block;    /* data from gnn-storage.c's large-block cache */
+  gsize           block_size;     /* its size there (at least nbytes) */
   gboolean        meta;           /* no memory at all: data is NULL (device "meta") */
   /* torch's version counter, shared by every tensor viewing the storage:
    * bumped by each write into existing elements (gnn_tensor_priv_bump_version);

@@ -230,6 +230,14 @@ typedef enum
   GNN_OP_LINALG_DET,
   GNN_OP_LINALG_SLOGDET, /* output: logabsdet */
   GNN_OP_LINALG_CHOLESKY, /* flag: upper */
+  /* multi-class hinge losses (gnn-tensor-margin-loss.c): ints[0] the
+   * reduction; extra[0] the targets */
+  GNN_OP_MULTI_MARGIN_LOSS, /* ints[1] p, ints[2] per-sample output; scalar: margin; extra[1]: weight */
+  GNN_OP_MULTILABEL_MARGIN_LOSS, /* ints[1] per-sample output; extra[1]: is_target (uint8) */
+  GNN_OP_INDEX_PUT,     /* in place on self; inputs: self, values; dim: the indexed dims;
+                         * ints: the indices' broadcast shape; extra[0]: the flat positions
+                         * in the merged indexed dims; flag: accumulate */
+  GNN_OP_RRELU,         /* gnn-tensor-rrelu.c: extra[0] the slopes (1 where x > 0); flag: in place */
   GNN_N_OPS
 } GnnOpKind;
 

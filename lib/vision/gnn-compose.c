@@ -60,7 +60,32 @@ gnn_compose_apply (GnnTransform  *transform,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GnnTransform) t = g_list_model_get_item (self->transforms, i);
-      GnnTensor *next = gnn_transform_apply (t, value, error);
+      GnnTensor *next = NULL;
+
+      if (GNN_IS_TO_TENSOR (t) && i + 1 < n)
+        {
+          /* ToTensor + Normalize: one pass, the same values */
+          g_autoptr(GnnTransform) u = g_list_model_get_item (self->transforms, i + 1);
+
+          if (GNN_IS_NORMALIZE (u))
+            {
+              const double *mean, *std;
+              gsize n_mean, n_std;
+              GError *local = NULL;
+
+              gnn_normalize_get_values (GNN_NORMALIZE (u), &mean, &n_mean, &std, &n_std);
+              next = gnn_vision_to_normalized_tensor (value, mean, n_mean, std, n_std, &local);
+              if (local != NULL)
+                {
+                  g_propagate_error (error, local);
+                  return NULL;
+                }
+              if (next != NULL)
+                i++;
+            }
+        }
+      if (next == NULL)
+        next = gnn_transform_apply (t, value, error);
 
       if (next == NULL)
         return NULL;

@@ -57,6 +57,17 @@ gnn_normalize_apply (GnnTransform  *transform,
   return gnn_vision_normalize (input, mean, nm, std, ns, self->inplace, error);
 }
 
+void
+gnn_normalize_get_values (GnnNormalize  *self,
+                          const double **mean,
+                          gsize         *n_mean,
+                          const double **std,
+                          gsize         *n_std)
+{
+  *mean = gnn_vision_variant_doubles (self->mean, n_mean);
+  *std = gnn_vision_variant_doubles (self->std, n_std);
+}
+
 static void
 gnn_normalize_class_init (GnnNormalizeClass *klass)
 {

@@ -83,6 +83,58 @@ gnn_vision_to_tensor (GnnTensor  *pic,
   return out;
 }
 
+/* ToTensor then Normalize in one pass over a uint8 image (Compose fuses
+ * the pair): each channel's 256 possible results are computed as the two
+ * steps compute them, (v / 255 - m) / s in float32, and looked up, so the
+ * values are the same bit for bit and the float [C, H, W] intermediate is
+ * never written. NULL without an error when the pair does not apply (not a
+ * uint8 image, or a mean/std the unfused Normalize refuses: it then gives
+ * the error). */
+GnnTensor *
+gnn_vision_to_normalized_tensor (GnnTensor    *pic,
+                                 const double *mean,
+                                 gsize         n_mean,
+                                 const double *std,
+                                 gsize         n_std,
+                                 GError      **error)
+{
+  g_autoptr(GnnTensor) keep = NULL;
+  GnnTensor *out;
+  GnnPlanes src;
+  gint64 shape[3];
+  float *dst;
+
+  if (!GNN_IS_IMAGE (pic) || gnn_tensor_priv (pic)->dtype != GNN_DTYPE_U8 ||
+      !gnn_planes_init (&src, pic, &keep, "ToTensor", NULL) ||
+      n_mean == 0 || n_std == 0 || (n_mean != 1 && (gint64) n_mean != src.c) ||
+      (n_std != 1 && (gint64) n_std != src.c))
+    return NULL;
+  for (gsize i = 0; i < n_std; i++)
+    if ((float) std[i] == 0.0f)
+      return NULL;
+  shape[0] = src.c, shape[1] = src.h, shape[2] = src.w;
+  out = gnn_tensor_new_contiguous_checked (GNN_DTYPE_F32, shape, 3, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (out));
+  for (gint64 c = 0; c < src.c; c++)
+    {
+      float table[256];
+      float fm = (float) mean[n_mean == 1 ? 0 : c], fs = (float) std[n_std == 1 ? 0 : c];
+
+      for (int v = 0; v < 256; v++)
+        table[v] = ((float) v / 255.0f - fm) / fs;
+      for (gint64 y = 0; y < src.h; y++)
+        {
+          const guint8 *row = src.data + c * src.sc + y * src.sh;
+
+          for (gint64 x = 0; x < src.w; x++)
+            *dst++ = table[row[x * src.sw]];
+        }
+    }
+  return out;
+}
+
 /**
  * gnn_vision_pil_to_tensor:
  * @pic: an image

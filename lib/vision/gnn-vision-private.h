@@ -157,4 +157,14 @@ GnnTensor *gnn_vision_resample  (GnnTensor *src, gint64 out_h, gint64 out_w,
  * by 1 / @divisor (ToTensor's conversion). */
 void gnn_vision_planes_to_float (const GnnPlanes *src, float *dst, double divisor);
 
+/* ToTensor + Normalize fused for a uint8 image (same values); NULL without
+ * an error when they do not fuse (the caller runs them one by one). */
+GnnTensor *gnn_vision_to_normalized_tensor (GnnTensor *pic, const double *mean, gsize n_mean,
+                                            const double *std, gsize n_std, GError **error);
+
+/* The mean and std of a Normalize (ToTensor's fresh output makes in place
+ * and not the same). */
+void gnn_normalize_get_values (GnnNormalize *self, const double **mean, gsize *n_mean,
+                               const double **std, gsize *n_std);
+
 G_END_DECLS

@@ -141,4 +141,50 @@ check('C datasets keep their worker threads under GJS', () => {
     assertClose(batches[2][1].to_floats(), [4, 5], 'last targets');
 });
 
+// Dict items: {x: [i, -i], label: i}, named through a Gnn.Batch.
+const Records = GObject.registerClass(class Records extends Gnn.Dataset {
+    vfunc_get_length() {
+        return 5;
+    }
+
+    vfunc_get_item(index) {
+        return this.vfunc_get_item_batch(index).get_tensors();
+    }
+
+    vfunc_get_item_batch(index) {
+        return Gnn.Batch.new_dict(['x', 'label'], [
+            Gnn.Tensor.new_from_floats([index, -index], [2]),
+            Gnn.Tensor.new_scalar(index, Gnn.DType.I64),
+        ]);
+    }
+});
+
+check('a loader over dict items yields named GnnBatches', () => {
+    const loader = new Gnn.DataLoader({dataset: new Records(), batch_size: 2});
+    const iter = loader.iter();
+    const [ok, batch] = iter.next_batch();
+    assert(ok && batch instanceof Gnn.Batch, 'a Gnn.Batch');
+    assert(batch.get_kind() === Gnn.BatchKind.DICT, `kind ${batch.get_kind()}`);
+    assert(batch.get_n_fields() === 2, 'two fields');
+    assert(JSON.stringify(batch.dup_names()) === '["x","label"]', `${batch.dup_names()}`);
+    assert(batch.get_name(1) === 'label', 'name 1');
+    assertClose(batch.lookup('x').to_floats(), [0, 0, 1, -1], 'x');
+    assert(batch.lookup('label').get_dtype() === Gnn.DType.I64, 'label dtype');
+    assert(batch.lookup('missing') === null, 'no such key');
+});
+
+check('a loader over a TensorDataset in threads yields tuple GnnBatches', () => {
+    const loader = new Gnn.DataLoader({dataset: tensorDataset(4), batch_size: 2, num_workers: 2});
+    const [ok, batch] = loader.iter().next_batch();
+    assert(ok && batch.get_kind() === Gnn.BatchKind.TUPLE, 'tuple');
+    assert(batch.get_name(0) === null && batch.dup_names() === null, 'positional');
+    assertClose(batch.get_field(1).to_floats(), [0, 1], 'y');
+});
+
+check('duplicate keys are refused', () => {
+    const t = Gnn.Tensor.new_scalar(1, Gnn.DType.F32);
+    assertThrows(() => Gnn.Batch.new_dict(['a', 'a'], [t, t]), Gnn.Error.INVALID_ARGUMENT,
+        "duplicate field name 'a'", 'duplicate');
+});
+
 finish();

@@ -175,10 +175,12 @@ class Convert(unittest.TestCase):
 
     def test_layers_without_an_entry(self):
         with self.assertRaisesRegex(NotImplementedError,
-                                    "no converter for torch's torch.nn.modules.activation."
-                                    "RReLU"):
-            convert.from_torch(tnn.RReLU())
+                                    "no converter for torch's torch.nn.modules.distance."
+                                    "PairwiseDistance"):
+            convert.from_torch(tnn.PairwiseDistance())
         # a layer Gnn has converts from its declared signature
+        self.assertEqual(repr(convert.from_torch(tnn.RReLU(0.1, 0.2))[0]),
+                         'RReLU(lower=0.1, upper=0.2)')
         self.assertEqual(repr(convert.from_torch(tnn.ChannelShuffle(2))[0]), 'ChannelShuffle(groups=2)')
         self.assertEqual(repr(convert.from_torch(tnn.FractionalMaxPool2d(2, output_size=2))[0]),
                          'FractionalMaxPool2d()')

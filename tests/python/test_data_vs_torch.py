@@ -144,6 +144,64 @@ def batches_as_lists(loader):
     return [plain(b) for b in loader]
 
 
+class Records(object):
+    """Dict items (string keys, torch's default_collate makes dict batches)."""
+
+    def __len__(self):
+        return 7
+
+    def __getitem__(self, index):
+        return {'image': np.arange(3, dtype=np.float32) + index, 'label': index,
+                'weight': 0.5 * index}
+
+
+class TorchRecords(Records, torch.utils.data.Dataset):
+    pass
+
+
+class GnnRecords(Records, Gnn.Dataset):
+    pass
+
+
+class NamedBatches(unittest.TestCase):
+    def test_dict_batches_match_torch_in_every_mode(self):
+        want = list(torch.utils.data.DataLoader(TorchRecords(), batch_size=3))
+        for mode, workers in (('threads', 0), ('threads', 2), ('processes', 2)):
+            with self.subTest(mode=mode, workers=workers):
+                got = list(Gnn.DataLoader(GnnRecords(), batch_size=3, num_workers=workers,
+                                          worker_mode=mode))
+                self.assertEqual(len(got), len(want))
+                for g, w in zip(got, want):
+                    self.assertEqual(list(g), list(w))   # keys, in order
+                    for key in w:
+                        self.assertEqual(str(g[key].dtype).split(".")[-1], str(w[key].dtype).split(".")[-1], key)
+                        np.testing.assert_array_equal(g[key].numpy(), w[key].numpy())
+
+    def test_names_travel_in_a_gnn_batch(self):
+        # the keys are the batch's names, not an extra field
+        item = Gnn.Dataset.get_item_batch(GnnRecords(), 2)
+        self.assertEqual(item.get_kind(), Gnn.BatchKind.DICT)
+        self.assertEqual(item.dup_names(), ['image', 'label', 'weight'])
+        loader = Gnn.DataLoader(GnnRecords(), batch_size=4, num_workers=2,
+                                worker_mode='processes')
+        it = Gnn.DataLoader.iter(loader)
+        ok, batch = Gnn.DataLoaderIter.next_batch(it)
+        self.assertTrue(ok)
+        self.assertEqual(batch.get_n_fields(), 3)
+        self.assertEqual(batch.dup_names(), ['image', 'label', 'weight'])
+        self.assertEqual(batch.lookup('label').tolist(), [0, 1, 2, 3])
+        ok, rest = Gnn.DataLoaderIter.next(it)
+        self.assertEqual(len(rest), 3)   # the GPtrArray entry point: the tensors
+        Gnn.DataLoaderIter.next(it)
+        del it
+
+    def test_duplicate_names_refused(self):
+        t = Gnn.Tensor.new_scalar(1, Gnn.DType.F32)
+        with self.assertRaises(GLib.Error) as cm:
+            Gnn.Batch.new_dict(['a', 'a'], [t, t])
+        self.assertIn("duplicate field name 'a'", cm.exception.message)
+
+
 class VsTorch(unittest.TestCase):
     def test_plain_python_datasets_and_samplers(self):
         # torch takes any sequence (a list of pairs, a numpy array, a list of

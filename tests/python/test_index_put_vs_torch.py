@@ -51,6 +51,25 @@ class IndexPutVsTorch(unittest.TestCase):
         self.run_both((5, 3), lambda lib: (lib.tensor([1, 1, 1, 4]),), (4, 3), True)
         self.run_both((5,), lambda lib: (lib.tensor([1, 1, 0]),), (), True)
 
+    def test_grad_fn(self):
+        # one IndexPutBackward0 node on self, as torch's (not CopySlices of
+        # a merged view); broadcast values get their summed gradient
+        for accumulate in (False, True):
+            out = []
+            for lib in (Gnn, torch):
+                x = lib.tensor(np.arange(24.).reshape(2, 3, 4), requires_grad=True)
+                v = lib.tensor(np.array([1., 2., 3., 4.]), requires_grad=True)
+                y = x * 1
+                y.index_put_((lib.tensor([0, 1, 0]), lib.tensor([2, 2, 2])), v,
+                             accumulate=accumulate)
+                name = y.grad_fn.name() if lib is Gnn else type(y.grad_fn).__name__
+                (y * lib.tensor(np.arange(24.).reshape(2, 3, 4))).sum().backward()
+                out.append((name, x.grad.numpy(), v.grad.numpy()))
+            self.assertEqual(out[0][0], 'IndexPutBackward0')
+            self.assertEqual(out[0][0], out[1][0])
+            np.testing.assert_array_equal(out[0][1], out[1][1])
+            np.testing.assert_array_equal(out[0][2], out[1][2])
+
     def test_python_spelling(self):
         for lib in (Gnn, torch):
             x = lib.zeros(4)

@@ -106,6 +106,27 @@ class TestConvLayersVsTorch(unittest.TestCase):
                          torch.randn(3, 16, 12, 12))):
             check_layer(self, g, t, [x])
 
+    def test_transposed_stride2_shapes(self):
+        # the DCGAN generator's 4x4 / stride 2 / padding 1 transposed
+        # convolution with groups, bias, batch 1, unbatched, odd and
+        # non-square maps, a 1x1 input, and its neighbours: output_padding,
+        # dilation, other paddings
+        for cin, cout, groups, bias, shape, extra in (
+                (6, 4, 1, True, (2, 6, 5, 3), {}),
+                (6, 4, 2, False, (1, 6, 4, 4), {}),
+                (9, 6, 3, True, (3, 9, 1, 1), {}),
+                (5, 3, 1, True, (5, 7, 2), {}),
+                (4, 8, 1, True, (2, 4, 3, 5), dict(output_padding=1)),
+                (4, 2, 2, False, (2, 4, 4, 4), dict(output_padding=(0, 1))),
+                (4, 6, 1, True, (2, 4, 5, 5), dict(dilation=2)),
+                (4, 6, 2, True, (2, 4, 5, 5), dict(padding=(1, 2))),
+                (3, 2, 1, True, (2, 3, 6, 6), dict(padding=0))):
+            cfg = dict(dict(groups=groups, bias=bias, stride=2, padding=1), **extra)
+            with self.subTest(cin=cin, cout=cout, shape=shape, cfg=cfg):
+                t = tnn.ConvTranspose2d(cin, cout, 4, **cfg)
+                g = Gnn.ConvTranspose2d(cin, cout, 4, **cfg)
+                check_layer(self, g, t, [torch.randn(*shape) * 3])
+
     def test_transposed_output_size(self):
         # forward(input, output_size): the output padding that reaches the
         # size asked for, with or without the batch and channel sizes

@@ -174,6 +174,25 @@ class Conversions(Base):
         doubled = GT.Compose([GT.ToTensor(), lambda t: t * 2])(self.pil)
         self.same(doubled, TT.ToTensor()(self.pil) * 2)
 
+    def test_compose_to_tensor_normalize_fused(self):
+        # Compose runs ToTensor + Normalize of a uint8 image in one pass:
+        # the same values bit for bit, the same errors
+        imagenet = ((0.485, 0.456, 0.406), (0.229, 0.224, 0.225))
+        gray = self.pil.convert('L')
+        for pic, mean, std, inplace in ((self.pil, *imagenet, False), (self.pil, *imagenet, True),
+                                        (self.pil, (0.3,), (0.7,), False),
+                                        (gray, (0.5,), (0.3,), False)):
+            with self.subTest(mode=pic.mode, mean=mean, inplace=inplace):
+                ours = GT.Compose([GT.ToTensor(), GT.Normalize(mean, std, inplace)])
+                theirs = TT.Compose([TT.ToTensor(), TT.Normalize(mean, std, inplace)])
+                self.same(ours(pic), theirs(pic))
+        for mean, std, text in (((0.5, 0.5), (0.5, 0.5), 'must match the size'),
+                                ((0.5,), (0.0,), 'std evaluated to zero')):
+            with self.assertRaisesRegex(Exception, text):
+                GT.Compose([GT.ToTensor(), GT.Normalize(mean, std)])(self.pil)
+            with self.assertRaisesRegex(Exception, text):
+                TT.Compose([TT.ToTensor(), TT.Normalize(mean, std)])(self.pil)
+
 
 class RandomTransforms(Base):
     def test_probabilities_decide(self):

@@ -133,6 +133,57 @@ test_lr_property_changes_step (void)
                                   0.5 - 0.5 * GRADS[0], 1e-15);
 }
 
+/* A parameter large enough to be split among 2 threads (1 << 17 elements
+ * a range) takes the same bits as at 1 thread, momentum buffer included. */
+static GnnTensor *
+sgd_large_run (GnnDType dtype,
+               guint    threads)
+{
+  const gint64 n = 300001;
+  g_autofree double *v = g_new (double, n), *gv = g_new (double, n);
+  g_autoptr (GnnTensor) d = NULL, g = NULL, pd = NULL, gd = NULL;
+  g_autoptr (GPtrArray) params = NULL;
+  g_autoptr (GnnOptimizer) opt = NULL;
+  GnnTensor *p;
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      v[i] = sin ((double) i) * 0.5;
+      gv[i] = cos ((double) i * 0.37);
+    }
+  d = gnn_tensor_new_from_doubles (v, n, &n, 1, NULL);
+  g = gnn_tensor_new_from_doubles (gv, n, &n, 1, NULL);
+  pd = gnn_tensor_to_dtype (d, dtype, NULL);
+  gd = gnn_tensor_to_dtype (g, dtype, NULL);
+  p = GNN_TENSOR (gnn_parameter_new (pd, TRUE));
+  params = param_list (p);
+  opt = GNN_OPTIMIZER (gnn_sgd_new (params, 0.05, 0.8, 0, 0.1, TRUE, NULL));
+  g_assert_true (gnn_set_num_threads (threads, NULL));
+  for (guint k = 0; k < 3; k++)
+    {
+      gnn_tensor_set_grad (p, gd);
+      g_assert_true (gnn_optimizer_step (opt, NULL));
+    }
+  return p;
+}
+
+static void
+test_sgd_split_same_bits (void)
+{
+  guint threads = gnn_get_num_threads ();
+
+  for (guint k = 0; k < 2; k++)
+    {
+      GnnDType dtype = k == 0 ? GNN_DTYPE_F32 : GNN_DTYPE_F64;
+      g_autoptr (GnnTensor) one = sgd_large_run (dtype, 1);
+      g_autoptr (GnnTensor) two = sgd_large_run (dtype, 2);
+      gsize size = k == 0 ? sizeof (float) : sizeof (double);
+
+      g_assert_cmpint (memcmp (gnn_tensor_get_data (one), gnn_tensor_get_data (two), 300001 * size), ==, 0);
+    }
+  g_assert_true (gnn_set_num_threads (threads, NULL));
+}
+
 /* --- constructor checks ----------------------------------------------------- */
 
 static void
@@ -422,6 +473,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/optim/constructors/own-type", test_constructors_own_type);
   g_test_add_func ("/optim/sgd/trajectory-plain", test_sgd_plain);
+  g_test_add_func ("/optim/sgd/split-same-bits", test_sgd_split_same_bits);
   g_test_add_func ("/optim/sgd/trajectory-momentum-weight-decay", test_sgd_momentum_weight_decay);
   g_test_add_func ("/optim/sgd/trajectory-nesterov", test_sgd_nesterov);
   g_test_add_func ("/optim/sgd/trajectory-maximize", test_sgd_maximize);
