@@ -6,6 +6,8 @@
 
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-nditer-private.h"
+#include "tensor/gnn-parallel-private.h"
+#include "tensor/gnn-dtype-check-private.h"
 
 typedef enum {
   DIST_UNIFORM,
@@ -81,6 +83,30 @@ counter_fill (Distribution dist,
     gnn_random_fill_normal_f64 (key, first, (double *) dst, n, stride, a, b);
 }
 
+/* A contiguous counter-based fill, split among the intra-op threads: each
+ * range is elements [begin, end) of the same stream, so the values do not
+ * depend on the number of threads. */
+typedef struct {
+  Distribution dist;
+  GnnDType     dtype;
+  guint64      key;
+  guint8      *base;
+  gsize        elsize;
+  double       a;
+  double       b;
+} CounterRun;
+
+static void
+counter_range (gint64   begin,
+               gint64   end,
+               gpointer data)
+{
+  const CounterRun *r = data;
+
+  counter_fill (r->dist, r->dtype, r->key, (guint64) begin,
+                r->base + begin * (gint64) r->elsize, end - begin, 1, r->a, r->b);
+}
+
 /* Fills every element of @self (any strides), in row-major order, from
  * U(a, b) or N(a, b). float32 and float64 take one key from the generator
  * and derive element k from the key and k alone, so a view gets the values
@@ -111,7 +137,9 @@ fill_random_with (GnnTensor    *self,
   if (counter_based && gnn_tensor_is_contiguous (self))
     {
       /* one run (every new parameter): the same values as the walk below */
-      counter_fill (dist, p->dtype, key, 0, base, p->numel, 1, a, b);
+      CounterRun r = { dist, p->dtype, key, base, elsize, a, b };
+
+      gnn_parallel_for (p->numel, GNN_PARALLEL_GRAIN_ELEMS, counter_range, &r);
       return;
     }
   gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
@@ -239,9 +267,11 @@ gnn_tensor_normal_ (GnnTensor    *self,
 }
 
 /* A new tensor of @shape filled from @dist (a = 0, b = 1: U(0, 1) or
- * N(0, 1)); a meta tensor under the meta default device, with no draws. */
+ * N(0, 1)); a meta tensor under the meta default device, with no draws.
+ * A non-floating @dtype fails with torch's message, which names the CPU
+ * kernel that refuses it (@kernel). */
 static GnnTensor *
-new_random (const char   *op,
+new_random (const char   *kernel,
             const gint64 *shape,
             guint         ndim,
             GnnDType      dtype,
@@ -253,8 +283,8 @@ new_random (const char   *op,
 
   if (!gnn_dtype_is_floating (dtype))
     {
-      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE,
-                   "%s: expected a floating point dtype, got %s", op, gnn_dtype_get_name (dtype));
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "\"%s\" not implemented for '%s'",
+                   kernel, gnn_torch_scalar_name (dtype));
       return NULL;
     }
   out = gnn_tensor_empty (shape, ndim, dtype, error);
@@ -292,7 +322,7 @@ gnn_tensor_rand (const gint64 *shape,
 {
   g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
-  return new_random ("rand", shape, ndim, dtype, DIST_UNIFORM, generator, error);
+  return new_random ("check_uniform_bounds", shape, ndim, dtype, DIST_UNIFORM, generator, error);
 }
 
 /**
@@ -323,7 +353,7 @@ gnn_tensor_randn (const gint64 *shape,
 {
   g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
   g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
-  return new_random ("randn", shape, ndim, dtype, DIST_NORMAL, generator, error);
+  return new_random ("normal_kernel_cpu", shape, ndim, dtype, DIST_NORMAL, generator, error);
 }
 
 /**
