@@ -313,6 +313,13 @@ gboolean gnn_backward_linalg_cholesky (GnnNode *, GnnTensor *, GnnTensor **, GEr
  * k], and a gradient @gb of those matrices summed and shaped back to B. */
 GnnTensor *gnn_ag_rhs_matrices (GnnNode *node, GnnTensor *t, GError **error);
 GnnTensor *gnn_ag_rhs_grad     (GnnNode *node, GnnTensor *gb, GError **error);
+/* A batch of matrices transposed (torch's .mT). */
+static inline GnnTensor *
+gnn_ag_mT (GnnTensor  *t,
+           GError    **error)
+{
+  return gnn_tensor_transpose (t, -1, -2, error);
+}
 /* gnn-backward-decomp.c */
 gboolean gnn_backward_linalg_qr       (GnnNode *, GnnTensor *, GnnTensor **, GError **);
 gboolean gnn_backward_linalg_eigh     (GnnNode *, GnnTensor *, GnnTensor **, GError **);

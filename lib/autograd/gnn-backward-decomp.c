@@ -28,13 +28,6 @@
 #define TRYN(expr) G_STMT_START { if ((expr) == NULL) return NULL; } G_STMT_END
 
 static GnnTensor *
-mT (GnnTensor  *t,
-    GError    **error)
-{
-  return gnn_tensor_transpose (t, -1, -2, error);
-}
-
-static GnnTensor *
 mm3 (GnnTensor  *a,
      GnnTensor  *b,
      GnnTensor  *c,
@@ -76,7 +69,7 @@ static GnnTensor *
 skew (GnnTensor  *x,
       GError    **error)
 {
-  g_autoptr(GnnTensor) xt = mT (x, error);
+  g_autoptr(GnnTensor) xt = gnn_ag_mT (x, error);
 
   return xt == NULL ? NULL : gnn_tensor_sub (x, xt, error);
 }
@@ -103,7 +96,7 @@ svd_grad_from_u (GnnTensor  *u,
   g_autoptr(GnnTensor) inner = NULL;
   g_autoptr(GnnTensor) left = NULL;
 
-  TRYN (ut = mT (u, error));
+  TRYN (ut = gnn_ag_mT (u, error));
   TRYN (prod = gnn_tensor_matmul (ut, g, error));
   TRYN (sk = skew (prod, error));
   TRYN (s_row = gnn_tensor_unsqueeze (s, -2, error));
@@ -179,11 +172,11 @@ gnn_backward_linalg_svd (GnnNode    *node,
       g_autoptr(GnnTensor) gat = NULL;
 
       TRY (g = gnn_tensor_narrow (grad, -2, 0, k, error));
-      TRY (gt = mT (g, error));
-      TRY (v = mT (vhk, error));
-      TRY (ut = mT (uk, error));
+      TRY (gt = gnn_ag_mT (g, error));
+      TRY (v = gnn_ag_mT (vhk, error));
+      TRY (ut = gnn_ag_mT (uk, error));
       TRY (gat = svd_grad_from_u (v, s, ut, gt, error));
-      TRY (grads[0] = mT (gat, error));
+      TRY (grads[0] = gnn_ag_mT (gat, error));
     }
   return TRUE;
 }
@@ -202,7 +195,7 @@ gnn_backward_linalg_eigh (GnnNode    *node,
   g_autoptr(GnnTensor) vt = NULL;
   g_autoptr(GnnTensor) inner = NULL;
 
-  TRY (vt = mT (v, error));
+  TRY (vt = gnn_ag_mT (v, error));
   if (values)
     {
       g_autoptr(GnnTensor) g_row = NULL;
@@ -240,9 +233,9 @@ times_inverse_transposed (GnnTensor  *x,
   g_autoptr(GnnTensor) xt = NULL;
   g_autoptr(GnnTensor) sol = NULL;
 
-  TRYN (xt = mT (x, error));
+  TRYN (xt = gnn_ag_mT (x, error));
   TRYN (sol = gnn_tensor_linalg_solve (r, xt, error));
-  return mT (sol, error);
+  return gnn_ag_mT (sol, error);
 }
 
 /* (gQ + Q copyltu (M)) R⁻ᵀ with M = R gRᵀ - gQᵀ Q, for a square R; @gq
@@ -265,7 +258,7 @@ qr_square_grad (GnnTensor  *q,
     {
       g_autoptr(GnnTensor) grt = NULL;
 
-      TRYN (grt = mT (gr, error));
+      TRYN (grt = gnn_ag_mT (gr, error));
       TRYN (m = gnn_tensor_matmul (r, grt, error));
     }
   if (gq != NULL)
@@ -273,7 +266,7 @@ qr_square_grad (GnnTensor  *q,
       g_autoptr(GnnTensor) gqt = NULL;
       g_autoptr(GnnTensor) p = NULL;
 
-      TRYN (gqt = mT (gq, error));
+      TRYN (gqt = gnn_ag_mT (gq, error));
       TRYN (p = gnn_tensor_matmul (gqt, q, error));
       if (m == NULL)
         TRYN (m = gnn_tensor_neg (p, error));
@@ -288,7 +281,7 @@ qr_square_grad (GnnTensor  *q,
     }
   TRYN (lower = gnn_tensor_tril (m, 0, error));
   TRYN (strict = gnn_tensor_tril (m, -1, error));
-  TRYN (strict_t = mT (strict, error));
+  TRYN (strict_t = gnn_ag_mT (strict, error));
   TRYN (sym = gnn_tensor_add (lower, strict_t, error));
   TRYN (x = gnn_tensor_matmul (q, sym, error));
   if (gq != NULL)
@@ -354,7 +347,7 @@ gnn_backward_linalg_qr (GnnNode    *node,
         TRY (gu = gnn_tensor_narrow (gr, -1, 0, m, error));
         TRY (gv = gnn_tensor_narrow (gr, -1, m, n - m, error));
         TRY (v = gnn_tensor_narrow (r, -1, m, n - m, error));
-        TRY (gvt = mT (gv, error));
+        TRY (gvt = gnn_ag_mT (gv, error));
         TRY (gq2 = mm3 (q, v, gvt, error));           /* Y gVᵀ */
         TRY (gy = gnn_tensor_matmul (q, gv, error));
       }
@@ -406,9 +399,9 @@ pinv (GnnTensor  *a,
   TRYN (zero = gnn_tensor_new_wrapped_number (0.0));
   TRYN (sinv = gnn_tensor_where (keep, inv, zero, error));
   TRYN (row = gnn_tensor_unsqueeze (sinv, -2, error));
-  TRYN (v = mT (vh, error));
+  TRYN (v = gnn_ag_mT (vh, error));
   TRYN (scaled = gnn_tensor_mul (v, row, error));
-  TRYN (ut = mT (u, error));
+  TRYN (ut = gnn_ag_mT (u, error));
   return gnn_tensor_matmul (scaled, ut, error);
 }
 
@@ -431,8 +424,8 @@ pinv_backward (GnnTensor  *g,
   g_autoptr(GnnTensor) s1 = NULL;
   g_autoptr(GnnTensor) s2 = NULL;
 
-  TRYN (pah = mT (pa, error));
-  TRYN (gh = mT (g, error));
+  TRYN (pah = gnn_ag_mT (pa, error));
+  TRYN (gh = gnn_ag_mT (g, error));
   if (last (a, 2) <= last (a, 1))
     {
       /* -(A⁺ K)ᴴ + K A⁺ᴴ - A A⁺ K A⁺ᴴ + A⁺ᴴ A⁺ (gᴴ - K A), K = gᴴ A⁺ */
@@ -442,7 +435,7 @@ pinv_backward (GnnTensor  *g,
       TRYN (k = gnn_tensor_matmul (gh, pa, error));
       TRYN (kpah = gnn_tensor_matmul (k, pah, error));
       TRYN (t1 = gnn_tensor_matmul (pa, k, error));
-      TRYN (t1h = mT (t1, error));
+      TRYN (t1h = gnn_ag_mT (t1, error));
       TRYN (t3 = mm3 (a, pa, kpah, error));
       TRYN (ka = gnn_tensor_matmul (k, a, error));
       TRYN (inner = gnn_tensor_sub (gh, ka, error));
@@ -459,7 +452,7 @@ pinv_backward (GnnTensor  *g,
     TRYN (k = gnn_tensor_matmul (pa, gh, error));
     TRYN (pahk = gnn_tensor_matmul (pah, k, error));
     TRYN (t1 = gnn_tensor_matmul (k, pa, error));
-    TRYN (t1h = mT (t1, error));
+    TRYN (t1h = gnn_ag_mT (t1, error));
     TRYN (ak = gnn_tensor_matmul (a, k, error));
     TRYN (inner = gnn_tensor_sub (gh, ak, error));
     TRYN (t2 = mm3 (inner, pa, pah, error));
@@ -490,7 +483,7 @@ gnn_backward_linalg_lstsq (GnnNode    *node,
       g_autoptr(GnnTensor) gp = NULL;
       g_autoptr(GnnTensor) ga = NULL;
 
-      TRY (bt = mT (b, error));
+      TRY (bt = gnn_ag_mT (b, error));
       TRY (gp = gnn_tensor_matmul (g, bt, error));
       TRY (ga = pinv_backward (gp, pa, a, error));
       TRY (grads[0] = gnn_ag_sum_to (ga, &node->inputs[0], error));
@@ -500,7 +493,7 @@ gnn_backward_linalg_lstsq (GnnNode    *node,
       g_autoptr(GnnTensor) pat = NULL;
       g_autoptr(GnnTensor) gb = NULL;
 
-      TRY (pat = mT (pa, error));
+      TRY (pat = gnn_ag_mT (pa, error));
       TRY (gb = gnn_tensor_matmul (pat, g, error));
       TRY (grads[1] = gnn_ag_rhs_grad (node, gb, error));
     }

@@ -23,13 +23,6 @@
 #define TRY(expr) G_STMT_START { if ((expr) == NULL) return FALSE; } G_STMT_END
 #define TRYN(expr) G_STMT_START { if ((expr) == NULL) return NULL; } G_STMT_END
 
-static GnnTensor *
-mT (GnnTensor  *t,
-    GError    **error)
-{
-  return gnn_tensor_transpose (t, -1, -2, error);
-}
-
 /* @g of shape [*] as [*, 1, 1] times @m. */
 static GnnTensor *
 scale_matrices (GnnTensor  *g,
@@ -79,7 +72,7 @@ gnn_backward_linalg_solve (GnnNode    *node,
 
   TRY (g = gnn_ag_rhs_matrices (node, grad, error));
   TRY (x = gnn_ag_rhs_matrices (node, node->saved_out, error));
-  TRY (at = mT (node->saved[0], error));
+  TRY (at = gnn_ag_mT (node->saved[0], error));
   TRY (gb = gnn_tensor_linalg_solve (at, g, error));
   if (gnn_node_needs_grad (node, 0))
     {
@@ -87,7 +80,7 @@ gnn_backward_linalg_solve (GnnNode    *node,
       g_autoptr(GnnTensor) prod = NULL;
       g_autoptr(GnnTensor) neg = NULL;
 
-      TRY (xt = mT (x, error));
+      TRY (xt = gnn_ag_mT (x, error));
       TRY (prod = gnn_tensor_matmul (gb, xt, error));
       TRY (neg = gnn_tensor_neg (prod, error));
       TRY (grads[0] = gnn_ag_sum_to (neg, &node->inputs[0], error));
@@ -107,7 +100,7 @@ gnn_backward_linalg_inv (GnnNode    *node,
   g_autoptr(GnnTensor) left = NULL;
   g_autoptr(GnnTensor) both = NULL;
 
-  TRY (yt = mT (node->saved_out, error));
+  TRY (yt = gnn_ag_mT (node->saved_out, error));
   TRY (left = gnn_tensor_matmul (yt, grad, error));
   TRY (both = gnn_tensor_matmul (left, yt, error));
   TRY (grads[0] = gnn_tensor_neg (both, error));
@@ -121,7 +114,7 @@ inverse_transposed (GnnTensor  *a,
 {
   g_autoptr(GnnTensor) inv = gnn_tensor_linalg_inv (a, error);
 
-  return inv == NULL ? NULL : mT (inv, error);
+  return inv == NULL ? NULL : gnn_ag_mT (inv, error);
 }
 
 /* ∏_{j≠i} s_j for every row of @s ([*, n]), without dividing (a plain
@@ -318,23 +311,23 @@ gnn_backward_linalg_cholesky (GnnNode    *node,
   if (node->params.flag)
     {
       /* U = Lᵀ: the lower form's gradient of the transposes */
-      TRY (l = mT (node->saved_out, error));
-      TRY (gl = mT (grad, error));
+      TRY (l = gnn_ag_mT (node->saved_out, error));
+      TRY (gl = gnn_ag_mT (grad, error));
     }
   else
     {
       l = g_object_ref (node->saved_out);
       gl = g_object_ref (grad);
     }
-  TRY (lt = mT (l, error));
+  TRY (lt = gnn_ag_mT (l, error));
   TRY (phi = gnn_tensor_matmul (lt, gl, error));
   TRY (mask = phi_mask (out->dtype, out->shape[out->ndim - 1], error));
   TRY (phi_l = gnn_tensor_mul (phi, mask, error));
   TRY (linv = gnn_tensor_linalg_inv (l, error));
-  TRY (linvt = mT (linv, error));
+  TRY (linvt = gnn_ag_mT (linv, error));
   TRY (left = gnn_tensor_matmul (linvt, phi_l, error));
   TRY (ga = gnn_tensor_matmul (left, linv, error));
-  TRY (gat = mT (ga, error));
+  TRY (gat = gnn_ag_mT (ga, error));
   TRY (sum = gnn_tensor_add (ga, gat, error));
   TRY (grads[0] = gnn_tensor_mul_scalar (sum, 0.5, error));
   return TRUE;
