@@ -28,7 +28,7 @@ G_BEGIN_DECLS
 #define GNN_SGEMM_SMALL_MAX_WORK_AVX2 1024
 /* One row times Bᵀ (Linear on a single sample) with AVX2 or better: the
  * kernel's blocks of 8 dot products beat OpenBLAS's sgemv up to 256×256
- * (bench/README.md, "Matrix-vector in the small kernel"); the bound is
+ * (bench/README.md, "Matrix-vector in the small kernel", issue 30); the bound is
  * OpenBLAS's own threading cutoff for sgemv (n·k ≥ 2304·4), above which
  * it may use more threads than this loop. */
 #define GNN_SGEMV_SMALL_MAX_NK_AVX2 9216

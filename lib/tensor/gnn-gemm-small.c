@@ -5,8 +5,10 @@
  *   B row-major (NoTrans): 4 columns of a row of C at a time, accumulated
  *     in registers as A(i, p) times 4 contiguous entries of row p of B;
  *   B transposed (Linear's x·Wᵀ): each C(i, j) is a dot product of a row of
- *     A and a row of Bᵀ, summed in 4 independent lanes (a fixed-width vector,
- *     then a fixed tree), so the order does not depend on the compiler.
+ *     A and a row of Bᵀ, summed in independent lanes (a fixed-width vector,
+ *     then a fixed tree), so the order does not depend on the compiler;
+ *     LANES of them at a time share the loads of the row of A and are
+ *     finished together by one transposing tree of shuffles and adds.
  * Lanes of 4 floats are SSE registers, the x86-64 baseline (8 would be
  * expanded element by element without -mavx). lib/meson.build also
  * compiles this file with -mavx2 and with -mavx512f (8 lanes each) under
