@@ -26,6 +26,12 @@ G_BEGIN_DECLS
 #define GNN_SGEMM_SMALL_MAX_WORK_DOT 768
 #define GNN_SGEMM_SMALL_MAX_WORK 128
 #define GNN_SGEMM_SMALL_MAX_WORK_AVX2 1024
+/* One row times Bᵀ (Linear on a single sample) with AVX2 or better: the
+ * kernel's blocks of 8 dot products beat OpenBLAS's sgemv up to 256×256
+ * (bench/README.md, "Matrix-vector in the small kernel", issue 30); the bound is
+ * OpenBLAS's own threading cutoff for sgemv (n·k ≥ 2304·4), above which
+ * it may use more threads than this loop. */
+#define GNN_SGEMV_SMALL_MAX_NK_AVX2 9216
 
 static inline gboolean
 gnn_sgemm_small_fits (gboolean trans_a,
@@ -38,6 +44,9 @@ gnn_sgemm_small_fits (gboolean trans_a,
                : gnn_cpu_level () >= GNN_CPU_LEVEL_AVX2 ? GNN_SGEMM_SMALL_MAX_WORK_AVX2
                : GNN_SGEMM_SMALL_MAX_WORK;
 
+  if (m == 1 && trans_b && !trans_a && gnn_cpu_level () >= GNN_CPU_LEVEL_AVX2)
+    return n <= GNN_SGEMV_SMALL_MAX_NK_AVX2 && k <= GNN_SGEMV_SMALL_MAX_NK_AVX2 &&
+           n * k <= GNN_SGEMV_SMALL_MAX_NK_AVX2;
   return m <= max && n <= max && k <= max && m * n * k <= max;
 }
 

@@ -5,8 +5,10 @@
  *   B row-major (NoTrans): 4 columns of a row of C at a time, accumulated
  *     in registers as A(i, p) times 4 contiguous entries of row p of B;
  *   B transposed (Linear's x·Wᵀ): each C(i, j) is a dot product of a row of
- *     A and a row of Bᵀ, summed in 4 independent lanes (a fixed-width vector,
- *     then a fixed tree), so the order does not depend on the compiler.
+ *     A and a row of Bᵀ, summed in independent lanes (a fixed-width vector,
+ *     then a fixed tree), so the order does not depend on the compiler;
+ *     LANES of them at a time share the loads of the row of A and are
+ *     finished together by one transposing tree of shuffles and adds.
  * Lanes of 4 floats are SSE registers, the x86-64 baseline (8 would be
  * expanded element by element without -mavx). lib/meson.build also
  * compiles this file with -mavx2 and with -mavx512f (8 lanes each) under
@@ -72,6 +74,101 @@ dot (const float *x,
   return s;
 }
 
+/* two-source lane shuffle (GCC and clang spell it differently) */
+#ifdef __clang__
+# define SHUFFLE(a, b, ...) __builtin_shufflevector ((a), (b), __VA_ARGS__)
+#else
+typedef gint32 LaneIndex __attribute__ ((vector_size (LANES * sizeof (gint32))));
+# define SHUFFLE(a, b, ...) __builtin_shuffle ((a), (b), (LaneIndex) { __VA_ARGS__ })
+#endif
+
+/* out[r] = the sum of the lanes of s[r], r < LANES, as one vector: a
+ * transposing tree (adjacent lanes, then pairs of pairs, then halves), so
+ * LANES dot products are finished with log2(LANES) adds of whole vectors
+ * instead of one horizontal sum each. */
+static inline void
+sum_lanes_transposed (const Lanes *s,
+                      Lanes       *out)
+{
+#if LANES == 8
+  Lanes c[4], d[2];
+
+  for (guint q = 0; q < 4; q++)
+    c[q] = SHUFFLE (s[2 * q], s[2 * q + 1], 0, 8, 2, 10, 4, 12, 6, 14) +
+           SHUFFLE (s[2 * q], s[2 * q + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+  for (guint q = 0; q < 2; q++)
+    d[q] = SHUFFLE (c[2 * q], c[2 * q + 1], 0, 1, 8, 9, 4, 5, 12, 13) +
+           SHUFFLE (c[2 * q], c[2 * q + 1], 2, 3, 10, 11, 6, 7, 14, 15);
+  *out = SHUFFLE (d[0], d[1], 0, 1, 2, 3, 8, 9, 10, 11) +
+         SHUFFLE (d[0], d[1], 4, 5, 6, 7, 12, 13, 14, 15);
+#elif LANES == 4
+  Lanes c[2];
+
+  for (guint q = 0; q < 2; q++)
+    c[q] = SHUFFLE (s[2 * q], s[2 * q + 1], 0, 4, 2, 6) +
+           SHUFFLE (s[2 * q], s[2 * q + 1], 1, 5, 3, 7);
+  *out = SHUFFLE (c[0], c[1], 0, 1, 4, 5) + SHUFFLE (c[0], c[1], 2, 3, 6, 7);
+#else
+# error "sum_lanes_transposed: LANES must be 4 or 8"
+#endif
+}
+
+/* crow[r] = bias[r] + Σ_p ai[p] · b[r·ldb + p] for the LANES rows r of b
+ * (Linear's x·Wᵀ, one row of x): LANES dot products at once sharing the
+ * loads of ai, finished together by sum_lanes_transposed(). */
+static inline void
+dot_lanes_rows (const float *ai,
+                const float *b,
+                gint64       ldb,
+                gint64       k,
+                const float *bias,
+                float       *crow)
+{
+  Lanes s[LANES] = { { 0 } }, r;
+  float tail[LANES];
+  gint64 p = 0;
+
+  for (; p + LANES <= k; p += LANES)
+    {
+      Lanes av;
+
+      LOAD_LANES (av, ai + p);
+      for (guint q = 0; q < LANES; q++)
+        {
+          Lanes bv;
+
+          LOAD_LANES (bv, b + q * ldb + p);
+          s[q] += av * bv;
+        }
+    }
+  sum_lanes_transposed (s, &r);
+  if (p < k)
+    {
+      for (guint q = 0; q < LANES; q++)
+        {
+          float t = 0.0f;
+
+          for (gint64 pp = p; pp < k; pp++)
+            t += ai[pp] * b[q * ldb + pp];
+          tail[q] = t;
+        }
+      {
+        Lanes tv;
+
+        LOAD_LANES (tv, tail);
+        r += tv;
+      }
+    }
+  if (bias != NULL)
+    {
+      Lanes bv;
+
+      LOAD_LANES (bv, bias);
+      r += bv;
+    }
+  memcpy (crow, &r, sizeof r);
+}
+
 GNN_SGEMM_SMALL_DECLARE (GNN_SGEMM_SMALL_VARIANT)
 {
   /* A(i, p) = a[i·ars + p·acs] */
@@ -119,7 +216,11 @@ GNN_SGEMM_SMALL_DECLARE (GNN_SGEMM_SMALL_VARIANT)
       const float *ai = a + i * ars;
       gint64 j = 0;
 
-      /* four dot products at a time share the loads of the row of A */
+      /* LANES dot products at a time share the loads of the row of A */
+      if (acs == 1 && k >= LANES)
+        for (; j + LANES <= n; j += LANES)
+          dot_lanes_rows (ai, b + j * ldb, ldb, k, bias != NULL ? bias + j : NULL, crow + j);
+      /* then four */
       if (acs == 1)
         for (; j + 4 <= n; j += 4)
           {

@@ -123,6 +123,13 @@ test_kernel_vs_openblas (gconstpointer data)
         continue;
       check_kernel_shape (kernel, rng, iter & 1, (iter >> 1) & 1, m, n, k, (iter >> 2) & 1);
     }
+  /* one row times Bᵀ up to the matrix-vector bound (8-row blocks, tails) */
+  for (guint iter = 0; iter < 200; iter++)
+    {
+      gint64 n = g_rand_int_range (rng, 1, 130), k = g_rand_int_range (rng, 1, 130);
+
+      check_kernel_shape (kernel, rng, FALSE, TRUE, 1, n, k, iter & 1);
+    }
 }
 
 static GnnTensor *
@@ -173,7 +180,8 @@ test_matmul_around_threshold (void)
     { 1, 16, 16 }, { 2, 16, 16 }, { 1, 16, 32 }, { 1, 32, 32 }, { 8, 8, 8 }, { 8, 8, 9 },
     { 16, 1, 16 }, { 16, 16, 1 }, { 3, 5, 7 }, { 9, 9, 9 }, { 64, 64, 1 }, { 1, 64, 64 },
     { 4, 4, 8 }, { 4, 8, 4 }, { 2, 8, 8 }, { 3, 16, 16 }, { 1, 24, 32 }, { 1, 24, 33 },
-    { 1, 32, 32 }, { 1, 32, 33 }, { 4, 16, 16 }, { 4, 16, 17 },
+    { 1, 32, 32 }, { 1, 32, 33 }, { 4, 16, 16 }, { 4, 16, 17 }, { 1, 96, 96 },
+    { 1, 72, 128 }, { 1, 73, 128 }, { 1, 8, 1152 }, { 1, 9, 1024 }, { 1, 100, 93 },
   };
 
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
@@ -185,7 +193,7 @@ test_matmul_around_threshold (void)
 static void
 test_linear_nograd_matches_recorded (void)
 {
-  const gint64 sizes[][3] = { { 1, 16, 16 }, { 4, 16, 16 }, { 1, 64, 64 }, { 3, 64, 10 },
+  const gint64 sizes[][3] = { { 1, 16, 16 }, { 4, 16, 16 }, { 1, 64, 64 }, { 3, 64, 10 }, { 1, 96, 96 }, { 1, 128, 72 }, { 1, 61, 83 },
                               { 2, 5, 1 }, { 1, 1, 7 }, { 33, 20, 30 } };
   g_autoptr(GRand) rng = g_rand_new_with_seed (99);
 
