@@ -48,6 +48,66 @@ gnn_compose_validate (GnnTransform  *transform,
   return TRUE;
 }
 
+/* The Normalize at @i when ToTensor is at @i - 1, else NULL. */
+static GnnNormalize *
+normalize_after_to_tensor (GnnCompose *self,
+                           guint       i)
+{
+  guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
+  g_autoptr(GnnTransform) t = NULL, u = NULL;
+
+  if (i == 0 || i >= n)
+    return NULL;
+  t = g_list_model_get_item (self->transforms, i - 1);
+  u = g_list_model_get_item (self->transforms, i);
+  return GNN_IS_TO_TENSOR (t) && GNN_IS_NORMALIZE (u) ? GNN_NORMALIZE (u) : NULL;
+}
+
+/* Transform @i applied, or with the ones after it in one pass where that
+ * gives the same values: ToTensor + Normalize (a lookup table from the
+ * uint8 image), and RandomHorizontalFlip before them (its draw made as
+ * the flip makes it, the columns then read from the right). *@used: how
+ * many transforms were applied. */
+static GnnTensor *
+apply_fused (GnnCompose    *self,
+             guint          i,
+             GnnTensor     *value,
+             guint         *used,
+             GError       **error)
+{
+  g_autoptr(GnnTransform) t = g_list_model_get_item (self->transforms, i);
+  gboolean flip = GNN_IS_RANDOM_HORIZONTAL_FLIP (t);
+  GnnNormalize *norm = normalize_after_to_tensor (self, flip ? i + 2 : i + 1);
+  gboolean hflip = FALSE;
+
+  *used = 1;
+  if (flip)
+    hflip = gnn_random_horizontal_flip_draw (GNN_RANDOM_HORIZONTAL_FLIP (t));
+  if (norm != NULL && (flip || GNN_IS_TO_TENSOR (t)))
+    {
+      const double *mean, *std;
+      gsize n_mean, n_std;
+      GError *local = NULL;
+      GnnTensor *next;
+
+      gnn_normalize_get_values (norm, &mean, &n_mean, &std, &n_std);
+      next = gnn_vision_to_normalized_tensor (value, hflip, mean, n_mean, std, n_std, &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return NULL;
+        }
+      if (next != NULL)
+        {
+          *used = flip ? 3 : 2;
+          return next;
+        }
+    }
+  if (flip)   /* drawn already */
+    return hflip ? gnn_vision_hflip (value, error) : g_object_ref (value);
+  return gnn_transform_apply (t, value, error);
+}
+
 static GnnTensor *
 gnn_compose_apply (GnnTransform  *transform,
                    GnnTensor     *input,
@@ -57,40 +117,16 @@ gnn_compose_apply (GnnTransform  *transform,
   guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
   g_autoptr(GnnTensor) value = g_object_ref (input);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < n;)
     {
-      g_autoptr(GnnTransform) t = g_list_model_get_item (self->transforms, i);
-      GnnTensor *next = NULL;
-
-      if (GNN_IS_TO_TENSOR (t) && i + 1 < n)
-        {
-          /* ToTensor + Normalize: one pass, the same values */
-          g_autoptr(GnnTransform) u = g_list_model_get_item (self->transforms, i + 1);
-
-          if (GNN_IS_NORMALIZE (u))
-            {
-              const double *mean, *std;
-              gsize n_mean, n_std;
-              GError *local = NULL;
-
-              gnn_normalize_get_values (GNN_NORMALIZE (u), &mean, &n_mean, &std, &n_std);
-              next = gnn_vision_to_normalized_tensor (value, mean, n_mean, std, n_std, &local);
-              if (local != NULL)
-                {
-                  g_propagate_error (error, local);
-                  return NULL;
-                }
-              if (next != NULL)
-                i++;
-            }
-        }
-      if (next == NULL)
-        next = gnn_transform_apply (t, value, error);
+      guint used;
+      GnnTensor *next = apply_fused (self, i, value, &used, error);
 
       if (next == NULL)
         return NULL;
       g_object_unref (value);
       value = next;
+      i += used;
     }
   return g_steal_pointer (&value);
 }

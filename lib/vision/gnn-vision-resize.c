@@ -127,9 +127,9 @@ clip8 (gint32 v)
 typedef struct
 {
   gint64  taps;     /* the widest window */
-  gint64 *first;    /* per output column, the first input column read */
+  gint64 *first;    /* per output column, the offset of the first input column read */
   gint32 *w;        /* taps × (cols × c) weights */
-  guint8 *copy;     /* taps × (cols × c): the pixels of a row, per tap */
+  guint8 *copy;     /* taps × (cols × c) + 1: the pixels of a row, per tap */
   gint32 *acc;      /* cols × c sums */
 } Horizontal;
 
@@ -150,6 +150,7 @@ static gboolean
 horizontal_plan (const Coeffs  *co,
                  const gint32  *kk,
                  gint64         in_size,
+                 gint64         s_col,
                  gint64         cols,
                  gint64         c,
                  gboolean       reverse,
@@ -163,7 +164,7 @@ horizontal_plan (const Coeffs  *co,
     h->taps = MAX (h->taps, co->bounds[x * 2 + 1]);
   h->first = gnn_vision_alloc (cols, sizeof (gint64), error);
   h->w = h->first != NULL ? gnn_vision_alloc (h->taps * n, sizeof (gint32), error) : NULL;
-  h->copy = h->w != NULL ? gnn_vision_alloc (h->taps * n, 1, error) : NULL;
+  h->copy = h->w != NULL ? gnn_vision_alloc (h->taps * n + 1, 1, error) : NULL;
   h->acc = h->copy != NULL ? gnn_vision_alloc (n, sizeof (gint32), error) : NULL;
   if (h->acc == NULL)
     return FALSE;
@@ -173,7 +174,7 @@ horizontal_plan (const Coeffs  *co,
       gint64 xmin = co->bounds[from * 2], count = co->bounds[from * 2 + 1];
       gint64 first = MIN (xmin, in_size - h->taps), shift = xmin - first;
 
-      h->first[x] = first;
+      h->first[x] = first * s_col;
       for (gint64 t = 0; t < count; t++)
         for (gint64 ch = 0; ch < c; ch++)
           h->w[(t + shift) * n + x * c + ch] = kk[from * co->ksize + t];
@@ -203,16 +204,23 @@ pil_horizontal_typed (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c,
           guint8 *to = copy + t * n;
           const guint8 *from = row + t * s_col;
 
-          if (c == 3 && s_c == 1)   /* fixed sizes: moves, not calls */
+          /* fixed sizes: moves, not calls; a pixel of three as four
+           * bytes (one move), the fourth overwritten by the next (the
+           * last in the padding or the next tap's first) and read inside
+           * the rows read while this is not the last */
+          if (c == 3 && s_c == 1 && r + 1 < rows)
             for (gint64 x = 0; x < cols; x++)
-              memcpy (to + x * 3, from + h->first[x] * s_col, 3);
+              memcpy (to + x * 3, from + h->first[x], 4);
+          else if (c == 3 && s_c == 1)
+            for (gint64 x = 0; x < cols; x++)
+              memcpy (to + x * 3, from + h->first[x], 3);
           else if (c == 4 && s_c == 1)
             for (gint64 x = 0; x < cols; x++)
-              memcpy (to + x * 4, from + h->first[x] * s_col, 4);
+              memcpy (to + x * 4, from + h->first[x], 4);
           else
             for (gint64 x = 0; x < cols; x++)
               for (gint64 ch = 0; ch < c; ch++)
-                to[x * c + ch] = from[h->first[x] * s_col + ch * s_c];
+                to[x * c + ch] = from[h->first[x] + ch * s_c];
         }
       for (gint64 j = 0; j < n; j++)
         acc[j] = 1 << (PRECISION_BITS - 1);
@@ -311,7 +319,7 @@ pil_bilinear (GnnTensor  *img,
       if (temp == NULL)
         return NULL;
       kh = fixed_coeffs (&horiz, out_w, error);
-      if (kh == NULL || !horizontal_plan (&horiz, kh, w, out_w, c, FALSE, &plan, error))
+      if (kh == NULL || !horizontal_plan (&horiz, kh, w, s_col, out_w, c, FALSE, &plan, error))
         return NULL;
       pil_horizontal (src + first * s_row, s_row, s_col, s_c, gnn_image_data (temp),
                       last - first, out_w, c, &plan);

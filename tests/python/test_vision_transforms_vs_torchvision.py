@@ -208,6 +208,24 @@ class Conversions(Base):
             with self.assertRaisesRegex(Exception, text):
                 TT.Compose([TT.ToTensor(), TT.Normalize(mean, std)])(self.pil)
 
+        # a RandomHorizontalFlip before them joins the pass
+        for p in (0.0, 1.0):
+            ours = GT.Compose([GT.RandomHorizontalFlip(p), GT.ToTensor(), GT.Normalize(*imagenet)])
+            theirs = TT.Compose([TT.RandomHorizontalFlip(p), TT.ToTensor(),
+                                 TT.Normalize(*imagenet)])
+            self.same(ours(self.pil), theirs(self.pil))
+        # and draws as it does unfused: the same flips from the same seed
+        tail = [GT.ToTensor(), GT.Normalize(*imagenet)]
+        fused = GT.Compose([GT.RandomResizedCrop(20), GT.RandomHorizontalFlip()] + tail)
+        apart = GT.Compose([GT.RandomResizedCrop(20), GT.RandomHorizontalFlip(),
+                            GT.Lambda(lambda x: x)] + tail)
+        gnn.manual_seed(3)
+        a = [fused(self.pil).numpy() for _ in range(12)]
+        gnn.manual_seed(3)
+        b = [apart(self.pil).numpy() for _ in range(12)]
+        for x, y in zip(a, b):
+            self.assertTrue(np.array_equal(x, y))
+
 
 class RandomTransforms(Base):
     def test_probabilities_decide(self):
