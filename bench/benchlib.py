@@ -8,6 +8,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -39,6 +40,24 @@ def libtorch_driver(args):
         subprocess.run(['ninja', '-C', args.build_dir, 'bench/bench-libtorch'],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=True)
     return exe if os.access(exe, os.X_OK) else None
+
+
+def run_child(cmd, env, script):
+    """Runs @cmd with @env; returns (its JSON lines as dicts, its peak
+    resident set in MiB). The peak is wait4's ru_maxrss, the kernel's VmHWM of
+    the child (the largest of it and the descendants it waited for): the
+    model, activations, scratch and every library the side loads (Python and
+    torch's own for PyTorch). Exits naming @script when the child fails."""
+    with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if code != 0:
+            sys.exit(f'{script}: {" ".join(cmd)} failed (exit {code}):\n{err.read()}')
+        records = [json.loads(line) for line in out.read().splitlines() if line.startswith('{')]
+    return records, usage.ru_maxrss / 1024
 
 
 def measure(fn, reps, min_time, max_inner):

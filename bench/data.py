@@ -30,11 +30,15 @@ BATCH = 64
 # (mode, workers, persistent workers): fresh workers each pass show the
 # start cost; persistent ones the steady state.
 GNN_CONFIGS = [('threads', 0, False), ('threads', 1, False), ('threads', 2, False),
-               ('processes', 1, False), ('processes', 2, False), ('spawn', 1, False),
-               ('spawn', 2, False), ('processes', 2, True), ('spawn', 2, True)]
+               ('threads', 4, False), ('processes', 1, False), ('processes', 2, False),
+               ('processes', 4, False), ('spawn', 1, False), ('spawn', 2, False),
+               ('processes', 2, True), ('spawn', 2, True)]
 # (workers, multiprocessing_context, persistent_workers)
-TORCH_CONFIGS = [(0, None, False), (1, None, False), (2, None, False), (1, 'spawn', False),
-                 (2, 'spawn', False), (2, None, True), (2, 'spawn', True)]
+TORCH_CONFIGS = [(0, None, False), (1, None, False), (2, None, False), (4, None, False),
+                 (1, 'spawn', False), (2, 'spawn', False), (2, None, True), (2, 'spawn', True)]
+# --workers-sweep (issue 30 item 7): throughput at 0/1/2/4 workers, fresh
+# workers every pass, Gnn's threads and forked processes against torch's
+SWEEP_WORKERS = (0, 1, 2, 4)
 
 
 class TorchFashion:
@@ -57,6 +61,9 @@ def parse_args():
     parser.add_argument('--json', metavar='FILE', help='also save the results as JSON')
     parser.add_argument('--no-build', action='store_true', help='do not run ninja on the driver first')
     parser.add_argument('--no-torch', action='store_true', help='skip PyTorch')
+    parser.add_argument('--workers-sweep', action='store_true',
+                        help='only the configurations with 0, 1, 2 and 4 fresh workers (threads, '
+                             'processes, torch)')
     parser.add_argument('--torch-run', type=int, metavar='W', help=argparse.SUPPRESS)
     parser.add_argument('--torch-context', default=None, help=argparse.SUPPRESS)
     parser.add_argument('--torch-persistent', action='store_true', help=argparse.SUPPRESS)
@@ -136,12 +143,17 @@ def main():
     load_before = os.getloadavg()[0]
     passes = ['--passes', str(args.passes)]
     results = {'memcpy': run([exe, '--memcpy'] + passes)}
-    for mode, workers, persistent in GNN_CONFIGS:
+    gnn_configs, torch_configs = GNN_CONFIGS, TORCH_CONFIGS
+    if args.workers_sweep:
+        gnn_configs = [c for c in GNN_CONFIGS if c[0] in ('threads', 'processes') and not c[2]
+                       and c[1] in SWEEP_WORKERS]
+        torch_configs = [c for c in TORCH_CONFIGS if c[1] is None and not c[2] and c[0] in SWEEP_WORKERS]
+    for mode, workers, persistent in gnn_configs:
         r = run([exe, '--mode', mode, '--workers', str(workers)] +
                 (['--persistent'] if persistent else []) + passes)
         results[r['config']] = r
     if not args.no_torch:
-        for workers, context, persistent in TORCH_CONFIGS:
+        for workers, context, persistent in torch_configs:
             r = run([sys.executable, os.path.abspath(__file__), '--torch-run', str(workers)] +
                     (['--torch-context', context] if context else []) +
                     (['--torch-persistent'] if persistent else []) + passes)

@@ -30,7 +30,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 
@@ -38,6 +37,7 @@ import benchlib
 
 VOCAB, HIDDEN, SEQ, BATCH = 10000, 650, 35, 20
 TARGETS = {'train': 1.0, 'forward': None, 'cell': 1 / 3}
+TARGET_PEAK_RSS = 0.8  # Gnn's peak / PyTorch's (issue 30 item 5)
 
 
 def parse_args():
@@ -124,26 +124,22 @@ def child_env(threads):
     return env
 
 
-def run(cmd, env):
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    if proc.returncode != 0:
-        sys.exit(f'lstm.py: {" ".join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr}')
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{')]
-
-
 def run_gnn(args, exe, threads):
-    records = run([exe, '--batches', str(args.batches)], child_env(threads))
+    records, peak_mib = benchlib.run_child([exe, '--batches', str(args.batches)], child_env(threads),
+                                           'lstm.py')
     info = next(r for r in records if r['type'] == 'info')
     result = {r['case']: r for r in records if r['type'] == 'result'}
     return {'train': result['train']['seconds'] / args.batches,
             'forward': result['forward']['seconds'] / args.batches,
-            'cell': result['cell']['seconds'], 'loss': result['train']['loss'], 'threads': info['threads']}
+            'cell': result['cell']['seconds'], 'loss': result['train']['loss'], 'threads': info['threads'],
+            'peak_rss_mib': peak_mib}
 
 
 def run_torch(args, threads):
     cmd = [sys.executable, os.path.abspath(__file__), '--torch-child', str(threads),
            '--batches', str(args.batches)]
-    return run(cmd, child_env(threads))[-1]
+    records, peak_mib = benchlib.run_child(cmd, child_env(threads), 'lstm.py')
+    return dict(records[-1], peak_rss_mib=peak_mib)
 
 
 def main():
@@ -188,6 +184,13 @@ def main():
             summary[f'{case}@{threads}'] = {'gnn': g, 'torch': t}
             print(f'| {name} | {threads} | {g * scale:.1f} {unit} | {t * scale:.1f} {unit} | {g / t:.2f} | '
                   f'{"—" if target is None else f"≤ {target:.2f}"} | {verdict} |')
+        # the whole child's high-water mark: its training steps dominate it
+        g = max(r['peak_rss_mib'] for r in runs['gnn'])
+        t = max(r['peak_rss_mib'] for r in runs['torch'])
+        summary[f'peak_rss@{threads}'] = {'gnn': g, 'torch': t}
+        print(f'| peak RSS (VmHWM of the run: LM training, forward, cell) | {threads} | {g:.0f} MiB | '
+              f'{t:.0f} MiB | {g / t:.2f} | ≤ {TARGET_PEAK_RSS:.2f} | '
+              f'{"pass" if g / t <= TARGET_PEAK_RSS else "MISS"} |')
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'results': results, 'summary': summary, 'batches': args.batches,

@@ -23,7 +23,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 import benchlib
@@ -101,16 +100,9 @@ def run(cmd, threads):
     env = dict(os.environ)
     for name in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'):
         env[name] = str(threads)
-    with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        if proc.returncode != 0:
-            sys.exit(f'resnet.py: {" ".join(cmd)} failed (exit {proc.returncode}):\n{err.read()}')
-        result = [json.loads(line) for line in out.read().splitlines() if line.startswith('{')][-1]
-    result['peak_rss_mib'] = usage.ru_maxrss / 1024
+    records, peak_mib = benchlib.run_child(cmd, env, 'resnet.py')
+    result = records[-1]
+    result['peak_rss_mib'] = peak_mib
     return result
 
 

@@ -49,6 +49,8 @@ def parse_args():
     parser.add_argument('--workers', type=int, default=2, help='loader workers on both sides (default 2)')
     parser.add_argument('--blas-threads', type=int, default=1,
                         help='OpenBLAS threads of gnn-train and of the floors (default 1, gnn-train\'s default)')
+    parser.add_argument('--torch-threads', type=int, default=0,
+                        help='torch.set_num_threads of the PyTorch side (default: torch\'s own, one per CPU)')
     parser.add_argument('--seed', type=int, default=0, help='first seed (default 0)')
     parser.add_argument('--repeats', type=int, default=3,
                         help='runs per side with seeds seed, seed+1, ... (default 3): median time, '
@@ -58,7 +60,8 @@ def parse_args():
     parser.add_argument('--no-build', action='store_true', help='do not run ninja first')
     parser.add_argument('--torch-child', action='store_true', help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.epochs < 1 or args.batch_size < 1 or args.workers < 0 or args.limit < 0 or args.repeats < 1:
+    if args.epochs < 1 or args.batch_size < 1 or args.workers < 0 or args.limit < 0 or args.repeats < 1 \
+            or args.torch_threads < 0:
         parser.error('bad --epochs, --batch-size, --workers, --limit or --repeats')
     return args
 
@@ -88,6 +91,8 @@ def torch_child(args):
         x = (images.reshape(len(images), -1).astype(np.float32) / 255.0 - PIXEL_MEAN) / PIXEL_STD
         return torch.from_numpy(x.astype(np.float32)), torch.from_numpy(labels.astype(np.int64))
 
+    if args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     train_x, train_y = split('train')
     test_x, test_y = split('t10k')
@@ -168,7 +173,8 @@ def run_gnn(args, exe, seed, tmp):
 def run_torch(args, seed):
     cmd = [sys.executable, os.path.abspath(__file__), '--torch-child', '--epochs', str(args.epochs),
            '--batch-size', str(args.batch_size), '--lr', str(args.lr), '--workers', str(args.workers),
-           '--seed', str(seed), '--data-dir', args.data_dir, '--limit', str(args.limit)]
+           '--seed', str(seed), '--data-dir', args.data_dir, '--limit', str(args.limit),
+           '--torch-threads', str(args.torch_threads)]
     code, out, err, wall, rss = run_measured(cmd)
     if code != 0:
         sys.exit(f'train.py: the PyTorch child failed (exit {code}):\n{err}')

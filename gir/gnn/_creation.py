@@ -116,12 +116,6 @@ def _factory(make, name, doc):
     return factory
 
 
-def _random(shape, dtype, fill, generator):
-    t = Gnn.Tensor.empty(shape, dtype)
-    fill(t, 0.0, 1.0, generator)     # None: the default generator, under its lock
-    return t
-
-
 zeros = export(_factory(Gnn.Tensor.zeros, 'zeros', 'Like torch.zeros(*size, dtype=None).'))
 ones = export(_factory(Gnn.Tensor.ones, 'ones', 'Like torch.ones(*size, dtype=None).'))
 empty = export(_factory(Gnn.Tensor.empty, 'empty', 'Like torch.empty(*size): zero-filled.'))
@@ -130,16 +124,17 @@ empty = export(_factory(Gnn.Tensor.empty, 'empty', 'Like torch.empty(*size): zer
 @export
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Like torch.rand: uniform in [0, 1)."""
-    t = _on_device(device, _random, shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
-                   Gnn.Tensor.uniform_, generator)
+    # generator None: the default generator, under its lock
+    t = _on_device(device, Gnn.Tensor.rand, shape_arg(size),
+                   _dtype.from_arg(dtype or _dtype.float32), generator)
     return _finish(t, None, requires_grad, device)
 
 
 @export
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Like torch.randn: standard normal."""
-    t = _on_device(device, _random, shape_arg(size), _dtype.from_arg(dtype or _dtype.float32),
-                   Gnn.Tensor.normal_, generator)
+    t = _on_device(device, Gnn.Tensor.randn, shape_arg(size),
+                   _dtype.from_arg(dtype or _dtype.float32), generator)
     return _finish(t, None, requires_grad, device)
 
 

@@ -473,6 +473,26 @@ gboolean       gnn_tensor_normal_          (GnnTensor     *self,
                                             GnnGenerator  *generator,
                                             GError       **error);
 GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_tensor_rand             (const gint64  *shape,
+                                            guint          ndim,
+                                            GnnDType       dtype,
+                                            GnnGenerator  *generator,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_tensor_randn            (const gint64  *shape,
+                                            guint          ndim,
+                                            GnnDType       dtype,
+                                            GnnGenerator  *generator,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_tensor_rand_like        (GnnTensor     *self,
+                                            GnnGenerator  *generator,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
+GnnTensor     *gnn_tensor_randn_like       (GnnTensor     *self,
+                                            GnnGenerator  *generator,
+                                            GError       **error);
+GNN_AVAILABLE_IN_ALL
 gboolean       gnn_tensor_kaiming_uniform_ (GnnTensor     *self,
                                             double         a,
                                             GnnGenerator  *generator,

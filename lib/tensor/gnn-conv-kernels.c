@@ -68,8 +68,9 @@ phase_split_fits (const GnnConvGeom *g)
 {
   gint64 ph = g->oh + (g->kh - 1) / 2, pw = g->ow + (g->kw - 1) / 2;
 
+  /* a 1×1 kernel reads one phase of four: its strided rows are cheaper */
   return gnn_conv_geom_is_2d (g) && g->sh == 2 && g->sw == 2 && g->dh == 1 && g->dw == 1 &&
-         4 * ph * pw <= PHASE_FLOATS;
+         g->kh * g->kw > 1 && 4 * ph * pw <= PHASE_FLOATS;
 }
 
 #define DEFINE_CONV_KERNELS(T, suffix, GEMM, GEMM_BATCH, ONE, ZERO)                                   \

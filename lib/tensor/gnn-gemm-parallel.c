@@ -13,7 +13,8 @@
  * agrees to float rounding.
  *
  * A batch of products (Winograd's 16 per block) is split by product, one
- * parallel region for all of them.
+ * parallel region for all of them; a batch of fewer products than threads
+ * (a batch-1 convolution's single image) splits each product instead.
  *
  * While OpenBLAS has threads of its own (no gnn_set_num_threads () call),
  * products go to it whole, one after the other.
@@ -117,6 +118,12 @@ gnn_parallel_gemm_batch_##suffix (gint64 count, CBLAS_TRANSPOSE ta, CBLAS_TRANSP
                                                                                          \
   if (openblas_get_num_threads () > 1 || m * n * k < SPLIT_MIN_MNK)                      \
     batch_range_##suffix (0, count, &job);                                               \
+  else if (count < gnn_get_num_threads ())                                               \
+    /* fewer products than threads (a batch-1 convolution's one image): */              \
+    /* each product split, not one thread doing all of them             */              \
+    for (gint64 i = 0; i < count; i++)                                                   \
+      gnn_parallel_gemm_##suffix (ta, tb, m, n, k, alpha, a + i * stride_a, lda,         \
+                                  b + i * stride_b, ldb, beta, c + i * stride_c, ldc);   \
   else                                                                                   \
     gnn_parallel_for (count, 1, batch_range_##suffix, &job);                             \
 }

@@ -40,6 +40,15 @@ void gnn_parallel_for (gint64          n,
                        GnnParallelFunc func,
                        gpointer        data);
 
+/* memset (@data, 0, @nbytes), split among the threads from
+ * GNN_PARALLEL_ZERO_MIN bytes: a fresh gradient or scratch buffer is
+ * mostly first-touch page faults, whose zeroing the kernel does on the
+ * faulting thread (gnn-parallel.c). */
+#define GNN_PARALLEL_ZERO_MIN ((gsize) 1 << 20)
+
+void gnn_parallel_zero (gpointer data,
+                        gsize    nbytes);
+
 /* cblas_sgemm / cblas_dgemm (row-major), split by C's columns or rows among
  * Gnn's threads when OpenBLAS runs single-threaded (gnn-gemm-parallel.c). */
 void gnn_parallel_gemm_f32 (CBLAS_TRANSPOSE ta,

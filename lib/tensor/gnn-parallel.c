@@ -195,6 +195,41 @@ gnn_parallel_for (gint64          n,
   g_mutex_unlock (&region_lock);
 }
 
+/* Zero fills go in blocks of ZERO_BLOCK bytes (whole 4 KiB pages, many
+ * 64-byte lines). */
+#define ZERO_BLOCK ((gint64) 64 << 10)
+
+typedef struct
+{
+  guint8 *data;
+  gsize nbytes;
+} ZeroJob;
+
+static void
+zero_range (gint64   b0,
+            gint64   b1,
+            gpointer data)
+{
+  const ZeroJob *j = data;
+  gsize lo = (gsize) (b0 * ZERO_BLOCK), hi = MIN ((gsize) (b1 * ZERO_BLOCK), j->nbytes);
+
+  memset (j->data + lo, 0, hi - lo);
+}
+
+void
+gnn_parallel_zero (gpointer data,
+                   gsize    nbytes)
+{
+  if (nbytes < GNN_PARALLEL_ZERO_MIN || gnn_get_num_threads () < 2)
+    {
+      memset (data, 0, nbytes);
+      return;
+    }
+  gnn_parallel_for ((gint64) ((nbytes + ZERO_BLOCK - 1) / ZERO_BLOCK),
+                    (gint64) (GNN_PARALLEL_ZERO_MIN / 2 / ZERO_BLOCK), zero_range,
+                    &(ZeroJob) { data, nbytes });
+}
+
 static void
 forget_workers_in_child (void)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "tensor/gnn-parallel-private.h"
 #include "tensor/gnn-tensor-private.h"
 #include <gnn/gnn-memory.h>
 
@@ -414,7 +415,7 @@ gnn_scratch_try_alloc (gsize    nbytes,
     return NULL;
   memcpy (block, &total, sizeof total);
   if (zeroed)
-    memset (block + SCRATCH_HEADER, 0, nbytes);
+    gnn_parallel_zero (block + SCRATCH_HEADER, nbytes);
   return block + SCRATCH_HEADER;
 }
 
@@ -468,7 +469,7 @@ gnn_storage_new (gsize nbytes, gboolean zeroed)
     }
   g_atomic_ref_count_init (&storage->ref_count);
   if (zeroed)
-    memset (storage->data, 0, padded);
+    gnn_parallel_zero (storage->data, padded);
   storage->nbytes = nbytes;
   return storage;
 }

@@ -6,6 +6,8 @@
 
 #include "tensor/gnn-tensor-private.h"
 #include "tensor/gnn-nditer-private.h"
+#include "tensor/gnn-parallel-private.h"
+#include "tensor/gnn-dtype-check-private.h"
 
 typedef enum {
   DIST_UNIFORM,
@@ -52,8 +54,64 @@ draw (GnnGenerator *generator,
   while (b > a && gnn_dtype_read (dtype, dst) >= b);
 }
 
+static gboolean
+is_counter_based (GnnDType dtype)
+{
+  return dtype == GNN_DTYPE_F32 || dtype == GNN_DTYPE_F64;
+}
+
+/* Elements [first, first + n) of the counter-based fill of @dist for a
+ * float32 or float64 @dst, @stride elements apart (gnn-random-fill.c). */
+static void
+counter_fill (Distribution dist,
+              GnnDType     dtype,
+              guint64      key,
+              guint64      first,
+              guint8      *dst,
+              gint64       n,
+              gint64       stride,
+              double       a,
+              double       b)
+{
+  if (dtype == GNN_DTYPE_F32 && dist == DIST_UNIFORM)
+    gnn_random_fill_uniform_f32 (key, first, (float *) dst, n, stride, a, b);
+  else if (dtype == GNN_DTYPE_F32)
+    gnn_random_fill_normal_f32 (key, first, (float *) dst, n, stride, a, b);
+  else if (dist == DIST_UNIFORM)
+    gnn_random_fill_uniform_f64 (key, first, (double *) dst, n, stride, a, b);
+  else
+    gnn_random_fill_normal_f64 (key, first, (double *) dst, n, stride, a, b);
+}
+
+/* A contiguous counter-based fill, split among the intra-op threads: each
+ * range is elements [begin, end) of the same stream, so the values do not
+ * depend on the number of threads. */
+typedef struct {
+  Distribution dist;
+  GnnDType     dtype;
+  guint64      key;
+  guint8      *base;
+  gsize        elsize;
+  double       a;
+  double       b;
+} CounterRun;
+
+static void
+counter_range (gint64   begin,
+               gint64   end,
+               gpointer data)
+{
+  const CounterRun *r = data;
+
+  counter_fill (r->dist, r->dtype, r->key, (guint64) begin,
+                r->base + begin * (gint64) r->elsize, end - begin, 1, r->a, r->b);
+}
+
 /* Fills every element of @self (any strides), in row-major order, from
- * U(a, b) or N(a, b). */
+ * U(a, b) or N(a, b). float32 and float64 take one key from the generator
+ * and derive element k from the key and k alone, so a view gets the values
+ * a contiguous tensor of its shape would; float16 and bfloat16 draw one
+ * sample per element. */
 static void
 fill_random_with (GnnTensor    *self,
                   Distribution  dist,
@@ -65,8 +123,7 @@ fill_random_with (GnnTensor    *self,
   const gint64 *strides[1] = { p->strides };
   guint8 *base;
   gsize elsize = gnn_dtype_get_size (p->dtype);
-  gboolean counter_based = dist == DIST_UNIFORM &&
-                           (p->dtype == GNN_DTYPE_F32 || p->dtype == GNN_DTYPE_F64);
+  gboolean counter_based = is_counter_based (p->dtype);
   guint64 key = 0, counter = 0;
   GnnNdIter it;
 
@@ -80,10 +137,9 @@ fill_random_with (GnnTensor    *self,
   if (counter_based && gnn_tensor_is_contiguous (self))
     {
       /* one run (every new parameter): the same values as the walk below */
-      if (p->dtype == GNN_DTYPE_F32)
-        gnn_random_fill_uniform_f32 (key, 0, (float *) base, p->numel, 1, a, b);
-      else
-        gnn_random_fill_uniform_f64 (key, 0, (double *) base, p->numel, 1, a, b);
+      CounterRun r = { dist, p->dtype, key, base, elsize, a, b };
+
+      gnn_parallel_for (p->numel, GNN_PARALLEL_GRAIN_ELEMS, counter_range, &r);
       return;
     }
   gnn_nditer_init (&it, p->shape, p->ndim, 1, strides);
@@ -92,17 +148,9 @@ fill_random_with (GnnTensor    *self,
       gint64 off = it.offsets[0];
       gint64 st = it.inner_strides[0];
 
-      if (counter_based && p->dtype == GNN_DTYPE_F32)
-        gnn_random_fill_uniform_f32 (key, counter, (float *) base + off, it.inner_size, st, a, b);
-      else if (counter_based)
-        gnn_random_fill_uniform_f64 (key, counter, (double *) base + off, it.inner_size, st, a, b);
-      else if (p->dtype == GNN_DTYPE_F32)
-        {
-          float *dst = (float *) base + off;
-
-          for (gint64 i = 0; i < it.inner_size; i++)
-            dst[i * st] = (float) (a + b * gnn_generator_next_normal (generator));
-        }
+      if (counter_based)
+        counter_fill (dist, p->dtype, key, counter, base + off * (gint64) elsize,
+                      it.inner_size, st, a, b);
       else
         {
           for (gint64 i = 0; i < it.inner_size; i++)
@@ -216,6 +264,150 @@ gnn_tensor_normal_ (GnnTensor    *self,
     return FALSE;
   fill_random (self, DIST_NORMAL, mean, std, generator);
   return TRUE;
+}
+
+/* A new tensor of @shape filled from @dist (a = 0, b = 1: U(0, 1) or
+ * N(0, 1)); a meta tensor under the meta default device, with no draws.
+ * A non-floating @dtype fails with torch's message, which names the CPU
+ * kernel that refuses it (@kernel). */
+static GnnTensor *
+new_random (const char   *kernel,
+            const gint64 *shape,
+            guint         ndim,
+            GnnDType      dtype,
+            Distribution  dist,
+            GnnGenerator *generator,
+            GError      **error)
+{
+  g_autoptr (GnnTensor) out = NULL;
+
+  if (!gnn_dtype_is_floating (dtype))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "\"%s\" not implemented for '%s'",
+                   kernel, gnn_torch_scalar_name (dtype));
+      return NULL;
+    }
+  out = gnn_tensor_empty (shape, ndim, dtype, error);
+  if (out == NULL)
+    return NULL;
+  fill_random (out, dist, 0.0, 1.0, generator);
+  return g_steal_pointer (&out);
+}
+
+/**
+ * gnn_tensor_rand:
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions (0 for a scalar)
+ * @dtype: a floating point element type
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
+ * @error: return location for a #GError
+ *
+ * A new contiguous tensor of samples of the uniform distribution on [0, 1),
+ * like `torch.rand(*shape, dtype=dtype, generator=generator)`: the values
+ * [method@Gnn.Tensor.uniform_] with bounds 0 and 1 writes from the same
+ * generator state.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set if the
+ *   shape is invalid or @dtype is not a floating point type
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_rand (const gint64 *shape,
+                 guint         ndim,
+                 GnnDType      dtype,
+                 GnnGenerator *generator,
+                 GError      **error)
+{
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  return new_random ("check_uniform_bounds", shape, ndim, dtype, DIST_UNIFORM, generator, error);
+}
+
+/**
+ * gnn_tensor_randn:
+ * @shape: (array length=ndim) (nullable): the size of each dimension
+ * @ndim: the number of dimensions (0 for a scalar)
+ * @dtype: a floating point element type
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator ([func@Gnn.Generator.get_default])
+ * @error: return location for a #GError
+ *
+ * A new contiguous tensor of samples of the standard normal distribution,
+ * like `torch.randn(*shape, dtype=dtype, generator=generator)`: the values
+ * [method@Gnn.Tensor.normal_] with mean 0 and std 1 writes from the same
+ * generator state.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set if the
+ *   shape is invalid or @dtype is not a floating point type
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_randn (const gint64 *shape,
+                  guint         ndim,
+                  GnnDType      dtype,
+                  GnnGenerator *generator,
+                  GError      **error)
+{
+  g_return_val_if_fail (shape != NULL || ndim == 0, NULL);
+  g_return_val_if_fail (generator == NULL || GNN_IS_GENERATOR (generator), NULL);
+  return new_random ("normal_kernel_cpu", shape, ndim, dtype, DIST_NORMAL, generator, error);
+}
+
+/**
+ * gnn_tensor_rand_like:
+ * @self: a #GnnTensor
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator
+ * @error: return location for a #GError
+ *
+ * Like `torch.rand_like(self)`: [func@Gnn.Tensor.rand] with the shape and
+ * dtype of @self.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set if @self
+ *   is not of a floating point dtype
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_rand_like (GnnTensor    *self,
+                      GnnGenerator *generator,
+                      GError      **error)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  return gnn_tensor_rand (p->shape, p->ndim, p->dtype, generator, error);
+}
+
+/**
+ * gnn_tensor_randn_like:
+ * @self: a #GnnTensor
+ * @generator: (nullable): the random number generator to draw from, or
+ *   %NULL for the default generator
+ * @error: return location for a #GError
+ *
+ * Like `torch.randn_like(self)`: [func@Gnn.Tensor.randn] with the shape and
+ * dtype of @self.
+ *
+ * Returns: (transfer full): a new tensor, or %NULL with @error set if @self
+ *   is not of a floating point dtype
+ *
+ * Since: 0.1
+ */
+GnnTensor *
+gnn_tensor_randn_like (GnnTensor    *self,
+                       GnnGenerator *generator,
+                       GError      **error)
+{
+  GnnTensorPrivate *p;
+
+  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
+  p = gnn_tensor_priv (self);
+  return gnn_tensor_randn (p->shape, p->ndim, p->dtype, generator, error);
 }
 
 /* torch.nn.init's fan_in with mode='fan_in' and the leaky_relu gain.

@@ -234,6 +234,11 @@ void gnn_random_fill_uniform_f32 (guint64 key, guint64 first, float *dst, gint64
                                   gint64 stride, double a, double b);
 void gnn_random_fill_uniform_f64 (guint64 key, guint64 first, double *dst, gint64 n,
                                   gint64 stride, double a, double b);
+/* Normal N(mean, std²) fills, the same way (Box–Muller on pairs 2j, 2j + 1). */
+void gnn_random_fill_normal_f32 (guint64 key, guint64 first, float *dst, gint64 n,
+                                 gint64 stride, double mean, double std);
+void gnn_random_fill_normal_f64 (guint64 key, guint64 first, double *dst, gint64 n,
+                                 gint64 stride, double mean, double std);
 
 /* PyTorch's default seed (torch.initial_seed() of a fresh process): the
  * default generator's first seed. */

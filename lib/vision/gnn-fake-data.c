@@ -90,6 +90,8 @@ gnn_fake_data_get_sample (GnnVisionDataset  *dataset,
   GnnFakeData *self = GNN_FAKE_DATA (dataset);
   g_autoptr(GnnGenerator) g = NULL;
   g_autoptr(GnnImage) image = NULL;
+  g_autoptr(GnnTensor) draws = NULL;
+  g_autofree float *v = NULL;
   gint64 s[3];
   guint8 *dst;
 
@@ -99,11 +101,22 @@ gnn_fake_data_get_sample (GnnVisionDataset  *dataset,
   if (image == NULL)
     return FALSE;
   g = gnn_generator_new ((guint64) (index + self->random_offset));
+  /* torch.randn (*image_size) in [C, H, W] order, ToPILImage's
+   * mul (255).byte (), stored [H, W, C] */
+  draws = gnn_tensor_randn (s, 3, GNN_DTYPE_F32, g, error);
+  if (draws == NULL)
+    return FALSE;
+  v = gnn_tensor_to_floats (draws, NULL);
+  if (v == NULL)   /* a meta tensor, under the meta default device */
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_INVALID_ARGUMENT,
+                   "FakeData: cannot draw images under the meta default device");
+      return FALSE;
+    }
   dst = gnn_image_data (image);
-  /* drawn in [C, H, W] order, stored [H, W, C] */
   for (gint64 c = 0; c < s[0]; c++)
     for (gint64 i = 0; i < s[1] * s[2]; i++)
-      dst[i * s[0] + c] = (guint8) (gint64) ((float) gnn_generator_next_normal (g) * 255.0f);
+      dst[i * s[0] + c] = (guint8) (gint64) (v[c * s[1] * s[2] + i] * 255.0f);
   *input = GNN_TENSOR (g_steal_pointer (&image));
   *target = gnn_vision_label_new ((gint64) gnn_generator_next_below (g, (guint64) self->num_classes));
   return TRUE;

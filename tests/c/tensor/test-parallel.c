@@ -160,11 +160,76 @@ test_kernels_thread_counts (void)
     }
 }
 
+#define N_NORM_PARTS 6
+
+/* batch_norm (training) → relu → · ramp → sum on a map large enough that
+ * the statistics, the normalization, relu's backward and the zero fill of
+ * a fresh gradient all split: every result as bytes. */
+static GPtrArray *
+norm_relu_results (guint threads)
+{
+  g_autoptr (GRand) rng = g_rand_new_with_seed (11);
+  gint64 xs[] = { 4, 16, 96, 96 }, cs[] = { 16 };
+  g_autoptr (GnnTensor) x = random_tensor (rng, xs, 4);
+  g_autoptr (GnnTensor) ramp = random_tensor (rng, xs, 4);
+  g_autoptr (GnnTensor) w = random_tensor (rng, cs, 1);
+  g_autoptr (GnnTensor) b = random_tensor (rng, cs, 1);
+  g_autoptr (GnnTensor) zeros = NULL, y = NULL, r = NULL, m = NULL, loss = NULL;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  GnnTensor *parts[N_NORM_PARTS];
+
+  g_assert_true (gnn_set_num_threads (threads, NULL));
+  gnn_tensor_set_requires_grad (ramp, FALSE);
+  zeros = gnn_tensor_zeros (xs, 4, GNN_DTYPE_F32, &error);
+  g_assert_no_error (error);
+  y = gnn_tensor_batch_norm (x, NULL, NULL, w, b, TRUE, 0.1, 1e-5, &error);
+  g_assert_no_error (error);
+  r = gnn_tensor_relu (y, &error);
+  m = gnn_tensor_mul (r, ramp, &error);
+  loss = gnn_tensor_sum (m, NULL, 0, FALSE, &error);
+  g_assert_true (gnn_tensor_backward (loss, NULL, FALSE, &error));
+  g_assert_no_error (error);
+
+  parts[0] = y, parts[1] = r, parts[2] = gnn_tensor_get_grad (x);
+  parts[3] = gnn_tensor_get_grad (w), parts[4] = gnn_tensor_get_grad (b), parts[5] = zeros;
+  for (gsize i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      g_assert_nonnull (parts[i]);
+      g_ptr_array_add (all, g_bytes_new (gnn_tensor_get_data (parts[i]), gnn_tensor_get_nbytes (parts[i])));
+    }
+  return all;
+}
+
+/* Without a matrix product in the way, the split loops (per-channel
+ * statistics, elementwise passes, zero fills) give the same bytes at
+ * every thread count. */
+static void
+test_norm_relu_same_bits (void)
+{
+  g_autoptr (GPtrArray) one = norm_relu_results (1);
+
+  for (guint threads = 2; threads <= 3; threads++)
+    {
+      g_autoptr (GPtrArray) other = norm_relu_results (threads);
+
+      for (guint i = 0; i < N_NORM_PARTS; i++)
+        g_assert_true (g_bytes_equal (other->pdata[i], one->pdata[i]));
+    }
+  {
+    const float *z = g_bytes_get_data (one->pdata[N_NORM_PARTS - 1], NULL);
+
+    for (gsize i = 0; i < 4 * 16 * 96 * 96; i++)
+      g_assert_cmpfloat (z[i], ==, 0.0f);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/parallel/num-threads", test_num_threads);
   g_test_add_func ("/parallel/kernels-thread-counts", test_kernels_thread_counts);
+  g_test_add_func ("/parallel/norm-relu-same-bits", test_norm_relu_same_bits);
   return g_test_run ();
 }
