@@ -20,22 +20,67 @@ struct _GnnCompose
 {
   GnnTransform  parent_instance;
   GListModel   *transforms;
+  GPtrArray    *items;   /* the transforms' snapshot (see snapshot ()) */
 };
 
 enum { PROP_0, PROP_TRANSFORMS, N_PROPS };
 
 G_DEFINE_FINAL_TYPE (GnnCompose, gnn_compose, GNN_TYPE_TRANSFORM)
 
+/* The transforms as a plain array, taken when the list is set and when it
+ * changes: applying reads only that, since loader worker threads apply the
+ * same Compose at once and a GListStore's lookups are not thread-safe (it
+ * caches the last position asked for). */
+static void
+snapshot (GnnCompose *self)
+{
+  guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
+  GPtrArray *items = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_list_model_get_item (self->transforms, i));
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  self->items = items;
+}
+
+static void
+on_items_changed (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  GnnCompose *self)
+{
+  snapshot (self);
+}
+
+static void
+gnn_compose_constructed (GObject *object)
+{
+  GnnCompose *self = GNN_COMPOSE (object);
+
+  G_OBJECT_CLASS (gnn_compose_parent_class)->constructed (object);
+  snapshot (self);
+  if (self->transforms != NULL)
+    g_signal_connect_object (self->transforms, "items-changed", G_CALLBACK (on_items_changed),
+                             self, 0);
+}
+
+static void
+gnn_compose_finalize (GObject *object)
+{
+  g_clear_pointer (&GNN_COMPOSE (object)->items, g_ptr_array_unref);
+  G_OBJECT_CLASS (gnn_compose_parent_class)->finalize (object);
+}
+
 static gboolean
 gnn_compose_validate (GnnTransform  *transform,
                       GError       **error)
 {
   GnnCompose *self = GNN_COMPOSE (transform);
-  guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < self->items->len; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (self->transforms, i);
+      GObject *item = g_ptr_array_index (self->items, i);
 
       if (!GNN_IS_TRANSFORM (item))
         {
@@ -48,49 +93,84 @@ gnn_compose_validate (GnnTransform  *transform,
   return TRUE;
 }
 
+/* The Normalize at @i when ToTensor is at @i - 1, else NULL. */
+static GnnNormalize *
+normalize_after_to_tensor (GPtrArray *items,
+                           guint      i)
+{
+  gpointer t, u;
+
+  if (i == 0 || i >= items->len)
+    return NULL;
+  t = g_ptr_array_index (items, i - 1);
+  u = g_ptr_array_index (items, i);
+  return GNN_IS_TO_TENSOR (t) && GNN_IS_NORMALIZE (u) ? GNN_NORMALIZE (u) : NULL;
+}
+
+/* Transform @i of @items applied, or with the ones after it in one pass where that
+ * gives the same values: ToTensor + Normalize (a lookup table from the
+ * uint8 image), and RandomHorizontalFlip before them (its draw made as
+ * the flip makes it, the columns then read from the right). *@used: how
+ * many transforms were applied. */
+static GnnTensor *
+apply_fused (GPtrArray     *items,
+             guint          i,
+             GnnTensor     *value,
+             guint         *used,
+             GError       **error)
+{
+  GnnTransform *t = g_ptr_array_index (items, i);
+  gboolean flip = GNN_IS_RANDOM_HORIZONTAL_FLIP (t);
+  GnnNormalize *norm = normalize_after_to_tensor (items, flip ? i + 2 : i + 1);
+  gboolean hflip = FALSE;
+
+  *used = 1;
+  if (flip)
+    hflip = gnn_random_horizontal_flip_draw (GNN_RANDOM_HORIZONTAL_FLIP (t));
+  if (norm != NULL && (flip || GNN_IS_TO_TENSOR (t)))
+    {
+      const double *mean, *std;
+      gsize n_mean, n_std;
+      GError *local = NULL;
+      GnnTensor *next;
+
+      gnn_normalize_get_values (norm, &mean, &n_mean, &std, &n_std);
+      next = gnn_vision_to_normalized_tensor (value, hflip, mean, n_mean, std, n_std, &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return NULL;
+        }
+      if (next != NULL)
+        {
+          *used = flip ? 3 : 2;
+          return next;
+        }
+    }
+  if (flip)   /* drawn already */
+    return hflip ? gnn_vision_hflip (value, error) : g_object_ref (value);
+  return gnn_transform_apply (t, value, error);
+}
+
 static GnnTensor *
 gnn_compose_apply (GnnTransform  *transform,
                    GnnTensor     *input,
                    GError       **error)
 {
   GnnCompose *self = GNN_COMPOSE (transform);
-  guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
+  g_autoptr(GPtrArray) items = g_ptr_array_ref (self->items);   /* held while applied */
   g_autoptr(GnnTensor) value = g_object_ref (input);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < items->len;)
     {
-      g_autoptr(GnnTransform) t = g_list_model_get_item (self->transforms, i);
-      GnnTensor *next = NULL;
-
-      if (GNN_IS_TO_TENSOR (t) && i + 1 < n)
-        {
-          /* ToTensor + Normalize: one pass, the same values */
-          g_autoptr(GnnTransform) u = g_list_model_get_item (self->transforms, i + 1);
-
-          if (GNN_IS_NORMALIZE (u))
-            {
-              const double *mean, *std;
-              gsize n_mean, n_std;
-              GError *local = NULL;
-
-              gnn_normalize_get_values (GNN_NORMALIZE (u), &mean, &n_mean, &std, &n_std);
-              next = gnn_vision_to_normalized_tensor (value, mean, n_mean, std, n_std, &local);
-              if (local != NULL)
-                {
-                  g_propagate_error (error, local);
-                  return NULL;
-                }
-              if (next != NULL)
-                i++;
-            }
-        }
-      if (next == NULL)
-        next = gnn_transform_apply (t, value, error);
+      guint used;
+      GnnTensor *next = apply_fused (items, i, value, &used, error);
 
       if (next == NULL)
         return NULL;
       g_object_unref (value);
       value = next;
+      i += used;
     }
   return g_steal_pointer (&value);
 }
@@ -101,6 +181,8 @@ gnn_compose_class_init (GnnComposeClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GnnTransformClass *transform_class = GNN_TRANSFORM_CLASS (klass);
 
+  object_class->constructed = gnn_compose_constructed;
+  object_class->finalize = gnn_compose_finalize;
   transform_class->apply = gnn_compose_apply;
   transform_class->validate = gnn_compose_validate;
 

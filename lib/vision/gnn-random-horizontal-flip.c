@@ -23,12 +23,18 @@ enum { PROP_0, PROP_P, N_PROPS };
 
 G_DEFINE_FINAL_TYPE (GnnRandomHorizontalFlip, gnn_random_horizontal_flip, GNN_TYPE_TRANSFORM)
 
+gboolean
+gnn_random_horizontal_flip_draw (GnnRandomHorizontalFlip *self)
+{
+  return gnn_vision_draw_below (self->p);
+}
+
 static GnnTensor *
 gnn_random_horizontal_flip_apply (GnnTransform  *transform,
                                   GnnTensor     *input,
                                   GError       **error)
 {
-  if (!gnn_vision_draw_below (GNN_RANDOM_HORIZONTAL_FLIP (transform)->p))
+  if (!gnn_random_horizontal_flip_draw (GNN_RANDOM_HORIZONTAL_FLIP (transform)))
     return g_object_ref (input);
   return gnn_vision_hflip (input, error);
 }

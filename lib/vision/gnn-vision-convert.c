@@ -87,11 +87,13 @@ gnn_vision_to_tensor (GnnTensor  *pic,
  * the pair): each channel's 256 possible results are computed as the two
  * steps compute them, (v / 255 - m) / s in float32, and looked up, so the
  * values are the same bit for bit and the float [C, H, W] intermediate is
- * never written. NULL without an error when the pair does not apply (not a
- * uint8 image, or a mean/std the unfused Normalize refuses: it then gives
- * the error). */
+ * never written; @hflip reads the columns from the right (a horizontal
+ * flip before, whose copy is then never made either). NULL without an
+ * error when the pair does not apply (not a uint8 image, or a mean/std the
+ * unfused Normalize refuses: it then gives the error). */
 GnnTensor *
 gnn_vision_to_normalized_tensor (GnnTensor    *pic,
+                                 gboolean      hflip,
                                  const double *mean,
                                  gsize         n_mean,
                                  const double *std,
@@ -102,11 +104,11 @@ gnn_vision_to_normalized_tensor (GnnTensor    *pic,
   GnnTensor *out;
   GnnPlanes src;
   gint64 shape[3];
-  float *dst;
+  float *dst, table[4][256];
 
   if (!GNN_IS_IMAGE (pic) || gnn_tensor_priv (pic)->dtype != GNN_DTYPE_U8 ||
       !gnn_planes_init (&src, pic, &keep, "ToTensor", NULL) ||
-      n_mean == 0 || n_std == 0 || (n_mean != 1 && (gint64) n_mean != src.c) ||
+      src.c > 4 || n_mean == 0 || n_std == 0 || (n_mean != 1 && (gint64) n_mean != src.c) ||
       (n_std != 1 && (gint64) n_std != src.c))
     return NULL;
   for (gsize i = 0; i < n_std; i++)
@@ -119,19 +121,39 @@ gnn_vision_to_normalized_tensor (GnnTensor    *pic,
   dst = (float *) gnn_tensor_priv_data (gnn_tensor_priv (out));
   for (gint64 c = 0; c < src.c; c++)
     {
-      float table[256];
       float fm = (float) mean[n_mean == 1 ? 0 : c], fs = (float) std[n_std == 1 ? 0 : c];
 
       for (int v = 0; v < 256; v++)
-        table[v] = ((float) v / 255.0f - fm) / fs;
+        table[c][v] = ((float) v / 255.0f - fm) / fs;
+    }
+  if (src.c == 3 && src.sc == 1 && src.sw == 3)
+    /* an RGB image: its three planes from one read of each row */
+    for (gint64 y = 0, plane = src.h * src.w; y < src.h; y++, dst += src.w)
+      {
+        const guint8 *row = src.data + y * src.sh;
+
+        for (gint64 x = 0; x < src.w; x++)
+          {
+            const guint8 *px = row + 3 * (hflip ? src.w - 1 - x : x);
+
+            dst[x] = table[0][px[0]];
+            dst[plane + x] = table[1][px[1]];
+            dst[2 * plane + x] = table[2][px[2]];
+          }
+      }
+  else
+    for (gint64 c = 0; c < src.c; c++)
       for (gint64 y = 0; y < src.h; y++)
         {
           const guint8 *row = src.data + c * src.sc + y * src.sh;
 
-          for (gint64 x = 0; x < src.w; x++)
-            *dst++ = table[row[x * src.sw]];
+          if (hflip)
+            for (gint64 x = src.w; x-- > 0;)
+              *dst++ = table[c][row[x * src.sw]];
+          else
+            for (gint64 x = 0; x < src.w; x++)
+              *dst++ = table[c][row[x * src.sw]];
         }
-    }
   return out;
 }
 

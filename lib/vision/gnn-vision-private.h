@@ -159,8 +159,11 @@ void gnn_vision_planes_to_float (const GnnPlanes *src, float *dst, double diviso
 
 /* ToTensor + Normalize fused for a uint8 image (same values); NULL without
  * an error when they do not fuse (the caller runs them one by one). */
-GnnTensor *gnn_vision_to_normalized_tensor (GnnTensor *pic, const double *mean, gsize n_mean,
-                                            const double *std, gsize n_std, GError **error);
+GnnTensor *gnn_vision_to_normalized_tensor (GnnTensor *pic, gboolean hflip, const double *mean,
+                                             gsize n_mean, const double *std, gsize n_std,
+                                             GError **error);
+/* RandomHorizontalFlip's draw: whether this call flips. */
+gboolean gnn_random_horizontal_flip_draw (GnnRandomHorizontalFlip *self);
 
 /* The mean and std of a Normalize (ToTensor's fresh output makes in place
  * and not the same). */

@@ -116,59 +116,124 @@ clip8 (gint32 v)
   return (guint8) (s < 0 ? 0 : s > 255 ? 255 : s);
 }
 
-/* four 32-bit sums (GCC's vector extension: one SSE register) */
-typedef gint32 Lanes4 __attribute__ ((vector_size (16)));
-typedef guint8 Bytes4 __attribute__ ((vector_size (4)));
+/* PIL's horizontal pass laid out for whole-row vector loops. Every output
+ * column reads the same number of taps (the widest window), its window
+ * moved inside the input and its weights shifted and padded with zeros
+ * (a zero weight adds nothing: the integer sums, and so the results, are
+ * PIL's); for each tap, the pixels of all output columns are copied into
+ * one contiguous row (taps[t], cols × c values) and weighted by a row of
+ * the column weights repeated per channel (w[t]), so the multiply-adds run
+ * over whole rows as the vertical pass's do. */
+typedef struct
+{
+  gint64  taps;     /* the widest window */
+  gint64 *first;    /* per output column, the offset of the first input column read */
+  gint32 *w;        /* taps × (cols × c) weights */
+  guint8 *copy;     /* taps × (cols × c) + 1: the pixels of a row, per tap */
+  gint32 *acc;      /* cols × c sums */
+} Horizontal;
+
+static void
+horizontal_clear (Horizontal *h)
+{
+  g_clear_pointer (&h->first, g_free);
+  g_clear_pointer (&h->w, g_free);
+  g_clear_pointer (&h->copy, g_free);
+  g_clear_pointer (&h->acc, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Horizontal, horizontal_clear)
+
+/* @reverse: the output columns in reverse order (a flip of the result,
+ * exact: each output column is computed alone). */
+static gboolean
+horizontal_plan (const Coeffs  *co,
+                 const gint32  *kk,
+                 gint64         in_size,
+                 gint64         s_col,
+                 gint64         cols,
+                 gint64         c,
+                 gboolean       reverse,
+                 Horizontal    *h,
+                 GError       **error)
+{
+  gint64 n = cols * c;
+
+  h->taps = 1;
+  for (gint64 x = 0; x < cols; x++)
+    h->taps = MAX (h->taps, co->bounds[x * 2 + 1]);
+  h->first = gnn_vision_alloc (cols, sizeof (gint64), error);
+  h->w = h->first != NULL ? gnn_vision_alloc (h->taps * n, sizeof (gint32), error) : NULL;
+  h->copy = h->w != NULL ? gnn_vision_alloc (h->taps * n + 1, 1, error) : NULL;
+  h->acc = h->copy != NULL ? gnn_vision_alloc (n, sizeof (gint32), error) : NULL;
+  if (h->acc == NULL)
+    return FALSE;
+  for (gint64 x = 0; x < cols; x++)
+    {
+      gint64 from = reverse ? cols - 1 - x : x;
+      gint64 xmin = co->bounds[from * 2], count = co->bounds[from * 2 + 1];
+      gint64 first = MIN (xmin, in_size - h->taps), shift = xmin - first;
+
+      h->first[x] = first * s_col;
+      for (gint64 t = 0; t < count; t++)
+        for (gint64 ch = 0; ch < c; ch++)
+          h->w[(t + shift) * n + x * c + ch] = kk[from * co->ksize + t];
+    }
+  return TRUE;
+}
 
 /* PIL's horizontal 8-bit pass: dst is (rows × cols × c) contiguous, src
- * strided with its channels interleaved (s_c == 1, an image's layout); the
- * channels of a pixel are summed together, so the source is read once. */
+ * strided (an image's channels interleaved, s_c == 1, or any layout). */
 static inline __attribute__ ((always_inline)) void
 pil_horizontal_typed (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c,
                       guint8 *dst, gint64 rows, gint64 cols, gint64 c,
-                      const Coeffs *co, const gint32 *kk)
+                      const Horizontal *h)
 {
+  gint64 n = cols * c, taps = h->taps;
+  guint8 *restrict copy = h->copy;
+  gint32 *restrict acc = h->acc;
+  const gint32 *restrict w = h->w;
+
   for (gint64 r = 0; r < rows; r++)
     {
-      guint8 *out = dst + r * cols * c;
+      const guint8 *row = src + r * s_row;
+      guint8 *restrict out = dst + r * n;
 
-      for (gint64 x = 0; x < cols; x++, out += c)
+      for (gint64 t = 0; t < taps; t++)
         {
-          gint64 xmin = co->bounds[x * 2], xmax = co->bounds[x * 2 + 1];
-          const gint32 *k = kk + x * co->ksize;
-          const guint8 *in = src + r * s_row + xmin * s_col;
-          gint32 ss[4] = { 1 << (PRECISION_BITS - 1), 1 << (PRECISION_BITS - 1),
-                           1 << (PRECISION_BITS - 1), 1 << (PRECISION_BITS - 1) };
+          guint8 *to = copy + t * n;
+          const guint8 *from = row + t * s_col;
 
+          /* fixed sizes: moves, not calls; a pixel of three as four
+           * bytes (one move), the fourth overwritten by the next (the
+           * last in the padding or the next tap's first) and read inside
+           * the rows read while this is not the last */
           if (c == 3 && s_c == 1 && r + 1 < rows)
-            /* four lanes, so that a tap is one vector multiply-add: the
-             * fourth reads the next pixel's (or row's) first byte, inside
-             * the rows read since this is not the last row, and is dropped */
-            {
-              Lanes4 acc = { ss[0], ss[1], ss[2], ss[3] };
-
-              for (gint64 i = 0; i < xmax; i++, in += s_col)
-                {
-                  Bytes4 px;
-
-                  memcpy (&px, in, sizeof px);
-                  acc += __builtin_convertvector (px, Lanes4) * k[i];
-                }
-              acc >>= PRECISION_BITS;   /* clip8, in the lanes */
-              acc &= acc > 0;
-              acc = (acc & ~(acc > 255)) | (255 & (acc > 255));
-              out[0] = (guint8) acc[0];
-              out[1] = (guint8) acc[1];
-              out[2] = (guint8) acc[2];
-              continue;
-            }
+            for (gint64 x = 0; x < cols; x++)
+              memcpy (to + x * 3, from + h->first[x], 4);
+          else if (c == 3 && s_c == 1)
+            for (gint64 x = 0; x < cols; x++)
+              memcpy (to + x * 3, from + h->first[x], 3);
+          else if (c == 4 && s_c == 1)
+            for (gint64 x = 0; x < cols; x++)
+              memcpy (to + x * 4, from + h->first[x], 4);
           else
-            for (gint64 i = 0; i < xmax; i++, in += s_col)
+            for (gint64 x = 0; x < cols; x++)
               for (gint64 ch = 0; ch < c; ch++)
-                ss[ch] += in[ch * s_c] * k[i];
-          for (gint64 ch = 0; ch < c; ch++)
-            out[ch] = clip8 (ss[ch]);
+                to[x * c + ch] = from[h->first[x] + ch * s_c];
         }
+      for (gint64 j = 0; j < n; j++)
+        acc[j] = 1 << (PRECISION_BITS - 1);
+      for (gint64 t = 0; t < taps; t++)
+        {
+          const guint8 *restrict px = copy + t * n;
+          const gint32 *restrict wt = w + t * n;
+
+          for (gint64 j = 0; j < n; j++)
+            acc[j] += px[j] * wt[j];
+        }
+      for (gint64 j = 0; j < n; j++)
+        out[j] = clip8 (acc[j]);
     }
 }
 
@@ -211,8 +276,8 @@ pil_vertical_typed (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c,
 /* both passes compiled per CPU level (AVX2's 32-bit multiplies) */
 GNN_DISPATCH_KERNEL (pil_horizontal,
                  (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c, guint8 *dst,
-                  gint64 rows, gint64 cols, gint64 c, const Coeffs *co, const gint32 *kk),
-                 (src, s_row, s_col, s_c, dst, rows, cols, c, co, kk))
+                  gint64 rows, gint64 cols, gint64 c, const Horizontal *h),
+                 (src, s_row, s_col, s_c, dst, rows, cols, c, h))
 GNN_DISPATCH_KERNEL (pil_vertical,
                  (const guint8 *src, gint64 s_row, gint64 s_col, gint64 s_c, guint8 *dst,
                   gint64 rows, gint64 cols, gint64 c, const Coeffs *co, const gint32 *kk,
@@ -233,6 +298,7 @@ pil_bilinear (GnnTensor  *img,
   gint64 s_row = p->strides[0], s_col = p->strides[1], s_c = p->strides[2];
   gboolean need_h = out_w != w, need_v = out_h != h;
   g_auto(Coeffs) horiz = { 0 }, vert = { 0 };
+  g_auto(Horizontal) plan = { 0 };
   g_autofree gint32 *kh = NULL, *kv = NULL, *acc = NULL;
   g_autoptr(GnnImage) temp = NULL, out = NULL;
   gint64 first = 0, last = h;
@@ -253,10 +319,10 @@ pil_bilinear (GnnTensor  *img,
       if (temp == NULL)
         return NULL;
       kh = fixed_coeffs (&horiz, out_w, error);
-      if (kh == NULL)
+      if (kh == NULL || !horizontal_plan (&horiz, kh, w, s_col, out_w, c, FALSE, &plan, error))
         return NULL;
       pil_horizontal (src + first * s_row, s_row, s_col, s_c, gnn_image_data (temp),
-                      last - first, out_w, c, &horiz, kh);
+                      last - first, out_w, c, &plan);
       if (!need_v)
         return GNN_TENSOR (g_steal_pointer (&temp));
       src = gnn_image_data (temp);

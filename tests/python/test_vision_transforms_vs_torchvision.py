@@ -80,6 +80,21 @@ class Geometry(Base):
         self.same(GF.resize(self.gf[:1], [20, 31]), TF.resize(self.ft[:1], [20, 31]))
         self.same(GF.resize(self.gf, [20], max_size=25), TF.resize(self.ft, [20], max_size=25))
 
+    def test_resized_crops_of_a_large_image(self):
+        # PIL's resampling, exact: crops up- and downscaled along each axis
+        # by varied factors (the windows of every width), flipped or not
+        rng = np.random.default_rng(1)
+        arr = rng.integers(0, 256, (256, 240, 3), dtype=np.uint8)
+        for flip in (False, True):
+            pil = PILImage.fromarray(arr[:, ::-1].copy() if flip else arr)
+            for _ in range(25):
+                h, w = rng.integers(1, 241, 2)
+                top, left = rng.integers(0, 256 - h + 1), rng.integers(0, 240 - w + 1)
+                size = [int(v) for v in rng.integers(1, 300, 2)]
+                with self.subTest(flip=flip, box=(top, left, h, w), size=size):
+                    self.same(GF.resized_crop(pil, int(top), int(left), int(h), int(w), size),
+                              TF.resized_crop(pil, int(top), int(left), int(h), int(w), size))
+
     def test_crops_and_flips(self):
         for box in ((0, 0, 10, 10), (5, 7, 20, 30), (-3, -4, 10, 10), (30, 40, 20, 20)):
             self.same(GF.crop(self.pil, *box), TF.crop(self.pil, *box))
@@ -192,6 +207,24 @@ class Conversions(Base):
                 GT.Compose([GT.ToTensor(), GT.Normalize(mean, std)])(self.pil)
             with self.assertRaisesRegex(Exception, text):
                 TT.Compose([TT.ToTensor(), TT.Normalize(mean, std)])(self.pil)
+
+        # a RandomHorizontalFlip before them joins the pass
+        for p in (0.0, 1.0):
+            ours = GT.Compose([GT.RandomHorizontalFlip(p), GT.ToTensor(), GT.Normalize(*imagenet)])
+            theirs = TT.Compose([TT.RandomHorizontalFlip(p), TT.ToTensor(),
+                                 TT.Normalize(*imagenet)])
+            self.same(ours(self.pil), theirs(self.pil))
+        # and draws as it does unfused: the same flips from the same seed
+        tail = [GT.ToTensor(), GT.Normalize(*imagenet)]
+        fused = GT.Compose([GT.RandomResizedCrop(20), GT.RandomHorizontalFlip()] + tail)
+        apart = GT.Compose([GT.RandomResizedCrop(20), GT.RandomHorizontalFlip(),
+                            GT.Lambda(lambda x: x)] + tail)
+        gnn.manual_seed(3)
+        a = [fused(self.pil).numpy() for _ in range(12)]
+        gnn.manual_seed(3)
+        b = [apart(self.pil).numpy() for _ in range(12)]
+        for x, y in zip(a, b):
+            self.assertTrue(np.array_equal(x, y))
 
 
 class RandomTransforms(Base):
