@@ -156,5 +156,26 @@ class TestLogsumexp(ThreadsCase):
                       f'columns {dtype}')
 
 
+class TestScanGather(ThreadsCase):
+    def test_cumsum_rows_in_fours(self):
+        # 1030 rows (groups of four and a tail), large enough to split
+        torch.manual_seed(4)
+        for dtype in (torch.float32, torch.float64, torch.int32):
+            x = (torch.randn(1030, 300) * 100).to(dtype)
+            for dim in (0, 1):
+                self.same(gnn(x).cumsum(dim), torch.cumsum(x, dim), f'cumsum {dtype} {dim}')
+
+    def test_gather_scatter_add_split(self):
+        torch.manual_seed(5)
+        a, src = torch.randn(600, 500), torch.randn(600, 400)
+        for dim in (0, 1):
+            idx = torch.randint(0, a.shape[dim], (600, 400))
+            self.same(gnn(a).gather(dim, gnn(idx)), torch.gather(a, dim, idx), f'gather {dim}')
+            got = gnn(a).scatter_add(dim, gnn(idx), gnn(src))
+            want = torch.scatter_add(a, dim, idx, src)
+            # the same order of additions per element: bit-exact
+            self.same(got, want, f'scatter_add {dim}')
+
+
 if __name__ == '__main__':
     unittest.main()
