@@ -50,6 +50,8 @@ def parse_args():
     parser.add_argument('--threads', type=int, default=None,
                         help='threads on both sides: the driver\'s --threads (Gnn\'s loops and '
                              'OpenBLAS) and torch.set_num_threads (default: each side\'s own)')
+    parser.add_argument('--ops', metavar='OPS',
+                        help='comma-separated operations to run (default: all of them)')
     parser.add_argument('--reps', type=int, default=5, help='timed repetitions (default 5)')
     parser.add_argument('--min-time', type=float, default=0.2,
                         help='minimum seconds per repetition (default 0.2)')
@@ -60,6 +62,11 @@ def parse_args():
     args = parser.parse_args()
     if args.reps < 1 or args.rounds < 1 or args.min_time < 0:
         parser.error('--reps and --rounds must be at least 1, --min-time not negative')
+    known = {op for op, _ in CASES}
+    args.ops = args.ops.split(',') if args.ops else None
+    if args.ops and not set(args.ops) <= known:
+        parser.error('--ops: unknown %s (known: %s)' % (', '.join(sorted(set(args.ops) - known)),
+                                                        ', '.join(dict.fromkeys(op for op, _ in CASES))))
     return args
 
 
@@ -166,6 +173,13 @@ def torch_info(torch):
             'torch_openblas_threads': blas_threads}
 
 
+def set_torch_openblas_threads(n):
+    try:
+        ctypes.CDLL('libopenblas.so.0').openblas_set_num_threads(n)
+    except (OSError, AttributeError):
+        pass
+
+
 def better(old, new):
     return new if old is None or new['best'] > old['best'] else old
 
@@ -177,13 +191,17 @@ def main():
     import torch  # after the build: a failed build should not wait for torch to load
     if args.threads:
         torch.set_num_threads(args.threads)
+        # torch.set_num_threads leaves OpenBLAS (bmm, einsum's products) at
+        # its own count; the driver sets both, so set both here too
+        set_torch_openblas_threads(args.threads)
+    cases = [c for c in CASES if args.ops is None or c[0] in args.ops]
 
     # Gnn and PyTorch alternate case by case (and swap order every round), so
     # load from other processes hits both sides alike; each side keeps its
     # best round.
     gnn_info, gnn_best, torch_best = {}, {}, {}
     for rnd in range(args.rounds):
-        for op, size in CASES:
+        for op, size in cases:
             print(f'round {rnd + 1}/{args.rounds}: {op} {size}', file=sys.stderr, flush=True)
             sides = ['gnn', 'torch'] if rnd % 2 == 0 else ['torch', 'gnn']
             for side in sides:
@@ -200,7 +218,7 @@ def main():
     load_after = os.getloadavg()[0]
 
     rows = []
-    for key in CASES:
+    for key in cases:
         g, t = gnn_best[key], torch_best[key]
         ratio = g['best'] / t['best']
         target = TARGETS.get(key)

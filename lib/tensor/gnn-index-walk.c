@@ -7,6 +7,7 @@
 
 #include "tensor/gnn-index-walk-private.h"
 #include "tensor/gnn-nditer-private.h"
+#include "tensor/gnn-parallel-private.h"
 
 gboolean
 gnn_check_index_geometry (const char *op,
@@ -115,30 +116,44 @@ add_element (GnnDType      dtype,
     }
 }
 
-void
-gnn_index_walk (GnnIndexWalk walk,
-                GnnTensor   *self,
-                guint        dim,
-                GnnTensor   *index,
-                GnnTensor   *other)
+/* One block of the walk: positions of @shape from the given base pointers
+ * (strides in elements: index, self with 0 along dim, other). */
+typedef struct
 {
-  GnnTensorPrivate *sp = gnn_tensor_priv (self), *ip = gnn_tensor_priv (index);
-  GnnTensorPrivate *op = gnn_tensor_priv (other);
-  gint64 self_strides[GNN_MAX_DIMS], other_strides[GNN_MAX_DIMS];
-  const gint64 *strides[3] = { ip->strides, self_strides, other_strides };
-  gsize size = gnn_dtype_get_size (sp->dtype);
-  gint64 dim_stride = sp->ndim > 0 ? sp->strides[dim] : 0;
-  const gint64 *idx = (const gint64 *) gnn_tensor_priv_data (ip);
-  guint8 *s = gnn_tensor_priv_data (sp);
-  guint8 *o = gnn_tensor_priv_data (op);
+  GnnIndexWalk  walk;
+  GnnDType      dtype;
+  gsize         size;
+  gint64        dim_stride;
+  guint         ndim, split;
+  gint64        shape[GNN_MAX_DIMS];
+  gint64        strides[3][GNN_MAX_DIMS];
+  const gint64 *idx;
+  guint8       *s, *o;
+} Walk;
+
+static void
+walk_range (gint64   begin,
+            gint64   end,
+            gpointer data)
+{
+  const Walk *w = data;
+  gint64 shape[GNN_MAX_DIMS];
+  const gint64 *strides[3] = { w->strides[0], w->strides[1], w->strides[2] };
+  gsize size = w->size;
+  gint64 dim_stride = w->dim_stride;
+  const gint64 *idx = w->idx;
+  guint8 *s = w->s, *o = w->o;
   GnnNdIter it;
 
-  for (guint d = 0; d < ip->ndim; d++)
+  memcpy (shape, w->shape, sizeof (gint64) * w->ndim);
+  if (w->ndim > 0)
     {
-      self_strides[d] = d == dim ? 0 : sp->strides[d];
-      other_strides[d] = op->ndim == 0 ? 0 : op->strides[d];
+      shape[w->split] = end - begin;
+      idx += begin * w->strides[0][w->split];
+      s += begin * w->strides[1][w->split] * (gint64) size;
+      o += begin * w->strides[2][w->split] * (gint64) size;
     }
-  gnn_nditer_init (&it, ip->shape, ip->ndim, 3, strides);
+  gnn_nditer_init (&it, shape, w->ndim, 3, strides);
   while (gnn_nditer_next (&it))
     {
       const gint64 *ix = idx + it.offsets[0];
@@ -146,7 +161,7 @@ gnn_index_walk (GnnIndexWalk walk,
       guint8 *ob = o + it.offsets[2] * (gint64) size;
       gint64 is = it.inner_strides[0], ss = it.inner_strides[1], os = it.inner_strides[2];
 
-      switch (walk)
+      switch (w->walk)
         {
         case GNN_INDEX_GATHER:
           if (size == 4)
@@ -166,14 +181,54 @@ gnn_index_walk (GnnIndexWalk walk,
                     ob + i * os * (gint64) size, size);
           break;
         case GNN_INDEX_SCATTER_ADD:
-          if (sp->dtype == GNN_DTYPE_F32)
+          if (w->dtype == GNN_DTYPE_F32)
             for (gint64 i = 0; i < it.inner_size; i++)
               ((float *) sb)[i * ss + ix[i * is] * dim_stride] += ((const float *) ob)[i * os];
           else
             for (gint64 i = 0; i < it.inner_size; i++)
-              add_element (sp->dtype, sb + (i * ss + ix[i * is] * dim_stride) * (gint64) size,
+              add_element (w->dtype, sb + (i * ss + ix[i * is] * dim_stride) * (gint64) size,
                            ob + i * os * (gint64) size);
           break;
         }
     }
+}
+
+/* The positions are split among the threads along the index's largest dim
+ * — other than @dim for a scatter, so that every element of self is
+ * written by one thread, in the serial order: the same bits at every
+ * thread count. */
+void
+gnn_index_walk (GnnIndexWalk walk,
+                GnnTensor   *self,
+                guint        dim,
+                GnnTensor   *index,
+                GnnTensor   *other)
+{
+  GnnTensorPrivate *sp = gnn_tensor_priv (self), *ip = gnn_tensor_priv (index);
+  GnnTensorPrivate *op = gnn_tensor_priv (other);
+  Walk w = { walk, sp->dtype, gnn_dtype_get_size (sp->dtype), sp->ndim > 0 ? sp->strides[dim] : 0,
+             ip->ndim, 0 };
+  gint64 along = 1;
+
+  w.idx = (const gint64 *) gnn_tensor_priv_data (ip);
+  w.s = gnn_tensor_priv_data (sp);
+  w.o = gnn_tensor_priv_data (op);
+  for (guint d = 0; d < ip->ndim; d++)
+    {
+      w.shape[d] = ip->shape[d];
+      w.strides[0][d] = ip->strides[d];
+      w.strides[1][d] = d == dim ? 0 : sp->strides[d];
+      w.strides[2][d] = op->ndim == 0 ? 0 : op->strides[d];
+      if ((d != dim || walk == GNN_INDEX_GATHER) && ip->shape[d] > along)
+        {
+          w.split = d;
+          along = ip->shape[d];
+        }
+    }
+  if (ip->numel == 0)
+    return;
+  if (along < 2)
+    walk_range (0, ip->ndim > 0 ? ip->shape[w.split] : 1, &w);
+  else
+    gnn_parallel_for (along, gnn_parallel_grain (ip->numel / along), walk_range, &w);
 }

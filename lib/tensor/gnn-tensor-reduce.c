@@ -1,6 +1,7 @@
 /* gnn-tensor-reduce.c: sum, mean, max, min, prod, all, any over any set of
- * dims (argmax/argmin are in gnn-tensor-argmax.c, softmax and logsumexp in
- * gnn-tensor-softmax.c, var/std/norm in gnn-tensor-stats.c)
+ * dims (argmax/argmin are in gnn-tensor-argmax.c, softmax in
+ * gnn-tensor-softmax.c, logsumexp in gnn-tensor-logsumexp.c, var/std/norm
+ * in gnn-tensor-stats.c)
  *
  * Built with -O3 (see lib/meson.build): the run kernels below are written so
  * that gcc vectorizes them (unit-stride loops, independent partial sums).

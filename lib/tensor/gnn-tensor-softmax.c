@@ -1,5 +1,6 @@
 /* gnn-tensor-softmax.c: softmax and log_softmax along a dim (one pass per
- * row over the contiguous [outer, n, inner] view), and logsumexp
+ * row over the contiguous [outer, n, inner] view; logsumexp is in
+ * gnn-tensor-logsumexp.c)
  *
  * Built with -O3 (see lib/meson.build) and compiled for every CPU level by
  * GNN_DISPATCH_KERNEL; row sums in 8 fixed lanes, so every level gives the
@@ -257,90 +258,4 @@ gnn_tensor_log_softmax (GnnTensor *self,
   GNN_CHECK_STORAGE ("log_softmax", self, error, NULL);
   return gnn_tensor_record (GNN_OP_LOG_SOFTMAX, softmax_impl (self, dim, TRUE, error), &self, 1,
                             &(GnnOpParams) { .dim = dim });
-}
-
-/* --- logsumexp ---------------------------------------------------------------- */
-
-/* max + log (sum (exp (x - max))) over @dims, the max replaced by 0 where
- * it is infinite (so inf stays inf and -inf rows give -inf, not NaN). */
-static GnnTensor *
-logsumexp_values (GnnTensor  *self,
-                  const gint *dims,
-                  guint       n_dims,
-                  gboolean    keepdim,
-                  GError    **error)
-{
-  GnnTensorPrivate *p = gnn_tensor_priv (self);
-  gboolean reduce[GNN_MAX_DIMS];
-  gint64 out_shape[GNN_MAX_DIMS], acc_strides[GNN_MAX_DIMS];
-  guint out_ndim;
-  g_autoptr(GnnTensor) x = NULL;
-  g_autoptr(GnnTensor) m = NULL;
-  g_autoptr(GnnTensor) inf = NULL;
-  g_autoptr(GnnTensor) zero = NULL;
-  g_autoptr(GnnTensor) shift = NULL;
-  g_autoptr(GnnTensor) centered = NULL;
-  g_autoptr(GnnTensor) e = NULL;
-  g_autoptr(GnnTensor) s = NULL;
-  g_autoptr(GnnTensor) l = NULL;
-  g_autoptr(GnnTensor) out = NULL;
-
-  if (!gnn_reduce_resolve_dims (p, dims, n_dims, reduce, error))
-    return NULL;
-  x = gnn_dtype_is_floating (p->dtype) ? g_object_ref (self)
-                                       : gnn_tensor_copy_checked (self, GNN_DTYPE_F32, error);
-  if (x == NULL)
-    return NULL;
-  if (p->numel == 0)
-    /* the sum of no exponentials is 0: -inf */
-    {
-      if ((s = gnn_reduce (GNN_RED_SUM, x, dims, n_dims, keepdim, error)) == NULL)
-        return NULL;
-      return gnn_tensor_unary_op (GNN_UNARY_LOG, s, error);
-    }
-  zero = gnn_tensor_new_wrapped_number (0.0);
-  if ((m = gnn_reduce (GNN_RED_MAX, x, dims, n_dims, TRUE, error)) == NULL ||
-      (inf = gnn_tensor_unary_op (GNN_UNARY_ISINF, m, error)) == NULL ||
-      (shift = gnn_where_values (inf, zero, m, error)) == NULL ||
-      (centered = gnn_ew_binary (&gnn_op_sub, x, shift, error)) == NULL ||
-      (e = gnn_tensor_unary_op (GNN_UNARY_EXP, centered, error)) == NULL ||
-      (s = gnn_reduce (GNN_RED_SUM, e, dims, n_dims, TRUE, error)) == NULL ||
-      (l = gnn_tensor_unary_op (GNN_UNARY_LOG, s, error)) == NULL ||
-      (out = gnn_ew_binary (&gnn_op_add, l, shift, error)) == NULL)
-    return NULL;
-  if (keepdim)
-    return g_steal_pointer (&out);
-  gnn_reduce_geometry (p, reduce, FALSE, out_shape, &out_ndim, acc_strides);
-  gnn_contiguous_strides (out_shape, out_ndim, acc_strides);
-  return gnn_tensor_new_view (out, out_shape, acc_strides, out_ndim, 0);
-}
-
-/**
- * gnn_tensor_logsumexp:
- * @self: a #GnnTensor
- * @dims: (array length=n_dims) (nullable): the dims to reduce (may be negative)
- * @n_dims: the number of dims; 0 reduces over all dims
- * @keepdim: whether reduced dims stay in the result with size 1
- * @error: return location for a #GError
- *
- * `log (sum (exp (self)))` over @dims, computed stably (like
- * `torch.logsumexp (self, dim, keepdim)`); integer tensors give float32.
- * The gradient is softmax over the reduced dims.
- *
- * Returns: (transfer full): the result, or %NULL if a dim is out of range
- *
- * Since: 0.1
- */
-GnnTensor *
-gnn_tensor_logsumexp (GnnTensor  *self,
-                      const gint *dims,
-                      guint       n_dims,
-                      gboolean    keepdim,
-                      GError    **error)
-{
-  g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
-  g_return_val_if_fail (dims != NULL || n_dims == 0, NULL);
-  GNN_CHECK_STORAGE ("logsumexp", self, error, NULL);
-  return gnn_record_reduce (GNN_OP_LOGSUMEXP, logsumexp_values (self, dims, n_dims, keepdim, error),
-                            self, dims, n_dims, keepdim);
 }

@@ -3,8 +3,9 @@
  * Each slice along the dim is copied into (key, position) pairs and merge
  * sorted — stable, so equal values keep their order, as torch's CPU sort
  * does — with NaN above +inf. topk selects the k extremes with a
- * quickselect first and sorts only those. Slices are split among the
- * intra-op threads.
+ * quickselect first and sorts only those. float32 and the narrow integer
+ * types take gnn-sort-keys.c's integer keys instead (the same order).
+ * Slices are split among the intra-op threads.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -15,6 +16,7 @@
 #include "tensor/gnn-reduce-private.h"
 #include "tensor/gnn-index-walk-private.h"
 #include "tensor/gnn-parallel-private.h"
+#include "tensor/gnn-sort-keys-private.h"
 
 /* int64 keys stay exact; every other dtype sorts as double (exact too). */
 typedef struct
@@ -134,11 +136,13 @@ sort_slices (gint64   begin,
              gpointer data)
 {
   const SortJob *j = data;
+  gboolean keyed = gnn_sort_keys_supported (j->dtype, j->n);
   gboolean exact = j->dtype == GNN_DTYPE_I64;
   gsize pair_size = exact ? sizeof (PairI) : sizeof (PairF);
   gsize size = gnn_dtype_get_size (j->dtype);
   g_autofree guint8 *pairs = g_malloc (pair_size * (gsize) MAX (j->n, 1));
-  g_autofree guint8 *tmp = g_malloc (pair_size * (gsize) MAX (j->n, 1));
+  g_autofree guint8 *tmp = keyed ? gnn_sort_keys_scratch (j->n)
+                                  : g_malloc (pair_size * (gsize) MAX (j->n, 1));
   const guint8 *x = gnn_tensor_priv_data (j->xp);
 
   for (gint64 s = begin; s < end; s++)
@@ -147,6 +151,20 @@ sort_slices (gint64   begin,
       const guint8 *base = x + (o * j->n * j->inner + i) * (gint64) size;
       gint64 out_base = o * j->k * j->inner + i;
 
+      if (keyed)
+        {
+          /* positions in order (sorted also when !sorted: any order is allowed) */
+          gint64 *pos = (gint64 *) pairs;
+
+          gnn_sort_keys_slice (j->dtype, base, j->inner, j->n, j->k, j->desc, tmp, pos);
+          for (gint64 t = 0; t < j->k; t++)
+            {
+              j->indices[out_base + t * j->inner] = pos[t];
+              memcpy (j->values + (out_base + t * j->inner) * (gint64) size,
+                      base + pos[t] * j->inner * (gint64) size, size);
+            }
+          continue;
+        }
       for (gint64 t = 0; t < j->n; t++)
         {
           const guint8 *e = base + t * j->inner * (gint64) size;
