@@ -21,6 +21,7 @@ struct _GnnCompose
   GnnTransform  parent_instance;
   GListModel   *transforms;
   GPtrArray    *items;   /* the transforms' snapshot (see snapshot ()) */
+  GMutex        lock;    /* guards the swap of @items against appliers taking a ref */
 };
 
 enum { PROP_0, PROP_TRANSFORMS, N_PROPS };
@@ -36,11 +37,27 @@ snapshot (GnnCompose *self)
 {
   guint n = self->transforms != NULL ? g_list_model_get_n_items (self->transforms) : 0;
   GPtrArray *items = g_ptr_array_new_full (n, g_object_unref);
+  GPtrArray *old;
 
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (items, g_list_model_get_item (self->transforms, i));
-  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_mutex_lock (&self->lock);
+  old = g_steal_pointer (&self->items);
   self->items = items;
+  g_mutex_unlock (&self->lock);
+  g_clear_pointer (&old, g_ptr_array_unref);
+}
+
+/* The current snapshot, held by the caller while it applies. */
+static GPtrArray *
+snapshot_ref (GnnCompose *self)
+{
+  GPtrArray *items;
+
+  g_mutex_lock (&self->lock);
+  items = g_ptr_array_ref (self->items);
+  g_mutex_unlock (&self->lock);
+  return items;
 }
 
 static void
@@ -68,7 +85,10 @@ gnn_compose_constructed (GObject *object)
 static void
 gnn_compose_finalize (GObject *object)
 {
-  g_clear_pointer (&GNN_COMPOSE (object)->items, g_ptr_array_unref);
+  GnnCompose *self = GNN_COMPOSE (object);
+
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (gnn_compose_parent_class)->finalize (object);
 }
 
@@ -76,11 +96,11 @@ static gboolean
 gnn_compose_validate (GnnTransform  *transform,
                       GError       **error)
 {
-  GnnCompose *self = GNN_COMPOSE (transform);
+  g_autoptr(GPtrArray) items = snapshot_ref (GNN_COMPOSE (transform));
 
-  for (guint i = 0; i < self->items->len; i++)
+  for (guint i = 0; i < items->len; i++)
     {
-      GObject *item = g_ptr_array_index (self->items, i);
+      GObject *item = g_ptr_array_index (items, i);
 
       if (!GNN_IS_TRANSFORM (item))
         {
@@ -158,7 +178,7 @@ gnn_compose_apply (GnnTransform  *transform,
                    GError       **error)
 {
   GnnCompose *self = GNN_COMPOSE (transform);
-  g_autoptr(GPtrArray) items = g_ptr_array_ref (self->items);   /* held while applied */
+  g_autoptr(GPtrArray) items = snapshot_ref (self);   /* held while applied */
   g_autoptr(GnnTensor) value = g_object_ref (input);
 
   for (guint i = 0; i < items->len;)
@@ -203,6 +223,7 @@ gnn_compose_class_init (GnnComposeClass *klass)
 static void
 gnn_compose_init (GnnCompose *self)
 {
+  g_mutex_init (&self->lock);
 }
 
 /**
