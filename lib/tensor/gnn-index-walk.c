@@ -66,11 +66,12 @@ gnn_check_index_geometry (const char *op,
   return TRUE;
 }
 
-gboolean
-gnn_check_index_bounds (GnnTensor  *index,
-                        guint       dim,
-                        gint64      size,
-                        GError    **error)
+/* The first element of @index outside [0, @size), in the serial order:
+ * the one torch's message names. */
+static gboolean
+first_bad_index (GnnTensor *index,
+                 gint64     size,
+                 gint64    *bad)
 {
   GnnTensorPrivate *ip = gnn_tensor_priv (index);
   const gint64 *strides[1] = { ip->strides };
@@ -85,13 +86,49 @@ gnn_check_index_bounds (GnnTensor  *index,
 
         if (v < 0 || v >= size)
           {
-            g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
-                         "index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %"
-                         G_GINT64_FORMAT, v, dim, size);
-            return FALSE;
+            *bad = v;
+            return TRUE;
           }
       }
-  return TRUE;
+  return FALSE;
+}
+
+/* Sets torch's message for the first bad element of @index (after a
+ * threaded pass found one). */
+static gboolean
+fail_out_of_bounds (GnnTensor  *index,
+                    guint       dim,
+                    gint64      size,
+                    GError    **error)
+{
+  gint64 v = -1;
+
+  if (first_bad_index (index, size, &v))
+    g_set_error (error, GNN_ERROR, GNN_ERROR_INDEX,
+                 "index %" G_GINT64_FORMAT " is out of bounds for dimension %u with size %"
+                 G_GINT64_FORMAT, v, dim, size);
+  else
+    g_set_error_literal (error, GNN_ERROR, GNN_ERROR_INDEX, "index out of bounds");
+  return FALSE;
+}
+
+/* Whether the @n entries of @ix (stride @is) lie in [0, @bound): one
+ * unsigned comparison each, no early exit, so the loop vectorizes. */
+static inline gboolean
+run_in_bounds (const gint64 *ix,
+               gint64        is,
+               gint64        n,
+               gint64        bound)
+{
+  gboolean bad = FALSE;
+
+  if (is == 1)
+    for (gint64 i = 0; i < n; i++)
+      bad |= (guint64) ix[i] >= (guint64) bound;
+  else
+    for (gint64 i = 0; i < n; i++)
+      bad |= (guint64) ix[i * is] >= (guint64) bound;
+  return !bad;
 }
 
 /* self[q] += v for the arithmetic dtypes (bool: or) */
@@ -117,26 +154,34 @@ add_element (GnnDType      dtype,
 }
 
 /* One block of the walk: positions of @shape from the given base pointers
- * (strides in elements: index, self with 0 along dim, other). */
+ * (strides in elements: index, self with 0 along dim, other). Every run
+ * of indices is checked against @bound before it is used; a bad one sets
+ * @bad and stops the walk's writes (@check_only: nothing is written). */
 typedef struct
 {
   GnnIndexWalk  walk;
+  gboolean      check_only;
   GnnDType      dtype;
   gsize         size;
-  gint64        dim_stride;
+  gint64        dim_stride, bound;
+  gint          bad;
   guint         ndim, split;
   gint64        shape[GNN_MAX_DIMS];
   gint64        strides[3][GNN_MAX_DIMS];
   const gint64 *idx;
   guint8       *s, *o;
+  /* fused copy: self's slabs along dim 0 come from here, just before the
+   * walk writes into them (NULL: self is already set) */
+  const guint8 *base;
+  gsize         slab_bytes;
+  gint64        base_rows;
 } Walk;
 
 static void
-walk_range (gint64   begin,
+walk_block (gint64   begin,
             gint64   end,
-            gpointer data)
+            Walk    *w)
 {
-  const Walk *w = data;
   gint64 shape[GNN_MAX_DIMS];
   const gint64 *strides[3] = { w->strides[0], w->strides[1], w->strides[2] };
   gsize size = w->size;
@@ -150,17 +195,28 @@ walk_range (gint64   begin,
     {
       shape[w->split] = end - begin;
       idx += begin * w->strides[0][w->split];
-      s += begin * w->strides[1][w->split] * (gint64) size;
-      o += begin * w->strides[2][w->split] * (gint64) size;
+      if (!w->check_only)
+        {
+          s += begin * w->strides[1][w->split] * (gint64) size;
+          o += begin * w->strides[2][w->split] * (gint64) size;
+        }
     }
   gnn_nditer_init (&it, shape, w->ndim, 3, strides);
   while (gnn_nditer_next (&it))
     {
       const gint64 *ix = idx + it.offsets[0];
-      guint8 *sb = s + it.offsets[1] * (gint64) size;
-      guint8 *ob = o + it.offsets[2] * (gint64) size;
       gint64 is = it.inner_strides[0], ss = it.inner_strides[1], os = it.inner_strides[2];
+      guint8 *sb, *ob;
 
+      if (!run_in_bounds (ix, is, it.inner_size, w->bound))
+        {
+          g_atomic_int_set (&w->bad, TRUE);
+          return;
+        }
+      if (w->check_only)
+        continue;
+      sb = s + it.offsets[1] * (gint64) size;
+      ob = o + it.offsets[2] * (gint64) size;
       switch (w->walk)
         {
         case GNN_INDEX_GATHER:
@@ -193,42 +249,145 @@ walk_range (gint64   begin,
     }
 }
 
+/* Slabs of self copied at a time in a fused copy: the block stays in
+ * cache for the writes that follow (the copy and the scatter read and
+ * write self once instead of twice). */
+#define COPY_BLOCK_BYTES ((gsize) 128 << 10)
+
+static void
+walk_range (gint64   begin,
+            gint64   end,
+            gpointer data)
+{
+  Walk *w = data;
+  gint64 step;
+
+  if (w->base == NULL)
+    {
+      walk_block (begin, end, w);
+      return;
+    }
+  step = (gint64) MAX (COPY_BLOCK_BYTES / MAX (w->slab_bytes, 1), 1);
+  for (gint64 b = begin; b < end && !g_atomic_int_get (&w->bad); b += step)
+    {
+      gint64 e = MIN (b + step, end);
+      /* the last block also copies the slabs past the index's extent */
+      gint64 hi = e == w->shape[0] ? w->base_rows : e;
+
+      memcpy (w->s + b * (gint64) w->slab_bytes, w->base + b * (gint64) w->slab_bytes,
+              (gsize) (hi - b) * w->slab_bytes);
+      walk_block (b, e, w);
+    }
+}
+
+/* Fills @w for the positions of @index; @self and @other may be NULL for
+ * a check of the index alone. */
+static void
+walk_init (Walk         *w,
+           GnnIndexWalk  walk,
+           GnnTensor    *self,
+           guint         dim,
+           gint64        bound,
+           GnnTensor    *index,
+           GnnTensor    *other)
+{
+  GnnTensorPrivate *sp = self != NULL ? gnn_tensor_priv (self) : NULL;
+  GnnTensorPrivate *ip = gnn_tensor_priv (index);
+  GnnTensorPrivate *op = other != NULL ? gnn_tensor_priv (other) : NULL;
+  gint64 along = 1;
+
+  memset (w, 0, sizeof (Walk));
+  w->walk = walk;
+  w->check_only = self == NULL;
+  w->bound = bound;
+  w->ndim = ip->ndim;
+  w->idx = (const gint64 *) gnn_tensor_priv_data (ip);
+  if (sp != NULL)
+    {
+      w->dtype = sp->dtype;
+      w->size = gnn_dtype_get_size (sp->dtype);
+      w->dim_stride = sp->ndim > 0 ? sp->strides[dim] : 0;
+      w->s = gnn_tensor_priv_data (sp);
+      w->o = gnn_tensor_priv_data (op);
+    }
+  for (guint d = 0; d < ip->ndim; d++)
+    {
+      w->shape[d] = ip->shape[d];
+      w->strides[0][d] = ip->strides[d];
+      w->strides[1][d] = d == dim || sp == NULL ? 0 : sp->strides[d];
+      w->strides[2][d] = op == NULL || op->ndim == 0 ? 0 : op->strides[d];
+      if ((d != dim || walk == GNN_INDEX_GATHER) && ip->shape[d] > along)
+        {
+          w->split = d;
+          along = ip->shape[d];
+        }
+    }
+}
+
+/* Runs @w over all its positions; FALSE when an index was out of bounds. */
+static gboolean
+walk_run (Walk      *w,
+          GnnTensor *index)
+{
+  GnnTensorPrivate *ip = gnn_tensor_priv (index);
+  gint64 along = ip->ndim > 0 ? ip->shape[w->split] : 1;
+
+  if (ip->numel == 0)
+    return TRUE;
+  if (along < 2)
+    walk_range (0, along, w);
+  else
+    gnn_parallel_for (along, gnn_parallel_grain (ip->numel / along), walk_range, w);
+  return !g_atomic_int_get (&w->bad);
+}
+
+gboolean
+gnn_check_index_bounds (GnnTensor  *index,
+                        guint       dim,
+                        gint64      size,
+                        GError    **error)
+{
+  Walk w;
+
+  walk_init (&w, GNN_INDEX_GATHER, NULL, dim, size, index, NULL);
+  return walk_run (&w, index) || fail_out_of_bounds (index, dim, size, error);
+}
+
 /* The positions are split among the threads along the index's largest dim
  * — other than @dim for a scatter, so that every element of self is
  * written by one thread, in the serial order: the same bits at every
- * thread count. */
-void
+ * thread count. Each thread checks the indices it uses just before using
+ * them, so the check costs no pass of its own. */
+gboolean
 gnn_index_walk (GnnIndexWalk walk,
                 GnnTensor   *self,
                 guint        dim,
                 GnnTensor   *index,
-                GnnTensor   *other)
+                GnnTensor   *other,
+                GnnTensor   *base,
+                GError     **error)
 {
-  GnnTensorPrivate *sp = gnn_tensor_priv (self), *ip = gnn_tensor_priv (index);
-  GnnTensorPrivate *op = gnn_tensor_priv (other);
-  Walk w = { walk, sp->dtype, gnn_dtype_get_size (sp->dtype), sp->ndim > 0 ? sp->strides[dim] : 0,
-             ip->ndim, 0 };
-  gint64 along = 1;
+  GnnTensorPrivate *sp = gnn_tensor_priv (self);
+  gint64 bound = sp->ndim > 0 ? sp->shape[dim] : 1;
+  Walk w;
 
-  w.idx = (const gint64 *) gnn_tensor_priv_data (ip);
-  w.s = gnn_tensor_priv_data (sp);
-  w.o = gnn_tensor_priv_data (op);
-  for (guint d = 0; d < ip->ndim; d++)
+  walk_init (&w, walk, self, dim, bound, index, other);
+  if (base != NULL)
     {
-      w.shape[d] = ip->shape[d];
-      w.strides[0][d] = ip->strides[d];
-      w.strides[1][d] = d == dim ? 0 : sp->strides[d];
-      w.strides[2][d] = op->ndim == 0 ? 0 : op->strides[d];
-      if ((d != dim || walk == GNN_INDEX_GATHER) && ip->shape[d] > along)
+      GnnTensorPrivate *bp = gnn_tensor_priv (base);
+
+      /* fused when whole slabs along dim 0 are one thread's: the walk
+       * splits along dim 0, and both are contiguous */
+      if (walk != GNN_INDEX_GATHER && sp->ndim > 0 && dim != 0 && w.split == 0 &&
+          gnn_tensor_priv (index)->numel > 0 && gnn_tensor_is_contiguous (base) &&
+          gnn_tensor_is_contiguous (self))
         {
-          w.split = d;
-          along = ip->shape[d];
+          w.base = gnn_tensor_priv_data (bp);
+          w.slab_bytes = (gsize) sp->strides[0] * w.size;
+          w.base_rows = sp->shape[0];
         }
+      else if (!gnn_tensor_copy_values_ (self, base, error))
+        return FALSE;
     }
-  if (ip->numel == 0)
-    return;
-  if (along < 2)
-    walk_range (0, ip->ndim > 0 ? ip->shape[w.split] : 1, &w);
-  else
-    gnn_parallel_for (along, gnn_parallel_grain (ip->numel / along), walk_range, &w);
+  return walk_run (&w, index) || fail_out_of_bounds (index, dim, bound, error);
 }

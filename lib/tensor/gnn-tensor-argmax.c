@@ -339,7 +339,8 @@ extreme_dim (gboolean     max,
                                               gnn_tensor_priv (index)->ndim, FALSE, error);
   if (values == NULL)
     return NULL;
-  gnn_index_walk (GNN_INDEX_GATHER, self, d, index, values);
+  if (!gnn_index_walk (GNN_INDEX_GATHER, self, d, index, values, NULL, error))
+    return NULL;
   if (keepdim || p->ndim == 0)
     out = g_object_ref (values);
   else

@@ -25,13 +25,17 @@ gather_values (GnnTensor  *self,
   guint d;
 
   if (!gnn_wrap_dim (dim, sp->ndim, &d, error) ||
-      !gnn_check_index_geometry ("gather", self, d, index, NULL, error) ||
-      !gnn_check_index_bounds (index, d, sp->ndim > 0 ? sp->shape[d] : 1, error))
+      !gnn_check_index_geometry ("gather", self, d, index, NULL, error))
     return NULL;
   out = gnn_tensor_new_contiguous_checked (sp->dtype, ip->shape, ip->ndim, FALSE, error);
   if (out == NULL)
     return NULL;
-  gnn_index_walk (GNN_INDEX_GATHER, self, d, index, out);
+  /* the index values are checked as the walk reads them */
+  if (!gnn_index_walk (GNN_INDEX_GATHER, self, d, index, out, NULL, error))
+    {
+      g_object_unref (out);
+      return NULL;
+    }
   *dim_out = d;
   return out;
 }
@@ -71,7 +75,9 @@ gnn_tensor_gather (GnnTensor *self,
                             &(GnnOpParams) { .dim = (gint) d, .extra = { index } });
 }
 
-/* The checks of scatter / scatter_add; @src may be a wrapped number. */
+/* The checks of scatter / scatter_add but the index values (checked as
+ * they are used, or first for an in-place scatter); @src may be a wrapped
+ * number. */
 static gboolean
 check_scatter (const char *name,
                GnnTensor  *self,
@@ -92,25 +98,23 @@ check_scatter (const char *name,
                    "%s(): Expected self.dtype to be equal to src.dtype", name);
       return FALSE;
     }
-  return gnn_check_index_geometry (name, self, *d, index, value ? NULL : src, error) &&
-         gnn_check_index_bounds (index, *d, sp->ndim > 0 ? sp->shape[*d] : 1, error);
+  return gnn_check_index_geometry (name, self, *d, index, value ? NULL : src, error);
 }
 
-/* Writes the scatter into @target (a copy of self, or self in place). */
+/* Writes the scatter into @target: @self in place (@base NULL), or a
+ * fresh tensor that the walk fills from @base. */
 static gboolean
 scatter_into (GnnIndexWalk walk,
               GnnTensor   *target,
               guint        d,
               GnnTensor   *index,
               GnnTensor   *src,
+              GnnTensor   *base,
               GError     **error)
 {
   g_autoptr(GnnTensor) values = gnn_ew_cast (src, gnn_tensor_priv (target)->dtype, error);
 
-  if (values == NULL)
-    return FALSE;
-  gnn_index_walk (walk, target, d, index, values);
-  return TRUE;
+  return values != NULL && gnn_index_walk (walk, target, d, index, values, base, error);
 }
 
 static GnnTensor *
@@ -134,8 +138,11 @@ scatter_op (GnnIndexWalk walk,
   GNN_CHECK_STORAGE (name, src, error, NULL);
   if (!check_scatter (name, self, dim, index, src, &d, error))
     return NULL;
-  out = gnn_tensor_copy_checked (self, gnn_tensor_priv (self)->dtype, error);
-  if (out == NULL || !scatter_into (walk, out, d, index, src, error))
+  /* unset: the walk copies self into it, block by block */
+  out = gnn_tensor_new_contiguous_checked (gnn_tensor_priv (self)->dtype,
+                                           gnn_tensor_priv (self)->shape,
+                                           gnn_tensor_priv (self)->ndim, FALSE, error);
+  if (out == NULL || !scatter_into (walk, out, d, index, src, self, error))
     {
       g_clear_object (&out);
       return NULL;
@@ -163,12 +170,14 @@ scatter_inplace (GnnIndexWalk walk,
   GNN_CHECK_STORAGE (name, index, error, FALSE);
   GNN_CHECK_STORAGE (name, src, error, FALSE);
   if (!check_scatter (name, self, dim, index, src, &d, error) ||
+      !gnn_check_index_bounds (index, d, gnn_tensor_priv (self)->ndim > 0
+                                         ? gnn_tensor_priv (self)->shape[d] : 1, error) ||
       !gnn_check_no_internal_overlap (self, error) ||
       !gnn_tensor_record_inplace_full (kind, self, &src, 1,
                                        &(GnnOpParams) { .dim = (gint) d, .extra = { index } },
                                        error))
     return FALSE;
-  return scatter_into (walk, self, d, index, src, error);
+  return scatter_into (walk, self, d, index, src, NULL, error);
 }
 
 /**

@@ -22,7 +22,7 @@ import numpy as np
 
 import gi
 gi.require_version('Gnn', '1.0')
-from gi.repository import Gnn  # noqa: E402
+from gi.repository import GLib, Gnn  # noqa: E402
 
 DTYPES = {torch.float32: 'float32', torch.float64: 'float64', torch.int64: 'int64',
           torch.int32: 'int32', torch.int16: 'int16', torch.int8: 'int8',
@@ -175,6 +175,37 @@ class TestScanGather(ThreadsCase):
             want = torch.scatter_add(a, dim, idx, src)
             # the same order of additions per element: bit-exact
             self.same(got, want, f'scatter_add {dim}')
+
+    def test_gather_scatter_bad_index_split(self):
+        # the bounds check runs inside the threaded walk: the message still
+        # names the first bad index in the index's order (here in the
+        # second thread's half too), and nothing is written
+        torch.manual_seed(6)
+        a, src = torch.randn(600, 500), torch.randn(600, 400)
+        g_src = gnn(src)
+        for bad in ([(590, 7, 500), (20, 300, -1)], [(599, 399, 500)], [(1, 0, -3)]):
+            idx = torch.randint(0, 500, (600, 400))
+            for row, col, value in bad:
+                idx[row, col] = value
+            g_idx = gnn(idx)
+            calls = (('gather', lambda s, i, r: s.gather(1, i)),
+                     ('scatter_add', lambda s, i, r: s.scatter_add(1, i, r)),
+                     ('scatter', lambda s, i, r: s.scatter(1, i, r)),
+                     ('scatter_add_', lambda s, i, r: s.scatter_add_(1, i, r)),
+                     ('scatter_', lambda s, i, r: s.scatter_(1, i, r)))
+            for name, call in calls:
+                t_self, g_self = a.clone(), gnn(a)
+                threads = torch.get_num_threads()
+                torch.set_num_threads(1)  # torch names whichever thread's bad index
+                try:
+                    with self.assertRaises(RuntimeError) as tcm:
+                        call(t_self, idx, src)
+                finally:
+                    torch.set_num_threads(threads)
+                with self.assertRaises(GLib.Error) as gcm:
+                    call(g_self, g_idx, g_src)
+                self.assertEqual(gcm.exception.message, str(tcm.exception), f'{name} {bad}')
+                self.same(g_self, a, f'{name} {bad}: self unchanged')
 
 
 if __name__ == '__main__':
