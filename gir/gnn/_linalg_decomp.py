@@ -76,10 +76,10 @@ def _qr(input, some=True):
     return _Qr(*Gnn.Tensor.linalg_qr(input, 'reduced' if some else 'complete'))
 
 
-_linalg.qr = qr
-_linalg.eigh = eigh
+_linalg.qr = with_out(qr, 'linalg_qr')
+_linalg.eigh = with_out(eigh, 'linalg_eigh')
 _linalg.eigvalsh = with_out(eigvalsh)
-_linalg.svd = svd
+_linalg.svd = with_out(svd, 'linalg_svd')
 _linalg.svdvals = with_out(svdvals)
 _linalg.lstsq = lstsq
 _linalg.matrix_norm = with_out(matrix_norm)
@@ -87,5 +87,5 @@ _linalg.norm = with_out(norm)
 
 Tensor.svd = _svd
 Tensor.qr = _qr
-export(_svd, 'svd')
-export(_qr, 'qr')
+export(with_out(_svd, 'svd'), 'svd')
+export(with_out(_qr, 'qr'), 'qr')

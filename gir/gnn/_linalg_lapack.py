@@ -41,7 +41,7 @@ def cholesky(A, *, upper=False):
 _linalg.solve = with_out(solve)
 _linalg.inv = with_out(inv)
 _linalg.det = with_out(det)
-_linalg.slogdet = lambda A, *, out=None: _LinalgSlogdet(*_slogdet(A))
+_linalg.slogdet = with_out(lambda A: _LinalgSlogdet(*_slogdet(A)), 'linalg_slogdet')
 _linalg.cholesky = with_out(cholesky)
 
 Tensor.inverse = inv

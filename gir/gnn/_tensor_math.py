@@ -23,17 +23,35 @@ def returns_self(c_op, name):
     return method
 
 
-def with_out(func):
-    """torch's out= keyword: the result stored into `out` (resized, cast
-    with torch's rule, refused when anything requires grad) and `out`
-    returned."""
+def store_out(result, out, name):
+    """torch's out=: the result stored into `out` (resized, cast with
+    torch's rule, refused when anything requires grad) and `out` returned;
+    a tuple result (values, indices; Q, R; ...) into a tuple of as many
+    tensors, returned as the result's named tuple."""
+    if not isinstance(result, tuple):
+        Gnn.Tensor.out_(out, result)
+        return out
+    if not isinstance(out, (tuple, list)) or not all(isinstance(t, Gnn.Tensor) for t in out):
+        raise TypeError("%s(): argument 'out' must be tuple of Tensors, not %s"
+                        % (name, type(out).__name__))
+    if len(out) != len(result):
+        raise TypeError('expected tuple of %d elements but got %d' % (len(result), len(out)))
+    for target, value in zip(out, result):
+        Gnn.Tensor.out_(target, value)
+    return type(result)(*out)
+
+
+def with_out(func, name=None):
+    """torch's out= keyword on `func` (see store_out; `name` is torch's
+    name of the function in its messages)."""
+    name = name or func.__name__
+
     @functools.wraps(func)
     def wrapper(*args, out=None, **kwargs):
         result = func(*args, **kwargs)
         if out is None:
             return result
-        Gnn.Tensor.out_(out, result)
-        return out
+        return store_out(result, out, name)
     return wrapper
 
 

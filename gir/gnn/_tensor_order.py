@@ -8,6 +8,7 @@ import collections
 
 from ._gi import Gnn, export
 from ._tensor import Tensor
+from ._tensor_math import with_out
 
 _KthvalueResult = collections.namedtuple('kthvalue', ['values', 'indices'])
 _MedianResult = collections.namedtuple('median', ['values', 'indices'])
@@ -46,18 +47,10 @@ for _f in (kthvalue, median, nanmedian, mode):
 def _function(name):
     method = getattr(Tensor, name)
 
-    def function(input, *args, out=None, **kwargs):
-        result = method(input, *args, **kwargs)
-        if out is None:
-            return result
-        if isinstance(result, tuple):   # (values, indices) into out=(values, indices)
-            for target, value in zip(out, result):
-                Gnn.Tensor.out_(target, value)
-            return type(result)(*out)
-        Gnn.Tensor.out_(out, result)
-        return out
+    def function(input, *args, **kwargs):
+        return method(input, *args, **kwargs)
     function.__name__ = name
-    return function
+    return with_out(function)
 
 
 for _name in ('kthvalue', 'median', 'nanmedian', 'mode'):

@@ -18,6 +18,7 @@ from gi.repository import GLib, Gnn  # noqa: E402
 
 RNG = np.random.default_rng(2626)
 TOLS = ((np.float64, 1e-8), (np.float32, 5e-3))
+FIELDS = ('Q', 'R', 'eigenvalues', 'eigenvectors', 'U', 'S', 'Vh', 'V', 'sign', 'logabsdet')
 
 
 def sym(*shape):
@@ -212,6 +213,34 @@ class DecompVsTorch(unittest.TestCase):
             with self.assertRaises(GLib.Error) as got:
                 case(Gnn)
             self.assertEqual(got.exception.message, str(want.exception))
+
+    def test_out(self):
+        """out= for the tuple results: the tensors given are filled and
+        returned in the named tuple; a tensor, or a tuple of the wrong
+        length, is refused with torch's message."""
+        a, s = RNG.standard_normal((4, 3)), sym(3, 3)
+        cases = ((lambda lib: lib.linalg.qr, a, 2), (lambda lib: lib.linalg.eigh, s, 2),
+                 (lambda lib: lib.linalg.svd, a, 3), (lambda lib: lib.linalg.slogdet, s, 2),
+                 (lambda lib: lib.svd, a, 3), (lambda lib: lib.qr, a, 2))
+        for get, array, n in cases:
+            values = []
+            for lib in (torch, Gnn):
+                out = tuple(lib.empty(0, dtype=lib.float64) for _ in range(n))
+                result = get(lib)(lib.tensor(array), out=out)
+                for r, o in zip(result, out):
+                    self.assertIs(r, o)
+                fields = [f for f in FIELDS if hasattr(result, f)]
+                values.append((fields, [np.abs(o.numpy()) for o in out]))
+            self.assertEqual(values[1][0], values[0][0])
+            for g, t in zip(values[1][1], values[0][1]):
+                np.testing.assert_allclose(g, t, rtol=1e-10, atol=1e-10)
+        for bad in (lambda lib: lib.empty(0), lambda lib: (lib.empty(0),)):
+            messages = []
+            for lib in (torch, Gnn):
+                with self.assertRaises(TypeError) as raised:
+                    lib.linalg.qr(lib.tensor(a), out=bad(lib))
+                messages.append(str(raised.exception))
+            self.assertEqual(messages[1], messages[0])
 
     def test_gradient_refused(self):
         for mode, shape in (('r', (3, 3)), ('complete', (4, 3))):
