@@ -43,6 +43,17 @@ gnn_check_float_dtype (const char  *op,
 }
 
 gboolean
+gnn_check_not_bool (const char  *op,
+                    GnnTensor   *t,
+                    GError     **error)
+{
+  if (gnn_tensor_priv (t)->dtype != GNN_DTYPE_BOOL)
+    return TRUE;
+  g_set_error (error, GNN_ERROR, GNN_ERROR_DTYPE, "\"%s\" not implemented for 'Bool'", op);
+  return FALSE;
+}
+
+gboolean
 gnn_check_int_divisor (GnnTensor  *divisor,
                        GError    **error)
 {

@@ -18,6 +18,12 @@ gboolean    gnn_check_float_dtype (const char  *op,
                                    GnnTensor   *t,
                                    GError     **error);
 
+/* TRUE unless @t is bool, else "\"<op>\" not implemented for 'Bool'"
+ * (GNN_ERROR_DTYPE): the ordering ops torch has no bool kernel for. */
+gboolean    gnn_check_not_bool    (const char  *op,
+                                   GnnTensor   *t,
+                                   GError     **error);
+
 /* FALSE with GNN_ERROR_ZERO_DIVISION "ZeroDivisionError" when an integer
  * @divisor holds a zero (as torch raises); always TRUE for floating dtypes. */
 gboolean    gnn_check_int_divisor (GnnTensor   *divisor,

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-tensor-record-private.h"
 
 typedef enum
@@ -148,6 +149,9 @@ order_statistic (const char  *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   GNN_CHECK_STORAGE (name, self, error, NULL);
+  if (kind != RANK_MODE &&   /* torch's names of its kernels that have no bool case */
+      !gnn_check_not_bool (kind == RANK_KTH ? "kthvalue_cpu" : "median_out", self, error))
+    return NULL;
   p = gnn_tensor_priv (self);
   if (!gnn_wrap_dim (dim, p->ndim, &d, error))
     return NULL;
@@ -296,6 +300,8 @@ median_all (const char *name,
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   GNN_CHECK_STORAGE (name, self, error, NULL);
+  if (!gnn_check_not_bool ("median_cpu", self, error))
+    return NULL;
   if (gnn_tensor_priv (self)->numel == 0)
     return gnn_tensor_full (NULL, 0, NAN, gnn_tensor_priv (self)->dtype, error);
   gnn_no_grad_push ();

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tensor/gnn-tensor-private.h"
+#include "tensor/gnn-dtype-check-private.h"
 #include "tensor/gnn-reduce-private.h"
 #include "tensor/gnn-index-walk-private.h"
 #include "tensor/gnn-parallel-private.h"
@@ -385,6 +386,8 @@ gnn_tensor_topk (GnnTensor  *self,
 
   g_return_val_if_fail (GNN_IS_TENSOR (self), NULL);
   GNN_CHECK_STORAGE ("topk", self, error, NULL);
+  if (!gnn_check_not_bool ("topk_cpu", self, error))
+    return NULL;
   values = sort_impl ("topk", self, dim, k, largest, TRUE, sorted, &idx, &d, error);
   values = record_selection (GNN_OP_TOPK, values, self, d, idx);
   if (values != NULL && indices != NULL)

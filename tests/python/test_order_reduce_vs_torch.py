@@ -118,6 +118,23 @@ class TestSortTopk(ThreadsCase):
                 x = (torch.randint(-100, 100, (4, 300))).to(dtype)
             self.check_slices(x, 1, [0, 3, 40, 300])
 
+    def test_bool_refused_as_torch(self):
+        # torch has no bool kernel for these (mode has one): the same message
+        x = torch.tensor([[True, False, True]])
+        g = gnn(x)
+        for call in (lambda t: t.topk(1), lambda t: t.topk(0), lambda t: t.kthvalue(1),
+                     lambda t: t.median(), lambda t: t.median(1), lambda t: t.nanmedian(),
+                     lambda t: t.nanmedian(1)):
+            with self.assertRaises(RuntimeError) as want:
+                call(x)
+            with self.assertRaises(GLib.Error) as got:
+                call(g)
+            self.assertEqual(got.exception.message, str(want.exception))
+        v, i = g.mode(1)
+        tv, ti = x.mode(1)
+        self.same(v, tv, 'bool mode')
+        self.same(i, ti, 'bool mode indices')
+
     def test_every_dim_and_empty(self):
         torch.manual_seed(2)
         x = torch.randn(5, 70, 3)
