@@ -14,7 +14,8 @@ G_BEGIN_DECLS
 gboolean gnn_sort_keys_supported (GnnDType dtype,
                                   gint64   n);
 
-/* Scratch for one slice of @n elements (freed with g_free). */
+/* Scratch for one slice of @n elements (freed with g_free), or NULL when
+ * it cannot be allocated. */
 gpointer gnn_sort_keys_scratch   (gint64   n);
 
 /* Writes to @pos the positions of the @k first elements of the slice of

@@ -48,7 +48,7 @@ gpointer
 gnn_sort_keys_scratch (gint64 n)
 {
   /* words [n], tmp [n] (guint64), keys [n] (guint32) */
-  return g_malloc ((gsize) MAX (n, 1) * (2 * sizeof (guint64) + sizeof (guint32)));
+  return g_try_malloc ((gsize) MAX (n, 1) * (2 * sizeof (guint64) + sizeof (guint32)));
 }
 
 /* The float loops select with ?: on floats; allow gcc to if-convert them

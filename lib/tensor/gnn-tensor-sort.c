@@ -129,6 +129,7 @@ typedef struct
   gboolean          desc, select, sorted;
   guint8           *values;     /* [outer, k, inner] */
   gint64           *indices;
+  gint             *failed;     /* set when a thread's scratch cannot be allocated */
 } SortJob;
 
 static void
@@ -141,10 +142,16 @@ sort_slices (gint64   begin,
   gboolean exact = j->dtype == GNN_DTYPE_I64;
   gsize pair_size = exact ? sizeof (PairI) : sizeof (PairF);
   gsize size = gnn_dtype_get_size (j->dtype);
-  g_autofree guint8 *pairs = g_malloc (pair_size * (gsize) MAX (j->n, 1));
+  g_autofree guint8 *pairs = g_try_malloc (pair_size * (gsize) MAX (j->n, 1));
   g_autofree guint8 *tmp = keyed ? gnn_sort_keys_scratch (j->n)
-                                  : g_malloc (pair_size * (gsize) MAX (j->n, 1));
+                                  : g_try_malloc (pair_size * (gsize) MAX (j->n, 1));
   const guint8 *x = gnn_tensor_priv_data (j->xp);
+
+  if (pairs == NULL || tmp == NULL)
+    {
+      g_atomic_int_set (j->failed, 1);   /* the caller raises it */
+      return;
+    }
 
   for (gint64 s = begin; s < end; s++)
     {
@@ -220,6 +227,7 @@ sort_impl (const char  *name,
   GnnTensor *values;
   gint64 shape[GNN_MAX_DIMS], outer;
   SortJob j = { 0 };
+  gint failed = 0;
 
   if (!gnn_wrap_dim (dim, p->ndim, d, error))
     return NULL;
@@ -263,8 +271,17 @@ sort_impl (const char  *name,
   j.sorted = sorted;
   j.values = gnn_tensor_priv_data (gnn_tensor_priv (values));
   j.indices = (gint64 *) gnn_tensor_priv_data (gnn_tensor_priv (idx));
+  j.failed = &failed;
   if (p->numel > 0 && j.k > 0)
     gnn_parallel_for (outer * j.inner, gnn_parallel_grain (j.n * 8), sort_slices, &j);
+  if (g_atomic_int_get (&failed))
+    {
+      g_set_error (error, GNN_ERROR, GNN_ERROR_MEMORY,
+                   "%s: out of memory for the working buffers of slices of %" G_GINT64_FORMAT
+                   " elements", name, j.n);
+      g_object_unref (values);
+      return NULL;
+    }
   if (indices != NULL)
     *indices = g_steal_pointer (&idx);
   return values;

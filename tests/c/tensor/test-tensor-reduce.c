@@ -515,12 +515,37 @@ test_softmax_dim_out_of_range_fails (void)
   g_assert_nonnull (strstr (error->message, "but got 2"));
 }
 
+/* A slice whose sort buffers (36 bytes per element) do not fit: topk
+ * fails with GNN_ERROR_MEMORY naming the op instead of aborting. */
+static void
+check_topk_out_of_memory (gconstpointer data)
+{
+  const gint64 shape[] = { 1, 8 << 20 };   /* 32 MB of float32, ~300 MB of buffers */
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GnnTensor) x = gnn_tensor_zeros (shape, 2, GNN_DTYPE_F32, &error);
+  g_autoptr(GnnTensor) top = NULL;
+
+  g_assert_no_error (error);
+  gnn_test_cap_address_space (64u << 20);
+  top = gnn_tensor_topk (x, 1, 1, TRUE, TRUE, NULL, &error);
+  g_assert_null (top);
+  g_assert_error (error, GNN_ERROR, GNN_ERROR_MEMORY);
+  g_assert_nonnull (strstr (error->message, "topk: out of memory"));
+}
+
+static void
+test_topk_out_of_memory (void)
+{
+  gnn_test_run_capped (check_topk_out_of_memory, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/tensor/sum/all", test_sum_all);
+  g_test_add_func ("/tensor/topk/out-of-memory", test_topk_out_of_memory);
   g_test_add_func ("/tensor/sum/all-keepdim", test_sum_all_keepdim);
   g_test_add_func ("/tensor/sum/dim0-rows-accumulate", test_sum_dim0_rows_accumulate);
   g_test_add_func ("/tensor/sum/last-dim-negative", test_sum_last_dim_negative);
